@@ -1,0 +1,158 @@
+"""What every backend returns: one frozen :class:`Answer` type.
+
+An answer is *solved* (with a :class:`Walk`), *unsolvable* (with a
+:class:`Certificate`, or a statement of which backends agree), or *unknown* (a
+limit was reached; never a guess). No bare booleans: unsat and timeout must never
+look alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from trailkit.models.puzzle import Puzzle
+
+__all__ = ["Answer", "Certificate", "CrossCheck", "Status", "Walk"]
+
+
+class Status(StrEnum):
+    SOLVED = "solved"
+    UNSOLVABLE = "unsolvable"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """A walk as node indices ``nodes[0..k]`` and edge indices ``edges[0..k-1]``.
+
+    Step ``i`` goes from ``nodes[i]`` to ``nodes[i + 1]`` along ``edges[i]``. Both are
+    stored so the checker can test every claim a backend makes; an empty walk still
+    names the node it stands on.
+    """
+
+    nodes: tuple[int, ...]
+    edges: tuple[int, ...]
+
+    def __len__(self) -> int:
+        return len(self.edges)
+
+    @classmethod
+    def from_edges(cls, puzzle: Puzzle, start: int, edges: Sequence[int]) -> Walk:
+        """Follow ``edges`` from node ``start``, crossing each to its other end.
+
+        Raises ``ValueError`` if an edge does not touch the current node (a backend bug).
+        """
+        nodes = [start]
+        at = start
+        tail, head = puzzle.tail, puzzle.head
+        for e in edges:
+            if tail[e] == at:
+                at = head[e]
+            elif head[e] == at and not puzzle.is_directed(e):
+                at = tail[e]
+            else:
+                raise ValueError(f"edge {e} does not leave node {at}")
+            nodes.append(at)
+        return cls(tuple(nodes), tuple(edges))
+
+    def steps_json(self, puzzle: Puzzle) -> list[dict[str, Any]]:
+        """The contract's ``steps`` list: ``from``, ``to``, ``edge`` (the edge's id), ``colour``."""
+        names = puzzle.nodes
+        return [
+            {
+                "from": names[self.nodes[i]],
+                "to": names[self.nodes[i + 1]],
+                "edge": puzzle.edge_id(e),
+                "colour": puzzle.colour_name(e),
+            }
+            for i, e in enumerate(self.edges)
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class Certificate:
+    """A claim of unsolvability that a checker can test without trusting its maker.
+
+    ``kind`` names the argument (``parity``, ``disconnected``, ``endpoints``,
+    ``closed-set``, ``drup``, ...), ``data`` holds what the checker needs (node and
+    edge names, never internal indices) and ``explanation`` says it in words a puzzle
+    fan understands.
+    """
+
+    kind: str
+    data: Mapping[str, Any]
+    explanation: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, **self.data, "explanation": self.explanation}
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Certificate:
+        data = {k: v for k, v in obj.items() if k not in ("type", "explanation", "checked")}
+        return cls(str(obj.get("type", "")), data, str(obj.get("explanation", "")))
+
+
+@dataclass(frozen=True, slots=True)
+class CrossCheck:
+    """The second opinion on an answer: which backend, what it said, and whether it agrees."""
+
+    backend: str
+    status: Status
+    agrees: bool
+    detail: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"backend": self.backend, "status": self.status.value,
+                               "agrees": self.agrees}
+        if self.detail:
+            out["detail"] = self.detail
+        return out
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One backend's answer to one puzzle.
+
+    ``optimal`` is true when the walk's length is proven minimal, false when a
+    shorter one may exist, and ``None`` when length is not what was asked.
+    ``reason`` says why an answer is unknown, or on what an unsolvable one rests when
+    no certificate was produced (e.g. an exhaustive search, to be confirmed).
+    ``verified`` and ``crosscheck`` are filled in by the pipeline, never by a backend.
+    """
+
+    status: Status
+    backend: str
+    walk: Walk | None = None
+    certificate: Certificate | None = None
+    optimal: bool | None = None
+    reason: str = ""
+    stats: Mapping[str, Any] = field(default_factory=dict)
+    verified: bool | None = None
+    certificate_checked: bool | None = None
+    crosscheck: CrossCheck | None = None
+    time_s: float = 0.0
+
+    @property
+    def length(self) -> int | None:
+        return None if self.walk is None else len(self.walk)
+
+    def with_(self, **changes: Any) -> Answer:
+        return replace(self, **changes)
+
+    @classmethod
+    def solved(cls, backend: str, walk: Walk, *, optimal: bool | None = None,
+               **stats: Any) -> Answer:
+        return cls(Status.SOLVED, backend, walk=walk, optimal=optimal, stats=stats)
+
+    @classmethod
+    def unsolvable(cls, backend: str, certificate: Certificate | None = None, *,
+                   reason: str = "", **stats: Any) -> Answer:
+        return cls(Status.UNSOLVABLE, backend, certificate=certificate, reason=reason,
+                   stats=stats)
+
+    @classmethod
+    def unknown(cls, backend: str, reason: str, **stats: Any) -> Answer:
+        return cls(Status.UNKNOWN, backend, reason=reason, stats=stats)

@@ -1,0 +1,310 @@
+"""Independent checkers for structural certificates of unsolvability.
+
+A certificate names nodes, edges and colours by the names the spec uses, so it
+can be stored as JSON and checked later against the spec. Each checker reads
+only the puzzle's arrays and the certificate; none trusts (or imports) the code
+that made the certificate. :func:`check_certificate` returns the reasons a
+certificate is rejected; an empty list means it is accepted.
+
+Kinds checked here (the exact data each carries is in its checker's docstring):
+
+``parity``
+    exactly-once puzzles: more nodes of odd degree than a trail can have.
+``imbalance``
+    exactly-once puzzles with only one-way edges: nodes whose out- and in-degree
+    differ by more than a trail allows.
+``disconnected``
+    exactly-once puzzles: a set of nodes no edge leaves, with one edge inside and
+    one outside, so no single walk can use both.
+``endpoints``
+    exactly-once puzzles: the allowed start and end nodes cannot be the ends the
+    degrees force.
+``closed-set``
+    any walk puzzle: a set of (node, colour-phase) states that holds every start
+    state, is closed under every move, and holds no finishing state. Moves ignore
+    edge-use limits, so the argument holds for exactly-once and at-most-once too.
+
+DRUP certificates (from the SAT backend) are checked in :mod:`trailkit.models.drup`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from trailkit.models.answer import Certificate
+from trailkit.models.puzzle import EdgeUse, Puzzle
+
+__all__ = ["STRUCTURAL_KINDS", "check_certificate"]
+
+Problems = list[str]
+
+
+def check_certificate(puzzle: Puzzle, certificate: Certificate) -> Problems:
+    """Check ``certificate`` against ``puzzle``; return why it fails (empty list: accepted)."""
+    checker = _CHECKERS.get(certificate.kind)
+    if checker is None:
+        if certificate.kind == "drup":
+            from trailkit.models.drup import check_drup_certificate
+
+            return check_drup_certificate(puzzle, certificate)
+        return [f"unknown certificate type {certificate.kind!r}"]
+    try:
+        return checker(puzzle, certificate.data)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        return [f"malformed {certificate.kind} certificate: {exc!r}"]
+
+
+# ----------------------------------------------------------------- helpers
+def _node_lookup(puzzle: Puzzle) -> dict[str, int]:
+    return {name: i for i, name in enumerate(puzzle.nodes)}
+
+
+def _edge_lookup(puzzle: Puzzle) -> dict[str, int]:
+    return {str(puzzle.edge_id(e)): e for e in range(len(puzzle.tail))}
+
+
+def _degrees(puzzle: Puzzle) -> list[int]:
+    """Total degree of every node, a self-loop counting twice."""
+    deg = [0] * len(puzzle.nodes)
+    for u, v in zip(puzzle.tail, puzzle.head, strict=True):
+        deg[u] += 1
+        deg[v] += 1
+    return deg
+
+
+def _needs_exactly_once(puzzle: Puzzle, kind: str) -> Problems:
+    if puzzle.use is not EdgeUse.EXACTLY_ONCE:
+        return [f"a {kind} certificate only applies when every edge must be used exactly once"]
+    return []
+
+
+def _named_nodes(puzzle: Puzzle, names: Any) -> tuple[list[int], Problems]:
+    lookup = _node_lookup(puzzle)
+    found, problems = [], []
+    for name in names:
+        if str(name) not in lookup:
+            problems.append(f"node {name!r} is not in the puzzle")
+        else:
+            found.append(lookup[str(name)])
+    if len(set(found)) != len(found):
+        problems.append("a node is listed twice")
+    return found, problems
+
+
+# ------------------------------------------------------------------ kinds
+def _check_parity(puzzle: Puzzle, data: Mapping[str, Any]) -> Problems:
+    """``{"nodes": [names]}``: each listed node has odd degree, and there are more of
+    them than a trail allows (0 for a closed walk, else 2)."""
+    problems = _needs_exactly_once(puzzle, "parity")
+    nodes, bad = _named_nodes(puzzle, data["nodes"])
+    problems += bad
+    deg = _degrees(puzzle)
+    for v in nodes:
+        if deg[v] % 2 == 0:
+            problems.append(f"node {puzzle.nodes[v]} has even degree {deg[v]}")
+    allowed = 0 if puzzle.closed else 2
+    if len(nodes) <= allowed:
+        problems.append(f"{len(nodes)} odd nodes do not rule out a trail (up to {allowed} "
+                        "are allowed)")
+    return problems
+
+
+def _check_imbalance(puzzle: Puzzle, data: Mapping[str, Any]) -> Problems:
+    """``{"nodes": {name: out_minus_in}}`` on a puzzle whose edges are all one-way: the
+    stated imbalances are right, and their positive (or negative) parts sum to more
+    than a trail allows (0 for a closed walk, else 1)."""
+    problems = _needs_exactly_once(puzzle, "imbalance")
+    if puzzle.directed is None or not all(puzzle.directed):
+        problems.append("an imbalance certificate needs every edge to be one-way")
+        return problems
+    claimed: Mapping[str, int] = data["nodes"]
+    nodes, bad = _named_nodes(puzzle, claimed)
+    problems += bad
+    balance = [0] * len(puzzle.nodes)
+    for u, v in zip(puzzle.tail, puzzle.head, strict=True):
+        balance[u] += 1
+        balance[v] -= 1
+    for v in nodes:
+        if balance[v] != int(claimed[puzzle.nodes[v]]):
+            problems.append(f"node {puzzle.nodes[v]} has out-in {balance[v]}, "
+                            f"not {claimed[puzzle.nodes[v]]}")
+    allowed = 0 if puzzle.closed else 1
+    surplus = sum(balance[v] for v in nodes if balance[v] > 0)
+    deficit = -sum(balance[v] for v in nodes if balance[v] < 0)
+    if surplus <= allowed and deficit <= allowed:
+        problems.append("the listed imbalances do not rule out a trail")
+    return problems
+
+
+def _check_disconnected(puzzle: Puzzle, data: Mapping[str, Any]) -> Problems:
+    """``{"component": [names], "inside": edge_id, "outside": edge_id}``: no edge has
+    exactly one end in the component; ``inside`` has both ends in it, ``outside`` none."""
+    problems = _needs_exactly_once(puzzle, "disconnected")
+    comp_nodes, bad = _named_nodes(puzzle, data["component"])
+    problems += bad
+    inside = set(comp_nodes)
+    edges = _edge_lookup(puzzle)
+    for key in ("inside", "outside"):
+        if str(data[key]) not in edges:
+            problems.append(f"edge {data[key]!r} is not in the puzzle")
+    if problems:
+        return problems
+    tail, head = puzzle.tail, puzzle.head
+    for e in range(len(tail)):
+        if (tail[e] in inside) != (head[e] in inside):
+            problems.append(f"edge {puzzle.edge_id(e)} leaves the component")
+            break
+    e_in, e_out = edges[str(data["inside"])], edges[str(data["outside"])]
+    if tail[e_in] not in inside:
+        problems.append(f"edge {data['inside']} is not inside the component")
+    if tail[e_out] in inside:
+        problems.append(f"edge {data['outside']} is not outside the component")
+    return problems
+
+
+def _check_endpoints(puzzle: Puzzle, data: Mapping[str, Any]) -> Problems:
+    """``{}`` (the argument is recomputed): the nodes of odd degree are the only
+    possible ends of a trail (with none, it must close on a node that has an edge),
+    and with only one-way edges the surplus node must start and the deficit node
+    end; the puzzle's allowed starts and ends exclude every such choice."""
+    problems = _needs_exactly_once(puzzle, "endpoints")
+    n = len(puzzle.nodes)
+    if not puzzle.tail:
+        return [*problems, "a puzzle without edges is solved by the empty walk"]
+    deg = _degrees(puzzle)
+    odd = [v for v in range(n) if deg[v] % 2]
+    starts = set(range(n)) if puzzle.start is None else set(puzzle.start)
+    ends = set(range(n)) if puzzle.end is None else set(puzzle.end)
+    if len(odd) > 2:
+        return [*problems, "use a parity certificate: there are more than two odd nodes"]
+    if len(odd) == 2:
+        if puzzle.closed:
+            return [*problems, "use a parity certificate: a closed walk allows no odd node"]
+        x, y = odd
+        pairs = [(x, y), (y, x)]
+    else:
+        pairs = [(v, v) for v in range(n) if deg[v] > 0]
+    if puzzle.directed is not None and all(puzzle.directed):
+        balance = [0] * n
+        for u, v in zip(puzzle.tail, puzzle.head, strict=True):
+            balance[u] += 1
+            balance[v] -= 1
+        plus = [v for v in range(n) if balance[v] > 0]
+        minus = [v for v in range(n) if balance[v] < 0]
+        if len(plus) == 1 and len(minus) == 1:
+            pairs = [(plus[0], minus[0])]
+        elif plus or minus:
+            return [*problems, "use an imbalance certificate"]
+    possible = [(s, t) for s, t in pairs if s in starts and t in ends]
+    if possible:
+        s, t = possible[0]
+        problems.append(f"a trail from {puzzle.nodes[s]} to {puzzle.nodes[t]} is not ruled out")
+    return problems
+
+
+def _check_closed_set(puzzle: Puzzle, data: Mapping[str, Any]) -> Problems:
+    """``{"states": [[node, phase], ...]}``: ``phase`` is ``null`` before the first
+    step, else the colour of the last step (``"*"`` when the puzzle has no colour
+    rule). For a closed walk each state also carries the walk's origin and the colour
+    of its first step: ``[node, phase, origin, first]``.
+
+    Accepted when every start state is in the set, every move from a state in the
+    set lands in the set, and no state in the set finishes the walk.
+    """
+    if puzzle.use is EdgeUse.EXACTLY_ONCE and not puzzle.tail:
+        return ["a puzzle without edges is solved by the empty walk"]
+    rule = puzzle.colours
+    closed = puzzle.closed
+    lookup = _node_lookup(puzzle)
+    colour_index = {name: i for i, name in enumerate(rule.names)} if rule else {}
+
+    def phase_of(name: Any) -> int | None:
+        if name is None:
+            return None
+        if rule is None:
+            if name != ANY_PHASE:
+                raise ValueError(f"phase {name!r}: without a colour rule use {ANY_PHASE!r}")
+            return -1
+        return colour_index[str(name)]
+
+    width = 4 if closed else 2
+    states: set[tuple[Any, ...]] = set()
+    for raw in data["states"]:
+        if len(raw) != width:
+            return [f"state {raw!r} should have {width} parts"]
+        rest = (lookup[str(raw[2])], phase_of(raw[3])) if closed else ()
+        states.add((lookup[str(raw[0])], phase_of(raw[1]), *rest))
+
+    problems: Problems = []
+    n = len(puzzle.nodes)
+    for s in range(n) if puzzle.start is None else sorted(puzzle.start):
+        if ((s, None, s, None) if closed else (s, None)) not in states:
+            problems.append(f"the start state at {puzzle.nodes[s]} is missing")
+
+    moves: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for e in range(len(puzzle.tail)):
+        u, v = puzzle.tail[e], puzzle.head[e]
+        c = -1 if rule is None or puzzle.colour is None else puzzle.colour[e]
+        if rule is not None and c < 0:
+            continue  # an uncoloured edge can never be taken under a colour rule
+        moves[u].append((v, c))
+        if not (puzzle.directed is not None and puzzle.directed[e]) and u != v:
+            moves[v].append((u, c))
+
+    for state in states:
+        node, phase = state[0], state[1]
+        if _finishes(puzzle, state):
+            problems.append(f"state {_state_text(puzzle, state)} finishes the walk")
+            return problems
+        for w, c in moves[node]:
+            if rule is not None:
+                if phase is None:
+                    if puzzle.first is not None and c not in puzzle.first:
+                        continue
+                elif c not in rule.successors[phase]:
+                    continue
+            nxt = (w, c, state[2], c if state[3] is None else state[3]) if closed else (w, c)
+            if nxt not in states:
+                problems.append(f"the move from {_state_text(puzzle, state)} to "
+                                f"{_state_text(puzzle, nxt)} leaves the set")
+                return problems
+    return problems
+
+
+ANY_PHASE = "*"
+
+
+def _finishes(puzzle: Puzzle, state: tuple[Any, ...]) -> bool:
+    """Whether a walk may stop in ``state`` (node, phase[, origin, first])."""
+    node, phase = state[0], state[1]
+    if puzzle.end is not None and node not in puzzle.end:
+        return False
+    if not puzzle.closed:
+        return True
+    origin, first = state[2], state[3]
+    if phase is None or node != origin:
+        return False
+    return puzzle.colours is None or first in puzzle.colours.successors[phase]
+
+
+def _state_text(puzzle: Puzzle, state: tuple[Any, ...]) -> str:
+    phase = state[1]
+    if phase is None:
+        label = "before the first step"
+    elif phase < 0 or puzzle.colours is None:
+        label = "after a step"
+    else:
+        label = f"after {puzzle.colours.names[phase]}"
+    return f"({puzzle.nodes[state[0]]}, {label})"
+
+
+_CHECKERS: dict[str, Callable[[Puzzle, Mapping[str, Any]], Problems]] = {
+    "parity": _check_parity,
+    "imbalance": _check_imbalance,
+    "disconnected": _check_disconnected,
+    "endpoints": _check_endpoints,
+    "closed-set": _check_closed_set,
+}
+
+STRUCTURAL_KINDS = frozenset(_CHECKERS)

@@ -1,0 +1,46 @@
+"""What a count of solutions says: totals, failures, early failures, per-start rows.
+
+Definitions (from the Nikolaus seed; see the README): a *solution* is a walk (a
+step sequence; parallel edges are distinct) obeying every rule; a *failure* is a
+walk that cannot take another step while the puzzle is not yet solved; an *early
+failure* is a walk whose last step was the mistake (without it the walk could
+still be completed, with it it cannot). Starting at a node from which no solution
+starts counts as an early failure of the empty walk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["CountResult", "StartCounts"]
+
+
+@dataclass(frozen=True, slots=True)
+class StartCounts:
+    """Counts for the walks that start at one node."""
+
+    solutions: int
+    failures: int | None = None
+    early_failures: int | None = None
+
+
+@dataclass(frozen=True)
+class CountResult:
+    """A count from one backend.
+
+    ``complete`` is false when a limit stopped the count: the numbers are then lower
+    bounds ("at least N") and the status is unknown, never a wrong total.
+    ``method`` says how the number was obtained (``enumeration``, ``best-theorem``, ...).
+    """
+
+    backend: str
+    solutions: int
+    failures: int | None = None
+    early_failures: int | None = None
+    complete: bool = True
+    method: str = "enumeration"
+    per_start: Mapping[str, StartCounts] | None = None
+    reason: str = ""
+    stats: Mapping[str, Any] = field(default_factory=dict)

@@ -1,0 +1,239 @@
+"""The one intermediate form every puzzle kind lowers to: a general *walk* puzzle.
+
+A :class:`Puzzle` is a multigraph (nodes by index, edges as parallel arrays so a
+million-edge puzzle stays small and fast) plus the rules a walk must obey:
+
+* ``use``: every edge exactly once, at most once, or any number of times;
+* ``colours``: which edge colour may follow which (a cycle or a transition table);
+* ``first``: the colours the first step may have;
+* ``start`` / ``end``: the node sets a walk may start and end in (``None`` = any);
+* ``closed``: the walk ends where it started, and with a colour rule the colour
+  order also holds across the join (the ring could be walked round again);
+* ``objective``: any walk, or a shortest one.
+
+Backends see only this form, so a new puzzle kind is a few lines of lowering in
+:mod:`trailkit.models.spec` and a new backend works for every kind.
+
+>>> p = Puzzle.build(kind="trail", edges=[("a", "b"), ("b", "c"), ("c", "a")], closed=True)
+>>> p.num_nodes, p.num_edges, p.node_name(p.tail[1])
+(3, 3, 'b')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+__all__ = ["ColourRule", "EdgeUse", "Objective", "Puzzle"]
+
+
+class EdgeUse(StrEnum):
+    """How often a walk may use each edge."""
+
+    EXACTLY_ONCE = "exactly-once"
+    AT_MOST_ONCE = "at-most-once"
+    ANY = "any"
+
+
+class Objective(StrEnum):
+    """What makes one walk better than another."""
+
+    ANY = "any"
+    SHORTEST = "shortest"
+
+
+@dataclass(frozen=True, slots=True)
+class ColourRule:
+    """Which colour may follow which, by colour index.
+
+    ``successors[c]`` is the set of colours allowed right after a step of colour ``c``.
+    ``cycle`` holds the cyclic order when the rule was written as one (for messages).
+
+    >>> rule = ColourRule.from_cycle(["red", "blue", "green"])
+    >>> rule.allows(0, 1), rule.allows(1, 0), rule.allows(2, 0)
+    (True, False, True)
+    """
+
+    names: tuple[str, ...]
+    successors: tuple[frozenset[int], ...]
+    cycle: tuple[str, ...] | None = None
+
+    @classmethod
+    def from_cycle(cls, names: Sequence[str]) -> ColourRule:
+        n = len(names)
+        succ = tuple(frozenset({(i + 1) % n}) for i in range(n))
+        return cls(tuple(names), succ, tuple(names))
+
+    @classmethod
+    def from_transitions(
+        cls, names: Sequence[str], table: Mapping[str, Iterable[str]]
+    ) -> ColourRule:
+        index = {name: i for i, name in enumerate(names)}
+        succ = tuple(frozenset(index[b] for b in table.get(a, ())) for a in names)
+        return cls(tuple(names), succ, None)
+
+    def allows(self, before: int, after: int) -> bool:
+        return after in self.successors[before]
+
+    def index(self, name: str) -> int:
+        return self.names.index(name)
+
+    def describe(self) -> str:
+        if self.cycle is not None:
+            return " → ".join([*self.cycle, self.cycle[0]])
+        parts = []
+        for i, name in enumerate(self.names):
+            nxt = ", ".join(self.names[j] for j in sorted(self.successors[i])) or "nothing"
+            parts.append(f"{name} → {nxt}")
+        return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A walk puzzle in the intermediate form (see the module docstring).
+
+    Edge ``e`` runs between ``tail[e]`` and ``head[e]`` (node indices); it is one-way
+    from tail to head when ``directed[e]`` is true. ``colour[e]`` is an index into
+    ``colour_names`` (or -1 for an uncoloured edge; a colour rule uses the same
+    indices), and ``edge_ids[e]`` is the id the spec gave it (its 0-based position
+    unless written). ``kind`` is the spec kind the puzzle came from; backends must not
+    depend on it, only reporting does.
+    """
+
+    kind: str
+    nodes: tuple[str, ...]
+    tail: Sequence[int]
+    head: Sequence[int]
+    directed: Sequence[bool] | None = None
+    colour: Sequence[int] | None = None
+    colour_names: tuple[str, ...] = ()
+    edge_ids: Sequence[Any] | None = None
+    use: EdgeUse = EdgeUse.EXACTLY_ONCE
+    colours: ColourRule | None = None
+    first: frozenset[int] | None = None
+    start: frozenset[int] | None = None
+    end: frozenset[int] | None = None
+    closed: bool = False
+    objective: Objective = Objective.ANY
+    name: str | None = None
+    description: str | None = None
+    source: str | None = None
+    expect: Mapping[str, Any] | None = None
+    layout: Mapping[str, tuple[float, float]] | None = None
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    # ----------------------------------------------------------------- sizes
+    @property
+    def num_nodes(self) -> int:
+        return len(self.nodes)
+
+    @property
+    def num_edges(self) -> int:
+        return len(self.tail)
+
+    # ------------------------------------------------------------- questions
+    def node_name(self, v: int) -> str:
+        return self.nodes[v]
+
+    def node_index(self, name: str) -> int:
+        return self.nodes.index(name)
+
+    def edge_id(self, e: int) -> Any:
+        return e if self.edge_ids is None else self.edge_ids[e]
+
+    def is_directed(self, e: int) -> bool:
+        return bool(self.directed is not None and self.directed[e])
+
+    @property
+    def any_directed(self) -> bool:
+        return self.directed is not None and any(self.directed)
+
+    @property
+    def all_directed(self) -> bool:
+        return self.directed is not None and all(self.directed)
+
+    def colour_name(self, e: int) -> str | None:
+        """The colour written on edge ``e``, or ``None`` for an uncoloured edge."""
+        if self.colour is None:
+            return None
+        c = self.colour[e]
+        return None if c < 0 else self.colour_names[c]
+
+    @property
+    def has_colour_rule(self) -> bool:
+        return self.colours is not None
+
+    def describe_edge(self, e: int) -> str:
+        arrow = "->" if self.is_directed(e) else "-"
+        colour = self.colour_name(e)
+        text = f"{self.nodes[self.tail[e]]}{arrow}{self.nodes[self.head[e]]}"
+        return f"edge {self.edge_id(e)} ({text}{', ' + colour if colour else ''})"
+
+    # ------------------------------------------------------------ building
+    @classmethod
+    def build(
+        cls,
+        *,
+        kind: str = "walk",
+        edges: Iterable[Sequence[Any]],
+        nodes: Iterable[str] = (),
+        directed: Iterable[bool] | None = None,
+        colours: ColourRule | None = None,
+        colour_names: Sequence[str] = (),
+        start: Iterable[str] | None = None,
+        end: Iterable[str] | None = None,
+        first: Iterable[str] | None = None,
+        **rules: Any,
+    ) -> Puzzle:
+        """Build a puzzle from ``(u, v)`` or ``(u, v, colour)`` tuples of node names.
+
+        A convenience for tests and the Python API; specs go through
+        :func:`trailkit.models.spec.load_spec`, which validates and locates errors.
+        """
+        index: dict[str, int] = {}
+        names: list[str] = []
+
+        def node(name: Any) -> int:
+            name = str(name)
+            if name not in index:
+                index[name] = len(names)
+                names.append(name)
+            return index[name]
+
+        for name in nodes:
+            node(name)
+        palette = list(colours.names if colours is not None else colour_names)
+        tail: list[int] = []
+        head: list[int] = []
+        colour: list[int] = []
+        any_colour = False
+        for edge in edges:
+            tail.append(node(edge[0]))
+            head.append(node(edge[1]))
+            if len(edge) > 2 and edge[2] is not None:
+                if str(edge[2]) not in palette:
+                    if colours is not None:
+                        raise ValueError(f"colour {edge[2]!r} is not in the colour rule")
+                    palette.append(str(edge[2]))
+                colour.append(palette.index(str(edge[2])))
+                any_colour = True
+            else:
+                colour.append(-1)
+        directed_list = list(directed) if directed is not None else None
+        return cls(
+            kind=kind,
+            nodes=tuple(names),
+            tail=tail,
+            head=head,
+            directed=directed_list,
+            colour=colour if any_colour or colours is not None else None,
+            colour_names=tuple(palette),
+            colours=colours,
+            start=None if start is None else frozenset(index[str(s)] for s in start),
+            end=None if end is None else frozenset(index[str(s)] for s in end),
+            first=None if first is None or colours is None
+            else frozenset(colours.index(c) for c in first),
+            **rules,
+        )

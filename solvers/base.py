@@ -1,0 +1,56 @@
+"""The one interface every backend implements, and the limits passed to it."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from trailkit.models.errors import UnsupportedPuzzle
+
+if TYPE_CHECKING:
+    from trailkit.models.answer import Answer
+    from trailkit.models.counting import CountResult
+    from trailkit.models.puzzle import Puzzle
+
+__all__ = ["Backend", "Limits"]
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Resource limits and determinism knobs for one solve.
+
+    ``time_limit`` is in seconds (``None``: no limit); ``work_limit`` bounds the
+    number of search nodes of exhaustive searches; ``workers`` and ``seed`` pass
+    through to solvers that use them. A limit reached yields ``unknown``, never a
+    guess.
+    """
+
+    time_limit: float | None = None
+    work_limit: int | None = None
+    workers: int = 1
+    seed: int = 0
+
+
+class Backend(ABC):
+    """A way of answering walk puzzles. Subclasses set ``name`` and the capability flags.
+
+    Capabilities are class flags so tests can skip with a reason rather than
+    branch on backend names.
+    """
+
+    name: ClassVar[str]
+    supports_enumeration: ClassVar[bool] = False
+    supports_proof: ClassVar[bool] = False
+
+    @abstractmethod
+    def solve(self, puzzle: Puzzle, limits: Limits = Limits()) -> Answer:
+        """Find a walk obeying the puzzle's rules, or show there is none, within ``limits``."""
+
+    def count(self, puzzle: Puzzle, limits: Limits = Limits(), *,
+              failures: bool = False) -> CountResult:
+        """Count the puzzle's solutions (and, if asked, failures and early failures)."""
+        raise UnsupportedPuzzle(f"the {self.name} backend does not count solutions")
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
