@@ -1,0 +1,48 @@
+"""The ``direct`` backend: classical graph algorithms, no solver library.
+
+Dispatch by the puzzle's rules:
+
+* every edge exactly once, no colour rule: Hierholzer's algorithm (mixed graphs
+  first orient their two-way edges by a max-flow), with structural certificates
+  when no trail exists (:mod:`.euler`, :mod:`.structural`);
+* edges reusable: breadth-first search over (node, colour-phase) states, shortest
+  walk or a closed set of states as the certificate (:mod:`.reachability`);
+* everything else (at most once, or exactly once with a colour rule): an exhaustive
+  search that says ``unknown`` when its work limit runs out (:mod:`.exhaustive`).
+"""
+
+from __future__ import annotations
+
+from trailkit.models.answer import Answer
+from trailkit.models.counting import CountResult
+from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.solvers.base import Backend, Limits
+
+__all__ = ["DirectBackend"]
+
+
+class DirectBackend(Backend):
+    """Polynomial algorithms where they exist, a bounded exhaustive search elsewhere."""
+
+    name = "direct"
+    supports_enumeration = True
+    supports_proof = False
+
+    def solve(self, puzzle: Puzzle, limits: Limits = Limits()) -> Answer:
+        if puzzle.use is EdgeUse.ANY:
+            from trailkit.solvers.direct.reachability import solve_reusable
+
+            return solve_reusable(puzzle, limits)
+        if puzzle.use is EdgeUse.EXACTLY_ONCE and puzzle.colours is None:
+            from trailkit.solvers.direct.euler import solve_euler
+
+            return solve_euler(puzzle, limits)
+        from trailkit.solvers.direct.exhaustive import solve_exhaustive
+
+        return solve_exhaustive(puzzle, limits)
+
+    def count(self, puzzle: Puzzle, limits: Limits = Limits(), *,
+              failures: bool = False) -> CountResult:
+        from trailkit.solvers.direct.counting import count_walks
+
+        return count_walks(puzzle, limits, failures=failures)
