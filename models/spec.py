@@ -26,7 +26,7 @@ from typing import Any
 import yaml
 from trailkit.models.errors import Location, SpecError
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
-from trailkit.models.textformats import parse_domino_lines, parse_edge_lines
+from trailkit.models.textformats import decode_utf8, parse_domino_lines, parse_edge_lines
 
 __all__ = ["KINDS", "MAX_SPEC_BYTES", "load_spec", "load_spec_text"]
 
@@ -68,7 +68,7 @@ def load_spec(path: str | Path) -> Puzzle:
         data = path.read_bytes()
     except OSError as exc:
         raise SpecError(f"cannot read the spec: {exc.strerror or exc}", Location(name)) from None
-    return load_spec_text(_decode(data, name), source=name, base_dir=path.parent)
+    return load_spec_text(decode_utf8(data, name), source=name, base_dir=path.parent)
 
 
 def load_spec_text(text: str, source: str = "<string>", base_dir: Path | None = None) -> Puzzle:
@@ -87,16 +87,6 @@ def load_spec_text(text: str, source: str = "<string>", base_dir: Path | None = 
 
 
 # --------------------------------------------------------------------- parsing
-def _decode(data: bytes, source: str) -> str:
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise SpecError(f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x}); "
-                        "save it as UTF-8", Location(source, line, column)) from None
-
-
 def _compose(text: str, source: str) -> yaml.Node:
     try:
         root = yaml.compose(text, Loader=_Loader)
@@ -557,7 +547,7 @@ class _SpecReader:
         except OSError as exc:
             raise self.fail(node, f"cannot read {name!r}: {exc.strerror or exc}") from None
         shown = str(self.base_dir / name)
-        return shown, _decode(data, shown)
+        return shown, decode_utf8(data, shown)
 
     # ---------------------------------------------------------- endpoints
     def read_ends(self, top: dict, key: str) -> frozenset[int] | None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from trailkit.models.errors import Location, SpecError
 
-__all__ = ["EdgeLine", "find_repeats", "parse_domino_lines", "parse_edge_lines"]
+__all__ = ["EdgeLine", "decode_utf8", "find_repeats", "parse_domino_lines", "parse_edge_lines"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +45,17 @@ def parse_edge_lines(text: str, source: str, *, allow_colour: bool = True) -> li
             raise SpecError(f"expected {want} but found {len(fields)} field(s): {raw.strip()!r}",
                             Location(source, number, 1))
     return out
+
+
+def decode_utf8(data: bytes, source: str) -> str:
+    """Decode file bytes as UTF-8 (a BOM is allowed); a located error says where it fails."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise SpecError(f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x}); "
+                        "save it as UTF-8", Location(source, line, column)) from None
 
 
 _DOMINO_SPLIT = re.compile(r"\s*[|:]\s*|\s+")

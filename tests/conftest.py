@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from trailkit.models.errors import BackendUnavailable
 from trailkit.solvers.registry import backend_names, get_backend
 

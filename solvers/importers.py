@@ -1,0 +1,102 @@
+"""``trailkit import``: turn plank lists and domino lists into YAML specs.
+
+The plank format is the one the Toowoomba tyre puzzle's author used: ``U V colour``
+per line, ``#`` comments. Comments are carried into the spec; a plank listed twice
+is reported (a transcription slip) and kept once unless asked otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import yaml
+from trailkit.models.errors import Location, SpecError
+from trailkit.models.textformats import (
+    decode_utf8,
+    find_repeats,
+    parse_domino_lines,
+    parse_edge_lines,
+)
+
+__all__ = ["import_dominoes", "import_planks", "yaml_text"]
+
+_PLAIN = re.compile(r"[A-Za-z0-9_.\-]+(?: [A-Za-z0-9_.\-]+)*")
+
+
+def yaml_text(text: str) -> str:
+    """``text`` as a YAML scalar that reads back as exactly this string (quoted if needed)."""
+    if _PLAIN.fullmatch(text) and yaml.safe_load(text) == text:
+        return text
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _read(path: str) -> str:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise SpecError(f"cannot read the file: {exc.strerror or exc}", Location(path)) from None
+    return decode_utf8(data, path)
+
+
+def import_planks(path: str, *, start: str, goal: str, colours: list[str],
+                  name: str | None = None, keep_repeats: bool = False) -> tuple[str, list[str]]:
+    """Return ``(spec_text, warnings)`` for a plank list; raise :class:`SpecError` on bad input."""
+    text = _read(path)
+    planks = parse_edge_lines(text, path)
+    if not colours:
+        raise SpecError("--colours needs at least one colour")
+    for plank in planks:
+        if plank.colour is None:
+            raise SpecError(f"plank '{plank.u} {plank.v}' has no colour; write 'U V colour'",
+                            Location(path, plank.line, 1))
+        if plank.colour not in colours:
+            raise SpecError(f"unknown colour {plank.colour!r} (colours are {', '.join(colours)};"
+                            " set them with --colours)", Location(path, plank.line, 1))
+    tyres = {p.u for p in planks} | {p.v for p in planks}
+    for flag, tyre in (("--start", start), ("--goal", goal)):
+        if tyre not in tyres:
+            raise SpecError(f"{flag} {tyre!r} is not a tyre of {path}")
+    warnings = []
+    dropped = set()
+    for first, repeat in find_repeats(planks):
+        action = "kept both (--keep-repeats)" if keep_repeats else "kept once"
+        warnings.append(f"{path}:{repeat.line}: warning: plank '{repeat.u} {repeat.v} "
+                        f"{repeat.colour}' repeats line {first.line}; {action}")
+        if not keep_repeats:
+            dropped.add(repeat.line)
+
+    out = ["trailkit: 1",
+           f"name: {yaml_text(name or Path(path).stem)}",
+           "description: " + yaml_text(f"Imported from {Path(path).name} by trailkit import"),
+           "kind: colour-walk",
+           f"colours: [{', '.join(yaml_text(c) for c in colours)}]",
+           f"start: {yaml_text(start)}",
+           f"goal: {yaml_text(goal)}",
+           "edges:"]
+    by_line = {p.line: p for p in planks}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if stripped.startswith("#"):
+            out.append(f"  {stripped}")
+        elif number in by_line and number not in dropped:
+            p = by_line[number]
+            out.append(f"  - {yaml_text(f'{p.u} {p.v} {p.colour}')}")
+    return "\n".join(out) + "\n", warnings
+
+
+def import_dominoes(path: str, *, name: str | None = None,
+                    closed: bool = True) -> tuple[str, list[str]]:
+    """Return ``(spec_text, warnings)`` for a domino list (``1 2`` or ``1|2`` per line)."""
+    dominoes = parse_domino_lines(_read(path), path)
+    warnings = [f"{path}:{repeat.line}: note: domino {repeat.u}|{repeat.v} repeats line "
+                f"{first.line} (kept: a set may hold two alike)"
+                for first, repeat in find_repeats(dominoes)]
+    items = ", ".join(f"[{yaml_text(d.u)}, {yaml_text(d.v)}]" for d in dominoes)
+    out = ["trailkit: 1",
+           f"name: {yaml_text(name or Path(path).stem)}",
+           "kind: domino-chain",
+           f"closed: {'true' if closed else 'false'}",
+           f"dominoes: [{items}]"]
+    return "\n".join(out) + "\n", warnings
