@@ -196,6 +196,8 @@ class _SpecReader:
             shown = f"'{text}'" if text else "''"
             raise self.fail(node, f"{path} is empty (YAML reads {shown} as null) where a {what} "
                             f"belongs; write the name, quoted if it is {shown}: \"{text}\"")
+        if not text.strip():
+            raise self.fail(node, f"{path} is an empty {what}; give it a name")
         return text
 
     def string(self, node: yaml.Node, path: str) -> str:

@@ -256,9 +256,10 @@ def cmd_prove(args: argparse.Namespace) -> int:
     from trailkit.solvers.proving import prove
 
     puzzle = load_spec(args.spec)
+    if args.out:
+        refuse_overwrite(args.out, [args.spec], allow_existing=True)
     outcome = prove(puzzle, args.backend, _limits(args), spec_path=args.spec)
     if args.out and outcome.document is not None:
-        refuse_overwrite(args.out, [args.spec], allow_existing=True)
         atomic_write(args.out, json.dumps(outcome.document, indent=1) + "\n")
     if args.json:
         _emit_json(outcome.summary)
@@ -289,12 +290,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from trailkit.solvers.models_io import export_model
-
-    puzzle = load_spec(args.spec)
-    text = export_model(puzzle, args.format)
     if args.out:
         refuse_overwrite(args.out, [args.spec], allow_existing=True)
+    from trailkit.solvers.models_io import export_model
+
+    text = export_model(load_spec(args.spec), args.format)
+    if args.out:
         atomic_write(args.out, text)
     else:
         sys.stdout.write(text)

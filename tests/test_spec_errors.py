@@ -1,0 +1,223 @@
+"""Bad input gets a located, actionable error, exit code 2 and no traceback.
+
+Tests compare problem locations (file:line:column) and the key facts of the message,
+not its exact wording.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from trailkit.models.errors import SpecError
+from trailkit.models.spec import MAX_SPEC_BYTES, load_spec
+from trailkit.solvers.cli import main
+
+HEAD = "trailkit: 1\n"
+
+
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write(tmp_path: Path, text: str | bytes, name: str = "p.yaml") -> Path:
+    path = tmp_path / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+# (spec text, line, column, words the message must contain)
+BAD_SPECS = {
+    "malformed-yaml": (HEAD + "kind: trail\nedges: [a b\n", 4, 1, ["malformed YAML"]),
+    "unknown-key": (HEAD + "kind: trail\nedgse: [a b]\n", 3, 1, ["edgse", "did you mean", "edges"]),
+    "duplicated-key": (HEAD + "kind: trail\nedges: [a b]\nedges: [b c]\n", 4, 1,
+                       ["twice", "line 3"]),
+    "duplicated-synonym": (HEAD + "kind: colour-walk\ncolours: [r, b]\ncolors: [r, b]\n"
+                           "edges: [A B r]\nstart: A\ngoal: B\n", 4, 1, ["twice"]),
+    "missing-version": ("kind: trail\nedges: [a b]\n", 1, 1, ["trailkit: 1"]),
+    "missing-kind": (HEAD + "edges: [a b]\n", 1, 1, ["kind"]),
+    "unknown-kind": (HEAD + "kind: trial\nedges: [a b]\n", 2, 7, ["trial", "did you mean", "trail"]),
+    "missing-edges": (HEAD + "kind: trail\n", 1, 1, ["edges"]),
+    "missing-goal": (HEAD + "kind: colour-walk\nedges: [A B red]\nstart: A\n", 1, 1, ["goal"]),
+    "missing-dominoes": (HEAD + "kind: domino-chain\n", 1, 1, ["dominoes"]),
+    "edge-one-end": (HEAD + "kind: trail\nedges: [a b, [c]]\n", 3, 14, ["one end"]),
+    "edge-one-end-string": (HEAD + "kind: trail\nedges:\n  - a b\n  - c\n", 5, 5, ["one end"]),
+    "edge-four-fields": (HEAD + "kind: trail\nedges: [a b, a b red extra]\n", 3, 14, ["4 fields"]),
+    "edge-mapping-missing-to": (HEAD + "kind: trail\nedges: [{from: a}]\n", 3, 9, ["'to'"]),
+    "edge-mapping-unknown-key": (HEAD + "kind: trail\nedges: [{from: a, too: b}]\n", 3, 19,
+                                 ["too", "did you mean"]),
+    "colour-not-in-colours": (HEAD + "kind: colour-walk\ncolours: [red, blue]\n"
+                              "edges: [A B red, B C teal]\nstart: A\ngoal: C\n", 4, 18,
+                              ["teal", "red, blue"]),
+    "colour-typo": (HEAD + "kind: colour-walk\nedges: [A B red, B C bleu]\nstart: A\ngoal: C\n",
+                    3, 18, ["bleu", "did you mean", "blue"]),
+    "edge-without-colour": (HEAD + "kind: colour-walk\nedges: [A B red, B C]\nstart: A\n"
+                            "goal: C\n", 3, 18, ["no colour"]),
+    "start-typo": (HEAD + "kind: trail\nedges: [alpha beta, beta gamma]\nstart: alpah\n", 4, 8,
+                   ["alpah", "did you mean", "alpha"]),
+    "goal-unknown": (HEAD + "kind: colour-walk\nedges: [A B red]\nstart: A\ngoal: Z\n", 5, 7,
+                     ["'Z'", "nowhere"]),
+    "null-node": (HEAD + "kind: trail\nedges: [[a, ~]]\n", 3, 13, ["null", "quote"]),
+    "null-word-node": (HEAD + "kind: trail\nedges: [[a, null]]\n", 3, 13, ["null"]),
+    "empty-quoted-node": (HEAD + "kind: trail\nedges: [[a, \"\"]]\n", 3, 13, ["empty"]),
+    "python-tag": (HEAD + "kind: trail\nedges: !!python/object/apply:os.system [echo hi]\n",
+                   3, 8, ["tag", "not allowed"]),
+    "custom-tag": (HEAD + "kind: trail\nedges: [!bridge a b]\n", 3, 9, ["tag"]),
+    "bad-version": ("trailkit: 2\nkind: trail\nedges: [a b]\n", 1, 11, ["version"]),
+    "closed-not-bool": (HEAD + "kind: trail\nedges: [a b]\nclosed: maybe\n", 4, 9,
+                        ["true or false"]),
+    "bad-use": (HEAD + "kind: walk\nedges: [a b]\nuse: twice\n", 4, 6, ["exactly-once"]),
+    "first-without-rule": (HEAD + "kind: walk\nedges: [a b]\nfirst: red\n", 4, 1, ["colour rule"]),
+    "duplicate-edge-id": (HEAD + "kind: trail\nedges: [{from: a, to: b, id: x}, "
+                          "{from: b, to: a, id: x}]\n", 3, 34, ["used twice"]),
+    "domino-three-pips": (HEAD + "kind: domino-chain\ndominoes: [[1, 2, 3]]\n", 3, 12,
+                          ["two pips"]),
+    "expect-bad-status": (HEAD + "kind: trail\nedges: [a b]\nexpect: {status: won}\n", 4, 18,
+                          ["solved"]),
+    "multiple-documents": (HEAD + "kind: trail\nedges: [a b]\n---\nkind: trail\n", 4, 1,
+                           ["single document"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_SPECS))
+def test_bad_spec_is_located_with_exit_2(case: str, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    text, line, column, words = BAD_SPECS[case]
+    path = write(tmp_path, text)
+    code, out, err = run_cli(["solve", str(path)], capsys)
+    assert code == 2
+    assert out == ""
+    assert "Traceback" not in err
+    assert err.startswith(f"{path}:{line}:{column}: error: "), err
+    for word in words:
+        assert word.lower() in err.lower(), (word, err)
+
+
+def test_error_object_carries_location(tmp_path: Path) -> None:
+    path = write(tmp_path, HEAD + "kind: trail\nedges: [a b, [c]]\n")
+    with pytest.raises(SpecError) as info:
+        load_spec(path)
+    assert info.value.location is not None
+    assert (info.value.location.line, info.value.location.column) == (3, 14)
+
+
+def test_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, (HEAD + "kind: trail\nedges: [caf").encode() + b"\xe9 b]\n")
+    code, _, err = run_cli(["lint", str(path)], capsys)
+    assert code == 2
+    assert err.startswith(f"{path}:3:12: error:") and "UTF-8" in err
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "# only a comment\n", "---\n"])
+def test_empty_file(text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, text)
+    code, _, err = run_cli(["solve", str(path)], capsys)
+    assert code == 2
+    assert "empty" in err and "Traceback" not in err
+
+
+def test_huge_file_is_refused_before_reading(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "huge.yaml"
+    with path.open("wb") as handle:
+        handle.truncate(MAX_SPEC_BYTES + 1)
+    code, _, err = run_cli(["solve", str(path)], capsys)
+    assert code == 2
+    assert "MB" in err and "edges_file" in err
+
+
+def test_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(["solve", str(tmp_path / "nope.yaml")], capsys)
+    assert code == 2 and "nope.yaml" in err and "Traceback" not in err
+
+
+def _laughs(levels: int = 10) -> str:
+    """A flow list whose items nest aliases ``levels`` deep: 9**levels strings if expanded."""
+    items = ['&l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for i in range(1, levels):
+        items.append(f"&l{i} [" + ", ".join([f"*l{i - 1}"] * 9) + "]")
+    return "[" + ", ".join(items) + "]"
+
+
+@pytest.mark.parametrize("key", ["edges", "nodes", "dominoes", "layout"])
+def test_billion_laughs_is_bounded(key: str, tmp_path: Path,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    kind = "domino-chain" if key == "dominoes" else "trail"
+    body = f"{key}: {{x: {_laughs()}}}" if key == "layout" else f"{key}: {_laughs()}"
+    extra = "" if key in ("edges", "dominoes") else "\nedges: [a b]"
+    path = write(tmp_path, HEAD + f"kind: {kind}\n{body}{extra}\n")
+    started = time.perf_counter()
+    code, _, err = run_cli(["lint", str(path)], capsys)
+    assert code == 2 and "Traceback" not in err
+    assert err.startswith(f"{path}:3:")
+    assert time.perf_counter() - started < 10
+
+
+def test_expansion_budget_stops_alias_blowup() -> None:
+    """Aliases may be used, but not to make a small file expand without bound."""
+    from trailkit.models.spec import _SpecReader, _compose
+
+    text = HEAD + "kind: trail\nedges: [&e [a, b], *e, *e, *e]\n"
+    puzzle = _SpecReader("<t>", None, budget=1000).read(_compose(text, "<t>"))
+    assert puzzle.num_edges == 4
+    with pytest.raises(SpecError, match="expands"):
+        _SpecReader("<t>", None, budget=10).read(_compose(text, "<t>"))
+
+
+def test_side_file_must_stay_in_spec_folder(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_text("a b\n")
+    folder = tmp_path / "specs"
+    folder.mkdir()
+    path = write(folder, HEAD + "kind: trail\nedges_file: ../outside.txt\n")
+    code, _, err = run_cli(["lint", str(path)], capsys)
+    assert code == 2 and "inside the spec's folder" in err
+    assert err.startswith(f"{path}:3:13:")
+
+
+def test_side_file_errors_point_into_the_side_file(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "e.txt").write_text("a b red\n# note\nb c teal\n")
+    path = write(tmp_path, HEAD + "kind: colour-walk\nedges_file: e.txt\nstart: a\ngoal: c\n")
+    code, _, err = run_cli(["lint", str(path)], capsys)
+    assert code == 2
+    assert err.startswith(f"{tmp_path / 'e.txt'}:3:1: error:") and "teal" in err
+
+
+def test_spec_file_is_never_modified(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, HEAD + "kind: trail\nedges: [a b, b c]\n")
+    before = (path.read_bytes(), os.stat(path).st_mtime_ns)
+    run_cli(["solve", str(path), "--json"], capsys)
+    code, _, err = run_cli(["export", str(path), "--format", "dimacs", "--out", str(path)],
+                           capsys)
+    assert code == 2 and "refusing" in err
+    assert (path.read_bytes(), os.stat(path).st_mtime_ns) == before
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["solve"])
+    assert info.value.code == 2
+    with pytest.raises(SystemExit) as info:
+        main(["solve", "x.yaml", "--time-limit", "soon"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "soon" in err and "Traceback" not in err
+
+
+def test_unknown_backend_lists_choices(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, HEAD + "kind: trail\nedges: [a b]\n")
+    code, _, err = run_cli(["solve", str(path), "--backend", "cpsta"], capsys)
+    assert code == 2
+    assert "did you mean 'cpsat'" in err
+    assert re.search(r"direct, cpsat, sat", err)
