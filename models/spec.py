@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
 from trailkit.models.errors import Location, SpecError
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
 from trailkit.models.textformats import decode_utf8, parse_domino_lines, parse_edge_lines

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import yaml
+
 from trailkit.models.errors import Location, SpecError
 from trailkit.models.textformats import (
     decode_utf8,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from trailkit.models.errors import BackendUnavailable
 from trailkit.solvers.registry import backend_names, get_backend
 

@@ -45,7 +45,8 @@ BAD_SPECS = {
                            "edges: [A B r]\nstart: A\ngoal: B\n", 4, 1, ["twice"]),
     "missing-version": ("kind: trail\nedges: [a b]\n", 1, 1, ["trailkit: 1"]),
     "missing-kind": (HEAD + "edges: [a b]\n", 1, 1, ["kind"]),
-    "unknown-kind": (HEAD + "kind: trial\nedges: [a b]\n", 2, 7, ["trial", "did you mean", "trail"]),
+    "unknown-kind": (HEAD + "kind: trial\nedges: [a b]\n", 2, 7,
+                     ["trial", "did you mean", "trail"]),
     "missing-edges": (HEAD + "kind: trail\n", 1, 1, ["edges"]),
     "missing-goal": (HEAD + "kind: colour-walk\nedges: [A B red]\nstart: A\n", 1, 1, ["goal"]),
     "missing-dominoes": (HEAD + "kind: domino-chain\n", 1, 1, ["dominoes"]),
@@ -164,7 +165,7 @@ def test_billion_laughs_is_bounded(key: str, tmp_path: Path,
 
 def test_expansion_budget_stops_alias_blowup() -> None:
     """Aliases may be used, but not to make a small file expand without bound."""
-    from trailkit.models.spec import _SpecReader, _compose
+    from trailkit.models.spec import _compose, _SpecReader
 
     text = HEAD + "kind: trail\nedges: [&e [a, b], *e, *e, *e]\n"
     puzzle = _SpecReader("<t>", None, budget=1000).read(_compose(text, "<t>"))
