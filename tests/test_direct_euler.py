@@ -1,0 +1,266 @@
+"""The direct backend on exactly-once puzzles: Euler trails and circuits, and certificates.
+
+Every solved walk is checked with the independent ``verify``; every certificate with
+the independent ``check_certificate``; solvability against a brute-force search
+written here (it tries every order of the edges and every direction of the two-way
+ones, sharing nothing with the solver).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from trailkit.models.answer import Answer, Status
+from trailkit.models.certificates import check_certificate
+from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.models.verify import verify
+from trailkit.solvers.base import Limits
+from trailkit.solvers.direct.euler import NO_ORIENTATION, solve_euler
+from trailkit.solvers.direct.structural import structural_certificate
+from trailkit.solvers.registry import get_backend
+
+
+# ------------------------------------------------------------------ helpers
+def solve(puzzle: Puzzle) -> Answer:
+    return solve_euler(puzzle, Limits())
+
+
+def assert_solved(puzzle: Puzzle) -> Answer:
+    answer = solve(puzzle)
+    assert answer.status is Status.SOLVED, answer.reason
+    assert answer.walk is not None
+    assert verify(puzzle, answer.walk) == []
+    return answer
+
+
+def assert_unsolvable(puzzle: Puzzle, kind: str | None) -> Answer:
+    answer = solve(puzzle)
+    assert answer.status is Status.UNSOLVABLE
+    assert answer.reason
+    if kind is None:
+        assert answer.certificate is None
+    else:
+        assert answer.certificate is not None
+        assert answer.certificate.kind == kind
+        assert check_certificate(puzzle, answer.certificate) == []
+        assert answer.certificate.explanation
+    return answer
+
+
+def make(edges: Sequence[tuple[int, int]], n: int | None = None, *,
+         directed: Sequence[bool] | None = None, **rules: object) -> Puzzle:
+    """A puzzle over nodes ``v0..v{n-1}`` with edges by node index."""
+    n = n if n is not None else 1 + max((max(e) for e in edges), default=-1)
+    return Puzzle(kind="walk", nodes=tuple(f"v{i}" for i in range(n)),
+                  tail=[u for u, _ in edges], head=[v for _, v in edges],
+                  directed=None if directed is None else list(directed), **rules)
+
+
+def brute_force_solvable(puzzle: Puzzle) -> bool:
+    """Whether some order of the edges, each crossed in an allowed direction, forms a
+    walk obeying the puzzle (depth-first over every prefix: every permutation and
+    every orientation of the two-way edges is reachable)."""
+    n, m = len(puzzle.nodes), len(puzzle.tail)
+    starts = range(n) if puzzle.start is None else puzzle.start
+    ends = range(n) if puzzle.end is None else puzzle.end
+    one_way = [bool(puzzle.directed and puzzle.directed[e]) for e in range(m)]
+
+    def extend(origin: int, at: int, used: int) -> bool:
+        if used == (1 << m) - 1:
+            return at in ends and (not puzzle.closed or at == origin)
+        for e in range(m):
+            if used >> e & 1:
+                continue
+            u, v = puzzle.tail[e], puzzle.head[e]
+            moves = [v] if u == at else []
+            if v == at and not one_way[e]:
+                moves.append(u)
+            if any(extend(origin, w, used | 1 << e) for w in moves):
+                return True
+        return False
+
+    return any(extend(s, s, 0) for s in starts)
+
+
+# --------------------------------------------------------------- examples
+KOENIGSBERG = [("A", "B"), ("A", "B"), ("A", "C"), ("A", "C"), ("A", "D"), ("B", "D"),
+               ("C", "D")]
+NIKOLAUS = ["1 2", "1 3", "2 3", "2 4", "2 5", "3 4", "3 5", "4 5"]
+
+
+def test_koenigsberg_is_unsolvable_by_parity() -> None:
+    puzzle = Puzzle.build(kind="trail", edges=KOENIGSBERG)
+    answer = assert_unsolvable(puzzle, "parity")
+    assert answer.certificate is not None
+    assert sorted(answer.certificate.data["nodes"]) == ["A", "B", "C", "D"]
+
+
+def test_double_six_dominoes_form_a_ring() -> None:
+    dominoes = [(i, j) for i in range(7) for j in range(i, 7)]
+    assert len(dominoes) == 28
+    puzzle = Puzzle.build(kind="domino-chain", edges=dominoes, closed=True)
+    answer = assert_solved(puzzle)
+    assert len(answer.walk or ()) == 28
+
+
+def test_double_five_dominoes_have_no_ring() -> None:
+    dominoes = [(i, j) for i in range(6) for j in range(i, 6)]
+    puzzle = Puzzle.build(kind="domino-chain", edges=dominoes, closed=True)
+    assert_unsolvable(puzzle, "parity")
+
+
+def test_nikolaus_trail_starts_at_an_odd_node() -> None:
+    edges = [tuple(e.split()) for e in NIKOLAUS]
+    answer = assert_solved(Puzzle.build(kind="trail", edges=edges))
+    odd = {3, 4}  # nodes "4" and "5" touch three edges each
+    assert answer.walk is not None
+    assert {answer.walk.nodes[0], answer.walk.nodes[-1]} == odd
+    assert_solved(Puzzle.build(kind="trail", edges=edges, start=["5"], end=["4"]))
+    assert_unsolvable(Puzzle.build(kind="trail", edges=edges, start=["1"]), "endpoints")
+    assert_unsolvable(Puzzle.build(kind="trail", edges=edges, closed=True), "parity")
+
+
+def test_closed_circuit_respects_allowed_start() -> None:
+    puzzle = Puzzle.build(kind="trail", edges=[("a", "b"), ("b", "c"), ("c", "a"),
+                                               ("c", "d"), ("d", "e"), ("e", "c")],
+                          closed=True, start=["d"], end=["d", "a"])
+    answer = assert_solved(puzzle)
+    assert answer.walk is not None and puzzle.nodes[answer.walk.nodes[0]] == "d"
+    blocked = Puzzle.build(kind="trail", edges=[("a", "b"), ("b", "a")], nodes=["z"],
+                           closed=True, start=["a", "z"], end=["b", "z"])
+    assert_unsolvable(blocked, "endpoints")
+
+
+def test_self_loops_and_parallel_edges() -> None:
+    edges = [("a", "a"), ("a", "b"), ("a", "b"), ("b", "b"), ("b", "b"), ("b", "c"),
+             ("c", "c")]
+    answer = assert_solved(Puzzle.build(kind="trail", edges=edges))
+    # b and c touch an odd number of edge ends (a loop counts twice): they are the ends
+    assert answer.walk is not None and {answer.walk.nodes[0], answer.walk.nodes[-1]} == {1, 2}
+    assert_solved(Puzzle.build(kind="trail", edges=[("x", "x")], closed=True))
+    assert_solved(Puzzle.build(kind="trail", edges=[("x", "x")] * 3, closed=True))
+
+
+def test_disconnected_pieces_get_a_disconnected_certificate() -> None:
+    puzzle = Puzzle.build(kind="trail", edges=[("a", "b"), ("b", "a"), ("c", "c")])
+    answer = assert_unsolvable(puzzle, "disconnected")
+    assert answer.certificate is not None
+    assert answer.certificate.data["component"] == ["c"]
+    named = Puzzle(kind="walk", nodes=("a", "b", "c", "d"), tail=[0, 2], head=[1, 3],
+                   edge_ids=["left", "right"])
+    assert_unsolvable(named, "disconnected")
+
+
+def test_directed_circuits_trails_and_imbalance() -> None:
+    cycle = make([(0, 1), (1, 2), (2, 0), (0, 0), (2, 0), (0, 2)], directed=[True] * 6,
+                 closed=True)
+    assert_solved(cycle)
+    path = make([(0, 1), (1, 2), (2, 0), (0, 1)], directed=[True] * 4)
+    answer = assert_solved(path)
+    assert answer.walk is not None and answer.walk.nodes[0] == 0
+    assert_unsolvable(make([(0, 1), (1, 2), (2, 0), (0, 1)], directed=[True] * 4,
+                           start=frozenset({1})), "endpoints")
+    assert_unsolvable(make([(0, 1), (0, 2), (0, 3)], directed=[True] * 3), "parity")
+    assert_unsolvable(make([(0, 1), (0, 1)], directed=[True] * 2), "imbalance")
+    assert_unsolvable(make([(0, 1), (1, 2), (2, 0), (0, 1)], directed=[True] * 4,
+                           closed=True), "parity")
+
+
+def test_mixed_graph_orients_two_way_edges() -> None:
+    # one-way a->b, b->c; two-way c-a, a-d twice: only c->a balances b and c
+    edges = [(0, 1), (1, 2), (2, 0), (0, 3), (3, 0)]
+    puzzle = make(edges, directed=[True, True, False, False, False], closed=True)
+    answer = assert_solved(puzzle)
+    assert answer.stats["method"].startswith("max-flow")
+    # open: odd nodes 0 and 3; with start 3 the trail must go 3 -> ... -> 0
+    open_ = make([(0, 1), (1, 2), (2, 0), (0, 3)], directed=[True, True, False, False],
+                 start=frozenset({3}))
+    assert_solved(open_)
+
+
+def test_mixed_graph_without_balancing_orientation() -> None:
+    # every node has even degree, but v0 has two one-way edges out and no way in
+    puzzle = make([(0, 1), (0, 2), (1, 2)], directed=[True, True, False], closed=True)
+    answer = assert_unsolvable(puzzle, None)
+    assert answer.reason == NO_ORIENTATION
+    assert not brute_force_solvable(puzzle)
+
+
+def test_edgeless_puzzles() -> None:
+    assert solve(make([], 0)).status is Status.UNSOLVABLE
+    answer = assert_solved(make([], 3, start=frozenset({1, 2}), end=frozenset({2})))
+    assert answer.walk is not None and answer.walk.nodes == (2,)
+    assert_solved(make([], 1, closed=True))
+    assert_unsolvable(make([], 2, start=frozenset({0}), end=frozenset({1})), None)
+
+
+def test_shortest_objective_is_optimal_by_construction() -> None:
+    puzzle = make([(0, 1), (1, 2), (2, 0)], objective=Objective.SHORTEST, closed=True)
+    assert assert_solved(puzzle).optimal is True
+
+
+def test_dispatch_through_the_direct_backend() -> None:
+    puzzle = Puzzle.build(kind="trail", edges=[tuple(e.split()) for e in NIKOLAUS])
+    answer = get_backend("direct").solve(puzzle, Limits())
+    assert answer.backend == "direct" and answer.status is Status.SOLVED
+
+
+@pytest.mark.parametrize("kind", ["undirected", "directed", "mixed"])
+def test_large_random_eulerian_graph(kind: str) -> None:
+    rng = random.Random(7)
+    n, m = 300, 20_000
+    walk = [rng.randrange(n) for _ in range(m)]
+    edges = [(walk[i], walk[(i + 1) % m]) for i in range(m)]  # one closed walk: Eulerian
+    rng.shuffle(edges)
+    directed = None
+    if kind == "directed":
+        directed = [True] * m
+    elif kind == "mixed":
+        directed = [rng.random() < 0.5 for _ in range(m)]
+    assert_solved(make(edges, n, directed=directed, closed=True))
+
+
+# ------------------------------------------------------ property: brute force
+@st.composite
+def small_puzzles(draw: st.DrawFn) -> Puzzle:
+    n = draw(st.integers(1, 5))
+    m = draw(st.integers(0, 7))
+    nodes = st.integers(0, n - 1)
+    edges = draw(st.lists(st.tuples(nodes, nodes), min_size=m, max_size=m))
+    direction = draw(st.sampled_from(["none", "all", "mixed"]))
+    directed = None
+    if direction == "all":
+        directed = [True] * m
+    elif direction == "mixed":
+        directed = draw(st.lists(st.booleans(), min_size=m, max_size=m))
+    ends = st.none() | st.frozensets(nodes, max_size=n)
+    ids = draw(st.booleans())
+    return make(edges, n, directed=directed, closed=draw(st.booleans()),
+                start=draw(ends), end=draw(ends),
+                edge_ids=[f"e{i}" for i in range(m)] if ids else None,
+                use=EdgeUse.EXACTLY_ONCE)
+
+
+@settings(max_examples=400, deadline=None)
+@given(small_puzzles())
+def test_matches_brute_force_and_certificates_check(puzzle: Puzzle) -> None:
+    answer = solve(puzzle)
+    expected = brute_force_solvable(puzzle)
+    assert answer.status is (Status.SOLVED if expected else Status.UNSOLVABLE), answer.reason
+    if answer.status is Status.SOLVED:
+        assert answer.walk is not None and verify(puzzle, answer.walk) == []
+        assert structural_certificate(puzzle) is None
+        return
+    assert answer.reason
+    if answer.certificate is not None:
+        assert check_certificate(puzzle, answer.certificate) == []
+    elif puzzle.tail:  # only the max-flow argument may come without a certificate
+        assert puzzle.any_directed and not puzzle.all_directed
+        assert answer.reason == NO_ORIENTATION
+    cert = structural_certificate(puzzle)
+    if cert is not None:
+        assert check_certificate(puzzle, cert) == []
