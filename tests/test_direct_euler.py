@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from trailkit.models.answer import Answer, Status
 from trailkit.models.certificates import check_certificate
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle

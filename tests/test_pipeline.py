@@ -6,12 +6,14 @@ import pytest
 
 from trailkit.models.answer import Answer, Certificate, Status, Walk
 from trailkit.models.errors import VerificationFailure
-from trailkit.models.puzzle import Puzzle
+from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.solvers.base import Backend, Limits
 from trailkit.solvers.pipeline import solve
 
 TRIANGLE = Puzzle.build(kind="trail", edges=[("a", "b"), ("b", "c"), ("c", "a")])
-TWO_PIECES = Puzzle.build(kind="trail", edges=[("a", "b"), ("c", "d")])
+# No structural argument applies to at-most-once puzzles, so the scripted backend is asked.
+APART = Puzzle.build(kind="walk", edges=[("a", "b"), ("c", "d")], start=["a"], end=["d"],
+                     use=EdgeUse.AT_MOST_ONCE)
 
 
 class Scripted(Backend):
@@ -59,7 +61,7 @@ def test_unsolvable_without_certificate_needs_a_second_opinion() -> None:
 
 def test_unsolvable_confirmed_by_a_second_backend() -> None:
     claim = Answer.unsolvable("scripted", reason="search found nothing")
-    answer = solve(TWO_PIECES, Scripted(claim), crosscheck="direct")
+    answer = solve(APART, Scripted(claim), crosscheck="direct")
     assert answer.status is Status.UNSOLVABLE
     assert answer.crosscheck is not None and answer.crosscheck.agrees
     assert "confirmed" in answer.reason
