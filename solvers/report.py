@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from trailkit.models.answer import Answer, Status
@@ -15,12 +16,31 @@ RESULT_FORMAT = "trailkit-result/1"
 COUNT_FORMAT = "trailkit-count/1"
 
 
+_WORDS = {
+    "domino-chain": {"nodes": "pips", "Nodes": "Pips", "node": "pip", "Node": "Pip",
+                     "edges": "dominoes", "Edges": "Dominoes", "edge": "domino",
+                     "Edge": "Domino", "a loop": "a double", "walk": "chain"},
+    "colour-walk": {"edges": "planks", "Edges": "Planks", "edge": "plank", "Edge": "Plank"},
+}
+
+
+def in_puzzle_words(puzzle: Puzzle, text: str) -> str:
+    """Say ``text`` in the puzzle's own words: dominoes and pips, planks, ..."""
+    words = _WORDS.get(puzzle.kind)
+    if not words:
+        return text
+    pattern = re.compile(r"\b(" + "|".join(re.escape(w) for w in
+                                           sorted(words, key=len, reverse=True)) + r")\b")
+    return pattern.sub(lambda m: words[m.group(1)], text)
+
+
 def answer_json(puzzle: Puzzle, answer: Answer, spec: str | None) -> dict[str, Any]:
     """The contract's ``trailkit-result/1`` object (section 3 of CONTRACT.md)."""
     walk = answer.walk
     certificate = None
     if answer.certificate is not None:
         certificate = {**answer.certificate.to_json(), "checked": bool(answer.certificate_checked)}
+        certificate["explanation"] = in_puzzle_words(puzzle, answer.certificate.explanation)
     out: dict[str, Any] = {
         "format": RESULT_FORMAT,
         "spec": spec,
@@ -94,13 +114,16 @@ def answer_text(puzzle: Puzzle, answer: Answer, spec: str | None) -> str:
                      else f"  the empty walk at {puzzle.nodes[answer.walk.nodes[0]]}")
     elif answer.status is Status.UNSOLVABLE:
         lines.append(f"unsolvable, according to {answer.backend} in {took}")
+        explanation = ""
         if answer.certificate is not None:
-            lines.append("  " + answer.certificate.explanation)
+            explanation = in_puzzle_words(puzzle, answer.certificate.explanation)
+            lines.append("  " + explanation)
             if answer.certificate_checked:
                 lines.append(f"  ({answer.certificate.kind} certificate accepted by the "
                              "independent checker)")
-        if answer.reason:
-            lines.append(f"  {answer.reason}")
+        reason = in_puzzle_words(puzzle, answer.reason)
+        if reason and reason != explanation:
+            lines.append(f"  {reason}")
     else:
         lines.append(f"unknown after {took} with {answer.backend}: {answer.reason}")
     if answer.crosscheck is not None:
