@@ -20,6 +20,7 @@ from trailkit.models.spec import load_spec
 from trailkit.solvers.base import Limits
 from trailkit.solvers.files import atomic_write, refuse_overwrite
 from trailkit.solvers.registry import backend_names
+from trailkit.solvers.version import trailkit_version
 
 __all__ = ["main"]
 
@@ -76,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     backends = ", ".join([*backend_names(), "sat:NAME"])
     parser = _Parser(prog="trailkit", description="Solve, count and certify graph path "
                      "puzzles written as YAML specs; every answer is independently checked.")
-    parser.add_argument("--version", action="version", version=f"trailkit {_version()}")
+    parser.add_argument("--version", action="version", version=f"trailkit {trailkit_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
@@ -159,15 +160,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--expect", action="store_true",
                    help="also solve (and count) each spec and check its expect: block")
     return parser
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("trailkit")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        return "unknown"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
