@@ -253,7 +253,7 @@ class _TrailCounter:
         sums of finished children add up without double counting."""
         sol = fail = early = 0
         for f in self.stack:
-            sol += f.sol if (not self.shortest or f is self.stack[0]) else 0
+            sol += f.sol
             fail += f.fail
             early += f.early + (f.unsolvable_children if f.minlen != _INF else 0)
         return sol, fail, early
@@ -291,7 +291,8 @@ class _TrailCounter:
             complete=not stopped,
             method="enumeration",
             per_start=per,
-            reason=(f"{stopped}; the numbers are lower bounds (at least)" if stopped else ""),
+            reason=(f"{stopped}; the numbers are lower bounds (at least); per_start lacks "
+                    "the starts not reached" if stopped else ""),
             stats={"states": self.expanded, "time_s": elapsed},
         )
 

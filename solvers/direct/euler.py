@@ -8,10 +8,10 @@
   every node balances (an open trail's two ends excepted), then as above.
 
 The walk itself comes from an iterative Hierholzer over flat arrays: each node's
-edges form a linked list (``first[v]``, ``nxt[h]``), which is also the node's
-pointer to its next unused edge, and a two-way edge is split into two half-edges
-``2e`` (from its tail) and ``2e + 1`` (from its head), so ``h ^ 1`` is the other
-half and ``h >> 1`` the edge. No recursion and no per-step function calls: a
+edges form a linked list (``first[v]``, ``nxt[h]``, a sentinel at the end), which
+is also the node's pointer to its next unused edge, and a two-way edge is split
+into two half-edges ``2e`` (from its tail) and ``2e + 1`` (from its head), so
+``h ^ 1`` is the other half and ``h >> 1`` the edge. No recursion and no per-step function calls: a
 million edges take about a second in pure Python.
 
 When no trail exists the answer carries a structural certificate
@@ -144,12 +144,12 @@ def _undirected_route(puzzle: Puzzle) -> Route | None:
     ends = [0] * (2 * m)
     ends[0::2] = puzzle.tail
     ends[1::2] = puzzle.head
-    deg = Counter(ends)
-    odd = sorted(v for v, d in deg.items() if d & 1)
+    first, nxt, deg = _half_edge_lists(len(puzzle.nodes), ends)
+    odd = [v for v, d in enumerate(deg) if d & 1]
     pairs = _parity_ends(puzzle, deg, odd)
     if not pairs:
         return None
-    return _trail_undirected(len(puzzle.nodes), ends, pairs[0][0])
+    return _trail_undirected(first, nxt, ends, pairs[0][0])
 
 
 def _directed_route(puzzle: Puzzle) -> Route | None:
@@ -184,19 +184,29 @@ def _mixed_route(puzzle: Puzzle) -> Route | None:
 
 
 # -------------------------------------------------------------- Hierholzer
-def _trail_undirected(n: int, ends: list[int], s: int) -> Route:
-    """Hierholzer from ``s`` over half-edges; ``ends[2e]``/``ends[2e+1]`` are edge e's ends.
-
-    Returns the trail of every edge reachable from ``s`` (all of them when the graph
-    is connected and ``s`` is a valid start).
-    """
+def _half_edge_lists(n: int, ends: list[int]) -> tuple[list[int], list[int], list[int]]:
+    """Each node's half-edges as a linked list (``first[v]``, then ``nxt[h]``, ended by
+    the sentinel ``len(ends)``), and each node's degree, in one pass."""
     size = len(ends)
-    first = [-1] * n
-    nxt = [-1] * size
+    first = [size] * n
+    nxt = [size] * (size + 1)
+    deg = [0] * n
     for h, v in enumerate(ends):
         nxt[h] = first[v]
         first[v] = h
-    used = bytearray(size)  # used[h]: the edge of half-edge h was crossed the other way
+        deg[v] += 1
+    return first, nxt, deg
+
+
+def _trail_undirected(first: list[int], nxt: list[int], ends: list[int], s: int) -> Route:
+    """Hierholzer from ``s`` over half-edges; ``ends[2e]``/``ends[2e+1]`` are edge e's ends.
+
+    ``first``/``nxt`` come from :func:`_half_edge_lists` and are used up. Returns the
+    trail of every edge reachable from ``s`` (all of them when the graph is connected
+    and ``s`` is a valid start).
+    """
+    size = len(ends)
+    used = bytearray(size + 1)  # used[h]: h's edge was crossed from its other end
     stack: list[int] = []
     push, pop = stack.append, stack.pop
     out: list[int] = []
@@ -205,9 +215,9 @@ def _trail_undirected(n: int, ends: list[int], s: int) -> Route:
     while True:
         h = first[v]
         while True:  # walk on until stuck, always at v
-            while h >= 0 and used[h]:
+            while used[h]:
                 h = nxt[h]
-            if h < 0:
+            if h == size:
                 break
             first[v] = nxt[h]
             twin = h ^ 1
@@ -215,16 +225,16 @@ def _trail_undirected(n: int, ends: list[int], s: int) -> Route:
             push(h)
             v = ends[twin]
             h = first[v]
-        first[v] = -1
+        first[v] = size
         while stack:  # back up to the last node that still has an unused edge
             h = pop()
             keep(h)
             v = ends[h]
             g = first[v]
-            while g >= 0 and used[g]:
+            while used[g]:
                 g = nxt[g]
             first[v] = g
-            if g >= 0:
+            if g != size:
                 break
         else:
             break

@@ -17,8 +17,10 @@ node 0 to the last node; ``direct`` (``solve_reusable``) against NetworkX
 ``shortest_path`` on the (node, last colour) product graph, building included.
 
 Every measurement runs in its own subprocess, so its peak memory is its own: the
-table shows the median time and the largest growth of the peak resident set
-(``ru_maxrss``) over the run, beyond what generating the input took.
+table shows the median wall time (and its ratio to the first method), the median
+CPU time of the process (steadier on a shared machine) and the largest growth of
+the peak resident set (``ru_maxrss``) over the run, beyond what generating the
+input took.
 """
 
 from __future__ import annotations
@@ -170,10 +172,10 @@ def worker(job: dict[str, Any]) -> dict[str, Any]:
         data = plank_edges(job["size"], nodes, job["seed"])
     run = maker(data, nodes)
     base = _maxrss_mib()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     result = run()
-    elapsed = time.perf_counter() - started
-    return {"time": elapsed, "extra_mib": _maxrss_mib() - base,
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+    return {"time": elapsed, "cpu": cpu, "extra_mib": _maxrss_mib() - base,
             "result": result if isinstance(result, int | None) else len(result)}
 
 
@@ -186,7 +188,8 @@ def measure(job: dict[str, Any]) -> dict[str, Any]:
 # -------------------------------------------------------------------- main
 def bench(methods: list[str], sizes: list[int], shapes: list[str], repeat: int,
           nx_max: int) -> None:
-    print(f"{'case':<24}{'method':<17}{'median s':>10}{'vs direct':>11}{'extra MiB':>11}")
+    print(f"{'case':<24}{'method':<17}{'median s':>10}{'vs direct':>11}{'cpu s':>9}"
+          f"{'extra MiB':>11}")
     for size in sizes:
         for shape in shapes:
             medians: dict[str, float] = {}
@@ -200,8 +203,9 @@ def bench(methods: list[str], sizes: list[int], shapes: list[str], repeat: int,
                 base = medians.setdefault(methods[0], med)
                 medians[method] = med
                 mem = max(r["extra_mib"] for r in runs)
+                cpu = statistics.median(r["cpu"] for r in runs)
                 print(f"{shape + ' ' + str(size):<24}{method:<17}{med:>10.3f}"
-                      f"{med / base:>10.1f}x{mem:>11.1f}", flush=True)
+                      f"{med / base:>10.1f}x{cpu:>9.3f}{mem:>11.1f}", flush=True)
 
 
 def main(argv: list[str] | None = None) -> None:
