@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -47,9 +48,12 @@ class Backend(ABC):
     def solve(self, puzzle: Puzzle, limits: Limits = Limits()) -> Answer:
         """Find a walk obeying the puzzle's rules, or show there is none, within ``limits``."""
 
-    def count(self, puzzle: Puzzle, limits: Limits = Limits(), *,
-              failures: bool = False) -> CountResult:
-        """Count the puzzle's solutions (and, if asked, failures and early failures)."""
+    def count(self, puzzle: Puzzle, limits: Limits = Limits(), *, failures: bool = False,
+              progress: Callable[[int], None] | None = None) -> CountResult:
+        """Count the puzzle's solutions (and, if asked, failures and early failures).
+
+        ``progress``, when given, is called now and then with the work done so far.
+        """
         raise UnsupportedPuzzle(f"the {self.name} backend does not count solutions")
 
     def __repr__(self) -> str:

@@ -34,13 +34,8 @@ def count(puzzle: Puzzle, backend: str = "direct", limits: Limits = Limits(), *,
                                     "trails (every edge exactly once, no colour rule); "
                                     "count without --exact to enumerate")
     else:
-        engine = get_backend(backend)
-        if progress is not None and engine.name == "direct":
-            from trailkit.solvers.direct.counting import count_walks
-
-            result = count_walks(puzzle, limits, failures=failures, progress=progress)
-        else:
-            result = engine.count(puzzle, limits, failures=failures)
+        result = get_backend(backend).count(puzzle, limits, failures=failures,
+                                            progress=progress)
     stats = {**result.stats, "time_s": time.perf_counter() - started}
     if crosscheck:
         other = get_backend(crosscheck).count(puzzle, limits, failures=False)

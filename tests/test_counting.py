@@ -14,6 +14,7 @@ from itertools import pairwise
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from trailkit.models.answer import Walk
 from trailkit.models.errors import UnsupportedPuzzle
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle

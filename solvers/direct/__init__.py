@@ -13,6 +13,8 @@ Dispatch by the puzzle's rules:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from trailkit.models.answer import Answer
 from trailkit.models.counting import CountResult
 from trailkit.models.puzzle import EdgeUse, Puzzle
@@ -41,8 +43,8 @@ class DirectBackend(Backend):
 
         return solve_exhaustive(puzzle, limits)
 
-    def count(self, puzzle: Puzzle, limits: Limits = Limits(), *,
-              failures: bool = False) -> CountResult:
+    def count(self, puzzle: Puzzle, limits: Limits = Limits(), *, failures: bool = False,
+              progress: Callable[[int], None] | None = None) -> CountResult:
         from trailkit.solvers.direct.counting import count_walks
 
-        return count_walks(puzzle, limits, failures=failures)
+        return count_walks(puzzle, limits, failures=failures, progress=progress)
