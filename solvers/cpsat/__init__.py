@@ -63,10 +63,16 @@ def export_model(puzzle: Puzzle) -> str:
     return str(encode(puzzle).model.proto)
 
 
-def make_solver(limits: Limits, *, enumerate_all: bool = False) -> cp_model.CpSolver:
-    """A CpSolver with the limits applied (one worker whenever all solutions are wanted)."""
+def make_solver(limits: Limits, *, enumerate_all: bool = False,
+                tuning: dict[str, int] | None = None) -> cp_model.CpSolver:
+    """A CpSolver with the limits applied (one worker whenever all solutions are wanted).
+
+    ``tuning`` holds a formulation's preferred parameters (:attr:`Encoding.params`).
+    """
     solver = cp_model.CpSolver()
     params = solver.parameters
+    for key, value in (tuning or {}).items():
+        setattr(params, key, value)
     if limits.time_limit is not None:
         params.max_time_in_seconds = float(limits.time_limit)
     if limits.work_limit is not None:
@@ -92,7 +98,7 @@ class CpSatBackend(Backend):
         if trivial is not None:
             return trivial.with_(time_s=time.perf_counter() - began)
         enc = encode(puzzle)
-        solver = make_solver(limits)
+        solver = make_solver(limits, tuning=enc.params)
         status = solver.solve(enc.model)
         stats = _stats(solver, status, enc)
         shortest = puzzle.objective is Objective.SHORTEST
@@ -165,7 +171,7 @@ def _enumerate(puzzle: Puzzle, limits: Limits, length: int | None, empties: int,
     if length is not None:
         enc.model.clear_objective()
         enc.model.add(enc.length == length)
-    solver = make_solver(limits, enumerate_all=True)
+    solver = make_solver(limits, enumerate_all=True, tuning=enc.params)
     collector = _Collector(enc)
     status = solver.solve(enc.model, collector)
     complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)

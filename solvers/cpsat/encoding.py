@@ -77,7 +77,9 @@ class Encoding:
     """A CP-SAT model of a puzzle plus the map from its literals back to walks.
 
     ``length`` is the number of steps as a linear expression; ``what`` names the
-    formulation in messages; ``proof_note`` says what an INFEASIBLE answer means.
+    formulation in messages; ``proof_note`` says what an INFEASIBLE answer means;
+    ``params`` are CP-SAT parameters the formulation runs best with (set on the solver
+    before the caller's limits, so limits always win).
     """
 
     model: cp_model.CpModel
@@ -86,6 +88,7 @@ class Encoding:
     what: str
     proof_note: str
     size: dict[str, int] = field(default_factory=dict)
+    params: dict[str, int] = field(default_factory=dict)
 
     def chosen(self, value: Value) -> list[int]:
         """Indices of the arcs on the circuit: the key that identifies one solution."""
