@@ -28,7 +28,7 @@ NIKOLAUS_X = ["ab", "ac", "bc", "bd", "bx", "cx", "ce", "xd", "xe", "de"]
 RGB = ColourRule.from_cycle(["red", "blue", "green"])
 
 
-def trail(edges: list[str], **rules) -> Puzzle:
+def trail(edges: list, **rules) -> Puzzle:
     return Puzzle.build(kind="trail", edges=[tuple(e) for e in edges], **rules)
 
 
@@ -201,19 +201,23 @@ def test_reusable_colour_walks_are_shortest(puzzle: Puzzle) -> None:
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_puzzles(max_edges=4))
 def test_agrees_with_direct_backend(puzzle: Puzzle) -> None:
+    limits = Limits(work_limit=10**6)
     try:
         direct = get_backend("direct")
-        theirs = direct.solve(puzzle, Limits(work_limit=10**6))
+        theirs = direct.solve(puzzle, limits)
+        their_count = direct.count(puzzle, limits)
     except (ImportError, ModuleNotFoundError) as exc:
         pytest.skip(f"direct backend not available here: {exc}")
+    except UnsupportedPuzzle:
+        return
     ours = CpSatBackend().solve(puzzle)
     if Status.UNKNOWN in (ours.status, theirs.status):
         return
     assert ours.status is theirs.status
     if puzzle.objective is Objective.SHORTEST and ours.optimal and theirs.optimal:
         assert len(ours.walk) == len(theirs.walk)
-    if puzzle.use is not EdgeUse.ANY or puzzle.objective is Objective.SHORTEST:
-        assert CpSatBackend().count(puzzle).solutions == direct.count(puzzle).solutions
+    if their_count.complete:
+        assert CpSatBackend().count(puzzle).solutions == their_count.solutions
 
 
 # --------------------------------------------------------- published counts
@@ -328,14 +332,11 @@ def test_infeasible_is_reported_without_a_certificate(cpsat: CpSatBackend) -> No
 
 
 def test_limit_reached_is_unknown_never_unsolvable(cpsat: CpSatBackend) -> None:
-    rule = ColourRule.from_cycle(["red", "blue"])
-    pairs = list(itertools.combinations("abcdefghijkl", 2))
-    edges = [(u, v, "red" if i % 2 else "blue") for i, (u, v) in enumerate(pairs)]
-    puzzle = Puzzle.build(kind="walk", edges=edges, colours=rule)
-    answer = cpsat.solve(puzzle, Limits(time_limit=0.001, work_limit=1))
-    assert answer.status in (Status.UNKNOWN, Status.SOLVED)
-    if answer.status is Status.UNKNOWN:
-        assert "limit" in answer.reason
+    """K31 has an Euler circuit that takes CP-SAT about a second; 10 ms is not enough."""
+    k31 = trail(list(itertools.combinations([f"n{i}" for i in range(31)], 2)), closed=True)
+    answer = cpsat.solve(k31, Limits(time_limit=0.01))
+    assert answer.status is Status.UNKNOWN
+    assert "time limit" in answer.reason
 
 
 def test_count_on_a_limit_is_a_lower_bound(cpsat: CpSatBackend) -> None:
