@@ -1,0 +1,223 @@
+"""The ``cpsat`` backend: every walk puzzle as one OR-Tools CP-SAT circuit model.
+
+* edges used exactly / at most once: :mod:`.circuit_model` (one circuit node per
+  oriented edge);
+* reusable edges: :mod:`.state_model` (a simple path over (node, colour-phase) states).
+
+Status mapping: OPTIMAL / FEASIBLE give a solved answer decoded from the circuit's arc
+literals (``optimal=True`` only for OPTIMAL with a shortest-walk objective);
+INFEASIBLE gives ``unsolvable`` *without* a certificate, its reason saying it rests on
+CP-SAT alone (the pipeline confirms it with a structural certificate or a second
+backend); UNKNOWN / MODEL_INVALID give ``unknown``. Limits pass through:
+``time_limit`` -> ``max_time_in_seconds``, ``workers`` -> ``num_workers``, ``seed`` ->
+``random_seed``, ``work_limit`` -> ``max_number_of_conflicts``. With one worker and a
+fixed seed the answer is deterministic.
+
+Counting enumerates with a solution callback on **one** worker (with several, CP-SAT
+9.15 silently returns fewer solutions while reporting OPTIMAL), deduplicating on the
+arc literals that define a walk.
+
+>>> from trailkit.models.puzzle import Puzzle
+>>> p = Puzzle.build(kind="trail", edges=[("a", "b"), ("b", "c"), ("c", "a")], closed=True)
+>>> CpSatBackend().solve(p).status.value
+'solved'
+>>> CpSatBackend().count(p).solutions
+6
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from ortools.sat.python import cp_model
+from trailkit.models.answer import Answer, Status, Walk
+from trailkit.models.counting import CountResult
+from trailkit.models.errors import UnsupportedPuzzle
+from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.solvers.base import Backend, Limits
+from trailkit.solvers.cpsat.circuit_model import encode_edge_circuit
+from trailkit.solvers.cpsat.encoding import Encoding, empty_walk_nodes
+from trailkit.solvers.cpsat.state_model import encode_state_paths
+
+__all__ = ["CpSatBackend", "encode", "export_model"]
+
+NAME = "cpsat"
+DEFAULT_LIMITS = Limits()
+
+
+def encode(puzzle: Puzzle, *, break_symmetry: bool = True) -> Encoding:
+    """The CP-SAT model for ``puzzle`` and the map from its literals back to walks."""
+    if puzzle.use is EdgeUse.ANY:
+        return encode_state_paths(puzzle)
+    return encode_edge_circuit(puzzle, break_symmetry=break_symmetry)
+
+
+def export_model(puzzle: Puzzle) -> str:
+    """The puzzle's CP-SAT model as protobuf text (``trailkit export --format cpsat``).
+
+    Load it elsewhere with ``google.protobuf.text_format.Parse(text, CpModelProto())``.
+    Depot is circuit node 0; variable names say what each literal means
+    (``e3_1to4``: edge 3 crossed from node 1 to node 4; ``a5_7``: node 7 follows node 5).
+    """
+    return str(encode(puzzle).model.proto)
+
+
+def make_solver(limits: Limits, *, enumerate_all: bool = False,
+                tuning: dict[str, int] | None = None) -> cp_model.CpSolver:
+    """A CpSolver with the limits applied (one worker whenever all solutions are wanted).
+
+    ``tuning`` holds a formulation's preferred parameters (:attr:`Encoding.params`).
+    """
+    solver = cp_model.CpSolver()
+    params = solver.parameters
+    for key, value in (tuning or {}).items():
+        setattr(params, key, value)
+    if limits.time_limit is not None:
+        params.max_time_in_seconds = float(limits.time_limit)
+    if limits.work_limit is not None:
+        params.max_number_of_conflicts = int(limits.work_limit)
+    params.num_workers = 1 if enumerate_all else max(1, limits.workers)
+    params.random_seed = limits.seed
+    if enumerate_all:
+        params.enumerate_all_solutions = True
+    return solver
+
+
+class CpSatBackend(Backend):
+    """OR-Tools CP-SAT: circuit models with colour transitions, for every puzzle kind."""
+
+    name = NAME
+    supports_enumeration = True
+    supports_proof = False
+
+    # ------------------------------------------------------------------ solve
+    def solve(self, puzzle: Puzzle, limits: Limits = DEFAULT_LIMITS) -> Answer:
+        began = time.perf_counter()
+        trivial = _trivial_answer(puzzle)
+        if trivial is not None:
+            return trivial.with_(time_s=time.perf_counter() - began)
+        enc = encode(puzzle)
+        solver = make_solver(limits, tuning=enc.params)
+        status = solver.solve(enc.model)
+        stats = _stats(solver, status, enc)
+        shortest = puzzle.objective is Objective.SHORTEST
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            walk = enc.decode(solver.boolean_value)
+            optimal = (status == cp_model.OPTIMAL) if shortest else None
+            answer = Answer.solved(NAME, walk, optimal=optimal, **stats)
+        elif status == cp_model.INFEASIBLE:
+            answer = Answer.unsolvable(
+                NAME, None,
+                reason=(f"CP-SAT proved the model infeasible ({enc.what}: {enc.proof_note}); "
+                        "this rests on CP-SAT alone, not on a checkable certificate"),
+                **stats)
+        else:
+            answer = Answer.unknown(NAME, _unknown_reason(solver, status, limits), **stats)
+        return answer.with_(time_s=time.perf_counter() - began)
+
+    # ------------------------------------------------------------------ count
+    def count(self, puzzle: Puzzle, limits: Limits = DEFAULT_LIMITS, *,
+              failures: bool = False) -> CountResult:
+        """Count solutions: every walk, or every shortest walk (reusable edges always).
+
+        A walk is a step sequence with its start (a ring counts once per rotation and
+        direction), parallel edges are distinct, the empty walk counts once per node it
+        solves. On a limit the count is a lower bound with ``complete=False``.
+        """
+        if failures:
+            raise UnsupportedPuzzle("the cpsat backend does not count failures; "
+                                    "use --backend direct")
+        began = time.perf_counter()
+        shortest = puzzle.use is EdgeUse.ANY or puzzle.objective is Objective.SHORTEST
+        empty = empty_walk_nodes(puzzle)
+        if (empty and shortest) or (puzzle.use is EdgeUse.EXACTLY_ONCE
+                                    and not puzzle.num_edges):
+            return CountResult(NAME, len(empty), method="empty walks")
+        length = None
+        if shortest:
+            answer = self.solve(replace(puzzle, objective=Objective.SHORTEST), limits)
+            if answer.status is Status.UNSOLVABLE:
+                return CountResult(NAME, 0, reason=answer.reason)
+            if not answer.optimal or answer.walk is None:
+                return CountResult(NAME, 0, complete=False,
+                                   reason=f"the shortest length is not known: {answer.reason}")
+            length = len(answer.walk)
+        return _enumerate(puzzle, limits, length, len(empty), began)
+
+
+# ------------------------------------------------------------------ helpers
+class _Collector(cp_model.CpSolverSolutionCallback):
+    """Collects each distinct circuit (by its chosen arcs) and the walks it stands for."""
+
+    def __init__(self, enc: Encoding) -> None:
+        super().__init__()
+        self.enc = enc
+        self.seen: set[tuple[int, ...]] = set()
+        self.walks = 0
+        self.raw = 0
+
+    def on_solution_callback(self) -> None:
+        self.raw += 1
+        key = tuple(self.enc.chosen(self.boolean_value))
+        if key not in self.seen:
+            self.seen.add(key)
+            self.walks += self.enc.multiplicity(self.boolean_value)
+
+
+def _enumerate(puzzle: Puzzle, limits: Limits, length: int | None, empties: int,
+               began: float) -> CountResult:
+    enc = encode(puzzle, break_symmetry=False)
+    if length is not None:
+        enc.model.clear_objective()
+        enc.model.add(enc.length == length)
+    solver = make_solver(limits, enumerate_all=True, tuning=enc.params)
+    collector = _Collector(enc)
+    status = solver.solve(enc.model, collector)
+    complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+    reason = "" if complete else _unknown_reason(solver, status, limits)
+    stats = {**_stats(solver, status, enc), "raw_solutions": collector.raw,
+             "distinct_circuits": len(collector.seen),
+             "time_s": time.perf_counter() - began}
+    if length is not None:
+        stats["length"] = length
+    return CountResult(NAME, collector.walks + empties, complete=complete,
+                       method="enumeration" if length is None else "enumeration of shortest",
+                       reason=reason, stats=stats)
+
+
+def _trivial_answer(puzzle: Puzzle) -> Answer | None:
+    """Answers that need no model: no nodes, or an empty walk that solves the puzzle."""
+    if not puzzle.num_nodes:
+        return Answer.unsolvable(NAME, None, reason="the puzzle has no nodes to stand on")
+    empty = empty_walk_nodes(puzzle)
+    shortest = puzzle.objective is Objective.SHORTEST
+    if empty:
+        return Answer.solved(NAME, Walk((empty[0],), ()), optimal=True if shortest else None)
+    if puzzle.use is EdgeUse.EXACTLY_ONCE and not puzzle.num_edges:
+        return Answer.unsolvable(NAME, None, reason="the puzzle has no edges, so only an "
+                                 "empty walk could solve it, and no node is both an allowed "
+                                 "start and an allowed end")
+    return None
+
+
+def _stats(solver: cp_model.CpSolver, status: cp_model.CpSolverStatus,
+           enc: Encoding) -> dict[str, object]:
+    return {"cpsat_status": solver.status_name(status), "wall_time": solver.wall_time,
+            "conflicts": solver.num_conflicts, "branches": solver.num_branches, **enc.size}
+
+
+def _unknown_reason(solver: cp_model.CpSolver, status: cp_model.CpSolverStatus,
+                    limits: Limits) -> str:
+    name = solver.status_name(status)
+    if status == cp_model.MODEL_INVALID:
+        return "CP-SAT rejected the model as invalid (a bug in the cpsat backend)"
+    if status == cp_model.FEASIBLE:
+        return "CP-SAT stopped before enumerating every solution (a limit was reached)"
+    given = []
+    if limits.time_limit is not None:
+        given.append(f"time limit {limits.time_limit:g} s")
+    if limits.work_limit is not None:
+        given.append(f"conflict limit {limits.work_limit}")
+    which = ", ".join(given) or "no limit was set"
+    return f"CP-SAT stopped with {name} after {solver.wall_time:.2f} s ({which})"
