@@ -15,6 +15,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from trailkit.models.answer import Status, Walk
 from trailkit.models.errors import UnsupportedPuzzle
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle

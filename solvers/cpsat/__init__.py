@@ -28,9 +28,11 @@ arc literals that define a walk.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 from ortools.sat.python import cp_model
+
 from trailkit.models.answer import Answer, Status, Walk
 from trailkit.models.counting import CountResult
 from trailkit.models.errors import UnsupportedPuzzle
@@ -118,7 +120,8 @@ class CpSatBackend(Backend):
 
     # ------------------------------------------------------------------ count
     def count(self, puzzle: Puzzle, limits: Limits = DEFAULT_LIMITS, *,
-              failures: bool = False) -> CountResult:
+              failures: bool = False,
+              progress: Callable[[int], None] | None = None) -> CountResult:
         """Count solutions: every walk, or every shortest walk (reusable edges always).
 
         A walk is a step sequence with its start (a ring counts once per rotation and

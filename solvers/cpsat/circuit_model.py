@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ortools.sat.python import cp_model
+
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.cpsat.encoding import (
     DEPOT,

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
+
 from trailkit.models.answer import Walk
 from trailkit.models.puzzle import EdgeUse, Puzzle
 
