@@ -329,7 +329,7 @@ def _solve_closed(puzzle: Puzzle, graph: StateGraph, starts: Sequence[int],
                                via=origin * k, depth=1)
             work += search.counter
             if found is not None:
-                best = [origin * k, *search.path_to(found)]
+                best = search.path_to(found)
             elif best is None:
                 reached[(origin, first)] = search.reached()
     if best is not None:
