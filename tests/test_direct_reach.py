@@ -88,7 +88,7 @@ def brute_shortest(p: Puzzle, bound: int, *, distinct_edges: bool = False) -> Wa
                 if distinct_edges and e in w.edges:
                     continue
                 x = Walk((*w.nodes, v), (*w.edges, e))
-                key: Any = (x.edges if distinct_edges else
+                key: Any = ((x.nodes[0], x.edges) if distinct_edges else
                             (v, x.nodes[0], colour[x.edges[0]], colour[e]))
                 if key not in seen and not verify(open_rules, x):
                     seen.add(key)
