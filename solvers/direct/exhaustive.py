@@ -62,6 +62,7 @@ def solve_exhaustive(puzzle: Puzzle, limits: Limits) -> Answer:
     """Solve an at-most-once puzzle, or an exactly-once one with a colour rule, by search."""
     if puzzle.use is EdgeUse.ANY:
         return solve_reusable(puzzle, limits)
+    started = time.monotonic()
     relaxed = solve_reusable(dataclasses.replace(puzzle, use=EdgeUse.ANY), limits)
     exactly = puzzle.use is EdgeUse.EXACTLY_ONCE
     if relaxed.status is Status.UNKNOWN:
@@ -84,7 +85,9 @@ def solve_exhaustive(puzzle: Puzzle, limits: Limits) -> Answer:
             return Answer.unsolvable(BACKEND, reason=(
                 f"{puzzle.describe_edge(bare[0])} has no colour, so under the colour rule "
                 "it can never be walked, yet every edge must be"))
-    search = _TrailSearch(puzzle, limits, relaxed_length=len(relaxed.walk))
+    # the relaxation spent part of the time: the search gets what is left
+    deadline = None if limits.time_limit is None else started + limits.time_limit
+    search = _TrailSearch(puzzle, limits, deadline, relaxed_length=len(relaxed.walk))
     try:
         walk = search.run()
     except _OutOfWork as stop:
@@ -101,7 +104,8 @@ def solve_exhaustive(puzzle: Puzzle, limits: Limits) -> Answer:
 class _TrailSearch:
     """Depth-first search over trails from every allowed start (see the module docstring)."""
 
-    def __init__(self, puzzle: Puzzle, limits: Limits, relaxed_length: int) -> None:
+    def __init__(self, puzzle: Puzzle, limits: Limits, deadline: float | None,
+                 relaxed_length: int) -> None:
         self.puzzle = puzzle
         self.graph: StateGraph = build_state_graph(puzzle)
         g = self.graph
@@ -117,8 +121,7 @@ class _TrailSearch:
             self.starts = [s for s in self.starts if self.is_end[s]]
         self.work_limit = limits.work_limit if limits.work_limit is not None \
             else DEFAULT_WORK_LIMIT
-        self.deadline = None if limits.time_limit is None \
-            else time.monotonic() + limits.time_limit
+        self.deadline = deadline
         self.time_limit = limits.time_limit
         self.work = 0
         self._exceeded = _INF  # smallest bound that some cut-off trail needed

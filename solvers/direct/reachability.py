@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import accumulate, pairwise
 from typing import Any
 
@@ -156,23 +156,27 @@ def build_state_graph(puzzle: Puzzle) -> StateGraph:
 # -------------------------------------------------------------- the search
 @dataclass(slots=True)
 class _Search:
-    """One breadth-first search over states; ``parent`` records how each state was reached."""
+    """Breadth-first searches over states; ``parent`` records how each state was reached.
+
+    The arrays are allocated once and, through :meth:`reset`, reused by the many
+    small searches of a closed puzzle at a cost proportional to what each touched.
+    """
 
     graph: StateGraph
-    allowed: tuple[tuple[int, ...], ...]
     deadline: float | None
     parent: list[int]
     expanded: bytearray
+    allowed: tuple[tuple[int, ...], ...]
+    levels: list[list[int]] = field(default_factory=list)
+    touched: list[int] = field(default_factory=list)
     counter: int = 0
 
     @classmethod
-    def start(cls, graph: StateGraph, deadline: float | None,
-              allowed: tuple[tuple[int, ...], ...] | None = None) -> _Search:
-        return cls(graph, allowed or graph.allowed, deadline,
-                   [_UNSEEN] * (graph.num_nodes * graph.phases),
-                   bytearray(graph.num_nodes * graph.groups))
+    def start(cls, graph: StateGraph, deadline: float | None) -> _Search:
+        return cls(graph, deadline, [_UNSEEN] * (graph.num_nodes * graph.phases),
+                   bytearray(graph.num_nodes * graph.groups), graph.allowed)
 
-    def run(self, roots: Iterable[int], goal: bytearray | None, bound: int | None = None,
+    def run(self, roots: Iterable[int], goal: bytearray | _Goal | None, bound: int | None = None,
             *, via: int = _ROOT, depth: int = 0) -> int | None:
         """Search from ``roots``; return the first state found with ``goal[state]`` set.
 
@@ -182,23 +186,25 @@ class _Search:
         ``bound`` stops it before states ``bound`` steps into the walk are reached.
         Raises :class:`_TimeUp` when the deadline passes.
         """
-        parent, expanded = self.parent, self.expanded
+        parent, expanded, touched = self.parent, self.expanded, self.touched
         offsets, targets, allowed = self.graph.offsets, self.graph.targets, self.allowed
         k, c_count = self.graph.phases, self.graph.groups
         if bound is not None and depth >= bound:
             return None
-        frontier = []
+        frontier: list[int] = []
+        self.levels.append(frontier)
         for s in roots:
             if parent[s] == _UNSEEN:
                 parent[s] = via
+                frontier.append(s)
                 if goal is not None and goal[s]:
                     return s
-                frontier.append(s)
         while frontier and (bound is None or depth + 1 < bound):
             depth += 1
             self._tick(len(frontier))
             following: list[int] = []
-            for s in frontier:
+            self.levels.append(following)
+            for i, s in enumerate(frontier):
                 v = s // k
                 base = v * c_count
                 for c in allowed[s - v * k]:
@@ -206,16 +212,36 @@ class _Search:
                     if expanded[g]:
                         continue
                     expanded[g] = 1
+                    touched.append(g)
                     for t in targets[offsets[g]:offsets[g + 1]]:
                         if parent[t] == _UNSEEN:
                             parent[t] = s
+                            following.append(t)
                             if goal is not None and goal[t]:
                                 return t
-                            following.append(t)
-                if len(following) & 0xFFF == 0:
+                if i & 0xFFF == 0xFFF:
                     self._tick(0)
             frontier = following
         return None
+
+    def mark_root(self, state: int, first_group: int) -> None:
+        """Make ``state`` a start state whose moves of ``first_group`` are already seeded."""
+        self.parent[state] = _ROOT
+        self.levels.append([state])
+        g = (state // self.graph.phases) * self.graph.groups + first_group
+        self.expanded[g] = 1
+        self.touched.append(g)
+
+    def reset(self) -> None:
+        """Forget everything the searches so far reached, keeping the arrays."""
+        parent, expanded = self.parent, self.expanded
+        for level in self.levels:
+            for s in level:
+                parent[s] = _UNSEEN
+        for g in self.touched:
+            expanded[g] = 0
+        self.levels.clear()
+        self.touched.clear()
 
     def _tick(self, amount: int) -> None:
         self.counter += amount
@@ -231,8 +257,8 @@ class _Search:
         return path
 
     def reached(self) -> list[int]:
-        """Every state the search reached, in index order."""
-        return [s for s, p in enumerate(self.parent) if p != _UNSEEN]
+        """Every state the searches since the last reset reached."""
+        return [s for level in self.levels for s in level]
 
 
 def _walk_of(graph: StateGraph, states: list[int]) -> Walk:
@@ -295,14 +321,17 @@ def _solve_open(puzzle: Puzzle, graph: StateGraph, starts: Sequence[int],
                              states=len(reached), time_s=time.monotonic() - started)
 
 
-def _closing_goal(graph: StateGraph, origin: int, first: int) -> bytearray:
+def _closing_goal(graph: StateGraph, origin: int, first: int) -> _Goal:
     """The states that end a closed walk from ``origin`` whose first step had group ``first``."""
     k = graph.phases
-    goal = bytearray(graph.num_nodes * k)
-    for phase in range(1, k):
-        if graph.closes(phase, first):
-            goal[origin * k + phase] = 1
-    return goal
+    return _Goal({origin * k + p for p in range(1, k) if graph.closes(p, first)})
+
+
+class _Goal(set[int]):
+    """A small set of goal states that answers ``goal[state]`` like the bytearray masks."""
+
+    def __getitem__(self, state: int) -> bool:
+        return state in self
 
 
 def _solve_closed(puzzle: Puzzle, graph: StateGraph, starts: Sequence[int],
@@ -311,37 +340,32 @@ def _solve_closed(puzzle: Puzzle, graph: StateGraph, starts: Sequence[int],
 
     A state must also remember the walk's origin and first colour, so rather than
     multiply the state space, each (origin, first colour) pair gets its own search,
-    cut off at the length of the best closed walk found so far.
+    cut off at the length of the best closed walk found so far; the searches share
+    one set of arrays, reset after each.
     """
     k = graph.phases
     end_set = set(ends)
     best: list[int] | None = None
     reached: dict[tuple[int, int], list[int]] = {}
-    work = 0
+    search = _Search.start(graph, deadline)
     for origin in starts:
         for first in graph.allowed[0]:
-            only_first = ((first,), *graph.allowed[1:])
-            search = _Search.start(graph, deadline, only_first)
+            search.allowed = ((first,), *graph.allowed[1:])
             goal = _closing_goal(graph, origin, first) if origin in end_set else None
             # the origin state itself never closes a walk: a closed walk needs a step
-            found = search.run(_seed(graph, origin, first, search), goal,
-                               None if best is None else len(best) - 1,
+            search.mark_root(origin * k, first)
+            seeds = [t for t, _ in graph.moves(origin, first)]
+            found = search.run(seeds, goal, None if best is None else len(best) - 1,
                                via=origin * k, depth=1)
-            work += search.counter
             if found is not None:
                 best = search.path_to(found)
             elif best is None:
                 reached[(origin, first)] = search.reached()
+            search.reset()
     if best is not None:
-        return Answer.solved(BACKEND, _walk_of(graph, best), optimal=True, states=work)
+        return Answer.solved(BACKEND, _walk_of(graph, best), optimal=True,
+                             states=search.counter)
     return _closed_certificate(puzzle, graph, starts, reached, started)
-
-
-def _seed(graph: StateGraph, origin: int, first: int, search: _Search) -> list[int]:
-    """The states one step of colour group ``first`` away from ``origin``."""
-    search.parent[origin * graph.phases] = _ROOT
-    search.expanded[origin * graph.groups + first] = 1
-    return [t for t, _ in graph.moves(origin, first)]
 
 
 def _closed_certificate(puzzle: Puzzle, graph: StateGraph, starts: Sequence[int],
@@ -390,7 +414,7 @@ def _explain_open(puzzle: Puzzle, graph: StateGraph, starts: Sequence[int],
     else:
         what = (f"the colour rule ({rule.describe()}) lets a walker reach only "
                 f"{len(reached)} (place, last colour) situations, at {len(places)} places")
-    return (f"{where}, {what}, and none of them is {_some(puzzle, list(ends))}. "
+    return (f"{where}, {what}, and none of those places is {_some(puzzle, list(ends))}. "
             "Every allowed step from one of these situations leads to another of them, "
             "so the goal can never be reached.")
 
