@@ -287,7 +287,7 @@ def solve_reusable(puzzle: Puzzle, limits: Limits) -> Answer:
     starts = range(puzzle.num_nodes) if puzzle.start is None else sorted(puzzle.start)
     ends = range(puzzle.num_nodes) if puzzle.end is None else sorted(puzzle.end)
     if not puzzle.closed or puzzle.num_edges == 0:
-        # With no edge at all a closed walk may stand still (the checker allows it).
+        # With no edge at all a closed walk may stand still (verify accepts it).
         end_set = set(ends)
         for s in starts:
             if s in end_set:
@@ -318,7 +318,7 @@ def _solve_open(puzzle: Puzzle, graph: StateGraph, starts: Sequence[int],
     certificate = Certificate("closed-set", {"states": states},
                               _explain_open(puzzle, graph, starts, ends, reached))
     return Answer.unsolvable(BACKEND, certificate, reason="no finishing state is reachable",
-                             states=len(reached), time_s=time.monotonic() - started)
+                             states=len(reached), search_s=time.monotonic() - started)
 
 
 def _closing_goal(graph: StateGraph, origin: int, first: int) -> _Goal:
@@ -348,7 +348,11 @@ def _solve_closed(puzzle: Puzzle, graph: StateGraph, starts: Sequence[int],
     best: list[int] | None = None
     reached: dict[tuple[int, int], list[int]] = {}
     search = _Search.start(graph, deadline)
-    for origin in starts:
+    # origins that are allowed ends first: only they can close a walk; the others are
+    # searched only when no walk closes, for the certificate
+    for origin in sorted(starts, key=lambda v: v not in end_set):
+        if best is not None and origin not in end_set:
+            break
         for first in graph.allowed[0]:
             search.allowed = ((first,), *graph.allowed[1:])
             goal = _closing_goal(graph, origin, first) if origin in end_set else None
@@ -383,7 +387,7 @@ def _closed_certificate(puzzle: Puzzle, graph: StateGraph, starts: Sequence[int]
     explanation = _explain_closed(puzzle, starts, len(states))
     certificate = Certificate("closed-set", {"states": states}, explanation)
     return Answer.unsolvable(BACKEND, certificate, reason="no walk can close its ring",
-                             states=len(states), time_s=time.monotonic() - started)
+                             states=len(states), search_s=time.monotonic() - started)
 
 
 # ----------------------------------------------------------------- words
