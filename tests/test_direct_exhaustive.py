@@ -11,6 +11,7 @@ import dataclasses
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_direct_reach import assert_sound, brute_shortest, walk_puzzles
 from trailkit.models.answer import Status
 from trailkit.models.certificates import check_certificate
@@ -22,7 +23,7 @@ from trailkit.solvers.registry import get_backend
 
 RB = ColourRule.from_cycle(["red", "blue"])
 RGB = ColourRule.from_cycle(["red", "blue", "green"])
-SETTINGS = settings(max_examples=120, deadline=None,
+SETTINGS = settings(max_examples=300, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -36,6 +37,33 @@ def _check_against_brute(p: Puzzle) -> Any:
 
 
 # ------------------------------------------------------- property tests
+@st.composite
+def reuse_tempting(draw: Any) -> Puzzle:
+    """Closed walks on small loopless graphs: the shortest reusable one often goes there
+    and back along one edge, which a trail may not do."""
+    n = draw(st.integers(3, 5))
+    m = draw(st.integers(3, 7))
+    rule = draw(st.sampled_from([None, None, RB, RGB]))
+    names = rule.names if rule else ("red",)
+    tail = [draw(st.integers(0, n - 1)) for _ in range(m)]
+    head = [(t + draw(st.integers(1, n - 1))) % n for t in tail]
+    colour = [draw(st.integers(0, len(names) - 1)) for _ in range(m)]
+    start = draw(st.none() | st.frozensets(st.integers(0, n - 1), min_size=1, max_size=1))
+    return Puzzle(kind="walk", nodes=tuple(f"n{i}" for i in range(n)), tail=tail,
+                  head=head, colour=colour, colour_names=names, colours=rule,
+                  use=EdgeUse.AT_MOST_ONCE, start=start, closed=True,
+                  objective=Objective.SHORTEST)
+
+
+@SETTINGS
+@given(reuse_tempting())
+def test_at_most_once_where_the_relaxation_reuses_edges(p: Puzzle) -> None:
+    """Exercises the iterative deepening: the relaxation's walk is often not a trail."""
+    answer, expected = _check_against_brute(p)
+    if expected is not None:
+        assert answer.optimal is True and len(answer.walk) == len(expected)
+
+
 @SETTINGS
 @given(walk_puzzles(use=EdgeUse.AT_MOST_ONCE, max_nodes=4, max_edges=6))
 def test_at_most_once_shortest_matches_brute_force(p: Puzzle) -> None:

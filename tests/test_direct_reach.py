@@ -113,7 +113,7 @@ def assert_sound(p: Puzzle, answer: Any) -> None:
 
 
 # ------------------------------------------------------- property tests
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(walk_puzzles())
 def test_matches_brute_force(p: Puzzle) -> None:
     answer = solve_reusable(p, Limits())
@@ -127,7 +127,7 @@ def test_matches_brute_force(p: Puzzle) -> None:
         assert len(answer.walk) == len(expected)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(walk_puzzles(closed=True, max_nodes=3, max_edges=5))
 def test_closed_walks_match_brute_force(p: Puzzle) -> None:
     answer = solve_reusable(p, Limits())
