@@ -246,3 +246,14 @@ def test_long_path_is_found_quickly() -> None:
     p = _rgb(edges, start=["v0"], end=[f"v{n}"])
     answer = solve_reusable(p, Limits(time_limit=20))
     assert answer.status is Status.SOLVED and len(answer.walk) == n
+
+
+def test_closed_walk_from_any_start_on_a_long_path() -> None:
+    """30,000 origins: once a 3-step ring is found nothing shorter is possible."""
+    n = 30_000
+    edges = [(f"v{i}", f"v{i + 1}", COLOURS[i % 3]) for i in range(n)]
+    edges += [("x", "y", "red"), ("y", "z", "blue"), ("z", "x", "green")]
+    p = _rgb(edges, closed=True)
+    answer = solve_reusable(p, Limits(time_limit=20))
+    assert answer.status is Status.SOLVED and len(answer.walk) == 3
+    assert verify(p, answer.walk) == []

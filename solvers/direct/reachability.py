@@ -170,6 +170,7 @@ class _Search:
     levels: list[list[int]] = field(default_factory=list)
     touched: list[int] = field(default_factory=list)
     counter: int = 0
+    cut: bool = False  # whether the last run stopped at its bound with states left
 
     @classmethod
     def start(cls, graph: StateGraph, deadline: float | None) -> _Search:
@@ -189,7 +190,8 @@ class _Search:
         parent, expanded, touched = self.parent, self.expanded, self.touched
         offsets, targets, allowed = self.graph.offsets, self.graph.targets, self.allowed
         k, c_count = self.graph.phases, self.graph.groups
-        if bound is not None and depth >= bound:
+        self.cut = bound is not None and depth >= bound
+        if self.cut:
             return None
         frontier: list[int] = []
         self.levels.append(frontier)
@@ -222,6 +224,7 @@ class _Search:
                 if i & 0xFFF == 0xFFF:
                     self._tick(0)
             frontier = following
+        self.cut = bool(frontier)
         return None
 
     def mark_root(self, state: int, first_group: int) -> None:
@@ -339,37 +342,76 @@ def _solve_closed(puzzle: Puzzle, graph: StateGraph, starts: Sequence[int],
     """Closed walks: one search per (origin, first colour), shortest over all of them.
 
     A state must also remember the walk's origin and first colour, so rather than
-    multiply the state space, each (origin, first colour) pair gets its own search,
-    cut off at the length of the best closed walk found so far; the searches share
-    one set of arrays, reset after each.
+    multiply the state space, each (origin, first colour) pair gets its own search.
+    So that many origins stay cheap, the searches deepen together: every pair is
+    searched up to a length limit that doubles each round, a pair whose search ended
+    without being cut off is finished for good, and the first round that closes a
+    walk gives the shortest one. The searches share one set of arrays.
     """
     k = graph.phases
     end_set = set(ends)
-    best: list[int] | None = None
-    reached: dict[tuple[int, int], list[int]] = {}
     search = _Search.start(graph, deadline)
-    # origins that are allowed ends first: only they can close a walk; the others are
-    # searched only when no walk closes, for the certificate
-    for origin in sorted(starts, key=lambda v: v not in end_set):
-        if best is not None and origin not in end_set:
-            break
-        for first in graph.allowed[0]:
-            search.allowed = ((first,), *graph.allowed[1:])
-            goal = _closing_goal(graph, origin, first) if origin in end_set else None
-            # the origin state itself never closes a walk: a closed walk needs a step
-            search.mark_root(origin * k, first)
-            seeds = [t for t, _ in graph.moves(origin, first)]
-            found = search.run(seeds, goal, None if best is None else len(best) - 1,
-                               via=origin * k, depth=1)
-            if found is not None:
-                best = search.path_to(found)
-            elif best is None:
-                reached[(origin, first)] = search.reached()
-            search.reset()
-    if best is not None:
-        return Answer.solved(BACKEND, _walk_of(graph, best), optimal=True,
-                             states=search.counter)
+    reached: dict[tuple[int, int], list[int]] = {}
+
+    def attempt(origin: int, first: int, limit: int | None) -> list[int] | None:
+        """Search from ``origin`` for a closed walk of at most ``limit`` steps."""
+        search.allowed = ((first,), *graph.allowed[1:])
+        goal = _closing_goal(graph, origin, first) if origin in end_set else None
+        # the origin state itself never closes a walk: a closed walk needs a step
+        search.mark_root(origin * k, first)
+        seeds = [t for t, _ in graph.moves(origin, first)]
+        found = search.run(seeds, goal, None if limit is None else limit + 1,
+                           via=origin * k, depth=1)
+        path = None if found is None else search.path_to(found)
+        if found is None and not search.cut:
+            reached[(origin, first)] = search.reached()
+        search.reset()
+        return path
+
+    floor = _shortest_colour_cycle(graph)
+    pending = [(o, f) for o in starts if o in end_set for f in graph.allowed[0]]
+    limit = floor
+    while pending:
+        best: list[int] | None = None
+        for origin, first in pending:
+            cap = limit if best is None else min(limit, len(best) - 2)
+            if cap < floor:
+                break
+            path = attempt(origin, first, cap)
+            if path is not None:
+                best = path
+        if best is not None:
+            return Answer.solved(BACKEND, _walk_of(graph, best), optimal=True,
+                                 states=search.counter)
+        pending = [pair for pair in pending if pair not in reached]
+        limit *= 2
+    for origin in starts:  # no walk closes: the rest of the certificate
+        if origin not in end_set:
+            for first in graph.allowed[0]:
+                attempt(origin, first, None)
     return _closed_certificate(puzzle, graph, starts, reached, started)
+
+
+def _shortest_colour_cycle(graph: StateGraph) -> int:
+    """The fewest steps any closed walk can have, judging by colours alone.
+
+    A closed walk's colours go round a cycle of the colour rule that passes through
+    an allowed first colour (with no rule, one step can suffice). Once a walk that
+    short is found, no other origin can do better.
+    """
+    if graph.successors is None:
+        return 1
+    best = len(graph.successors) + 1
+    for first in graph.allowed[0]:
+        frontier, seen, steps = {first}, {first}, 1
+        while frontier and steps < best:
+            if any(first in graph.successors[c] for c in frontier):
+                best = steps
+                break
+            frontier = {d for c in frontier for d in graph.successors[c]} - seen
+            seen |= frontier
+            steps += 1
+    return best
 
 
 def _closed_certificate(puzzle: Puzzle, graph: StateGraph, starts: Sequence[int],
