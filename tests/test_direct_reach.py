@@ -1,0 +1,259 @@
+"""The direct backend's reusable-walk search against an independent brute force.
+
+The brute force (:func:`brute_shortest`, also used by ``test_direct_exhaustive``)
+knows nothing of colour phases or state graphs: it extends walks one edge at a time
+in every direction and asks :func:`trailkit.models.verify.verify` whether the result
+still obeys the rules. Walks that stand on the same node, began at the same node and
+have the same first and last edge colours have the same futures under every rule, so
+only one of each such group is kept per length; with ``distinct_edges`` nothing is
+merged and no edge repeats, which makes it an exhaustive at-most-once search.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from trailkit.models.answer import Status, Walk
+from trailkit.models.certificates import check_certificate
+from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
+from trailkit.models.verify import verify
+from trailkit.solvers.base import Limits
+from trailkit.solvers.direct.reachability import solve_reusable
+from trailkit.solvers.registry import get_backend
+
+COLOURS = ("red", "blue", "green")
+RGB = ColourRule.from_cycle(COLOURS)
+
+
+# ------------------------------------------------------------ the oracle
+@st.composite
+def walk_puzzles(draw: Any, use: EdgeUse = EdgeUse.ANY, max_nodes: int = 4,
+                 max_edges: int = 6, closed: bool | None = None) -> Puzzle:
+    """Small random coloured multigraphs: mixed directions, random rules and ends."""
+    n = draw(st.integers(1, max_nodes))
+    m = draw(st.integers(0, max_edges))
+    c = draw(st.integers(1, 3))
+    names = COLOURS[:c]
+    rule_kind = draw(st.sampled_from(["none", "cycle", "table"]))
+    rule: ColourRule | None = None
+    if rule_kind == "cycle":
+        rule = ColourRule.from_cycle(names)
+    elif rule_kind == "table":
+        table = {a: draw(st.lists(st.sampled_from(names), unique=True)) for a in names}
+        rule = ColourRule.from_transitions(names, table)
+    node = st.integers(0, n - 1)
+    colour = st.integers(-1 if draw(st.booleans()) else 0, c - 1)
+    tail = [draw(node) for _ in range(m)]
+    head = [draw(node) for _ in range(m)]
+    colours = [draw(colour) for _ in range(m)]
+    directed = [draw(st.booleans()) for _ in range(m)] if draw(st.booleans()) else None
+    subset = st.none() | st.frozensets(node, max_size=n)
+    first = draw(st.none() | st.frozensets(st.integers(0, c - 1))) if rule else None
+    return Puzzle(kind="walk", nodes=tuple(f"n{i}" for i in range(n)), tail=tail, head=head,
+                  directed=directed, colour=colours, colour_names=names, use=use,
+                  colours=rule, first=first, start=draw(subset), end=draw(subset),
+                  closed=draw(st.booleans()) if closed is None else closed,
+                  objective=Objective.SHORTEST)
+
+
+def _moves(p: Puzzle, at: int) -> list[tuple[int, int]]:
+    """Every (edge, next node) leaving ``at``, rules ignored (verify judges them)."""
+    out = []
+    for e in range(p.num_edges):
+        if p.tail[e] == at:
+            out.append((e, p.head[e]))
+        if p.head[e] == at and p.tail[e] != at:
+            out.append((e, p.tail[e]))
+    return out
+
+
+def brute_shortest(p: Puzzle, bound: int, *, distinct_edges: bool = False) -> Walk | None:
+    """A shortest walk of at most ``bound`` steps that ``verify`` accepts, or ``None``."""
+    open_rules = dataclasses.replace(p, closed=False, end=None, use=EdgeUse.ANY)
+    starts = range(p.num_nodes) if p.start is None else sorted(p.start)
+    frontier = [w for w in (Walk((s,), ()) for s in starts) if not verify(open_rules, w)]
+    colour = p.colour or [-1] * p.num_edges
+    for _ in range(bound + 1):
+        for w in frontier:
+            if not verify(p, w):
+                return w
+        seen: set[Any] = set()
+        following = []
+        for w in frontier:
+            for e, v in _moves(p, w.nodes[-1]):
+                if distinct_edges and e in w.edges:
+                    continue
+                x = Walk((*w.nodes, v), (*w.edges, e))
+                key: Any = ((x.nodes[0], x.edges) if distinct_edges else
+                            (v, x.nodes[0], colour[x.edges[0]], colour[e]))
+                if key not in seen and not verify(open_rules, x):
+                    seen.add(key)
+                    following.append(x)
+        frontier = following
+    return None
+
+
+def reusable_bound(p: Puzzle) -> int:
+    """Steps within which a shortest reusable walk exists if any does (states + 1)."""
+    phases = (len(p.colours.names) if p.colours else 1) + 1
+    return p.num_nodes * phases + 1
+
+
+def assert_sound(p: Puzzle, answer: Any) -> None:
+    """A solved answer verifies; an unsolvable one carries a certificate the checker accepts."""
+    if answer.status is Status.SOLVED:
+        assert verify(p, answer.walk) == []
+    elif answer.status is Status.UNSOLVABLE and answer.certificate is not None:
+        assert check_certificate(p, answer.certificate) == []
+        assert answer.certificate.explanation
+
+
+# ------------------------------------------------------- property tests
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(walk_puzzles())
+def test_matches_brute_force(p: Puzzle) -> None:
+    answer = solve_reusable(p, Limits())
+    expected = brute_shortest(p, reusable_bound(p))
+    assert_sound(p, answer)
+    if expected is None:
+        assert answer.status is Status.UNSOLVABLE
+        assert answer.certificate is not None and answer.certificate.kind == "closed-set"
+    else:
+        assert answer.status is Status.SOLVED and answer.optimal is True
+        assert len(answer.walk) == len(expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(walk_puzzles(closed=True, max_nodes=3, max_edges=5))
+def test_closed_walks_match_brute_force(p: Puzzle) -> None:
+    answer = solve_reusable(p, Limits())
+    expected = brute_shortest(p, reusable_bound(p))
+    assert_sound(p, answer)
+    assert (answer.status is Status.SOLVED) == (expected is not None)
+    if expected is not None:
+        assert len(answer.walk) == len(expected)
+
+
+# ----------------------------------------------------------- hand-made
+def _rgb(edges: list[tuple[str, str, str | None]], **rules: Any) -> Puzzle:
+    return Puzzle.build(kind="colour-walk", edges=edges, colours=RGB, use=EdgeUse.ANY,
+                        objective=Objective.SHORTEST, **rules)
+
+
+def test_revisits_a_tyre_in_another_colour_phase() -> None:
+    """A -red- B -blue- C -green- B -red- T: B is passed after red and again after green."""
+    p = _rgb([("A", "B", "red"), ("B", "C", "blue"), ("C", "B", "green"), ("B", "T", "red")],
+             start=["A"], end=["T"])
+    answer = get_backend("direct").solve(p)
+    assert answer.status is Status.SOLVED and answer.optimal
+    assert [p.nodes[v] for v in answer.walk.nodes] == ["A", "B", "C", "B", "T"]
+    assert verify(p, answer.walk) == []
+
+
+def test_start_equal_goal_gives_the_empty_walk() -> None:
+    p = _rgb([("A", "B", "red"), ("B", "C", "blue"), ("C", "A", "green")],
+             start=["A"], end=["A"])
+    answer = solve_reusable(p, Limits())
+    assert answer.status is Status.SOLVED and len(answer.walk) == 0
+    assert answer.walk.nodes == (p.node_index("A"),)
+
+
+def test_closed_triangle_goes_round_once() -> None:
+    p = _rgb([("A", "B", "red"), ("B", "C", "blue"), ("C", "A", "green")],
+             start=["A"], end=["A"], closed=True)
+    answer = solve_reusable(p, Limits())
+    assert answer.status is Status.SOLVED and len(answer.walk) == 3
+    assert verify(p, answer.walk) == []
+
+
+def test_closed_walk_must_respect_the_colour_join() -> None:
+    """A-B red then B-A blue returns to A, but red may not follow blue: no closed walk."""
+    p = _rgb([("A", "B", "red"), ("B", "A", "blue")], start=["A"], end=["A"], closed=True)
+    answer = solve_reusable(p, Limits())
+    assert answer.status is Status.UNSOLVABLE
+    assert check_certificate(p, answer.certificate) == []
+    assert all(len(state) == 4 for state in answer.certificate.data["states"])
+
+
+def test_unreachable_goal_gives_a_closed_set() -> None:
+    """The Toowoomba situation in small: the goal needs a colour that never comes."""
+    p = _rgb([("A", "B", "red"), ("B", "C", "blue"), ("C", "T", "blue")],
+             start=["A"], end=["T"])
+    answer = solve_reusable(p, Limits())
+    assert answer.status is Status.UNSOLVABLE
+    cert = answer.certificate
+    assert cert.kind == "closed-set" and check_certificate(p, cert) == []
+    assert sorted(map(tuple, cert.data["states"]), key=str) == sorted(
+        [("A", None), ("B", "red"), ("C", "blue")], key=str)
+    assert "Starting from A" in cert.explanation and "T" in cert.explanation
+    # adding the missing green plank makes it solvable
+    fixed = _rgb([("A", "B", "red"), ("B", "C", "blue"), ("C", "T", "blue"),
+                  ("C", "T", "green")], start=["A"], end=["T"])
+    assert solve_reusable(fixed, Limits()).length == 3
+
+
+def test_one_way_planks_and_uncoloured_planks() -> None:
+    base: dict[str, Any] = {"start": ["A"], "end": ["B"]}
+    one_way = Puzzle.build(edges=[("B", "A", "red")], directed=[True], colours=RGB,
+                           use=EdgeUse.ANY, **base)
+    assert solve_reusable(one_way, Limits()).status is Status.UNSOLVABLE
+    uncoloured = Puzzle.build(edges=[("A", "B", None)], colours=RGB, use=EdgeUse.ANY, **base)
+    answer = solve_reusable(uncoloured, Limits())
+    assert answer.status is Status.UNSOLVABLE
+    assert check_certificate(uncoloured, answer.certificate) == []
+    no_rule = Puzzle.build(edges=[("B", "A", None)], use=EdgeUse.ANY, **base)
+    answer = solve_reusable(no_rule, Limits())
+    assert answer.status is Status.SOLVED and len(answer.walk) == 1
+
+
+def test_first_colour_is_respected() -> None:
+    edges = [("A", "B", "red"), ("A", "B", "blue"), ("B", "T", "green")]
+    blue_first = _rgb(edges, start=["A"], end=["T"], first=["blue"])
+    answer = solve_reusable(blue_first, Limits())
+    assert answer.status is Status.SOLVED and len(answer.walk) == 2
+    # red first forces blue next (A-B red, B-A blue), and no green plank leaves A
+    red_first = _rgb(edges, start=["A"], end=["T"], first=["red"])
+    answer = solve_reusable(red_first, Limits())
+    assert answer.status is Status.UNSOLVABLE
+    assert check_certificate(red_first, answer.certificate) == []
+
+
+@pytest.mark.parametrize("closed", [False, True])
+def test_time_limit_gives_unknown_never_unsolvable(closed: bool) -> None:
+    n = 3000
+    edges = [(f"v{i}", f"v{i + 1}", COLOURS[i % 3]) for i in range(n)]
+    p = _rgb(edges, start=["v0"], end=["nowhere"], nodes=["nowhere"], closed=closed)
+    answer = solve_reusable(p, Limits(time_limit=0.0))
+    assert answer.status is Status.UNKNOWN and "time limit" in answer.reason
+
+
+def test_without_colour_rule_phases_are_star() -> None:
+    p = Puzzle.build(edges=[("A", "B"), ("C", "D")], use=EdgeUse.ANY, start=["A"], end=["D"])
+    answer = solve_reusable(p, Limits())
+    assert answer.status is Status.UNSOLVABLE
+    assert sorted(map(tuple, answer.certificate.data["states"]), key=str) == sorted(
+        [("A", None), ("B", "*"), ("A", "*")], key=str)
+    assert check_certificate(p, answer.certificate) == []
+
+
+def test_long_path_is_found_quickly() -> None:
+    n = 30_000
+    edges = [(f"v{i}", f"v{i + 1}", COLOURS[i % 3]) for i in range(n)]
+    p = _rgb(edges, start=["v0"], end=[f"v{n}"])
+    answer = solve_reusable(p, Limits(time_limit=20))
+    assert answer.status is Status.SOLVED and len(answer.walk) == n
+
+
+def test_closed_walk_from_any_start_on_a_long_path() -> None:
+    """30,000 origins: once a 3-step ring is found nothing shorter is possible."""
+    n = 30_000
+    edges = [(f"v{i}", f"v{i + 1}", COLOURS[i % 3]) for i in range(n)]
+    edges += [("x", "y", "red"), ("y", "z", "blue"), ("z", "x", "green")]
+    p = _rgb(edges, closed=True)
+    answer = solve_reusable(p, Limits(time_limit=20))
+    assert answer.status is Status.SOLVED and len(answer.walk) == 3
+    assert verify(p, answer.walk) == []
