@@ -212,8 +212,6 @@ def _check_closed_set(puzzle: Puzzle, data: Mapping[str, Any]) -> Problems:
     Accepted when every start state is in the set, every move from a state in the
     set lands in the set, and no state in the set finishes the walk.
     """
-    if puzzle.use is EdgeUse.EXACTLY_ONCE and not puzzle.tail:
-        return ["a puzzle without edges is solved by the empty walk"]
     rule = puzzle.colours
     closed = puzzle.closed
     lookup = _node_lookup(puzzle)
@@ -283,7 +281,9 @@ def _finishes(puzzle: Puzzle, state: tuple[Any, ...]) -> bool:
     if not puzzle.closed:
         return True
     origin, first = state[2], state[3]
-    if phase is None or node != origin:
+    if phase is None:  # no step yet: only a puzzle without edges is closed by standing still
+        return not puzzle.tail and node == origin
+    if node != origin:
         return False
     return puzzle.colours is None or first in puzzle.colours.successors[phase]
 

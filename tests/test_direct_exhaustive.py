@@ -13,6 +13,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_direct_reach import assert_sound, brute_shortest, walk_puzzles
+
 from trailkit.models.answer import Status
 from trailkit.models.certificates import check_certificate
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle

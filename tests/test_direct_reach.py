@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from trailkit.models.answer import Status, Walk
 from trailkit.models.certificates import check_certificate
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle

@@ -39,6 +39,12 @@ class DirectBackend(Backend):
             from trailkit.solvers.direct.euler import solve_euler
 
             return solve_euler(puzzle, limits)
+        if puzzle.use is EdgeUse.EXACTLY_ONCE:  # colours too: parity etc. still decide
+            from trailkit.solvers.direct.structural import structural_certificate
+
+            certificate = structural_certificate(puzzle)
+            if certificate is not None:
+                return Answer.unsolvable(self.name, certificate, reason=certificate.explanation)
         from trailkit.solvers.direct.exhaustive import solve_exhaustive
 
         return solve_exhaustive(puzzle, limits)

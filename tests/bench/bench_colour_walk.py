@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 import networkx as nx
+
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
 from trailkit.models.verify import verify
 from trailkit.solvers.base import Limits
