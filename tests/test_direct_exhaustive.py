@@ -1,6 +1,6 @@
 """The direct backend's exhaustive trail search against an independent brute force.
 
-The oracle is :func:`test_direct_reach.brute_shortest` with ``distinct_edges``: it
+The oracle is :func:`oracles.brute_shortest` with ``distinct_edges``: it
 tries every trail (no edge twice) in order of length and lets
 :func:`trailkit.models.verify.verify` judge each one.
 """
@@ -12,7 +12,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_direct_reach import assert_sound, brute_shortest, walk_puzzles
+from oracles import assert_sound, brute_shortest, walk_puzzles
 
 from trailkit.models.answer import Status
 from trailkit.models.certificates import check_certificate

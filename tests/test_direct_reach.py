@@ -1,116 +1,20 @@
-"""The direct backend's reusable-walk search against an independent brute force.
-
-The brute force (:func:`brute_shortest`, also used by ``test_direct_exhaustive``)
-knows nothing of colour phases or state graphs: it extends walks one edge at a time
-in every direction and asks :func:`trailkit.models.verify.verify` whether the result
-still obeys the rules. Walks that stand on the same node, began at the same node and
-have the same first and last edge colours have the same futures under every rule, so
-only one of each such group is kept per length; with ``distinct_edges`` nothing is
-merged and no edge repeats, which makes it an exhaustive at-most-once search.
-"""
+"""The direct backend's reusable-walk search against the brute force in ``oracles``."""
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from oracles import COLOURS, RGB, assert_sound, brute_shortest, reusable_bound, walk_puzzles
 
-from trailkit.models.answer import Status, Walk
+from trailkit.models.answer import Status
 from trailkit.models.certificates import check_certificate
-from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
+from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.verify import verify
 from trailkit.solvers.base import Limits
 from trailkit.solvers.direct.reachability import solve_reusable
 from trailkit.solvers.registry import get_backend
-
-COLOURS = ("red", "blue", "green")
-RGB = ColourRule.from_cycle(COLOURS)
-
-
-# ------------------------------------------------------------ the oracle
-@st.composite
-def walk_puzzles(draw: Any, use: EdgeUse = EdgeUse.ANY, max_nodes: int = 4,
-                 max_edges: int = 6, closed: bool | None = None) -> Puzzle:
-    """Small random coloured multigraphs: mixed directions, random rules and ends."""
-    n = draw(st.integers(1, max_nodes))
-    m = draw(st.integers(0, max_edges))
-    c = draw(st.integers(1, 3))
-    names = COLOURS[:c]
-    rule_kind = draw(st.sampled_from(["none", "cycle", "table"]))
-    rule: ColourRule | None = None
-    if rule_kind == "cycle":
-        rule = ColourRule.from_cycle(names)
-    elif rule_kind == "table":
-        table = {a: draw(st.lists(st.sampled_from(names), unique=True)) for a in names}
-        rule = ColourRule.from_transitions(names, table)
-    node = st.integers(0, n - 1)
-    colour = st.integers(-1 if draw(st.booleans()) else 0, c - 1)
-    tail = [draw(node) for _ in range(m)]
-    head = [draw(node) for _ in range(m)]
-    colours = [draw(colour) for _ in range(m)]
-    directed = [draw(st.booleans()) for _ in range(m)] if draw(st.booleans()) else None
-    subset = st.none() | st.frozensets(node, max_size=n)
-    first = draw(st.none() | st.frozensets(st.integers(0, c - 1))) if rule else None
-    return Puzzle(kind="walk", nodes=tuple(f"n{i}" for i in range(n)), tail=tail, head=head,
-                  directed=directed, colour=colours, colour_names=names, use=use,
-                  colours=rule, first=first, start=draw(subset), end=draw(subset),
-                  closed=draw(st.booleans()) if closed is None else closed,
-                  objective=Objective.SHORTEST)
-
-
-def _moves(p: Puzzle, at: int) -> list[tuple[int, int]]:
-    """Every (edge, next node) leaving ``at``, rules ignored (verify judges them)."""
-    out = []
-    for e in range(p.num_edges):
-        if p.tail[e] == at:
-            out.append((e, p.head[e]))
-        if p.head[e] == at and p.tail[e] != at:
-            out.append((e, p.tail[e]))
-    return out
-
-
-def brute_shortest(p: Puzzle, bound: int, *, distinct_edges: bool = False) -> Walk | None:
-    """A shortest walk of at most ``bound`` steps that ``verify`` accepts, or ``None``."""
-    open_rules = dataclasses.replace(p, closed=False, end=None, use=EdgeUse.ANY)
-    starts = range(p.num_nodes) if p.start is None else sorted(p.start)
-    frontier = [w for w in (Walk((s,), ()) for s in starts) if not verify(open_rules, w)]
-    colour = p.colour or [-1] * p.num_edges
-    for _ in range(bound + 1):
-        for w in frontier:
-            if not verify(p, w):
-                return w
-        seen: set[Any] = set()
-        following = []
-        for w in frontier:
-            for e, v in _moves(p, w.nodes[-1]):
-                if distinct_edges and e in w.edges:
-                    continue
-                x = Walk((*w.nodes, v), (*w.edges, e))
-                key: Any = ((x.nodes[0], x.edges) if distinct_edges else
-                            (v, x.nodes[0], colour[x.edges[0]], colour[e]))
-                if key not in seen and not verify(open_rules, x):
-                    seen.add(key)
-                    following.append(x)
-        frontier = following
-    return None
-
-
-def reusable_bound(p: Puzzle) -> int:
-    """Steps within which a shortest reusable walk exists if any does (states + 1)."""
-    phases = (len(p.colours.names) if p.colours else 1) + 1
-    return p.num_nodes * phases + 1
-
-
-def assert_sound(p: Puzzle, answer: Any) -> None:
-    """A solved answer verifies; an unsolvable one carries a certificate the checker accepts."""
-    if answer.status is Status.SOLVED:
-        assert verify(p, answer.walk) == []
-    elif answer.status is Status.UNSOLVABLE and answer.certificate is not None:
-        assert check_certificate(p, answer.certificate) == []
-        assert answer.certificate.explanation
 
 
 # ------------------------------------------------------- property tests

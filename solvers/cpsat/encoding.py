@@ -168,8 +168,8 @@ def empty_walk_nodes(puzzle: Puzzle) -> list[int]:
     """The nodes at which the empty walk (no step) solves the puzzle, in index order."""
     if puzzle.use is EdgeUse.EXACTLY_ONCE and puzzle.num_edges:
         return []
-    if puzzle.use is not EdgeUse.EXACTLY_ONCE and puzzle.closed:
-        return []  # a closed walk that may skip edges needs at least one step
+    if puzzle.use is not EdgeUse.EXACTLY_ONCE and puzzle.closed and puzzle.num_edges:
+        return []  # a closed walk that may skip edges needs a step, if there is an edge
     return [v for v in range(puzzle.num_nodes)
             if allowed_start(puzzle, v) and allowed_end(puzzle, v)]
 

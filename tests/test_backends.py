@@ -1,0 +1,47 @@
+"""Every registered backend against the brute-force oracle, on random small puzzles.
+
+Same solvability, same shortest length (where the backend proves optimality), every
+walk verified and every certificate accepted: the behaviour all backends share.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from oracles import assert_sound, expected_walk, walk_puzzles
+
+from trailkit.models.answer import Status
+from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.solvers.base import Backend, Limits
+
+LIMITS = Limits(time_limit=30)
+SETTINGS = settings(max_examples=40, deadline=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                           HealthCheck.too_slow])
+
+
+def check_against_oracle(backend: Backend, p: Puzzle) -> None:
+    answer = backend.solve(p, LIMITS)
+    assert answer.status is not Status.UNKNOWN, answer.reason
+    assert_sound(p, answer)
+    expected = expected_walk(p)
+    assert (answer.status is Status.SOLVED) == (expected is not None), answer
+    if expected is not None and answer.optimal:
+        assert len(answer.walk) == len(expected)
+
+
+@SETTINGS
+@given(p=walk_puzzles(use=EdgeUse.ANY))
+def test_reusable_walks(backend: Backend, p: Puzzle) -> None:
+    check_against_oracle(backend, p)
+
+
+@SETTINGS
+@given(p=walk_puzzles(use=EdgeUse.AT_MOST_ONCE, max_edges=5))
+def test_at_most_once_walks(backend: Backend, p: Puzzle) -> None:
+    check_against_oracle(backend, p)
+
+
+@SETTINGS
+@given(p=walk_puzzles(use=EdgeUse.EXACTLY_ONCE, max_edges=6))
+def test_exactly_once_walks(backend: Backend, p: Puzzle) -> None:
+    check_against_oracle(backend, p)
