@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from trailkit.models.answer import Status
-from trailkit.models.errors import SpecError, TrailkitError, VerificationFailure
+from trailkit.models.errors import BackendUnavailable, SpecError, TrailkitError, VerificationFailure
 from trailkit.models.spec import load_spec
 from trailkit.solvers.base import Limits
 from trailkit.solvers.files import atomic_write, refuse_overwrite
@@ -208,8 +208,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
         answers = [answer_from_model(puzzle, args.from_model)]
     else:
         crosscheck = None if args.crosscheck == "none" else args.crosscheck
-        names = backend_names() if args.backend == "all" else [args.backend]
-        answers = [solve(puzzle, name, _limits(args), crosscheck=crosscheck) for name in names]
+        if args.backend == "all":
+            answers = []
+            for name in backend_names():
+                try:
+                    answers.append(solve(puzzle, name, _limits(args), crosscheck=crosscheck))
+                except BackendUnavailable as exc:
+                    print(f"trailkit: skipping {name}: {exc}", file=sys.stderr)
+        else:
+            answers = [solve(puzzle, args.backend, _limits(args), crosscheck=crosscheck)]
     if args.json:
         objs = [answer_json(puzzle, a, args.spec) for a in answers]
         _emit_json(objs[0] if len(objs) == 1 else objs)

@@ -55,6 +55,9 @@ def get_backend(name: str) -> Backend:
     try:
         module = importlib.import_module(entry.module)
     except ImportError as exc:
+        if (exc.name or "").startswith("trailkit"):
+            raise BackendUnavailable(f"backend {base!r} is not part of this trailkit "
+                                     f"installation ({exc})") from exc
         raise BackendUnavailable(
             f"backend {base!r} needs the package {entry.package!r} "
             f"(pip install {entry.package}): {exc}") from exc
