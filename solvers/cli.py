@@ -127,7 +127,14 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--json", action="store_true")
     fmt.add_argument("--csv", action="store_true")
     p.add_argument("--out", metavar="FILE", help="write the JSON/CSV rows to FILE")
-    p.add_argument("--plot", metavar="FILE.png", help="draw a cactus plot (needs matplotlib)")
+    p.add_argument("--plot", metavar="FILE.png",
+                   help="draw a cactus plot, and with two backends a scatter plot "
+                        "FILE-scatter.png (needs matplotlib: pip install 'trailkit[plot]')")
+    p.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
+                   help="run N worker processes at once (default 1: steadier times)")
+    p.add_argument("--memory-limit", type=int, default=4096, metavar="MB",
+                   help="address-space limit of each worker in MB (0: none; default 4096); "
+                        "a run that exceeds it is a 'memout' row")
     _add_limits(p)
 
     p = sub.add_parser("export", help="write the puzzle as a SAT (DIMACS) or CP-SAT model")
