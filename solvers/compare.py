@@ -124,7 +124,7 @@ def _start(key: tuple[int, int], spec: str, backend: str, limits: Limits,
            memory_mb: int | None) -> _Child:
     """Fork a worker that solves once under an address-space limit and pipes back JSON."""
     read_fd, write_fd = os.pipe()
-    stderr = tempfile.TemporaryFile()
+    stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _finish, after the child ends
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
@@ -141,7 +141,7 @@ def _start(key: tuple[int, int], spec: str, backend: str, limits: Limits,
             view = memoryview(payload)
             while view:
                 view = view[os.write(write_fd, view):]
-        except BaseException:  # noqa: BLE001 - the parent turns silence into a crash row
+        except BaseException:  # the parent turns silence into a crash row
             code = 70
         finally:
             os._exit(code)
