@@ -137,6 +137,18 @@ def build_parser() -> argparse.ArgumentParser:
                         "a run that exceeds it is a 'memout' row")
     _add_limits(p)
 
+    p = sub.add_parser("generate", help="write a random puzzle spec, reproducible from a seed")
+    p.add_argument("kind", choices=("dominoes", "trail", "colour-walk", "alternating"))
+    p.add_argument("--size", type=_positive_int, required=True, metavar="N",
+                   help="dominoes: highest pip; trail, alternating: nodes; "
+                        "colour-walk: side of the hexagon of tyres")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--solvable", choices=("yes", "no", "any"), default="any",
+                   help="promise (kept by construction and confirmed by the direct "
+                        "backend; then the spec gets an expect: block)")
+    p.add_argument("--out", metavar="SPEC.yaml", help="write here (default: standard output)")
+    p.add_argument("--force", action="store_true", help="replace an existing --out file")
+
     p = sub.add_parser("export", help="write the puzzle as a SAT (DIMACS) or CP-SAT model")
     p.add_argument("spec")
     p.add_argument("--format", required=True, choices=("dimacs", "cpsat"))
@@ -288,6 +300,21 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return run_compare(args)
 
 
+def cmd_generate(args: argparse.Namespace) -> int:
+    from trailkit.solvers.generate import generate
+
+    if args.out:
+        refuse_overwrite(args.out, [], allow_existing=args.force)
+    made = generate(args.kind, args.size, args.seed, args.solvable)
+    if args.out:
+        atomic_write(args.out, made.text)
+        promise = f", {made.status} (confirmed by direct)" if made.status else ""
+        print(f"wrote {args.out}{promise}", file=sys.stderr)
+    else:
+        sys.stdout.write(made.text)
+    return EXIT_OK
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     if args.out:
         refuse_overwrite(args.out, [args.spec], allow_existing=True)
@@ -334,6 +361,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "prove": cmd_prove,
     "check-certificate": cmd_check_certificate,
     "compare": cmd_compare,
+    "generate": cmd_generate,
     "export": cmd_export,
     "import": cmd_import,
     "lint": cmd_lint,
