@@ -37,7 +37,9 @@ KINDS = ("dominoes", "trail", "colour-walk", "alternating")
 SOLVABLE = ("yes", "no", "any")
 MAX_ATTEMPTS = 40
 #: Seconds the direct backend may take to confirm a promise.
-CONFIRM_TIME_S = 60.0
+CONFIRM_TIME_S = 30.0
+#: Instances the direct backend may fail to decide in time before the generator gives up.
+MAX_UNKNOWN = 2
 COLOURS = ("red", "blue", "green")
 _LIMITS = {"dominoes": (1, 30), "trail": (2, 400), "colour-walk": (2, 30), "alternating": (2, 60)}
 
@@ -76,14 +78,23 @@ def generate(kind: str, size: int, seed: int, solvable: str = "any") -> Generate
     if not low <= size <= high:
         raise TrailkitError(f"--size for {kind} must be between {low} and {high}")
     wanted = {"yes": "solved", "no": "unsolvable"}.get(solvable)
+    unknown = 0
     for attempt in range(MAX_ATTEMPTS):
         rng = random.Random(seed if attempt == 0 else f"{seed}/{attempt}")
         draft = _BUILDERS[kind](rng, size, solvable)
         header = _header(kind, size, seed, solvable, attempt)
         if wanted is None:
             return Generated(_text(header, draft, None), None, attempt + 1)
-        if _confirmed_status(_text(header, draft, None)) == wanted:
+        status = _confirmed_status(_text(header, draft, None))
+        if status == wanted:
             return Generated(_text(header, draft, wanted), wanted, attempt + 1)
+        unknown += status == "unknown"
+        if unknown > MAX_UNKNOWN:  # other seeds of the same size are likely as hard
+            raise TrailkitError(
+                f"the direct backend could not decide {unknown} {kind} puzzles of size "
+                f"{size} within {CONFIRM_TIME_S:g} s each, so the --solvable {solvable} "
+                "promise is unconfirmed; choose a smaller size, or --solvable any "
+                "(no expect: block)")
     raise TrailkitError(f"no {kind} puzzle of size {size} with --solvable {solvable} found "
                         f"from seed {seed} in {MAX_ATTEMPTS} attempts; try another size or seed")
 
