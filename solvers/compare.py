@@ -445,9 +445,11 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.out:
         refuse_overwrite(args.out, specs, allow_existing=True)
     if args.plot:
-        from trailkit.solvers.plots import require_matplotlib
+        import importlib.util
 
-        require_matplotlib()  # fail before hours of runs, not after
+        if importlib.util.find_spec("matplotlib") is None:  # fail before the runs, not after;
+            # imported only after them, so the forked workers do not carry it (peak MB)
+            raise TrailkitError("--plot needs matplotlib: pip install 'trailkit[plot]'")
     render = _RENDER[fmt]
 
     def write_out(rows: list[Row]) -> None:
