@@ -10,6 +10,9 @@ import csv
 import dataclasses
 import json
 import os
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -197,3 +200,31 @@ def test_plot_needs_matplotlib_or_draws_two_files(tmp_path: Path) -> None:
                  str(plot)]) == 0
     assert plot.stat().st_size > 0
     assert (tmp_path / "out-scatter.png").stat().st_size > 0
+
+
+def test_ctrl_c_keeps_every_finished_row(tmp_path: Path) -> None:
+    """SIGINT while a run hangs: exit 130, the finished rows are in --out, workers gone."""
+    corpus = write_specs(tmp_path / "corpus", a=TRIANGLE)
+    out = tmp_path / "rows.json"
+    script = (
+        "import dataclasses, sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        "from trailkit.solvers import registry\n"
+        "registry.BACKENDS['sleepy'] = dataclasses.replace(registry.BACKENDS['direct'], "
+        "module='test_compare', cls='SleepyBackend')\n"
+        "from trailkit.solvers.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n")
+    process = subprocess.Popen(
+        [sys.executable, "-c", script, "compare", str(corpus), "--backends", "direct,sleepy",
+         "--time-limit", "60", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 15
+    while not (out.exists() and out.read_text().strip()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)  # the sleepy worker is running now
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=15)
+    assert process.returncode == 130, stderr
+    assert "interrupted after 1 of 2 runs" in stderr
+    rows = json.loads(out.read_text())
+    assert [(r["backend"], r["status"]) for r in rows] == [("direct", "solved")]
