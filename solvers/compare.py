@@ -114,7 +114,7 @@ def _solve_once(spec: str, backend: str, limits: Limits) -> dict[str, Any]:
 class _Child:
     """A running worker: its pid, the pipe its answer comes through, its deadline."""
 
-    key: tuple[int, int]
+    index: int
     pid: int
     fd: int
     stderr: BinaryIO
@@ -123,7 +123,7 @@ class _Child:
     data: bytearray = field(default_factory=bytearray)
 
 
-def _start(key: tuple[int, int], spec: str, backend: str, limits: Limits,
+def _start(index: int, spec: str, backend: str, limits: Limits,
            memory_mb: int | None) -> _Child:
     """Fork a worker that solves once under an address-space limit and pipes back JSON."""
     read_fd, write_fd = os.pipe()
@@ -150,7 +150,7 @@ def _start(key: tuple[int, int], spec: str, backend: str, limits: Limits,
             os._exit(code)
     os.close(write_fd)
     wall = (limits.time_limit or DEFAULT_TIMEOUT_S) + GRACE_S
-    return _Child(key, pid, read_fd, stderr, time.monotonic() + wall, wall)
+    return _Child(index, pid, read_fd, stderr, time.monotonic() + wall, wall)
 
 
 def _finish(child: _Child, *, killed: bool) -> dict[str, Any]:
@@ -209,7 +209,7 @@ def _run_all(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int | 
             while pending and len(running) < jobs:
                 index = pending.pop()
                 spec, backend = tasks[index]
-                child = _start((index, 0), spec, backend, limits, memory_mb)
+                child = _start(index, spec, backend, limits, memory_mb)
                 running[child.fd] = child
             readable, _, _ = select.select(list(running), [], [], 0.05)
             now = time.monotonic()
@@ -224,7 +224,7 @@ def _run_all(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int | 
                     done = killed = True
                 if done:
                     del running[fd]
-                    index = child.key[0]
+                    index = child.index
                     results[index] = _finish(child, killed=killed)
                     if on_result is not None:
                         on_result(index, results[index])
@@ -457,9 +457,12 @@ def run_compare(args: argparse.Namespace) -> int:
 
     limits = Limits(time_limit=args.time_limit, work_limit=args.work_limit,
                     workers=args.workers, seed=args.seed)
-    memory = getattr(args, "memory_limit", DEFAULT_MEMORY_MB) or None
+    memory = getattr(args, "memory_limit", DEFAULT_MEMORY_MB)
+    if memory < 0:
+        raise TrailkitError("--memory-limit must be a number of MB, or 0 for none")
     result = compare(specs, backends, limits, args.repeat, write_out if args.out else None,
-                     jobs=getattr(args, "jobs", 1), memory_mb=memory, unavailable=unavailable)
+                     jobs=getattr(args, "jobs", 1), memory_mb=memory or None,
+                     unavailable=unavailable)
     rows = result.rows
     if args.out:
         write_out(rows)
