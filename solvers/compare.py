@@ -28,6 +28,7 @@ interrupt (or a crash of the parent) loses nothing that was finished.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import io
 import json
@@ -39,6 +40,7 @@ import statistics
 import sys
 import tempfile
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -59,7 +61,8 @@ DEFAULT_TIMEOUT_S = 300.0
 DEFAULT_MEMORY_MB = 4096
 #: Statuses that are an answer (the others say why there is none).
 DECIDED = ("solved", "unsolvable")
-_MEMORY_WORDS = ("bad_alloc", "memoryerror", "cannot allocate memory", "out of memory")
+_MEMORY_WORDS = ("bad_alloc", "memoryerror", "cannot allocate memory", "out of memory",
+                 "failed to map segment")
 
 
 @dataclass
@@ -90,10 +93,10 @@ class Row:
 # ------------------------------------------------------------------ one run
 def _solve_once(spec: str, backend: str, limits: Limits) -> dict[str, Any]:
     """Solve once (in the child) and describe the outcome as plain JSON data."""
-    from trailkit.models.spec import load_spec
-    from trailkit.solvers.pipeline import solve
-
     try:
+        from trailkit.models.spec import load_spec
+        from trailkit.solvers.pipeline import solve
+
         puzzle = load_spec(spec)
         answer = solve(puzzle, backend, limits, crosscheck=None)
         # the backend's own time: a second backend that confirms an unsolvable answer
@@ -140,17 +143,31 @@ def _start(index: int, spec: str, backend: str, limits: Limits,
             if memory_mb:
                 size = memory_mb * 1024 * 1024
                 resource.setrlimit(resource.RLIMIT_AS, (size, size))
-            payload = json.dumps(_solve_once(spec, backend, limits)).encode()
-            view = memoryview(payload)
-            while view:
-                view = view[os.write(write_fd, view):]
-        except BaseException:  # the parent turns silence into a crash row
+            _send(write_fd, _solve_once(spec, backend, limits))
+        except BaseException as exc:  # e.g. an import that fails under the memory limit
+            traceback.print_exc()
             code = 70
+            kind = "memout" if _speaks_of_memory(repr(exc)) or isinstance(exc, MemoryError) \
+                else "crash"
+            with contextlib.suppress(BaseException):
+                _send(write_fd, {"status": kind, "detail": f"{type(exc).__name__}: {exc}"})
         finally:
             os._exit(code)
     os.close(write_fd)
     wall = (limits.time_limit or DEFAULT_TIMEOUT_S) + GRACE_S
     return _Child(index, pid, read_fd, stderr, time.monotonic() + wall, wall)
+
+
+def _send(fd: int, result: dict[str, Any]) -> None:
+    """Write a run result to the pipe, all of it."""
+    view = memoryview(json.dumps(result).encode())
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _speaks_of_memory(text: str) -> bool:
+    lowered = text.lower()
+    return any(word in lowered for word in _MEMORY_WORDS)
 
 
 def _finish(child: _Child, *, killed: bool) -> dict[str, Any]:
@@ -182,7 +199,7 @@ def _silent_death(status: int, last_words: str) -> dict[str, Any]:
         how = f"exited with code {os.WEXITSTATUS(status)}"
     tail = last_words.splitlines()[-1] if last_words else ""
     detail = f"worker {how}" + (f": {tail}" if tail else "")
-    kind = "memout" if any(w in last_words.lower() for w in _MEMORY_WORDS) else "crash"
+    kind = "memout" if _speaks_of_memory(last_words) else "crash"
     return {"status": kind, "detail": detail}
 
 
