@@ -121,12 +121,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("compare", help="run several backends on specs and tabulate")
     p.add_argument("specs", nargs="+", metavar="SPEC")
-    p.add_argument("--backends", default=",".join(backend_names()))
-    p.add_argument("--repeat", type=_positive_int, default=1)
+    p.add_argument("--backends", default=",".join(backend_names()),
+                   help=f"comma-separated, from {backends} (default: all; one that cannot "
+                        "be loaded here gets 'unavailable' rows)")
+    p.add_argument("--repeat", type=_positive_int, default=1, metavar="N",
+                   help="run each backend N times per spec; rows give the median time")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true")
     fmt.add_argument("--csv", action="store_true")
-    p.add_argument("--out", metavar="FILE", help="write the JSON/CSV rows to FILE")
+    p.add_argument("--out", metavar="FILE",
+                   help="write the rows to FILE (JSON/CSV by flag or by .json/.csv suffix), "
+                        "rewritten atomically after every finished row so Ctrl-C loses "
+                        "nothing; the table still goes to standard output")
     p.add_argument("--plot", metavar="FILE.png",
                    help="draw a cactus plot, and with two backends a scatter plot "
                         "FILE-scatter.png (needs matplotlib: pip install 'trailkit[plot]')")
