@@ -121,14 +121,39 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("compare", help="run several backends on specs and tabulate")
     p.add_argument("specs", nargs="+", metavar="SPEC")
-    p.add_argument("--backends", default=",".join(backend_names()))
-    p.add_argument("--repeat", type=_positive_int, default=1)
+    p.add_argument("--backends", default=",".join(backend_names()),
+                   help=f"comma-separated, from {backends} (default: all; one that cannot "
+                        "be loaded here gets 'unavailable' rows)")
+    p.add_argument("--repeat", type=_positive_int, default=1, metavar="N",
+                   help="run each backend N times per spec; rows give the median time")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true")
     fmt.add_argument("--csv", action="store_true")
-    p.add_argument("--out", metavar="FILE", help="write the JSON/CSV rows to FILE")
-    p.add_argument("--plot", metavar="FILE.png", help="draw a cactus plot (needs matplotlib)")
+    p.add_argument("--out", metavar="FILE",
+                   help="write the rows to FILE (JSON/CSV by flag or by .json/.csv suffix), "
+                        "rewritten atomically after every finished row so Ctrl-C loses "
+                        "nothing; the table still goes to standard output")
+    p.add_argument("--plot", metavar="FILE.png",
+                   help="draw a cactus plot, and with two backends a scatter plot "
+                        "FILE-scatter.png (needs matplotlib: pip install 'trailkit[plot]')")
+    p.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
+                   help="run N worker processes at once (default 1: steadier times)")
+    p.add_argument("--memory-limit", type=int, default=4096, metavar="MB",
+                   help="address-space limit of each worker in MB (0: none; default 4096); "
+                        "a run that exceeds it is a 'memout' row")
     _add_limits(p)
+
+    p = sub.add_parser("generate", help="write a random puzzle spec, reproducible from a seed")
+    p.add_argument("kind", choices=("dominoes", "trail", "colour-walk", "alternating"))
+    p.add_argument("--size", type=_positive_int, required=True, metavar="N",
+                   help="dominoes: highest pip; trail, alternating: nodes; "
+                        "colour-walk: side of the hexagon of tyres")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--solvable", choices=("yes", "no", "any"), default="any",
+                   help="promise (kept by construction and confirmed by the direct "
+                        "backend; then the spec gets an expect: block)")
+    p.add_argument("--out", metavar="SPEC.yaml", help="write here (default: standard output)")
+    p.add_argument("--force", action="store_true", help="replace an existing --out file")
 
     p = sub.add_parser("export", help="write the puzzle as a SAT (DIMACS) or CP-SAT model")
     p.add_argument("spec")
@@ -288,6 +313,21 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return run_compare(args)
 
 
+def cmd_generate(args: argparse.Namespace) -> int:
+    from trailkit.solvers.generate import generate
+
+    if args.out:
+        refuse_overwrite(args.out, [], allow_existing=args.force)
+    made = generate(args.kind, args.size, args.seed, args.solvable)
+    if args.out:
+        atomic_write(args.out, made.text)
+        promise = f", {made.status} (confirmed by direct)" if made.status else ""
+        print(f"wrote {args.out}{promise}", file=sys.stderr)
+    else:
+        sys.stdout.write(made.text)
+    return EXIT_OK
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     if args.out:
         refuse_overwrite(args.out, [args.spec], allow_existing=True)
@@ -334,6 +374,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "prove": cmd_prove,
     "check-certificate": cmd_check_certificate,
     "compare": cmd_compare,
+    "generate": cmd_generate,
     "export": cmd_export,
     "import": cmd_import,
     "lint": cmd_lint,

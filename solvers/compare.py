@@ -4,38 +4,77 @@ A run that hangs, runs out of memory or crashes becomes a row marked ``timeout``
 ``memout`` or ``crash`` and the comparison goes on. Rows report the median time
 (with min and max over ``--repeat`` runs), the peak memory of the worker, and whether
 the backends agree (same status; same length where both prove it optimal).
+The time is the backend's own solve time, measured by the pipeline: an unsolvable
+answer without a certificate is still confirmed by a second backend (the pipeline
+never lets it through otherwise), but that confirmation is not charged to the row.
 Disagreement is exit code 4.
+
+How a run is isolated (POSIX only: ``fork``, ``resource``):
+
+* each run is a forked child with ``RLIMIT_AS`` set to ``--memory-limit`` MB; it
+  sends one JSON object back through a pipe and exits;
+* the parent kills a child that is still running ``GRACE_S`` seconds after its time
+  limit (``timeout``); a child that dies without answering is a ``crash``, or a
+  ``memout`` when it raised :class:`MemoryError` or its last words on stderr speak of
+  memory (C++ ``std::bad_alloc``, "Cannot allocate memory");
+* ``--jobs N`` keeps N children running at once (times are then noisier);
+* children ignore Ctrl-C; the parent kills them and keeps every finished row.
+
+Rows written to ``--out`` are rewritten atomically after every finished row, so the
+file is always a complete JSON list or CSV table of the rows finished so far and an
+interrupt (or a crash of the parent) loses nothing that was finished.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import io
 import json
-import multiprocessing as mp
+import os
 import resource
+import select
+import signal
 import statistics
 import sys
+import tempfile
 import time
-from dataclasses import asdict, dataclass
-from typing import Any
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
 
-from trailkit.models.errors import TrailkitError
+from trailkit.models.errors import BackendUnavailable, TrailkitError, VerificationFailure
 from trailkit.solvers.base import Limits
-from trailkit.solvers.files import atomic_write
+from trailkit.solvers.files import atomic_write, refuse_overwrite
 from trailkit.solvers.lint import find_specs
 
-__all__ = ["Row", "run_compare", "run_one"]
+__all__ = ["Row", "compare", "run_compare", "run_one"]
 
 #: Seconds a worker may run past its time limit before it is killed as a timeout.
 GRACE_S = 5.0
+#: Wall-clock limit of a run when no ``--time-limit`` is given.
 DEFAULT_TIMEOUT_S = 300.0
+#: Default address-space limit of each worker, in MB.
+DEFAULT_MEMORY_MB = 4096
+#: Statuses that are an answer (the others say why there is none).
+DECIDED = ("solved", "unsolvable")
+_MEMORY_WORDS = ("bad_alloc", "memoryerror", "cannot allocate memory", "out of memory",
+                 "failed to map segment")
 
 
 @dataclass
 class Row:
-    """One (spec, backend) line of the comparison."""
+    """One (spec, backend) line of the comparison.
+
+    ``status`` is an answer status (``solved``, ``unsolvable``, ``unknown``) or what
+    stopped the run: ``timeout``, ``memout``, ``crash``, ``error`` (bad input),
+    ``wrong`` (the answer failed the independent checker: a bug) or ``unavailable``
+    (the backend cannot be loaded here). Repeats that end differently are joined by
+    ``/`` (``solved/timeout``).
+    """
 
     spec: str
     backend: str
@@ -48,116 +87,301 @@ class Row:
     peak_mb: float | None = None
     agrees: bool | None = None
     detail: str = ""
+    runs: int = 0
 
 
-def _worker(spec: str, backend: str, limits: Limits, queue: Any) -> None:
-    """Runs in a child process: solve once and report status, length, time, peak memory."""
-    from trailkit.models.spec import load_spec
-    from trailkit.solvers.pipeline import solve
-
+# ------------------------------------------------------------------ one run
+def _solve_once(spec: str, backend: str, limits: Limits) -> dict[str, Any]:
+    """Solve once (in the child) and describe the outcome as plain JSON data."""
     try:
+        from trailkit.models.spec import load_spec
+        from trailkit.solvers.pipeline import solve
+
         puzzle = load_spec(spec)
-        started = time.perf_counter()
         answer = solve(puzzle, backend, limits, crosscheck=None)
-        elapsed = time.perf_counter() - started
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        queue.put({"status": answer.status.value, "length": answer.length,
-                   "optimal": answer.optimal, "time_s": elapsed, "peak_mb": peak,
-                   "detail": answer.reason})
+        # the backend's own time: a second backend that confirms an unsolvable answer
+        # without a certificate (the pipeline insists) is not charged to this one
+        return {"status": answer.status.value, "length": answer.length,
+                "optimal": answer.optimal, "time_s": answer.time_s, "detail": answer.reason}
     except MemoryError:
-        queue.put({"status": "memout", "detail": "out of memory"})
+        return {"status": "memout", "detail": "out of memory (MemoryError)"}
+    except VerificationFailure as exc:
+        return {"status": "wrong", "detail": str(exc)}
     except TrailkitError as exc:
-        queue.put({"status": "error", "detail": str(exc)})
+        return {"status": "error", "detail": str(exc)}
     except Exception as exc:  # a crash of the backend: report it, do not stop the comparison
-        queue.put({"status": "crash", "detail": f"{type(exc).__name__}: {exc}"})
+        return {"status": "crash", "detail": f"{type(exc).__name__}: {exc}"}
 
 
-def run_one(spec: str, backend: str, limits: Limits) -> dict[str, Any]:
-    """Run one solve in a fresh process with a hard wall-clock limit."""
-    ctx = mp.get_context("fork" if sys.platform != "win32" else "spawn")
-    queue = ctx.Queue()
-    process = ctx.Process(target=_worker, args=(spec, backend, limits, queue), daemon=True)
-    process.start()
-    wall = (limits.time_limit or DEFAULT_TIMEOUT_S) + GRACE_S
-    deadline = time.monotonic() + wall
-    result: dict[str, Any] | None = None
-    while time.monotonic() < deadline:
+@dataclass
+class _Child:
+    """A running worker: its pid, the pipe its answer comes through, its deadline."""
+
+    index: int
+    pid: int
+    fd: int
+    stderr: BinaryIO
+    deadline: float
+    wall: float
+    data: bytearray = field(default_factory=bytearray)
+
+
+def _start(index: int, spec: str, backend: str, limits: Limits,
+           memory_mb: int | None) -> _Child:
+    """Fork a worker that solves once under an address-space limit and pipes back JSON."""
+    read_fd, write_fd = os.pipe()
+    stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _finish, after the child ends
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        code = 0
         try:
-            result = queue.get(timeout=0.05)
-            break
-        except Exception:  # queue.Empty: keep waiting unless the worker died
-            if not process.is_alive() and queue.empty():
-                break
-    if result is None:
-        if process.is_alive():
-            process.kill()
-            process.join()
-            return {"status": "timeout", "detail": f"no answer within {wall:.0f} s"}
-        process.join()
-        code = process.exitcode
-        return {"status": "crash", "detail": f"worker exited with code {code}"}
-    process.join(timeout=5)
+            os.close(read_fd)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            os.dup2(stderr.fileno(), 2)
+            if memory_mb:
+                size = memory_mb * 1024 * 1024
+                resource.setrlimit(resource.RLIMIT_AS, (size, size))
+            _send(write_fd, _solve_once(spec, backend, limits))
+        except BaseException as exc:  # e.g. an import that fails under the memory limit
+            traceback.print_exc()
+            code = 70
+            kind = "memout" if _speaks_of_memory(repr(exc)) or isinstance(exc, MemoryError) \
+                else "crash"
+            with contextlib.suppress(BaseException):
+                _send(write_fd, {"status": kind, "detail": f"{type(exc).__name__}: {exc}"})
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    wall = (limits.time_limit or DEFAULT_TIMEOUT_S) + GRACE_S
+    return _Child(index, pid, read_fd, stderr, time.monotonic() + wall, wall)
+
+
+def _send(fd: int, result: dict[str, Any]) -> None:
+    """Write a run result to the pipe, all of it."""
+    view = memoryview(json.dumps(result).encode())
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _speaks_of_memory(text: str) -> bool:
+    lowered = text.lower()
+    return any(word in lowered for word in _MEMORY_WORDS)
+
+
+def _finish(child: _Child, *, killed: bool) -> dict[str, Any]:
+    """Reap a child and turn what it said (or its silence) into a run result."""
+    os.close(child.fd)
+    _, status, usage = os.wait4(child.pid, 0)
+    peak_mb = usage.ru_maxrss / 1024  # kilobytes on Linux
+    child.stderr.seek(0, os.SEEK_END)
+    child.stderr.seek(max(0, child.stderr.tell() - 4096))
+    last_words = child.stderr.read().decode("utf-8", "replace").strip()
+    child.stderr.close()
+    result: dict[str, Any]
+    if killed:
+        result = {"status": "timeout", "detail": f"no answer within {child.wall:.0f} s"}
+    else:
+        try:
+            result = json.loads(bytes(child.data))
+        except ValueError:
+            result = _silent_death(status, last_words)
+    result["peak_mb"] = round(peak_mb, 1)
     return result
 
 
+def _silent_death(status: int, last_words: str) -> dict[str, Any]:
+    """A worker that died without an answer: out of memory, or a crash."""
+    if os.WIFSIGNALED(status):
+        how = f"killed by {signal.Signals(os.WTERMSIG(status)).name}"
+    else:
+        how = f"exited with code {os.WEXITSTATUS(status)}"
+    tail = last_words.splitlines()[-1] if last_words else ""
+    detail = f"worker {how}" + (f": {tail}" if tail else "")
+    kind = "memout" if _speaks_of_memory(last_words) else "crash"
+    return {"status": kind, "detail": detail}
+
+
+def run_one(spec: str, backend: str, limits: Limits,
+            memory_mb: int | None = DEFAULT_MEMORY_MB) -> dict[str, Any]:
+    """Run one solve in a fresh process with a hard wall-clock and memory limit."""
+    results = _run_all([(spec, backend)], limits, memory_mb, jobs=1)
+    return results[0]
+
+
+def _run_all(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int | None,
+             jobs: int, on_result: Callable[[int, dict[str, Any]], None] | None = None,
+             ) -> dict[int, dict[str, Any]]:
+    """Run ``tasks`` (spec, backend) with at most ``jobs`` workers; results by task index.
+
+    On ``KeyboardInterrupt`` the running workers are killed and the exception goes on;
+    ``on_result`` has already seen every finished run.
+    """
+    results: dict[int, dict[str, Any]] = {}
+    pending = list(range(len(tasks)))[::-1]
+    running: dict[int, _Child] = {}
+    try:
+        while pending or running:
+            while pending and len(running) < jobs:
+                index = pending.pop()
+                spec, backend = tasks[index]
+                child = _start(index, spec, backend, limits, memory_mb)
+                running[child.fd] = child
+            readable, _, _ = select.select(list(running), [], [], 0.05)
+            now = time.monotonic()
+            for fd, child in list(running.items()):
+                done = killed = False
+                if fd in readable:
+                    chunk = os.read(fd, 65536)
+                    child.data += chunk
+                    done = not chunk
+                if not done and now > child.deadline:
+                    os.kill(child.pid, signal.SIGKILL)
+                    done = killed = True
+                if done:
+                    del running[fd]
+                    index = child.index
+                    results[index] = _finish(child, killed=killed)
+                    if on_result is not None:
+                        on_result(index, results[index])
+    finally:
+        for child in running.values():
+            os.kill(child.pid, signal.SIGKILL)
+            os.waitpid(child.pid, 0)
+            os.close(child.fd)
+            child.stderr.close()
+    return results
+
+
+# ------------------------------------------------------------------ many runs
+@dataclass
+class Comparison:
+    """The rows finished so far, and whether the user interrupted the comparison."""
+
+    rows: list[Row]
+    runs_done: int
+    runs_total: int
+    interrupted: bool = False
+
+
 def compare(specs: list[str], backends: list[str], limits: Limits, repeat: int,
-            on_row: Any = None) -> list[Row]:
-    """All rows, with agreement filled in per spec."""
-    rows: list[Row] = []
-    total = len(specs) * len(backends) * repeat
-    done = 0
-    for spec in specs:
-        spec_rows = []
-        for backend in backends:
-            runs = []
-            for _ in range(repeat):
-                runs.append(run_one(spec, backend, limits))
-                done += 1
-                _progress(done, total)
-            row = _summarise(spec, backend, runs)
-            spec_rows.append(row)
-        _agreement(spec_rows)
-        for row in spec_rows:
-            rows.append(row)
+            on_row: Callable[[list[Row]], None] | None = None, *, jobs: int = 1,
+            memory_mb: int | None = DEFAULT_MEMORY_MB,
+            unavailable: dict[str, str] | None = None) -> Comparison:
+    """Run every backend on every spec ``repeat`` times; rows in (spec, backend) order.
+
+    ``on_row`` is called with all rows finished so far whenever one more finishes;
+    ``unavailable`` maps backends that cannot run here to the reason (one row each
+    per spec, no run).
+    """
+    unavailable = unavailable or {}
+    runnable = [b for b in backends if b not in unavailable]
+    groups = [(s, b) for s in specs for b in runnable]
+    tasks = [group for group in groups for _ in range(repeat)]
+    runs: dict[tuple[str, str], list[dict[str, Any]]] = {g: [] for g in groups}
+    finished: dict[tuple[str, str], Row] = {
+        (s, b): Row(spec=s, backend=b, status="unavailable", detail=unavailable[b])
+        for s in specs for b in backends if b in unavailable}
+    order = {g: i for i, g in enumerate((s, b) for s in specs for b in backends)}
+    progress = _Progress(len(tasks))
+
+    def ordered() -> list[Row]:
+        rows = sorted(finished.values(), key=lambda r: order[(r.spec, r.backend)])
+        for spec in specs:
+            _agreement([r for r in rows if r.spec == spec])
+        return rows
+
+    def on_result(index: int, result: dict[str, Any]) -> None:
+        group = tasks[index]
+        runs[group].append(result)
+        progress.step(f"{Path(group[0]).name} / {group[1]}")
+        if len(runs[group]) == repeat:
+            finished[group] = _summarise(*group, runs[group])
             if on_row is not None:
-                on_row(row)
-    if total and sys.stderr.isatty():
-        print(file=sys.stderr)
-    return rows
+                on_row(ordered())
+
+    interrupted = False
+    try:
+        _run_all(tasks, limits, memory_mb, jobs, on_result)
+    except KeyboardInterrupt:
+        interrupted = True
+        for group, done in runs.items():
+            if done and group not in finished:
+                finished[group] = _summarise(*group, done)
+                finished[group].detail += f" (interrupted after {len(done)} of {repeat} runs)"
+        if on_row is not None:
+            on_row(ordered())
+    progress.close()
+    return Comparison(ordered(), progress.done, len(tasks), interrupted)
 
 
-def _progress(done: int, total: int) -> None:
-    if sys.stderr.isatty():
-        width = 30
-        filled = width * done // total
-        print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} runs",
-              end="", file=sys.stderr, flush=True)
+class _Progress:
+    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
+
+    def __init__(self, total: int) -> None:
+        self.total, self.done = total, 0
+        self.shown = sys.stderr.isatty() and total > 0
+        self.started = time.monotonic()
+
+    def step(self, last: str) -> None:
+        self.done += 1
+        if self.shown:
+            width = 30
+            filled = width * self.done // self.total
+            elapsed = time.monotonic() - self.started
+            print(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} runs, "
+                  f"{self.total - self.done} left, {elapsed:.0f} s  ({last[:40]})\x1b[K",
+                  end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.shown:
+            print(file=sys.stderr)
 
 
 def _summarise(spec: str, backend: str, runs: list[dict[str, Any]]) -> Row:
+    """One row from the repeated runs of a backend on a spec (median time, max memory)."""
     times = [r["time_s"] for r in runs if r.get("time_s") is not None]
-    statuses = {r["status"] for r in runs}
-    status = runs[0]["status"] if len(statuses) == 1 else "/".join(sorted(statuses))
-    first = runs[0]
-    return Row(spec=spec, backend=backend, status=status, length=first.get("length"),
-               optimal=first.get("optimal"),
+    statuses = sorted({r["status"] for r in runs})
+    first = next((r for r in runs if r["status"] in DECIDED), runs[0])
+    peaks = [r["peak_mb"] for r in runs if r.get("peak_mb")]
+    return Row(spec=spec, backend=backend, status="/".join(statuses),
+               length=first.get("length"), optimal=first.get("optimal"),
                time_s=statistics.median(times) if times else None,
                time_min_s=min(times) if times else None,
                time_max_s=max(times) if times else None,
-               peak_mb=max((r.get("peak_mb") or 0.0) for r in runs) or None,
-               detail=first.get("detail") or "")
+               peak_mb=max(peaks) if peaks else None,
+               detail=first.get("detail") or "", runs=len(runs))
 
 
 def _agreement(rows: list[Row]) -> None:
-    decided = [r for r in rows if r.status in ("solved", "unsolvable")]
-    statuses = {r.status for r in decided}
+    """Mark the rows of one spec: do the backends that answered agree?
+
+    They disagree when one says solved and another unsolvable (also across repeats of
+    one backend), when proven-optimal lengths differ, or when an answer failed the
+    independent checker (``wrong``). With fewer than two answers there is nothing to
+    compare (``None``), unless an answer was wrong.
+    """
+    wrong = any("wrong" in r.status.split("/") for r in rows)
+    decided = [r for r in rows if set(r.status.split("/")) & set(DECIDED)]
+    statuses = {s for r in decided for s in r.status.split("/") if s in DECIDED}
     lengths = {r.length for r in decided if r.status == "solved" and r.optimal}
-    agree = len(statuses) <= 1 and len(lengths) <= 1
+    agree = len(statuses) <= 1 and len(lengths) <= 1 and not wrong
     for row in rows:
-        row.agrees = agree if row in decided and len(decided) > 1 else None
+        if wrong or not agree:
+            row.agrees = False if (row in decided or "wrong" in row.status) else None
+        else:
+            row.agrees = True if row in decided and len(decided) > 1 else None
 
 
-def _table(rows: list[Row]) -> str:
+def disagreements(rows: list[Row]) -> list[str]:
+    """The specs on which the backends disagree (exit code 4)."""
+    return sorted({r.spec for r in rows if r.agrees is False})
+
+
+# ------------------------------------------------------------------ output
+def table(rows: list[Row]) -> str:
+    """The rows as an aligned text table (what ``trailkit compare`` prints)."""
     headers = ["spec", "backend", "status", "length", "median s", "min-max s", "peak MB",
                "agrees"]
     lines = [[r.spec, r.backend, r.status, "" if r.length is None else str(r.length),
@@ -167,45 +391,120 @@ def _table(rows: list[Row]) -> str:
               {True: "yes", False: "NO", None: "-"}[r.agrees]] for r in rows]
     widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(headers)]
     fmt = "  ".join(f"{{:<{w}}}" for w in widths)
-    table = [fmt.format(*headers), fmt.format(*("-" * w for w in widths)),
-             *(fmt.format(*line) for line in lines)]
-    return "\n".join(line.rstrip() for line in table)
+    out = [fmt.format(*headers), fmt.format(*("-" * w for w in widths)),
+           *(fmt.format(*line) for line in lines)]
+    notes = list(dict.fromkeys(
+        f"{r.backend}: unavailable: {r.detail}" if r.status == "unavailable"
+        else f"{r.spec} / {r.backend}: {r.status}: {r.detail}"
+        for r in rows if r.status not in (*DECIDED, "unknown") and r.detail))
+    if notes:
+        out += ["", *notes]
+    specs = disagreements(rows)
+    if specs:
+        out += ["", f"BACKENDS DISAGREE on {len(specs)} spec(s): {', '.join(specs)}"]
+    return "\n".join(line.rstrip() for line in out)
 
 
 def _csv(rows: list[Row]) -> str:
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=list(asdict(rows[0])) if rows else ["spec"])
+    writer = csv.DictWriter(buffer, fieldnames=[f for f in Row.__dataclass_fields__])
     writer.writeheader()
     for row in rows:
         writer.writerow(asdict(row))
     return buffer.getvalue()
 
 
+def _json(rows: list[Row]) -> str:
+    return json.dumps([asdict(r) for r in rows], indent=1) + "\n"
+
+
+def _format(args: argparse.Namespace) -> str:
+    """``json``, ``csv`` or ``table``: from the flags, else from the --out file's suffix."""
+    if args.json:
+        return "json"
+    if args.csv:
+        return "csv"
+    suffix = Path(args.out).suffix.lower() if args.out else ""
+    return {".json": "json", ".csv": "csv"}.get(suffix, "table")
+
+
+_RENDER = {"json": _json, "csv": _csv, "table": lambda rows: table(rows) + "\n"}
+
+
+def _check_backends(backends: list[str]) -> dict[str, str]:
+    """Fail on unknown names (listing the known ones); return the unavailable ones."""
+    from trailkit.solvers.registry import BACKENDS, get_backend
+
+    unavailable = {}
+    for name in backends:
+        if name.partition(":")[0] not in BACKENDS:
+            get_backend(name)  # raises with "did you mean" and the known names
+        try:
+            get_backend(name)
+        except BackendUnavailable as exc:
+            unavailable[name] = str(exc)
+    return unavailable
+
+
 def run_compare(args: argparse.Namespace) -> int:
     """The ``compare`` command: returns the exit code (4 when backends disagree)."""
-    from trailkit.solvers.registry import get_backend
-
     specs = [str(p) for p in find_specs(args.specs)]
     if not specs:
         raise TrailkitError("no specs to compare")
-    backends = [b.strip() for b in args.backends.split(",") if b.strip()]
-    for name in backends:
-        get_backend(name)  # unknown names fail before any run, listing the known ones
+    backends = list(dict.fromkeys(b.strip() for b in args.backends.split(",") if b.strip()))
+    if not backends:
+        raise TrailkitError("--backends names no backend")
+    unavailable = _check_backends(backends)
+    for name, why in unavailable.items():
+        print(f"trailkit compare: backend {name} is unavailable, its rows say so: {why}",
+              file=sys.stderr)
+    fmt = _format(args)
+    if args.out:
+        refuse_overwrite(args.out, specs, allow_existing=True)
+    if args.plot:
+        import importlib.util
+
+        if importlib.util.find_spec("matplotlib") is None:  # fail before the runs, not after;
+            # imported only after them, so the forked workers do not carry it (peak MB)
+            raise TrailkitError("--plot needs matplotlib: pip install 'trailkit[plot]'")
+    render = _RENDER[fmt]
+
+    def write_out(rows: list[Row]) -> None:
+        atomic_write(args.out, render(rows))
+
     limits = Limits(time_limit=args.time_limit, work_limit=args.work_limit,
                     workers=args.workers, seed=args.seed)
-    rows = compare(specs, backends, limits, args.repeat)
-    if args.json:
-        text = json.dumps([asdict(r) for r in rows], indent=1) + "\n"
-    elif args.csv:
-        text = _csv(rows)
-    else:
-        text = _table(rows) + "\n"
+    memory = getattr(args, "memory_limit", DEFAULT_MEMORY_MB)
+    if memory < 0:
+        raise TrailkitError("--memory-limit must be a number of MB, or 0 for none")
+    result = compare(specs, backends, limits, args.repeat, write_out if args.out else None,
+                     jobs=getattr(args, "jobs", 1), memory_mb=memory or None,
+                     unavailable=unavailable)
+    rows = result.rows
     if args.out:
-        atomic_write(args.out, text)
+        write_out(rows)
+        if fmt != "table":
+            sys.stdout.write(table(rows) + "\n")
+        print(f"rows written to {args.out}", file=sys.stderr)
     else:
-        sys.stdout.write(text)
-    if args.plot:
-        from trailkit.solvers.plots import cactus_plot
+        sys.stdout.write(render(rows))
+    if args.plot and rows:
+        from trailkit.solvers.plots import cactus_plot, scatter_plot
 
         cactus_plot(rows, args.plot)
-    return 4 if any(r.agrees is False for r in rows) else 0
+        print(f"cactus plot written to {args.plot}", file=sys.stderr)
+        if len(backends) == 2:
+            scatter = scatter_path(args.plot)
+            scatter_plot(rows, backends[0], backends[1], scatter)
+            print(f"scatter plot written to {scatter}", file=sys.stderr)
+    if result.interrupted:
+        print(f"trailkit compare: interrupted after {result.runs_done} of "
+              f"{result.runs_total} runs; the finished rows are above", file=sys.stderr)
+        return 130
+    return 4 if disagreements(rows) else 0
+
+
+def scatter_path(plot: str) -> str:
+    """``out.png`` -> ``out-scatter.png``: where the two-backend scatter plot goes."""
+    path = Path(plot)
+    return str(path.with_name(f"{path.stem}-scatter{path.suffix or '.png'}"))
