@@ -21,7 +21,6 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 from trailkit.models.answer import Answer, CrossCheck, Status
 from trailkit.models.certificates import check_certificate
@@ -31,19 +30,11 @@ from trailkit.models.verify import verify
 from trailkit.solvers.base import Backend, Limits
 from trailkit.solvers.registry import get_backend
 
-__all__ = ["AUTO", "Disagreement", "default_backend", "solve"]
+__all__ = ["AUTO", "check_answer", "default_backend", "solve"]
 
 AUTO = "auto"
 #: The work limit given to a second backend that only confirms or cross-checks.
 CROSSCHECK_WORK_LIMIT = 2_000_000
-
-
-@dataclass(frozen=True)
-class Disagreement:
-    """Two backends' answers that cannot both be right (for the error message)."""
-
-    first: Answer
-    second: Answer
 
 
 def default_backend(puzzle: Puzzle) -> str:
@@ -67,7 +58,7 @@ def solve(puzzle: Puzzle, backend: str | Backend | None = None, limits: Limits =
     if answer is None:
         answer = engine.solve(puzzle, limits)
     answer = answer.with_(time_s=time.perf_counter() - started)
-    answer = _check(puzzle, answer)
+    answer = check_answer(puzzle, answer)
 
     second_name = _second_backend(engine.name, crosscheck, answer)
     if second_name is not None:
@@ -94,7 +85,7 @@ def _structural_shortcut(puzzle: Puzzle, engine: Backend) -> Answer | None:
                              reason="structural pre-check (no solver call needed)")
 
 
-def _check(puzzle: Puzzle, answer: Answer) -> Answer:
+def check_answer(puzzle: Puzzle, answer: Answer) -> Answer:
     """Verify a walk or check a certificate; raise :class:`VerificationFailure` on failure."""
     if answer.status is Status.SOLVED:
         if answer.walk is None:
@@ -143,7 +134,7 @@ def _cross_check(puzzle: Puzzle, answer: Answer, second_name: str, limits: Limit
     second_limits = Limits(time_limit=limits.time_limit, workers=limits.workers,
                            seed=limits.seed,
                            work_limit=limits.work_limit or CROSSCHECK_WORK_LIMIT)
-    other = _check(puzzle, second.solve(puzzle, second_limits))
+    other = check_answer(puzzle, second.solve(puzzle, second_limits))
     if Status.UNKNOWN in (answer.status, other.status):
         check = CrossCheck(second.name, other.status, False,
                            "undecided: one side reached a limit")

@@ -1,0 +1,43 @@
+"""Formulas as files: ``trailkit export`` and ``trailkit solve --from-model``.
+
+``export_model(puzzle, "dimacs")`` writes the SAT backend's CNF with ``c`` lines
+naming every step variable, ``export_model(puzzle, "cpsat")`` the CP-SAT model as
+protobuf text. ``answer_from_model`` reads an external SAT solver's model (``v``
+lines) back into a walk; the pipeline's checker then judges it like any answer.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from trailkit.models.answer import Answer
+from trailkit.models.errors import TrailkitError
+from trailkit.models.puzzle import Puzzle
+from trailkit.solvers.pipeline import check_answer
+
+__all__ = ["answer_from_model", "export_model"]
+
+
+def export_model(puzzle: Puzzle, fmt: str) -> str:
+    """The puzzle's model as text in ``fmt`` (``dimacs`` or ``cpsat``)."""
+    if fmt == "dimacs":
+        from trailkit.solvers.sat.dimacs import to_dimacs
+
+        return to_dimacs(puzzle)
+    if fmt == "cpsat":
+        from trailkit.solvers.cpsat import export_model as cpsat_text
+
+        return cpsat_text(puzzle)
+    raise TrailkitError(f"unknown export format {fmt!r}; choose dimacs or cpsat")
+
+
+def answer_from_model(puzzle: Puzzle, model_path: str) -> Answer:
+    """A verified answer from a SAT solver's model of the exported DIMACS formula."""
+    from trailkit.solvers.sat.dimacs import walk_from_model
+
+    try:
+        text = Path(model_path).read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise TrailkitError(f"cannot read the model {model_path}: {exc.strerror}") from None
+    walk = walk_from_model(puzzle, None, text)
+    return check_answer(puzzle, Answer.solved(f"model:{Path(model_path).name}", walk))
