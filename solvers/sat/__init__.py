@@ -29,6 +29,8 @@ from trailkit.solvers.sat.runner import (
 )
 from trailkit.solvers.sat.search import Outcome, count_walks, search
 
+_NO_LIMITS = Limits()
+
 __all__ = ["DEFAULT_SOLVER", "SatBackend", "available_solvers", "to_dimacs", "walk_from_model"]
 
 
@@ -47,7 +49,7 @@ class SatBackend(Backend):
         self.name = f"sat:{option}" if option else "sat"  # type: ignore[misc]
 
     # ------------------------------------------------------------------ solve
-    def solve(self, puzzle: Puzzle, limits: Limits = Limits()) -> Answer:
+    def solve(self, puzzle: Puzzle, limits: Limits = _NO_LIMITS) -> Answer:
         proof = puzzle.use is EdgeUse.EXACTLY_ONCE and can_prove(self.solver)
         outcome = run_guarded(lambda d: search(puzzle, self.solver, d, proof=proof),
                               self.solver, limits.time_limit)
@@ -71,7 +73,7 @@ class SatBackend(Backend):
                                 self.solver)
 
     # ------------------------------------------------------------------ prove
-    def prove(self, puzzle: Puzzle, limits: Limits = Limits()) -> Certificate | None:
+    def prove(self, puzzle: Puzzle, limits: Limits = _NO_LIMITS) -> Certificate | None:
         """A ``drup`` certificate that an exactly-once puzzle is unsolvable, or ``None``
         (solvable, another rule, a limit reached, or a proof too big to be a certificate).
 
@@ -89,7 +91,7 @@ class SatBackend(Backend):
         return make_certificate(puzzle, outcome.clauses, outcome.varmap, outcome.proof, name)
 
     # ------------------------------------------------------------------ count
-    def count(self, puzzle: Puzzle, limits: Limits = Limits(), *,
+    def count(self, puzzle: Puzzle, limits: Limits = _NO_LIMITS, *,
               failures: bool = False) -> CountResult:
         """Enumerate solutions, blocking each walk by its primary variables only."""
         if failures:

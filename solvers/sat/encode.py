@@ -38,7 +38,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from pysat.card import CardEnc, EncType
-
 from trailkit.models.answer import Walk
 from trailkit.models.puzzle import EdgeUse, Puzzle
 
@@ -120,7 +119,7 @@ class VarMap:
             raise ValueError(f"the model does not take exactly one edge per step: {times}")
         if not chosen:
             raise ValueError("the model takes no step")
-        first_t, first_e, first_o = self.steps[chosen[0]]
+        _, first_e, first_o = self.steps[chosen[0]]
         nodes = [_ends(puzzle, first_e, first_o)[0]]
         edges = []
         for v in chosen:

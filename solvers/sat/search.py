@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from trailkit.models.answer import Answer, Walk
+from trailkit.models.answer import Walk
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.sat.encode import VarMap, encode, encode_prefix, oriented_edges
 from trailkit.solvers.sat.runner import Deadline, new_solver, solve_call
 
-__all__ = ["Outcome", "empty_walk", "horizon", "search", "count_walks"]
+__all__ = ["Outcome", "count_walks", "empty_walk", "empty_walks", "horizon", "search"]
 
 
 @dataclass(frozen=True)
@@ -37,14 +37,20 @@ class Outcome:
     varmap: VarMap | None = None
 
 
-def empty_walk(puzzle: Puzzle) -> Walk | None:
-    """The empty walk, on a node allowed as both start and end, if the rules allow one."""
+def empty_walks(puzzle: Puzzle) -> list[Walk]:
+    """The empty walks the rules allow: one on each node allowed as both start and end
+    (none when there are edges and every edge must be used or the walk must close)."""
     if puzzle.num_edges and (puzzle.use is EdgeUse.EXACTLY_ONCE or puzzle.closed):
-        return None
-    for v in range(puzzle.num_nodes):
-        if (puzzle.start is None or v in puzzle.start) and (puzzle.end is None or v in puzzle.end):
-            return Walk((v,), ())
-    return None
+        return []
+    return [Walk((v,), ()) for v in range(puzzle.num_nodes)
+            if (puzzle.start is None or v in puzzle.start)
+            and (puzzle.end is None or v in puzzle.end)]
+
+
+def empty_walk(puzzle: Puzzle) -> Walk | None:
+    """One allowed empty walk, or ``None``."""
+    walks = empty_walks(puzzle)
+    return walks[0] if walks else None
 
 
 def horizon(puzzle: Puzzle) -> tuple[int, str]:
@@ -129,7 +135,7 @@ def count_walks(puzzle: Puzzle, solver_name: str, deadline: Deadline,
     if puzzle.use is EdgeUse.ANY and not shortest:
         raise UnsupportedPuzzle("walks that may reuse edges can be infinitely many; the sat "
                                 "backend counts them only with the objective shortest")
-    total = 1 if empty_walk(puzzle) is not None else 0
+    total = len(empty_walks(puzzle))
     progress(total)
     if total and (shortest or puzzle.use is EdgeUse.EXACTLY_ONCE):
         return total, True, ""
