@@ -55,34 +55,27 @@ def cnf_sha256(num_vars: int, clauses: Iterable[Sequence[int]]) -> str:
 class _Checker:
     """Clause database with two watched literals and a top-level trail.
 
-    Literal ``v`` is coded ``2v`` and ``-v`` is ``2v + 1`` (so ``code ^ 1`` negates).
-    ``truth[code]`` is 1 when that literal is true. Top-level assignments are never
-    undone (deletions of their reasons are ignored), so the trail up to ``top`` is
-    permanent and a RUP check only undoes what it added itself.
+    Literal ``v`` is coded ``2v`` and ``-v`` is ``2v + 1`` (so ``code ^ 1`` negates);
+    code 0 is a literal that is always true, written into a deleted clause's first
+    slot so propagation drops it from watch lists on sight. ``truth[code]`` is 1 when
+    that literal is true. Top-level assignments are never undone (deletions of their
+    reasons are ignored), so a RUP check only undoes what it added itself.
     """
 
     def __init__(self, num_vars: int) -> None:
         size = 2 * (num_vars + 1)
         self.truth = bytearray(size)
-        self.reason = [-1] * (num_vars + 1)
-        self.watches: list[list[int]] = [[] for _ in range(size)]
-        self.clauses: list[list[int]] = []
-        self.alive = bytearray()
-        self.by_key: dict[tuple[int, ...], list[int]] = {}
+        self.truth[_TRUE] = 1
+        self.reason: list[list[int] | None] = [None] * (num_vars + 1)
+        self.watches: list[list[list[int]]] = [[] for _ in range(size)]
+        self.by_key: dict[tuple[int, ...], list[list[int]]] = {}
         self.trail: list[int] = []
         self.qhead = 0
         self.inconsistent = False  # the empty clause follows by unit propagation alone
 
-    # -------------------------------------------------------------- propagation
-    def _assign(self, lit: int, cid: int) -> None:
-        self.truth[lit] = 1
-        self.reason[lit >> 1] = cid
-        self.trail.append(lit)
-
     def propagate(self) -> bool:
         """Unit-propagate the trail; return True on a conflict."""
-        truth, watches, clauses, alive, trail = (self.truth, self.watches, self.clauses,
-                                                  self.alive, self.trail)
+        truth, watches, trail, reason = self.truth, self.watches, self.trail, self.reason
         while self.qhead < len(trail):
             false_lit = trail[self.qhead] ^ 1
             self.qhead += 1
@@ -90,38 +83,38 @@ class _Checker:
             i = j = 0
             n = len(ws)
             while i < n:
-                cid = ws[i]
+                c = ws[i]
                 i += 1
-                if not alive[cid]:
-                    continue  # lazily drop a deleted clause's watch
-                c = clauses[cid]
-                if c[0] == false_lit:
-                    c[0], c[1] = c[1], false_lit
                 first = c[0]
+                if first == _TRUE:
+                    continue  # a deleted clause: drop its watch
+                if first == false_lit:
+                    first = c[0] = c[1]
+                    c[1] = false_lit
                 if truth[first]:
-                    ws[j] = cid
+                    ws[j] = c
                     j += 1
                     continue
                 for k in range(2, len(c)):
                     lit = c[k]
                     if not truth[lit ^ 1]:
-                        c[1], c[k] = lit, false_lit
-                        watches[lit].append(cid)
+                        c[1] = lit
+                        c[k] = false_lit
+                        watches[lit].append(c)
                         break
                 else:
-                    ws[j] = cid
+                    ws[j] = c
                     j += 1
                     if truth[first ^ 1]:
                         ws[j:j + n - i] = ws[i:n]
                         del ws[j + n - i:]
                         return True
                     truth[first] = 1
-                    self.reason[first >> 1] = cid
+                    reason[first >> 1] = c
                     trail.append(first)
             del ws[j:]
         return False
 
-    # -------------------------------------------------------------- operations
     def rup(self, lits: Sequence[int]) -> bool:
         """Whether the clause ``lits`` follows by reverse unit propagation."""
         if self.inconsistent:
@@ -151,37 +144,39 @@ class _Checker:
         truth = self.truth
         if any(lit ^ 1 in lits for lit in lits):
             return  # a tautology never propagates
-        cid = len(self.clauses)
-        lits.sort(key=lambda lit: truth[lit ^ 1])  # literals not false first
-        self.clauses.append(lits)
-        self.alive.append(1)
-        self.by_key.setdefault(tuple(sorted(lits)), []).append(cid)
+        key = tuple(lits)
+        lits = sorted(lits, key=lambda lit: truth[lit ^ 1])  # literals not false first
+        self.by_key.setdefault(key, []).append(lits)
         if not lits or truth[lits[0] ^ 1]:
             self.inconsistent = True
             return
         if len(lits) == 1 or truth[lits[1] ^ 1]:
             if not truth[lits[0]]:
-                self._assign(lits[0], cid)
+                truth[lits[0]] = 1
+                self.reason[lits[0] >> 1] = lits
+                self.trail.append(lits[0])
                 if self.propagate():
                     self.inconsistent = True
                     return
             if len(lits) == 1:
                 return
-        self.watches[lits[0]].append(cid)
-        self.watches[lits[1]].append(cid)
+        self.watches[lits[0]].append(lits)
+        self.watches[lits[1]].append(lits)
 
     def delete(self, lits: list[int]) -> None:
         """Delete a clause, unless it is a unit or the reason of a top-level assignment."""
-        ids = self.by_key.get(tuple(sorted(set(lits))))
-        if not ids or len(lits) <= 1:
+        found = self.by_key.get(tuple(lits))
+        if not found or len(lits) <= 1:
             return
-        cid = ids[-1]
-        c = self.clauses[cid]
+        c = found[-1]
         for lit in c:
-            if self.truth[lit] and self.reason[lit >> 1] == cid:
+            if self.truth[lit] and self.reason[lit >> 1] is c:
                 return
-        ids.pop()
-        self.alive[cid] = 0
+        found.pop()
+        c[0] = _TRUE
+
+
+_TRUE = 0  # the code of the always-true pseudo-literal (variable 0 is never used)
 
 
 def _parse(line: str) -> tuple[bool, list[int]]:

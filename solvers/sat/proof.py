@@ -14,7 +14,13 @@ from importlib import metadata
 from pathlib import Path
 
 from trailkit.models.answer import Certificate
-from trailkit.models.drup import CERTIFICATE_FORMAT, MAX_LEMMAS, cnf_sha256, cnf_text
+from trailkit.models.drup import (
+    CERTIFICATE_FORMAT,
+    MAX_LEMMAS,
+    check_drup,
+    cnf_sha256,
+    cnf_text,
+)
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.sat.encode import ENCODING_NAME, VarMap
 
@@ -22,6 +28,8 @@ __all__ = ["MAX_PROOF_LINES", "make_certificate"]
 
 MAX_PROOF_LINES = MAX_LEMMAS
 """A longer proof is not offered as a certificate (it would be too slow to check)."""
+SHORT_PROOF = 10_000
+"""An unfinished proof up to this long is completed with "0" if that checks at once."""
 
 
 def _version() -> str:
@@ -44,8 +52,14 @@ def make_certificate(puzzle: Puzzle, clauses: list[list[int]], vmap: VarMap,
                      proof: list[str], solver: str) -> Certificate | None:
     """A ``drup`` certificate, or ``None`` when the proof is missing, unfinished or too big."""
     lines = [line.strip() for line in proof if line.strip()]
-    if not lines or lines[-1] != "0" or len(lines) > MAX_PROOF_LINES:
+    if len(lines) > MAX_PROOF_LINES:
         return None
+    if not lines or lines[-1] != "0":
+        # The solver stopped before logging the empty clause (e.g. it saw the conflict
+        # while loading clauses). Offer "0" only if unit propagation really refutes.
+        if len(lines) > SHORT_PROOF or not check_drup(clauses, [*lines, "0"])[0]:
+            return None
+        lines.append("0")
     lemmas = sum(1 for line in lines if not line.startswith("d"))
     data = {
         "format": CERTIFICATE_FORMAT,
