@@ -9,7 +9,9 @@ is up. Either way a reached limit is reported as :data:`TIMEOUT`, never as UNSAT
 
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -80,11 +82,16 @@ def can_interrupt(name: str) -> bool:
 @cache
 def can_prove(name: str) -> bool:
     """Whether python-sat can log a DRUP proof for ``name``."""
+    hook = sys.unraisablehook
+    sys.unraisablehook = lambda _: None  # python-sat's __del__ fails on the half-built solver
     try:
         Solver(name=name, with_proof=True).delete()
         return True
     except NotImplementedError:
         return False
+    finally:
+        gc.collect()
+        sys.unraisablehook = hook
 
 
 class Deadline:
