@@ -271,8 +271,10 @@ class _Builder:
 
     def _edge_use(self) -> None:
         use = self.p.use
-        for e in range(self.p.num_edges):
-            lits = [v for (t, f, o), v in self.index.items() if f == e]
+        by_edge: list[list[int]] = [[] for _ in range(self.p.num_edges)]
+        for (_, e, _), v in self.index.items():
+            by_edge[e].append(v)
+        for lits in by_edge:
             if use is EdgeUse.EXACTLY_ONCE:
                 self.clauses.append(lits)  # empty if the edge cannot be taken: unsatisfiable
             if use is not EdgeUse.ANY:
