@@ -112,7 +112,12 @@ def bench_instances() -> None:
             t0 = time.monotonic()
             problems = check_drup_certificate(puzzle, cert, time_limit=CHECK_LIMIT)
             check_s = time.monotonic() - t0
-            verdict = "accepted" if not problems else "REJECTED " + problems[0]
+            if not problems:
+                verdict = "accepted"
+            elif problems[0].startswith("unchecked"):
+                verdict = f"unchecked (over the {CHECK_LIMIT:.0f} s check cap)"
+            else:
+                verdict = "REJECTED " + problems[0]
             print(f"{row} {lemmas:8} {prove_s:8.2f} {check_s:8.2f} "
                   f"{lemmas / max(check_s, 1e-9):9.0f} {verdict}")
 
@@ -146,6 +151,9 @@ def bench_checker() -> None:
         t0 = time.monotonic()
         ok, message = check_drup(cnf.clauses, proof, time_limit=60)
         took = time.monotonic() - t0
+        if not ok and "proof line " in message:  # stopped early: count what was checked
+            stop = int(message.split("proof line ")[1].split()[0])
+            lemmas = sum(1 for line in proof[:stop] if not line.startswith("d"))
         print(f"  PHP({holes}) {name:11} {len(proof):7} lines {lemmas:7} lemmas "
               f"{took:6.1f} s {lemmas / took:7.0f} lemmas/s  {ok}: {message}")
 
