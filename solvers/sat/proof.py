@@ -1,0 +1,85 @@
+"""Turning a solver's DRUP proof into a self-contained ``drup`` certificate.
+
+The certificate carries the CNF (DIMACS text and its SHA-256), the proof lines,
+the meaning of the primary variables, the encoding's name and parameters, the
+solver, the trailkit version and the SHA-256 of the spec file when there is one.
+:func:`trailkit.models.drup.check_drup_certificate` re-encodes the puzzle and
+checks the proof with trailkit's own checker.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from importlib import metadata
+from pathlib import Path
+
+from trailkit.models.answer import Certificate
+from trailkit.models.drup import (
+    CERTIFICATE_FORMAT,
+    MAX_LEMMAS,
+    check_drup,
+    cnf_sha256,
+    cnf_text,
+)
+from trailkit.models.puzzle import Puzzle
+from trailkit.solvers.sat.encode import ENCODING_NAME, VarMap
+
+__all__ = ["MAX_PROOF_LINES", "make_certificate"]
+
+MAX_PROOF_LINES = MAX_LEMMAS
+"""A longer proof is not offered as a certificate (it would be too slow to check)."""
+SHORT_PROOF = 10_000
+"""An unfinished proof up to this long is completed with "0" if that checks at once."""
+
+
+def _version() -> str:
+    try:
+        return metadata.version("trailkit")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _spec_sha256(puzzle: Puzzle) -> str | None:
+    if not puzzle.source:
+        return None
+    try:
+        return hashlib.sha256(Path(puzzle.source).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def make_certificate(puzzle: Puzzle, clauses: list[list[int]], vmap: VarMap,
+                     proof: list[str], solver: str) -> Certificate | None:
+    """A ``drup`` certificate, or ``None`` when the proof is missing, unfinished or too big."""
+    lines = [line.strip() for line in proof if line.strip()]
+    if len(lines) > MAX_PROOF_LINES:
+        return None
+    if not lines or lines[-1] != "0":
+        # The solver stopped before logging the empty clause (e.g. it saw the conflict
+        # while loading clauses). Offer "0" only if unit propagation really refutes.
+        if len(lines) > SHORT_PROOF or not check_drup(clauses, [*lines, "0"])[0]:
+            return None
+        lines.append("0")
+    lemmas = sum(1 for line in lines if not line.startswith("d"))
+    data = {
+        "format": CERTIFICATE_FORMAT,
+        "encoding": ENCODING_NAME,
+        "cardinality": vmap.cardinality,
+        "length": vmap.length,
+        "symmetry": vmap.symmetry,
+        "num_vars": vmap.num_vars,
+        "num_clauses": len(clauses),
+        "cnf_sha256": cnf_sha256(vmap.num_vars, clauses),
+        "cnf": cnf_text(vmap.num_vars, clauses),
+        "variables": {str(v): vmap.describe(puzzle, v) for v in sorted(vmap.steps)},
+        "proof": lines,
+        "proof_lemmas": lemmas,
+        "solver": solver,
+        "trailkit_version": _version(),
+        "spec_sha256": _spec_sha256(puzzle),
+    }
+    explanation = (f"The SAT solver {solver} refuted the {ENCODING_NAME} encoding "
+                   f"({vmap.num_vars} variables, {len(clauses)} clauses) of a walk using every "
+                   f"edge exactly once; its DRUP proof has {lemmas} lemmas and is checked by "
+                   "trailkit's own reverse-unit-propagation checker.")
+    return Certificate("drup", data, explanation)

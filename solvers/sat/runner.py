@@ -1,0 +1,172 @@
+"""Running python-sat solvers under a deadline, with or without proof logging.
+
+Some solvers (Glucose, MapleChrono, MiniSat, ...) can be interrupted: a
+``threading.Timer`` calls ``interrupt()`` and ``solve_limited`` returns ``None``.
+CaDiCaL, Lingeling and Kissat cannot be interrupted through python-sat, so a job
+with a deadline on them runs in a forked child process that is killed when time
+is up. Either way a reached limit is reported as :data:`TIMEOUT`, never as UNSAT.
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing as mp
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any, TypeVar
+
+from pysat.solvers import Solver, SolverNames
+from trailkit.models.errors import BackendUnavailable
+
+__all__ = ["DEFAULT_SOLVER", "TIMEOUT", "Deadline", "available_solvers", "can_interrupt",
+           "can_prove", "resolve_solver", "run_guarded", "solve_call"]
+
+DEFAULT_SOLVER = "cadical195"
+"""CaDiCaL 1.9.5, the newest CaDiCaL in python-sat 1.9 that logs proofs."""
+
+TIMEOUT = "timeout"
+T = TypeVar("T")
+
+
+def available_solvers() -> list[str]:
+    """The canonical python-sat solver names (``SolverNames``), sorted."""
+    return sorted(k for k in vars(SolverNames) if not k.startswith("_"))
+
+
+def resolve_solver(option: str) -> str:
+    """The canonical solver name for ``option`` ("" = the default); aliases allowed.
+
+    Raises :class:`BackendUnavailable` listing the available names.
+    """
+    if not option:
+        return DEFAULT_SOLVER
+    wanted = option.lower()
+    for name in available_solvers():
+        if wanted == name or wanted in getattr(SolverNames, name):
+            if not _constructible(name):
+                raise BackendUnavailable(
+                    f"the SAT solver {option!r} is not built into this python-sat; choose from "
+                    f"{', '.join(n for n in available_solvers() if _constructible(n))}")
+            return name
+    raise BackendUnavailable(
+        f"unknown SAT solver {option!r}; choose from "
+        f"{', '.join(n for n in available_solvers() if _constructible(n))}")
+
+
+@cache
+def _constructible(name: str) -> bool:
+    try:
+        Solver(name=name).delete()
+    except Exception:  # python-sat raises NoSuchSolverError or others for missing builds
+        return False
+    return True
+
+
+@cache
+def can_interrupt(name: str) -> bool:
+    """Whether python-sat can interrupt ``name`` (tried once, cached)."""
+    solver = Solver(name=name)
+    try:
+        solver.interrupt()
+        solver.clear_interrupt()
+        return True
+    except NotImplementedError:
+        return False
+    finally:
+        solver.delete()
+
+
+@cache
+def can_prove(name: str) -> bool:
+    """Whether python-sat can log a DRUP proof for ``name``."""
+    hook = sys.unraisablehook
+    sys.unraisablehook = lambda _: None  # python-sat's __del__ fails on the half-built solver
+    try:
+        Solver(name=name, with_proof=True).delete()
+        return True
+    except NotImplementedError:
+        return False
+    finally:
+        gc.collect()
+        sys.unraisablehook = hook
+
+
+class Deadline:
+    """An absolute deadline (``None``: no limit), shared by every solver call of one job."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.at = None if seconds is None else time.monotonic() + seconds
+
+    def remaining(self) -> float | None:
+        return None if self.at is None else self.at - time.monotonic()
+
+    def passed(self) -> bool:
+        left = self.remaining()
+        return left is not None and left <= 0
+
+
+def solve_call(solver: Solver, name: str, assumptions: Sequence[int] = (),
+               deadline: Deadline | None = None) -> bool | None:
+    """One ``solve``: True (SAT), False (UNSAT) or None (the deadline interrupted it).
+
+    Without interrupt support the call runs to completion; :func:`run_guarded`
+    then enforces the deadline from outside.
+    """
+    left = None if deadline is None else deadline.remaining()
+    if left is None or not can_interrupt(name):
+        return bool(solver.solve(assumptions=list(assumptions)))
+    if left <= 0:
+        return None
+    timer = threading.Timer(left, solver.interrupt)
+    timer.start()
+    try:
+        result = solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
+    finally:
+        timer.cancel()
+        solver.clear_interrupt()
+    return result
+
+
+def run_guarded(job: Callable[[Deadline], T], name: str, seconds: float | None) -> T | str:
+    """Run ``job(deadline)``; return its result or :data:`TIMEOUT`.
+
+    A solver that cannot be interrupted runs in a forked child that is killed after
+    ``seconds`` (its result comes back pickled through a pipe).
+    """
+    deadline = Deadline(seconds)
+    if seconds is None or can_interrupt(name):
+        return job(deadline)
+    ctx = mp.get_context("fork")
+    receiver, sender = ctx.Pipe(duplex=False)
+
+    def child() -> None:
+        try:
+            sender.send(("ok", job(Deadline(None))))
+        except BaseException as exc:  # report, never hang the parent
+            sender.send(("error", exc))
+
+    process = ctx.Process(target=child, daemon=True)
+    process.start()
+    sender.close()
+    try:
+        if not receiver.poll(max(seconds, 0.0)):
+            return TIMEOUT
+        kind, value = receiver.recv()
+    except EOFError:
+        kind, value = "error", RuntimeError("the solver process died")
+    finally:
+        if process.is_alive():
+            process.kill()
+        process.join()
+        receiver.close()
+    if kind == "error":
+        raise value
+    return value
+
+
+def new_solver(name: str, clauses: Sequence[Sequence[int]], *, proof: bool = False) -> Any:
+    """A python-sat solver loaded with ``clauses`` (proof logging on request)."""
+    return Solver(name=name, bootstrap_with=[list(c) for c in clauses], with_proof=proof)

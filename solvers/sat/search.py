@@ -1,0 +1,171 @@
+"""Solving and counting walk puzzles with a SAT solver (the work behind :class:`SatBackend`).
+
+* exactly-once: one formula with ``#edges`` steps (:func:`encode`);
+* at-most-once: walks of 1..H steps, H = the number of edges a step may take;
+* reusable edges: walks of 1..H steps, H = #nodes × #colour phases. A shortest walk
+  never repeats a (node, colour-phase) state after its first step (cutting the loop
+  between two equal states leaves a valid walk, and for a closed walk the join rule
+  still holds), so if no walk of at most H steps exists, no walk exists at all.
+
+For the two bounded kinds one incremental solver answers every length under the
+assumptions ``a[k-1], -a[k]`` (:func:`encode_prefix`), shortest first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from trailkit.models.answer import Walk
+from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.solvers.sat.encode import VarMap, encode, encode_prefix, oriented_edges
+from trailkit.solvers.sat.runner import Deadline, new_solver, solve_call
+
+__all__ = ["Outcome", "count_walks", "empty_walk", "empty_walks", "horizon", "search"]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a search found: ``status`` is "sat", "unsat" or "timeout"."""
+
+    status: str
+    walk: Walk | None = None
+    length_proven_minimal: bool = False
+    reason: str = ""
+    proof: list[str] | None = None
+    clauses: list[list[int]] | None = None
+    varmap: VarMap | None = None
+
+
+def empty_walks(puzzle: Puzzle) -> list[Walk]:
+    """The empty walks the rules allow: one on each node allowed as both start and end
+    (none when there are edges and every edge must be used or the walk must close)."""
+    if puzzle.num_edges and (puzzle.use is EdgeUse.EXACTLY_ONCE or puzzle.closed):
+        return []
+    return [Walk((v,), ()) for v in range(puzzle.num_nodes)
+            if (puzzle.start is None or v in puzzle.start)
+            and (puzzle.end is None or v in puzzle.end)]
+
+
+def empty_walk(puzzle: Puzzle) -> Walk | None:
+    """One allowed empty walk, or ``None``."""
+    walks = empty_walks(puzzle)
+    return walks[0] if walks else None
+
+
+def horizon(puzzle: Puzzle) -> tuple[int, str]:
+    """The longest walk worth asking for, and why no longer one is needed."""
+    if puzzle.use is EdgeUse.EXACTLY_ONCE:
+        return puzzle.num_edges, "an exactly-once walk has one step per edge"
+    if puzzle.use is EdgeUse.AT_MOST_ONCE:
+        h = len({e for e, _ in oriented_edges(puzzle)})
+        return h, f"a walk using each edge at most once has at most {h} steps"
+    phases = len(puzzle.colours.names) if puzzle.colours is not None else 1
+    h = puzzle.num_nodes * phases if oriented_edges(puzzle) else 0
+    return h, (f"a shortest walk never repeats a (node, colour-phase) state after its first "
+               f"step, and there are {puzzle.num_nodes} × {phases} = {h} such states")
+
+
+def search(puzzle: Puzzle, solver_name: str, deadline: Deadline, *,
+           proof: bool = False) -> Outcome:
+    """Find a walk (the shortest when asked), or show there is none."""
+    empty = empty_walk(puzzle)
+    if empty is not None:
+        return Outcome("sat", empty, True)
+    h, why = horizon(puzzle)
+    if h == 0:
+        return Outcome("unsat", reason="the empty walk is not allowed and no edge can be "
+                                       "taken (" + why + ")")
+    if puzzle.use is EdgeUse.EXACTLY_ONCE:
+        return _fixed_length(puzzle, solver_name, deadline, proof)
+    return _growing(puzzle, solver_name, deadline, h, why)
+
+
+def _fixed_length(puzzle: Puzzle, name: str, deadline: Deadline, proof: bool) -> Outcome:
+    clauses, vmap = encode(puzzle, puzzle.num_edges)
+    solver = new_solver(name, clauses, proof=proof)
+    try:
+        result = solve_call(solver, name, (), deadline)
+        if result is None:
+            return Outcome("timeout")
+        if result:
+            return Outcome("sat", vmap.decode(puzzle, solver.get_model()), True)
+        lemmas = list(solver.get_proof() or []) if proof else None
+        return Outcome("unsat", reason=f"the SAT solver {name} refuted the position encoding "
+                                       f"with {puzzle.num_edges} steps (every edge exactly once)",
+                       proof=lemmas, clauses=clauses, varmap=vmap)
+    finally:
+        solver.delete()
+
+
+def _growing(puzzle: Puzzle, name: str, deadline: Deadline, h: int, why: str) -> Outcome:
+    clauses, vmap = encode_prefix(puzzle, h)
+    act = vmap.active
+    shortest = puzzle.objective is Objective.SHORTEST
+    solver = new_solver(name, clauses)
+    try:
+        lengths = range(1, h + 1) if shortest else [0]
+        for k in lengths:
+            assumptions = [act[0]] if k == 0 else [act[k - 1]] + ([-act[k]] if k < h else [])
+            result = solve_call(solver, name, assumptions, deadline)
+            if result is None:
+                return Outcome("timeout", reason=f"no walk of fewer than {k} steps exists")
+            if result:
+                return Outcome("sat", vmap.decode(puzzle, solver.get_model()), shortest)
+        return Outcome("unsat", reason=(
+            f"the SAT solver {name} found no walk of 1..{h} steps (incremental solving under "
+            f"assumptions), the empty walk is not allowed, and {why}; this rests on the "
+            "solver's UNSAT answers, so a second backend should confirm"))
+    finally:
+        solver.delete()
+
+
+def count_walks(puzzle: Puzzle, solver_name: str, deadline: Deadline,
+                progress: Callable[[int], None] = lambda n: None) -> tuple[int, bool, str]:
+    """Count solutions by enumeration with blocking clauses on the primary variables.
+
+    Solutions are exactly-once walks; at-most-once walks of every length (or of the
+    shortest length when the objective is shortest); for reusable edges, the
+    shortest walks only (there may be infinitely many others). Returns
+    ``(count, complete, reason)``.
+    """
+    from trailkit.models.errors import UnsupportedPuzzle
+
+    shortest = puzzle.objective is Objective.SHORTEST
+    if puzzle.use is EdgeUse.ANY and not shortest:
+        raise UnsupportedPuzzle("walks that may reuse edges can be infinitely many; the sat "
+                                "backend counts them only with the objective shortest")
+    total = len(empty_walks(puzzle))
+    progress(total)
+    if total and (shortest or puzzle.use is EdgeUse.EXACTLY_ONCE):
+        return total, True, ""
+    h = horizon(puzzle)[0]
+    if h == 0:
+        return total, True, ""
+    if puzzle.use is EdgeUse.EXACTLY_ONCE:
+        clauses, vmap = encode(puzzle, h, break_symmetry=False)
+        plans = [([], [])]
+    else:
+        clauses, vmap = encode_prefix(puzzle, h)
+        act = vmap.active
+        plans = [([act[k - 1]] + ([-act[k]] if k < h else []), [act[k]] if k < h else [])
+                 for k in range(1, h + 1)]
+    solver = new_solver(solver_name, clauses)
+    try:
+        for assumptions, release in plans:
+            found = 0
+            while True:
+                result = solve_call(solver, solver_name, assumptions, deadline)
+                if result is None or deadline.passed():
+                    return total, False, "the time limit was reached"
+                if not result:
+                    break
+                found += 1
+                total += 1
+                progress(total)
+                solver.add_clause([-v for v in vmap.primary(solver.get_model())] + release)
+            if found and shortest:
+                break
+    finally:
+        solver.delete()
+    return total, True, ""

@@ -1,0 +1,227 @@
+"""The sat backend: valid answers on every kind, agreement with brute force and with
+the direct backend, published counts, time limits, DIMACS round trips."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pysat.formula import CNF
+from pysat.solvers import Solver
+from trailkit.models.answer import Status, Walk
+from trailkit.models.errors import BackendUnavailable, TrailkitError, UnsupportedPuzzle
+from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
+from trailkit.models.verify import verify
+from trailkit.solvers.base import Limits
+from trailkit.solvers.registry import get_backend
+from trailkit.solvers.sat import SatBackend, to_dimacs, walk_from_model
+
+NIKOLAUS = ["ab", "ac", "bc", "bd", "be", "cd", "ce", "de"]
+NIKOLAUS_X = ["ab", "ac", "bc", "bd", "bx", "cx", "ce", "xd", "xe", "de"]
+RGB = ColourRule.from_cycle(["red", "blue", "green"])
+
+
+def trail(edges: list[str], **rules) -> Puzzle:
+    return Puzzle.build(kind="trail", edges=[tuple(e) for e in edges], **rules)
+
+
+def dominoes(n: int) -> Puzzle:
+    pairs = [(str(a), str(b)) for a in range(n + 1) for b in range(a, n + 1)]
+    return Puzzle.build(kind="domino-chain", edges=pairs, closed=True)
+
+
+# ------------------------------------------------------------- brute force oracle
+def all_walks(puzzle: Puzzle, max_len: int):
+    """Every walk of at most ``max_len`` steps that obeys the puzzle's rules (by verify).
+
+    Independent of the encoder: a depth-first search over edges touching the current
+    node (a self-loop taken one way only), keeping what :func:`verify` accepts.
+    """
+    limit_once = puzzle.use is not EdgeUse.ANY
+    for start in range(puzzle.num_nodes):
+        stack = [((start,), ())]
+        while stack:
+            nodes, edges = stack.pop()
+            walk = Walk(nodes, edges)
+            if not verify(puzzle, walk):
+                yield walk
+            if len(edges) == max_len:
+                continue
+            at = nodes[-1]
+            for e in range(puzzle.num_edges):
+                if limit_once and e in edges:
+                    continue
+                u, v = puzzle.tail[e], puzzle.head[e]
+                if u == at:
+                    stack.append(((*nodes, v), (*edges, e)))
+                if v == at and u != v and not puzzle.is_directed(e):
+                    stack.append(((*nodes, u), (*edges, e)))
+
+
+def oracle_bound(puzzle: Puzzle) -> int:
+    if puzzle.use is EdgeUse.ANY:
+        return puzzle.num_nodes * (len(puzzle.colours.names) if puzzle.colours else 1)
+    return puzzle.num_edges
+
+
+@st.composite
+def puzzles(draw, max_nodes: int = 4, max_edges: int = 5):
+    n = draw(st.integers(1, max_nodes))
+    m = draw(st.integers(0, max_edges))
+    names = "abcdef"[:n]
+    ends = st.tuples(st.sampled_from(names), st.sampled_from(names))
+    raw = draw(st.lists(ends, min_size=m, max_size=m))
+    use = draw(st.sampled_from(list(EdgeUse)))
+    coloured = draw(st.booleans())
+    colours = RGB if coloured else None
+    edges = [(u, v, draw(st.sampled_from(["red", "blue", "green"]))) if coloured else (u, v)
+             for u, v in raw]
+    directed = draw(st.lists(st.booleans(), min_size=m, max_size=m)) if draw(st.booleans()) \
+        else None
+    node_set = st.none() | st.sets(st.sampled_from(names), min_size=1).map(sorted)
+    start, end = draw(node_set), draw(node_set)
+    first = draw(st.none() | st.sets(st.sampled_from(RGB.names), min_size=1).map(sorted)) \
+        if coloured else None
+    objective = Objective.SHORTEST if use is EdgeUse.ANY else draw(st.sampled_from(list(Objective)))
+    return Puzzle.build(kind="walk", nodes=names, edges=edges, directed=directed,
+                        colours=colours, use=use, start=start, end=end, first=first,
+                        closed=draw(st.booleans()), objective=objective)
+
+
+def solution_count(puzzle: Puzzle, walks: list[Walk]) -> int:
+    """The backend's counting rule: all walks (shortest only when asked)."""
+    if puzzle.objective is Objective.SHORTEST and walks:
+        best = min(len(w) for w in walks)
+        return sum(1 for w in walks if len(w) == best)
+    return len(walks)
+
+
+# ------------------------------------------------------------------ examples
+def test_nikolaus_counts_88_and_240() -> None:
+    sat = SatBackend("")
+    assert sat.count(trail(NIKOLAUS)).solutions == 88
+    assert sat.count(trail(NIKOLAUS_X)).solutions == 240
+
+
+@pytest.mark.parametrize("solver", ["", "glucose4", "maplechrono"])
+def test_answers_verify_on_every_kind(solver: str) -> None:
+    sat = SatBackend(solver)
+    shortest = Objective.SHORTEST
+    planks = [("A", "B", "red"), ("B", "C", "blue"), ("C", "A", "green"), ("A", "C", "red"),
+              ("C", "D", "blue"), ("D", "T", "green")]
+    cases = [
+        trail(NIKOLAUS),
+        dominoes(6),
+        Puzzle.build(kind="colour-walk", edges=planks, colours=RGB, use=EdgeUse.ANY,
+                     start=["A"], end=["T"], objective=shortest),
+        Puzzle.build(kind="walk", edges=planks, colours=RGB, use=EdgeUse.AT_MOST_ONCE,
+                     start=["B"], end=["T"], objective=shortest),
+        Puzzle.build(kind="walk", edges=planks, colours=RGB, use=EdgeUse.ANY, closed=True,
+                     objective=shortest),
+        Puzzle.build(kind="walk", edges=[("a", "b"), ("b", "c"), ("c", "a")],
+                     directed=[True, True, True], closed=True),
+    ]
+    for puzzle in cases:
+        answer = sat.solve(puzzle)
+        assert answer.status is Status.SOLVED, puzzle
+        assert verify(puzzle, answer.walk) == []
+    # the colour walk A-C(red) C-D(blue) D-T(green) is the shortest: 3 steps
+    assert sat.solve(cases[2]).walk is not None and len(sat.solve(cases[2]).walk) == 3
+
+
+def test_empty_walks() -> None:
+    sat = SatBackend("")
+    none = Puzzle.build(kind="trail", nodes=["a"], edges=[])
+    assert sat.solve(none).walk == Walk((0,), ())
+    here = Puzzle.build(kind="walk", edges=[("a", "b")], use=EdgeUse.ANY, start=["a"],
+                        end=["a"], objective=Objective.SHORTEST)
+    answer = sat.solve(here)
+    assert answer.walk == Walk((0,), ()) and answer.optimal is True
+
+
+def test_closed_colour_join_rule() -> None:
+    # red, blue around a 2-cycle: closing needs red after blue, which the cycle forbids
+    p = Puzzle.build(kind="walk", edges=[("a", "b", "red"), ("b", "a", "blue")], colours=RGB,
+                     closed=True)
+    answer = SatBackend("").solve(p)
+    assert answer.status is Status.UNSOLVABLE
+
+
+def test_unknown_solver_name_lists_the_available_ones() -> None:
+    with pytest.raises(BackendUnavailable, match="glucose4"):
+        get_backend("sat:nosuchsolver")
+    assert get_backend("sat:glucose4").name == "sat:glucose4"
+    assert get_backend("sat").name == "sat"
+
+
+def test_failures_are_unsupported() -> None:
+    with pytest.raises(UnsupportedPuzzle):
+        SatBackend("").count(trail(NIKOLAUS), failures=True)
+
+
+@pytest.mark.parametrize("solver", ["", "glucose4"])  # a forked child, and interrupt()
+def test_time_limit_gives_unknown(solver: str) -> None:
+    k6 = trail(["".join(p) for p in itertools.combinations("abcdef", 2)])  # all degrees odd
+    answer = SatBackend(solver).solve(k6, Limits(time_limit=0.3))
+    assert answer.status is Status.UNKNOWN
+    assert "time limit" in answer.reason
+    partial = SatBackend(solver).count(dominoes(6), Limits(time_limit=0.3))
+    assert not partial.complete
+
+
+def test_dimacs_round_trip() -> None:
+    p = trail(NIKOLAUS)
+    text = to_dimacs(p)
+    assert "c 1 = edge 0 at position 0, orientation 0 (a->b)" in text
+    with Solver(name="minisat22", bootstrap_with=CNF(from_string=text).clauses) as s:
+        assert s.solve()
+        model = "s SATISFIABLE\nv " + " ".join(map(str, s.get_model())) + " 0\n"
+    walk = walk_from_model(p, text, model)
+    assert verify(p, walk) == []
+    with pytest.raises(TrailkitError):
+        walk_from_model(p, text, "s UNSATISFIABLE\n")
+
+
+# ------------------------------------------------------------------ properties
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles())
+def test_agrees_with_brute_force(puzzle: Puzzle) -> None:
+    sat = SatBackend("")
+    bound = oracle_bound(puzzle)
+    walks = list(all_walks(puzzle, min(bound, 6)))
+    conclusive = bound <= 6
+    answer = sat.solve(puzzle)
+    if answer.status is Status.SOLVED:
+        assert verify(puzzle, answer.walk) == []
+        if puzzle.objective is Objective.SHORTEST:
+            assert answer.optimal is True
+            if walks:
+                assert len(answer.walk) == min(len(w) for w in walks)
+            else:
+                assert len(answer.walk) > 6
+    else:
+        assert answer.status is Status.UNSOLVABLE
+        assert not walks
+        assert answer.certificate is not None or answer.reason
+    if conclusive:
+        assert (answer.status is Status.SOLVED) == bool(walks)
+        if puzzle.use is not EdgeUse.ANY:
+            assert sat.count(puzzle).solutions == solution_count(puzzle, walks)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(max_nodes=5, max_edges=7))
+def test_agrees_with_direct(puzzle: Puzzle) -> None:
+    direct = get_backend("direct")
+    try:
+        expected = direct.solve(puzzle, Limits(time_limit=5))
+    except ImportError as exc:
+        pytest.skip(f"the direct backend's modules are missing: {exc}")
+    if expected.status is Status.UNKNOWN:
+        return
+    answer = SatBackend("").solve(puzzle)
+    assert answer.status is expected.status
+    if answer.walk is not None and puzzle.objective is Objective.SHORTEST:
+        assert expected.walk is not None and len(answer.walk) == len(expected.walk)
