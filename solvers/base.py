@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, ClassVar
 from trailkit.models.errors import UnsupportedPuzzle
 
 if TYPE_CHECKING:
-    from trailkit.models.answer import Answer
+    from trailkit.models.answer import Answer, Certificate
     from trailkit.models.counting import CountResult
     from trailkit.models.puzzle import Puzzle
 
@@ -40,7 +40,7 @@ class Backend(ABC):
     branch on backend names.
     """
 
-    name: ClassVar[str]
+    name: str  # a class attribute, or per instance ("sat:glucose4")
     supports_enumeration: ClassVar[bool] = False
     supports_proof: ClassVar[bool] = False
 
@@ -55,6 +55,11 @@ class Backend(ABC):
         ``progress``, when given, is called now and then with the work done so far.
         """
         raise UnsupportedPuzzle(f"the {self.name} backend does not count solutions")
+
+    def prove(self, puzzle: Puzzle, limits: Limits = Limits()) -> Certificate | None:
+        """A checkable certificate that ``puzzle`` has no walk, or ``None`` if this backend
+        makes none (the structural ones come from the direct backend)."""
+        return None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"

@@ -70,10 +70,9 @@ def prove(puzzle: Puzzle, backend: str, limits: Limits, *, spec_path: str | None
     certificate = answer.certificate if answer.certificate_checked else None
     if certificate is None:
         engine = get_backend(backend)
-        make = getattr(engine, "prove", None)
-        if make is None:
+        if not engine.supports_proof:
             raise TrailkitError(f"backend {backend!r} makes no proofs; use sat or sat:NAME")
-        certificate = make(puzzle, limits)
+        certificate = engine.prove(puzzle, limits)
         if certificate is not None:
             problems = check_certificate(puzzle, certificate)
             if problems:

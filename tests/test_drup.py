@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
+
 from trailkit.models.answer import Certificate, Status
 from trailkit.models.certificates import check_certificate
 from trailkit.models.drup import check_drup

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pysat.formula import CNF
 from pysat.solvers import Solver
+
 from trailkit.models.answer import Status, Walk
 from trailkit.models.errors import BackendUnavailable, TrailkitError, UnsupportedPuzzle
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle

@@ -12,6 +12,8 @@ in ``reason`` what they rest on, for the pipeline to confirm with a second backe
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from trailkit.models.answer import Answer, Certificate
 from trailkit.models.counting import CountResult
 from trailkit.models.errors import UnsupportedPuzzle
@@ -46,7 +48,7 @@ class SatBackend(Backend):
 
     def __init__(self, option: str = "") -> None:
         self.solver = resolve_solver(option)
-        self.name = f"sat:{option}" if option else "sat"  # type: ignore[misc]
+        self.name = f"sat:{option}" if option else "sat"
 
     # ------------------------------------------------------------------ solve
     def solve(self, puzzle: Puzzle, limits: Limits = _NO_LIMITS) -> Answer:
@@ -92,7 +94,8 @@ class SatBackend(Backend):
 
     # ------------------------------------------------------------------ count
     def count(self, puzzle: Puzzle, limits: Limits = _NO_LIMITS, *,
-              failures: bool = False) -> CountResult:
+              failures: bool = False,
+              progress: Callable[[int], None] | None = None) -> CountResult:
         """Enumerate solutions, blocking each walk by its primary variables only."""
         if failures:
             raise UnsupportedPuzzle("the sat backend counts solutions only, not failures "

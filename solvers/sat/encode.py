@@ -38,6 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from pysat.card import CardEnc, EncType
+
 from trailkit.models.answer import Walk
 from trailkit.models.puzzle import EdgeUse, Puzzle
 

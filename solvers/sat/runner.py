@@ -19,6 +19,7 @@ from functools import cache
 from typing import Any, TypeVar
 
 from pysat.solvers import Solver, SolverNames
+
 from trailkit.models.errors import BackendUnavailable
 
 __all__ = ["DEFAULT_SOLVER", "TIMEOUT", "Deadline", "available_solvers", "can_interrupt",

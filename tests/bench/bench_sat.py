@@ -17,6 +17,7 @@ import time
 
 from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
+
 from trailkit.models.answer import Status
 from trailkit.models.drup import check_drup, check_drup_certificate
 from trailkit.models.puzzle import ColourRule, Puzzle
