@@ -101,8 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also count failures and early failures")
     p.add_argument("--exact", action="store_true",
                    help="count Euler circuits by formula (BEST theorem) instead of enumerating")
-    p.add_argument("--crosscheck", default="none", metavar="B",
-                   help="count with a second backend too and compare")
+    p.add_argument("--crosscheck", default="auto", metavar="B",
+                   help="count with a second backend too and compare ('auto': direct "
+                        "for the other backends; 'none': off)")
     p.add_argument("--json", action="store_true")
     _add_limits(p)
 
@@ -256,6 +257,8 @@ def cmd_count(args: argparse.Namespace) -> int:
 
     puzzle = load_spec(args.spec)
     crosscheck = None if args.crosscheck == "none" else args.crosscheck
+    if crosscheck == "auto":
+        crosscheck = "direct" if args.backend.split(":")[0] != "direct" else None
     result = count(puzzle, args.backend, _limits(args), failures=args.failures,
                    exact=args.exact, crosscheck=crosscheck,
                    progress=_progress_printer() if not args.json else None)
