@@ -27,7 +27,7 @@ import yaml
 
 from trailkit.models.errors import Location, SpecError
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
-from trailkit.models.textformats import decode_utf8, parse_domino_lines, parse_edge_lines
+from trailkit.models.textformats import decode_utf8, parse_domino_lines, parse_edge_columns
 
 __all__ = ["KINDS", "MAX_SPEC_BYTES", "load_spec", "load_spec_text"]
 
@@ -455,18 +455,22 @@ class _SpecReader:
         if "edges_file" in top:
             file_node = top["edges_file"][1]
             path, text = self.read_side_file(file_node, "edges_file")
-            node_id = self.node_id
-            for line in parse_edge_lines(text, path):
-                tail.append(node_id(line.u))
-                head.append(node_id(line.v))
-                if line.colour is None and not need_colour:
-                    colour.append(-1)
-                else:
+            us, vs, names, numbers = parse_edge_columns(text, path)
+            index = self.node_index
+            for u, v in zip(us, vs, strict=True):
+                if u not in index:
+                    self.node_id(u)
+                if v not in index:
+                    self.node_id(v)
+            tail = list(map(index.__getitem__, us))
+            head = list(map(index.__getitem__, vs))
+            if need_colour or any(c is not None for c in names):
+                for name, number in zip(names, numbers, strict=True):
                     try:
-                        colour.append(colour_id(line.colour, file_node, f"{path} line {line.line}"))
+                        colour.append(colour_id(name, file_node, f"{path} line {number}"))
                     except SpecError as exc:
-                        raise SpecError(exc.message.replace(f" in {path} line {line.line}", ""),
-                                        Location(path, line.line, 1)) from None
+                        raise SpecError(exc.message.replace(f" in {path} line {number}", ""),
+                                        Location(path, number, 1)) from None
             ids = list(range(len(tail)))
             any_directed = False
         elif "edges" in top:

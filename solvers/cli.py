@@ -38,24 +38,23 @@ class _Parser(argparse.ArgumentParser):
                               f"(run '{self.prog} --help' for the options)\n")
 
 
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be more than 0")
-    return value
+def _positive(convert: Callable[[str], Any], what: str) -> Callable[[str], Any]:
+    """An argparse type: ``convert(text)``, which must be more than 0."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"{text!r} must be more than 0")
+        return value
+
+    return parse
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
+_positive_float = _positive(float, "a number of seconds")
+_positive_int = _positive(int, "a whole number")
 
 
 def _add_limits(p: argparse.ArgumentParser) -> None:
