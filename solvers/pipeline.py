@@ -102,6 +102,13 @@ def check_answer(puzzle: Puzzle, answer: Answer) -> Answer:
         return answer.with_(verified=True)
     if answer.status is Status.UNSOLVABLE and answer.certificate is not None:
         problems_text = check_certificate(puzzle, answer.certificate)
+        if problems_text and answer.certificate.kind == "drup":
+            # A solver's proof that trailkit's checker cannot confirm (too big, too slow,
+            # or a solver that logs proofs loosely) proves nothing; the claim then needs
+            # a second backend, like any unsolvable answer without a certificate.
+            return answer.with_(certificate=None, reason=(
+                f"{answer.reason}; its DRUP proof was not accepted ({problems_text[0]})"
+            ).lstrip("; "))
         if problems_text:
             raise VerificationFailure(
                 f"backend {answer.backend} gave a {answer.certificate.kind} certificate the "

@@ -69,7 +69,7 @@ def expectation_mismatches(puzzle: Puzzle, *, answer: Answer | None = None,
     """What differs from the spec's ``expect:`` block (only the keys the result covers)."""
     expect = puzzle.expect or {}
     found: dict[str, Any] = {}
-    if answer is not None:
+    if answer is not None and answer.status is not Status.UNKNOWN:
         found["status"] = answer.status.value
         if answer.status is Status.SOLVED and answer.optimal is not False:
             found["length"] = answer.length

@@ -72,3 +72,13 @@ def test_unknown_is_never_turned_into_a_verdict() -> None:
                    crosscheck="direct")
     assert answer.status is Status.UNKNOWN
     assert answer.crosscheck is not None and not answer.crosscheck.agrees
+
+
+def test_an_unaccepted_drup_proof_needs_a_second_opinion() -> None:
+    """A solver's proof the checker rejects is dropped, not trusted and not fatal."""
+    bogus = Certificate("drup", {"cnf": "p cnf 1 1\n1 0\n", "proof": ["0"]}, "proof")
+    claim = Answer.unsolvable("scripted", bogus, reason="solver says UNSAT")
+    answer = solve(APART, Scripted(claim), crosscheck="direct")
+    assert answer.status is Status.UNSOLVABLE
+    assert "not accepted" in answer.reason and "confirmed" in answer.reason
+    assert answer.certificate is not None and answer.certificate.kind == "closed-set"
