@@ -111,6 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", default="sat",
                    help="backend that makes DRUP proofs (sat, sat:NAME)")
     p.add_argument("--out", metavar="CERT.json", help="write the certificate here")
+    p.add_argument("--drup", action="store_true",
+                   help="make a DRUP proof even where a structural certificate exists")
     p.add_argument("--json", action="store_true")
     _add_limits(p)
 
@@ -284,7 +286,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
     puzzle = load_spec(args.spec)
     if args.out:
         refuse_overwrite(args.out, [args.spec], allow_existing=True)
-    outcome = prove(puzzle, args.backend, _limits(args), spec_path=args.spec)
+    outcome = prove(puzzle, args.backend, _limits(args), spec_path=args.spec, drup=args.drup)
     if args.out and outcome.document is not None:
         atomic_write(args.out, json.dumps(outcome.document, indent=1) + "\n")
     if args.json:

@@ -51,11 +51,13 @@ def _sha256(path: str | None) -> str | None:
         return None
 
 
-def prove(puzzle: Puzzle, backend: str, limits: Limits, *, spec_path: str | None) -> ProofOutcome:
+def prove(puzzle: Puzzle, backend: str, limits: Limits, *, spec_path: str | None,
+          drup: bool = False) -> ProofOutcome:
     """Find a checkable certificate that ``puzzle`` has no walk.
 
-    Structural certificates come first (they are one line); otherwise ``backend``
-    (a SAT backend) is asked for a DRUP proof, which is checked before it is written.
+    Structural certificates come first (they are one line); otherwise, or always with
+    ``drup``, ``backend`` (a SAT backend) is asked for a DRUP proof, which is checked
+    before it is written.
     """
     answer = solve(puzzle, "direct", limits)
     summary: dict[str, Any] = {"format": "trailkit-prove/1", "spec": spec_path,
@@ -67,7 +69,7 @@ def prove(puzzle: Puzzle, backend: str, limits: Limits, *, spec_path: str | None
     if answer.status is Status.UNKNOWN:
         return ProofOutcome(None, {**summary, "certificate": None},
                             f"unknown: {answer.reason}", 3)
-    certificate = answer.certificate if answer.certificate_checked else None
+    certificate = answer.certificate if answer.certificate_checked and not drup else None
     if certificate is None:
         engine = get_backend(backend)
         if not engine.supports_proof:
