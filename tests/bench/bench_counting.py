@@ -4,6 +4,7 @@ Run: ``python tests/bench/bench_counting.py [--skip-k9]``
 
 * Nikolaus (both variants) with failures, the direct backend;
 * the direct backend's enumeration rate (solutions per second) on some trails;
+* enumeration rate of every backend (direct, cpsat, sat) on the same small trails;
 * exact Euler circuit counts (BEST theorem over Eulerian orientations) for K5, K7,
   K9 and the double-six and double-nine domino sets.
 
@@ -71,6 +72,26 @@ def bench_enumeration() -> None:
               f"agree={exact.solutions == r.solutions or not r.complete}")
 
 
+def bench_backends() -> None:
+    """The same trails counted by every backend: solutions per second, counts compared."""
+    from trailkit.solvers.registry import get_backend
+
+    print("== enumeration rate by backend (time limit 60 s each) ==")
+    cases = [("house", house("ab ac bc bd be cd ce de", "abcde")),
+             ("house+X", house("ab ac bc bd bx cx ce xd xe de", "abcxde")),
+             ("K5 closed", complete(5)), ("octahedron", octahedron())]
+    names = ["direct", "cpsat", "sat", "sat:glucose4"]
+    print(f"{'trail':12s} " + " ".join(f"{n:>24s}" for n in names))
+    for label, puzzle in cases:
+        cells = []
+        for name in names:
+            backend = get_backend(name)
+            r, t = timed(lambda p=puzzle, b=backend: b.count(p, Limits(time_limit=60)))
+            mark = "" if r.complete else "+"
+            cells.append(f"{r.solutions:>7,}{mark} {t:6.2f}s {r.solutions / t:>7,.0f}/s")
+        print(f"{label:12s} " + " ".join(f"{c:>24s}" for c in cells), flush=True)
+
+
 def bench_exact(skip_k9: bool) -> None:
     print("== exact Euler circuit counts (cyclic, with a direction) ==")
     cases = [("K5", complete(5)), ("K7", complete(7))]
@@ -91,6 +112,7 @@ def main() -> None:
     args = parser.parse_args()
     bench_nikolaus()
     bench_enumeration()
+    bench_backends()
     bench_exact(args.skip_k9)
 
 
