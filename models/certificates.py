@@ -19,6 +19,10 @@ Kinds checked here (the exact data each carries is in its checker's docstring):
 ``endpoints``
     exactly-once puzzles: the allowed start and end nodes cannot be the ends the
     degrees force.
+``alternation``
+    exactly-once puzzles whose colour rule makes two colours strictly alternate:
+    nodes whose edge ends of the two colours do not balance, more than a walk's two
+    ends can account for.
 ``closed-set``
     any walk puzzle: a set of (node, colour-phase) states that holds every start
     state, is closed under every move, and holds no finishing state. Moves ignore
@@ -203,6 +207,41 @@ def _check_endpoints(puzzle: Puzzle, data: Mapping[str, Any]) -> Problems:
     return problems
 
 
+def _check_alternation(puzzle: Puzzle, data: Mapping[str, Any]) -> Problems:
+    """``{"colours": [a, b], "nodes": {name: ends_a - ends_b}}`` on an exactly-once puzzle
+    with only two-way edges whose rule is exactly a → b, b → a: the stated differences
+    are right, and their absolute values sum to more than 2 (more than 0 if closed)."""
+    problems = _needs_exactly_once(puzzle, "alternation")
+    rule = puzzle.colours
+    a, b = (str(c) for c in data["colours"])
+    if rule is None or sorted(rule.names) != sorted((a, b)) or a == b:
+        return [*problems, "the puzzle's colour rule is not a two-colour alternation"]
+    ia, ib = rule.names.index(a), rule.names.index(b)
+    if rule.successors[ia] != frozenset({ib}) or rule.successors[ib] != frozenset({ia}):
+        return [*problems, f"the rule does not force {a} and {b} to alternate"]
+    if puzzle.directed is not None and any(puzzle.directed):
+        return [*problems, "an alternation certificate needs every edge to be two-way"]
+    if puzzle.colour is None:
+        return [*problems, "the edges have no colours"]
+    claimed: Mapping[str, int] = data["nodes"]
+    nodes, bad = _named_nodes(puzzle, claimed)
+    problems += bad
+    diff = [0] * len(puzzle.nodes)
+    for u, v, c in zip(puzzle.tail, puzzle.head, puzzle.colour, strict=True):
+        if c not in (ia, ib):
+            return [*problems, "an edge has neither colour (use another certificate)"]
+        for w in (u, v):
+            diff[w] += 1 if c == ia else -1
+    for v in nodes:
+        if diff[v] != int(claimed[puzzle.nodes[v]]):
+            problems.append(f"node {puzzle.nodes[v]} has {a} minus {b} ends {diff[v]}, not "
+                            f"{claimed[puzzle.nodes[v]]}")
+    allowed = 0 if puzzle.closed else 2
+    if sum(abs(diff[v]) for v in nodes) <= allowed:
+        problems.append("the listed imbalances do not rule out an alternating walk")
+    return problems
+
+
 def _check_closed_set(puzzle: Puzzle, data: Mapping[str, Any]) -> Problems:
     """``{"states": [[node, phase], ...]}``: ``phase`` is ``null`` before the first
     step, else the colour of the last step (``"*"`` when the puzzle has no colour
@@ -304,6 +343,7 @@ _CHECKERS: dict[str, Callable[[Puzzle, Mapping[str, Any]], Problems]] = {
     "imbalance": _check_imbalance,
     "disconnected": _check_disconnected,
     "endpoints": _check_endpoints,
+    "alternation": _check_alternation,
     "closed-set": _check_closed_set,
 }
 

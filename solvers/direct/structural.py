@@ -12,7 +12,11 @@ its argument applies, else ``None``:
     with only one-way edges, nodes have more edges out than in (or in than out)
     than a trail allows;
 ``endpoints``
-    the ends the degrees force are not among the allowed starts and ends.
+    the ends the degrees force are not among the allowed starts and ends;
+``alternation``
+    under a rule where two colours must alternate, every pass through a node uses
+    one edge of each colour, so nodes where the colours do not balance can only be
+    the walk's ends.
 
 The data follow the formats that :mod:`trailkit.models.certificates` checks (node
 names and edge ids as the puzzle names them). That checker is deliberately not
@@ -33,6 +37,7 @@ from trailkit.models.answer import Certificate
 from trailkit.models.puzzle import EdgeUse, Puzzle
 
 __all__ = [
+    "alternation_certificate",
     "balances",
     "disconnected_certificate",
     "endpoints_certificate",
@@ -233,11 +238,62 @@ def endpoints_certificate(puzzle: Puzzle) -> Certificate | None:
 
 
 # -------------------------------------------------------------------- all
+
+
+# ------------------------------------------------------------- alternation
+def _alternating_pair(puzzle: Puzzle) -> tuple[int, int] | None:
+    """The two colours of a strict two-colour alternation rule (a → b → a), else ``None``."""
+    rule = puzzle.colours
+    if rule is None or len(rule.names) != 2:
+        return None
+    if rule.successors[0] != frozenset({1}) or rule.successors[1] != frozenset({0}):
+        return None
+    return 0, 1
+
+
+def alternation_certificate(puzzle: Puzzle) -> Certificate | None:
+    """Nodes whose red and blue edge ends do not balance under a red/blue alternation rule.
+
+    A walk that alternates two colours pairs, at every node it passes through, one
+    edge end of each colour; only its first and last steps leave an end unpaired (and
+    a closed walk pairs those too). So the imbalances, summed over all nodes, are at
+    most 2 (0 when closed).
+    """
+    pair = _alternating_pair(puzzle)
+    if not _applies(puzzle) or pair is None or puzzle.colour is None:
+        return None
+    if puzzle.directed is not None and any(puzzle.directed):
+        return None
+    surplus = [0] * len(puzzle.nodes)
+    for u, v, c in zip(puzzle.tail, puzzle.head, puzzle.colour, strict=True):
+        if c < 0:
+            return None
+        step = 1 if c == pair[0] else -1
+        surplus[u] += step
+        surplus[v] += step
+    allowed = 0 if puzzle.closed else 2
+    uneven = {puzzle.nodes[v]: d for v, d in enumerate(surplus) if d}
+    if sum(abs(d) for d in uneven.values()) <= allowed:
+        return None
+    a, b = (puzzle.colours.names[i] for i in pair)  # type: ignore[union-attr]
+    shown = _listing([f"{name} ({d:+d})" for name, d in uneven.items()])
+    ends = ("and a closed walk pairs its first and last steps too, so every node must "
+            "balance" if puzzle.closed else
+            "only the first and last steps leave an end unpaired, so the imbalances can "
+            "add up to at most 2")
+    explanation = (
+        f"Colours {a} and {b} must alternate, so each time the walk passes through a node "
+        f"it uses one {a} and one {b} edge end there; {ends}. Counting {a} ends minus "
+        f"{b} ends (a loop counts twice): {shown}.")
+    return Certificate("alternation", {"colours": [a, b], "nodes": uneven}, explanation)
+
+
 _MAKERS: tuple[Callable[[Puzzle], Certificate | None], ...] = (
     disconnected_certificate,
     parity_certificate,
     imbalance_certificate,
     endpoints_certificate,
+    alternation_certificate,
 )
 
 
