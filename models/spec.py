@@ -159,7 +159,7 @@ class _SpecReader:
             self.spend(key_node, 2)
             if not isinstance(key_node, yaml.ScalarNode) or key_node.tag not in _PLAIN_TAGS:
                 raise self.fail(key_node, f"keys in {path} must be plain words")
-            key = _SYNONYMS.get(key_node.value, key_node.value)
+            key = str(_SYNONYMS.get(key_node.value, key_node.value))
             if key in out:
                 first = self.loc(out[key][0])
                 raise self.fail(key_node, f"the key {key!r} appears twice in {path} (first on "
@@ -193,7 +193,7 @@ class _SpecReader:
     def name_text(self, node: yaml.Node, path: str, what: str = "node name") -> str:
         """A node name or pip: the text as written (see the module docstring)."""
         text = self.scalar_text(node, path)
-        if node.tag == _YAML + "null" and not node.style:
+        if node.tag == _YAML + "null" and not getattr(node, "style", None):
             shown = f"'{text}'" if text else "''"
             raise self.fail(node, f"{path} is empty (YAML reads {shown} as null) where a {what} "
                             f"belongs; write the name, quoted if it is {shown}: \"{text}\"")
@@ -346,7 +346,7 @@ class _SpecReader:
         return pips[0], pips[1]
 
     def lower_colour_walk(self, top: dict, root: yaml.Node) -> dict[str, Any]:
-        palette = DEFAULT_COLOURS
+        palette: tuple[str, ...] = DEFAULT_COLOURS
         if "colours" in top:
             palette = self.read_palette(top["colours"][1], "colours")
         rule = ColourRule.from_cycle(palette)

@@ -110,7 +110,8 @@ class _Graph:
 
     @classmethod
     def of(cls, puzzle: Puzzle, extra_arc: tuple[int, int] | None = None) -> _Graph:
-        arcs, links = [], []
+        arcs: list[tuple[int, int]] = []
+        links: list[int] = []
         degree = [0] * puzzle.num_nodes
         loops = [0] * puzzle.num_nodes
         for e, (u, v) in enumerate(zip(puzzle.tail, puzzle.head, strict=True)):

@@ -172,7 +172,8 @@ def _dominoes(rng: random.Random, size: int, solvable: str) -> _Draft:
             if not odd:
                 break
             rng.shuffle(odd)
-            pair = tuple(sorted((int(odd[0]), int(odd[1]))))
+            low, high = sorted((int(odd[0]), int(odd[1])))
+            pair = (low, high)
             chosen ^= {pair}
     if solvable == "no":
         candidates = [(i, j) for i in range(size + 1) for j in range(i + 1, size + 1)]

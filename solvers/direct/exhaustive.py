@@ -161,7 +161,8 @@ class _TrailSearch:
         root = origin * k
         if self.exactly and not self._can_finish(origin, origin):
             return None
-        states, edges = [root], []
+        states: list[int] = [root]
+        edges: list[int] = []
         frames = [self._candidates(root, origin, None, 0, bound)]
         while frames:
             candidates = frames[-1]
