@@ -111,7 +111,7 @@ class _Graph:
     @classmethod
     def of(cls, puzzle: Puzzle, extra_arc: tuple[int, int] | None = None) -> _Graph:
         arcs: list[tuple[int, int]] = []
-        links: list[int] = []
+        links: list[tuple[int, int]] = []
         degree = [0] * puzzle.num_nodes
         loops = [0] * puzzle.num_nodes
         for e, (u, v) in enumerate(zip(puzzle.tail, puzzle.head, strict=True)):
