@@ -263,6 +263,8 @@ def cmd_count(args: argparse.Namespace) -> int:
     result = count(puzzle, args.backend, _limits(args), failures=args.failures,
                    exact=args.exact, crosscheck=crosscheck,
                    progress=_progress_printer() if not args.json else None)
+    if sys.stderr.isatty() and not args.json:
+        print("\r\033[K", end="", file=sys.stderr, flush=True)  # clear the progress line
     if args.json:
         _emit_json(count_json(puzzle, result, args.spec, args.failures))
     else:
@@ -271,11 +273,13 @@ def cmd_count(args: argparse.Namespace) -> int:
 
 
 def _progress_printer() -> Callable[[int], None] | None:
+    """A progress line on a terminal (stderr), or ``None`` when stderr is not one."""
     if not sys.stderr.isatty():
         return None
 
     def show(done: int) -> None:
-        print(f"\r  searched {done:,} walks...", end="", file=sys.stderr, flush=True)
+        print(f"\r  counting: {done:,} search states so far...", end="", file=sys.stderr,
+              flush=True)
 
     return show
 
