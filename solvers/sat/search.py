@@ -159,14 +159,18 @@ def _layered(puzzle: Puzzle, name: str, deadline: Deadline, h: int, why: str) ->
                                              "steps exists")
     finally:
         solver.delete()
-    refuted = (f"the SAT solver {name} refuted the layered state encoding for the lengths "
-               f"{_spans(asked)} (incremental solving under assumptions), "
-               if asked else "")
+    if asked:
+        basis = (f"the SAT solver {name} refuted the layered state encoding for the lengths "
+                 f"{_spans(asked)} (incremental solving under assumptions) and forward and "
+                 "backward reachability over the (node, colour-phase) states rules out every "
+                 "other length")
+    else:
+        basis = ("forward and backward reachability over the (node, colour-phase) states "
+                 "shows that no walk from a start reaches an allowed end")
     return Outcome("unsat", reason=(
-        f"no walk of 1..{h} steps exists: {refuted}forward and backward reachability over "
-        "the (node, colour-phase) states rules out every other length, the empty walk is "
-        f"not allowed, and {why}; this rests on the encoding and the solver's UNSAT "
-        "answers, so a second backend should confirm"))
+        f"no walk of 1..{h} steps exists: {basis}, the empty walk is not allowed, and {why}; "
+        "this rests on the layered encoding (and the solver's UNSAT answers), so a second "
+        "backend should confirm"))
 
 
 def _spans(lengths: list[int]) -> str:
