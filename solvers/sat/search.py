@@ -173,14 +173,17 @@ def _layered(puzzle: Puzzle, name: str, deadline: Deadline, h: int, why: str) ->
         "backend should confirm"))
 
 
-def _spans(lengths: list[int]) -> str:
-    """``[1, 2, 3, 5]`` -> ``"1-3, 5"``."""
+def _spans(lengths: list[int], most: int = 6) -> str:
+    """``[1, 2, 3, 5]`` -> ``"1-3, 5"``; a summary when there are more than ``most`` runs."""
     parts: list[str] = []
     for k in lengths:
         if parts and parts[-1].split("-")[-1] == str(k - 1):
             parts[-1] = parts[-1].split("-")[0] + f"-{k}"
         else:
             parts.append(str(k))
+    if len(parts) > most:
+        return (f"{', '.join(parts[:3])}, ... ({len(lengths)} lengths from {lengths[0]} to "
+                f"{lengths[-1]}: every length at which a goal state is reachable)")
     return ", ".join(parts)
 
 
