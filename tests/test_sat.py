@@ -226,3 +226,98 @@ def test_agrees_with_direct(puzzle: Puzzle) -> None:
     assert answer.status is expected.status
     if answer.walk is not None and puzzle.objective is Objective.SHORTEST:
         assert expected.walk is not None and len(answer.walk) == len(expected.walk)
+
+
+# ------------------------------------------------- reusable walks: layered encoding
+def shortest_walks(puzzle: Puzzle, max_len: int) -> list[Walk]:
+    """Every shortest valid walk of at most ``max_len`` steps (by :func:`verify`).
+
+    Independent of the encoder: extends walks one oriented edge at a time (a self-loop
+    one way only), length by length, and stops at the first length with valid walks.
+    """
+    layer = [((v,), ()) for v in range(puzzle.num_nodes)]
+    for _ in range(max_len + 1):
+        valid = [Walk(n, e) for n, e in layer if not verify(puzzle, Walk(n, e))]
+        if valid:
+            return valid
+        nxt = []
+        for nodes, edges in layer:
+            at = nodes[-1]
+            for e in range(puzzle.num_edges):
+                u, v = puzzle.tail[e], puzzle.head[e]
+                if u == at:
+                    nxt.append(((*nodes, v), (*edges, e)))
+                if v == at and u != v and not puzzle.is_directed(e):
+                    nxt.append(((*nodes, u), (*edges, e)))
+        layer = nxt
+    return []
+
+
+@st.composite
+def reusable_puzzles(draw):
+    """Reusable-edge shortest-walk puzzles on few nodes, so parallel edges are common."""
+    n = draw(st.integers(1, 3))
+    names = "abc"[:n]
+    m = draw(st.integers(1, 5))
+    raw = draw(st.lists(st.tuples(st.sampled_from(names), st.sampled_from(names)),
+                        min_size=m, max_size=m))
+    coloured = draw(st.booleans())
+    edges = [(u, v, draw(st.sampled_from(["red", "blue"]))) if coloured else (u, v)
+             for u, v in raw]
+    directed = draw(st.lists(st.booleans(), min_size=m, max_size=m)) if draw(st.booleans()) \
+        else None
+    node_set = st.none() | st.sets(st.sampled_from(names), min_size=1).map(sorted)
+    rule = ColourRule.from_cycle(["red", "blue"]) if coloured else None
+    first = draw(st.none() | st.sets(st.sampled_from(["red", "blue"]), min_size=1).map(sorted)) \
+        if coloured else None
+    return Puzzle.build(kind="walk", nodes=names, edges=edges, directed=directed, colours=rule,
+                        use=EdgeUse.ANY, start=draw(node_set), end=draw(node_set), first=first,
+                        closed=draw(st.booleans()), objective=Objective.SHORTEST)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(reusable_puzzles())
+def test_reusable_walks_and_counts_match_brute_force(puzzle: Puzzle) -> None:
+    sat = SatBackend("")
+    bound = oracle_bound(puzzle)  # at most 3 nodes × 2 phases: the oracle is conclusive
+    walks = shortest_walks(puzzle, bound)
+    answer = sat.solve(puzzle)
+    assert (answer.status is Status.SOLVED) == bool(walks), answer.reason
+    if walks:
+        assert verify(puzzle, answer.walk) == [] and answer.optimal is True
+        assert len(answer.walk) == len(walks[0])
+    else:
+        assert "layered" in answer.reason
+    assert sat.count(puzzle).solutions == len(walks)
+
+
+def test_parallel_edges_multiply_the_count() -> None:
+    # a -> b by three red planks (one of them written b a), then b -> c by two blue ones
+    edges = [("a", "b", "red"), ("b", "a", "red"), ("a", "b", "red"), ("b", "c", "blue"),
+             ("c", "b", "blue"), ("a", "c", "green")]
+    p = Puzzle.build(kind="colour-walk", edges=edges, colours=RGB, use=EdgeUse.ANY,
+                     start=["a"], end=["c"], first=["red"], objective=Objective.SHORTEST)
+    assert SatBackend("").count(p).solutions == 6
+    answer = SatBackend("").solve(p)
+    assert answer.optimal is True and len(answer.walk) == 2 and verify(p, answer.walk) == []
+
+
+def test_closed_reusable_walk_needs_the_colour_join() -> None:
+    # a-b red, b-a blue, a-a green: the shortest closed ring is red, blue, green (3 steps)
+    p = Puzzle.build(kind="walk", edges=[("a", "b", "red"), ("b", "a", "blue"),
+                                         ("a", "a", "green")], directed=[True, True, True],
+                     colours=RGB, use=EdgeUse.ANY, closed=True, objective=Objective.SHORTEST)
+    answer = SatBackend("").solve(p)
+    assert answer.walk is not None and len(answer.walk) == 3 and verify(p, answer.walk) == []
+    assert SatBackend("").count(p).solutions == 3  # the three rotations
+
+
+def test_reusable_dimacs_round_trip() -> None:
+    planks = [("A", "B", "red"), ("B", "C", "blue"), ("C", "A", "green"), ("C", "T", "red")]
+    p = Puzzle.build(kind="colour-walk", edges=planks, colours=RGB, use=EdgeUse.ANY,
+                     start=["A"], end=["T"], objective=Objective.SHORTEST)
+    text = to_dimacs(p)
+    with Solver(name="minisat22", bootstrap_with=CNF(from_string=text).clauses) as s:
+        assert s.solve()
+        model = "v " + " ".join(map(str, s.get_model())) + " 0\n"
+    assert verify(p, walk_from_model(p, text, model)) == []

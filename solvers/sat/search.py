@@ -7,8 +7,10 @@
   between two equal states leaves a valid walk, and for a closed walk the join rule
   still holds), so if no walk of at most H steps exists, no walk exists at all.
 
-For the two bounded kinds one incremental solver answers every length under the
-assumptions ``a[k-1], -a[k]`` (:func:`encode_prefix`), shortest first.
+For at-most-once walks one incremental solver answers every length under the
+assumptions ``a[k-1], -a[k]`` (:func:`encode_prefix`), shortest first. Reusable
+walks use the layered state encoding of :mod:`.layered` instead, grown one layer
+per length and asked under the assumption ``fin[k]``, shortest first.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from trailkit.models.answer import Walk
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.sat.encode import VarMap, encode, encode_prefix, oriented_edges
+from trailkit.solvers.sat.layered import LayeredEncoding
 from trailkit.solvers.sat.runner import Deadline, new_solver, solve_call
 
 __all__ = ["Outcome", "count_walks", "empty_walk", "empty_walks", "horizon", "search"]
@@ -78,6 +81,8 @@ def search(puzzle: Puzzle, solver_name: str, deadline: Deadline, *,
                                        "taken (" + why + ")")
     if puzzle.use is EdgeUse.EXACTLY_ONCE:
         return _fixed_length(puzzle, solver_name, deadline, proof)
+    if puzzle.use is EdgeUse.ANY:
+        return _layered(puzzle, solver_name, deadline, h, why)
     return _growing(puzzle, solver_name, deadline, h, why)
 
 
@@ -120,6 +125,97 @@ def _growing(puzzle: Puzzle, name: str, deadline: Deadline, h: int, why: str) ->
         solver.delete()
 
 
+def _layered_lengths(enc: LayeredEncoding, solver: object, deadline: Deadline):
+    """Yield ``(k, fin[k])`` for each length 1..H a goal state is reachable at, adding
+    each new layer's clauses to ``solver`` first; stops early when a layer is empty."""
+    for k in range(1, enc.horizon + 1):
+        if enc.exhausted() or deadline.passed():
+            return
+        enc.extend_to(k)
+        for clause in enc.take_new():
+            solver.add_clause(clause)  # type: ignore[attr-defined]
+        if k in enc.finish:
+            yield k, enc.finish[k]
+
+
+def _layered(puzzle: Puzzle, name: str, deadline: Deadline, h: int, why: str) -> Outcome:
+    """Shortest reusable walk: the layered state encoding, one length at a time."""
+    enc = LayeredEncoding(puzzle, h)
+    solver = new_solver(name, enc.take_new())
+    shortest = puzzle.objective is Objective.SHORTEST
+    asked: list[int] = []
+    stopped = False
+    try:
+        for k, fin in _layered_lengths(enc, solver, deadline):
+            result = solve_call(solver, name, [fin], deadline)
+            if result is None:
+                stopped = True
+                break
+            if result:
+                return Outcome("sat", enc.decode(solver.get_model(), k), shortest)
+            asked.append(k)
+        if stopped or deadline.passed():
+            return Outcome("timeout", reason=f"no walk of fewer than {len(enc.layers) - 1} "
+                                             "steps exists")
+    finally:
+        solver.delete()
+    if asked:
+        basis = (f"the SAT solver {name} refuted the layered state encoding for the lengths "
+                 f"{_spans(asked)} (incremental solving under assumptions) and forward and "
+                 "backward reachability over the (node, colour-phase) states rules out every "
+                 "other length")
+    else:
+        basis = ("forward and backward reachability over the (node, colour-phase) states "
+                 "shows that no walk from a start reaches an allowed end")
+    return Outcome("unsat", reason=(
+        f"no walk of 1..{h} steps exists: {basis}, the empty walk is not allowed, and {why}; "
+        "this rests on the layered encoding (and the solver's UNSAT answers), so a second "
+        "backend should confirm"))
+
+
+def _spans(lengths: list[int], most: int = 6) -> str:
+    """``[1, 2, 3, 5]`` -> ``"1-3, 5"``; a summary when there are more than ``most`` runs."""
+    parts: list[str] = []
+    for k in lengths:
+        if parts and parts[-1].split("-")[-1] == str(k - 1):
+            parts[-1] = parts[-1].split("-")[0] + f"-{k}"
+        else:
+            parts.append(str(k))
+    if len(parts) > most:
+        return (f"{', '.join(parts[:3])}, ... ({len(lengths)} lengths from {lengths[0]} to "
+                f"{lengths[-1]}: every length at which a goal state is reachable)")
+    return ", ".join(parts)
+
+
+def _count_layered(puzzle: Puzzle, name: str, deadline: Deadline, total: int,
+                   progress: Callable[[int], None]) -> tuple[int, bool, str]:
+    """Count the shortest reusable walks: enumerate state sequences of the first length
+    that has any, each blocked once, and add the walks each one stands for."""
+    enc = LayeredEncoding(puzzle, horizon(puzzle)[0])
+    solver = new_solver(name, enc.take_new())
+    try:
+        for k, fin in _layered_lengths(enc, solver, deadline):
+            found = 0
+            while True:
+                result = solve_call(solver, name, [fin], deadline)
+                if result is None or deadline.passed():
+                    return total, False, "the time limit was reached"
+                if not result:
+                    break
+                states = enc.states_of(solver.get_model(), k)
+                found += 1
+                total += enc.multiplicity(states)
+                progress(total)
+                solver.add_clause([-v for v in enc.state_vars(states)] + [-fin])
+            if found:
+                break
+        if deadline.passed():
+            return total, False, "the time limit was reached"
+    finally:
+        solver.delete()
+    return total, True, ""
+
+
 def count_walks(puzzle: Puzzle, solver_name: str, deadline: Deadline,
                 progress: Callable[[int], None] = lambda n: None) -> tuple[int, bool, str]:
     """Count solutions by enumeration with blocking clauses on the primary variables.
@@ -142,6 +238,8 @@ def count_walks(puzzle: Puzzle, solver_name: str, deadline: Deadline,
     h = horizon(puzzle)[0]
     if h == 0:
         return total, True, ""
+    if puzzle.use is EdgeUse.ANY:
+        return _count_layered(puzzle, solver_name, deadline, total, progress)
     if puzzle.use is EdgeUse.EXACTLY_ONCE:
         clauses, vmap = encode(puzzle, h, break_symmetry=False)
         plans = [([], [])]
