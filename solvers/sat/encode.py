@@ -122,7 +122,7 @@ class VarMap:
             raise ValueError("the model takes no step")
         _, first_e, first_o = self.steps[chosen[0]]
         nodes = [_ends(puzzle, first_e, first_o)[0]]
-        edges = []
+        edges: list[int] = []
         for v in chosen:
             _, e, o = self.steps[v]
             a, b = _ends(puzzle, e, o)

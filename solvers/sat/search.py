@@ -242,7 +242,7 @@ def count_walks(puzzle: Puzzle, solver_name: str, deadline: Deadline,
         return _count_layered(puzzle, solver_name, deadline, total, progress)
     if puzzle.use is EdgeUse.EXACTLY_ONCE:
         clauses, vmap = encode(puzzle, h, break_symmetry=False)
-        plans = [([], [])]
+        plans: list[tuple[list[int], list[int]]] = [([], [])]
     else:
         clauses, vmap = encode_prefix(puzzle, h)
         act = vmap.active
