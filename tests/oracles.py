@@ -55,14 +55,17 @@ def walk_puzzles(draw: Any, use: EdgeUse = EdgeUse.ANY, max_nodes: int = 4,
                   objective=Objective.SHORTEST)
 
 
-def _moves(p: Puzzle, at: int) -> list[tuple[int, int]]:
-    """Every (edge, next node) leaving ``at``, rules ignored (verify judges them)."""
+def steps_from(p: Puzzle, at: int, *, respect_direction: bool = True) -> list[tuple[int, int]]:
+    """Every (edge, next node) leaving ``at``; a self-loop is one step. With
+    ``respect_direction=False`` one-way edges may be crossed backwards too (for
+    searches that let ``verify`` judge every rule)."""
     out = []
     for e in range(p.num_edges):
-        if p.tail[e] == at:
-            out.append((e, p.head[e]))
-        if p.head[e] == at and p.tail[e] != at:
-            out.append((e, p.tail[e]))
+        u, v = p.tail[e], p.head[e]
+        if u == at:
+            out.append((e, v))
+        elif v == at and not (respect_direction and p.is_directed(e)):
+            out.append((e, u))
     return out
 
 
@@ -79,7 +82,7 @@ def brute_shortest(p: Puzzle, bound: int, *, distinct_edges: bool = False) -> Wa
         seen: set[Any] = set()
         following = []
         for w in frontier:
-            for e, v in _moves(p, w.nodes[-1]):
+            for e, v in steps_from(p, w.nodes[-1], respect_direction=False):
                 if distinct_edges and e in w.edges:
                     continue
                 x = Walk((*w.nodes, v), (*w.edges, e))

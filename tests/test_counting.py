@@ -14,6 +14,7 @@ from itertools import pairwise
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles import steps_from
 
 from trailkit.models.answer import Walk
 from trailkit.models.errors import UnsupportedPuzzle
@@ -128,18 +129,6 @@ class Tally:
     early: int = 0
 
 
-def _steps(puzzle: Puzzle, node: int) -> list[tuple[int, int]]:
-    """(edge, next node) for every way to leave ``node``; a loop is one way."""
-    out = []
-    for e in range(puzzle.num_edges):
-        u, v = puzzle.tail[e], puzzle.head[e]
-        if u == node:
-            out.append((e, v))
-        elif v == node and not puzzle.is_directed(e):
-            out.append((e, u))
-    return out
-
-
 def _colours_ok(puzzle: Puzzle, edges: list[int]) -> bool:
     """The colour part of the step rules: colours in order from an allowed first colour."""
     rule, colour = puzzle.colours, puzzle.colour
@@ -163,7 +152,7 @@ def brute_force(puzzle: Puzzle) -> dict[int, Tally]:
     def explore(nodes: list[int], edges: list[int], tally: Tally) -> bool:
         solved = not verify(puzzle, Walk(tuple(nodes), tuple(edges)))
         tally.solutions += solved
-        children = [(e, w) for e, w in _steps(puzzle, nodes[-1])
+        children = [(e, w) for e, w in steps_from(puzzle, nodes[-1])
                     if _prefix_ok(puzzle, [*edges, e])]
         if not children and not solved:
             tally.failures += 1
@@ -220,7 +209,7 @@ def test_counts_match_brute_force(puzzle: Puzzle) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(small_puzzles(use=EdgeUse.AT_MOST_ONCE))
-def test_shortest_at_most_once_counts_the_fewest_steps(puzzle: Puzzle) -> None:
+def test_shortest_at_most_once_counts_the_feweststeps_from(puzzle: Puzzle) -> None:
     shortest = Puzzle(**{**_fields(puzzle), "objective": Objective.SHORTEST})
     lengths = _solution_lengths(shortest)
     best = min(lengths, default=None)
@@ -238,7 +227,7 @@ def _solution_lengths(puzzle: Puzzle) -> list[int]:
     def walk(nodes: list[int], edges: list[int]) -> None:
         if not verify(puzzle, Walk(tuple(nodes), tuple(edges))):
             found.append(len(edges))
-        for e, w in _steps(puzzle, nodes[-1]):
+        for e, w in steps_from(puzzle, nodes[-1]):
             if _prefix_ok(puzzle, [*edges, e]):
                 walk([*nodes, w], [*edges, e])
 
@@ -260,7 +249,7 @@ def test_reusable_counts_shortest_walks(puzzle: Puzzle) -> None:
         expected = sum(not verify(puzzle, Walk(tuple(n), tuple(e))) for n, e in layer)
         if expected:
             break
-        layer = [([*n, w], [*e, x]) for n, e in layer for x, w in _steps(puzzle, n[-1])
+        layer = [([*n, w], [*e, x]) for n, e in layer for x, w in steps_from(puzzle, n[-1])
                  if _colours_ok(puzzle, [*e, x])]
     result = count_walks(puzzle)
     if expected:

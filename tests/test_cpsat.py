@@ -15,6 +15,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from oracles import steps_from
 
 from trailkit.models.answer import Status, Walk
 from trailkit.models.errors import UnsupportedPuzzle
@@ -45,18 +46,6 @@ def cpsat() -> CpSatBackend:
 
 
 # --------------------------------------------------------------- the oracle
-def _steps_from(puzzle: Puzzle, at: int) -> list[tuple[int, int]]:
-    """(edge, next node) for every way to leave ``at``."""
-    out = []
-    for e in range(puzzle.num_edges):
-        u, v = puzzle.tail[e], puzzle.head[e]
-        if u == at:
-            out.append((e, v))
-        if v == at and u != v and not (puzzle.directed and puzzle.directed[e]):
-            out.append((e, u))
-    return out
-
-
 def brute_once(puzzle: Puzzle) -> Counter[int]:
     """Lengths of every valid walk of a use-once puzzle, by exhaustive depth-first search."""
     found: Counter[int] = Counter()
@@ -64,7 +53,7 @@ def brute_once(puzzle: Puzzle) -> Counter[int]:
     def grow(nodes: list[int], edges: list[int]) -> None:
         if not verify(puzzle, Walk(tuple(nodes), tuple(edges))):
             found[len(edges)] += 1
-        for e, nxt in _steps_from(puzzle, nodes[-1]):
+        for e, nxt in steps_from(puzzle, nodes[-1]):
             if e not in edges:
                 grow([*nodes, nxt], [*edges, e])
 
@@ -98,7 +87,7 @@ def brute_reusable(puzzle: Puzzle) -> tuple[int | None, int]:
             return k, total
         nxt: Counter[tuple[int, int, int, int]] = Counter()
         for (start, first, at, last), n in layer.items():
-            for e, to in _steps_from(puzzle, at):
+            for e, to in steps_from(puzzle, at):
                 c = col(e)
                 if rule is not None:
                     if c < 0 or (k == 0 and puzzle.first is not None and c not in puzzle.first):
