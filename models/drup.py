@@ -88,26 +88,28 @@ class _Checker:
         return self.conflict is not None
 
     def propagate(self) -> bool:
-        """Unit-propagate the trail; on a conflict set ``self.conflict`` and return True."""
+        """Unit-propagate the trail; on a conflict set ``self.conflict`` and return True.
+
+        The hot loop of the checker: each watch list is rebuilt while it is scanned
+        (iterating is cheaper than index bookkeeping in Python).
+        """
         truth, watches, trail, reason = self.truth, self.watches, self.trail, self.reason
-        while self.qhead < len(trail):
-            false_lit = trail[self.qhead] ^ 1
-            self.qhead += 1
-            ws = watches[false_lit]
-            i = j = 0
-            n = len(ws)
-            while i < n:
-                c = ws[i]
-                i += 1
+        qhead = self.qhead
+        while qhead < len(trail):
+            false_lit = trail[qhead] ^ 1
+            qhead += 1
+            keep: list[list[int]] = []
+            push = keep.append
+            scan = iter(watches[false_lit])
+            for c in scan:
                 first = c[0]
-                if first == _TRUE:
-                    continue  # a removed clause: drop its watch
                 if first == false_lit:
                     first = c[0] = c[1]
                     c[1] = false_lit
+                elif first == _TRUE:
+                    continue  # a removed clause: drop its watch
                 if truth[first]:
-                    ws[j] = c
-                    j += 1
+                    push(c)
                     continue
                 for k in range(2, len(c)):
                     lit = c[k]
@@ -117,17 +119,18 @@ class _Checker:
                         watches[lit].append(c)
                         break
                 else:
-                    ws[j] = c
-                    j += 1
+                    push(c)
                     if truth[first ^ 1]:
-                        ws[j:j + n - i] = ws[i:n]
-                        del ws[j + n - i:]
+                        keep.extend(scan)
+                        watches[false_lit] = keep
+                        self.qhead = qhead
                         self.conflict = c
                         return True
                     truth[first] = 1
                     reason[first >> 1] = c
                     trail.append(first)
-            del ws[j:]
+            watches[false_lit] = keep
+        self.qhead = qhead
         return False
 
     def rup(self, lits: Sequence[int], *, mark: bool = False) -> bool:
