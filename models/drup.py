@@ -6,12 +6,22 @@ lemma false; unit propagation must reach a conflict), each ``d ... 0`` line dele
 a clause, and the proof must derive the empty clause (``0``). A proof without it
 is not a refutation: a truncated proof file is rejected.
 
-The checker works forward (each lemma is checked when it is added) with two
-watched literals, and shares no code with any solver. As drat-trim does, it
-ignores deletions of unit clauses and of clauses that are the reason of a
-top-level assignment: Glucose and MapleChrono delete such clauses, and honouring
-those deletions would reject valid proofs. Ignoring a deletion only keeps an
-implied clause, so it can never make an invalid proof pass.
+By default the checker works *backward*, as drat-trim does: it first adds the
+lemmas without checking them (two watched literals, unit propagation at top
+level) until propagation reaches a conflict; then it walks the proof back,
+taking lemmas out and putting deleted clauses back, and RUP-checks only the
+lemmas marked as used: the clauses of the final conflict and, for every lemma
+checked, the conflict and reasons its derivation used. A lemma nothing uses is
+skipped (the refutation stands without it). ``backward=False`` checks every lemma
+when it is added. Either way the proof must contain the empty clause, and every
+lemma a refutation rests on is checked against the clauses present at its line.
+
+As drat-trim does, the checker ignores deletions of unit clauses and of clauses
+that are the reason of a top-level assignment: Glucose and MapleChrono delete
+such clauses, and honouring those deletions would reject valid proofs. Ignoring
+a deletion only keeps an implied clause, so it can never make an invalid proof
+pass. (python-sat 1.9's Maplesat writes every variable ``v`` as ``v + 1`` in its
+proofs, so they are rejected: they are not proofs of the formula it was given.)
 
 >>> check_drup([[1, 2], [-1, 2], [1, -2], [-1, -2]], ["2 0", "0"])
 (True, 'the proof derives the empty clause at line 2 (2 of 2 lemmas checked, backward)')
