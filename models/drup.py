@@ -326,7 +326,9 @@ class _Failed(Exception):
 
 
 def _tick(deadline: float | None, count: int, number: int) -> None:
-    if deadline is not None and count % 1024 == 0 and time.monotonic() > deadline:
+    """Raise :class:`_OutOfTime` once the deadline has passed (looked at every 64
+    lines: one long lemma can take milliseconds, so the cap is not overshot much)."""
+    if deadline is not None and count % 64 == 0 and time.monotonic() > deadline:
         raise _OutOfTime(number)
 
 
