@@ -248,7 +248,8 @@ def _colour_walk(rng: random.Random, size: int, solvable: str) -> _Draft:
             planks.pop((b, a), None)
             planks[(a, b)] = COLOURS[(phase + i) % 3]
     layout = ", ".join(f"{name[(q, r)]}: [{q + r / 2:g}, {-r}]" for q, r in cells)
-    draft = _Draft("colour-walk", [f"colours: [{', '.join(COLOURS)}]",
+    tyres = ", ".join(_q(name[c]) for c in cells)  # every tyre, planks or not
+    draft = _Draft("colour-walk", [f"nodes: [{tyres}]", f"colours: [{', '.join(COLOURS)}]",
                                    f"start: {_q(name[start])}", f"goal: {_q(name[goal])}",
                                    f"layout: {{{layout}}}"])
     draft.edges = [(name[a], name[b], colour) for (a, b), colour in planks.items()]

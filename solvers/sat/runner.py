@@ -80,15 +80,23 @@ def can_interrupt(name: str) -> bool:
         solver.delete()
 
 
+NO_USABLE_PROOF = {
+    "maplesat": "python-sat 1.9's Maplesat writes variable v as v + 1 in its proof",
+    "mergesat3": "python-sat accepts with_proof=True but get_proof() raises NotImplementedError",
+}
+
+
 @cache
 def can_prove(name: str) -> bool:
-    """Whether python-sat can log a DRUP proof for ``name``."""
+    """Whether python-sat logs a usable DRUP proof for ``name`` (see ``NO_USABLE_PROOF``)."""
+    if name in NO_USABLE_PROOF:
+        return False
     hook = sys.unraisablehook
     sys.unraisablehook = lambda _: None  # python-sat's __del__ fails on the half-built solver
     try:
         Solver(name=name, with_proof=True).delete()
         return True
-    except NotImplementedError:
+    except Exception:  # NotImplementedError, or a solver this python-sat build lacks
         return False
     finally:
         gc.collect()
