@@ -346,11 +346,10 @@ class _SpecReader:
         return pips[0], pips[1]
 
     def lower_colour_walk(self, top: dict, root: yaml.Node) -> dict[str, Any]:
-        palette: tuple[str, ...] = DEFAULT_COLOURS
-        if "colours" in top:
-            palette = self.read_palette(top["colours"][1], "colours")
-        rule = ColourRule.from_cycle(palette)
-        graph = self.read_edges(top, root, palette=palette, need_colour=True)
+        rule = ColourRule.from_cycle(DEFAULT_COLOURS)
+        if "colours" in top:  # a list is the cyclic order; the walk kind's mappings work too
+            rule = self.read_rule(top["colours"][1])
+        graph = self.read_edges(top, root, palette=rule.names, need_colour=True)
         for key in ("start", "goal"):
             if key not in top and not (key == "goal" and "end" in top):
                 raise self.fail(root, f"missing required key {key!r} for kind 'colour-walk'")
