@@ -186,3 +186,41 @@ def test_console_script_runs_without_traceback(tmp_path: Path) -> None:
                           capture_output=True, text=True, check=False)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and f"{spec}:4:1: error:" in done.stderr
+
+
+def test_count_json_follows_the_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["count", str(SPECS / "nikolaus.yaml"), "--failures", "--json"], capsys)
+    assert code == 0
+    result = json.loads(out)
+    assert result["format"] == "trailkit-count/1"
+    assert (result["solutions"], result["failures"], result["early_failures"]) == (88, 266, 23)
+    assert sum(row["solutions"] for row in result["per_start"].values()) == 88
+
+
+def test_count_stopped_by_a_limit_is_a_lower_bound(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    spec = tmp_path / "k7.yaml"
+    edges = ", ".join(f"{a} {b}" for a in range(7) for b in range(a + 1, 7))
+    spec.write_text(f"trailkit: 1\nkind: trail\nclosed: true\nedges: [{edges}]\n")
+    code, out, _ = run(["count", str(spec), "--time-limit", "0.5", "--json"], capsys)
+    assert code == 3
+    result = json.loads(out)
+    assert result["complete"] is False and result["status"] == "unknown"
+    assert result["solutions"] <= 2_729_502_720  # K7's exact count, closed walks with a start
+
+
+def test_export_and_read_back_a_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    cnf = tmp_path / "n.cnf"
+    assert run(["export", str(SPECS / "nikolaus.yaml"), "--format", "dimacs", "--out", str(cnf)],
+               capsys)[0] == 0
+    with Solver(name="minisat22", bootstrap_with=CNF(from_file=str(cnf)).clauses) as solver:
+        assert solver.solve()
+        model = solver.get_model()
+    answer = tmp_path / "model.txt"
+    answer.write_text("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
+    code, out, _ = run(["solve", str(SPECS / "nikolaus.yaml"), "--from-model", str(answer),
+                        "--json"], capsys)
+    assert code == 0 and json.loads(out)["verified"] is True
