@@ -134,11 +134,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=float, default=300.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--alt-sizes", default="30,50,75,100,150,200,300,400,600",
+                        help="edge counts of the alternating trails (comma separated)")
+    parser.add_argument("--only-alternating", action="store_true",
+                        help="skip the domino and Eulerian sections")
     args = parser.parse_args()
     deadline = time.perf_counter() + args.budget
     rng = random.Random(args.seed)
     default = Limits()
 
+    if not args.only_alternating:
+        bench_circuits(rng, default)
+    bench_alternating(rng, [int(x) for x in args.alt_sizes.split(",")], deadline)
+
+
+def bench_circuits(rng: random.Random, default: Limits) -> None:
+    """Domino rings and random Eulerian multigraphs, CP-SAT against CPMpy's Circuit."""
     print("== domino rings (trailkit default limits: 1 worker, seed 0) ==")
     for n in (6, 9):
         took, status = timed_solve(dominoes(n), Limits(time_limit=60))
@@ -157,10 +168,14 @@ def main() -> None:
             line += f"{total:9.3f} {solver_s:10.3f} {cstatus:>9}"
         print(line)
 
+
+
+def bench_alternating(rng: random.Random, sizes: list[int], deadline: float) -> None:
+    """Alternating red/blue trails, solvable and unsolvable, until CP-SAT stops answering."""
     print("\n== alternating red/blue exactly-once trails, 60 s limit each ==")
     print(f"{'edges':>5} {'kind':>10} {'status':>10} {'time s':>8}")
     stopped = {True: None, False: None}
-    for m in (30, 50, 75, 100, 150, 200, 300, 400, 600):
+    for m in sizes:
         for solvable in (True, False):
             if stopped[solvable] is not None:
                 continue
