@@ -280,6 +280,10 @@ class _SpecReader:
             rules["expect"] = self.read_expect(top["expect"][1])
         if "layout" in top:
             rules["layout"] = self.read_layout(top["layout"][1])
+        if not self.node_names:
+            what = "dominoes" if kind == "domino-chain" else "edges"
+            raise self.fail(root, f"the puzzle has no {what} and no nodes: there is nothing to "
+                            f"solve; add some {what}")
         return Puzzle(nodes=tuple(self.node_names), source=self.source, **rules)
 
     def read_expect(self, node: yaml.Node) -> dict[str, Any]:
