@@ -102,7 +102,9 @@ class SatBackend(Backend):
                                     "(use the direct backend for --failures)")
         import multiprocessing as mp
 
-        seen = mp.Value("q", 0)
+        # No lock: the child may be killed mid-write, and a lock it held would then
+        # block the parent's read forever (a 64-bit store is not torn in practice).
+        seen = mp.Value("q", 0, lock=False)
 
         def note(n: int) -> None:
             seen.value = n
