@@ -60,14 +60,17 @@ def reuse_tempting(draw: Any) -> Puzzle:
 @given(reuse_tempting())
 def test_at_most_once_where_the_relaxation_reuses_edges(p: Puzzle) -> None:
     """Exercises the iterative deepening: the relaxation's walk is often not a trail."""
-    answer, expected = _check_against_brute(p)
-    if expected is not None:
-        assert answer.optimal is True and len(answer.walk) == len(expected)
+    _assert_shortest_like_brute_force(p)
 
 
 @SETTINGS
 @given(walk_puzzles(use=EdgeUse.AT_MOST_ONCE, max_nodes=4, max_edges=6))
 def test_at_most_once_shortest_matches_brute_force(p: Puzzle) -> None:
+    _assert_shortest_like_brute_force(p)
+
+
+def _assert_shortest_like_brute_force(p: Puzzle) -> None:
+    """Same solvability as the brute force, and a walk as short as its shortest."""
     answer, expected = _check_against_brute(p)
     if expected is not None:
         assert answer.optimal is True and len(answer.walk) == len(expected)
