@@ -36,10 +36,15 @@ that formula (by SHA-256), and then checks the proof against the re-encoded CNF.
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from itertools import chain
+from typing import Any, NamedTuple
 
+import numpy as np
+
+from trailkit.models import drup_kernel as kernel
 from trailkit.models.answer import Certificate
 from trailkit.models.puzzle import EdgeUse, Puzzle
 
@@ -62,327 +67,123 @@ def cnf_sha256(num_vars: int, clauses: Iterable[Sequence[int]]) -> str:
     return hashlib.sha256(cnf_text(num_vars, clauses).encode()).hexdigest()
 
 
-class _Checker:
-    """Clause database with two watched literals and a top-level trail.
-
-    Literal ``v`` is coded ``2v`` and ``-v`` is ``2v + 1`` (so ``code ^ 1`` negates);
-    code 0 is a literal that is always true, written into a removed clause's first
-    slot so propagation drops it from watch lists on sight. ``truth[code]`` is 1 when
-    that literal is true. Every stored clause has an id (``cid``): the formula's
-    clauses come first, then one id per proof line. Top-level assignments are only
-    undone by :meth:`rollback` in the backward pass (deletions of their reasons are
-    ignored), so a RUP check only undoes what it added itself.
-
-    Watch invariant (what makes rolling back the top-level trail safe): a watched
-    literal that is false at top level is paired with a true watched literal that
-    was assigned no later. Propagation keeps it; :meth:`restore` re-establishes it.
-    """
-
-    def __init__(self, num_vars: int, num_ids: int) -> None:
-        size = 2 * (num_vars + 1)
-        self.truth = bytearray(size)
-        self.truth[_TRUE] = 1
-        self.reason: list[list[int] | None] = [None] * (num_vars + 1)
-        self.position = [0] * (num_vars + 1)  # trail index of a top-level assignment
-        self.watches: list[list[list[int]]] = [[] for _ in range(size)]
-        self.by_key: dict[tuple[int, ...], list[list[int]]] = {}
-        self.trail: list[int] = []
-        self.qhead = 0
-        self.conflict: list[int] | None = None  # a clause falsified at top level
-        self.cid_of: dict[int, int] = {}  # id(clause object) -> cid
-        self.core = bytearray(num_ids)  # 1 = the clause took part in a conflict
-
-    @property
-    def inconsistent(self) -> bool:
-        """Whether unit propagation alone has reached a conflict at top level."""
-        return self.conflict is not None
-
-    def propagate(self) -> bool:
-        """Unit-propagate the trail; on a conflict set ``self.conflict`` and return True.
-
-        The hot loop of the checker: each watch list is rebuilt while it is scanned
-        (iterating is cheaper than index bookkeeping in Python).
-        """
-        truth, watches, trail, reason = self.truth, self.watches, self.trail, self.reason
-        qhead = self.qhead
-        while qhead < len(trail):
-            false_lit = trail[qhead] ^ 1
-            qhead += 1
-            keep: list[list[int]] = []
-            push = keep.append
-            scan = iter(watches[false_lit])
-            for c in scan:
-                first = c[0]
-                if first == false_lit:
-                    first = c[0] = c[1]
-                    c[1] = false_lit
-                elif first == _TRUE:
-                    continue  # a removed clause: drop its watch
-                if truth[first]:
-                    push(c)
-                    continue
-                for k in range(2, len(c)):
-                    lit = c[k]
-                    if not truth[lit ^ 1]:
-                        c[1] = lit
-                        c[k] = false_lit
-                        watches[lit].append(c)
-                        break
-                else:
-                    push(c)
-                    if truth[first ^ 1]:
-                        keep.extend(scan)
-                        watches[false_lit] = keep
-                        self.qhead = qhead
-                        self.conflict = c
-                        return True
-                    truth[first] = 1
-                    reason[first >> 1] = c
-                    trail.append(first)
-            watches[false_lit] = keep
-        self.qhead = qhead
-        return False
-
-    def rup(self, lits: Sequence[int], *, mark: bool = False) -> bool:
-        """Whether the clause ``lits`` follows by reverse unit propagation.
-
-        With ``mark``, the clauses the derivation uses (the conflict and the reasons
-        behind it, down to the top level) are marked in ``self.core``.
-        """
-        if self.inconsistent:
-            return True
-        truth, trail, reason = self.truth, self.trail, self.reason
-        top = len(trail)
-        saved_conflict = self.conflict
-        start: list[int] | None = None
-        implied = False
-        for lit in lits:
-            if truth[lit]:  # already true at top level (lits is no tautology)
-                implied, start = True, reason[lit >> 1]
-                break
-            if not truth[lit ^ 1]:
-                truth[lit ^ 1] = 1
-                reason[lit >> 1] = None
-                trail.append(lit ^ 1)
-        if not implied:
-            implied = self.propagate()
-            start = self.conflict
-        if implied and mark and start is not None:
-            self.analyze(start)
-        for lit in trail[top:]:
-            truth[lit] = 0
-        del trail[top:]
-        self.qhead = top
-        self.conflict = saved_conflict
-        return implied
-
-    def analyze(self, clause: list[int]) -> None:
-        """Mark ``clause`` (falsified, or the reason of a true literal) and every
-        reason it rests on, following the implication graph back to the units."""
-        reason, cid_of, core = self.reason, self.cid_of, self.core
-        seen: set[int] = set()
-        stack = [clause]
-        while stack:
-            c = stack.pop()
-            core[cid_of[id(c)]] = 1
-            for lit in c:
-                var = lit >> 1
-                if var not in seen:
-                    seen.add(var)
-                    r = reason[var]
-                    if r is not None and r is not c:
-                        stack.append(r)
-
-    def add(self, lits: list[int], cid: int) -> list[int] | None:
-        """Add an (implied) clause with id ``cid`` and propagate at top level.
-
-        Returns the stored clause object (None for a tautology, which never
-        propagates). A clause that is false at once becomes ``self.conflict``.
-        """
-        truth = self.truth
-        if any(lit ^ 1 in lits for lit in lits):
-            return None
-        key = tuple(lits)
-        lits = sorted(lits, key=lambda lit: truth[lit ^ 1])  # literals not false first
-        self.cid_of[id(lits)] = cid
-        self.by_key.setdefault(key, []).append(lits)
-        if not lits or truth[lits[0] ^ 1]:
-            self.conflict = lits
-            return lits
-        if len(lits) == 1 or truth[lits[1] ^ 1]:
-            if not truth[lits[0]]:
-                top = len(self.trail)
-                truth[lits[0]] = 1
-                self.reason[lits[0] >> 1] = lits
-                self.trail.append(lits[0])
-                self.propagate()
-                for index in range(top, len(self.trail)):
-                    self.position[self.trail[index] >> 1] = index
-            if len(lits) == 1:
-                return lits
-        self.watches[lits[0]].append(lits)
-        self.watches[lits[1]].append(lits)
-        return lits
-
-    def delete(self, lits: list[int]) -> list[int] | None:
-        """Delete a clause, unless it is a unit or the reason of a top-level assignment.
-
-        Returns the removed clause object (None when nothing was removed).
-        """
-        found = self.by_key.get(tuple(lits))
-        if not found or len(lits) <= 1:
-            return None
-        c = found[-1]
-        for lit in c:
-            if self.truth[lit] and self.reason[lit >> 1] is c:
-                return None
-        found.pop()
-        c[0] = _TRUE
-        return c
-
-    def remove(self, clause: list[int]) -> None:
-        """Take a clause out of propagation (backward pass: going back past its lemma)."""
-        if len(clause) > 1:
-            clause[0] = _TRUE
-
-    def restore(self, lits: list[int], cid: int) -> list[int]:
-        """Put a deleted clause back (backward pass), keeping the watch invariant.
-
-        At this point of the proof the clause was present and propagation was
-        complete, so it has two literals that are not false, or one true literal
-        assigned no later than its last false literal: watch those two.
-        """
-        truth, position = self.truth, self.position
-        c = sorted(lits, key=lambda lit: (truth[lit ^ 1], -position[lit >> 1]))
-        self.cid_of[id(c)] = cid
-        self.watches[c[0]].append(c)
-        self.watches[c[1]].append(c)
-        return c
-
-    def rollback(self, size: int) -> None:
-        """Undo the top-level assignments after the first ``size`` on the trail."""
-        truth, trail = self.truth, self.trail
-        for lit in trail[size:]:
-            truth[lit] = 0
-        del trail[size:]
-        self.qhead = size
-        self.conflict = None
+_LINE = re.compile(r"(?:d\s+)?(?:-?[1-9]\d{0,9}\s+)*0")
+"""A well-formed proof line: an optional ``d``, literals, and the closing ``0``."""
+_LITERAL = re.compile(r"-?[1-9]\d{0,9}")
+_CHUNK = 256
+"""Proof lines per call into the kernel: the time limit is looked at between calls."""
 
 
-_TRUE = 0  # the code of the always-true pseudo-literal (variable 0 is never used)
-_Line = tuple[int, str, bool, list[int]]  # (line number, text, is deletion, literal codes)
+class _Proof(NamedTuple):
+    """The clause lines of a proof (comments and blank lines left out)."""
+
+    numbers: list[int]   # 1-based line number in the proof text, per clause line
+    texts: list[str]     # the line as written (stripped)
+    deletion: np.ndarray  # bool per clause line
+    values: np.ndarray   # int64: every line's literals followed by its closing 0
 
 
-def _parse(line: str) -> tuple[bool, list[int]]:
-    """``(is_deletion, literals)`` of one proof line; ``ValueError`` if malformed."""
+def _malformed(line: str) -> str:
+    """Why a proof line that does not match :data:`_LINE` is malformed."""
     parts = line.split()
-    deletion = bool(parts) and parts[0] == "d"
-    if deletion:
+    if parts[0] == "d":
         parts = parts[1:]
     if not parts or parts[-1] != "0":
-        raise ValueError("the line does not end with 0")
-    lits = [int(x) for x in parts[:-1]]
-    if 0 in lits:
-        raise ValueError("0 inside a clause")
-    return deletion, lits
+        return "the line does not end with 0"
+    for part in parts[:-1]:
+        if part == "0":
+            return "0 inside a clause"
+        if not _LITERAL.fullmatch(part):
+            return f"{part[:20]!r} is not a literal (a nonzero integer below 10^10)"
+    return "unexpected text"  # pragma: no cover - the cases above are exhaustive
 
 
-def _code(lit: int) -> int:
-    return 2 * lit if lit > 0 else -2 * lit + 1
-
-
-def _parse_proof(proof_lines: Iterable[str], max_lemmas: int) -> list[_Line] | str:
-    """The proof's clause lines with literal codes (sorted, no repeats), or why not."""
-    parsed: list[_Line] = []
+def _parse_proof(proof_lines: Iterable[str], max_lemmas: int) -> _Proof | str:
+    """The proof's clause lines, or why they cannot be checked."""
+    numbers: list[int] = []
+    texts: list[str] = []
+    match = _LINE.fullmatch
     for number, raw in enumerate(proof_lines, 1):
         line = raw.strip()
-        if not line or line.startswith("c"):
+        if not line or line[0] == "c":
             continue
-        try:
-            deletion, lits = _parse(line)
-        except ValueError as exc:
-            return f"proof line {number} ({line[:60]!r}) is malformed: {exc}"
-        parsed.append((number, line, deletion, sorted({_code(x) for x in lits})))
-        if len(parsed) > max_lemmas:
+        if match(line) is None:
+            return f"proof line {number} ({line[:60]!r}) is malformed: {_malformed(line)}"
+        numbers.append(number)
+        texts.append(line)
+        if len(texts) > max_lemmas:
             return (f"unchecked: the proof has more than {max_lemmas} lines "
                     "(too large to check)")
-    return parsed
+    deletion = np.fromiter((text[0] == "d" for text in texts), dtype=bool, count=len(texts))
+    joined = " ".join(texts)
+    if deletion.any():
+        joined = joined.replace("d", " ")
+    values = np.fromstring(joined, dtype=np.int64, sep=" ") if texts else np.zeros(0, np.int64)
+    return _Proof(numbers, texts, deletion, values)
+
+
+def _database(clauses: Iterable[Sequence[int]], proof: _Proof) -> kernel.Database:
+    """The kernel's database over the formula's clauses then one clause per proof line.
+
+    Variables are renumbered densely (so a proof naming variable 10^9 costs nothing)
+    and every clause is sorted, without repeats, with tautologies flagged.
+    """
+    clauses = [c for c in clauses]
+    formula_sizes = np.fromiter(map(len, clauses), dtype=np.int64, count=len(clauses))
+    formula = np.fromiter(chain.from_iterable(clauses), dtype=np.int64,
+                          count=int(formula_sizes.sum()))
+    ends = np.flatnonzero(proof.values == 0)
+    proof_sizes = np.diff(ends, prepend=-1) - 1
+    literals = np.concatenate((formula, proof.values[proof.values != 0]))
+    sizes = np.concatenate((formula_sizes, proof_sizes)).astype(np.int32)
+    starts = np.zeros(len(sizes), dtype=np.int64)
+    np.cumsum(sizes[:-1], out=starts[1:])
+    variables, dense = np.unique(np.abs(literals), return_inverse=True)
+    codes = (2 * (dense.astype(np.int32) + 1) + (literals < 0)).astype(np.int32)
+    db = kernel.new_database(codes, starts, sizes, len(variables))
+    kernel.normalise(db)
+    return db
+
+
+def _deletion_targets(db: kernel.Database, deletion: np.ndarray, base: int) -> np.ndarray:
+    """Per proof line, the id of the clause a deletion line deletes (-1 for none, and
+    for lemmas): the latest clause with the same literals not deleted before."""
+    target = np.full(len(deletion), -1, dtype=np.int32)
+    if not deletion.any():
+        return target
+    lits, start, size = db.lits, db.start.tolist(), db.size.tolist()
+    tautology = db.tautology.tolist()
+    stacks: dict[bytes, list[int]] = {}
+    for c, is_deletion in enumerate(chain([False] * base, deletion.tolist())):
+        key = lits[start[c]:start[c] + size[c]].tobytes()
+        if is_deletion:
+            found = stacks.get(key)
+            if found:
+                target[c - base] = found.pop()
+        elif not tautology[c]:
+            stacks.setdefault(key, []).append(c)
+    return target
+
+
+def _tidy(db: kernel.Database) -> None:
+    """Compact the watch lists once most entries belong to clauses that left
+    propagation (deleted clauses leave theirs behind: dropping them costs a pass)."""
+    if int(db.wlen.sum()) > 8 * int(db.watched.sum()) + 4096:
+        kernel.compact(db)
 
 
 class _OutOfTime(Exception):
     """The time limit ran out at a proof line (the proof is unchecked)."""
 
-    def __init__(self, number: int) -> None:
-        super().__init__(number)
-        self.number = number
+    def __init__(self, index: int) -> None:
+        super().__init__(index)
+        self.index = index
 
 
-class _Failed(Exception):
-    """A lemma does not follow by reverse unit propagation."""
-
-    def __init__(self, number: int, line: str) -> None:
-        super().__init__(number)
-        self.number, self.line = number, line
-
-
-def _tick(deadline: float | None, count: int, number: int) -> None:
-    """Raise :class:`_OutOfTime` once the deadline has passed (looked at every 64
-    lines: one long lemma can take milliseconds, so the cap is not overshot much)."""
-    if deadline is not None and count % 64 == 0 and time.monotonic() > deadline:
-        raise _OutOfTime(number)
-
-
-def _forward(checker: _Checker, parsed: list[_Line], base: int, check: bool,
-             deadline: float | None) -> tuple[int, list[tuple[int, list[int] | None, int]]]:
-    """Add the proof's clauses in order (RUP-checking each lemma if ``check``) until
-    the database is inconsistent or an empty-clause line is reached.
-
-    Returns the index of the line where that happened (``len(parsed)`` if neither)
-    and, per line, ``(cid, clause object or None, trail size before the line)``.
-    """
-    log: list[tuple[int, list[int] | None, int]] = []
-    for index, (number, line, deletion, codes) in enumerate(parsed):
-        _tick(deadline, index, number)
-        if checker.inconsistent or (not codes and not deletion):
-            return index, log
-        before = len(checker.trail)
-        if deletion:
-            removed = checker.delete(codes)
-            cid = -1 if removed is None else checker.cid_of[id(removed)]
-            log.append((cid, removed, before))
-            continue
-        if check and not checker.rup(codes):
-            raise _Failed(number, line)
-        log.append((base + index, checker.add(codes, base + index), before))
-    return len(parsed), log
-
-
-def _backward(checker: _Checker, parsed: list[_Line], log: list[tuple[int, list[int] | None,
-              int]], deadline: float | None) -> int:
-    """Walk the proof back from the conflict: undo lemmas, restore deleted clauses,
-    and RUP-check (marking what each derivation uses) the lemmas marked as used.
-    Returns how many lemmas were checked."""
-    if checker.conflict is None:
-        return 0
-    checker.analyze(checker.conflict)
-    live = {cid: obj for cid, obj, _ in log if obj is not None}
-    checked = 0
-    for index in range(len(log) - 1, -1, -1):
-        cid, obj, before = log[index]
-        number, line, deletion, codes = parsed[index]
-        _tick(deadline, index, number)
-        if obj is None:
-            continue
-        if deletion:
-            live[cid] = checker.restore(codes, cid)
-            continue
-        checker.remove(live[cid])
-        checker.rollback(before)
-        if checker.core[cid]:
-            checked += 1
-            if not checker.rup(codes, mark=True):
-                raise _Failed(number, line)
-    return checked
+def _tick(deadline: float | None, index: int) -> None:
+    """Raise :class:`_OutOfTime` once the deadline has passed."""
+    if deadline is not None and time.monotonic() > deadline:
+        raise _OutOfTime(index)
 
 
 def check_drup(clauses: Iterable[Sequence[int]], proof_lines: Iterable[str], *,
@@ -402,42 +203,71 @@ def check_drup(clauses: Iterable[Sequence[int]], proof_lines: Iterable[str], *,
     proof ends without the empty clause. ``time_limit`` (seconds) and ``max_lemmas``
     bound the work: a proof over either is reported as unchecked (``ok`` false).
     """
-    clauses = [sorted({_code(x) for x in c}) for c in clauses]
-    parsed = _parse_proof(proof_lines, max_lemmas)
-    if isinstance(parsed, str):
-        return False, parsed
-    num_vars = max((c[-1] >> 1 for c in clauses if c), default=0)
-    num_vars = max([num_vars, *(codes[-1] >> 1 for *_, codes in parsed if codes)])
-    checker = _Checker(num_vars, len(clauses) + len(parsed))
-    for cid, c in enumerate(clauses):
-        if not checker.inconsistent:
-            checker.add(c, cid)
+    ok, message, _ = _check(clauses, proof_lines, time_limit, max_lemmas, backward)
+    return ok, message
+
+
+def _check(clauses: Iterable[Sequence[int]], proof_lines: Iterable[str],
+           time_limit: float | None, max_lemmas: int,
+           backward: bool) -> tuple[bool, str, kernel.Database | None]:
+    """:func:`check_drup`, also returning the database it ended with (None if the
+    proof could not be parsed), for tests that look inside."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    lemmas = sum(1 for *_, deletion, _ in parsed if not deletion)
+    proof = _parse_proof(proof_lines, max_lemmas)
+    if isinstance(proof, str):
+        return False, proof, None
+    clauses = list(clauses)
+    base, lines = len(clauses), len(proof.texts)
+    db = _database(clauses, proof)
+    kind = proof.deletion.astype(np.uint8)
+    target = _deletion_targets(db, proof.deletion, base)
+    before = np.zeros(lines, dtype=np.int32)
+    applied = np.zeros(lines, dtype=np.uint8)
+    meta = db.meta
+
+    def failed(index: int) -> tuple[bool, str, kernel.Database]:
+        return False, (f"proof line {proof.numbers[index]} ({proof.texts[index][:60]!r}) "
+                       "does not follow by reverse unit propagation"), db
+
     try:
-        stop, log = _forward(checker, parsed, len(clauses), not backward, deadline)
-        empty = next((i for i in range(stop, len(parsed))
-                      if not parsed[i][2] and not parsed[i][3]), None)
-        if empty is None:
-            return False, (f"the proof ends after {len(parsed)} lines without deriving the "
-                           "empty clause: it is not a refutation (truncated?)")
-        number, line, *_ = parsed[empty]
-        if not checker.inconsistent:
-            return False, (f"proof line {number} ({line!r}) does not follow by reverse "
-                           "unit propagation")
+        kernel.add_formula(db, base)
+        stop = lines
+        for first in range(0, lines, _CHUNK):
+            _tick(deadline, first)
+            status = kernel.forward(db, kind, target, before, applied, base, first,
+                                    min(lines, first + _CHUNK), not backward)
+            if status == kernel.FAILED:
+                return failed(int(meta[kernel.AT]))
+            if status == kernel.STOPPED:
+                stop = int(meta[kernel.AT])
+                break
+            _tidy(db)
+        empty = np.flatnonzero(~proof.deletion[stop:] & (db.size[base + stop:] == 0))
+        if len(empty) == 0:
+            return False, (f"the proof ends after {proof.numbers[-1] if lines else 0} lines "
+                           "without deriving the empty clause: it is not a refutation "
+                           "(truncated?)"), db
+        index = stop + int(empty[0])
+        if meta[kernel.CONFLICT] == -1:
+            return failed(index)
         if backward:
-            checked = 1 + _backward(checker, parsed, log, deadline)
-        else:
-            checked = 1 + sum(1 for *_, deletion, _ in parsed[:stop] if not deletion)
+            kernel.analyze(db, int(meta[kernel.CONFLICT]))
+            for last in range(stop, 0, -_CHUNK):
+                _tick(deadline, last - 1)
+                status = kernel.backward(db, kind, target, before, applied, base,
+                                         max(0, last - _CHUNK), last)
+                if status == kernel.FAILED:
+                    return failed(int(meta[kernel.AT]))
+                _tidy(db)
     except _OutOfTime as out:
         return False, (f"unchecked: the time limit of {time_limit} s ran out at proof "
-                       f"line {out.number}")
-    except _Failed as failed:
-        return False, (f"proof line {failed.number} ({failed.line[:60]!r}) does not follow "
-                       "by reverse unit propagation")
+                       f"line {proof.numbers[out.index]}"), db
+    except MemoryError:
+        return False, "unchecked: the proof needs more memory than the checker has", db
+    lemmas = lines - int(proof.deletion.sum())
     how = "backward" if backward else "forward"
-    return True, (f"the proof derives the empty clause at line {number} ({checked} of "
-                  f"{lemmas} lemmas checked, {how})")
+    return True, (f"the proof derives the empty clause at line {proof.numbers[index]} "
+                  f"({1 + int(meta[kernel.CHECKED])} of {lemmas} lemmas checked, {how})"), db
 
 
 # ------------------------------------------------------------- certificates

@@ -6,13 +6,18 @@ red/blue circuits (30-100 edges, solvable, and unsolvable with one colour
 flipped), small unsolvable parity and colour instances; solvers side by side. For
 UNSAT answers it logs the DRUP proof (lemmas), builds the certificate and checks it
 with trailkit's checker (lemmas/s). It also compares cardinality encodings and
-times the checker, backward and forward, on pigeonhole proofs of 35,000 to 300,000
-lemmas (``--checker`` runs only that part, uncapped in total). Total time is capped.
+times the checker on pigeonhole and random 3-SAT proofs of 30,000 to 300,000 lemmas
+from three solvers, and the compiled checker against itself interpreted
+(``--checker`` runs only that part, uncapped in total). Total time is capped.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import statistics
+import subprocess
 import sys
 import time
 
@@ -30,6 +35,7 @@ SOLVERS = ["cadical195", "glucose4", "maplechrono", "kissat404"]
 LIMIT = 10.0  # seconds per solve or prove
 BUDGET = 300.0  # seconds for the whole run
 CHECK_LIMIT = 30.0  # seconds per proof check in the table
+REPEAT = 3  # checker timings are medians of this many runs
 START = time.monotonic()
 
 
@@ -140,41 +146,100 @@ def bench_cardinality() -> None:
                   f"{time.monotonic() - t0:7.2f} {'sat' if result else f'unsat, {proof} lines'}")
 
 
-CHECKER_CASES = [(8, "cadical195"), (9, "cadical195"), (8, "glucose4"), (9, "glucose4")]
+CHECKER_SOLVERS = ["cadical195", "glucose4", "lingeling"]
 CHECKER_CAP = 60.0  # seconds per check: the issue's target for a 100,000-lemma proof
 
 
-def pigeonhole_proof(holes: int, name: str) -> tuple[list[list[int]], list[str]]:
-    """PHP(holes) (holes + 1 pigeons) and ``name``'s DRUP refutation of it."""
-    cnf = PHP(holes)
-    with Solver(name=name, bootstrap_with=cnf.clauses, with_proof=True) as s:
-        s.solve()
-        return cnf.clauses, s.get_proof()
+def random_3sat(n: int, seed: int) -> list[list[int]]:
+    """A random 3-SAT formula at the threshold (4.26 clauses per variable)."""
+    rng = random.Random(seed)
+    return [[v if rng.random() < 0.5 else -v for v in rng.sample(range(1, n + 1), 3)]
+            for _ in range(int(4.26 * n))]
+
+
+def checker_formulas() -> list[tuple[str, list[list[int]]]]:
+    """Pigeonhole and random 3-SAT formulas whose refutations run to 30,000-300,000
+    lemmas (the random ones are kept only when unsatisfiable)."""
+    return [("PHP(8)", PHP(8).clauses), ("PHP(9)", PHP(9).clauses),
+            ("3-SAT n=200 #1", random_3sat(200, 1)), ("3-SAT n=230 #0", random_3sat(230, 0)),
+            ("3-SAT n=230 #1", random_3sat(230, 1))]
+
+
+def refutation(clauses: list[list[int]], name: str) -> list[str] | None:
+    """``name``'s DRUP refutation of ``clauses`` (None if they are satisfiable)."""
+    with Solver(name=name, bootstrap_with=clauses, with_proof=True) as s:
+        return None if s.solve() else s.get_proof()
+
+
+INTERPRETED = """
+import json, sys, time
+from trailkit.models.drup import check_drup
+clauses, proof = json.load(sys.stdin)
+t0 = time.perf_counter()
+ok, message = check_drup(clauses, proof)
+print(json.dumps([ok, time.perf_counter() - t0]))
+"""
+
+
+def interpreted_seconds(clauses: list[list[int]], proof: list[str]) -> float | None:
+    """Seconds the same kernel takes with Numba switched off (None if it failed)."""
+    run = subprocess.run([sys.executable, "-c", INTERPRETED], input=json.dumps([clauses, proof]),
+                         capture_output=True, text=True,
+                         env={**os.environ, "NUMBA_DISABLE_JIT": "1"})
+    if run.returncode != 0:
+        return None
+    ok, seconds = json.loads(run.stdout)
+    return seconds if ok else None
 
 
 def bench_checker() -> None:
-    """Backward (default) and forward checking side by side on pigeonhole proofs.
+    """The checker (backward, the default) on proofs of three solvers, then the
+    compiled kernel against the very same kernel interpreted, on small proofs.
 
     lemmas/s counts the proof's lemmas per second of checking (what a user waits
-    for); "checked" is how many lemmas were RUP-checked (backward skips lemmas no
-    conflict uses). A check over the cap reports the line it had reached.
+    for, parsing included); "checked" is how many lemmas were RUP-checked
+    (backward skips lemmas no conflict uses). Medians of ``REPEAT`` runs.
     """
-    print(f"\nchecker on pigeonhole proofs (cap {CHECKER_CAP:.0f} s per check)")
-    print(f"  {'proof':18} {'lines':>7} {'lemmas':>7} {'mode':8} {'check s':>7} "
-          f"{'lemmas/s':>8}  result")
-    for holes, name in CHECKER_CASES:
-        if over_budget():
-            return
-        clauses, proof = pigeonhole_proof(holes, name)
-        lemmas = sum(1 for line in proof if not line.startswith("d"))
-        for backward in (True, False):
-            t0 = time.monotonic()
-            ok, message = check_drup(clauses, proof, time_limit=CHECKER_CAP, backward=backward)
-            took = time.monotonic() - t0
+    check_drup([[1, 2], [-1, 2], [1, -2], [-1, -2]], ["2 0", "0"])  # compile, or load the cache
+    print(f"\nchecker on solver proofs (backward, cap {CHECKER_CAP:.0f} s, median of {REPEAT})")
+    print(f"  {'formula':16} {'solver':11} {'lines':>8} {'lemmas':>8} {'checked':>8} "
+          f"{'check s':>7} {'lemmas/s':>8}  result")
+    for label, clauses in checker_formulas():
+        for name in CHECKER_SOLVERS:
+            if over_budget():
+                return
+            proof = refutation(clauses, name)
+            if proof is None:
+                print(f"  {label:16} satisfiable, skipped")
+                break
+            lemmas = sum(1 for line in proof if not line.startswith("d"))
+            times, ok, message = [], False, ""
+            for _ in range(REPEAT):
+                t0 = time.monotonic()
+                ok, message = check_drup(clauses, proof, time_limit=CHECKER_CAP)
+                times.append(time.monotonic() - t0)
+            took = statistics.median(times)
+            checked = message.split("(")[-1].split(" of")[0] if ok else "-"
             rate = f"{lemmas / took:8.0f}" if ok else f"{'-':>8}"
-            print(f"  PHP({holes}) {name:11} {len(proof):7} {lemmas:7} "
-                  f"{'backward' if backward else 'forward':8} {took:7.1f} {rate}  "
-                  f"{'accepted' if ok else 'NOT accepted'}: {message}", flush=True)
+            print(f"  {label:16} {name:11} {len(proof):8} {lemmas:8} {checked:>8} {took:7.2f} "
+                  f"{rate}  {'accepted' if ok else 'NOT accepted: ' + message}", flush=True)
+    print("\ncompiled kernel against the same kernel interpreted (NUMBA_DISABLE_JIT=1)")
+    for holes, name in [(5, "cadical195"), (6, "cadical195"), (6, "glucose4")]:
+        clauses = PHP(holes).clauses
+        proof = refutation(clauses, name)
+        assert proof is not None
+        compiled = statistics.median(_timed(clauses, proof) for _ in range(REPEAT))
+        slow = interpreted_seconds(clauses, proof)
+        ratio = f"{slow / compiled:6.0f}x" if slow else "failed"
+        print(f"  PHP({holes}) {name:11} {len(proof):7} lines  compiled {compiled:7.3f} s  "
+              f"interpreted {slow or float('nan'):7.2f} s  -> {ratio}", flush=True)
+
+
+def _timed(clauses: list[list[int]], proof: list[str]) -> float:
+    """Seconds one (compiled) check of ``proof`` takes."""
+    t0 = time.perf_counter()
+    check_drup(clauses, proof)
+    return time.perf_counter() - t0
 
 
 if __name__ == "__main__":

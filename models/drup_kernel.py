@@ -1,0 +1,553 @@
+"""The inner loops of trailkit's DRUP checker, on flat integer arrays.
+
+:mod:`trailkit.models.drup` parses a proof and binds it to a formula; this module
+is the clause database it checks the proof with: two watched literals, unit
+propagation at top level, reverse-unit-propagation (RUP) checks, and the forward
+and backward passes over the proof. Everything lives in NumPy arrays (one
+:class:`Database`) and every function is written in the subset of Python that
+Numba compiles, so with Numba installed the hot loop runs as machine code
+(about a hundred times faster than the same loop interpreted). Without Numba the
+very same functions run as plain Python: slower, never different.
+
+Encoding. Variables are renumbered densely from 1; literal ``v`` is coded ``2v``
+and ``-v`` is ``2v + 1`` (``code ^ 1`` negates). ``truth[code]`` is 1 when that
+literal is true at the moment. Clause ``c`` is ``lits[start[c]:start[c] + size[c]]``
+(literals sorted and without repeats); the formula's clauses come first, then one
+clause id per proof line (``base + line index``). A clause in propagation watches
+its first two literals. Each literal's watch list is a contiguous run of one
+shared pool (entries ``(clause, blocker)``, MiniSat style: a true blocker literal
+settles the entry without touching the clause); a full run moves to the pool's
+end, and a full pool is compacted. A clause leaves propagation lazily: its
+entries are dropped when a scan or a compaction meets them.
+
+Watch invariant (what makes rolling back the top-level trail safe): a watched
+literal that is false at top level is paired with a true watched literal that
+was assigned no later. Propagation keeps it and :func:`restore` re-establishes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import numpy as np
+
+__all__ = [
+    "COMPILED",
+    "CONTINUE",
+    "FAILED",
+    "STOPPED",
+    "Database",
+    "add_formula",
+    "analyze",
+    "backward",
+    "compact",
+    "forward",
+    "new_database",
+    "normalise",
+]
+
+try:
+    from numba import njit as _numba_njit
+except ImportError:  # pragma: no cover - exercised only where Numba is missing
+    _numba_njit = None
+
+COMPILED = _numba_njit is not None
+"""Whether the kernel runs compiled (Numba is installed)."""
+
+
+def _kernel(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Compile ``function`` with Numba (cached on disk) when Numba is available.
+
+    The plain function stays reachable as ``.py_func`` either way, so tests can
+    run the interpreted and the compiled kernel on the same proofs.
+    """
+    if _numba_njit is None:  # pragma: no cover
+        function.py_func = function  # type: ignore[attr-defined]
+        return function
+    return _numba_njit(cache=True, nogil=True)(function)
+
+
+# meta[] slots: the database's scalar state.
+TRAIL = 0     # number of literals on the trail
+QHEAD = 1     # trail index of the next literal to propagate
+CONFLICT = 2  # id of a clause false at top level, or -1
+STAMP = 3     # last mark used by analyze
+AT = 4        # the proof line index a pass stopped or failed at
+CHECKED = 5   # lemmas RUP-checked so far
+POOL_END = 6  # first unused pool entry
+SCAN_LIT = 7  # the literal whose watch list propagate() is scanning, or -1
+SCAN_READ = 8   # ... its next entry to read
+SCAN_WRITE = 9  # ... its next entry to keep
+MOVES = 10    # compactions so far (a scan reloads its place after one)
+
+# What forward() and backward() return.
+CONTINUE = 0  # the chunk of lines is done
+STOPPED = 1   # forward: the database became inconsistent, or an empty-clause line
+FAILED = 2    # a lemma does not follow by reverse unit propagation (line meta[AT])
+
+DELETION = 1  # kind[] of a deletion line (0 = lemma)
+
+# Size of the watch pool, in entries. A clause in propagation has two entries, and
+# a compaction gives each list twice its length: 16 per clause leaves room for the
+# entries that deleted clauses leave behind between compactions.
+POOL_PER_CLAUSE = 16
+POOL_PER_LITERAL = 8
+POOL_SLACK = 1024
+
+
+class Database(NamedTuple):
+    """The clause database and top-level assignment (see the module docstring)."""
+
+    lits: np.ndarray      # int32 literal codes of every clause
+    start: np.ndarray     # int64 per clause: offset into lits
+    size: np.ndarray      # int32 per clause
+    tautology: np.ndarray  # uint8 per clause: holds x and -x (never stored)
+    alive: np.ndarray     # uint8 per clause: in the database now
+    watched: np.ndarray   # uint8 per clause: in propagation (watches its first two)
+    search: np.ndarray    # int32 per clause: where the last search for a new watch ended
+    core: np.ndarray      # uint8 per clause: used by a checked derivation
+    truth: np.ndarray     # uint8 per literal code
+    woff: np.ndarray      # int64 per literal code: where its watch list starts
+    wlen: np.ndarray      # int64 per literal code: entries in its watch list
+    wcap: np.ndarray      # int64 per literal code: room of its run
+    wclause: np.ndarray   # int32 watch pool: the watching clause
+    wblock: np.ndarray    # int32 watch pool: the blocker literal
+    sclause: np.ndarray   # int32 scratch pool (compaction)
+    sblock: np.ndarray    # int32 scratch pool (compaction)
+    reason: np.ndarray    # int32 per variable: clause that implied it, -1 = none
+    position: np.ndarray  # int32 per variable: trail index of a top-level assignment
+    seen: np.ndarray      # int64 per variable: analyze's marks
+    trail: np.ndarray     # int32: assigned literal codes, in order
+    stack: np.ndarray     # int32: analyze's work list
+    meta: np.ndarray      # int64: the slots named below
+
+
+def new_database(lits: np.ndarray, start: np.ndarray, size: np.ndarray,
+                 num_vars: int) -> Database:
+    """An empty database over the clauses ``lits``/``start``/``size`` (none added yet)."""
+    clauses, codes = len(size), 2 * (num_vars + 1)
+    meta = np.zeros(11, dtype=np.int64)
+    meta[CONFLICT] = meta[SCAN_LIT] = -1
+    pool = POOL_PER_CLAUSE * clauses + POOL_PER_LITERAL * codes + POOL_SLACK
+    return Database(
+        lits=lits, start=start, size=size,
+        tautology=np.zeros(clauses, dtype=np.uint8),
+        alive=np.zeros(clauses, dtype=np.uint8),
+        watched=np.zeros(clauses, dtype=np.uint8),
+        search=np.full(clauses, 2, dtype=np.int32),
+        core=np.zeros(clauses, dtype=np.uint8),
+        truth=np.zeros(codes, dtype=np.uint8),
+        woff=np.zeros(codes, dtype=np.int64),
+        wlen=np.zeros(codes, dtype=np.int64),
+        wcap=np.zeros(codes, dtype=np.int64),
+        wclause=np.zeros(pool, dtype=np.int32),
+        wblock=np.zeros(pool, dtype=np.int32),
+        sclause=np.zeros(pool, dtype=np.int32),
+        sblock=np.zeros(pool, dtype=np.int32),
+        reason=np.full(num_vars + 1, -1, dtype=np.int32),
+        position=np.zeros(num_vars + 1, dtype=np.int32),
+        seen=np.zeros(num_vars + 1, dtype=np.int64),
+        trail=np.zeros(num_vars + 1, dtype=np.int32),
+        stack=np.zeros(num_vars + 2, dtype=np.int32),
+        meta=meta,
+    )
+
+
+@_kernel
+def normalise(db: Database) -> None:
+    """Sort every clause's literals, drop repeats, and flag tautologies."""
+    lits, start, size = db.lits, db.start, db.size
+    for c in range(len(size)):
+        b, n = start[c], size[c]
+        for i in range(b + 1, b + n):  # insertion sort: clauses are short
+            x = lits[i]
+            j = i - 1
+            while j >= b and lits[j] > x:
+                lits[j + 1] = lits[j]
+                j -= 1
+            lits[j + 1] = x
+        kept = 0
+        for i in range(b, b + n):
+            if kept == 0 or lits[i] != lits[b + kept - 1]:
+                if kept > 0 and lits[i] == lits[b + kept - 1] ^ 1:
+                    db.tautology[c] = 1
+                lits[b + kept] = lits[i]
+                kept += 1
+        size[c] = kept
+
+
+@_kernel
+def _watching(db: Database, c: int, lit: int) -> bool:
+    """Whether clause ``c`` is in propagation and watches ``lit``."""
+    b = db.start[c]
+    return db.watched[c] != 0 and (db.lits[b] == lit or db.lits[b + 1] == lit)
+
+
+@_kernel
+def compact(db: Database) -> None:
+    """Pack every watch list at the pool's start, dropping entries of clauses that
+    no longer watch that literal. The list propagate() is scanning keeps its read
+    entries and its unread ones, and its place moves with it (``meta[SCAN_*]``)."""
+    meta = db.meta
+    end = 0
+    for lit in range(len(db.woff)):
+        off, n = db.woff[lit], db.wlen[lit]
+        run = end
+        if end + n > len(db.sclause):
+            raise MemoryError("the DRUP checker's watch pool is full")
+        if lit == meta[SCAN_LIT]:
+            write, read = meta[SCAN_WRITE], meta[SCAN_READ]
+            for k in range(off, write):
+                db.sclause[end], db.sblock[end] = db.wclause[k], db.wblock[k]
+                end += 1
+            meta[SCAN_WRITE] = meta[SCAN_READ] = end
+            for k in range(read, off + n):
+                db.sclause[end], db.sblock[end] = db.wclause[k], db.wblock[k]
+                end += 1
+        else:
+            for k in range(off, off + n):
+                if _watching(db, db.wclause[k], lit):
+                    db.sclause[end], db.sblock[end] = db.wclause[k], db.wblock[k]
+                    end += 1
+        db.woff[lit], db.wlen[lit] = run, end - run
+        db.wcap[lit] = 0 if end == run else 2 * (end - run) + 2
+        end = run + db.wcap[lit]
+        if end > len(db.wclause):
+            raise MemoryError("the DRUP checker's watch pool is full")
+    db.wclause[:end] = db.sclause[:end]
+    db.wblock[:end] = db.sblock[:end]
+    meta[POOL_END] = end
+    meta[MOVES] += 1
+
+
+@_kernel
+def _watch(db: Database, lit: int, c: int, blocker: int) -> None:
+    """Append ``(c, blocker)`` to ``lit``'s watch list (never the list being scanned)."""
+    n = db.wlen[lit]
+    if n == db.wcap[lit]:
+        room = max(4, 2 * n)
+        if db.meta[POOL_END] + room > len(db.wclause):
+            compact(db)
+            n = db.wlen[lit]
+        if n == db.wcap[lit]:
+            if db.meta[POOL_END] + room > len(db.wclause):
+                raise MemoryError("the DRUP checker's watch pool is full")
+            off, end = db.woff[lit], db.meta[POOL_END]
+            db.wclause[end:end + n] = db.wclause[off:off + n]
+            db.wblock[end:end + n] = db.wblock[off:off + n]
+            db.woff[lit], db.wcap[lit] = end, room
+            db.meta[POOL_END] = end + room
+    k = db.woff[lit] + n
+    db.wclause[k], db.wblock[k] = c, blocker
+    db.wlen[lit] = n + 1
+
+
+@_kernel
+def propagate(db: Database) -> bool:
+    """Unit-propagate the trail; on a conflict set ``meta[CONFLICT]`` and return True."""
+    lits, start, size, truth = db.lits, db.start, db.size, db.truth
+    wclause, wblock, trail, meta = db.wclause, db.wblock, db.trail, db.meta
+    top, qhead = meta[TRAIL], meta[QHEAD]
+    while qhead < top:
+        false_lit = trail[qhead] ^ 1
+        qhead += 1
+        read = write = db.woff[false_lit]
+        end = read + db.wlen[false_lit]
+        while read < end:
+            c, blocker = wclause[read], wblock[read]
+            read += 1
+            if truth[blocker] != 0:
+                wclause[write], wblock[write] = c, blocker
+                write += 1
+                continue
+            if db.watched[c] == 0:
+                continue  # left propagation: drop the entry
+            b = start[c]
+            if lits[b] == false_lit:
+                lits[b], lits[b + 1] = lits[b + 1], false_lit
+            elif lits[b + 1] != false_lit:
+                continue  # watches other literals now: drop the entry
+            other = lits[b]
+            if other != blocker and truth[other] != 0:
+                wclause[write], wblock[write] = c, other
+                write += 1
+                continue
+            # Look for a literal that is not false, going round from where the last
+            # search stopped (long lemmas would otherwise be rescanned from the start).
+            n = size[c]
+            found = -1
+            if n > 2:
+                resume = b + db.search[c]
+                for k in range(resume, b + n):
+                    if truth[lits[k] ^ 1] == 0:
+                        found = k
+                        break
+                if found < 0:
+                    for k in range(b + 2, resume):
+                        if truth[lits[k] ^ 1] == 0:
+                            found = k
+                            break
+            if found >= 0:
+                db.search[c] = found - b
+                lit = lits[found]
+                lits[b + 1], lits[found] = lit, false_lit
+                length = db.wlen[lit]
+                if length < db.wcap[lit]:  # room: append here (a call costs more)
+                    wclause[db.woff[lit] + length] = c
+                    wblock[db.woff[lit] + length] = other
+                    db.wlen[lit] = length + 1
+                    continue
+                meta[SCAN_LIT], meta[SCAN_READ], meta[SCAN_WRITE] = false_lit, read, write
+                moves = meta[MOVES]
+                _watch(db, lit, c, other)
+                if meta[MOVES] != moves:  # the pool was compacted: find our place
+                    read, write = meta[SCAN_READ], meta[SCAN_WRITE]
+                    end = db.woff[false_lit] + db.wlen[false_lit]
+                continue
+            wclause[write], wblock[write] = c, other
+            write += 1
+            if truth[other ^ 1] != 0:
+                while read < end:
+                    wclause[write], wblock[write] = wclause[read], wblock[read]
+                    write += 1
+                    read += 1
+                db.wlen[false_lit] = write - db.woff[false_lit]
+                meta[SCAN_LIT] = -1
+                meta[TRAIL], meta[QHEAD], meta[CONFLICT] = top, qhead, c
+                return True
+            truth[other] = 1
+            db.reason[other >> 1] = c
+            trail[top] = other
+            top += 1
+        db.wlen[false_lit] = write - db.woff[false_lit]
+        meta[SCAN_LIT] = -1
+    meta[TRAIL], meta[QHEAD] = top, qhead
+    return False
+
+
+@_kernel
+def analyze(db: Database, clause: int) -> None:
+    """Mark ``clause`` (falsified, or the reason of a true literal) and every reason
+    it rests on as core, following the implication graph back to the units."""
+    lits, start, size, reason, seen, stack = (db.lits, db.start, db.size, db.reason,
+                                              db.seen, db.stack)
+    db.meta[STAMP] += 1
+    stamp = db.meta[STAMP]
+    stack[0] = clause
+    depth = 1
+    while depth > 0:
+        depth -= 1
+        c = stack[depth]
+        db.core[c] = 1
+        for k in range(start[c], start[c] + size[c]):
+            var = lits[k] >> 1
+            if seen[var] != stamp:
+                seen[var] = stamp
+                r = reason[var]
+                if r != -1 and r != c:
+                    stack[depth] = r
+                    depth += 1
+
+
+@_kernel
+def rup(db: Database, clause: int, mark: bool) -> bool:
+    """Whether ``clause`` follows by reverse unit propagation from the database.
+
+    With ``mark``, the clauses the derivation uses (the conflict and the reasons
+    behind it, down to the top level) are marked core. The trail is left as found.
+    """
+    meta, truth, trail, lits = db.meta, db.truth, db.trail, db.lits
+    if meta[CONFLICT] != -1:
+        return True
+    top = meta[TRAIL]
+    implied = False
+    source = -1
+    for k in range(db.start[clause], db.start[clause] + db.size[clause]):
+        lit = lits[k]
+        if truth[lit] != 0:  # already true at top level (the clause is no tautology)
+            implied = True
+            source = db.reason[lit >> 1]
+            break
+        if truth[lit ^ 1] == 0:
+            truth[lit ^ 1] = 1
+            db.reason[lit >> 1] = -1
+            trail[meta[TRAIL]] = lit ^ 1
+            meta[TRAIL] += 1
+    if not implied:
+        implied = propagate(db)
+        source = meta[CONFLICT]
+    if implied and mark and source != -1:
+        analyze(db, source)
+    for k in range(top, meta[TRAIL]):
+        truth[trail[k]] = 0
+    meta[TRAIL], meta[QHEAD], meta[CONFLICT] = top, top, -1
+    return implied
+
+
+@_kernel
+def _watch_front(db: Database, c: int) -> None:
+    """Watch clause ``c``'s first two literals."""
+    b = db.start[c]
+    db.watched[c] = 1  # first: a compaction while watching keeps only watching clauses
+    _watch(db, db.lits[b], c, db.lits[b + 1])
+    _watch(db, db.lits[b + 1], c, db.lits[b])
+
+
+@_kernel
+def add(db: Database, c: int) -> None:
+    """Add the implied clause ``c`` and propagate at top level (not a tautology).
+
+    A clause false at once becomes ``meta[CONFLICT]``.
+    """
+    lits, truth, meta = db.lits, db.truth, db.meta
+    b, n = db.start[c], db.size[c]
+    db.alive[c] = 1
+    free = 0  # bring up to two literals that are not false to the front
+    for k in range(b, b + n):
+        if truth[lits[k] ^ 1] == 0:
+            lits[b + free], lits[k] = lits[k], lits[b + free]
+            free += 1
+            if free == 2:
+                break
+    if free == 0:
+        meta[CONFLICT] = c
+        return
+    if n == 1 or free == 1:  # unit under the top-level assignment
+        unit = lits[b]
+        if truth[unit] == 0:
+            top = meta[TRAIL]
+            truth[unit] = 1
+            db.reason[unit >> 1] = c
+            db.trail[top] = unit
+            meta[TRAIL] = top + 1
+            propagate(db)
+            for k in range(top, meta[TRAIL]):
+                db.position[db.trail[k] >> 1] = k
+        if n == 1:
+            return
+    _watch_front(db, c)
+
+
+@_kernel
+def _remove(db: Database, c: int) -> None:
+    """Take clause ``c`` out of propagation (its watch entries go lazily)."""
+    db.watched[c] = 0
+    db.alive[c] = 0
+
+
+@_kernel
+def delete(db: Database, c: int) -> bool:
+    """Delete clause ``c``, unless it is absent, a unit, or the reason of a top-level
+    assignment (as drat-trim does: Glucose and MapleChrono delete such clauses).
+    Returns whether it was removed."""
+    if c < 0 or db.alive[c] == 0 or db.size[c] <= 1:
+        return False
+    for k in range(db.start[c], db.start[c] + db.size[c]):
+        lit = db.lits[k]
+        if db.truth[lit] != 0 and db.reason[lit >> 1] == c:
+            return False
+    _remove(db, c)
+    return True
+
+
+@_kernel
+def _restore_key(truth: np.ndarray, position: np.ndarray, lit: int) -> int:
+    """Order of watch preference in :func:`restore`: not false first, then latest."""
+    return int(truth[lit ^ 1]) * 4294967296 - int(position[lit >> 1])
+
+
+@_kernel
+def restore(db: Database, c: int) -> None:
+    """Put a deleted clause back (backward pass), keeping the watch invariant.
+
+    At this point of the proof the clause was present and propagation was
+    complete, so it has two literals that are not false, or one true literal
+    assigned no later than its last false literal: watch those two.
+    """
+    lits, truth, position = db.lits, db.truth, db.position
+    b, n = db.start[c], db.size[c]
+    for front in range(2):  # selection of the two best: not false, then latest
+        best = b + front
+        best_key = _restore_key(truth, position, lits[best])
+        for k in range(b + front + 1, b + n):
+            key = _restore_key(truth, position, lits[k])
+            if key < best_key:
+                best, best_key = k, key
+        lits[b + front], lits[best] = lits[best], lits[b + front]
+    db.alive[c] = 1
+    _watch_front(db, c)
+
+
+@_kernel
+def _rollback(db: Database, size: int) -> None:
+    """Undo the top-level assignments after the first ``size`` on the trail."""
+    for k in range(size, db.meta[TRAIL]):
+        db.truth[db.trail[k]] = 0
+    db.meta[TRAIL], db.meta[QHEAD], db.meta[CONFLICT] = size, size, -1
+
+
+@_kernel
+def add_formula(db: Database, count: int) -> None:
+    """Add the formula's clauses ``0 .. count - 1`` until the database is inconsistent."""
+    for c in range(count):
+        if db.meta[CONFLICT] != -1:
+            return
+        if db.tautology[c] == 0:
+            add(db, c)
+
+
+@_kernel
+def forward(db: Database, kind: np.ndarray, target: np.ndarray, before: np.ndarray,
+            applied: np.ndarray, base: int, first: int, last: int, check: bool) -> int:
+    """Apply proof lines ``first .. last - 1`` in order, RUP-checking each lemma if
+    ``check``; stop (STOPPED, line in ``meta[AT]``) once the database is inconsistent
+    or at an empty-clause line.
+
+    Per line it records the trail size before it and whether it changed the
+    database (a deletion that was ignored, or a tautology, did not).
+    """
+    meta = db.meta
+    for i in range(first, last):
+        c = base + i
+        if meta[CONFLICT] != -1 or (kind[i] != DELETION and db.size[c] == 0):
+            meta[AT] = i
+            return STOPPED
+        before[i] = meta[TRAIL]
+        if kind[i] == DELETION:
+            applied[i] = 1 if delete(db, target[i]) else 0
+            continue
+        if check:
+            if not rup(db, c, False):
+                meta[AT] = i
+                return FAILED
+            meta[CHECKED] += 1
+        if db.tautology[c] != 0:
+            applied[i] = 0
+        else:
+            add(db, c)
+            applied[i] = 1
+    return CONTINUE
+
+
+@_kernel
+def backward(db: Database, kind: np.ndarray, target: np.ndarray, before: np.ndarray,
+             applied: np.ndarray, base: int, first: int, last: int) -> int:
+    """Walk proof lines ``last - 1`` down to ``first``: take lemmas out, put deleted
+    clauses back, and RUP-check (marking what each derivation uses) the lemmas
+    marked core. FAILED names the line in ``meta[AT]``."""
+    for i in range(last - 1, first - 1, -1):
+        if applied[i] == 0:
+            continue
+        if kind[i] == DELETION:
+            restore(db, target[i])
+            continue
+        c = base + i
+        _remove(db, c)
+        _rollback(db, before[i])
+        if db.core[c] != 0:
+            db.meta[CHECKED] += 1
+            if not rup(db, c, True):
+                db.meta[AT] = i
+                return FAILED
+    return CONTINUE
