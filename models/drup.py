@@ -28,6 +28,12 @@ proofs, so they are rejected: they are not proofs of the formula it was given.)
 >>> check_drup([[1, 2], [-1, 2], [1, -2], [-1, -2]], ["2 0"])[0]
 False
 
+This module parses the proof (one regular expression per line, then NumPy for the
+numbers), renumbers the variables densely and resolves which clause each deletion
+line deletes; the clause database itself, and every loop over the proof, is the
+compiled kernel of :mod:`trailkit.models.drup_kernel`. The time limit is looked at
+every 256 proof lines.
+
 :func:`check_drup_certificate` binds a proof to a puzzle: it re-encodes the puzzle
 with the encoding the certificate names, requires the certified CNF to be exactly
 that formula (by SHA-256), and then checks the proof against the re-encoded CNF.
@@ -125,8 +131,9 @@ def _parse_proof(proof_lines: Iterable[str], max_lemmas: int) -> _Proof | str:
 def _database(clauses: Iterable[Sequence[int]], proof: _Proof) -> kernel.Database:
     """The kernel's database over the formula's clauses then one clause per proof line.
 
-    Variables are renumbered densely (so a proof naming variable 10^9 costs nothing)
-    and every clause is sorted, without repeats, with tautologies flagged.
+    Sparse variable numbers are renumbered densely (so a proof naming variable 10^9
+    costs nothing), and every clause is sorted, without repeats, with tautologies
+    flagged.
     """
     clauses = [c for c in clauses]
     formula_sizes = np.fromiter(map(len, clauses), dtype=np.int64, count=len(clauses))
@@ -138,9 +145,13 @@ def _database(clauses: Iterable[Sequence[int]], proof: _Proof) -> kernel.Databas
     sizes = np.concatenate((formula_sizes, proof_sizes)).astype(np.int32)
     starts = np.zeros(len(sizes), dtype=np.int64)
     np.cumsum(sizes[:-1], out=starts[1:])
-    variables, dense = np.unique(np.abs(literals), return_inverse=True)
-    codes = (2 * (dense.astype(np.int32) + 1) + (literals < 0)).astype(np.int32)
-    db = kernel.new_database(codes, starts, sizes, len(variables))
+    magnitude = np.abs(literals)
+    num_vars = int(magnitude.max(initial=0))
+    if num_vars > 2 * len(literals) + 1024:  # sparse numbering: renumber densely
+        variables, dense = np.unique(magnitude, return_inverse=True)
+        magnitude, num_vars = dense + 1, len(variables)
+    codes = (2 * magnitude + (literals < 0)).astype(np.int32)
+    db = kernel.new_database(codes, starts, sizes, num_vars)
     kernel.normalise(db)
     return db
 
