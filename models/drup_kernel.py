@@ -82,6 +82,12 @@ SCAN_LIT = 7  # the literal whose watch list propagate() is scanning, or -1
 SCAN_READ = 8   # ... its next entry to read
 SCAN_WRITE = 9  # ... its next entry to keep
 MOVES = 10    # compactions so far (a scan reloads its place after one)
+CORE_FIRST = 11  # 1: propagate core clauses first (set for the backward pass)
+
+# _scan() modes: which watching clauses a scan visits.
+ALL = 0
+CORE = 1
+REST = 2
 
 # What forward() and backward() return.
 CONTINUE = 0  # the chunk of lines is done
@@ -129,7 +135,7 @@ def new_database(lits: np.ndarray, start: np.ndarray, size: np.ndarray,
                  num_vars: int) -> Database:
     """An empty database over the clauses ``lits``/``start``/``size`` (none added yet)."""
     clauses, codes = len(size), 2 * (num_vars + 1)
-    meta = np.zeros(11, dtype=np.int64)
+    meta = np.zeros(12, dtype=np.int64)
     meta[CONFLICT] = meta[SCAN_LIT] = -1
     pool = POOL_PER_CLAUSE * clauses + POOL_PER_LITERAL * codes + POOL_SLACK
     return Database(
@@ -246,86 +252,124 @@ def _watch(db: Database, lit: int, c: int, blocker: int) -> None:
 
 
 @_kernel
-def propagate(db: Database) -> bool:
-    """Unit-propagate the trail; on a conflict set ``meta[CONFLICT]`` and return True."""
+def _scan(db: Database, false_lit: int, top: int, mode: int) -> int:
+    """Visit the clauses watching ``false_lit`` (just made false): find each a new
+    literal to watch, or assign its last open literal, or report it as the conflict
+    (``meta[CONFLICT]``). Returns the new trail length.
+
+    ``mode`` picks the clauses visited (the others are kept as they are): ALL,
+    CORE (clauses marked core), or REST (the others, stopping after the first
+    assignment, so that core-first propagation goes back to core clauses).
+    """
     lits, start, size, truth = db.lits, db.start, db.size, db.truth
     wclause, wblock, trail, meta = db.wclause, db.wblock, db.trail, db.meta
-    top, qhead = meta[TRAIL], meta[QHEAD]
-    while qhead < top:
-        false_lit = trail[qhead] ^ 1
-        qhead += 1
-        read = write = db.woff[false_lit]
-        end = read + db.wlen[false_lit]
-        while read < end:
-            c, blocker = wclause[read], wblock[read]
-            read += 1
-            if truth[blocker] != 0:
-                wclause[write], wblock[write] = c, blocker
-                write += 1
-                continue
-            if db.watched[c] == 0:
-                continue  # left propagation: drop the entry
-            b = start[c]
-            if lits[b] == false_lit:
-                lits[b], lits[b + 1] = lits[b + 1], false_lit
-            elif lits[b + 1] != false_lit:
-                continue  # watches other literals now: drop the entry
-            other = lits[b]
-            if other != blocker and truth[other] != 0:
-                wclause[write], wblock[write] = c, other
-                write += 1
-                continue
-            # Look for a literal that is not false, going round from where the last
-            # search stopped (long lemmas would otherwise be rescanned from the start).
-            n = size[c]
-            found = -1
-            if n > 2:
-                resume = b + db.search[c]
-                for k in range(resume, b + n):
+    read = write = db.woff[false_lit]
+    end = read + db.wlen[false_lit]
+    while read < end:
+        c, blocker = wclause[read], wblock[read]
+        read += 1
+        if truth[blocker] != 0:
+            wclause[write], wblock[write] = c, blocker
+            write += 1
+            continue
+        if db.watched[c] == 0:
+            continue  # left propagation: drop the entry
+        if mode != ALL and (db.core[c] != 0) != (mode == CORE):
+            wclause[write], wblock[write] = c, blocker
+            write += 1
+            continue  # not this pass's clause
+        b = start[c]
+        if lits[b] == false_lit:
+            lits[b], lits[b + 1] = lits[b + 1], false_lit
+        elif lits[b + 1] != false_lit:
+            continue  # watches other literals now: drop the entry
+        other = lits[b]
+        if other != blocker and truth[other] != 0:
+            wclause[write], wblock[write] = c, other
+            write += 1
+            continue
+        # Look for a literal that is not false, going round from where the last
+        # search stopped (long lemmas would otherwise be rescanned from the start).
+        n = size[c]
+        found = -1
+        if n > 2:
+            resume = b + db.search[c]
+            for k in range(resume, b + n):
+                if truth[lits[k] ^ 1] == 0:
+                    found = k
+                    break
+            if found < 0:
+                for k in range(b + 2, resume):
                     if truth[lits[k] ^ 1] == 0:
                         found = k
                         break
-                if found < 0:
-                    for k in range(b + 2, resume):
-                        if truth[lits[k] ^ 1] == 0:
-                            found = k
-                            break
-            if found >= 0:
-                db.search[c] = found - b
-                lit = lits[found]
-                lits[b + 1], lits[found] = lit, false_lit
-                length = db.wlen[lit]
-                if length < db.wcap[lit]:  # room: append here (a call costs more)
-                    wclause[db.woff[lit] + length] = c
-                    wblock[db.woff[lit] + length] = other
-                    db.wlen[lit] = length + 1
-                    continue
-                meta[SCAN_LIT], meta[SCAN_READ], meta[SCAN_WRITE] = false_lit, read, write
-                moves = meta[MOVES]
-                _watch(db, lit, c, other)
-                if meta[MOVES] != moves:  # the pool was compacted: find our place
-                    read, write = meta[SCAN_READ], meta[SCAN_WRITE]
-                    end = db.woff[false_lit] + db.wlen[false_lit]
+        if found >= 0:
+            db.search[c] = found - b
+            lit = lits[found]
+            lits[b + 1], lits[found] = lit, false_lit
+            length = db.wlen[lit]
+            if length < db.wcap[lit]:  # room: append here (a call costs more)
+                wclause[db.woff[lit] + length] = c
+                wblock[db.woff[lit] + length] = other
+                db.wlen[lit] = length + 1
                 continue
-            wclause[write], wblock[write] = c, other
-            write += 1
-            if truth[other ^ 1] != 0:
-                while read < end:
-                    wclause[write], wblock[write] = wclause[read], wblock[read]
-                    write += 1
-                    read += 1
-                db.wlen[false_lit] = write - db.woff[false_lit]
-                meta[SCAN_LIT] = -1
-                meta[TRAIL], meta[QHEAD], meta[CONFLICT] = top, qhead, c
-                return True
+            meta[SCAN_LIT], meta[SCAN_READ], meta[SCAN_WRITE] = false_lit, read, write
+            moves = meta[MOVES]
+            _watch(db, lit, c, other)
+            if meta[MOVES] != moves:  # the pool was compacted: find our place
+                read, write = meta[SCAN_READ], meta[SCAN_WRITE]
+                end = db.woff[false_lit] + db.wlen[false_lit]
+            continue
+        wclause[write], wblock[write] = c, other
+        write += 1
+        if truth[other ^ 1] != 0:
+            meta[CONFLICT] = c
+        else:
             truth[other] = 1
             db.reason[other >> 1] = c
             trail[top] = other
             top += 1
-        db.wlen[false_lit] = write - db.woff[false_lit]
-        meta[SCAN_LIT] = -1
+        if meta[CONFLICT] != -1 or mode == REST:
+            while read < end:  # stop here: keep the entries not visited
+                wclause[write], wblock[write] = wclause[read], wblock[read]
+                write += 1
+                read += 1
+    db.wlen[false_lit] = write - db.woff[false_lit]
+    meta[SCAN_LIT] = -1
+    return top
+
+
+@_kernel
+def propagate(db: Database) -> bool:
+    """Unit-propagate the trail; on a conflict set ``meta[CONFLICT]`` and return True.
+
+    With ``meta[CORE_FIRST]`` set (the backward pass), clauses already marked core
+    are propagated to a fixpoint before any other clause is looked at, and after
+    each assignment by another clause core clauses come first again (drat-trim's
+    core-first mode): conflicts then rest on core clauses where they can, so fewer
+    lemmas join the core and need checking. The fixpoint reached is the same.
+    """
+    meta, trail = db.meta, db.trail
+    top, qhead = meta[TRAIL], meta[QHEAD]
+    if meta[CORE_FIRST] == 0:
+        while qhead < top and meta[CONFLICT] == -1:
+            top = _scan(db, trail[qhead] ^ 1, top, ALL)
+            qhead += 1
+    else:
+        qcore = qhead  # trail[:qcore] went through the core clauses, trail[:qhead] all
+        while meta[CONFLICT] == -1:
+            if qcore < top:
+                top = _scan(db, trail[qcore] ^ 1, top, CORE)
+                qcore += 1
+            elif qhead < top:
+                assigned = top
+                top = _scan(db, trail[qhead] ^ 1, top, REST)
+                if top == assigned:  # every other clause watching it was visited
+                    qhead += 1
+            else:
+                break
     meta[TRAIL], meta[QHEAD] = top, qhead
-    return False
+    return meta[CONFLICT] != -1
 
 
 @_kernel

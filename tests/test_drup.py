@@ -100,8 +100,9 @@ def test_checker_accepts_pigeonhole_proofs(solver: str) -> None:
     with Solver(name=solver, bootstrap_with=cnf.clauses, with_proof=True) as s:
         assert s.solve() is False
         proof = s.get_proof()
-    ok, message = check_drup(cnf.clauses, proof)
-    assert ok, message
+    for core_first in (True, False):
+        ok, message = check_drup(cnf.clauses, proof, core_first=core_first)
+        assert ok, message
 
 
 @pytest.mark.parametrize("solver", PROOF_SOLVERS)

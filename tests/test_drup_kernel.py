@@ -108,11 +108,14 @@ SETTINGS = settings(max_examples=300, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
+CHECKS = [{"backward": True}, {"backward": True, "core_first": False}, {"backward": False}]
+
+
 @SETTINGS
-@given(formulas_and_proofs(), st.sampled_from(MODES))
-def test_an_accepted_proof_refutes_the_formula(case, backward: bool) -> None:
+@given(formulas_and_proofs(), st.sampled_from(CHECKS))
+def test_an_accepted_proof_refutes_the_formula(case, how: dict[str, bool]) -> None:
     clauses, proof = case
-    ok, message = check_drup(clauses, proof, backward=backward)
+    ok, message = check_drup(clauses, proof, **how)
     if ok:
         assert refuted(clauses, 5), (clauses, proof, message)
 
@@ -130,6 +133,7 @@ def test_forward_checking_matches_the_definition(case) -> None:
         assert f"proof line {failing + 1} " in message, (clauses, proof, message)
     # backward checking checks a subset of the same lemmas: it accepts at least as much
     assert check_drup(clauses, proof)[0] or not ok
+    assert check_drup(clauses, proof, core_first=False)[0] or not ok
 
 
 # ------------------------------------------------ compiled and interpreted agree
@@ -157,7 +161,7 @@ def kernel_cases() -> list[tuple[list[list[int]], list[str]]]:
 
 
 def verdicts(cases: list[tuple[list[list[int]], list[str]]]) -> list[list[object]]:
-    return [[*check_drup(c, p, backward=b)] for c, p in cases for b in MODES]
+    return [[*check_drup(c, p, **how)] for c, p in cases for how in CHECKS]
 
 
 @pytest.mark.skipif(not drup_kernel.COMPILED, reason="Numba is not installed")
