@@ -44,14 +44,18 @@ __all__ = ["STRUCTURAL_KINDS", "check_certificate"]
 Problems = list[str]
 
 
-def check_certificate(puzzle: Puzzle, certificate: Certificate) -> Problems:
-    """Check ``certificate`` against ``puzzle``; return why it fails (empty list: accepted)."""
+def check_certificate(puzzle: Puzzle, certificate: Certificate, *,
+                      progress: Callable[[str], None] | None = None) -> Problems:
+    """Check ``certificate`` against ``puzzle``; return why it fails (empty list: accepted).
+
+    ``progress`` receives a line now and then while a long DRUP proof is checked.
+    """
     checker = _CHECKERS.get(certificate.kind)
     if checker is None:
         if certificate.kind == "drup":
             from trailkit.models.drup import check_drup_certificate
 
-            return check_drup_certificate(puzzle, certificate)
+            return check_drup_certificate(puzzle, certificate, progress=progress)
         return [f"unknown certificate type {certificate.kind!r}"]
     try:
         return checker(puzzle, certificate.data)

@@ -47,7 +47,7 @@ from __future__ import annotations
 import hashlib
 import re
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain
 from typing import Any, NamedTuple
 
@@ -186,6 +186,26 @@ def _tidy(db: kernel.Database) -> None:
         kernel.compact(db)
 
 
+Progress = Callable[[str], None]
+_PROGRESS_EVERY = 0.5
+"""Seconds between two progress reports."""
+
+
+class _Reporter:
+    """Calls ``progress`` with the proof line reached, at most twice a second."""
+
+    def __init__(self, progress: Progress | None, numbers: list[int]) -> None:
+        self.progress, self.numbers = progress, numbers
+        self.last = time.monotonic()
+
+    def __call__(self, phase: str, index: int) -> None:
+        if self.progress is None or time.monotonic() - self.last < _PROGRESS_EVERY:
+            return
+        self.last = time.monotonic()
+        self.progress(f"DRUP proof: {phase}, line {self.numbers[index]:,} of "
+                      f"{self.numbers[-1]:,}")
+
+
 class _OutOfTime(Exception):
     """The time limit ran out at a proof line (the proof is unchecked)."""
 
@@ -202,7 +222,8 @@ def _tick(deadline: float | None, index: int) -> None:
 
 def check_drup(clauses: Iterable[Sequence[int]], proof_lines: Iterable[str], *,
                time_limit: float | None = None, max_lemmas: int = MAX_LEMMAS,
-               backward: bool = True, core_first: bool = True) -> tuple[bool, str]:
+               backward: bool = True, core_first: bool = True,
+               progress: Progress | None = None) -> tuple[bool, str]:
     """Check a DRUP refutation of ``clauses``; return ``(ok, message)``.
 
     The proof must contain an empty-clause line (``0``), and unit propagation on
@@ -219,15 +240,18 @@ def check_drup(clauses: Iterable[Sequence[int]], proof_lines: Iterable[str], *,
     The message names the first proof line (1-based) that fails, or says that the
     proof ends without the empty clause. ``time_limit`` (seconds) and ``max_lemmas``
     bound the work: a proof over either is reported as unchecked (``ok`` false).
+    ``progress``, if given, is called about twice a second with a line saying how
+    far the check has got (for a terminal: long proofs take a while).
     """
     ok, message, _ = _check(clauses, proof_lines, time_limit, max_lemmas, backward,
-                            core_first)
+                            core_first, progress)
     return ok, message
 
 
 def _check(clauses: Iterable[Sequence[int]], proof_lines: Iterable[str],
            time_limit: float | None, max_lemmas: int, backward: bool,
-           core_first: bool = True) -> tuple[bool, str, kernel.Database | None]:
+           core_first: bool = True,
+           progress: Progress | None = None) -> tuple[bool, str, kernel.Database | None]:
     """:func:`check_drup`, also returning the database it ended with (None if the
     proof could not be parsed), for tests that look inside."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
@@ -242,6 +266,7 @@ def _check(clauses: Iterable[Sequence[int]], proof_lines: Iterable[str],
     before = np.zeros(lines, dtype=np.int32)
     applied = np.zeros(lines, dtype=np.uint8)
     meta = db.meta
+    report = _Reporter(progress, proof.numbers)
 
     def failed(index: int) -> tuple[bool, str, kernel.Database]:
         return False, (f"proof line {proof.numbers[index]} ({proof.texts[index][:60]!r}) "
@@ -252,6 +277,7 @@ def _check(clauses: Iterable[Sequence[int]], proof_lines: Iterable[str],
         stop = lines
         for first in range(0, lines, _CHUNK):
             _tick(deadline, first)
+            report("adding lemmas", first)
             status = kernel.forward(db, kind, target, before, applied, base, first,
                                     min(lines, first + _CHUNK), not backward)
             if status == kernel.FAILED:
@@ -273,6 +299,7 @@ def _check(clauses: Iterable[Sequence[int]], proof_lines: Iterable[str],
             kernel.analyze(db, int(meta[kernel.CONFLICT]))
             for last in range(stop, 0, -_CHUNK):
                 _tick(deadline, last - 1)
+                report("checking lemmas backward", last - 1)
                 status = kernel.backward(db, kind, target, before, applied, base,
                                          max(0, last - _CHUNK), last)
                 if status == kernel.FAILED:
@@ -294,23 +321,25 @@ CERTIFICATE_FORMAT = "trailkit-drup/1"
 
 
 def check_drup_certificate(puzzle: Puzzle, certificate: Certificate, *,
-                           time_limit: float | None = None) -> list[str]:
+                           time_limit: float | None = None,
+                           progress: Progress | None = None) -> list[str]:
     """Check a ``drup`` certificate against ``puzzle``; return why it fails ([] = accepted).
 
     The data must carry ``format``, ``encoding``, ``cardinality``, ``length``,
     ``symmetry``, ``num_vars``, ``cnf_sha256`` and ``proof`` (a list of lines, or one
     text); ``cnf`` (DIMACS text), ``variables``, ``trailkit_version``, ``spec_sha256``
     and ``solver`` are informative. The formula is re-derived from the puzzle, so a
-    proof made for another spec or another formula is rejected.
+    proof made for another spec or another formula is rejected. ``progress`` is
+    as for :func:`check_drup`.
     """
     try:
-        return _check_drup_data(puzzle, certificate.data, time_limit)
+        return _check_drup_data(puzzle, certificate.data, time_limit, progress)
     except (KeyError, TypeError, ValueError) as exc:
         return [f"malformed drup certificate: {exc!r}"]
 
 
-def _check_drup_data(puzzle: Puzzle, data: Mapping[str, Any],
-                     time_limit: float | None) -> list[str]:
+def _check_drup_data(puzzle: Puzzle, data: Mapping[str, Any], time_limit: float | None,
+                     progress: Progress | None) -> list[str]:
     # The encoder is imported here only: the checking algorithm above uses no solver code.
     from trailkit.solvers.sat.encode import ENCODING_NAME, encode
 
@@ -344,5 +373,5 @@ def _check_drup_data(puzzle: Puzzle, data: Mapping[str, Any],
         return problems
     proof = data["proof"]
     lines = proof.splitlines() if isinstance(proof, str) else [str(x) for x in proof]
-    ok, message = check_drup(clauses, lines, time_limit=time_limit)
+    ok, message = check_drup(clauses, lines, time_limit=time_limit, progress=progress)
     return [] if ok else [message]

@@ -273,13 +273,20 @@ def cmd_count(args: argparse.Namespace) -> int:
 
 
 def _progress_printer() -> Callable[[int], None] | None:
-    """A progress line on a terminal (stderr), or ``None`` when stderr is not one."""
+    """A counting progress line on a terminal (stderr), or ``None`` off a terminal."""
+    line = _status_line()
+    if line is None:
+        return None
+    return lambda done: line(f"counting: {done:,} search states so far")
+
+
+def _status_line() -> Callable[[str], None] | None:
+    """A one-line status display on a terminal (stderr), or ``None`` off a terminal."""
     if not sys.stderr.isatty():
         return None
 
-    def show(done: int) -> None:
-        print(f"\r  counting: {done:,} search states so far...", end="", file=sys.stderr,
-              flush=True)
+    def show(text: str) -> None:
+        print(f"\r\033[K  {text}...", end="", file=sys.stderr, flush=True)
 
     return show
 
@@ -306,7 +313,11 @@ def cmd_check_certificate(args: argparse.Namespace) -> int:
     from trailkit.solvers.proving import check_certificate_file
 
     puzzle = load_spec(args.spec)
-    ok, message = check_certificate_file(puzzle, args.certificate, spec_path=args.spec)
+    status = _status_line() if not args.json else None
+    ok, message = check_certificate_file(puzzle, args.certificate, spec_path=args.spec,
+                                         progress=status)
+    if status is not None:
+        print("\r\033[K", end="", file=sys.stderr, flush=True)  # clear the progress line
     if args.json:
         _emit_json({"format": "trailkit-check/1", "spec": args.spec,
                     "certificate": args.certificate, "accepted": ok, "message": message})

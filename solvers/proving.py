@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -92,12 +93,14 @@ def prove(puzzle: Puzzle, backend: str, limits: Limits, *, spec_path: str | None
     return ProofOutcome(document, summary, text, 1)
 
 
-def check_certificate_file(puzzle: Puzzle, path: str, *,
-                           spec_path: str | None = None) -> tuple[bool, str]:
+def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None = None,
+                           progress: Callable[[str], None] | None = None
+                           ) -> tuple[bool, str]:
     """Check the certificate file at ``path`` against ``puzzle``: ``(accepted, message)``.
 
     Accepts a ``trailkit-certificate/1`` document, a ``trailkit-result/1`` answer
-    (its ``certificate`` field) or a bare certificate object.
+    (its ``certificate`` field) or a bare certificate object. ``progress`` receives
+    a line now and then while a long DRUP proof is checked.
     """
     try:
         raw = Path(path).read_text(encoding="utf-8")
@@ -115,7 +118,7 @@ def check_certificate_file(puzzle: Puzzle, path: str, *,
     if not isinstance(body, dict) or "type" not in body:
         return False, f"{path}: no certificate found (expected a 'type' field)"
     certificate = Certificate.from_json(body)
-    problems = check_certificate(puzzle, certificate)
+    problems = check_certificate(puzzle, certificate, progress=progress)
     if problems:
         return False, f"{certificate.kind} certificate: " + "; ".join(problems[:5])
     note = ""

@@ -224,3 +224,18 @@ def test_variables_are_renumbered_and_bounded() -> None:
     assert not ok and "proof line 1 " in message and "malformed" in message
     ok, message = check_drup(xor, ["c a comment", "", "+1 0", "0"])
     assert not ok and "proof line 3 " in message and "'+1' is not a literal" in message
+
+
+def test_progress_reports_name_the_phase_and_the_line(monkeypatch) -> None:
+    clauses = PHP(5).clauses
+    proof = proof_of("glucose4", clauses)
+    assert proof is not None
+    monkeypatch.setattr(drup, "_PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(drup, "_CHUNK", 16)
+    lines: list[str] = []
+    ok, message = check_drup(clauses, proof, progress=lines.append)
+    assert ok, message
+    total = f"of {len(proof):,}"
+    assert any(x.startswith("DRUP proof: adding lemmas, line ") for x in lines)
+    assert any(x.startswith("DRUP proof: checking lemmas backward, line ") for x in lines)
+    assert all(x.endswith(total) for x in lines)
