@@ -58,7 +58,8 @@ def prove(puzzle: Puzzle, backend: str, limits: Limits, *, spec_path: str | None
 
     Structural certificates come first (they are one line); otherwise, or always with
     ``drup``, ``backend`` (a SAT backend) is asked for a DRUP proof, which is checked
-    before it is written.
+    before it is written. That is also tried when direct reaches its limit: a
+    checked proof settles the question, and without one the answer stays unknown.
     """
     answer = solve(puzzle, "direct", limits)
     summary: dict[str, Any] = {"format": "trailkit-prove/1", "spec": spec_path,
@@ -67,11 +68,9 @@ def prove(puzzle: Puzzle, backend: str, limits: Limits, *, spec_path: str | None
         return ProofOutcome(None, {**summary, "certificate": None},
                             f"solvable: a verified walk of {answer.length} steps exists, so "
                             "there is nothing to prove (trailkit solve shows it)", 0)
-    if answer.status is Status.UNKNOWN:
-        return ProofOutcome(None, {**summary, "certificate": None},
-                            f"unknown: {answer.reason}", 3)
     certificate = answer.certificate if answer.certificate_checked and not drup else None
     if certificate is None:
+        # Also when direct gave up: a proof the checker accepts settles the question.
         engine = get_backend(backend)
         if not engine.supports_proof:
             raise TrailkitError(f"backend {backend!r} makes no proofs; use sat or sat:NAME")
@@ -81,6 +80,10 @@ def prove(puzzle: Puzzle, backend: str, limits: Limits, *, spec_path: str | None
             if problems:
                 raise VerificationFailure(f"{backend} made a proof the checker rejects: "
                                           f"{'; '.join(problems[:3])}")
+            summary["status"] = Status.UNSOLVABLE.value
+    if certificate is None and answer.status is Status.UNKNOWN:
+        return ProofOutcome(None, {**summary, "certificate": None},
+                            f"unknown: {answer.reason}", 3)
     if certificate is None:
         return ProofOutcome(None, {**summary, "certificate": None},
                             f"unsolvable ({answer.reason}), but no checkable certificate could "

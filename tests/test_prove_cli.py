@@ -1,0 +1,87 @@
+"""``trailkit prove`` and ``trailkit check-certificate`` as the contract states them:
+exit 1 with a checked certificate written for an unsolvable puzzle, exit 0 with
+nothing written for a solvable one; a certificate accepted with exit 0, and a
+tampered, truncated or misplaced one rejected with exit 2 and the reason."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from trailkit.models.answer import Answer, Status
+from trailkit.models.puzzle import ColourRule, Puzzle
+from trailkit.solvers import proving
+from trailkit.solvers.base import Limits
+from trailkit.solvers.cli import main
+
+SPECS = Path(__file__).resolve().parent.parent / "specs"
+KOENIGSBERG = str(SPECS / "koenigsberg.yaml")
+DOUBLE_NINE = str(SPECS / "dominoes" / "double-nine.yaml")
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def proved(tmp_path: Path, capsys, *extra: str) -> Path:
+    cert = tmp_path / "cert.json"
+    code, out, _ = run(["prove", KOENIGSBERG, "--out", str(cert), *extra], capsys)
+    assert code == 1, out
+    assert "unsolvable" in out and cert.exists()
+    return cert
+
+
+def test_structural_certificate_is_written_and_accepted(tmp_path: Path, capsys) -> None:
+    cert = proved(tmp_path, capsys)
+    document = json.loads(cert.read_text())
+    assert document["format"] == "trailkit-certificate/1"
+    assert document["certificate"]["type"] == "parity"
+    code, out, _ = run(["check-certificate", KOENIGSBERG, str(cert)], capsys)
+    assert code == 0 and out.startswith("accepted:")
+
+
+def test_drup_certificate_round_trip_and_rejections(tmp_path: Path, capsys) -> None:
+    cert = proved(tmp_path, capsys, "--drup")
+    document = json.loads(cert.read_text())
+    assert document["certificate"]["type"] == "drup"
+    code, out, _ = run(["check-certificate", KOENIGSBERG, str(cert), "--json"], capsys)
+    assert code == 0 and json.loads(out)["accepted"] is True
+
+    truncated = json.loads(cert.read_text())
+    truncated["certificate"]["proof"] = truncated["certificate"]["proof"][:-1]
+    bad = tmp_path / "truncated.json"
+    bad.write_text(json.dumps(truncated))
+    code, out, _ = run(["check-certificate", KOENIGSBERG, str(bad)], capsys)
+    assert code == 2 and out.startswith("REJECTED:") and "empty clause" in out
+
+    code, out, _ = run(["check-certificate", DOUBLE_NINE, str(cert)], capsys)
+    assert code == 2 and out.startswith("REJECTED:")  # made for another spec
+
+    cut = tmp_path / "cut.json"
+    cut.write_text(cert.read_text()[:200])
+    code, out, _ = run(["check-certificate", KOENIGSBERG, str(cut)], capsys)
+    assert code == 2 and "not valid JSON" in out
+
+
+def test_solvable_puzzle_writes_no_certificate(tmp_path: Path, capsys) -> None:
+    cert = tmp_path / "cert.json"
+    code, out, _ = run(["prove", str(SPECS / "nikolaus.yaml"), "--out", str(cert)], capsys)
+    assert code == 0 and "solvable" in out and not cert.exists()
+
+
+def test_a_drup_proof_settles_what_direct_gave_up_on(monkeypatch) -> None:
+    # every degree even, but red -> blue -> green cannot close: no structural argument
+    rgb = ColourRule.from_cycle(["red", "blue", "green"])
+    triangles = Puzzle.build(kind="walk", colours=rgb, closed=True, edges=[
+        ("a", "b", "red"), ("b", "c", "blue"), ("c", "a", "green"),
+        ("a", "d", "red"), ("d", "e", "green"), ("e", "a", "blue")])
+    monkeypatch.setattr(proving, "solve", lambda puzzle, backend, limits: Answer(
+        Status.UNKNOWN, backend, reason="work limit reached"))
+    outcome = proving.prove(triangles, "sat", Limits(), spec_path=None)
+    assert outcome.exit_code == 1 and outcome.summary["status"] == "unsolvable"
+    assert outcome.document is not None
+    assert outcome.document["certificate"]["type"] == "drup"
