@@ -15,7 +15,7 @@ checked, the conflict and reasons its derivation used. A lemma nothing uses is
 skipped (the refutation stands without it). Propagation in the backward pass
 is *core-first*, as in drat-trim: clauses already marked are propagated before
 any other, so conflicts rest on them where they can and fewer lemmas join the
-core (10 to 15% fewer on solver proofs). ``backward=False`` checks every lemma
+core (8 to 13% fewer on solver proofs). ``backward=False`` checks every lemma
 when it is added. Either way the proof must contain the empty clause, and every
 lemma a refutation rests on is checked against the clauses present at its line.
 
@@ -32,8 +32,8 @@ proofs, so they are rejected: they are not proofs of the formula it was given.)
 False
 
 This module parses the proof (one regular expression per line, then NumPy for the
-numbers), renumbers the variables densely and resolves which clause each deletion
-line deletes; the clause database itself, and every loop over the proof, is the
+numbers), renumbers sparse variable numbers densely and resolves which clause each
+deletion line deletes; the clause database itself, and every loop over the proof, is the
 compiled kernel of :mod:`trailkit.models.drup_kernel`. The time limit is looked at
 every 256 proof lines.
 
@@ -131,14 +131,13 @@ def _parse_proof(proof_lines: Iterable[str], max_lemmas: int) -> _Proof | str:
     return _Proof(numbers, texts, deletion, values)
 
 
-def _database(clauses: Iterable[Sequence[int]], proof: _Proof) -> kernel.Database:
+def _database(clauses: list[Sequence[int]], proof: _Proof) -> kernel.Database:
     """The kernel's database over the formula's clauses then one clause per proof line.
 
     Sparse variable numbers are renumbered densely (so a proof naming variable 10^9
     costs nothing), and every clause is sorted, without repeats, with tautologies
     flagged.
     """
-    clauses = [c for c in clauses]
     formula_sizes = np.fromiter(map(len, clauses), dtype=np.int64, count=len(clauses))
     formula = np.fromiter(chain.from_iterable(clauses), dtype=np.int64,
                           count=int(formula_sizes.sum()))
@@ -182,7 +181,7 @@ def _deletion_targets(db: kernel.Database, deletion: np.ndarray, base: int) -> n
 def _tidy(db: kernel.Database) -> None:
     """Compact the watch lists once most entries belong to clauses that left
     propagation (deleted clauses leave theirs behind: dropping them costs a pass)."""
-    if int(db.wlen.sum()) > 8 * int(db.watched.sum()) + 4096:
+    if int(db.wlen.sum()) > 8 * int(db.meta[kernel.WATCHING]) + 4096:
         kernel.compact(db)
 
 

@@ -86,6 +86,7 @@ SCAN_READ = 8   # ... its next entry to read
 SCAN_WRITE = 9  # ... its next entry to keep
 MOVES = 10    # compactions so far (a scan reloads its place after one)
 CORE_FIRST = 11  # 1: propagate core clauses first (set for the backward pass)
+WATCHING = 12   # clauses in propagation now
 
 # _scan() modes: which watching clauses a scan visits.
 ALL = 0
@@ -138,7 +139,7 @@ def new_database(lits: np.ndarray, start: np.ndarray, size: np.ndarray,
                  num_vars: int) -> Database:
     """An empty database over the clauses ``lits``/``start``/``size`` (none added yet)."""
     clauses, codes = len(size), 2 * (num_vars + 1)
-    meta = np.zeros(12, dtype=np.int64)
+    meta = np.zeros(13, dtype=np.int64)
     meta[CONFLICT] = meta[SCAN_LIT] = -1
     pool = POOL_PER_CLAUSE * clauses + POOL_PER_LITERAL * codes + POOL_SLACK
     return Database(
@@ -439,6 +440,7 @@ def _watch_front(db: Database, c: int) -> None:
     """Watch clause ``c``'s first two literals."""
     b = db.start[c]
     db.watched[c] = 1  # first: a compaction while watching keeps only watching clauses
+    db.meta[WATCHING] += 1
     _watch(db, db.lits[b], c, db.lits[b + 1])
     _watch(db, db.lits[b + 1], c, db.lits[b])
 
@@ -481,7 +483,9 @@ def add(db: Database, c: int) -> None:
 @_kernel
 def _remove(db: Database, c: int) -> None:
     """Take clause ``c`` out of propagation (its watch entries go lazily)."""
-    db.watched[c] = 0
+    if db.watched[c] != 0:
+        db.watched[c] = 0
+        db.meta[WATCHING] -= 1
     db.alive[c] = 0
 
 

@@ -263,8 +263,8 @@ def cmd_count(args: argparse.Namespace) -> int:
     result = count(puzzle, args.backend, _limits(args), failures=args.failures,
                    exact=args.exact, crosscheck=crosscheck,
                    progress=_progress_printer() if not args.json else None)
-    if sys.stderr.isatty() and not args.json:
-        print("\r\033[K", end="", file=sys.stderr, flush=True)  # clear the progress line
+    if not args.json:
+        _clear_status_line()
     if args.json:
         _emit_json(count_json(puzzle, result, args.spec, args.failures))
     else:
@@ -289,6 +289,12 @@ def _status_line() -> Callable[[str], None] | None:
         print(f"\r\033[K  {text}...", end="", file=sys.stderr, flush=True)
 
     return show
+
+
+def _clear_status_line() -> None:
+    """Erase what :func:`_status_line` showed (nothing to do off a terminal)."""
+    if sys.stderr.isatty():
+        print("\r\033[K", end="", file=sys.stderr, flush=True)
 
 
 def cmd_prove(args: argparse.Namespace) -> int:
@@ -317,7 +323,7 @@ def cmd_check_certificate(args: argparse.Namespace) -> int:
     ok, message = check_certificate_file(puzzle, args.certificate, spec_path=args.spec,
                                          progress=status)
     if status is not None:
-        print("\r\033[K", end="", file=sys.stderr, flush=True)  # clear the progress line
+        _clear_status_line()
     if args.json:
         _emit_json({"format": "trailkit-check/1", "spec": args.spec,
                     "certificate": args.certificate, "accepted": ok, "message": message})

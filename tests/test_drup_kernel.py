@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import random
 import subprocess
 import sys
 
@@ -150,7 +151,7 @@ def kernel_cases() -> list[tuple[list[list[int]], list[str]]]:
             cases.append((php, proof[:i] + proof[i + 1:]))
             first, *rest = proof[i].split()
             cases.append((php, [*proof[:i], " ".join([str(-int(first)), *rest]), *proof[i + 1:]]))
-    rng = __import__("random").Random(7)
+    rng = random.Random(7)
     for _ in range(3):
         clauses = [[v if rng.random() < 0.5 else -v for v in rng.sample(range(1, 41), 3)]
                    for _ in range(190)]
