@@ -120,7 +120,9 @@ class Answer:
     shorter one may exist, and ``None`` when length is not what was asked.
     ``reason`` says why an answer is unknown, or on what an unsolvable one rests when
     no certificate was produced (e.g. an exhaustive search, to be confirmed).
-    ``verified`` and ``crosscheck`` are filled in by the pipeline, never by a backend.
+    ``verified``, ``crosscheck``, ``decided_by`` (the stage that produced the answer:
+    the backend's name, or ``"pre-check"`` for a structural certificate found before
+    the backend ran) and ``time_s`` are filled in by the pipeline, never by a backend.
     """
 
     status: Status
@@ -134,6 +136,7 @@ class Answer:
     certificate_checked: bool | None = None
     crosscheck: CrossCheck | None = None
     time_s: float = 0.0
+    decided_by: str = ""
 
     @property
     def length(self) -> int | None:

@@ -339,8 +339,8 @@ def check_drup_certificate(puzzle: Puzzle, certificate: Certificate, *,
 
 def _check_drup_data(puzzle: Puzzle, data: Mapping[str, Any], time_limit: float | None,
                      progress: Progress | None) -> list[str]:
-    # The encoder is imported here only: the checking algorithm above uses no solver code.
-    from trailkit.solvers.sat.encode import ENCODING_NAME, encode
+    # The formula's trusted definition; the checking algorithm above uses none of it.
+    from trailkit.models.position_encoding import ENCODING_NAME, encode
 
     if data.get("format") != CERTIFICATE_FORMAT:
         return [f"unknown drup certificate format {data.get('format')!r} "

@@ -41,8 +41,17 @@ class Backend(ABC):
     """
 
     name: str  # a class attribute, or per instance ("sat:glucose4")
-    supports_enumeration: ClassVar[bool] = False
+    #: The registry name of the backend's family (``sat`` for ``sat:glucose4``); empty
+    #: for a backend made outside the registry (a test's scripted one).
+    family: ClassVar[str] = ""
+    #: ``count`` enumerates solutions.
+    supports_counting: ClassVar[bool] = False
+    #: ``count(failures=True)`` also counts failures and early failures.
+    supports_failures: ClassVar[bool] = False
+    #: ``prove`` makes DRUP certificates.
     supports_proof: ClassVar[bool] = False
+    #: ``Limits.work_limit`` bounds the search (otherwise the option is refused).
+    honours_work_limit: ClassVar[bool] = False
 
     @abstractmethod
     def solve(self, puzzle: Puzzle, limits: Limits = Limits()) -> Answer:

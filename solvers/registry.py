@@ -1,11 +1,15 @@
 """The one map from backend names to backends.
 
 Names are ``direct``, ``cpsat``, ``sat`` and ``sat:NAME`` (any python-sat solver).
-Backends are imported lazily, so a missing optional library only matters when its
-backend is asked for, and the error names the package to install.
+A name is parsed once, by :meth:`BackendName.parse`, into a small value; everything
+after that reads its fields. Backends are imported lazily, so a missing optional
+library only matters when its backend is asked for, and the error names the package
+to install.
 
 >>> get_backend("direct").name
 'direct'
+>>> BackendName.parse("sat:glucose4")
+BackendName(family='sat', option='glucose4')
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from dataclasses import dataclass
 from trailkit.models.errors import BackendUnavailable
 from trailkit.solvers.base import Backend
 
-__all__ = ["BACKENDS", "backend_names", "get_backend"]
+__all__ = ["BACKENDS", "BackendName", "backend_names", "get_backend"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,23 +39,44 @@ BACKENDS: dict[str, _Entry] = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class BackendName:
+    """A backend choice: its registered ``family`` and the ``option`` after a colon."""
+
+    family: str
+    option: str = ""
+
+    @classmethod
+    def parse(cls, text: str | BackendName) -> BackendName:
+        """Read ``direct``, ``sat`` or ``sat:NAME``; an unknown family lists the known ones."""
+        if isinstance(text, BackendName):
+            return text
+        family, _, option = text.strip().partition(":")
+        entry = BACKENDS.get(family)
+        if entry is None:
+            close = difflib.get_close_matches(family, BACKENDS, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise BackendUnavailable(
+                f"unknown backend {text!r}{hint}; choose from {', '.join(backend_names())}"
+                " or sat:SOLVER")
+        if option and not entry.takes_option:
+            raise BackendUnavailable(f"backend {family!r} takes no ':{option}' option")
+        return cls(family, option)
+
+    def __str__(self) -> str:
+        return f"{self.family}:{self.option}" if self.option else self.family
+
+
 def backend_names() -> list[str]:
     """The registered backend names, in a stable order."""
     return list(BACKENDS)
 
 
-def get_backend(name: str) -> Backend:
+def get_backend(name: str | BackendName) -> Backend:
     """Return a fresh backend for ``name`` (``direct``, ``cpsat``, ``sat``, ``sat:glucose4``)."""
-    base, _, option = name.partition(":")
-    entry = BACKENDS.get(base)
-    if entry is None:
-        close = difflib.get_close_matches(base, BACKENDS, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise BackendUnavailable(
-            f"unknown backend {name!r}{hint}; choose from {', '.join(backend_names())}"
-            " or sat:SOLVER")
-    if option and not entry.takes_option:
-        raise BackendUnavailable(f"backend {base!r} takes no ':{option}' option")
+    choice = BackendName.parse(name)
+    base, option = choice.family, choice.option
+    entry = BACKENDS[base]
     try:
         module = importlib.import_module(entry.module)
     except ImportError as exc:

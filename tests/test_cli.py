@@ -202,7 +202,8 @@ def test_count_stopped_by_a_limit_is_a_lower_bound(tmp_path: Path,
     spec = tmp_path / "k7.yaml"
     edges = ", ".join(f"{a} {b}" for a in range(7) for b in range(a + 1, 7))
     spec.write_text(f"trailkit: 1\nkind: trail\nclosed: true\nedges: [{edges}]\n")
-    code, out, _ = run(["count", str(spec), "--time-limit", "0.5", "--json"], capsys)
+    code, out, _ = run(["count", str(spec), "--method", "enumerate", "--time-limit", "0.5",
+                        "--json"], capsys)
     assert code == 3
     result = json.loads(out)
     assert result["complete"] is False and result["status"] == "unknown"

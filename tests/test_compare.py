@@ -20,10 +20,11 @@ import pytest
 
 from trailkit.models.answer import Answer, Walk
 from trailkit.models.puzzle import Puzzle
-from trailkit.solvers import compare as compare_module
+from trailkit.solvers import isolation as compare_module
 from trailkit.solvers import registry
 from trailkit.solvers.base import Backend, Limits
 from trailkit.solvers.cli import main
+from trailkit.solvers.cli.files import atomic_write
 
 TRIANGLE = "trailkit: 1\nkind: domino-chain\ndominoes: [[1, 2], [2, 3], [3, 1]]\n"
 KOENIGSBERG = ("trailkit: 1\nkind: trail\n"
@@ -183,7 +184,7 @@ def test_rows_reach_the_out_file_as_they_finish(tmp_path: Path, fake_backends: N
     seen: list[int] = []
 
     def snapshot(rows: list[compare_module.Row]) -> None:
-        compare_module.atomic_write(out, json.dumps([dataclasses.asdict(r) for r in rows]))
+        atomic_write(out, json.dumps([dataclasses.asdict(r) for r in rows]))
         seen.append(len(json.loads(out.read_text())))
 
     specs = sorted(str(p) for p in corpus.iterdir())

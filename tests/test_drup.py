@@ -15,9 +15,9 @@ from pysat.solvers import Solver
 from trailkit.models.answer import Certificate, Status
 from trailkit.models.certificates import check_certificate
 from trailkit.models.drup import check_drup
+from trailkit.models.position_encoding import encode
 from trailkit.models.puzzle import ColourRule, EdgeUse, Puzzle
 from trailkit.solvers.sat import SatBackend
-from trailkit.solvers.sat.encode import encode
 
 PROOF_SOLVERS = ["cadical195", "glucose4", "maplechrono"]
 RGB = ColourRule.from_cycle(["red", "blue", "green"])

@@ -12,9 +12,9 @@ import pytest
 
 from trailkit.models.answer import Answer, Status
 from trailkit.models.puzzle import ColourRule, Puzzle
-from trailkit.solvers import proving
 from trailkit.solvers.base import Limits
 from trailkit.solvers.cli import main
+from trailkit.solvers.pipeline import proving
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 KOENIGSBERG = str(SPECS / "koenigsberg.yaml")
@@ -82,6 +82,6 @@ def test_a_drup_proof_settles_what_direct_gave_up_on(monkeypatch) -> None:
     monkeypatch.setattr(proving, "solve", lambda puzzle, backend, limits: Answer(
         Status.UNKNOWN, backend, reason="work limit reached"))
     outcome = proving.prove(triangles, "sat", Limits(), spec_path=None)
-    assert outcome.exit_code == 1 and outcome.summary["status"] == "unsolvable"
+    assert outcome.status is Status.UNSOLVABLE and outcome.decided_by == "sat"
     assert outcome.document is not None
     assert outcome.document["certificate"]["type"] == "drup"

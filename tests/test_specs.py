@@ -9,9 +9,8 @@ import pytest
 from trailkit.models.answer import Status
 from trailkit.models.spec import load_spec
 from trailkit.solvers.base import Backend, Limits
-from trailkit.solvers.counting import count
-from trailkit.solvers.pipeline import solve
-from trailkit.solvers.report import expectation_mismatches
+from trailkit.solvers.pipeline import count, solve
+from trailkit.solvers.pipeline.expectations import expectation_mismatches
 
 SPEC_DIR = Path(__file__).resolve().parent.parent / "specs"
 # specs/bench/ is the benchmark corpus: `trailkit compare specs/bench` runs it, and

@@ -90,8 +90,10 @@ class CpSatBackend(Backend):
     """OR-Tools CP-SAT: circuit models with colour transitions, for every puzzle kind."""
 
     name = NAME
-    supports_enumeration = True
+    family = "cpsat"
+    supports_counting = True
     supports_proof = False
+    honours_work_limit = True
 
     # ------------------------------------------------------------------ solve
     def solve(self, puzzle: Puzzle, limits: Limits = DEFAULT_LIMITS) -> Answer:

@@ -27,8 +27,11 @@ class DirectBackend(Backend):
     """Polynomial algorithms where they exist, a bounded exhaustive search elsewhere."""
 
     name = "direct"
-    supports_enumeration = True
+    family = "direct"
+    supports_counting = True
+    supports_failures = True
     supports_proof = False
+    honours_work_limit = True
 
     def solve(self, puzzle: Puzzle, limits: Limits = Limits()) -> Answer:
         if puzzle.use is EdgeUse.ANY:

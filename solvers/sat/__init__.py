@@ -43,7 +43,8 @@ class SatBackend(Backend):
     ('sat', 'sat:g4')
     """
 
-    supports_enumeration = True
+    family = "sat"
+    supports_counting = True
     supports_proof = True
 
     def __init__(self, option: str = "") -> None:

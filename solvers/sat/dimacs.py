@@ -19,8 +19,8 @@ from __future__ import annotations
 from trailkit.models.answer import Walk
 from trailkit.models.drup import cnf_text
 from trailkit.models.errors import TrailkitError
+from trailkit.models.position_encoding import ENCODING_NAME, VarMap, encode, encode_prefix
 from trailkit.models.puzzle import EdgeUse, Puzzle
-from trailkit.solvers.sat.encode import ENCODING_NAME, VarMap, encode, encode_prefix
 from trailkit.solvers.sat.search import empty_walk, horizon
 
 __all__ = ["encode_for_export", "parse_model", "to_dimacs", "walk_from_model"]

@@ -42,8 +42,8 @@ from itertools import pairwise
 from pysat.card import CardEnc, EncType
 
 from trailkit.models.answer import Walk
+from trailkit.models.position_encoding import oriented_edges
 from trailkit.models.puzzle import Puzzle
-from trailkit.solvers.sat.encode import oriented_edges
 
 __all__ = ["START", "LayeredEncoding", "State"]
 

@@ -21,8 +21,8 @@ from trailkit.models.drup import (
     cnf_sha256,
     cnf_text,
 )
+from trailkit.models.position_encoding import ENCODING_NAME, VarMap
 from trailkit.models.puzzle import Puzzle
-from trailkit.solvers.sat.encode import ENCODING_NAME, VarMap
 
 __all__ = ["MAX_PROOF_LINES", "make_certificate"]
 

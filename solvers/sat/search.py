@@ -19,8 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from trailkit.models.answer import Walk
+from trailkit.models.position_encoding import VarMap, encode, encode_prefix, oriented_edges
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
-from trailkit.solvers.sat.encode import VarMap, encode, encode_prefix, oriented_edges
 from trailkit.solvers.sat.layered import LayeredEncoding
 from trailkit.solvers.sat.runner import Deadline, new_solver, solve_call
 

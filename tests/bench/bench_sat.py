@@ -26,10 +26,10 @@ from pysat.solvers import Solver
 
 from trailkit.models.answer import Status
 from trailkit.models.drup import check_drup, check_drup_certificate
+from trailkit.models.position_encoding import CARDINALITIES, encode
 from trailkit.models.puzzle import ColourRule, Puzzle
 from trailkit.solvers.base import Limits
 from trailkit.solvers.sat import SatBackend
-from trailkit.solvers.sat.encode import CARDINALITIES, encode
 
 SOLVERS = ["cadical195", "glucose4", "maplechrono", "kissat404"]
 LIMIT = 10.0  # seconds per solve or prove

@@ -1,8 +1,8 @@
-"""The one pipeline every answer goes through: solve, verify, check, cross-check.
+"""The one path every answer takes: pre-check, solve, verify, check, cross-check.
 
 ::
 
-    Puzzle ──backend.solve──▶ Answer ──verify / check certificate──▶ ──cross-check──▶
+    Puzzle ──pre-check──▶ ──backend.solve──▶ Answer ──verify / check certificate──▶ ──cross-check──▶
 
 * A walk is shown only after :func:`trailkit.models.verify.verify` accepted it.
 * "Unsolvable" is said only with a certificate that the independent checker
@@ -10,12 +10,14 @@
 * A disagreement, a walk that fails the checker or a rejected certificate raises
   :class:`VerificationFailure` (exit code 4): it is a bug and must be loud.
 * A limit reached is ``unknown``, never a guess.
+* Every answer is stamped here, and only here, with ``backend``, ``decided_by`` and
+  ``time_s``.
 
 >>> from trailkit.models.spec import load_spec_text
 >>> p = load_spec_text("trailkit: 1\\nkind: trail\\nedges: [a b, b c, c a]\\n")
 >>> answer = solve(p)
->>> answer.status.value, answer.verified, answer.length
-('solved', True, 3)
+>>> answer.status.value, answer.verified, answer.length, answer.decided_by
+('solved', True, 3, 'direct')
 """
 
 from __future__ import annotations
@@ -28,61 +30,89 @@ from trailkit.models.errors import BackendUnavailable, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.verify import verify
 from trailkit.solvers.base import Backend, Limits
-from trailkit.solvers.registry import get_backend
+from trailkit.solvers.pipeline.policy import (
+    AUTO,
+    DEFAULT_LIMITS,
+    PRECHECK,
+    engine_for,
+    second_limits,
+    second_opinion,
+)
+from trailkit.solvers.registry import BackendName, backend_names, get_backend
 
-__all__ = ["AUTO", "check_answer", "default_backend", "solve"]
-
-AUTO = "auto"
-#: The work limit given to a second backend that only confirms or cross-checks.
-CROSSCHECK_WORK_LIMIT = 2_000_000
-
-
-def default_backend(puzzle: Puzzle) -> str:
-    """``direct`` where a direct algorithm exists for the puzzle (every kind today)."""
-    del puzzle
-    return "direct"
+__all__ = ["check_answer", "precheck", "solve", "solve_all"]
 
 
-def solve(puzzle: Puzzle, backend: str | Backend | None = None, limits: Limits = Limits(),
-          crosscheck: str | None = AUTO) -> Answer:
+def solve(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
+          limits: Limits = DEFAULT_LIMITS, crosscheck: str | None = AUTO, *,
+          precheck: bool = True) -> Answer:
     """Solve ``puzzle`` with ``backend`` and return a verified, checked, cross-checked answer.
 
     ``crosscheck`` names the second backend; ``"auto"`` uses ``direct`` for every other
     backend (and a second backend to confirm an unsolvable answer that has no
     certificate); ``None`` turns the cross-check off (confirmation still happens).
+    ``precheck=False`` skips the structural pre-check, so the backend decides alone.
     """
-    engine = get_backend(backend or default_backend(puzzle)) if not isinstance(
-        backend, Backend) else backend
+    engine = engine_for(puzzle, backend, limits)
     started = time.perf_counter()
-    answer = _structural_shortcut(puzzle, engine)
+    answer = _precheck_answer(puzzle, engine) if precheck else None
+    decided_by = PRECHECK
     if answer is None:
         answer = engine.solve(puzzle, limits)
-    answer = answer.with_(time_s=time.perf_counter() - started)
+        decided_by = engine.name
+    answer = answer.with_(backend=engine.name, decided_by=decided_by,
+                          time_s=time.perf_counter() - started)
     answer = check_answer(puzzle, answer)
 
-    second_name = _second_backend(engine.name, crosscheck, answer)
+    needs_confirmation = answer.status is Status.UNSOLVABLE and not answer.certificate_checked
+    second_name = second_opinion(engine, crosscheck, needs_confirmation=needs_confirmation)
     if second_name is not None:
         answer = _cross_check(puzzle, answer, second_name, limits)
     return answer
 
 
-def _structural_shortcut(puzzle: Puzzle, engine: Backend) -> Answer | None:
-    """For exactly-once puzzles, try the one-line structural arguments before any search.
+def solve_all(puzzle: Puzzle, limits: Limits = DEFAULT_LIMITS,
+              crosscheck: str | None = AUTO, *, precheck: bool = True
+              ) -> tuple[list[Answer], dict[str, str]]:
+    """Solve with every registered backend in turn: the answers, and the backends that
+    could not run here (name -> why). A work limit goes only to the backends that
+    honour one."""
+    answers: list[Answer] = []
+    skipped: dict[str, str] = {}
+    for name in backend_names():
+        try:
+            engine = get_backend(name)
+        except BackendUnavailable as exc:
+            skipped[name] = str(exc)
+            continue
+        own = limits if engine.honours_work_limit else Limits(
+            time_limit=limits.time_limit, workers=limits.workers, seed=limits.seed)
+        answers.append(solve(puzzle, engine, own, crosscheck, precheck=precheck))
+    return answers, skipped
+
+
+def precheck(puzzle: Puzzle) -> Answer | None:
+    """The structural pre-check alone: an unsolvable answer with a one-line certificate
+    (parity, components, alternation, endpoints), or ``None`` when none applies."""
+    if puzzle.use is not EdgeUse.EXACTLY_ONCE:
+        return None
+    from trailkit.solvers.direct.structural import structural_certificate
+
+    certificate = structural_certificate(puzzle)
+    if certificate is None:
+        return None
+    return Answer.unsolvable(PRECHECK, certificate,
+                             reason="structural pre-check (no solver call needed)")
+
+
+def _precheck_answer(puzzle: Puzzle, engine: Backend) -> Answer | None:
+    """The pre-check for the search backends (``direct`` makes the same argument itself,
+    as part of its algorithm: its answer is its own).
 
     Parity arguments are hard for resolution (a SAT solver needs minutes for an Euler
     trail in K6); the certificate is one line.
     """
-    if puzzle.use is not EdgeUse.EXACTLY_ONCE or engine.name == "direct":
-        return None
-    try:
-        from trailkit.solvers.direct.structural import structural_certificate
-    except ImportError:  # pragma: no cover - the direct backend ships with trailkit
-        return None
-    certificate = structural_certificate(puzzle)
-    if certificate is None:
-        return None
-    return Answer.unsolvable(engine.name, certificate,
-                             reason="structural pre-check (no solver call needed)")
+    return None if engine.family == "direct" else precheck(puzzle)
 
 
 def check_answer(puzzle: Puzzle, answer: Answer) -> Answer:
@@ -117,19 +147,6 @@ def check_answer(puzzle: Puzzle, answer: Answer) -> Answer:
     return answer
 
 
-def _second_backend(first: str, crosscheck: str | None, answer: Answer) -> str | None:
-    needs_confirmation = answer.status is Status.UNSOLVABLE and not answer.certificate_checked
-    if crosscheck == AUTO:
-        if first.split(":")[0] != "direct":
-            return "direct"
-        return "cpsat" if needs_confirmation else None
-    if crosscheck is None:
-        if needs_confirmation:
-            return "cpsat" if first.split(":")[0] != "cpsat" else "direct"
-        return None
-    return crosscheck
-
-
 def _cross_check(puzzle: Puzzle, answer: Answer, second_name: str, limits: Limits) -> Answer:
     """Ask ``second_name`` too; agreement confirms, disagreement is a loud failure."""
     try:
@@ -138,10 +155,7 @@ def _cross_check(puzzle: Puzzle, answer: Answer, second_name: str, limits: Limit
         if answer.status is Status.UNSOLVABLE and not answer.certificate_checked:
             return _unconfirmed(answer, f"no second backend to confirm it ({exc})")
         return answer.with_(crosscheck=CrossCheck(second_name, Status.UNKNOWN, False, str(exc)))
-    second_limits = Limits(time_limit=limits.time_limit, workers=limits.workers,
-                           seed=limits.seed,
-                           work_limit=limits.work_limit or CROSSCHECK_WORK_LIMIT)
-    other = check_answer(puzzle, second.solve(puzzle, second_limits))
+    other = check_answer(puzzle, second.solve(puzzle, second_limits(limits)))
     if Status.UNKNOWN in (answer.status, other.status):
         check = CrossCheck(second.name, other.status, False,
                            "undecided: one side reached a limit")
@@ -173,7 +187,8 @@ def _unconfirmed(answer: Answer, why: str) -> Answer:
     """An unsolvable claim with neither certificate nor second opinion is only ``unknown``."""
     return Answer(Status.UNKNOWN, answer.backend, reason=f"{answer.backend} found no walk "
                   f"({answer.reason}), but {why}", stats=answer.stats,
-                  crosscheck=answer.crosscheck, time_s=answer.time_s)
+                  crosscheck=answer.crosscheck, time_s=answer.time_s,
+                  decided_by=answer.decided_by)
 
 
 def _because(answer: Answer) -> str:

@@ -8,9 +8,10 @@ from typing import Any
 from trailkit.models.answer import Answer, Status
 from trailkit.models.counting import CountResult
 from trailkit.models.puzzle import Puzzle
+from trailkit.solvers.pipeline.expectations import expectation_mismatches
 
-__all__ = ["RESULT_FORMAT", "answer_json", "answer_text", "count_json", "count_text",
-           "expectation_mismatches"]
+__all__ = ["COUNT_FORMAT", "RESULT_FORMAT", "answer_json", "answer_text", "count_json",
+           "count_text", "in_puzzle_words"]
 
 RESULT_FORMAT = "trailkit-result/1"
 COUNT_FORMAT = "trailkit-count/1"
@@ -54,6 +55,7 @@ def answer_json(puzzle: Puzzle, answer: Answer, spec: str | None) -> dict[str, A
         "optimal": answer.optimal,
         "certificate": certificate,
         "verified": bool(answer.verified),
+        "decided_by": answer.decided_by or answer.backend,
         "crosscheck": answer.crosscheck.to_json() if answer.crosscheck else None,
         "reason": answer.reason or None,
         "time_s": round(answer.time_s, 6),
@@ -61,26 +63,6 @@ def answer_json(puzzle: Puzzle, answer: Answer, spec: str | None) -> dict[str, A
     mismatches = expectation_mismatches(puzzle, answer=answer)
     if puzzle.expect:
         out["expect"] = {"ok": not mismatches, "mismatches": mismatches}
-    return out
-
-
-def expectation_mismatches(puzzle: Puzzle, *, answer: Answer | None = None,
-                           count: CountResult | None = None) -> list[str]:
-    """What differs from the spec's ``expect:`` block (only the keys the result covers)."""
-    expect = puzzle.expect or {}
-    found: dict[str, Any] = {}
-    if answer is not None and answer.status is not Status.UNKNOWN:
-        found["status"] = answer.status.value
-        if answer.status is Status.SOLVED and answer.optimal is not False:
-            found["length"] = answer.length
-    if count is not None and count.complete:
-        found.update(solutions=count.solutions, failures=count.failures,
-                     early_failures=count.early_failures)
-    out = []
-    for key, wanted in expect.items():
-        got = found.get(key)
-        if got is not None and got != wanted:
-            out.append(f"expected {key} {wanted}, got {got}")
     return out
 
 

@@ -1,13 +1,16 @@
-"""``trailkit compare``: every backend on every spec, each run in its own worker process.
+"""Comparing backends: every backend on every spec, each run in its own worker process.
 
 A run that hangs, runs out of memory or crashes becomes a row marked ``timeout``,
 ``memout`` or ``crash`` and the comparison goes on. Rows report the median time
 (with min and max over ``--repeat`` runs), the peak memory of the worker, and whether
 the backends agree (same status; same length where both prove it optimal).
-The time is the backend's own solve time, measured by the pipeline: an unsolvable
-answer without a certificate is still confirmed by a second backend (the pipeline
-never lets it through otherwise), but that confirmation is not charged to the row.
-Disagreement is exit code 4.
+The time is the time of the stage that decided the answer (the backend, or the
+structural pre-check: rows say which in ``decided_by``; ``precheck=False`` lets the
+backend decide everything), measured by the pipeline: an unsolvable answer without a
+certificate is still confirmed by a second backend (the pipeline never lets it
+through otherwise), but that confirmation is not charged to the row.
+The command line (:mod:`trailkit.solvers.cli.compare`) draws the table and the
+progress bar; this module returns rows.
 
 How a run is isolated (POSIX only: ``fork``, ``resource``):
 
@@ -17,41 +20,35 @@ How a run is isolated (POSIX only: ``fork``, ``resource``):
   limit (``timeout``); a child that dies without answering is a ``crash``, or a
   ``memout`` when it raised :class:`MemoryError` or its last words on stderr speak of
   memory (C++ ``std::bad_alloc``, "Cannot allocate memory");
-* ``--jobs N`` keeps N children running at once (times are then noisier);
+* ``jobs=N`` keeps N children running at once (times are then noisier);
 * children ignore Ctrl-C; the parent kills them and keeps every finished row.
 
-Rows written to ``--out`` are rewritten atomically after every finished row, so the
-file is always a complete JSON list or CSV table of the rows finished so far and an
-interrupt (or a crash of the parent) loses nothing that was finished.
+``on_row`` sees the rows after every finished run, so a caller can keep a file
+that always holds every finished row, and an interrupt loses nothing finished.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
-import csv
-import io
 import json
 import os
 import resource
 import select
 import signal
 import statistics
-import sys
 import tempfile
 import time
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from trailkit.models.errors import BackendUnavailable, TrailkitError, VerificationFailure
 from trailkit.solvers.base import Limits
-from trailkit.solvers.files import atomic_write, refuse_overwrite
-from trailkit.solvers.lint import find_specs
+from trailkit.solvers.registry import get_backend
 
-__all__ = ["Row", "compare", "run_compare", "run_one"]
+__all__ = ["Comparison", "Row", "compare", "disagreements", "run_one", "unavailable_backends"]
 
 #: Seconds a worker may run past its time limit before it is killed as a timeout.
 GRACE_S = 5.0
@@ -88,21 +85,23 @@ class Row:
     agrees: bool | None = None
     detail: str = ""
     runs: int = 0
+    decided_by: str = ""
 
 
 # ------------------------------------------------------------------ one run
-def _solve_once(spec: str, backend: str, limits: Limits) -> dict[str, Any]:
+def _solve_once(spec: str, backend: str, limits: Limits, precheck: bool) -> dict[str, Any]:
     """Solve once (in the child) and describe the outcome as plain JSON data."""
     try:
         from trailkit.models.spec import load_spec
         from trailkit.solvers.pipeline import solve
 
         puzzle = load_spec(spec)
-        answer = solve(puzzle, backend, limits, crosscheck=None)
+        answer = solve(puzzle, backend, limits, crosscheck=None, precheck=precheck)
         # the backend's own time: a second backend that confirms an unsolvable answer
         # without a certificate (the pipeline insists) is not charged to this one
         return {"status": answer.status.value, "length": answer.length,
-                "optimal": answer.optimal, "time_s": answer.time_s, "detail": answer.reason}
+                "optimal": answer.optimal, "time_s": answer.time_s, "detail": answer.reason,
+                "decided_by": answer.decided_by}
     except MemoryError:
         return {"status": "memout", "detail": "out of memory (MemoryError)"}
     except VerificationFailure as exc:
@@ -127,13 +126,11 @@ class _Child:
 
 
 def _start(index: int, spec: str, backend: str, limits: Limits,
-           memory_mb: int | None) -> _Child:
+           memory_mb: int | None, precheck: bool) -> _Child:
     """Fork a worker that solves once under an address-space limit and pipes back JSON."""
     read_fd, write_fd = os.pipe()
     stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _finish, after the child ends
-    sys.stdout.flush()
-    sys.stderr.flush()
-    pid = os.fork()
+    pid = os.fork()  # the child ends with os._exit: it never flushes the parent's buffers
     if pid == 0:  # the child: never returns
         code = 0
         try:
@@ -143,9 +140,9 @@ def _start(index: int, spec: str, backend: str, limits: Limits,
             if memory_mb:
                 size = memory_mb * 1024 * 1024
                 resource.setrlimit(resource.RLIMIT_AS, (size, size))
-            _send(write_fd, _solve_once(spec, backend, limits))
+            _send(write_fd, _solve_once(spec, backend, limits, precheck))
         except BaseException as exc:  # e.g. an import that fails under the memory limit
-            traceback.print_exc()
+            os.write(2, traceback.format_exc().encode())  # the child's last words
             code = 70
             kind = "memout" if _speaks_of_memory(repr(exc)) or isinstance(exc, MemoryError) \
                 else "crash"
@@ -204,15 +201,16 @@ def _silent_death(status: int, last_words: str) -> dict[str, Any]:
 
 
 def run_one(spec: str, backend: str, limits: Limits,
-            memory_mb: int | None = DEFAULT_MEMORY_MB) -> dict[str, Any]:
+            memory_mb: int | None = DEFAULT_MEMORY_MB, *, precheck: bool = True
+            ) -> dict[str, Any]:
     """Run one solve in a fresh process with a hard wall-clock and memory limit."""
-    results = _run_all([(spec, backend)], limits, memory_mb, jobs=1)
+    results = _run_all([(spec, backend)], limits, memory_mb, jobs=1, precheck=precheck)
     return results[0]
 
 
 def _run_all(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int | None,
              jobs: int, on_result: Callable[[int, dict[str, Any]], None] | None = None,
-             ) -> dict[int, dict[str, Any]]:
+             *, precheck: bool = True) -> dict[int, dict[str, Any]]:
     """Run ``tasks`` (spec, backend) with at most ``jobs`` workers; results by task index.
 
     On ``KeyboardInterrupt`` the running workers are killed and the exception goes on;
@@ -226,7 +224,7 @@ def _run_all(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int | 
             while pending and len(running) < jobs:
                 index = pending.pop()
                 spec, backend = tasks[index]
-                child = _start(index, spec, backend, limits, memory_mb)
+                child = _start(index, spec, backend, limits, memory_mb, precheck)
                 running[child.fd] = child
             readable, _, _ = select.select(list(running), [], [], 0.05)
             now = time.monotonic()
@@ -268,10 +266,12 @@ class Comparison:
 def compare(specs: list[str], backends: list[str], limits: Limits, repeat: int,
             on_row: Callable[[list[Row]], None] | None = None, *, jobs: int = 1,
             memory_mb: int | None = DEFAULT_MEMORY_MB,
-            unavailable: dict[str, str] | None = None) -> Comparison:
+            unavailable: dict[str, str] | None = None, precheck: bool = True,
+            progress: Callable[[int, int, str], None] | None = None) -> Comparison:
     """Run every backend on every spec ``repeat`` times; rows in (spec, backend) order.
 
     ``on_row`` is called with all rows finished so far whenever one more finishes;
+    ``progress`` with (runs done, runs in all, the run just finished);
     ``unavailable`` maps backends that cannot run here to the reason (one row each
     per spec, no run).
     """
@@ -284,7 +284,7 @@ def compare(specs: list[str], backends: list[str], limits: Limits, repeat: int,
         (s, b): Row(spec=s, backend=b, status="unavailable", detail=unavailable[b])
         for s in specs for b in backends if b in unavailable}
     order = {g: i for i, g in enumerate((s, b) for s in specs for b in backends)}
-    progress = _Progress(len(tasks))
+    runs_done = 0
 
     def ordered() -> list[Row]:
         rows = sorted(finished.values(), key=lambda r: order[(r.spec, r.backend)])
@@ -293,9 +293,12 @@ def compare(specs: list[str], backends: list[str], limits: Limits, repeat: int,
         return rows
 
     def on_result(index: int, result: dict[str, Any]) -> None:
+        nonlocal runs_done
         group = tasks[index]
         runs[group].append(result)
-        progress.step(f"{Path(group[0]).name} / {group[1]}")
+        runs_done += 1
+        if progress is not None:
+            progress(runs_done, len(tasks), f"{Path(group[0]).name} / {group[1]}")
         if len(runs[group]) == repeat:
             finished[group] = _summarise(*group, runs[group])
             if on_row is not None:
@@ -303,7 +306,7 @@ def compare(specs: list[str], backends: list[str], limits: Limits, repeat: int,
 
     interrupted = False
     try:
-        _run_all(tasks, limits, memory_mb, jobs, on_result)
+        _run_all(tasks, limits, memory_mb, jobs, on_result, precheck=precheck)
     except KeyboardInterrupt:
         interrupted = True
         for group, done in runs.items():
@@ -312,31 +315,7 @@ def compare(specs: list[str], backends: list[str], limits: Limits, repeat: int,
                 finished[group].detail += f" (interrupted after {len(done)} of {repeat} runs)"
         if on_row is not None:
             on_row(ordered())
-    progress.close()
-    return Comparison(ordered(), progress.done, len(tasks), interrupted)
-
-
-class _Progress:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
-
-    def __init__(self, total: int) -> None:
-        self.total, self.done = total, 0
-        self.shown = sys.stderr.isatty() and total > 0
-        self.started = time.monotonic()
-
-    def step(self, last: str) -> None:
-        self.done += 1
-        if self.shown:
-            width = 30
-            filled = width * self.done // self.total
-            elapsed = time.monotonic() - self.started
-            print(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} runs, "
-                  f"{self.total - self.done} left, {elapsed:.0f} s  ({last[:40]})\x1b[K",
-                  end="", file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        if self.shown:
-            print(file=sys.stderr)
+    return Comparison(ordered(), runs_done, len(tasks), interrupted)
 
 
 def _summarise(spec: str, backend: str, runs: list[dict[str, Any]]) -> Row:
@@ -351,7 +330,8 @@ def _summarise(spec: str, backend: str, runs: list[dict[str, Any]]) -> Row:
                time_min_s=min(times) if times else None,
                time_max_s=max(times) if times else None,
                peak_mb=max(peaks) if peaks else None,
-               detail=first.get("detail") or "", runs=len(runs))
+               detail=first.get("detail") or "", runs=len(runs),
+               decided_by=first.get("decided_by") or "")
 
 
 def _agreement(rows: list[Row]) -> None:
@@ -379,132 +359,15 @@ def disagreements(rows: list[Row]) -> list[str]:
     return sorted({r.spec for r in rows if r.agrees is False})
 
 
-# ------------------------------------------------------------------ output
-def table(rows: list[Row]) -> str:
-    """The rows as an aligned text table (what ``trailkit compare`` prints)."""
-    headers = ["spec", "backend", "status", "length", "median s", "min-max s", "peak MB",
-               "agrees"]
-    lines = [[r.spec, r.backend, r.status, "" if r.length is None else str(r.length),
-              "" if r.time_s is None else f"{r.time_s:.3f}",
-              "" if r.time_min_s is None else f"{r.time_min_s:.3f}-{r.time_max_s:.3f}",
-              "" if r.peak_mb is None else f"{r.peak_mb:.0f}",
-              {True: "yes", False: "NO", None: "-"}[r.agrees]] for r in rows]
-    widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(headers)]
-    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
-    out = [fmt.format(*headers), fmt.format(*("-" * w for w in widths)),
-           *(fmt.format(*line) for line in lines)]
-    notes = list(dict.fromkeys(
-        f"{r.backend}: unavailable: {r.detail}" if r.status == "unavailable"
-        else f"{r.spec} / {r.backend}: {r.status}: {r.detail}"
-        for r in rows if r.status not in (*DECIDED, "unknown") and r.detail))
-    if notes:
-        out += ["", *notes]
-    specs = disagreements(rows)
-    if specs:
-        out += ["", f"BACKENDS DISAGREE on {len(specs)} spec(s): {', '.join(specs)}"]
-    return "\n".join(line.rstrip() for line in out)
-
-
-def _csv(rows: list[Row]) -> str:
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=[f for f in Row.__dataclass_fields__])
-    writer.writeheader()
-    for row in rows:
-        writer.writerow(asdict(row))
-    return buffer.getvalue()
-
-
-def _json(rows: list[Row]) -> str:
-    return json.dumps([asdict(r) for r in rows], indent=1) + "\n"
-
-
-def _format(args: argparse.Namespace) -> str:
-    """``json``, ``csv`` or ``table``: from the flags, else from the --out file's suffix."""
-    if args.json:
-        return "json"
-    if args.csv:
-        return "csv"
-    suffix = Path(args.out).suffix.lower() if args.out else ""
-    return {".json": "json", ".csv": "csv"}.get(suffix, "table")
-
-
-_RENDER = {"json": _json, "csv": _csv, "table": lambda rows: table(rows) + "\n"}
-
-
-def _check_backends(backends: list[str]) -> dict[str, str]:
-    """Fail on unknown names (listing the known ones); return the unavailable ones."""
-    from trailkit.solvers.registry import BACKENDS, get_backend
-
+def unavailable_backends(backends: list[str]) -> dict[str, str]:
+    """Fail on unknown names (listing the known ones); return the ones that cannot be
+    loaded here, with the reason."""
     unavailable = {}
     for name in backends:
-        if name.partition(":")[0] not in BACKENDS:
-            get_backend(name)  # raises with "did you mean" and the known names
         try:
             get_backend(name)
         except BackendUnavailable as exc:
+            if "unknown backend" in str(exc) or "takes no" in str(exc):
+                raise
             unavailable[name] = str(exc)
     return unavailable
-
-
-def run_compare(args: argparse.Namespace) -> int:
-    """The ``compare`` command: returns the exit code (4 when backends disagree)."""
-    specs = [str(p) for p in find_specs(args.specs)]
-    if not specs:
-        raise TrailkitError("no specs to compare")
-    backends = list(dict.fromkeys(b.strip() for b in args.backends.split(",") if b.strip()))
-    if not backends:
-        raise TrailkitError("--backends names no backend")
-    unavailable = _check_backends(backends)
-    for name, why in unavailable.items():
-        print(f"trailkit compare: backend {name} is unavailable, its rows say so: {why}",
-              file=sys.stderr)
-    fmt = _format(args)
-    if args.out:
-        refuse_overwrite(args.out, specs, allow_existing=True)
-    if args.plot:
-        import importlib.util
-
-        if importlib.util.find_spec("matplotlib") is None:  # fail before the runs, not after;
-            # imported only after them, so the forked workers do not carry it (peak MB)
-            raise TrailkitError("--plot needs matplotlib: pip install 'trailkit[plot]'")
-    render = _RENDER[fmt]
-
-    def write_out(rows: list[Row]) -> None:
-        atomic_write(args.out, render(rows))
-
-    limits = Limits(time_limit=args.time_limit, work_limit=args.work_limit,
-                    workers=args.workers, seed=args.seed)
-    memory = getattr(args, "memory_limit", DEFAULT_MEMORY_MB)
-    if memory < 0:
-        raise TrailkitError("--memory-limit must be a number of MB, or 0 for none")
-    result = compare(specs, backends, limits, args.repeat, write_out if args.out else None,
-                     jobs=getattr(args, "jobs", 1), memory_mb=memory or None,
-                     unavailable=unavailable)
-    rows = result.rows
-    if args.out:
-        write_out(rows)
-        if fmt != "table":
-            sys.stdout.write(table(rows) + "\n")
-        print(f"rows written to {args.out}", file=sys.stderr)
-    else:
-        sys.stdout.write(render(rows))
-    if args.plot and rows:
-        from trailkit.solvers.plots import cactus_plot, scatter_plot
-
-        cactus_plot(rows, args.plot)
-        print(f"cactus plot written to {args.plot}", file=sys.stderr)
-        if len(backends) == 2:
-            scatter = scatter_path(args.plot)
-            scatter_plot(rows, backends[0], backends[1], scatter)
-            print(f"scatter plot written to {scatter}", file=sys.stderr)
-    if result.interrupted:
-        print(f"trailkit compare: interrupted after {result.runs_done} of "
-              f"{result.runs_total} runs; the finished rows are above", file=sys.stderr)
-        return 130
-    return 4 if disagreements(rows) else 0
-
-
-def scatter_path(plot: str) -> str:
-    """``out.png`` -> ``out-scatter.png``: where the two-backend scatter plot goes."""
-    path = Path(plot)
-    return str(path.with_name(f"{path.stem}-scatter{path.suffix or '.png'}"))

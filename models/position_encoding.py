@@ -1,4 +1,14 @@
-"""Pure CNF encoders for walk puzzles: ``encode(puzzle, length) -> (clauses, VarMap)``.
+"""The position encoding: the trusted definition of the formula a DRUP certificate refutes.
+
+``encode(puzzle, length) -> (clauses, VarMap)`` is a pure function of the puzzle. It
+lives in ``models/`` (what a puzzle *is*) because a ``drup`` certificate is a claim
+about exactly this formula: the certificate checker
+(:mod:`trailkit.models.drup`) re-derives it from the spec and checks the proof
+against it, and the SAT backend (:mod:`trailkit.solvers.sat`) builds the formula it
+solves through the same function. The code is deliberately plain, one clause family
+per method, so that it can be read against the rules below; its guard is the test
+that counts its models against brute-force enumeration of walks
+(``tests/test_sat.py``).
 
 The *position* encoding has one primary variable per (step ``t``, edge ``e``,
 orientation ``o``): "step ``t`` walks edge ``e`` from its tail to its head" (``o = 0``)

@@ -1,0 +1,180 @@
+"""The answering commands: ``solve``, ``count``, ``prove`` and ``check-certificate``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+
+from trailkit.models.answer import Status
+from trailkit.models.spec import load_spec
+from trailkit.solvers.cli.files import atomic_write, refuse_overwrite
+from trailkit.solvers.cli.options import (
+    BACKEND_HELP,
+    Exit,
+    add_limits,
+    add_precheck,
+    exit_for,
+    limits_from,
+)
+from trailkit.solvers.cli.output import clear_status_line, emit_json, say, status_line, warn
+
+__all__ = ["register"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``solve``, ``count``, ``prove`` and ``check-certificate``."""
+    p = sub.add_parser("solve", help="find a (shortest) walk, or prove there is none")
+    p.add_argument("spec")
+    p.add_argument("--backend", default=None, help=f"one of {BACKEND_HELP}, or 'all' "
+                   "(default: direct)")
+    p.add_argument("--crosscheck", default="auto", metavar="B",
+                   help="second backend to compare with ('auto': direct for the other "
+                        "backends; 'none': off)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--from-model", metavar="FILE",
+                   help="read a SAT solver's model ('v' lines) for the spec's DIMACS export "
+                        "and verify it instead of solving")
+    add_limits(p)
+    add_precheck(p)
+    p.set_defaults(run=cmd_solve)
+
+    p = sub.add_parser("count", help="count solutions (and failures)")
+    p.add_argument("spec")
+    p.add_argument("--backend", default=None, help=f"one of {BACKEND_HELP} (default: direct)")
+    p.add_argument("--failures", action="store_true",
+                   help="also count failures and early failures")
+    p.add_argument("--method", choices=("auto", "enumerate", "exact"), default="auto",
+                   help="auto (default): the exact formula where it applies and no failures "
+                        "are asked for, else enumeration")
+    p.add_argument("--exact", action="store_const", const="exact", dest="method",
+                   help="the same as --method exact: count Euler circuits by formula "
+                        "(BEST theorem) instead of enumerating")
+    p.add_argument("--crosscheck", default="auto", metavar="B",
+                   help="count with a second backend too and compare ('auto': direct "
+                        "for the other backends; 'none': off)")
+    p.add_argument("--json", action="store_true")
+    add_limits(p)
+    add_precheck(p)
+    p.set_defaults(run=cmd_count)
+
+    p = sub.add_parser("prove", help="write a certificate that the puzzle is unsolvable")
+    p.add_argument("spec")
+    p.add_argument("--backend", default="sat",
+                   help="backend that makes DRUP proofs (sat, sat:NAME)")
+    p.add_argument("--out", metavar="CERT.json", help="write the certificate here")
+    p.add_argument("--drup", action="store_true",
+                   help="make a DRUP proof even where a structural certificate exists")
+    p.add_argument("--json", action="store_true")
+    add_limits(p)
+    add_precheck(p)
+    p.set_defaults(run=cmd_prove)
+
+    p = sub.add_parser("check-certificate", help="check a certificate against a spec")
+    p.add_argument("spec")
+    p.add_argument("certificate")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_check_certificate)
+
+
+def _crosscheck(args: argparse.Namespace) -> str | None:
+    return None if args.crosscheck == "none" else args.crosscheck
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from trailkit.solvers.cli.report import answer_json, answer_text
+    from trailkit.solvers.pipeline.solving import solve, solve_all
+
+    puzzle = load_spec(args.spec)
+    precheck = args.precheck == "on"
+    if args.from_model:
+        from trailkit.solvers.cli.assignments import answer_from_model
+
+        answers = [answer_from_model(puzzle, args.from_model)]
+    elif args.backend == "all":
+        answers, skipped = solve_all(puzzle, limits_from(args), _crosscheck(args),
+                                     precheck=precheck)
+        for name, why in skipped.items():
+            warn(f"trailkit: skipping {name}: {why}")
+    else:
+        answers = [solve(puzzle, args.backend, limits_from(args), _crosscheck(args),
+                         precheck=precheck)]
+    if args.json:
+        objs = [answer_json(puzzle, a, args.spec) for a in answers]
+        emit_json(objs[0] if len(objs) == 1 else objs)
+    else:
+        say("\n\n".join(answer_text(puzzle, a, args.spec) for a in answers))
+    return max(exit_for(a.status) for a in answers)
+
+
+def cmd_count(args: argparse.Namespace) -> int:
+    from trailkit.solvers.cli.report import count_json, count_text
+    from trailkit.solvers.pipeline.counting import count
+
+    puzzle = load_spec(args.spec)
+    result = count(puzzle, args.backend, limits_from(args), failures=args.failures,
+                   method=args.method, crosscheck=_crosscheck(args),
+                   progress=_progress_printer() if not args.json else None)
+    if not args.json:
+        clear_status_line()
+    if args.json:
+        emit_json(count_json(puzzle, result, args.spec, args.failures))
+    else:
+        say(count_text(puzzle, result, args.spec, args.failures))
+    return Exit.OK if result.complete else Exit.UNKNOWN
+
+
+def _progress_printer() -> Callable[[int], None] | None:
+    """A counting progress line on a terminal (stderr), or ``None`` off a terminal."""
+    line = status_line()
+    if line is None:
+        return None
+    return lambda done: line(f"counting: {done:,} search states so far")
+
+
+def cmd_prove(args: argparse.Namespace) -> int:
+    from trailkit.solvers.pipeline.proving import prove
+
+    puzzle = load_spec(args.spec)
+    if args.out:
+        refuse_overwrite(args.out, [args.spec], allow_existing=True)
+    proof = prove(puzzle, args.backend, limits_from(args), spec_path=args.spec,
+                  drup=args.drup, precheck=args.precheck == "on")
+    if args.out and proof.document is not None:
+        atomic_write(args.out, json.dumps(proof.document, indent=1) + "\n")
+    if args.json:
+        emit_json({"format": "trailkit-prove/1", "spec": args.spec,
+                   "status": proof.status.value,
+                   "certificate": None if proof.certificate is None else
+                   {"type": proof.certificate.kind, "checked": True}})
+    elif proof.status is Status.SOLVED:
+        say(f"solvable: a verified walk of {proof.length} steps exists, so there is nothing "
+            "to prove (trailkit solve shows it)")
+    elif proof.certificate is not None:
+        say(f"unsolvable: {proof.certificate.explanation}\n"
+            f"({proof.certificate.kind} certificate accepted by the independent checker)")
+        if args.out:
+            say(f"certificate written to {args.out}")
+    else:
+        say(proof.reason if proof.reason.startswith("unsolvable") else
+            f"unknown: {proof.reason}")
+    return {Status.SOLVED: Exit.OK, Status.UNSOLVABLE: Exit.UNSOLVABLE}.get(
+        proof.status, Exit.UNKNOWN)
+
+
+def cmd_check_certificate(args: argparse.Namespace) -> int:
+    from trailkit.solvers.pipeline.proving import check_certificate_file
+
+    puzzle = load_spec(args.spec)
+    status = status_line() if not args.json else None
+    verdict = check_certificate_file(puzzle, args.certificate, spec_path=args.spec,
+                                     progress=status)
+    if status is not None:
+        clear_status_line()
+    if args.json:
+        emit_json({"format": "trailkit-check/1", "spec": args.spec,
+                   "certificate": args.certificate, "accepted": verdict.accepted,
+                   "message": verdict.message})
+    else:
+        say(("accepted: " if verdict.accepted else "REJECTED: ") + verdict.message)
+    return Exit.OK if verdict.accepted else Exit.INPUT

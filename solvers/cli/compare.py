@@ -1,0 +1,207 @@
+"""``trailkit compare``: the table, CSV and JSON of a backend comparison, its progress
+bar, and its exit code (4 when backends disagree, 2 when a spec could not be read).
+
+The runs themselves, each in its own worker process, are in
+:mod:`trailkit.solvers.isolation`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from trailkit.models.errors import TrailkitError
+from trailkit.solvers.cli.files import atomic_write, refuse_overwrite
+from trailkit.solvers.cli.options import (
+    BACKEND_HELP,
+    Exit,
+    add_limits,
+    add_precheck,
+    limits_from,
+    positive_int,
+)
+from trailkit.solvers.cli.output import say, warn, write_raw
+from trailkit.solvers.isolation import (
+    DECIDED,
+    DEFAULT_MEMORY_MB,
+    Row,
+    compare,
+    disagreements,
+    unavailable_backends,
+)
+from trailkit.solvers.registry import backend_names
+from trailkit.solvers.specfiles import find_specs
+
+__all__ = ["register", "scatter_path", "table"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``compare``."""
+    p = sub.add_parser("compare", help="run several backends on specs and tabulate")
+    p.add_argument("specs", nargs="+", metavar="SPEC")
+    p.add_argument("--backends", default=",".join(backend_names()),
+                   help=f"comma-separated, from {BACKEND_HELP} (default: all; one that cannot "
+                        "be loaded here gets 'unavailable' rows)")
+    p.add_argument("--repeat", type=positive_int, default=1, metavar="N",
+                   help="run each backend N times per spec; rows give the median time")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true")
+    fmt.add_argument("--csv", action="store_true")
+    p.add_argument("--out", metavar="FILE",
+                   help="write the rows to FILE (JSON/CSV by flag or by .json/.csv suffix), "
+                        "rewritten atomically after every finished row so Ctrl-C loses "
+                        "nothing; the table still goes to standard output")
+    p.add_argument("--plot", metavar="FILE.png",
+                   help="draw a cactus plot, and with two backends a scatter plot "
+                        "FILE-scatter.png (needs matplotlib: pip install 'trailkit[plot]')")
+    p.add_argument("--jobs", type=positive_int, default=1, metavar="N",
+                   help="run N worker processes at once (default 1: steadier times)")
+    p.add_argument("--memory-limit", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
+                   help="address-space limit of each worker in MB (0: none; default "
+                        f"{DEFAULT_MEMORY_MB}); a run that exceeds it is a 'memout' row")
+    add_limits(p)
+    add_precheck(p)
+    p.set_defaults(run=run_compare)
+
+
+class _Progress:
+    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
+
+    def __init__(self) -> None:
+        self.shown = sys.stderr.isatty()
+        self.started = time.monotonic()
+        self.drawn = False
+
+    def step(self, done: int, total: int, last: str) -> None:
+        if self.shown and total:
+            width = 30
+            filled = width * done // total
+            elapsed = time.monotonic() - self.started
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} "
+                             f"runs, {total - done} left, {elapsed:.0f} s  ({last[:40]})\x1b[K")
+            sys.stderr.flush()
+            self.drawn = True
+
+    def close(self) -> None:
+        if self.drawn:
+            sys.stderr.write("\n")
+
+
+def table(rows: list[Row]) -> str:
+    """The rows as an aligned text table (what ``trailkit compare`` prints)."""
+    headers = ["spec", "backend", "status", "length", "median s", "min-max s", "peak MB",
+               "agrees"]
+    lines = [[r.spec, r.backend, r.status, "" if r.length is None else str(r.length),
+              "" if r.time_s is None else f"{r.time_s:.3f}",
+              "" if r.time_min_s is None else f"{r.time_min_s:.3f}-{r.time_max_s:.3f}",
+              "" if r.peak_mb is None else f"{r.peak_mb:.0f}",
+              {True: "yes", False: "NO", None: "-"}[r.agrees]] for r in rows]
+    widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(headers)]
+    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
+    out = [fmt.format(*headers), fmt.format(*("-" * w for w in widths)),
+           *(fmt.format(*line) for line in lines)]
+    notes = list(dict.fromkeys(
+        f"{r.backend}: unavailable: {r.detail}" if r.status == "unavailable"
+        else f"{r.spec} / {r.backend}: {r.status}: {r.detail}"
+        for r in rows if r.status not in (*DECIDED, "unknown") and r.detail))
+    if notes:
+        out += ["", *notes]
+    specs = disagreements(rows)
+    if specs:
+        out += ["", f"BACKENDS DISAGREE on {len(specs)} spec(s): {', '.join(specs)}"]
+    return "\n".join(line.rstrip() for line in out)
+
+
+def _csv(rows: list[Row]) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=[f for f in Row.__dataclass_fields__])
+    writer.writeheader()
+    for row in rows:
+        writer.writerow(asdict(row))
+    return buffer.getvalue()
+
+
+def _json(rows: list[Row]) -> str:
+    return json.dumps([asdict(r) for r in rows], indent=1) + "\n"
+
+
+def _format(args: argparse.Namespace) -> str:
+    """``json``, ``csv`` or ``table``: from the flags, else from the --out file's suffix."""
+    if args.json:
+        return "json"
+    if args.csv:
+        return "csv"
+    suffix = Path(args.out).suffix.lower() if args.out else ""
+    return {".json": "json", ".csv": "csv"}.get(suffix, "table")
+
+
+_RENDER = {"json": _json, "csv": _csv, "table": lambda rows: table(rows) + "\n"}
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    """The ``compare`` command: returns the exit code (4 when backends disagree)."""
+    specs = [str(p) for p in find_specs(args.specs)]
+    if not specs:
+        raise TrailkitError("no specs to compare")
+    backends = list(dict.fromkeys(b.strip() for b in args.backends.split(",") if b.strip()))
+    if not backends:
+        raise TrailkitError("--backends names no backend")
+    unavailable = unavailable_backends(backends)
+    for name, why in unavailable.items():
+        warn(f"trailkit compare: backend {name} is unavailable, its rows say so: {why}")
+    fmt = _format(args)
+    if args.out:
+        refuse_overwrite(args.out, specs, allow_existing=True)
+    if args.plot:
+        import importlib.util
+
+        if importlib.util.find_spec("matplotlib") is None:  # fail before the runs, not after;
+            # imported only after them, so the forked workers do not carry it (peak MB)
+            raise TrailkitError("--plot needs matplotlib: pip install 'trailkit[plot]'")
+    render = _RENDER[fmt]
+
+    def write_out(rows: list[Row]) -> None:
+        atomic_write(args.out, render(rows))
+
+    if args.memory_limit < 0:
+        raise TrailkitError("--memory-limit must be a number of MB, or 0 for none")
+    progress = _Progress()
+    result = compare(specs, backends, limits_from(args), args.repeat,
+                     write_out if args.out else None, jobs=args.jobs,
+                     memory_mb=args.memory_limit or None, unavailable=unavailable,
+                     precheck=args.precheck == "on", progress=progress.step)
+    progress.close()
+    rows = result.rows
+    if args.out:
+        write_out(rows)
+        if fmt != "table":
+            say(table(rows))
+        warn(f"rows written to {args.out}")
+    else:
+        (say if fmt == "table" else write_raw)(render(rows).rstrip("\n") + "\n")
+    if args.plot and rows:
+        from trailkit.solvers.cli.plots import cactus_plot, scatter_plot
+
+        cactus_plot(rows, args.plot)
+        warn(f"cactus plot written to {args.plot}")
+        if len(backends) == 2:
+            scatter = scatter_path(args.plot)
+            scatter_plot(rows, backends[0], backends[1], scatter)
+            warn(f"scatter plot written to {scatter}")
+    if result.interrupted:
+        warn(f"trailkit compare: interrupted after {result.runs_done} of "
+             f"{result.runs_total} runs; the finished rows are above")
+        return Exit.INTERRUPTED
+    return Exit.INCONSISTENT if disagreements(rows) else Exit.OK
+
+
+def scatter_path(plot: str) -> str:
+    """``out.png`` -> ``out-scatter.png``: where the two-backend scatter plot goes."""
+    path = Path(plot)
+    return str(path.with_name(f"{path.stem}-scatter{path.suffix or '.png'}"))

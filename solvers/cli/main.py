@@ -1,0 +1,65 @@
+"""The ``trailkit`` command line: build the parser from the command modules, dispatch,
+and map what went wrong to an exit code.
+
+Each command module has ``register(subparsers)``, which adds its subcommands with
+``set_defaults(run=...)``; ``run(args)`` returns the exit code. Errors become one
+located line on standard error and exit code 2 (input) or 4 (a bug), never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Sequence
+
+from trailkit.models.errors import SpecError, TrailkitError, VerificationFailure
+from trailkit.solvers.cli import answers, compare, lint, makers
+from trailkit.solvers.cli.options import Exit, Parser
+from trailkit.solvers.cli.output import warn
+from trailkit.solvers.version import trailkit_version
+
+__all__ = ["build_parser", "main"]
+
+#: The command modules, in the order ``trailkit --help`` lists their commands.
+COMMAND_MODULES = (answers, compare, makers, lint)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line: every command of every module."""
+    parser = Parser(prog="trailkit", description="Solve, count and certify graph path "
+                    "puzzles written as YAML specs; every answer is independently checked.")
+    parser.add_argument("--version", action="version", version=f"trailkit {trailkit_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub.required = True
+    for module in COMMAND_MODULES:
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``trailkit`` console script; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except VerificationFailure as exc:
+        warn(f"trailkit: INTERNAL INCONSISTENCY (this is a bug, please report it): {exc}")
+        return Exit.INCONSISTENT
+    except SpecError as exc:
+        warn(str(exc))
+        return Exit.INPUT
+    except TrailkitError as exc:
+        warn(f"trailkit: error: {exc}")
+        return Exit.INPUT
+    except KeyboardInterrupt:
+        warn("trailkit: interrupted")
+        return Exit.INTERRUPTED
+    except BrokenPipeError:
+        return Exit.OK
+    except Exception as exc:  # never exit 1 (= unsolvable) from an uncaught exception
+        if os.environ.get("TRAILKIT_DEBUG"):
+            raise
+        warn(f"trailkit: INTERNAL ERROR (a bug, please report it; set TRAILKIT_DEBUG=1 for "
+             f"the traceback): {type(exc).__name__}: {exc}")
+        return Exit.INCONSISTENT

@@ -1,0 +1,109 @@
+"""The commands that make files: ``generate``, ``export`` and ``import``.
+
+Every output is written atomically, never over an input file, and never over an
+existing file without ``--force``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from trailkit.models.spec import load_spec
+from trailkit.solvers.cli.files import atomic_write, refuse_overwrite
+from trailkit.solvers.cli.options import Exit, positive_int
+from trailkit.solvers.cli.output import warn, write_raw
+
+__all__ = ["register"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``generate``, ``export`` and ``import``."""
+    p = sub.add_parser("generate", help="write a random puzzle spec, reproducible from a seed")
+    p.add_argument("kind", choices=("dominoes", "trail", "colour-walk", "alternating"))
+    p.add_argument("--size", type=positive_int, required=True, metavar="N",
+                   help="dominoes: highest pip; trail, alternating: nodes; "
+                        "colour-walk: side of the hexagon of tyres")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--solvable", choices=("yes", "no", "any"), default="any",
+                   help="promise (kept by construction and confirmed by the direct "
+                        "backend; then the spec gets an expect: block)")
+    p.add_argument("--out", metavar="SPEC.yaml", help="write here (default: standard output)")
+    p.add_argument("--force", action="store_true", help="replace an existing --out file")
+    p.set_defaults(run=cmd_generate)
+
+    p = sub.add_parser("export", help="write the puzzle as a SAT (DIMACS) or CP-SAT model")
+    p.add_argument("spec")
+    p.add_argument("--format", required=True, choices=("dimacs", "cpsat"))
+    p.add_argument("--out", metavar="FILE")
+    p.set_defaults(run=cmd_export)
+
+    p = sub.add_parser("import", help="turn a plank or domino list into a YAML spec")
+    isub = p.add_subparsers(dest="what", metavar="WHAT", parser_class=type(p))
+    isub.required = True
+    q = isub.add_parser("planks", help="'U V colour' per line, '#' comments")
+    q.add_argument("file")
+    q.add_argument("--start", required=True)
+    q.add_argument("--goal", required=True)
+    q.add_argument("--colours", "--colors", default="red,blue,green")
+    q.add_argument("--name")
+    q.add_argument("--out", metavar="SPEC.yaml", help="write here (default: standard output)")
+    q.add_argument("--force", action="store_true", help="replace an existing --out file")
+    q.add_argument("--keep-repeats", action="store_true",
+                   help="keep a plank that is listed twice as two planks")
+    q.set_defaults(run=cmd_import)
+    q = isub.add_parser("dominoes", help="'1 2' or '1|2' per line")
+    q.add_argument("file")
+    q.add_argument("--name")
+    q.add_argument("--open", action="store_true", help="a line of dominoes, not a ring")
+    q.add_argument("--out", metavar="SPEC.yaml")
+    q.add_argument("--force", action="store_true")
+    q.set_defaults(run=cmd_import)
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from trailkit.solvers.cli.generate import generate
+
+    if args.out:
+        refuse_overwrite(args.out, [], allow_existing=args.force)
+    made = generate(args.kind, args.size, args.seed, args.solvable)
+    if args.out:
+        atomic_write(args.out, made.text)
+        promise = f", {made.status} (confirmed by direct)" if made.status else ""
+        warn(f"wrote {args.out}{promise}")
+    else:
+        write_raw(made.text)
+    return Exit.OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    if args.out:
+        refuse_overwrite(args.out, [args.spec], allow_existing=True)
+    from trailkit.solvers.cli.assignments import export_model
+
+    text = export_model(load_spec(args.spec), args.format)
+    if args.out:
+        atomic_write(args.out, text)
+    else:
+        write_raw(text)
+    return Exit.OK
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from trailkit.solvers.cli.importers import import_dominoes, import_planks
+
+    if args.what == "planks":
+        colours = [c.strip() for c in args.colours.split(",") if c.strip()]
+        text, warnings = import_planks(args.file, start=args.start, goal=args.goal,
+                                       colours=colours, name=args.name,
+                                       keep_repeats=args.keep_repeats)
+    else:
+        text, warnings = import_dominoes(args.file, name=args.name, closed=not args.open)
+    for warning in warnings:
+        warn(warning)
+    if args.out:
+        refuse_overwrite(args.out, [args.file], allow_existing=args.force)
+        atomic_write(args.out, text)
+        warn(f"wrote {args.out}")
+    else:
+        write_raw(text)
+    return Exit.OK

@@ -1,0 +1,98 @@
+"""What the commands share: the argument parser class, option types, the limits
+options and the exit codes.
+
+Exit codes (like grep and diff): 0 solved / succeeded, 1 proven unsolvable, 2 trouble
+with the input or the command line, 3 unknown (a limit was reached), 4 internal
+inconsistency (an answer failed verification or a cross-check: a bug), 130
+interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from enum import IntEnum
+from typing import Any
+
+from trailkit.models.answer import Status
+from trailkit.solvers.base import Limits
+from trailkit.solvers.registry import backend_names
+
+__all__ = ["BACKEND_HELP", "Exit", "Parser", "add_limits", "add_precheck", "exit_for",
+           "limits_from", "positive_float", "positive_int"]
+
+
+class Exit(IntEnum):
+    """The process exit codes of the contract."""
+
+    OK = 0
+    UNSOLVABLE = 1
+    INPUT = 2
+    UNKNOWN = 3
+    INCONSISTENT = 4
+    INTERRUPTED = 130
+
+
+_STATUS_EXIT = {Status.SOLVED: Exit.OK, Status.UNSOLVABLE: Exit.UNSOLVABLE,
+                Status.UNKNOWN: Exit.UNKNOWN}
+
+#: How ``--backend`` options describe their choices.
+BACKEND_HELP = ", ".join([*backend_names(), "sat:NAME"])
+
+
+def exit_for(status: Status) -> Exit:
+    """The exit code of an answer with this status."""
+    return _STATUS_EXIT[status]
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but usage errors say how to get help (exit code 2, as argparse does)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(Exit.INPUT, f"{self.prog}: error: {message}\n"
+                              f"(run '{self.prog} --help' for the options)\n")
+
+
+def _positive(convert: Callable[[str], Any], what: str) -> Callable[[str], Any]:
+    """An argparse type: ``convert(text)``, which must be more than 0."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"{text!r} must be more than 0")
+        return value
+
+    return parse
+
+
+positive_float = _positive(float, "a number of seconds")
+positive_int = _positive(int, "a whole number")
+
+
+def add_limits(p: argparse.ArgumentParser) -> None:
+    """The options every solving command takes: time and work limits, workers, seed."""
+    p.add_argument("--time-limit", type=positive_float, metavar="S",
+                   help="give up after S seconds (answer: unknown, exit code 3)")
+    p.add_argument("--work-limit", type=positive_int, metavar="N",
+                   help="bound exhaustive searches to N search nodes")
+    p.add_argument("--workers", type=positive_int, default=1, metavar="N",
+                   help="solver threads for CP-SAT (default 1: deterministic)")
+    p.add_argument("--seed", type=int, default=0, help="random seed for the solvers")
+
+
+def add_precheck(p: argparse.ArgumentParser) -> None:
+    """``--precheck on|off``: whether the structural pre-check may decide the answer."""
+    p.add_argument("--precheck", choices=("on", "off"), default="on",
+                   help="run the structural pre-check (parity, connectivity, closed sets) "
+                        "before the backend (default on); off: the backend decides alone")
+
+
+def limits_from(args: argparse.Namespace) -> Limits:
+    """The one place the command line turns options into :class:`Limits`."""
+    return Limits(time_limit=args.time_limit, work_limit=args.work_limit,
+                  workers=args.workers, seed=args.seed)

@@ -1,0 +1,75 @@
+"""Everything trailkit prints goes through here: JSON on stdout, text that any
+console can show, and a status line on a terminal.
+
+Text is made safe twice: control characters from a spec (a ``name:`` holding
+``\\x1b[2J``) are shown escaped, never sent to the terminal, and characters the
+console's encoding cannot show (``→`` on an ASCII or cp1252 console) get ASCII
+spellings instead of a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+__all__ = ["clear_status_line", "emit_json", "say", "status_line", "warn"]
+
+_ASCII = {"→": "->", "←": "<-", "—": "--", "–": "-", "×": "x", "…": "...", "≥": ">=",
+          "≤": "<=", "≠": "!=", "·": "."}
+
+
+def _safe(text: str, stream: TextIO) -> str:
+    """``text`` with control characters escaped and spelt in the stream's encoding."""
+    text = "".join(ch if ch in "\n\t" or (ch.isprintable()) else
+                   ch.encode("unicode_escape").decode("ascii") for ch in text)
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        for fancy, plain in _ASCII.items():
+            text = text.replace(fancy, plain)
+        text = text.encode(encoding, "backslashreplace").decode(encoding, "replace")
+    return text
+
+
+def say(text: str = "", *, end: str = "\n") -> None:
+    """Print ``text`` on standard output, safely (see the module docstring)."""
+    sys.stdout.write(_safe(text, sys.stdout) + end)
+
+
+def warn(text: str) -> None:
+    """Print ``text`` on standard error, safely."""
+    sys.stderr.write(_safe(text, sys.stderr) + "\n")
+
+
+def write_raw(text: str) -> None:
+    """Write a file's content (a generated spec, an exported model) to standard output."""
+    sys.stdout.write(text)
+
+
+def emit_json(obj: Any) -> None:
+    """One JSON document on standard output (ASCII-escaped where the console needs it)."""
+    encoding = (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("-", "")
+    sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=encoding != "utf8",
+                                default=str) + "\n")
+
+
+def status_line() -> Callable[[str], None] | None:
+    """A one-line status display on a terminal (stderr), or ``None`` off a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(text: str) -> None:
+        sys.stderr.write(f"\r\033[K  {_safe(text, sys.stderr)}...")
+        sys.stderr.flush()
+
+    return show
+
+
+def clear_status_line() -> None:
+    """Erase what :func:`status_line` showed (nothing to do off a terminal)."""
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\033[K")
+        sys.stderr.flush()

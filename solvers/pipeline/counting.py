@@ -1,0 +1,91 @@
+"""Counting solutions: by formula where one applies, else by a backend's enumeration,
+cross-checked by a second backend when asked.
+
+``method="auto"`` (the default) uses the exact formula for Euler circuits and trails
+(BEST theorem summed over Eulerian orientations) wherever it applies and no failures
+are asked for, unless a search backend was named explicitly (then that backend
+enumerates); ``"enumerate"`` always enumerates; ``"exact"`` insists on the formula.
+A second backend's count that differs is a loud failure (exit code 4); a count
+stopped by a limit is a lower bound.
+
+>>> from trailkit.models.spec import load_spec_text
+>>> p = load_spec_text("trailkit: 1\\nkind: trail\\nedges: [a b, b c, c a]\\nclosed: true\\n")
+>>> r = count(p)
+>>> r.solutions, r.backend
+(6, 'exact')
+>>> count(p, method="enumerate").backend
+'direct'
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from enum import StrEnum
+
+from trailkit.models.counting import CountResult
+from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
+from trailkit.models.puzzle import Puzzle
+from trailkit.solvers.base import Backend, Limits
+from trailkit.solvers.pipeline.policy import (
+    AUTO,
+    DEFAULT_LIMITS,
+    count_second_opinion,
+    engine_for,
+    second_limits,
+)
+from trailkit.solvers.registry import BackendName, get_backend
+
+__all__ = ["CountMethod", "count"]
+
+
+class CountMethod(StrEnum):
+    """How ``count`` obtains its number."""
+
+    AUTO = "auto"
+    ENUMERATE = "enumerate"
+    EXACT = "exact"
+
+
+def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
+          limits: Limits = DEFAULT_LIMITS, *, failures: bool = False,
+          method: str | CountMethod = CountMethod.AUTO, crosscheck: str | None = AUTO,
+          progress: Callable[[int], None] | None = None) -> CountResult:
+    """Count ``puzzle``'s solutions (and failures); see the module docstring."""
+    method = CountMethod(method)
+    started = time.perf_counter()
+    result = None
+    if method is not CountMethod.ENUMERATE and not failures and (
+            backend is None or method is CountMethod.EXACT):
+        from trailkit.solvers.exact_count import exact_count
+
+        result = exact_count(puzzle)
+    if result is None and method is CountMethod.EXACT:
+        why = "failures are counted only by enumeration" if failures else (
+            "an exact formula exists only for Euler circuits and trails (every edge exactly "
+            "once, no colour rule)")
+        raise UnsupportedPuzzle(f"{why}; count with --method enumerate")
+    engine = None
+    if result is None:
+        engine = engine_for(puzzle, backend, limits)
+        if not engine.supports_counting:
+            raise UnsupportedPuzzle(f"the {engine.name} backend does not count solutions")
+        if failures and not engine.supports_failures:
+            raise UnsupportedPuzzle(f"the {engine.name} backend counts solutions only, not "
+                                    "failures (use the direct backend for --failures)")
+        result = engine.count(puzzle, limits, failures=failures, progress=progress)
+    stats = {**result.stats, "time_s": time.perf_counter() - started}
+    second_name = count_second_opinion(engine, crosscheck) if engine is not None else (
+        None if crosscheck in (AUTO, None) else crosscheck)
+    if second_name:
+        other = get_backend(second_name).count(puzzle, second_limits(limits), failures=False)
+        agrees = other.complete and result.complete and other.solutions == result.solutions
+        if other.complete and result.complete and not agrees:
+            raise VerificationFailure(
+                f"backends disagree on the number of solutions: {result.backend} counts "
+                f"{result.solutions}, {other.backend} counts {other.solutions}")
+        stats["crosscheck"] = {"backend": other.backend, "solutions": other.solutions,
+                               "complete": other.complete, "agrees": agrees}
+    return CountResult(result.backend, result.solutions, result.failures,
+                       result.early_failures, result.complete, result.method,
+                       result.per_start, result.reason, stats)

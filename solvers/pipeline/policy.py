@@ -1,0 +1,85 @@
+"""The rules every verb shares: which backend by default, who cross-checks, what limits.
+
+Written once here so that ``solve``, ``count``, ``prove`` (and the verbs built on
+them) cannot drift apart.
+
+>>> from trailkit.models.puzzle import Puzzle
+>>> default_backend(Puzzle.build(edges=[("a", "b")]))
+'direct'
+>>> second_opinion(get_backend("cpsat"), AUTO, needs_confirmation=False)
+'direct'
+"""
+
+from __future__ import annotations
+
+from trailkit.models.errors import UnsupportedPuzzle
+from trailkit.models.puzzle import Puzzle
+from trailkit.solvers.base import Backend, Limits
+from trailkit.solvers.registry import BackendName, get_backend
+
+__all__ = ["AUTO", "CROSSCHECK_WORK_LIMIT", "DEFAULT_LIMITS", "PRECHECK", "count_second_opinion",
+           "default_backend", "engine_for", "second_limits", "second_opinion"]
+
+#: ``crosscheck="auto"``: let the policy choose the second backend.
+AUTO = "auto"
+#: The stage name an answer found by the structural pre-check is stamped with.
+PRECHECK = "pre-check"
+#: No limits: the default of every verb.
+DEFAULT_LIMITS = Limits()
+#: The work limit given to a second backend that only confirms or cross-checks.
+CROSSCHECK_WORK_LIMIT = 2_000_000
+
+
+def default_backend(puzzle: Puzzle) -> str:
+    """``direct`` where a direct algorithm exists for the puzzle (every kind today), else
+    ``cpsat`` (the contract's rule)."""
+    del puzzle
+    return "direct"
+
+
+def engine_for(puzzle: Puzzle, backend: str | BackendName | Backend | None,
+               limits: Limits = DEFAULT_LIMITS) -> Backend:
+    """The backend to run: ``backend`` itself, the one it names, or the default.
+
+    Refuses (:class:`UnsupportedPuzzle`, an input error) a work limit the backend
+    cannot honour, rather than ignoring it silently.
+    """
+    engine = backend if isinstance(backend, Backend) else get_backend(
+        backend or default_backend(puzzle))
+    if limits.work_limit is not None and not engine.honours_work_limit:
+        raise UnsupportedPuzzle(f"the {engine.name} backend has no work limit; use "
+                                "--time-limit instead")
+    return engine
+
+
+def second_opinion(engine: Backend, crosscheck: str | None, *,
+                   needs_confirmation: bool) -> str | None:
+    """The backend that checks ``engine``'s answer to a solve, or ``None``.
+
+    ``"auto"``: ``direct`` checks every other backend; when ``direct`` itself answered
+    "unsolvable" without a certificate, ``cpsat`` confirms. ``None`` (no cross-check):
+    only such an uncertified "unsolvable" is still confirmed. A name: that backend.
+    """
+    if crosscheck == AUTO:
+        if engine.family != "direct":
+            return "direct"
+        return "cpsat" if needs_confirmation else None
+    if crosscheck is None:
+        if needs_confirmation:
+            return "cpsat" if engine.family != "cpsat" else "direct"
+        return None
+    return crosscheck
+
+
+def count_second_opinion(engine: Backend, crosscheck: str | None) -> str | None:
+    """The backend that recounts ``engine``'s count: ``direct`` for the others on
+    ``"auto"``, nobody on ``None``, else the one named."""
+    if crosscheck == AUTO:
+        return "direct" if engine.family != "direct" else None
+    return crosscheck
+
+
+def second_limits(limits: Limits) -> Limits:
+    """The limits of a second opinion: the same, with a work limit where none was given."""
+    return Limits(time_limit=limits.time_limit, workers=limits.workers, seed=limits.seed,
+                  work_limit=limits.work_limit or CROSSCHECK_WORK_LIMIT)

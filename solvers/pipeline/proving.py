@@ -1,0 +1,148 @@
+"""Proving unsolvability and checking certificate files (``prove``, ``check-certificate``).
+
+A certificate file is self-contained JSON::
+
+    {"format": "trailkit-certificate/1", "trailkit": "0.1.0",
+     "spec": "specs/koenigsberg.yaml", "spec_sha256": "...",
+     "certificate": {"type": "parity", "nodes": ["A", "B", "C", "D"], "explanation": "..."}}
+
+Checking never trusts the file: the certificate is re-checked against the spec as it
+is now (a DRUP certificate's formula is re-derived from the spec and must match).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from trailkit.models.answer import Certificate, Status
+from trailkit.models.certificates import check_certificate
+from trailkit.models.errors import TrailkitError, UnsupportedPuzzle, VerificationFailure
+from trailkit.models.puzzle import Puzzle
+from trailkit.solvers.base import Limits
+from trailkit.solvers.pipeline.policy import DEFAULT_LIMITS
+from trailkit.solvers.pipeline.solving import solve
+from trailkit.solvers.registry import get_backend
+from trailkit.solvers.version import trailkit_version
+
+__all__ = ["CERTIFICATE_FORMAT", "CertificateCheck", "Proof", "check_certificate_file", "prove"]
+
+CERTIFICATE_FORMAT = "trailkit-certificate/1"
+
+
+@dataclass(frozen=True)
+class Proof:
+    """What ``prove`` found.
+
+    ``status`` is ``unsolvable`` only with a ``certificate`` the independent checker
+    accepted; ``solved`` carries the ``length`` of a verified walk (nothing to prove);
+    ``unknown`` says in ``reason`` why no certificate was made. ``document`` is the
+    self-contained certificate file's content (``None`` without a certificate).
+    """
+
+    status: Status
+    certificate: Certificate | None = None
+    document: dict[str, Any] | None = None
+    reason: str = ""
+    length: int | None = None
+    decided_by: str = ""
+
+
+@dataclass(frozen=True)
+class CertificateCheck:
+    """The verdict on a certificate file: ``accepted``, and the checker's message."""
+
+    accepted: bool
+    message: str
+    kind: str = ""
+
+
+def _sha256(path: str | None) -> str | None:
+    if path is None:
+        return None
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = DEFAULT_LIMITS, *,
+          spec_path: str | None = None, drup: bool = False, precheck: bool = True) -> Proof:
+    """Find a checkable certificate that ``puzzle`` has no walk.
+
+    Structural certificates come first (they are one line); otherwise, or always with
+    ``drup`` (or ``precheck=False``), ``backend`` (a SAT backend, ``sat`` by default)
+    is asked for a DRUP proof, which is checked before it is returned. That is also
+    tried when direct reaches its limit: a checked proof settles the question, and
+    without one the answer stays unknown.
+    """
+    answer = solve(puzzle, "direct", limits)
+    if answer.status is Status.SOLVED:
+        return Proof(Status.SOLVED, length=answer.length, decided_by=answer.decided_by,
+                     reason=f"a verified walk of {answer.length} steps exists")
+    certificate = answer.certificate if answer.certificate_checked and not drup \
+        and precheck else None
+    decided_by = answer.decided_by
+    if certificate is None:
+        # Also when direct gave up: a proof the checker accepts settles the question.
+        engine = get_backend(backend or "sat")
+        if not engine.supports_proof:
+            raise UnsupportedPuzzle(f"backend {engine.name!r} makes no proofs; use sat or "
+                                    "sat:NAME")
+        certificate = engine.prove(puzzle, limits)
+        decided_by = engine.name
+        if certificate is not None:
+            problems = check_certificate(puzzle, certificate)
+            if problems:
+                raise VerificationFailure(f"{engine.name} made a proof the checker rejects: "
+                                          f"{'; '.join(problems[:3])}")
+    if certificate is None:
+        if answer.status is Status.UNKNOWN:
+            return Proof(Status.UNKNOWN, reason=answer.reason)
+        return Proof(Status.UNKNOWN, reason=f"unsolvable ({answer.reason}), but no checkable "
+                     "certificate could be made within the limits")
+    document = {"format": CERTIFICATE_FORMAT, "trailkit": trailkit_version(), "spec": spec_path,
+                "spec_sha256": _sha256(spec_path), "certificate": certificate.to_json()}
+    return Proof(Status.UNSOLVABLE, certificate, document, decided_by=decided_by)
+
+
+def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None = None,
+                           progress: Callable[[str], None] | None = None
+                           ) -> CertificateCheck:
+    """Check the certificate file at ``path`` against ``puzzle``.
+
+    Accepts a ``trailkit-certificate/1`` document, a ``trailkit-result/1`` answer
+    (its ``certificate`` field) or a bare certificate object. ``progress`` receives
+    a line now and then while a long DRUP proof is checked.
+    """
+    try:
+        raw = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TrailkitError(f"cannot read the certificate {path}: {exc}") from None
+    try:
+        obj = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        return CertificateCheck(False, f"{path}:{exc.lineno}:{exc.colno}: not valid JSON "
+                                f"({exc.msg}); a truncated or damaged file?")
+    if not isinstance(obj, dict):
+        return CertificateCheck(False, f"{path}: expected a JSON object")
+    body = obj.get("certificate", obj) if obj.get("format") != "trailkit-certificate/1" \
+        else obj.get("certificate")
+    if not isinstance(body, dict) or "type" not in body:
+        return CertificateCheck(False, f"{path}: no certificate found (expected a 'type' "
+                                "field)")
+    certificate = Certificate.from_json(body)
+    problems = check_certificate(puzzle, certificate, progress=progress)
+    if problems:
+        return CertificateCheck(False, f"{certificate.kind} certificate: "
+                                + "; ".join(problems[:5]), certificate.kind)
+    note = ""
+    recorded = obj.get("spec_sha256")
+    if recorded and spec_path and recorded != _sha256(spec_path):
+        note = " (the spec file changed since the certificate was made; it still holds)"
+    return CertificateCheck(True, f"{certificate.kind} certificate holds: "
+                            f"{certificate.explanation}{note}", certificate.kind)
