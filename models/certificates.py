@@ -39,7 +39,7 @@ from typing import Any
 from trailkit.models.answer import Certificate
 from trailkit.models.puzzle import EdgeUse, Puzzle
 
-__all__ = ["STRUCTURAL_KINDS", "check_certificate"]
+__all__ = ["check_certificate"]
 
 Problems = list[str]
 
@@ -351,4 +351,3 @@ _CHECKERS: dict[str, Callable[[Puzzle, Mapping[str, Any]], Problems]] = {
     "closed-set": _check_closed_set,
 }
 
-STRUCTURAL_KINDS = frozenset(_CHECKERS)

@@ -147,7 +147,7 @@ def oriented_edges(puzzle: Puzzle) -> list[tuple[int, int]]:
     """Every (edge, orientation) a step may take; usable under the colour rule."""
     out = []
     for e in range(puzzle.num_edges):
-        if not _takeable(puzzle, e):
+        if not puzzle.usable(e):
             continue
         out.append((e, 0))
         if not puzzle.is_directed(e) and puzzle.tail[e] != puzzle.head[e]:
@@ -188,21 +188,6 @@ def encode_prefix(puzzle: Puzzle, horizon: int, *,
 def _ends(puzzle: Puzzle, e: int, o: int) -> tuple[int, int]:
     u, v = puzzle.tail[e], puzzle.head[e]
     return (u, v) if o == 0 else (v, u)
-
-
-def _takeable(puzzle: Puzzle, e: int) -> bool:
-    """Under a colour rule an uncoloured edge can never be taken."""
-    if puzzle.colours is None:
-        return True
-    return puzzle.colour is not None and puzzle.colour[e] >= 0
-
-
-def _follows(puzzle: Puzzle, e: int, f: int) -> bool:
-    """Whether a step along ``f`` may come right after a step along ``e`` (colours only)."""
-    rule = puzzle.colours
-    if rule is None or puzzle.colour is None:
-        return True
-    return puzzle.colour[f] in rule.successors[puzzle.colour[e]]
 
 
 class _Builder:
@@ -248,6 +233,9 @@ class _Builder:
                                     self.symmetry, self.card)
 
     # the pieces ------------------------------------------------------------
+    def _colour(self, e: int) -> int:
+        return -1 if self.p.colour is None else self.p.colour[e]
+
     def _x(self, t: int) -> list[int]:
         return [self.index[(t, e, o)] for e, o in self.oriented]
 
@@ -297,7 +285,7 @@ class _Builder:
             for e, o in self.oriented:
                 at = _ends(self.p, e, o)[1]
                 nxt = [self.index[(t + 1, f, o2)] for f, o2 in self.leaving[at]
-                       if _follows(self.p, e, f)]
+                       if self.p.colour_may_follow(self._colour(e), self._colour(f))]
                 guard = [-self.active[t + 1]] if self.active else []
                 self.clauses.append([-self.index[(t, e, o)], *guard, *nxt])
 
@@ -305,9 +293,8 @@ class _Builder:
         p = self.p
         for e, o in self.oriented:
             u, v = _ends(p, e, o)
-            bad_start = p.start is not None and u not in p.start
-            bad_first = (p.colours is not None and p.first is not None
-                         and p.colour is not None and p.colour[e] not in p.first)
+            bad_start = not p.may_start(u)
+            bad_first = not p.may_come_first(self._colour(e))
             if bad_start or bad_first:
                 self.clauses.append([-self.index[(0, e, o)]])
             for t in range(self.length):
@@ -315,9 +302,9 @@ class _Builder:
                 if later is None:
                     continue
                 x = self.index[(t, e, o)]
-                if p.end is not None and v not in p.end:
+                if not p.may_end(v):
                     self.clauses.append([-x, *later])
                 if p.closed:
                     back = [self.index[(0, f, o2)] for f, o2 in self.leaving[v]
-                            if _follows(p, e, f)]
+                            if p.colour_may_follow(self._colour(e), self._colour(f))]
                     self.clauses.append([-x, *later, *back])

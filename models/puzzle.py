@@ -161,9 +161,37 @@ class Puzzle:
         c = self.colour[e]
         return None if c < 0 else self.colour_names[c]
 
-    @property
-    def has_colour_rule(self) -> bool:
-        return self.colours is not None
+    # ------------------------------------------------------- the rules, once
+    # The backends ask these; the verifier (models/verify.py) keeps its own reading.
+    def may_start(self, v: int) -> bool:
+        """May a walk start at node ``v``?"""
+        return self.start is None or v in self.start
+
+    def may_end(self, v: int) -> bool:
+        """May a walk end at node ``v``?"""
+        return self.end is None or v in self.end
+
+    def usable(self, e: int) -> bool:
+        """May a walk step along edge ``e`` at all? (Under a colour rule an uncoloured
+        edge never can.)"""
+        return self.colours is None or (self.colour is not None and self.colour[e] >= 0)
+
+    def colour_may_follow(self, before: int, after: int) -> bool:
+        """May a step of colour ``after`` come right after one of colour ``before``
+        (colour indices; -1 is uncoloured)? Without a colour rule, always."""
+        rule = self.colours
+        return rule is None or (before >= 0 and after >= 0 and rule.allows(before, after))
+
+    def may_come_first(self, colour: int) -> bool:
+        """May a step of this colour be the walk's first step?"""
+        return self.colours is None or self.first is None or colour in self.first
+
+    def empty_walk_nodes(self) -> list[int]:
+        """The nodes on which the empty walk (no step) solves the puzzle, in index order:
+        none when there are edges and every edge must be used or the walk must close."""
+        if self.num_edges and (self.use is EdgeUse.EXACTLY_ONCE or self.closed):
+            return []
+        return [v for v in range(self.num_nodes) if self.may_start(v) and self.may_end(v)]
 
     def describe_edge(self, e: int) -> str:
         arrow = "->" if self.is_directed(e) else "-"

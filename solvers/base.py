@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from trailkit.models.counting import CountResult
     from trailkit.models.puzzle import Puzzle
 
-__all__ = ["Backend", "Limits"]
+__all__ = ["NO_LIMITS", "Backend", "Limits"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +31,10 @@ class Limits:
     work_limit: int | None = None
     workers: int = 1
     seed: int = 0
+
+
+#: No limits at all: the one spelling of the default of every ``limits`` parameter.
+NO_LIMITS = Limits()
 
 
 class Backend(ABC):
@@ -54,10 +58,10 @@ class Backend(ABC):
     honours_work_limit: ClassVar[bool] = False
 
     @abstractmethod
-    def solve(self, puzzle: Puzzle, limits: Limits = Limits()) -> Answer:
+    def solve(self, puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Answer:
         """Find a walk obeying the puzzle's rules, or show there is none, within ``limits``."""
 
-    def count(self, puzzle: Puzzle, limits: Limits = Limits(), *, failures: bool = False,
+    def count(self, puzzle: Puzzle, limits: Limits = NO_LIMITS, *, failures: bool = False,
               progress: Callable[[int], None] | None = None) -> CountResult:
         """Count the puzzle's solutions (and, if asked, failures and early failures).
 
@@ -65,7 +69,7 @@ class Backend(ABC):
         """
         raise UnsupportedPuzzle(f"the {self.name} backend does not count solutions")
 
-    def prove(self, puzzle: Puzzle, limits: Limits = Limits()) -> Certificate | None:
+    def prove(self, puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Certificate | None:
         """A checkable certificate that ``puzzle`` has no walk, or ``None`` if this backend
         makes none (the structural ones come from the direct backend)."""
         return None

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from oracles import steps_from
 
@@ -199,10 +199,9 @@ def test_agrees_with_direct_backend(puzzle: Puzzle) -> None:
     except (ImportError, ModuleNotFoundError) as exc:
         pytest.skip(f"direct backend not available here: {exc}")
     except UnsupportedPuzzle:
-        return
+        assume(False)  # direct counts no reusable walks: nothing to compare
     ours = CpSatBackend().solve(puzzle)
-    if Status.UNKNOWN in (ours.status, theirs.status):
-        return
+    assume(Status.UNKNOWN not in (ours.status, theirs.status))
     assert ours.status is theirs.status
     if puzzle.objective is Objective.SHORTEST and ours.optimal and theirs.optimal:
         assert len(ours.walk) == len(theirs.walk)

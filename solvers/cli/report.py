@@ -36,7 +36,7 @@ def in_puzzle_words(puzzle: Puzzle, text: str) -> str:
 
 
 def answer_json(puzzle: Puzzle, answer: Answer, spec: str | None) -> dict[str, Any]:
-    """The contract's ``trailkit-result/1`` object (section 3 of CONTRACT.md)."""
+    """The ``trailkit-result/1`` object (the README's "JSON answers" section)."""
     walk = answer.walk
     certificate = None
     if answer.certificate is not None:

@@ -8,7 +8,8 @@ Status mapping: OPTIMAL / FEASIBLE give a solved answer decoded from the circuit
 literals (``optimal=True`` only for OPTIMAL with a shortest-walk objective);
 INFEASIBLE gives ``unsolvable`` *without* a certificate, its reason saying it rests on
 CP-SAT alone (the pipeline confirms it with a structural certificate or a second
-backend); UNKNOWN / MODEL_INVALID give ``unknown``. Limits pass through:
+backend); UNKNOWN gives ``unknown``; MODEL_INVALID is a bug, raised as
+:class:`~trailkit.models.errors.VerificationFailure` (exit code 4). Limits pass through:
 ``time_limit`` -> ``max_time_in_seconds``, ``workers`` -> ``num_workers``, ``seed`` ->
 ``random_seed``, ``work_limit`` -> ``max_number_of_conflicts``. With one worker and a
 fixed seed the answer is deterministic.
@@ -35,17 +36,16 @@ from ortools.sat.python import cp_model
 
 from trailkit.models.answer import Answer, Status, Walk
 from trailkit.models.counting import CountResult
-from trailkit.models.errors import UnsupportedPuzzle
+from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
-from trailkit.solvers.base import Backend, Limits
+from trailkit.solvers.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.cpsat.circuit_model import encode_edge_circuit
-from trailkit.solvers.cpsat.encoding import Encoding, empty_walk_nodes
+from trailkit.solvers.cpsat.encoding import Encoding
 from trailkit.solvers.cpsat.state_model import encode_state_paths
 
 __all__ = ["CpSatBackend", "encode", "export_model"]
 
 NAME = "cpsat"
-DEFAULT_LIMITS = Limits()
 
 
 def encode(puzzle: Puzzle, *, break_symmetry: bool = True) -> Encoding:
@@ -96,7 +96,7 @@ class CpSatBackend(Backend):
     honours_work_limit = True
 
     # ------------------------------------------------------------------ solve
-    def solve(self, puzzle: Puzzle, limits: Limits = DEFAULT_LIMITS) -> Answer:
+    def solve(self, puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Answer:
         began = time.perf_counter()
         trivial = _trivial_answer(puzzle)
         if trivial is not None:
@@ -121,7 +121,7 @@ class CpSatBackend(Backend):
         return answer.with_(time_s=time.perf_counter() - began)
 
     # ------------------------------------------------------------------ count
-    def count(self, puzzle: Puzzle, limits: Limits = DEFAULT_LIMITS, *,
+    def count(self, puzzle: Puzzle, limits: Limits = NO_LIMITS, *,
               failures: bool = False,
               progress: Callable[[int], None] | None = None) -> CountResult:
         """Count solutions: every walk, or every shortest walk (reusable edges always).
@@ -135,7 +135,7 @@ class CpSatBackend(Backend):
                                     "use --backend direct")
         began = time.perf_counter()
         shortest = puzzle.use is EdgeUse.ANY or puzzle.objective is Objective.SHORTEST
-        empty = empty_walk_nodes(puzzle)
+        empty = puzzle.empty_walk_nodes()
         if (empty and shortest) or (puzzle.use is EdgeUse.EXACTLY_ONCE
                                     and not puzzle.num_edges):
             return CountResult(NAME, len(empty), method="empty walks")
@@ -195,7 +195,7 @@ def _trivial_answer(puzzle: Puzzle) -> Answer | None:
     """Answers that need no model: no nodes, or an empty walk that solves the puzzle."""
     if not puzzle.num_nodes:
         return Answer.unsolvable(NAME, None, reason="the puzzle has no nodes to stand on")
-    empty = empty_walk_nodes(puzzle)
+    empty = puzzle.empty_walk_nodes()
     shortest = puzzle.objective is Objective.SHORTEST
     if empty:
         return Answer.solved(NAME, Walk((empty[0],), ()), optimal=True if shortest else None)
@@ -215,8 +215,9 @@ def _stats(solver: cp_model.CpSolver, status: cp_model.CpSolverStatus,
 def _unknown_reason(solver: cp_model.CpSolver, status: cp_model.CpSolverStatus,
                     limits: Limits) -> str:
     name = solver.status_name(status)
-    if status == cp_model.MODEL_INVALID:
-        return "CP-SAT rejected the model as invalid (a bug in the cpsat backend)"
+    if status == cp_model.MODEL_INVALID:  # never "unknown": a wrong model is a bug
+        raise VerificationFailure("CP-SAT rejected the model as invalid (a bug in the cpsat "
+                                  f"backend): {solver.solution_info()}")
     if status == cp_model.FEASIBLE:
         return "CP-SAT stopped before enumerating every solution (a limit was reached)"
     given = []

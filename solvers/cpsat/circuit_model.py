@@ -37,10 +37,6 @@ from trailkit.solvers.cpsat.encoding import (
     Step,
     add_circuit_checked,
     add_closed_join,
-    allowed_end,
-    allowed_start,
-    colour_allows,
-    first_allowed,
     usable_steps,
 )
 
@@ -60,11 +56,11 @@ def encode_edge_circuit(puzzle: Puzzle, *, break_symmetry: bool = True) -> Encod
 
     arcs: list[Arc] = []
     for s in steps:
-        if allowed_start(puzzle, s.src) and first_allowed(puzzle, s) and \
+        if puzzle.may_start(s.src) and puzzle.may_come_first(s.colour) and \
                 (pivot is None or s.edge == pivot):
             arcs.append(Arc(DEPOT, node_of[s], model.new_bool_var(f"start_{node_of[s]}"),
                             (s,), first=True, start=s.src))
-        if allowed_end(puzzle, s.dst):
+        if puzzle.may_end(s.dst):
             arcs.append(Arc(node_of[s], DEPOT, model.new_bool_var(f"end_{node_of[s]}"),
                             end=(s.dst, s.colour)))
     leaving: dict[int, list[Step]] = defaultdict(list)
@@ -72,7 +68,7 @@ def encode_edge_circuit(puzzle: Puzzle, *, break_symmetry: bool = True) -> Encod
         leaving[s.src].append(s)
     for s in steps:
         for t in leaving[s.dst]:
-            if t.edge != s.edge and colour_allows(puzzle, s.colour, t.colour):
+            if t.edge != s.edge and puzzle.colour_may_follow(s.colour, t.colour):
                 arcs.append(Arc(node_of[s], node_of[t],
                                 model.new_bool_var(f"a{node_of[s]}_{node_of[t]}"), (t,)))
 
@@ -127,8 +123,8 @@ def _pivot_edge(puzzle: Puzzle, per_edge: list[list[Step]]) -> int | None:
     if not (puzzle.closed and puzzle.use is EdgeUse.EXACTLY_ONCE):
         return None
     for e, group in enumerate(per_edge):
-        if group and all(allowed_start(puzzle, s.src) and allowed_end(puzzle, s.src)
-                         and first_allowed(puzzle, s) for s in group):
+        if group and all(puzzle.may_start(s.src) and puzzle.may_end(s.src)
+                         and puzzle.may_come_first(s.colour) for s in group):
             return e
     return None
 

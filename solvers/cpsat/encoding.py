@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from trailkit.models.answer import Walk
-from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.models.puzzle import Puzzle
 
 __all__ = [
     "DEPOT",
@@ -34,8 +34,6 @@ __all__ = [
     "Step",
     "add_circuit_checked",
     "add_closed_join",
-    "colour_allows",
-    "empty_walk_nodes",
     "usable_steps",
 ]
 
@@ -128,17 +126,6 @@ class Encoding:
 
 
 # --------------------------------------------------------------- puzzle facts
-def colour_allows(puzzle: Puzzle, before: int, after: int) -> bool:
-    """May a step of colour ``after`` follow one of colour ``before``? (No rule: always.)"""
-    rule = puzzle.colours
-    return rule is None or (before >= 0 and after >= 0 and after in rule.successors[before])
-
-
-def first_allowed(puzzle: Puzzle, step: Step) -> bool:
-    """May ``step`` be the walk's first step (its colour is in ``first``)?"""
-    return puzzle.colours is None or puzzle.first is None or step.colour in puzzle.first
-
-
 def usable_steps(puzzle: Puzzle) -> list[list[Step]]:
     """For every edge, the steps that cross it: one for one-way edges and self-loops,
     two for two-way edges, none for an uncoloured edge under a colour rule."""
@@ -146,7 +133,7 @@ def usable_steps(puzzle: Puzzle) -> list[list[Step]]:
     out: list[list[Step]] = []
     for e, (u, v) in enumerate(zip(puzzle.tail, puzzle.head, strict=True)):
         c = -1 if colour is None else colour[e]
-        if puzzle.colours is not None and c < 0:
+        if not puzzle.usable(e):
             out.append([])
             continue
         steps = [Step(e, u, v, c)]
@@ -154,24 +141,6 @@ def usable_steps(puzzle: Puzzle) -> list[list[Step]]:
             steps.append(Step(e, v, u, c))
         out.append(steps)
     return out
-
-
-def allowed_start(puzzle: Puzzle, v: int) -> bool:
-    return puzzle.start is None or v in puzzle.start
-
-
-def allowed_end(puzzle: Puzzle, v: int) -> bool:
-    return puzzle.end is None or v in puzzle.end
-
-
-def empty_walk_nodes(puzzle: Puzzle) -> list[int]:
-    """The nodes at which the empty walk (no step) solves the puzzle, in index order."""
-    if puzzle.use is EdgeUse.EXACTLY_ONCE and puzzle.num_edges:
-        return []
-    if puzzle.use is not EdgeUse.EXACTLY_ONCE and puzzle.closed and puzzle.num_edges:
-        return []  # a closed walk that may skip edges needs a step, if there is an edge
-    return [v for v in range(puzzle.num_nodes)
-            if allowed_start(puzzle, v) and allowed_end(puzzle, v)]
 
 
 # -------------------------------------------------------------- constraints
@@ -218,7 +187,7 @@ def add_closed_join(model: cp_model.CpModel, puzzle: Puzzle, arcs: Sequence[Arc]
             continue
         model.add_bool_or(need).only_enforce_if(arc.lit)
         if puzzle.colours is not None:
-            follow = [lit for c, lits in firsts.items() if colour_allows(puzzle, colour, c)
+            follow = [lit for c, lits in firsts.items() if puzzle.colour_may_follow(colour, c)
                       for lit in lits]
             if not follow:
                 model.add(arc.lit == 0)

@@ -39,10 +39,6 @@ from trailkit.solvers.cpsat.encoding import (
     Step,
     add_circuit_checked,
     add_closed_join,
-    allowed_end,
-    allowed_start,
-    colour_allows,
-    first_allowed,
     usable_steps,
 )
 
@@ -61,8 +57,8 @@ def encode_state_paths(puzzle: Puzzle) -> Encoding:
     def after(step: Step) -> State:
         return (step.dst, step.colour if has_rule else 0)
 
-    starts = sorted({s.src for s in steps if allowed_start(puzzle, s.src)
-                     and first_allowed(puzzle, s)})
+    starts = sorted({s.src for s in steps if puzzle.may_start(s.src)
+                     and puzzle.may_come_first(s.colour)})
     states: list[State] = [(u, START_PHASE) for u in starts]
     states += sorted({after(s) for s in steps})
     index = {state: i + 1 for i, state in enumerate(states)}
@@ -75,9 +71,9 @@ def encode_state_paths(puzzle: Puzzle) -> Encoding:
         node, phase = state
         for s in leaving[node]:
             if phase == START_PHASE:
-                ok = first_allowed(puzzle, s)
+                ok = puzzle.may_come_first(s.colour)
             else:
-                ok = not has_rule or colour_allows(puzzle, phase, s.colour)
+                ok = not has_rule or puzzle.colour_may_follow(phase, s.colour)
             if ok and after(s) != state:
                 groups[(state, after(s))].append(s)
 
@@ -90,7 +86,7 @@ def encode_state_paths(puzzle: Puzzle) -> Encoding:
                         tuple(group), first=a[1] == START_PHASE))
     for state in states:
         node, phase = state
-        if phase != START_PHASE and allowed_end(puzzle, node):
+        if phase != START_PHASE and puzzle.may_end(node):
             arcs.append(Arc(index[state], DEPOT, model.new_bool_var(f"end_{index[state]}"),
                             end=(node, phase)))
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from trailkit.models.answer import Answer
 from trailkit.models.counting import CountResult
 from trailkit.models.puzzle import EdgeUse, Puzzle
-from trailkit.solvers.base import Backend, Limits
+from trailkit.solvers.base import NO_LIMITS, Backend, Limits
 
 __all__ = ["DirectBackend"]
 
@@ -33,7 +33,7 @@ class DirectBackend(Backend):
     supports_proof = False
     honours_work_limit = True
 
-    def solve(self, puzzle: Puzzle, limits: Limits = Limits()) -> Answer:
+    def solve(self, puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Answer:
         if puzzle.use is EdgeUse.ANY:
             from trailkit.solvers.direct.reachability import solve_reusable
 
@@ -52,7 +52,7 @@ class DirectBackend(Backend):
 
         return solve_exhaustive(puzzle, limits)
 
-    def count(self, puzzle: Puzzle, limits: Limits = Limits(), *, failures: bool = False,
+    def count(self, puzzle: Puzzle, limits: Limits = NO_LIMITS, *, failures: bool = False,
               progress: Callable[[int], None] | None = None) -> CountResult:
         from trailkit.solvers.direct.counting import count_walks
 

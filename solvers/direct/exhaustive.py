@@ -115,7 +115,7 @@ class _TrailSearch:
         self.shortest = not self.exactly and puzzle.objective is Objective.SHORTEST
         self.relaxed_length = relaxed_length
         n = puzzle.num_nodes
-        self.is_end = [puzzle.end is None or v in puzzle.end for v in range(n)]
+        self.is_end = [puzzle.may_end(v) for v in range(n)]
         self.starts: Sequence[int] = range(n) if puzzle.start is None else sorted(puzzle.start)
         if puzzle.closed:
             self.starts = [s for s in self.starts if self.is_end[s]]

@@ -26,10 +26,9 @@ from enum import StrEnum
 from trailkit.models.counting import CountResult
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
 from trailkit.models.puzzle import Puzzle
-from trailkit.solvers.base import Backend, Limits
+from trailkit.solvers.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.pipeline.policy import (
     AUTO,
-    DEFAULT_LIMITS,
     count_second_opinion,
     engine_for,
     second_limits,
@@ -48,7 +47,7 @@ class CountMethod(StrEnum):
 
 
 def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
-          limits: Limits = DEFAULT_LIMITS, *, failures: bool = False,
+          limits: Limits = NO_LIMITS, *, failures: bool = False,
           method: str | CountMethod = CountMethod.AUTO, crosscheck: str | None = AUTO,
           progress: Callable[[int], None] | None = None) -> CountResult:
     """Count ``puzzle``'s solutions (and failures); see the module docstring."""

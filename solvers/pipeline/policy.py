@@ -14,18 +14,16 @@ from __future__ import annotations
 
 from trailkit.models.errors import UnsupportedPuzzle
 from trailkit.models.puzzle import Puzzle
-from trailkit.solvers.base import Backend, Limits
+from trailkit.solvers.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.registry import BackendName, get_backend
 
-__all__ = ["AUTO", "CROSSCHECK_WORK_LIMIT", "DEFAULT_LIMITS", "PRECHECK", "count_second_opinion",
+__all__ = ["AUTO", "CROSSCHECK_WORK_LIMIT", "PRECHECK", "count_second_opinion",
            "default_backend", "engine_for", "second_limits", "second_opinion"]
 
 #: ``crosscheck="auto"``: let the policy choose the second backend.
 AUTO = "auto"
 #: The stage name an answer found by the structural pre-check is stamped with.
 PRECHECK = "pre-check"
-#: No limits: the default of every verb.
-DEFAULT_LIMITS = Limits()
 #: The work limit given to a second backend that only confirms or cross-checks.
 CROSSCHECK_WORK_LIMIT = 2_000_000
 
@@ -38,7 +36,7 @@ def default_backend(puzzle: Puzzle) -> str:
 
 
 def engine_for(puzzle: Puzzle, backend: str | BackendName | Backend | None,
-               limits: Limits = DEFAULT_LIMITS) -> Backend:
+               limits: Limits = NO_LIMITS) -> Backend:
     """The backend to run: ``backend`` itself, the one it names, or the default.
 
     Refuses (:class:`UnsupportedPuzzle`, an input error) a work limit the backend

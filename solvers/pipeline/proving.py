@@ -23,8 +23,7 @@ from trailkit.models.answer import Certificate, Status
 from trailkit.models.certificates import check_certificate
 from trailkit.models.errors import TrailkitError, UnsupportedPuzzle, VerificationFailure
 from trailkit.models.puzzle import Puzzle
-from trailkit.solvers.base import Limits
-from trailkit.solvers.pipeline.policy import DEFAULT_LIMITS
+from trailkit.solvers.base import NO_LIMITS, Limits
 from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.registry import get_backend
 from trailkit.solvers.version import trailkit_version
@@ -70,7 +69,7 @@ def _sha256(path: str | None) -> str | None:
         return None
 
 
-def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = DEFAULT_LIMITS, *,
+def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = NO_LIMITS, *,
           spec_path: str | None = None, drup: bool = False, precheck: bool = True) -> Proof:
     """Find a checkable certificate that ``puzzle`` has no walk.
 

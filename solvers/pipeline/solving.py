@@ -29,10 +29,9 @@ from trailkit.models.certificates import check_certificate
 from trailkit.models.errors import BackendUnavailable, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.verify import verify
-from trailkit.solvers.base import Backend, Limits
+from trailkit.solvers.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.pipeline.policy import (
     AUTO,
-    DEFAULT_LIMITS,
     PRECHECK,
     engine_for,
     second_limits,
@@ -44,7 +43,7 @@ __all__ = ["check_answer", "precheck", "solve", "solve_all"]
 
 
 def solve(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
-          limits: Limits = DEFAULT_LIMITS, crosscheck: str | None = AUTO, *,
+          limits: Limits = NO_LIMITS, crosscheck: str | None = AUTO, *,
           precheck: bool = True) -> Answer:
     """Solve ``puzzle`` with ``backend`` and return a verified, checked, cross-checked answer.
 
@@ -71,7 +70,7 @@ def solve(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
     return answer
 
 
-def solve_all(puzzle: Puzzle, limits: Limits = DEFAULT_LIMITS,
+def solve_all(puzzle: Puzzle, limits: Limits = NO_LIMITS,
               crosscheck: str | None = AUTO, *, precheck: bool = True
               ) -> tuple[list[Answer], dict[str, str]]:
     """Solve with every registered backend in turn: the answers, and the backends that

@@ -16,22 +16,21 @@ from collections.abc import Callable
 
 from trailkit.models.answer import Answer, Certificate
 from trailkit.models.counting import CountResult
-from trailkit.models.errors import UnsupportedPuzzle
+from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
-from trailkit.solvers.base import Backend, Limits
+from trailkit.solvers.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.sat.dimacs import to_dimacs, walk_from_model
 from trailkit.solvers.sat.proof import make_certificate
 from trailkit.solvers.sat.runner import (
     DEFAULT_SOLVER,
-    TIMEOUT,
+    SolverTimeout,
+    Verdict,
     available_solvers,
     can_prove,
     resolve_solver,
     run_guarded,
 )
 from trailkit.solvers.sat.search import Outcome, count_walks, search
-
-_NO_LIMITS = Limits()
 
 __all__ = ["DEFAULT_SOLVER", "SatBackend", "available_solvers", "to_dimacs", "walk_from_model"]
 
@@ -52,17 +51,20 @@ class SatBackend(Backend):
         self.name = f"sat:{option}" if option else "sat"
 
     # ------------------------------------------------------------------ solve
-    def solve(self, puzzle: Puzzle, limits: Limits = _NO_LIMITS) -> Answer:
+    def solve(self, puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Answer:
         proof = puzzle.use is EdgeUse.EXACTLY_ONCE and can_prove(self.solver)
-        outcome = run_guarded(lambda d: search(puzzle, self.solver, d, proof=proof),
-                              self.solver, limits.time_limit)
-        if outcome == TIMEOUT or not isinstance(outcome, Outcome) or outcome.status == "timeout":
-            detail = outcome.reason if isinstance(outcome, Outcome) and outcome.reason else ""
+        try:
+            outcome = run_guarded(lambda d: search(puzzle, self.solver, d, proof=proof),
+                                  self.solver, limits.time_limit)
+        except SolverTimeout:
+            outcome = Outcome(Verdict.INTERRUPTED)
+        if outcome.status is Verdict.INTERRUPTED:
+            detail = f"; {outcome.reason}" if outcome.reason else ""
             return Answer.unknown(self.name, "the time limit of "
-                                  f"{limits.time_limit} s was reached" + (f"; {detail}" if detail
-                                                                         else ""))
-        if outcome.status == "sat":
-            assert outcome.walk is not None
+                                  f"{limits.time_limit} s was reached{detail}")
+        if outcome.status is Verdict.SAT:
+            if outcome.walk is None:
+                raise VerificationFailure(f"{self.name} found a model but decoded no walk")
             optimal = (outcome.length_proven_minimal
                        if puzzle.objective is Objective.SHORTEST else None)
             return Answer.solved(self.name, outcome.walk, optimal=optimal, solver=self.solver)
@@ -76,7 +78,7 @@ class SatBackend(Backend):
                                 self.solver)
 
     # ------------------------------------------------------------------ prove
-    def prove(self, puzzle: Puzzle, limits: Limits = _NO_LIMITS) -> Certificate | None:
+    def prove(self, puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Certificate | None:
         """A ``drup`` certificate that an exactly-once puzzle is unsolvable, or ``None``
         (solvable, another rule, a limit reached, or a proof too big to be a certificate).
 
@@ -85,16 +87,19 @@ class SatBackend(Backend):
         if puzzle.use is not EdgeUse.EXACTLY_ONCE or puzzle.num_edges == 0:
             return None
         name = self.solver if can_prove(self.solver) else DEFAULT_SOLVER
-        outcome = run_guarded(lambda d: search(puzzle, name, d, proof=True), name,
-                              limits.time_limit)
-        if not isinstance(outcome, Outcome) or outcome.status != "unsat":
+        try:
+            outcome = run_guarded(lambda d: search(puzzle, name, d, proof=True), name,
+                                  limits.time_limit)
+        except SolverTimeout:
+            return None
+        if outcome.status is not Verdict.UNSAT:
             return None
         if outcome.proof is None or outcome.clauses is None or outcome.varmap is None:
             return None
         return make_certificate(puzzle, outcome.clauses, outcome.varmap, outcome.proof, name)
 
     # ------------------------------------------------------------------ count
-    def count(self, puzzle: Puzzle, limits: Limits = _NO_LIMITS, *,
+    def count(self, puzzle: Puzzle, limits: Limits = NO_LIMITS, *,
               failures: bool = False,
               progress: Callable[[int], None] | None = None) -> CountResult:
         """Enumerate solutions, blocking each walk by its primary variables only."""
@@ -110,9 +115,10 @@ class SatBackend(Backend):
         def note(n: int) -> None:
             seen.value = n
 
-        result = run_guarded(lambda d: count_walks(puzzle, self.solver, d, note),
-                             self.solver, limits.time_limit)
-        if result == TIMEOUT or not isinstance(result, tuple):
+        try:
+            result = run_guarded(lambda d: count_walks(puzzle, self.solver, d, note),
+                                 self.solver, limits.time_limit)
+        except SolverTimeout:
             return CountResult(self.name, int(seen.value), complete=False,
                                reason="the time limit was reached")
         total, complete, reason = result

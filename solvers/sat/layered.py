@@ -89,11 +89,9 @@ class LayeredEncoding:
         return self.p.colour[e] if self.rule is not None and self.p.colour is not None else 0
 
     def _allowed(self, phase: int, colour: int) -> bool:
-        if self.rule is None:
-            return True
         if phase == START:
-            return self.p.first is None or colour in self.p.first
-        return colour in self.rule.successors[phase]
+            return self.p.may_come_first(colour)
+        return self.p.colour_may_follow(phase, colour)
 
     def successors(self, q: State) -> Iterable[State]:
         """The states one step after ``q``."""
@@ -140,7 +138,7 @@ class LayeredEncoding:
     def _first_layer(self) -> None:
         layer: dict[State, int] = {}
         for v in range(self.p.num_nodes):
-            if self.p.start is not None and v not in self.p.start:
+            if not self.p.may_start(v):
                 continue
             q = (v, START)
             best = min((self.dist.get(r, _UNREACHABLE) for r in self.successors(q)),

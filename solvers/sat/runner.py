@@ -4,7 +4,8 @@ Some solvers (Glucose, MapleChrono, MiniSat, ...) can be interrupted: a
 ``threading.Timer`` calls ``interrupt()`` and ``solve_limited`` returns ``None``.
 CaDiCaL, Lingeling and Kissat cannot be interrupted through python-sat, so a job
 with a deadline on them runs in a forked child process that is killed when time
-is up. Either way a reached limit is reported as :data:`TIMEOUT`, never as UNSAT.
+is up. Either way a reached limit is reported as :data:`Verdict.INTERRUPTED` or
+:class:`SolverTimeout`, never as UNSAT.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from enum import Enum
 from functools import cache
 from typing import Any, TypeVar
 
@@ -22,13 +24,24 @@ from pysat.solvers import Solver, SolverNames
 
 from trailkit.models.errors import BackendUnavailable
 
-__all__ = ["DEFAULT_SOLVER", "TIMEOUT", "Deadline", "available_solvers", "can_interrupt",
-           "can_prove", "resolve_solver", "run_guarded", "solve_call"]
+__all__ = ["DEFAULT_SOLVER", "Deadline", "SolverTimeout", "Verdict", "available_solvers",
+           "can_interrupt", "can_prove", "resolve_solver", "run_guarded", "solve_call"]
 
 DEFAULT_SOLVER = "cadical195"
 """CaDiCaL 1.9.5, the newest CaDiCaL in python-sat 1.9 that logs proofs."""
 
-TIMEOUT = "timeout"
+
+
+class Verdict(Enum):
+    """What one solver call said."""
+
+    SAT = "sat"
+    UNSAT = "unsat"
+    INTERRUPTED = "interrupted"  # the deadline stopped it
+
+
+class SolverTimeout(Exception):
+    """:func:`run_guarded` killed a job that ran past its time limit."""
 T = TypeVar("T")
 
 
@@ -118,17 +131,17 @@ class Deadline:
 
 
 def solve_call(solver: Solver, name: str, assumptions: Sequence[int] = (),
-               deadline: Deadline | None = None) -> bool | None:
-    """One ``solve``: True (SAT), False (UNSAT) or None (the deadline interrupted it).
+               deadline: Deadline | None = None) -> Verdict:
+    """One ``solve``: SAT, UNSAT, or INTERRUPTED by the deadline.
 
     Without interrupt support the call runs to completion; :func:`run_guarded`
     then enforces the deadline from outside.
     """
     left = None if deadline is None else deadline.remaining()
     if left is None or not can_interrupt(name):
-        return bool(solver.solve(assumptions=list(assumptions)))
+        return Verdict.SAT if solver.solve(assumptions=list(assumptions)) else Verdict.UNSAT
     if left <= 0:
-        return None
+        return Verdict.INTERRUPTED
     timer = threading.Timer(left, solver.interrupt)
     timer.start()
     try:
@@ -136,11 +149,12 @@ def solve_call(solver: Solver, name: str, assumptions: Sequence[int] = (),
     finally:
         timer.cancel()
         solver.clear_interrupt()
-    return result
+    return {True: Verdict.SAT, False: Verdict.UNSAT}.get(result, Verdict.INTERRUPTED)
 
 
-def run_guarded(job: Callable[[Deadline], T], name: str, seconds: float | None) -> T | str:
-    """Run ``job(deadline)``; return its result or :data:`TIMEOUT`.
+def run_guarded(job: Callable[[Deadline], T], name: str, seconds: float | None) -> T:
+    """Run ``job(deadline)`` and return its result; raise :class:`SolverTimeout` if it
+    had to be killed.
 
     A solver that cannot be interrupted runs in a forked child that is killed after
     ``seconds`` (its result comes back pickled through a pipe).
@@ -162,7 +176,7 @@ def run_guarded(job: Callable[[Deadline], T], name: str, seconds: float | None) 
     sender.close()
     try:
         if not receiver.poll(max(seconds, 0.0)):
-            return TIMEOUT
+            raise SolverTimeout(f"no answer within {seconds} s")
         kind, value = receiver.recv()
     except EOFError:
         kind, value = "error", RuntimeError("the solver process died")

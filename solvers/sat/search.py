@@ -22,16 +22,16 @@ from trailkit.models.answer import Walk
 from trailkit.models.position_encoding import VarMap, encode, encode_prefix, oriented_edges
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.sat.layered import LayeredEncoding
-from trailkit.solvers.sat.runner import Deadline, new_solver, solve_call
+from trailkit.solvers.sat.runner import Deadline, Verdict, new_solver, solve_call
 
 __all__ = ["Outcome", "count_walks", "empty_walk", "empty_walks", "horizon", "search"]
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """What a search found: ``status`` is "sat", "unsat" or "timeout"."""
+    """What a search found: a walk (SAT), a refutation (UNSAT), or INTERRUPTED."""
 
-    status: str
+    status: Verdict
     walk: Walk | None = None
     length_proven_minimal: bool = False
     reason: str = ""
@@ -43,11 +43,7 @@ class Outcome:
 def empty_walks(puzzle: Puzzle) -> list[Walk]:
     """The empty walks the rules allow: one on each node allowed as both start and end
     (none when there are edges and every edge must be used or the walk must close)."""
-    if puzzle.num_edges and (puzzle.use is EdgeUse.EXACTLY_ONCE or puzzle.closed):
-        return []
-    return [Walk((v,), ()) for v in range(puzzle.num_nodes)
-            if (puzzle.start is None or v in puzzle.start)
-            and (puzzle.end is None or v in puzzle.end)]
+    return [Walk((v,), ()) for v in puzzle.empty_walk_nodes()]
 
 
 def empty_walk(puzzle: Puzzle) -> Walk | None:
@@ -74,10 +70,10 @@ def search(puzzle: Puzzle, solver_name: str, deadline: Deadline, *,
     """Find a walk (the shortest when asked), or show there is none."""
     empty = empty_walk(puzzle)
     if empty is not None:
-        return Outcome("sat", empty, True)
+        return Outcome(Verdict.SAT, empty, True)
     h, why = horizon(puzzle)
     if h == 0:
-        return Outcome("unsat", reason="the empty walk is not allowed and no edge can be "
+        return Outcome(Verdict.UNSAT, reason="the empty walk is not allowed and no edge can be "
                                        "taken (" + why + ")")
     if puzzle.use is EdgeUse.EXACTLY_ONCE:
         return _fixed_length(puzzle, solver_name, deadline, proof)
@@ -91,12 +87,12 @@ def _fixed_length(puzzle: Puzzle, name: str, deadline: Deadline, proof: bool) ->
     solver = new_solver(name, clauses, proof=proof)
     try:
         result = solve_call(solver, name, (), deadline)
-        if result is None:
-            return Outcome("timeout")
-        if result:
-            return Outcome("sat", vmap.decode(puzzle, solver.get_model()), True)
+        if result is Verdict.INTERRUPTED:
+            return Outcome(Verdict.INTERRUPTED)
+        if result is Verdict.SAT:
+            return Outcome(Verdict.SAT, vmap.decode(puzzle, solver.get_model()), True)
         lemmas = list(solver.get_proof() or []) if proof else None
-        return Outcome("unsat", reason=f"the SAT solver {name} refuted the position encoding "
+        return Outcome(Verdict.UNSAT, reason=f"the SAT solver {name} refuted the position encoding "
                                        f"with {puzzle.num_edges} steps (every edge exactly once)",
                        proof=lemmas, clauses=clauses, varmap=vmap)
     finally:
@@ -113,11 +109,12 @@ def _growing(puzzle: Puzzle, name: str, deadline: Deadline, h: int, why: str) ->
         for k in lengths:
             assumptions = [act[0]] if k == 0 else [act[k - 1]] + ([-act[k]] if k < h else [])
             result = solve_call(solver, name, assumptions, deadline)
-            if result is None:
-                return Outcome("timeout", reason=f"no walk of fewer than {k} steps exists")
-            if result:
-                return Outcome("sat", vmap.decode(puzzle, solver.get_model()), shortest)
-        return Outcome("unsat", reason=(
+            if result is Verdict.INTERRUPTED:
+                return Outcome(Verdict.INTERRUPTED,
+                               reason=f"no walk of fewer than {k} steps exists")
+            if result is Verdict.SAT:
+                return Outcome(Verdict.SAT, vmap.decode(puzzle, solver.get_model()), shortest)
+        return Outcome(Verdict.UNSAT, reason=(
             f"the SAT solver {name} found no walk of 1..{h} steps (incremental solving under "
             f"assumptions), the empty walk is not allowed, and {why}; this rests on the "
             "solver's UNSAT answers, so a second backend should confirm"))
@@ -148,15 +145,15 @@ def _layered(puzzle: Puzzle, name: str, deadline: Deadline, h: int, why: str) ->
     try:
         for k, fin in _layered_lengths(enc, solver, deadline):
             result = solve_call(solver, name, [fin], deadline)
-            if result is None:
+            if result is Verdict.INTERRUPTED:
                 stopped = True
                 break
-            if result:
-                return Outcome("sat", enc.decode(solver.get_model(), k), shortest)
+            if result is Verdict.SAT:
+                return Outcome(Verdict.SAT, enc.decode(solver.get_model(), k), shortest)
             asked.append(k)
         if stopped or deadline.passed():
-            return Outcome("timeout", reason=f"no walk of fewer than {len(enc.layers) - 1} "
-                                             "steps exists")
+            return Outcome(Verdict.INTERRUPTED, reason="no walk of fewer than "
+                           f"{len(enc.layers) - 1} steps exists")
     finally:
         solver.delete()
     if asked:
@@ -167,7 +164,7 @@ def _layered(puzzle: Puzzle, name: str, deadline: Deadline, h: int, why: str) ->
     else:
         basis = ("forward and backward reachability over the (node, colour-phase) states "
                  "shows that no walk from a start reaches an allowed end")
-    return Outcome("unsat", reason=(
+    return Outcome(Verdict.UNSAT, reason=(
         f"no walk of 1..{h} steps exists: {basis}, the empty walk is not allowed, and {why}; "
         "this rests on the layered encoding (and the solver's UNSAT answers), so a second "
         "backend should confirm"))
@@ -198,9 +195,9 @@ def _count_layered(puzzle: Puzzle, name: str, deadline: Deadline, total: int,
             found = 0
             while True:
                 result = solve_call(solver, name, [fin], deadline)
-                if result is None or deadline.passed():
+                if result is Verdict.INTERRUPTED or deadline.passed():
                     return total, False, "the time limit was reached"
-                if not result:
+                if result is Verdict.UNSAT:
                     break
                 states = enc.states_of(solver.get_model(), k)
                 found += 1
@@ -254,9 +251,9 @@ def count_walks(puzzle: Puzzle, solver_name: str, deadline: Deadline,
             found = 0
             while True:
                 result = solve_call(solver, solver_name, assumptions, deadline)
-                if result is None or deadline.passed():
+                if result is Verdict.INTERRUPTED or deadline.passed():
                     return total, False, "the time limit was reached"
-                if not result:
+                if result is Verdict.UNSAT:
                     break
                 found += 1
                 total += 1
