@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from trailkit.models.counting import CountResult
     from trailkit.models.puzzle import Puzzle
 
-__all__ = ["NO_LIMITS", "Backend", "Limits"]
+__all__ = ["DEFAULT_MEMORY_MB", "NO_LIMITS", "Backend", "Limits"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +22,9 @@ class Limits:
     """Resource limits and determinism knobs for one solve.
 
     ``time_limit`` is in seconds (``None``: no limit); ``work_limit`` bounds the
-    number of search nodes of exhaustive searches; ``workers`` and ``seed`` pass
+    number of search nodes of exhaustive searches; ``memory_mb`` is the memory a
+    backend may plan to use: it estimates a model's size before building it and
+    answers ``unknown`` (with the estimate) beyond it; ``workers`` and ``seed`` pass
     through to solvers that use them. A limit reached yields ``unknown``, never a
     guess.
     """
@@ -31,8 +33,11 @@ class Limits:
     work_limit: int | None = None
     workers: int = 1
     seed: int = 0
+    memory_mb: int | None = None
 
 
+#: The memory budget of the command line (``--memory-limit``), in MB.
+DEFAULT_MEMORY_MB = 4096
 #: No limits at all: the one spelling of the default of every ``limits`` parameter.
 NO_LIMITS = Limits()
 

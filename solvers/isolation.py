@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from trailkit.models.errors import BackendUnavailable, TrailkitError, VerificationFailure
-from trailkit.solvers.base import Limits
+from trailkit.solvers.base import DEFAULT_MEMORY_MB, Limits
 from trailkit.solvers.registry import get_backend
 
 __all__ = ["Comparison", "Row", "compare", "disagreements", "run_one", "unavailable_backends"]
@@ -54,8 +54,6 @@ __all__ = ["Comparison", "Row", "compare", "disagreements", "run_one", "unavaila
 GRACE_S = 5.0
 #: Wall-clock limit of a run when no ``--time-limit`` is given.
 DEFAULT_TIMEOUT_S = 300.0
-#: Default address-space limit of each worker, in MB.
-DEFAULT_MEMORY_MB = 4096
 #: Statuses that are an answer (the others say why there is none).
 DECIDED = ("solved", "unsolvable")
 _MEMORY_WORDS = ("bad_alloc", "memoryerror", "cannot allocate memory", "out of memory",

@@ -29,7 +29,6 @@ from trailkit.solvers.cli.options import (
 from trailkit.solvers.cli.output import say, warn, write_raw
 from trailkit.solvers.isolation import (
     DECIDED,
-    DEFAULT_MEMORY_MB,
     Row,
     compare,
     disagreements,
@@ -62,9 +61,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "FILE-scatter.png (needs matplotlib: pip install 'trailkit[plot]')")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="N",
                    help="run N worker processes at once (default 1: steadier times)")
-    p.add_argument("--memory-limit", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
-                   help="address-space limit of each worker in MB (0: none; default "
-                        f"{DEFAULT_MEMORY_MB}); a run that exceeds it is a 'memout' row")
     add_limits(p)
     add_precheck(p)
     p.set_defaults(run=run_compare)
@@ -169,12 +165,11 @@ def run_compare(args: argparse.Namespace) -> int:
     def write_out(rows: list[Row]) -> None:
         atomic_write(args.out, render(rows))
 
-    if args.memory_limit < 0:
-        raise TrailkitError("--memory-limit must be a number of MB, or 0 for none")
+    limits = limits_from(args)
     progress = _Progress()
-    result = compare(specs, backends, limits_from(args), args.repeat,
+    result = compare(specs, backends, limits, args.repeat,
                      write_out if args.out else None, jobs=args.jobs,
-                     memory_mb=args.memory_limit or None, unavailable=unavailable,
+                     memory_mb=limits.memory_mb, unavailable=unavailable,
                      precheck=args.precheck == "on", progress=progress.step)
     progress.close()
     rows = result.rows

@@ -16,7 +16,8 @@ from enum import IntEnum
 from typing import Any
 
 from trailkit.models.answer import Status
-from trailkit.solvers.base import Limits
+from trailkit.models.errors import TrailkitError
+from trailkit.solvers.base import DEFAULT_MEMORY_MB, Limits
 from trailkit.solvers.registry import backend_names
 
 __all__ = ["BACKEND_HELP", "Exit", "Parser", "add_limits", "add_precheck", "exit_for",
@@ -83,6 +84,11 @@ def add_limits(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=positive_int, default=1, metavar="N",
                    help="solver threads for CP-SAT (default 1: deterministic)")
     p.add_argument("--seed", type=int, default=0, help="random seed for the solvers")
+    p.add_argument("--memory-limit", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
+                   help="memory a backend may use, in MB (0: none; default "
+                        f"{DEFAULT_MEMORY_MB}): a model estimated to need more is not built "
+                        "(answer: unknown, exit code 3); compare also caps each worker's "
+                        "address space at it ('memout' rows)")
 
 
 def add_precheck(p: argparse.ArgumentParser) -> None:
@@ -94,5 +100,7 @@ def add_precheck(p: argparse.ArgumentParser) -> None:
 
 def limits_from(args: argparse.Namespace) -> Limits:
     """The one place the command line turns options into :class:`Limits`."""
+    if args.memory_limit < 0:
+        raise TrailkitError("--memory-limit must be a number of MB, or 0 for none")
     return Limits(time_limit=args.time_limit, work_limit=args.work_limit,
-                  workers=args.workers, seed=args.seed)
+                  workers=args.workers, seed=args.seed, memory_mb=args.memory_limit or None)
