@@ -97,11 +97,12 @@ class Certificate:
 
 @dataclass(frozen=True, slots=True)
 class CrossCheck:
-    """The second opinion on an answer: which backend, what it said, and whether it agrees."""
+    """The second opinion on an answer: which backend, what it said, and whether it agrees
+    (``None``: undecided, because one side reached a limit or could not run)."""
 
     backend: str
     status: Status
-    agrees: bool
+    agrees: bool | None
     detail: str = ""
 
     def to_json(self) -> dict[str, Any]:

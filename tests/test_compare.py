@@ -109,7 +109,9 @@ def test_json_and_csv_rows_of_a_tiny_corpus(tmp_path: Path,
     base = ["compare", str(corpus), "--backends", "direct,cpsat", "--jobs", "2"]
     assert main([*base, "--json", "--out", str(out_json)]) == 0
     assert "a_triangle" in capsys.readouterr().out  # the table still goes to stdout
-    rows = json.loads(out_json.read_text())
+    document = json.loads(out_json.read_text())
+    assert document["format"] == "trailkit-compare/1" and document["disagreements"] == []
+    rows = document["rows"]
     got = [(Path(r["spec"]).stem, r["backend"], r["status"], r["length"], r["agrees"])
            for r in rows]
     assert got == [
@@ -124,7 +126,8 @@ def test_json_and_csv_rows_of_a_tiny_corpus(tmp_path: Path,
     with out_csv.open() as handle:
         table = list(csv.DictReader(handle))
     assert [(Path(r["spec"]).stem, r["backend"], r["status"], r["agrees"]) for r in table] == \
-        [(stem, b, s, "True") for stem, b, s, _, _ in got]
+        [(stem, b, s, "true") for stem, b, s, _, _ in got]
+    assert all(len(r["time_s"].partition(".")[2]) <= 6 for r in table)
 
 
 def test_a_hanging_backend_becomes_a_timeout_row(tmp_path: Path, fake_backends: None,
@@ -134,7 +137,7 @@ def test_a_hanging_backend_becomes_a_timeout_row(tmp_path: Path, fake_backends: 
     code = main(["compare", str(corpus), "--backends", "sleepy,direct", "--time-limit", "0.5",
                  "--json"])
     assert time.monotonic() - started < 20
-    rows = json.loads(capsys.readouterr().out)
+    rows = json.loads(capsys.readouterr().out)["rows"]
     assert [(r["backend"], r["status"]) for r in rows] == [("sleepy", "timeout"),
                                                           ("direct", "solved")]
     assert code == 0  # a timeout is no disagreement
@@ -168,9 +171,22 @@ def test_an_unavailable_backend_is_a_row_not_a_failure(
     monkeypatch.setattr(registry, "BACKENDS", patched)
     corpus = write_specs(tmp_path / "corpus", triangle=TRIANGLE)
     assert main(["compare", str(corpus), "--backends", "direct,ghost", "--json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
+    rows = json.loads(capsys.readouterr().out)["rows"]
     assert [(r["backend"], r["status"]) for r in rows] == [("direct", "solved"),
                                                           ("ghost", "unavailable")]
+
+
+def test_an_unreadable_spec_is_a_row_and_exit_2(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    corpus = write_specs(tmp_path / "corpus", triangle=TRIANGLE)
+    (corpus / "broken.yaml").write_text("trailkit: 1\nkind: trail\nedges: [a b\n")
+    code = main(["compare", str(corpus), str(tmp_path / "missing.yaml"), "--backends",
+                 "direct", "--json"])
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert code == 2
+    assert [(Path(r["spec"]).name, r["status"]) for r in rows] == [
+        ("broken.yaml", "error"), ("triangle.yaml", "solved"), ("missing.yaml", "error")]
+    assert all(r["detail"] for r in rows if r["status"] == "error")
 
 
 def test_unknown_backend_is_an_input_error(tmp_path: Path) -> None:
@@ -185,7 +201,7 @@ def test_rows_reach_the_out_file_as_they_finish(tmp_path: Path, fake_backends: N
 
     def snapshot(rows: list[compare_module.Row]) -> None:
         atomic_write(out, json.dumps([dataclasses.asdict(r) for r in rows]))
-        seen.append(len(json.loads(out.read_text())))
+        seen.append(len(json.loads(out.read_text())))  # the snapshot: a plain list
 
     specs = sorted(str(p) for p in corpus.iterdir())
     result = compare_module.compare(specs, ["direct"], Limits(), 1, snapshot)
@@ -227,5 +243,5 @@ def test_ctrl_c_keeps_every_finished_row(tmp_path: Path) -> None:
     _, stderr = process.communicate(timeout=15)
     assert process.returncode == 130, stderr
     assert "interrupted after 1 of 2 runs" in stderr
-    rows = json.loads(out.read_text())
+    rows = json.loads(out.read_text())["rows"]
     assert [(r["backend"], r["status"]) for r in rows] == [("direct", "solved")]

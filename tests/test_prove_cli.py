@@ -56,15 +56,20 @@ def test_drup_certificate_round_trip_and_rejections(tmp_path: Path, capsys) -> N
     bad = tmp_path / "truncated.json"
     bad.write_text(json.dumps(truncated))
     code, out, _ = run(["check-certificate", KOENIGSBERG, str(bad)], capsys)
-    assert code == 2 and out.startswith("REJECTED:") and "empty clause" in out
+    assert code == 1 and out.startswith("rejected:") and "empty clause" in out
 
     code, out, _ = run(["check-certificate", DOUBLE_NINE, str(cert)], capsys)
-    assert code == 2 and out.startswith("REJECTED:")  # made for another spec
+    assert code == 1 and out.startswith("rejected:")  # made for another spec
 
     cut = tmp_path / "cut.json"
     cut.write_text(cert.read_text()[:200])
-    code, out, _ = run(["check-certificate", KOENIGSBERG, str(cut)], capsys)
-    assert code == 2 and "not valid JSON" in out
+    code, out, err = run(["check-certificate", KOENIGSBERG, str(cut)], capsys)
+    assert code == 2 and out == "" and "not valid JSON" in err  # unreadable: input trouble
+    assert f"{cut}:" in err and ": error: " in err
+
+    code, out, err = run(["check-certificate", KOENIGSBERG, str(tmp_path / "missing.json")],
+                         capsys)
+    assert code == 2 and "cannot read" in err
 
 
 def test_solvable_puzzle_writes_no_certificate(tmp_path: Path, capsys) -> None:

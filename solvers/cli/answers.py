@@ -7,12 +7,14 @@ import json
 from collections.abc import Callable
 
 from trailkit.models.answer import Status
+from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import load_spec
 from trailkit.solvers.cli.files import atomic_write, refuse_overwrite
 from trailkit.solvers.cli.options import (
     BACKEND_HELP,
     Exit,
     add_limits,
+    add_out,
     add_precheck,
     exit_for,
     limits_from,
@@ -62,7 +64,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("spec")
     p.add_argument("--backend", default="sat",
                    help="backend that makes DRUP proofs (sat, sat:NAME)")
-    p.add_argument("--out", metavar="CERT.json", help="write the certificate here")
+    add_out(p, "CERT.json", "the certificate")
     p.add_argument("--drup", action="store_true",
                    help="make a DRUP proof even where a structural certificate exists")
     p.add_argument("--json", action="store_true")
@@ -114,22 +116,32 @@ def cmd_count(args: argparse.Namespace) -> int:
     puzzle = load_spec(args.spec)
     result = count(puzzle, args.backend, limits_from(args), failures=args.failures,
                    method=args.method, crosscheck=_crosscheck(args),
-                   progress=_progress_printer() if not args.json else None)
+                   progress=_progress_printer(puzzle, args) if not args.json else None)
     if not args.json:
         clear_status_line()
     if args.json:
         emit_json(count_json(puzzle, result, args.spec, args.failures))
     else:
         say(count_text(puzzle, result, args.spec, args.failures))
+    if result.stats.get("interrupted"):
+        warn("trailkit: interrupted; the counts above are what was found so far")
+        return Exit.INTERRUPTED
     return Exit.OK if result.complete else Exit.UNKNOWN
 
 
-def _progress_printer() -> Callable[[int], None] | None:
-    """A counting progress line on a terminal (stderr), or ``None`` off a terminal."""
+def _progress_printer(puzzle: Puzzle, args: argparse.Namespace
+                      ) -> Callable[[int], None] | None:
+    """A counting progress line on a terminal (stderr), or ``None`` off a terminal; it
+    points to the exact formula where one applies and enumeration was chosen."""
+    from trailkit.solvers.pipeline.counting import exact_applies
+
     line = status_line()
     if line is None:
         return None
-    return lambda done: line(f"counting: {done:,} search states so far")
+    hint = ""
+    if args.method == "enumerate" and not args.failures and exact_applies(puzzle):
+        hint = " (--method exact counts this by formula)"
+    return lambda done: line(f"counting: {done:,} solutions so far{hint}")
 
 
 def cmd_prove(args: argparse.Namespace) -> int:
@@ -137,7 +149,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
 
     puzzle = load_spec(args.spec)
     if args.out:
-        refuse_overwrite(args.out, [args.spec], allow_existing=True)
+        refuse_overwrite(args.out, [args.spec], allow_existing=args.force)
     proof = prove(puzzle, args.backend, limits_from(args), spec_path=args.spec,
                   drup=args.drup, precheck=args.precheck == "on")
     if args.out and proof.document is not None:
@@ -176,5 +188,5 @@ def cmd_check_certificate(args: argparse.Namespace) -> int:
                    "certificate": args.certificate, "accepted": verdict.accepted,
                    "message": verdict.message})
     else:
-        say(("accepted: " if verdict.accepted else "REJECTED: ") + verdict.message)
-    return Exit.OK if verdict.accepted else Exit.INPUT
+        say(("accepted: " if verdict.accepted else "rejected: ") + verdict.message)
+    return Exit.OK if verdict.accepted else Exit.UNSOLVABLE

@@ -22,6 +22,7 @@ from trailkit.solvers.cli.options import (
     BACKEND_HELP,
     Exit,
     add_limits,
+    add_out,
     add_precheck,
     limits_from,
     positive_int,
@@ -52,10 +53,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true")
     fmt.add_argument("--csv", action="store_true")
-    p.add_argument("--out", metavar="FILE",
-                   help="write the rows to FILE (JSON/CSV by flag or by .json/.csv suffix), "
-                        "rewritten atomically after every finished row so Ctrl-C loses "
-                        "nothing; the table still goes to standard output")
+    add_out(p, "FILE", "the rows (JSON/CSV by flag or by .json/.csv suffix; rewritten "
+            "after every finished row so Ctrl-C loses nothing; the table still goes to "
+            "standard output)")
     p.add_argument("--plot", metavar="FILE.png",
                    help="draw a cactus plot, and with two backends a scatter plot "
                         "FILE-scatter.png (needs matplotlib: pip install 'trailkit[plot]')")
@@ -91,9 +91,10 @@ class _Progress:
 
 def table(rows: list[Row]) -> str:
     """The rows as an aligned text table (what ``trailkit compare`` prints)."""
-    headers = ["spec", "backend", "status", "length", "median s", "min-max s", "peak MB",
-               "agrees"]
-    lines = [[r.spec, r.backend, r.status, "" if r.length is None else str(r.length),
+    headers = ["spec", "backend", "status", "decided by", "length", "median s", "min-max s",
+               "peak MB", "agrees"]
+    lines = [[r.spec, r.backend, r.status, r.decided_by or "-",
+              "" if r.length is None else str(r.length),
               "" if r.time_s is None else f"{r.time_s:.3f}",
               "" if r.time_min_s is None else f"{r.time_min_s:.3f}-{r.time_max_s:.3f}",
               "" if r.peak_mb is None else f"{r.peak_mb:.0f}",
@@ -114,17 +115,34 @@ def table(rows: list[Row]) -> str:
     return "\n".join(line.rstrip() for line in out)
 
 
+COMPARE_FORMAT = "trailkit-compare/1"
+
+
+def row_json(row: Row) -> dict[str, object]:
+    """A row as plain data: times rounded to microseconds, memory to 0.1 MB."""
+    out = asdict(row)
+    for key in ("time_s", "time_min_s", "time_max_s"):
+        if out[key] is not None:
+            out[key] = round(out[key], 6)
+    return out
+
+
 def _csv(rows: list[Row]) -> str:
+    """The rows as CSV: ``true``/``false`` and empty cells, as spreadsheets read them."""
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=[f for f in Row.__dataclass_fields__])
+    writer = csv.DictWriter(buffer, fieldnames=list(Row.__dataclass_fields__),
+                            lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow(asdict(row))
+        writer.writerow({k: ("true" if v is True else "false" if v is False else v)
+                         for k, v in row_json(row).items()})
     return buffer.getvalue()
 
 
 def _json(rows: list[Row]) -> str:
-    return json.dumps([asdict(r) for r in rows], indent=1) + "\n"
+    """The ``trailkit-compare/1`` object: the rows and the specs backends disagree on."""
+    return json.dumps({"format": COMPARE_FORMAT, "rows": [row_json(r) for r in rows],
+                       "disagreements": disagreements(rows)}, indent=1) + "\n"
 
 
 def _format(args: argparse.Namespace) -> str:
@@ -153,7 +171,7 @@ def run_compare(args: argparse.Namespace) -> int:
         warn(f"trailkit compare: backend {name} is unavailable, its rows say so: {why}")
     fmt = _format(args)
     if args.out:
-        refuse_overwrite(args.out, specs, allow_existing=True)
+        refuse_overwrite(args.out, specs, allow_existing=args.force)
     if args.plot:
         import importlib.util
 
@@ -193,7 +211,9 @@ def run_compare(args: argparse.Namespace) -> int:
         warn(f"trailkit compare: interrupted after {result.runs_done} of "
              f"{result.runs_total} runs; the finished rows are above")
         return Exit.INTERRUPTED
-    return Exit.INCONSISTENT if disagreements(rows) else Exit.OK
+    if disagreements(rows):
+        return Exit.INCONSISTENT
+    return Exit.INPUT if any("error" in r.status.split("/") for r in rows) else Exit.OK
 
 
 def scatter_path(plot: str) -> str:

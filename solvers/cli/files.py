@@ -24,9 +24,16 @@ def refuse_overwrite(out: str | Path, inputs: Iterable[str | Path], *,
         raise TrailkitError(f"{out} already exists; pass --force to replace it")
 
 
-def atomic_write(path: str | Path, text: str) -> None:
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def atomic_write(path: str | Path, text: str | bytes) -> None:
     """Write ``text`` to ``path`` via a temporary file and a rename, so a crash or a full
-    disk never leaves a half-written file behind."""
+    disk never leaves a half-written file behind. The file gets the mode a plain
+    ``open()`` would give it (0644 under umask 022), not the temporary file's 0600."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     try:
@@ -34,10 +41,17 @@ def atomic_write(path: str | Path, text: str) -> None:
     except OSError as exc:
         raise TrailkitError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
+        os.fchmod(fd, 0o666 & ~_umask())
+        if isinstance(text, bytes):
+            with os.fdopen(fd, "wb") as binary:
+                binary.write(text)
+                binary.flush()
+                os.fsync(binary.fileno())
+        else:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from trailkit.models.errors import SpecError, TrailkitError, VerificationFailure
 from trailkit.solvers.cli import answers, compare, lint, makers
 from trailkit.solvers.cli.options import Exit, Parser
-from trailkit.solvers.cli.output import warn
+from trailkit.solvers.cli.output import emit_json, warn
+from trailkit.solvers.cli.report import error_json
 from trailkit.solvers.version import trailkit_version
 
 __all__ = ["build_parser", "main"]
@@ -41,6 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``trailkit`` console script; returns the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    as_json = bool(getattr(args, "json", False))
     try:
         return int(args.run(args))
     except VerificationFailure as exc:
@@ -48,9 +50,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return Exit.INCONSISTENT
     except SpecError as exc:
         warn(str(exc))
+        if as_json:
+            emit_json(error_json(exc))
         return Exit.INPUT
     except TrailkitError as exc:
         warn(f"trailkit: error: {exc}")
+        if as_json:
+            emit_json(error_json(exc))
         return Exit.INPUT
     except KeyboardInterrupt:
         warn("trailkit: interrupted")
@@ -58,8 +64,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return Exit.OK
     except Exception as exc:  # never exit 1 (= unsolvable) from an uncaught exception
+        if _is_interrupt(exc):
+            warn("trailkit: interrupted")
+            return Exit.INTERRUPTED
         if os.environ.get("TRAILKIT_DEBUG"):
             raise
         warn(f"trailkit: INTERNAL ERROR (a bug, please report it; set TRAILKIT_DEBUG=1 for "
              f"the traceback): {type(exc).__name__}: {exc}")
         return Exit.INCONSISTENT
+
+
+def _is_interrupt(exc: BaseException) -> bool:
+    """python-sat's C code catches Ctrl-C itself and raises its own error ("Caught
+    keyboard interrupt", from the encoders and the solvers): that is an interrupt too."""
+    return "keyboard interrupt" in str(exc).lower()

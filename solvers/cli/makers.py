@@ -10,7 +10,7 @@ import argparse
 
 from trailkit.models.spec import load_spec
 from trailkit.solvers.cli.files import atomic_write, refuse_overwrite
-from trailkit.solvers.cli.options import Exit, positive_int
+from trailkit.solvers.cli.options import Exit, add_out, positive_int
 from trailkit.solvers.cli.output import warn, write_raw
 
 __all__ = ["register"]
@@ -27,14 +27,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--solvable", choices=("yes", "no", "any"), default="any",
                    help="promise (kept by construction and confirmed by the direct "
                         "backend; then the spec gets an expect: block)")
-    p.add_argument("--out", metavar="SPEC.yaml", help="write here (default: standard output)")
-    p.add_argument("--force", action="store_true", help="replace an existing --out file")
+    add_out(p, "SPEC.yaml", "the spec (default: standard output)")
     p.set_defaults(run=cmd_generate)
 
     p = sub.add_parser("export", help="write the puzzle as a SAT (DIMACS) or CP-SAT model")
     p.add_argument("spec")
-    p.add_argument("--format", required=True, choices=("dimacs", "cpsat"))
-    p.add_argument("--out", metavar="FILE")
+    p.add_argument("--format", required=True, choices=("dimacs", "cpsat"),
+                   help="dimacs: CNF with comment lines naming every variable (run any SAT "
+                        "solver, then solve --from-model); cpsat: the CP-SAT model as "
+                        "protobuf text")
+    add_out(p, "FILE", "the model (default: standard output)")
     p.set_defaults(run=cmd_export)
 
     p = sub.add_parser("import", help="turn a plank or domino list into a YAML spec")
@@ -46,8 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q.add_argument("--goal", required=True)
     q.add_argument("--colours", "--colors", default="red,blue,green")
     q.add_argument("--name")
-    q.add_argument("--out", metavar="SPEC.yaml", help="write here (default: standard output)")
-    q.add_argument("--force", action="store_true", help="replace an existing --out file")
+    add_out(q, "SPEC.yaml", "the spec (default: standard output)")
     q.add_argument("--keep-repeats", action="store_true",
                    help="keep a plank that is listed twice as two planks")
     q.set_defaults(run=cmd_import)
@@ -55,8 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q.add_argument("file")
     q.add_argument("--name")
     q.add_argument("--open", action="store_true", help="a line of dominoes, not a ring")
-    q.add_argument("--out", metavar="SPEC.yaml")
-    q.add_argument("--force", action="store_true")
+    add_out(q, "SPEC.yaml", "the spec (default: standard output)")
     q.set_defaults(run=cmd_import)
 
 
@@ -77,7 +77,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     if args.out:
-        refuse_overwrite(args.out, [args.spec], allow_existing=True)
+        refuse_overwrite(args.out, [args.spec], allow_existing=args.force)
     from trailkit.solvers.cli.assignments import export_model
 
     text = export_model(load_spec(args.spec), args.format)

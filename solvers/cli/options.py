@@ -20,7 +20,7 @@ from trailkit.models.errors import TrailkitError
 from trailkit.solvers.base import DEFAULT_MEMORY_MB, Limits
 from trailkit.solvers.registry import backend_names
 
-__all__ = ["BACKEND_HELP", "Exit", "Parser", "add_limits", "add_precheck", "exit_for",
+__all__ = ["BACKEND_HELP", "Exit", "Parser", "add_limits", "add_out", "add_precheck", "exit_for",
            "limits_from", "positive_float", "positive_int"]
 
 
@@ -89,6 +89,14 @@ def add_limits(p: argparse.ArgumentParser) -> None:
                         f"{DEFAULT_MEMORY_MB}): a model estimated to need more is not built "
                         "(answer: unknown, exit code 3); compare also caps each worker's "
                         "address space at it ('memout' rows)")
+
+
+def add_out(p: argparse.ArgumentParser, metavar: str, what: str) -> None:
+    """``--out FILE`` and ``--force``, the same way on every command that writes a file."""
+    p.add_argument("--out", metavar=metavar, help=f"write {what} to {metavar} (atomically; "
+                   "never over an input file)")
+    p.add_argument("--force", action="store_true",
+                   help="replace the --out file if it exists (refused otherwise)")
 
 
 def add_precheck(p: argparse.ArgumentParser) -> None:

@@ -5,15 +5,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from trailkit.models.answer import Answer, Status
+from trailkit.models.answer import Answer, CrossCheck, Status
 from trailkit.models.counting import CountResult
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.pipeline.expectations import expectation_mismatches
+from trailkit.solvers.pipeline.policy import PRECHECK
 
 __all__ = ["COUNT_FORMAT", "RESULT_FORMAT", "answer_json", "answer_text", "count_json",
            "count_text", "in_puzzle_words"]
 
 RESULT_FORMAT = "trailkit-result/1"
+ERROR_FORMAT = "trailkit-error/1"
 COUNT_FORMAT = "trailkit-count/1"
 
 
@@ -60,25 +62,86 @@ def answer_json(puzzle: Puzzle, answer: Answer, spec: str | None) -> dict[str, A
         "reason": answer.reason or None,
         "time_s": round(answer.time_s, 6),
     }
-    mismatches = expectation_mismatches(puzzle, answer=answer)
     if puzzle.expect:
-        out["expect"] = {"ok": not mismatches, "mismatches": mismatches}
+        out["expect"] = _expect_json(puzzle, answer.status is not Status.UNKNOWN,
+                                     expectation_mismatches(puzzle, answer=answer))
     return out
 
 
-def _walk_line(puzzle: Puzzle, answer: Answer) -> str:
+def _expect_json(puzzle: Puzzle, decided: bool, mismatches: list[str]) -> dict[str, Any]:
+    """``{"ok": ..., "mismatches": [...]}``; ``ok`` is null when the result proves nothing
+    (an unknown answer, an incomplete count)."""
+    return {"ok": (not mismatches) if decided or mismatches else None,
+            "mismatches": mismatches}
+
+
+#: Steps per line of a long walk, and how wide a line may grow.
+STEPS_PER_LINE = 10
+LINE_WIDTH = 88
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """``1 step``, ``2 steps``, ``1,024 steps``: a count with its noun."""
+    return f"{n:,} {one if n == 1 else (many or one + 's')}"
+
+
+def _ambiguous_edges(puzzle: Puzzle) -> set[int]:
+    """Edges that share both ends with another edge: a step along one needs its id."""
+    seen: dict[tuple[int, int], list[int]] = {}
+    for e in range(puzzle.num_edges):
+        u, v = puzzle.tail[e], puzzle.head[e]
+        seen.setdefault((min(u, v), max(u, v)), []).append(e)
+    return {e for group in seen.values() if len(group) > 1 for e in group}
+
+
+def _step_texts(puzzle: Puzzle, answer: Answer) -> list[str]:
+    """One short text per step: ``[3|5]`` for a domino, ``-red-> E`` for a walk (with
+    the edge id in brackets where parallel edges would leave the step ambiguous)."""
     walk = answer.walk
     assert walk is not None  # only called for solved answers
     names = puzzle.nodes
     if puzzle.kind == "domino-chain":
-        return " ".join(f"[{names[walk.nodes[i]]}|{names[walk.nodes[i + 1]]}]"
-                        for i in range(len(walk.edges)))
-    parts = [names[walk.nodes[0]]]
+        return [f"[{names[walk.nodes[i]]}|{names[walk.nodes[i + 1]]}]"
+                for i in range(len(walk.edges))]
+    ambiguous = _ambiguous_edges(puzzle)
+    out = []
     for i, e in enumerate(walk.edges):
         colour = puzzle.colour_name(e)
-        arrow = f" -{colour}-> " if colour else " -> "
-        parts.append(arrow + names[walk.nodes[i + 1]])
-    return "".join(parts)
+        label = "-".join(x for x in (colour, f"#{puzzle.edge_id(e)}" if e in ambiguous
+                                     else None) if x)
+        arrow = f"-{label}->" if label else "->"
+        out.append(f"{arrow} {names[walk.nodes[i + 1]]}")
+    return out
+
+
+def _walk_lines(puzzle: Puzzle, answer: Answer) -> list[str]:
+    """The walk as text: on one line when it fits, else ten steps a line, each line
+    starting with the number of its first step."""
+    walk = answer.walk
+    assert walk is not None
+    steps = _step_texts(puzzle, answer)
+    start = "" if puzzle.kind == "domino-chain" else puzzle.nodes[walk.nodes[0]] + " "
+    one_line = (start + " ".join(steps)).strip()
+    if len(one_line) + 2 <= LINE_WIDTH:
+        return ["  " + one_line]
+    width = len(f"{len(steps):,}")
+    lines = [f"  {'start':>{width}}: {start.strip()}"] if start else []
+    for first in range(0, len(steps), STEPS_PER_LINE):
+        chunk = " ".join(steps[first:first + STEPS_PER_LINE])
+        lines.append(f"  {first + 1:>{width},}: {chunk}")
+    return lines
+
+
+def _decided(answer: Answer) -> str:
+    """Who decided the answer, in words."""
+    if answer.decided_by == PRECHECK:
+        return f"the structural pre-check (before {answer.backend} ran)"
+    return answer.decided_by or answer.backend
+
+
+def _crosscheck_line(cc: CrossCheck) -> str:
+    verdict = "agrees" if cc.agrees else "undecided"
+    return f"cross-check: {cc.backend} says {cc.status.value} ({verdict})"
 
 
 def answer_text(puzzle: Puzzle, answer: Answer, spec: str | None) -> str:
@@ -88,14 +151,15 @@ def answer_text(puzzle: Puzzle, answer: Answer, spec: str | None) -> str:
     took = f"{answer.time_s:.3f} s"
     if answer.status is Status.SOLVED:
         assert answer.walk is not None
-        size = "dominoes" if puzzle.kind == "domino-chain" else "steps"
+        size = (plural(len(answer.walk), "domino", "dominoes") if puzzle.kind == "domino-chain"
+                else plural(len(answer.walk), "step"))
         best = " (proven shortest)" if answer.optimal else ""
-        lines.append(f"solved by {answer.backend} in {took}: {len(answer.walk)} {size}{best}, "
+        lines.append(f"solved by {_decided(answer)} in {took}: {size}{best}, "
                      "verified by the independent checker")
-        lines.append("  " + _walk_line(puzzle, answer) if answer.walk.edges
-                     else f"  the empty walk at {puzzle.nodes[answer.walk.nodes[0]]}")
+        lines += (_walk_lines(puzzle, answer) if answer.walk.edges
+                  else [f"  the empty walk at {puzzle.nodes[answer.walk.nodes[0]]}"])
     elif answer.status is Status.UNSOLVABLE:
-        lines.append(f"unsolvable, according to {answer.backend} in {took}")
+        lines.append(f"unsolvable, according to {_decided(answer)} in {took}")
         explanation = ""
         if answer.certificate is not None:
             explanation = in_puzzle_words(puzzle, answer.certificate.explanation)
@@ -103,15 +167,15 @@ def answer_text(puzzle: Puzzle, answer: Answer, spec: str | None) -> str:
             if answer.certificate_checked:
                 lines.append(f"  ({answer.certificate.kind} certificate accepted by the "
                              "independent checker)")
+        else:
+            lines.append("  no certificate: this rests on the agreement of two backends")
         reason = in_puzzle_words(puzzle, answer.reason)
-        if reason and reason != explanation:
+        if reason and reason != explanation and answer.decided_by != PRECHECK:
             lines.append(f"  {reason}")
     else:
         lines.append(f"unknown after {took} with {answer.backend}: {answer.reason}")
     if answer.crosscheck is not None:
-        cc = answer.crosscheck
-        verdict = "agrees" if cc.agrees else "undecided"
-        lines.append(f"cross-check: {cc.backend} says {cc.status.value} ({verdict})")
+        lines.append(_crosscheck_line(answer.crosscheck))
     for problem in expectation_mismatches(puzzle, answer=answer):
         lines.append(f"warning: the spec's expect block differs: {problem}")
     return "\n".join(lines)
@@ -128,7 +192,8 @@ def count_json(puzzle: Puzzle, result: CountResult, spec: str | None,
         "backend": result.backend,
         "status": "complete" if result.complete else "unknown",
         "complete": result.complete,
-        "method": result.method,
+        "method": count_method(result),
+        "formula": result.method if result.backend == "exact" else None,
         "solutions": result.solutions,
     }
     if failures:
@@ -144,38 +209,59 @@ def count_json(puzzle: Puzzle, result: CountResult, spec: str | None,
     out["time_s"] = round(float(result.stats.get("time_s", 0.0)), 6)
     if "crosscheck" in result.stats:
         out["crosscheck"] = result.stats["crosscheck"]
-    mismatches = expectation_mismatches(puzzle, count=result)
     if puzzle.expect:
-        out["expect"] = {"ok": not mismatches, "mismatches": mismatches}
+        out["expect"] = _expect_json(puzzle, result.complete,
+                                     expectation_mismatches(puzzle, count=result))
     return out
 
 
+def count_method(result: CountResult) -> str:
+    """The contract's ``method`` of a count: ``exact`` (a formula) or ``enumerate``."""
+    return "exact" if result.backend == "exact" else "enumerate"
+
+
 def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: bool) -> str:
+    """The counts as a small table a puzzle fan can read (thousands separated)."""
     title = puzzle.name or spec or "puzzle"
     bound = "" if result.complete else "at least "
-    lines = [f"{title} ({puzzle.kind}): counted by {result.backend} ({result.method})"]
-    lines.append(f"  solutions:      {bound}{result.solutions}")
+    how = ("by formula: " + result.method if result.backend == "exact"
+           else f"by {result.backend} ({result.method})")
+    lines = [f"{title} ({puzzle.kind}): counted {how}"]
+    lines.append(f"  solutions:      {bound}{result.solutions:,}")
     if failures:
-        lines.append(f"  failures:       {bound}{result.failures}")
-        lines.append(f"  early failures: {bound}{result.early_failures}")
+        lines.append(f"  failures:       {bound}{result.failures or 0:,}")
+        lines.append(f"  early failures: {bound}{result.early_failures or 0:,}")
     if not result.complete:
         lines.append(f"  incomplete: {result.reason}")
     if result.per_start:
         lines.append("  by start node:")
-        width = max(len(n) for n in result.per_start)
-        header = f"    {'start':<{width}}  solutions"
-        if failures:
-            header += "  failures  early failures"
-        lines.append(header)
-        for name, row in result.per_start.items():
-            line = f"    {name:<{width}}  {row.solutions:>9}"
-            if failures:
-                line += f"  {row.failures or 0:>8}  {row.early_failures or 0:>14}"
-            lines.append(line)
+        rows = [(name, f"{row.solutions:,}", f"{row.failures or 0:,}",
+                 f"{row.early_failures or 0:,}") for name, row in result.per_start.items()]
+        heads = ("start", "solutions", "failures", "early failures")[:4 if failures else 2]
+        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
+        lines.append("    " + "  ".join(f"{h:<{w}}" if i == 0 else f"{h:>{w}}"
+                                          for i, (h, w) in enumerate(zip(heads, widths,
+                                                                         strict=True))))
+        for row in rows:
+            lines.append("    " + "  ".join(f"{c:<{w}}" if i == 0 else f"{c:>{w}}"
+                                              for i, (c, w) in enumerate(zip(row, widths,
+                                                                             strict=False))))
     cc = result.stats.get("crosscheck")
     if cc:
-        lines.append(f"cross-check: {cc['backend']} counts {cc['solutions']} "
+        lines.append(f"cross-check: {cc['backend']} counts {cc['solutions']:,} "
                      f"({'agrees' if cc['agrees'] else 'undecided'})")
     for problem in expectation_mismatches(puzzle, count=result):
         lines.append(f"warning: the spec's expect block differs: {problem}")
     return "\n".join(lines)
+
+
+def error_json(error: Exception) -> dict[str, Any]:
+    """The ``trailkit-error/1`` object of an input error (what ``--json`` prints on
+    stdout, beside the message on stderr): where, and what went wrong."""
+    location = getattr(error, "location", None)
+    message = getattr(error, "message", None) or str(error)
+    return {"format": ERROR_FORMAT,
+            "file": getattr(location, "file", None),
+            "line": getattr(location, "line", None),
+            "column": getattr(location, "column", None),
+            "message": message}

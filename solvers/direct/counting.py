@@ -68,6 +68,8 @@ __all__ = ["count_walks"]
 
 BACKEND = "direct"
 PROGRESS_EVERY = 100_000
+#: Why a count stopped when the user pressed Ctrl-C.
+INTERRUPTED = "interrupted (Ctrl-C)"
 _CLOCK_EVERY = 2048
 _INF = float("inf")
 
@@ -79,8 +81,9 @@ def count_walks(puzzle: Puzzle, limits: Limits | None = None, *, failures: bool 
     """Count solutions (and with ``failures=True`` failures and early failures).
 
     See the module docstring for the exact definitions and conventions. ``progress``
-    is called with the number of search states expanded so far, every
-    ~100,000 states. Limits (default: none) give ``complete=False`` with lower bounds.
+    is called with the number of solutions counted so far, every ~100,000 search
+    states. Limits (default: none) and Ctrl-C give ``complete=False`` with lower bounds
+    (after Ctrl-C, ``stats["interrupted"]`` is true).
     """
     if puzzle.use is EdgeUse.ANY:
         if failures:
@@ -125,6 +128,7 @@ class _TrailCounter:
         self.limits = limits
         self.failures = failures
         self.progress = progress
+        self.solutions_done = 0
         self.m = puzzle.num_edges
         self.full = (1 << self.m) - 1
         self.exact = puzzle.use is EdgeUse.EXACTLY_ONCE
@@ -170,8 +174,12 @@ class _TrailCounter:
             for s in starts:
                 current = s
                 results[s] = self._solve_state(s)
+                self.solutions_done += results[s][0]
         except _Limit as exc:
             stopped = str(exc)
+            partial = self._partial_sums()
+        except KeyboardInterrupt:  # Ctrl-C: what was counted so far, as lower bounds
+            stopped = INTERRUPTED
             partial = self._partial_sums()
         return self._result(results, stopped, partial, current)
 
@@ -241,7 +249,7 @@ class _TrailCounter:
         self.expanded += 1
         n = self.expanded
         if self.progress is not None and n % PROGRESS_EVERY == 0:
-            self.progress(n)
+            self.progress(self.solutions_done + self._partial_sums()[0])
         if self.limits.work_limit is not None and n > self.limits.work_limit:
             raise _Limit(f"work limit of {self.limits.work_limit} search states reached")
         if (self.deadline is not None and n % _CLOCK_EVERY == 0
@@ -293,7 +301,8 @@ class _TrailCounter:
             per_start=per,
             reason=(f"{stopped}; the numbers are lower bounds (at least); per_start lacks "
                     "the starts not reached" if stopped else ""),
-            stats={"states": self.expanded, "time_s": elapsed},
+            stats={"states": self.expanded, "time_s": elapsed,
+                   "interrupted": stopped == INTERRUPTED},
         )
 
     def _start_counts(self, sol: int, fail: int, early: int) -> StartCounts:

@@ -25,7 +25,7 @@ from enum import StrEnum
 
 from trailkit.models.counting import CountResult
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
-from trailkit.models.puzzle import Puzzle
+from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.solvers.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.pipeline.policy import (
     AUTO,
@@ -35,7 +35,7 @@ from trailkit.solvers.pipeline.policy import (
 )
 from trailkit.solvers.registry import BackendName, get_backend
 
-__all__ = ["CountMethod", "count"]
+__all__ = ["CountMethod", "count", "exact_applies"]
 
 
 class CountMethod(StrEnum):
@@ -44,6 +44,12 @@ class CountMethod(StrEnum):
     AUTO = "auto"
     ENUMERATE = "enumerate"
     EXACT = "exact"
+
+
+def exact_applies(puzzle: Puzzle) -> bool:
+    """Whether the exact formula counts this puzzle (every edge exactly once, no colour
+    rule)."""
+    return puzzle.use is EdgeUse.EXACTLY_ONCE and puzzle.colours is None
 
 
 def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
@@ -78,8 +84,9 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
         None if crosscheck in (AUTO, None) else crosscheck)
     if second_name:
         other = get_backend(second_name).count(puzzle, second_limits(limits), failures=False)
-        agrees = other.complete and result.complete and other.solutions == result.solutions
-        if other.complete and result.complete and not agrees:
+        decided = other.complete and result.complete
+        agrees = (other.solutions == result.solutions) if decided else None
+        if decided and not agrees:
             raise VerificationFailure(
                 f"backends disagree on the number of solutions: {result.backend} counts "
                 f"{result.solutions}, {other.backend} counts {other.solutions}")

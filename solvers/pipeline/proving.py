@@ -21,7 +21,13 @@ from typing import Any
 
 from trailkit.models.answer import Certificate, Status
 from trailkit.models.certificates import check_certificate
-from trailkit.models.errors import TrailkitError, UnsupportedPuzzle, VerificationFailure
+from trailkit.models.errors import (
+    Location,
+    SpecError,
+    TrailkitError,
+    UnsupportedPuzzle,
+    VerificationFailure,
+)
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.base import NO_LIMITS, Limits
 from trailkit.solvers.pipeline.solving import solve
@@ -114,6 +120,9 @@ def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None =
                            ) -> CertificateCheck:
     """Check the certificate file at ``path`` against ``puzzle``.
 
+    A file that cannot be read as a certificate raises :class:`SpecError` (input
+    trouble); a certificate whose claim does not hold comes back ``accepted=False``.
+
     Accepts a ``trailkit-certificate/1`` document, a ``trailkit-result/1`` answer
     (its ``certificate`` field) or a bare certificate object. ``progress`` receives
     a line now and then while a long DRUP proof is checked.
@@ -125,15 +134,16 @@ def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None =
     try:
         obj = json.loads(raw)
     except json.JSONDecodeError as exc:
-        return CertificateCheck(False, f"{path}:{exc.lineno}:{exc.colno}: not valid JSON "
-                                f"({exc.msg}); a truncated or damaged file?")
+        raise SpecError(f"not valid JSON ({exc.msg}); a truncated or damaged certificate "
+                        "file?", Location(path, exc.lineno, exc.colno)) from None
     if not isinstance(obj, dict):
-        return CertificateCheck(False, f"{path}: expected a JSON object")
+        raise SpecError("expected a JSON object (a trailkit-certificate/1 file)",
+                        Location(path))
     body = obj.get("certificate", obj) if obj.get("format") != "trailkit-certificate/1" \
         else obj.get("certificate")
     if not isinstance(body, dict) or "type" not in body:
-        return CertificateCheck(False, f"{path}: no certificate found (expected a 'type' "
-                                "field)")
+        raise SpecError("no certificate found (expected a 'type' field, as trailkit prove "
+                        "--out writes)", Location(path))
     certificate = Certificate.from_json(body)
     problems = check_certificate(puzzle, certificate, progress=progress)
     if problems:

@@ -153,10 +153,11 @@ def _cross_check(puzzle: Puzzle, answer: Answer, second_name: str, limits: Limit
     except BackendUnavailable as exc:
         if answer.status is Status.UNSOLVABLE and not answer.certificate_checked:
             return _unconfirmed(answer, f"no second backend to confirm it ({exc})")
-        return answer.with_(crosscheck=CrossCheck(second_name, Status.UNKNOWN, False, str(exc)))
+        return answer.with_(crosscheck=CrossCheck(second_name, Status.UNKNOWN, None,
+                                                  f"undecided: {exc}"))
     other = check_answer(puzzle, second.solve(puzzle, second_limits(limits)))
     if Status.UNKNOWN in (answer.status, other.status):
-        check = CrossCheck(second.name, other.status, False,
+        check = CrossCheck(second.name, other.status, None,
                            "undecided: one side reached a limit")
         if answer.status is Status.UNSOLVABLE and not answer.certificate_checked:
             return _unconfirmed(answer.with_(crosscheck=check),
