@@ -79,5 +79,10 @@ class Backend(ABC):
         makes none (the structural ones come from the direct backend)."""
         return None
 
+    def why_no_proof(self, puzzle: Puzzle) -> str | None:
+        """Why :meth:`prove` cannot make a certificate for ``puzzle`` at all (``None``:
+        it can try), so that a user is told what applies instead of "no certificate"."""
+        return None if self.supports_proof else f"the {self.name} backend makes no proofs"
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"

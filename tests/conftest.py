@@ -15,3 +15,30 @@ def backend(request: pytest.FixtureRequest):
         return get_backend(request.param)
     except BackendUnavailable as exc:
         pytest.skip(str(exc))
+
+
+@pytest.fixture(autouse=True)
+def json_outputs_follow_their_schemas(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every JSON object a command prints in the suite is validated against the schema of
+    its ``format`` (``trailkit schema NAME``): the published contract, checked everywhere."""
+    from trailkit.solvers.cli import output
+
+    emit = output.emit_json
+
+    def validated(obj: object) -> None:
+        validate_output(obj)
+        emit(obj)
+
+    monkeypatch.setattr(output, "emit_json", validated)
+
+
+def validate_output(obj: object) -> None:
+    """Raise if ``obj`` (a printed JSON document) breaks the schema of its format."""
+    import jsonschema
+
+    from trailkit.solvers.cli.schemas import load_output_schema, schema_for_format
+
+    assert isinstance(obj, dict), f"a JSON output must be one object, not {type(obj)}"
+    name = schema_for_format(str(obj.get("format", "")))
+    assert name is not None, f"JSON output without a known format: {obj.get('format')!r}"
+    jsonschema.validate(obj, load_output_schema(name))

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from trailkit.models.answer import Status
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import load_spec
+from trailkit.solvers.cli import output
 from trailkit.solvers.cli.files import atomic_write, refuse_overwrite
 from trailkit.solvers.cli.options import (
     BACKEND_HELP,
@@ -19,7 +20,7 @@ from trailkit.solvers.cli.options import (
     exit_for,
     limits_from,
 )
-from trailkit.solvers.cli.output import clear_status_line, emit_json, say, status_line, warn
+from trailkit.solvers.cli.output import clear_status_line, say, status_line, warn
 
 __all__ = ["register"]
 
@@ -103,7 +104,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
                          precheck=precheck)]
     if args.json:
         objs = [answer_json(puzzle, a, args.spec) for a in answers]
-        emit_json(objs[0] if len(objs) == 1 else objs)
+        first = objs[0]
+        if args.backend == "all":  # one object, as ever: the first answer, and all of them
+            first = {**first, "all_backends": objs}
+        output.emit_json(first)
     else:
         say("\n\n".join(answer_text(puzzle, a, args.spec) for a in answers))
     return max(exit_for(a.status) for a in answers)
@@ -120,7 +124,7 @@ def cmd_count(args: argparse.Namespace) -> int:
     if not args.json:
         clear_status_line()
     if args.json:
-        emit_json(count_json(puzzle, result, args.spec, args.failures))
+        output.emit_json(count_json(puzzle, result, args.spec, args.failures))
     else:
         say(count_text(puzzle, result, args.spec, args.failures))
     if result.stats.get("interrupted"):
@@ -155,10 +159,12 @@ def cmd_prove(args: argparse.Namespace) -> int:
     if args.out and proof.document is not None:
         atomic_write(args.out, json.dumps(proof.document, indent=1) + "\n")
     if args.json:
-        emit_json({"format": "trailkit-prove/1", "spec": args.spec,
-                   "status": proof.status.value,
-                   "certificate": None if proof.certificate is None else
-                   {"type": proof.certificate.kind, "checked": True}})
+        output.emit_json({"format": "trailkit-prove/1", "spec": args.spec,
+                          "status": proof.status.value,
+                          "certificate": None if proof.certificate is None else
+                          {"type": proof.certificate.kind, "checked": True},
+                          "decided_by": proof.decided_by, "reason": proof.reason or None,
+                          "out": args.out if proof.document is not None else None})
     elif proof.status is Status.SOLVED:
         say(f"solvable: a verified walk of {proof.length} steps exists, so there is nothing "
             "to prove (trailkit solve shows it)")
@@ -184,9 +190,9 @@ def cmd_check_certificate(args: argparse.Namespace) -> int:
     if status is not None:
         clear_status_line()
     if args.json:
-        emit_json({"format": "trailkit-check/1", "spec": args.spec,
-                   "certificate": args.certificate, "accepted": verdict.accepted,
-                   "message": verdict.message})
+        output.emit_json({"format": "trailkit-check/1", "spec": args.spec,
+                          "certificate": args.certificate, "accepted": verdict.accepted,
+                          "message": verdict.message, "type": verdict.kind})
     else:
         say(("accepted: " if verdict.accepted else "rejected: ") + verdict.message)
     return Exit.OK if verdict.accepted else Exit.UNSOLVABLE

@@ -17,6 +17,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from trailkit.models.errors import TrailkitError
+from trailkit.solvers.cli import output
 from trailkit.solvers.cli.files import atomic_write, refuse_overwrite
 from trailkit.solvers.cli.options import (
     BACKEND_HELP,
@@ -139,10 +140,14 @@ def _csv(rows: list[Row]) -> str:
     return buffer.getvalue()
 
 
-def _json(rows: list[Row]) -> str:
+def compare_json(rows: list[Row]) -> dict[str, object]:
     """The ``trailkit-compare/1`` object: the rows and the specs backends disagree on."""
-    return json.dumps({"format": COMPARE_FORMAT, "rows": [row_json(r) for r in rows],
-                       "disagreements": disagreements(rows)}, indent=1) + "\n"
+    return {"format": COMPARE_FORMAT, "rows": [row_json(r) for r in rows],
+            "disagreements": disagreements(rows)}
+
+
+def _json(rows: list[Row]) -> str:
+    return json.dumps(compare_json(rows), indent=1) + "\n"
 
 
 def _format(args: argparse.Namespace) -> str:
@@ -197,7 +202,10 @@ def run_compare(args: argparse.Namespace) -> int:
             say(table(rows))
         warn(f"rows written to {args.out}")
     else:
-        (say if fmt == "table" else write_raw)(render(rows).rstrip("\n") + "\n")
+        if fmt == "json":
+            output.emit_json(compare_json(rows))
+        else:
+            (say if fmt == "table" else write_raw)(render(rows).rstrip("\n") + "\n")
     if args.plot and rows:
         from trailkit.solvers.cli.plots import cactus_plot, scatter_plot
 

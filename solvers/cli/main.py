@@ -14,16 +14,16 @@ import os
 from collections.abc import Sequence
 
 from trailkit.models.errors import SpecError, TrailkitError, VerificationFailure
-from trailkit.solvers.cli import answers, compare, lint, makers
+from trailkit.solvers.cli import answers, compare, lint, makers, output, schemas
 from trailkit.solvers.cli.options import Exit, Parser
-from trailkit.solvers.cli.output import emit_json, warn
+from trailkit.solvers.cli.output import warn
 from trailkit.solvers.cli.report import error_json
 from trailkit.solvers.version import trailkit_version
 
 __all__ = ["build_parser", "main"]
 
 #: The command modules, in the order ``trailkit --help`` lists their commands.
-COMMAND_MODULES = (answers, compare, makers, lint)
+COMMAND_MODULES = (answers, compare, makers, lint, schemas)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -51,12 +51,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SpecError as exc:
         warn(str(exc))
         if as_json:
-            emit_json(error_json(exc))
+            output.emit_json(error_json(exc))
         return Exit.INPUT
     except TrailkitError as exc:
         warn(f"trailkit: error: {exc}")
         if as_json:
-            emit_json(error_json(exc))
+            output.emit_json(error_json(exc))
         return Exit.INPUT
     except KeyboardInterrupt:
         warn("trailkit: interrupted")

@@ -98,6 +98,12 @@ def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = NO_LIMITS
         if not engine.supports_proof:
             raise UnsupportedPuzzle(f"backend {engine.name!r} makes no proofs; use sat or "
                                     "sat:NAME")
+        why_not = engine.why_no_proof(puzzle)
+        if why_not is not None:
+            instead = (" (without --drup, trailkit proves it with its "
+                       f"{answer.certificate.kind} certificate)"
+                       if answer.certificate_checked and answer.certificate is not None else "")
+            return Proof(Status.UNKNOWN, reason=f"no DRUP proof applies: {why_not}{instead}")
         certificate = engine.prove(puzzle, limits)
         decided_by = engine.name
         if certificate is not None:

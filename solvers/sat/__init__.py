@@ -78,13 +78,22 @@ class SatBackend(Backend):
                                 self.solver)
 
     # ------------------------------------------------------------------ prove
+    def why_no_proof(self, puzzle: Puzzle) -> str | None:
+        if puzzle.num_edges == 0:
+            return "a puzzle without edges needs no solver: its argument is structural"
+        if puzzle.use is not EdgeUse.EXACTLY_ONCE:
+            how = {EdgeUse.AT_MOST_ONCE: "at most once", EdgeUse.ANY: "any number of times"}
+            return ("DRUP proofs here cover puzzles whose edges are used exactly once, and "
+                    f"this one's may be used {how.get(puzzle.use, puzzle.use.value)}")
+        return None
+
     def prove(self, puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Certificate | None:
         """A ``drup`` certificate that an exactly-once puzzle is unsolvable, or ``None``
         (solvable, another rule, a limit reached, or a proof too big to be a certificate).
 
         A solver that cannot log proofs is replaced by CaDiCaL for the proof.
         """
-        if puzzle.use is not EdgeUse.EXACTLY_ONCE or puzzle.num_edges == 0:
+        if self.why_no_proof(puzzle) is not None:
             return None
         name = self.solver if can_prove(self.solver) else DEFAULT_SOLVER
         try:

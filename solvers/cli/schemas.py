@@ -1,0 +1,65 @@
+"""``trailkit schema NAME``: print the JSON Schema (draft 2020-12) of an output format,
+or of the spec language (``spec``), for editors and for scripts that check what they
+read.
+
+The schemas are data files shipped inside the package (``trailkit/models/schemas/``):
+``result``, ``count``, ``prove``, ``check``, ``compare``, ``repair``, ``explain``,
+``error`` and ``spec``. The test suite validates every JSON output it sees against
+them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from importlib import resources
+from typing import Any
+
+from trailkit.models.errors import TrailkitError
+from trailkit.solvers.cli.options import Exit
+from trailkit.solvers.cli.output import write_raw
+
+__all__ = ["SCHEMA_NAMES", "load_output_schema", "register", "schema_for_format"]
+
+#: Every schema ``trailkit schema`` prints, in the order ``--help`` lists them.
+SCHEMA_NAMES = ("spec", "result", "count", "prove", "check", "compare", "repair", "explain",
+                "error")
+
+
+def _schema_text(name: str) -> str:
+    if name not in SCHEMA_NAMES:
+        raise TrailkitError(f"unknown schema {name!r}; choose from {', '.join(SCHEMA_NAMES)}")
+    path = resources.files("trailkit.models").joinpath("schemas", f"{name}.schema.json")
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise TrailkitError(f"the {name} schema is missing from this installation ({exc})"
+                            ) from None
+
+
+def load_output_schema(name: str) -> dict[str, Any]:
+    """The schema called ``name`` as a dict."""
+    schema: dict[str, Any] = json.loads(_schema_text(name))
+    return schema
+
+
+def schema_for_format(fmt: str) -> str | None:
+    """The schema name of a ``format`` value: ``trailkit-result/1`` -> ``result``."""
+    stem = fmt.removeprefix("trailkit-").partition("/")[0]
+    return stem if stem in SCHEMA_NAMES else None
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``schema``."""
+    p = sub.add_parser("schema", help="print the JSON Schema of an output format or of specs",
+                       description="Print a JSON Schema (draft 2020-12). 'spec' describes "
+                       "the spec language (hook it to an editor: '# yaml-language-server: "
+                       "$schema=spec.schema.json'); the others describe what --json prints.")
+    p.add_argument("name", choices=SCHEMA_NAMES, metavar="NAME",
+                   help="one of " + ", ".join(SCHEMA_NAMES))
+    p.set_defaults(run=cmd_schema)
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    write_raw(_schema_text(args.name))
+    return Exit.OK
