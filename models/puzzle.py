@@ -140,8 +140,10 @@ class Puzzle:
     def node_index(self, name: str) -> int:
         return self.nodes.index(name)
 
-    def edge_id(self, e: int) -> Any:
-        return e if self.edge_ids is None else self.edge_ids[e]
+    def edge_id(self, e: int) -> int | str:
+        """Edge ``e``'s id: its 0-based position, or, when the spec names any edge's id,
+        the id as text for every edge (so one spec's ids are all of one type)."""
+        return e if self.edge_ids is None else str(self.edge_ids[e])
 
     def is_directed(self, e: int) -> bool:
         return bool(self.directed is not None and self.directed[e])

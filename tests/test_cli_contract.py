@@ -1,0 +1,246 @@
+"""Every exit path keeps the contract: interrupts, consoles, files, JSON, who decided.
+
+Each test here pins one behaviour a user saw go wrong (issue "no typo becomes an
+answer, every exit path keeps the contract").
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import validate_output
+
+from trailkit.solvers.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+SPECS = ROOT / "specs"
+KOENIGSBERG = str(SPECS / "koenigsberg.yaml")
+TYRES = SPECS / "tyre-puzzle"
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def trailkit(*args: str, encoding: str = "utf-8") -> subprocess.CompletedProcess[str]:
+    """Run trailkit in a console whose encoding is ``encoding``."""
+    return subprocess.run([sys.executable, "-m", "trailkit.solvers.cli", *args],
+                          capture_output=True, encoding=encoding, timeout=120,
+                          env={**os.environ, "PYTHONIOENCODING": encoding})
+
+
+def interrupted(args: list[str], after: float) -> tuple[int, str, str]:
+    """Run trailkit, press Ctrl-C after ``after`` seconds; (exit code, stdout, stderr)."""
+    process = subprocess.Popen([sys.executable, "-m", "trailkit.solvers.cli", *args],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(after)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    return process.returncode, out, err
+
+
+# ------------------------------------------------------------------ interrupts
+@pytest.fixture(scope="module")
+def big_trail(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An Euler trail the SAT backend needs many seconds for."""
+    path = tmp_path_factory.mktemp("big") / "trail.yaml"
+    assert main(["generate", "trail", "--size", "200", "--seed", "3", "--solvable", "yes",
+                 "--out", str(path)]) == 0
+    return path
+
+
+def test_ctrl_c_during_the_sat_backend_exits_130(big_trail: Path) -> None:
+    code, _, err = interrupted(["solve", str(big_trail), "--backend", "sat",
+                                "--crosscheck", "none"], after=3.0)
+    assert code == 130, err
+    assert "interrupted" in err and "INTERNAL" not in err
+
+
+def test_ctrl_c_during_a_count_prints_what_was_found(tmp_path: Path) -> None:
+    spec = tmp_path / "k8.yaml"
+    edges = ", ".join(f"{a} {b}" for a in range(8) for b in range(a + 1, 8))
+    spec.write_text(f"trailkit: 1\nkind: trail\nclosed: true\nedges: [{edges}]\n")
+    code, out, err = interrupted(["count", str(spec), "--method", "enumerate"], after=3.0)
+    assert code == 130, err
+    assert "solutions:      at least " in out and "interrupted" in err
+
+
+# ------------------------------------------------------------------ consoles
+@pytest.mark.parametrize("encoding", ["ascii", "cp1252"])
+@pytest.mark.parametrize("spec", ["tyre-puzzle/original.yaml", "koenigsberg.yaml"])
+def test_a_console_without_utf8_gets_ascii_spellings(encoding: str, spec: str) -> None:
+    result = trailkit("solve", str(SPECS / spec), encoding=encoding)
+    assert result.returncode == 1, result.stderr
+    assert "unsolvable" in result.stdout and "Traceback" not in result.stderr
+    assert "→" not in result.stdout
+
+
+def test_control_characters_in_names_are_shown_escaped(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    spec = tmp_path / "evil.yaml"
+    spec.write_text('trailkit: 1\nname: "\\e[2J\\e[31mgotcha\\a\\r"\nkind: trail\n'
+                    "edges: [a b]\n")
+    code, out, _ = run(["solve", str(spec)], capsys)
+    assert code == 0
+    assert "\x1b" not in out and "\a" not in out and "\r" not in out
+    assert "\\x1b[2J" in out
+
+
+# ------------------------------------------------------------------ files
+@pytest.mark.parametrize("command", [
+    ["export", KOENIGSBERG, "--format", "dimacs"],
+    ["prove", KOENIGSBERG],
+    ["compare", KOENIGSBERG, "--backends", "direct", "--json"],
+    ["generate", "trail", "--size", "4"],
+])
+def test_every_out_refuses_to_replace_a_file_without_force(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    out = tmp_path / "existing.txt"
+    out.write_text("precious\n")
+    code, _, err = run([*command, "--out", str(out)], capsys)
+    assert code == 2 and "--force" in err
+    assert out.read_text() == "precious\n"
+    code, _, _ = run([*command, "--out", str(out), "--force"], capsys)
+    assert code in (0, 1) and out.read_text() != "precious\n"
+
+
+def test_written_files_honour_the_umask(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    old = os.umask(0o022)
+    try:
+        cert = tmp_path / "cert.json"
+        assert run(["prove", KOENIGSBERG, "--out", str(cert)], capsys)[0] == 1
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(cert.stat().st_mode) == 0o644
+
+
+# ------------------------------------------------------------------ JSON
+def test_json_errors_are_an_object_on_stdout(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    spec = tmp_path / "typo.yaml"
+    spec.write_text("trailkit: 1\nkind: trail\nedges: [a b, b c]\nstart: x\n")
+    code, out, err = run(["solve", str(spec), "--json"], capsys)
+    assert code == 2 and f"{spec}:4:8:" in err
+    error = json.loads(out)
+    assert (error["format"], error["file"], error["line"], error["column"]) == \
+        ("trailkit-error/1", str(spec), 4, 8)
+
+
+def test_solve_all_json_is_one_object(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["solve", str(SPECS / "nikolaus.yaml"), "--backend", "all", "--json"],
+                       capsys)
+    result = json.loads(out)
+    assert code == 0 and result["format"] == "trailkit-result/1"
+    assert [r["backend"] for r in result["all_backends"]] == ["direct", "cpsat", "sat"]
+
+
+def test_edge_ids_of_one_spec_have_one_type(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    spec = tmp_path / "ids.yaml"
+    spec.write_text("trailkit: 1\nkind: trail\nedges: [a b, {from: b, to: c, id: bridge}]\n")
+    _, out, _ = run(["solve", str(spec), "--json"], capsys)
+    assert sorted(s["edge"] for s in json.loads(out)["steps"]) == ["0", "bridge"]
+
+
+def test_an_incomplete_count_proves_no_expectation(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    spec = tmp_path / "k7.yaml"
+    edges = ", ".join(f"{a} {b}" for a in range(7) for b in range(a + 1, 7))
+    spec.write_text(f"trailkit: 1\nkind: trail\nclosed: true\nedges: [{edges}]\n"
+                    "expect: {solutions: 1}\n")
+    code, out, _ = run(["count", str(spec), "--method", "enumerate", "--time-limit", "0.3",
+                        "--json"], capsys)
+    assert code == 3 and json.loads(out)["expect"]["ok"] is None
+
+
+def test_the_schema_command_prints_every_output_schema(capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    import jsonschema
+
+    for name in ("result", "count", "prove", "check", "compare", "repair", "explain", "error"):
+        code, out, _ = run(["schema", name], capsys)
+        assert code == 0
+        schema = json.loads(out)
+        jsonschema.Draft202012Validator.check_schema(schema)
+        assert name in schema["$id"]
+
+
+def test_the_schema_check_of_the_suite_can_fail() -> None:
+    with pytest.raises(Exception, match="required"):
+        validate_output({"format": "trailkit-result/1", "status": "solved"})
+    with pytest.raises(AssertionError):
+        validate_output([{"format": "trailkit-result/1"}])
+
+
+# ------------------------------------------------------------------ who decided
+def test_the_pre_check_is_named_and_can_be_switched_off(capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    code, out, _ = run(["solve", KOENIGSBERG, "--backend", "sat", "--json"], capsys)
+    result = json.loads(out)
+    assert code == 1 and (result["backend"], result["decided_by"]) == ("sat", "pre-check")
+    code, out, _ = run(["solve", KOENIGSBERG, "--backend", "sat"], capsys)
+    assert "according to the structural pre-check (before sat ran)" in out
+    code, out, _ = run(["solve", KOENIGSBERG, "--backend", "sat", "--precheck", "off",
+                        "--json"], capsys)
+    result = json.loads(out)
+    assert code == 1 and result["decided_by"] == "sat"
+    assert result["certificate"]["type"] == "drup" and result["certificate"]["checked"]
+
+
+def test_compare_rows_say_who_decided(capsys: pytest.CaptureFixture[str]) -> None:
+    for precheck, decided in (("on", "pre-check"), ("off", "cpsat")):
+        code, out, _ = run(["compare", KOENIGSBERG, "--backends", "cpsat", "--precheck",
+                            precheck, "--json"], capsys)
+        assert code == 0 and json.loads(out)["rows"][0]["decided_by"] == decided
+
+
+def test_prove_drup_on_a_reusable_walk_says_what_applies(capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    code, out, _ = run(["prove", str(TYRES / "original.yaml"), "--drup"], capsys)
+    assert code == 3
+    assert "no DRUP proof applies" in out and "closed-set certificate" in out
+
+
+# ------------------------------------------------------------------ counting
+def test_count_picks_the_exact_formula_by_itself(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["count", str(SPECS / "dominoes" / "double-six.yaml"), "--json"], capsys)
+    result = json.loads(out)
+    assert code == 0 and result["method"] == "exact"
+    assert result["solutions"] == 7_959_229_931_520
+    code, out, _ = run(["count", str(SPECS / "dominoes" / "double-six.yaml")], capsys)
+    assert "7,959,229,931,520" in out
+    code, out, _ = run(["count", str(SPECS / "nikolaus.yaml"), "--failures", "--json"], capsys)
+    assert json.loads(out)["method"] == "enumerate"
+
+
+# ------------------------------------------------------------------ text
+def test_one_step_is_one_step(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = tmp_path / "one.yaml"
+    spec.write_text("trailkit: 1\nkind: trail\nedges: [a b]\n")
+    _, out, _ = run(["solve", str(spec)], capsys)
+    assert ": 1 step," in out
+
+
+def test_long_walks_wrap_and_parallel_edges_are_named(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    spec = tmp_path / "ring.yaml"
+    ring = ", ".join(f"n{i} n{(i + 1) % 30}" for i in range(30))
+    spec.write_text(f"trailkit: 1\nkind: trail\nedges: [{ring}, n0 n1, n0 n1]\n")
+    _, out, _ = run(["solve", str(spec)], capsys)
+    lines = out.splitlines()
+    assert any(line.lstrip().startswith("11:") for line in lines)
+    assert any(line.lstrip().startswith("31:") for line in lines)
+    assert "-#" in out  # the n0-n1 bridges are told apart by their ids
