@@ -125,11 +125,19 @@ class VarMap:
         Raises ``ValueError`` if the model does not describe one oriented edge per step.
         """
         chosen = self.primary(model)
-        times = [self.steps[v][0] for v in chosen]
-        if times != list(range(len(times))):
-            raise ValueError(f"the model does not take exactly one edge per step: {times}")
         if not chosen:
             raise ValueError("the model takes no step")
+        by_step: dict[int, list[int]] = {}
+        for v in chosen:
+            by_step.setdefault(self.steps[v][0], []).append(v)
+        steps = self.length if not self.active else max(by_step) + 1
+        wrong = [f"step {t} takes no edge" if t not in by_step else
+                 f"step {t} takes {len(by_step[t])} edges (variables "
+                 f"{', '.join(map(str, by_step[t]))})"
+                 for t in range(steps) if len(by_step.get(t, ())) != 1]
+        if wrong:
+            raise ValueError("the model does not take exactly one edge per step: "
+                             + "; ".join(wrong[:5]) + ("; ..." if len(wrong) > 5 else ""))
         _, first_e, first_o = self.steps[chosen[0]]
         nodes = [_ends(puzzle, first_e, first_o)[0]]
         edges: list[int] = []

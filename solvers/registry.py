@@ -14,11 +14,11 @@ BackendName(family='sat', option='glucose4')
 
 from __future__ import annotations
 
-import difflib
 import importlib
 from dataclasses import dataclass
 
 from trailkit.models.errors import BackendUnavailable
+from trailkit.models.hints import did_you_mean
 from trailkit.solvers.base import Backend
 
 __all__ = ["BACKENDS", "BackendName", "backend_names", "get_backend"]
@@ -54,11 +54,9 @@ class BackendName:
         family, _, option = text.strip().partition(":")
         entry = BACKENDS.get(family)
         if entry is None:
-            close = difflib.get_close_matches(family, BACKENDS, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise BackendUnavailable(
-                f"unknown backend {text!r}{hint}; choose from {', '.join(backend_names())}"
-                " or sat:SOLVER")
+                f"unknown backend {text!r}{did_you_mean(family, BACKENDS)}; choose from "
+                f"{', '.join(backend_names())} or sat:SOLVER")
         if option and not entry.takes_option:
             raise BackendUnavailable(f"backend {family!r} takes no ':{option}' option")
         return cls(family, option)

@@ -244,3 +244,44 @@ def test_long_walks_wrap_and_parallel_edges_are_named(tmp_path: Path,
     assert any(line.lstrip().startswith("11:") for line in lines)
     assert any(line.lstrip().startswith("31:") for line in lines)
     assert "-#" in out  # the n0-n1 bridges are told apart by their ids
+
+
+# ------------------------------------------------------------------ small things
+def test_a_model_names_the_steps_that_are_wrong(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    spec = tmp_path / "two.yaml"
+    spec.write_text("trailkit: 1\nkind: trail\nedges: [a b, b c]\n")
+    model = tmp_path / "model.txt"
+    model.write_text("v 1 -2 -3 4 -5 -6 -7 -8 0\n")  # step 0 twice, step 1 never
+    code, _, err = run(["solve", str(spec), "--from-model", str(model)], capsys)
+    assert code == 2
+    assert "step 0 takes 2 edges (variables 1, 4)" in err and "step 1 takes no edge" in err
+    model.write_text("s SATISFIABLE\nv 1 -2\nv 3 junk 0\n")
+    code, _, err = run(["solve", str(spec), "--from-model", str(model)], capsys)
+    assert code == 2 and f"{model}:3:5: error: cannot read 'junk'" in err
+
+
+def test_import_planks_suggests_the_colour_and_tyre_meant(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    planks = tmp_path / "planks.txt"
+    planks.write_text("A B rde\nB T blue\n")
+    code, _, err = run(["import", "planks", str(planks), "--start", "A", "--goal", "T"], capsys)
+    assert code == 2 and f"{planks}:1:1:" in err and "did you mean 'red'?" in err
+    planks.write_text("A B red\nB T blue\n")
+    code, _, err = run(["import", "planks", str(planks), "--start", "A", "--goal", "t"], capsys)
+    assert code == 2 and err.startswith("trailkit: ") and "did you mean 'T'?" in err
+
+
+@pytest.mark.parametrize("command", [["solve"], ["count"], ["prove"], ["export"], ["compare"],
+                                     ["import", "planks"]])
+def test_help_explains_every_argument_with_examples(command: list[str],
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    text = capsys.readouterr().out
+    assert "examples:" in text and "trailkit " in text.split("examples:")[1]
+    for flag in ("--json", "--out", "--start", "--goal", "--colours", "--format"):
+        if f"  {flag}" in text:
+            line = text.split(f"  {flag}")[1].split("\n")[0]
+            assert line.strip() and line.strip() != flag.upper().lstrip("-"), flag

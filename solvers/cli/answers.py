@@ -14,9 +14,12 @@ from trailkit.solvers.cli.files import atomic_write, refuse_overwrite
 from trailkit.solvers.cli.options import (
     BACKEND_HELP,
     Exit,
+    add_json,
     add_limits,
     add_out,
     add_precheck,
+    add_spec,
+    examples,
     exit_for,
     limits_from,
 )
@@ -27,14 +30,17 @@ __all__ = ["register"]
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``solve``, ``count``, ``prove`` and ``check-certificate``."""
-    p = sub.add_parser("solve", help="find a (shortest) walk, or prove there is none")
-    p.add_argument("spec")
+    p = sub.add_parser("solve", help="find a (shortest) walk, or prove there is none",
+                       **examples("trailkit solve specs/nikolaus.yaml --backend all",
+                                  "trailkit solve specs/koenigsberg.yaml --json",
+                                  "trailkit solve specs/tyre-puzzle/restored.yaml --backend sat"))
+    add_spec(p)
     p.add_argument("--backend", default=None, help=f"one of {BACKEND_HELP}, or 'all' "
                    "(default: direct)")
     p.add_argument("--crosscheck", default="auto", metavar="B",
                    help="second backend to compare with ('auto': direct for the other "
                         "backends; 'none': off)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json(p)
     p.add_argument("--from-model", metavar="FILE",
                    help="read a SAT solver's model ('v' lines) for the spec's DIMACS export "
                         "and verify it instead of solving")
@@ -42,8 +48,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_precheck(p)
     p.set_defaults(run=cmd_solve)
 
-    p = sub.add_parser("count", help="count solutions (and failures)")
-    p.add_argument("spec")
+    p = sub.add_parser("count", help="count solutions (and failures)",
+                       **examples("trailkit count specs/nikolaus.yaml --failures",
+                                  "trailkit count specs/dominoes/double-six.yaml"))
+    add_spec(p)
     p.add_argument("--backend", default=None, help=f"one of {BACKEND_HELP} (default: direct)")
     p.add_argument("--failures", action="store_true",
                    help="also count failures and early failures")
@@ -56,27 +64,32 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--crosscheck", default="auto", metavar="B",
                    help="count with a second backend too and compare ('auto': direct "
                         "for the other backends; 'none': off)")
-    p.add_argument("--json", action="store_true")
+    add_json(p, "the counts")
     add_limits(p)
     add_precheck(p)
     p.set_defaults(run=cmd_count)
 
-    p = sub.add_parser("prove", help="write a certificate that the puzzle is unsolvable")
-    p.add_argument("spec")
+    p = sub.add_parser("prove", help="write a certificate that the puzzle is unsolvable",
+                       **examples("trailkit prove specs/koenigsberg.yaml --out cert.json",
+                                  "trailkit check-certificate specs/koenigsberg.yaml cert.json"))
+    add_spec(p)
     p.add_argument("--backend", default="sat",
                    help="backend that makes DRUP proofs (sat, sat:NAME)")
-    add_out(p, "CERT.json", "the certificate")
+    add_out(p, "CERT.json", "the certificate", stdout=False)
     p.add_argument("--drup", action="store_true",
                    help="make a DRUP proof even where a structural certificate exists")
-    p.add_argument("--json", action="store_true")
+    add_json(p, "what was proved")
     add_limits(p)
     add_precheck(p)
     p.set_defaults(run=cmd_prove)
 
-    p = sub.add_parser("check-certificate", help="check a certificate against a spec")
-    p.add_argument("spec")
-    p.add_argument("certificate")
-    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("check-certificate", help="check a certificate against a spec "
+                       "(exit 0 accepted, 1 rejected, 2 unreadable)")
+    add_spec(p)
+    p.add_argument("certificate", metavar="CERT.json",
+                   help="a certificate file from 'trailkit prove --out', or a 'solve --json' "
+                        "answer")
+    add_json(p, "the verdict")
     p.set_defaults(run=cmd_check_certificate)
 
 

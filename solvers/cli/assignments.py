@@ -39,5 +39,5 @@ def answer_from_model(puzzle: Puzzle, model_path: str) -> Answer:
         text = Path(model_path).read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise TrailkitError(f"cannot read the model {model_path}: {exc.strerror}") from None
-    walk = walk_from_model(puzzle, None, text)
+    walk = walk_from_model(puzzle, None, text, model_path)
     return check_answer(puzzle, Answer.solved(f"model:{Path(model_path).name}", walk))

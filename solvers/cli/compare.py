@@ -25,6 +25,7 @@ from trailkit.solvers.cli.options import (
     add_limits,
     add_out,
     add_precheck,
+    examples,
     limits_from,
     positive_int,
 )
@@ -44,19 +45,22 @@ __all__ = ["register", "scatter_path", "table"]
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``compare``."""
-    p = sub.add_parser("compare", help="run several backends on specs and tabulate")
-    p.add_argument("specs", nargs="+", metavar="SPEC")
+    p = sub.add_parser("compare", help="run several backends on specs and tabulate",
+                       **examples("trailkit compare specs/bench --backends direct,cpsat,sat "
+                                  "--precheck off --time-limit 30"))
+    p.add_argument("specs", nargs="+", metavar="SPEC", help="spec files or folders of specs")
     p.add_argument("--backends", default=",".join(backend_names()),
                    help=f"comma-separated, from {BACKEND_HELP} (default: all; one that cannot "
                         "be loaded here gets 'unavailable' rows)")
     p.add_argument("--repeat", type=positive_int, default=1, metavar="N",
                    help="run each backend N times per spec; rows give the median time")
     fmt = p.add_mutually_exclusive_group()
-    fmt.add_argument("--json", action="store_true")
-    fmt.add_argument("--csv", action="store_true")
+    fmt.add_argument("--json", action="store_true",
+                     help="print the rows as one trailkit-compare/1 JSON object")
+    fmt.add_argument("--csv", action="store_true", help="print the rows as CSV")
     add_out(p, "FILE", "the rows (JSON/CSV by flag or by .json/.csv suffix; rewritten "
             "after every finished row so Ctrl-C loses nothing; the table still goes to "
-            "standard output)")
+            "standard output)", stdout=False)
     p.add_argument("--plot", metavar="FILE.png",
                    help="draw a cactus plot, and with two backends a scatter plot "
                         "FILE-scatter.png (needs matplotlib: pip install 'trailkit[plot]')")

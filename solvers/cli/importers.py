@@ -14,6 +14,7 @@ from pathlib import Path
 import yaml
 
 from trailkit.models.errors import Location, SpecError
+from trailkit.models.hints import did_you_mean
 from trailkit.models.textformats import (
     decode_utf8,
     find_repeats,
@@ -53,12 +54,14 @@ def import_planks(path: str, *, start: str, goal: str, colours: list[str],
             raise SpecError(f"plank '{plank.u} {plank.v}' has no colour; write 'U V colour'",
                             Location(path, plank.line, 1))
         if plank.colour not in colours:
-            raise SpecError(f"unknown colour {plank.colour!r} (colours are {', '.join(colours)};"
-                            " set them with --colours)", Location(path, plank.line, 1))
+            raise SpecError(f"unknown colour {plank.colour!r}{did_you_mean(plank.colour, colours)}"
+                            f"; the colours are {', '.join(colours)} (set them with --colours)",
+                            Location(path, plank.line, 1))
     tyres = {p.u for p in planks} | {p.v for p in planks}
     for flag, tyre in (("--start", start), ("--goal", goal)):
         if tyre not in tyres:
-            raise SpecError(f"{flag} {tyre!r} is not a tyre of {path}")
+            raise SpecError(f"{flag} {tyre!r} is not a tyre of {path}"
+                            f"{did_you_mean(tyre, sorted(tyres))}")
     warnings = []
     dropped = set()
     for first, repeat in find_repeats(planks):

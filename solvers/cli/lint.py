@@ -21,7 +21,7 @@ __all__ = ["register"]
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``lint``."""
     p = sub.add_parser("lint", help="validate specs (files or folders)")
-    p.add_argument("specs", nargs="+", metavar="SPEC")
+    p.add_argument("specs", nargs="+", metavar="SPEC", help="spec files or folders of specs")
     p.add_argument("--expect", action="store_true",
                    help="also solve (and count) each spec and check its expect: block")
     p.set_defaults(run=cmd_lint)

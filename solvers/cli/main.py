@@ -48,8 +48,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except VerificationFailure as exc:
         warn(f"trailkit: INTERNAL INCONSISTENCY (this is a bug, please report it): {exc}")
         return Exit.INCONSISTENT
-    except SpecError as exc:
-        warn(str(exc))
+    except SpecError as exc:  # located: "file:line:col: error: ..."; else say who speaks
+        warn(str(exc) if exc.location else f"trailkit: {exc}")
         if as_json:
             output.emit_json(error_json(exc))
         return Exit.INPUT

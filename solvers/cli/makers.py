@@ -10,7 +10,7 @@ import argparse
 
 from trailkit.models.spec import load_spec
 from trailkit.solvers.cli.files import atomic_write, refuse_overwrite
-from trailkit.solvers.cli.options import Exit, add_out, positive_int
+from trailkit.solvers.cli.options import Exit, add_out, add_spec, examples, positive_int
 from trailkit.solvers.cli.output import warn, write_raw
 
 __all__ = ["register"]
@@ -18,7 +18,9 @@ __all__ = ["register"]
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``generate``, ``export`` and ``import``."""
-    p = sub.add_parser("generate", help="write a random puzzle spec, reproducible from a seed")
+    p = sub.add_parser("generate", help="write a random puzzle spec, reproducible from a seed",
+                       **examples("trailkit generate trail --size 40 --seed 1 --solvable no "
+                                  "--out t40.yaml"))
     p.add_argument("kind", choices=("dominoes", "trail", "colour-walk", "alternating"))
     p.add_argument("--size", type=positive_int, required=True, metavar="N",
                    help="dominoes: highest pip; trail, alternating: nodes; "
@@ -27,36 +29,43 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--solvable", choices=("yes", "no", "any"), default="any",
                    help="promise (kept by construction and confirmed by the direct "
                         "backend; then the spec gets an expect: block)")
-    add_out(p, "SPEC.yaml", "the spec (default: standard output)")
+    add_out(p, "SPEC.yaml", "the spec")
     p.set_defaults(run=cmd_generate)
 
-    p = sub.add_parser("export", help="write the puzzle as a SAT (DIMACS) or CP-SAT model")
-    p.add_argument("spec")
+    p = sub.add_parser("export", help="write the puzzle as a SAT (DIMACS) or CP-SAT model",
+                       **examples("trailkit export specs/nikolaus.yaml --format dimacs --out n.cnf",
+                                  "kissat n.cnf > model.txt; trailkit solve specs/nikolaus.yaml "
+                                  "--from-model model.txt"))
+    add_spec(p)
     p.add_argument("--format", required=True, choices=("dimacs", "cpsat"),
                    help="dimacs: CNF with comment lines naming every variable (run any SAT "
                         "solver, then solve --from-model); cpsat: the CP-SAT model as "
                         "protobuf text")
-    add_out(p, "FILE", "the model (default: standard output)")
+    add_out(p, "FILE", "the model")
     p.set_defaults(run=cmd_export)
 
     p = sub.add_parser("import", help="turn a plank or domino list into a YAML spec")
     isub = p.add_subparsers(dest="what", metavar="WHAT", parser_class=type(p))
     isub.required = True
-    q = isub.add_parser("planks", help="'U V colour' per line, '#' comments")
-    q.add_argument("file")
-    q.add_argument("--start", required=True)
-    q.add_argument("--goal", required=True)
-    q.add_argument("--colours", "--colors", default="red,blue,green")
-    q.add_argument("--name")
-    add_out(q, "SPEC.yaml", "the spec (default: standard output)")
+    q = isub.add_parser("planks", help="'U V colour' per line, '#' comments",
+                        **examples("trailkit import planks puzzle.txt --start A --goal T "
+                                   "--out puzzle.yaml"))
+    q.add_argument("file", metavar="FILE.txt", help="the plank list: 'U V colour' per line")
+    q.add_argument("--start", required=True, metavar="TYRE", help="the tyre the walk starts on")
+    q.add_argument("--goal", required=True, metavar="TYRE", help="the tyre the walk must reach")
+    q.add_argument("--colours", "--colors", default="red,blue,green", metavar="C1,C2,...",
+                   help="the colour cycle, in order (default: red,blue,green)")
+    q.add_argument("--name", help="the spec's name (default: the file's name)")
+    add_out(q, "SPEC.yaml", "the spec")
     q.add_argument("--keep-repeats", action="store_true",
                    help="keep a plank that is listed twice as two planks")
     q.set_defaults(run=cmd_import)
     q = isub.add_parser("dominoes", help="'1 2' or '1|2' per line")
-    q.add_argument("file")
-    q.add_argument("--name")
+    q.add_argument("file", metavar="FILE.txt", help="the domino list: '1 2', '1|2' or '1:2' "
+                   "per line")
+    q.add_argument("--name", help="the spec's name (default: the file's name)")
     q.add_argument("--open", action="store_true", help="a line of dominoes, not a ring")
-    add_out(q, "SPEC.yaml", "the spec (default: standard output)")
+    add_out(q, "SPEC.yaml", "the spec")
     q.set_defaults(run=cmd_import)
 
 

@@ -20,7 +20,8 @@ from trailkit.models.errors import TrailkitError
 from trailkit.solvers.base import DEFAULT_MEMORY_MB, Limits
 from trailkit.solvers.registry import backend_names
 
-__all__ = ["BACKEND_HELP", "Exit", "Parser", "add_limits", "add_out", "add_precheck", "exit_for",
+__all__ = ["BACKEND_HELP", "Exit", "Parser", "add_json", "add_limits", "add_out",
+           "add_precheck", "add_spec", "examples", "exit_for",
            "limits_from", "positive_float", "positive_int"]
 
 
@@ -75,6 +76,25 @@ positive_float = _positive(float, "a number of seconds")
 positive_int = _positive(int, "a whole number")
 
 
+def add_spec(p: argparse.ArgumentParser) -> None:
+    """The ``SPEC`` argument, the same on every command that reads one puzzle."""
+    p.add_argument("spec", metavar="SPEC", help="the puzzle: a YAML spec file (see the README, "
+                   "'Spec language'; 'trailkit schema spec' for editors)")
+
+
+def add_json(p: argparse.ArgumentParser, what: str = "the answer") -> None:
+    """``--json``: one JSON object on standard output (its schema: ``trailkit schema``)."""
+    p.add_argument("--json", action="store_true",
+                   help=f"print {what} as one JSON object (errors too); 'trailkit schema' "
+                        "prints its JSON Schema")
+
+
+def examples(*lines: str) -> dict[str, Any]:
+    """``add_parser`` keywords that end a command's ``--help`` with example commands."""
+    return {"epilog": "examples:\n" + "\n".join(f"  {line}" for line in lines),
+            "formatter_class": argparse.RawDescriptionHelpFormatter}
+
+
 def add_limits(p: argparse.ArgumentParser) -> None:
     """The options every solving command takes: time and work limits, workers, seed."""
     p.add_argument("--time-limit", type=positive_float, metavar="S",
@@ -91,10 +111,12 @@ def add_limits(p: argparse.ArgumentParser) -> None:
                         "address space at it ('memout' rows)")
 
 
-def add_out(p: argparse.ArgumentParser, metavar: str, what: str) -> None:
+def add_out(p: argparse.ArgumentParser, metavar: str, what: str, *,
+            stdout: bool = True) -> None:
     """``--out FILE`` and ``--force``, the same way on every command that writes a file."""
-    p.add_argument("--out", metavar=metavar, help=f"write {what} to {metavar} (atomically; "
-                   "never over an input file)")
+    instead = " instead of standard output" if stdout else ""
+    p.add_argument("--out", metavar=metavar, help=f"write {what} to {metavar}{instead} "
+                   "(atomically; never over an input file)")
     p.add_argument("--force", action="store_true",
                    help="replace the --out file if it exists (refused otherwise)")
 

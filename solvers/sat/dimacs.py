@@ -16,9 +16,11 @@ puzzles (``#edges`` steps) and, for the other rules, the prefix formula for walk
 
 from __future__ import annotations
 
+import re
+
 from trailkit.models.answer import Walk
 from trailkit.models.drup import cnf_text
-from trailkit.models.errors import TrailkitError
+from trailkit.models.errors import Location, SpecError, TrailkitError
 from trailkit.models.position_encoding import ENCODING_NAME, VarMap, encode, encode_prefix
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.solvers.sat.search import empty_walk, horizon
@@ -53,21 +55,36 @@ def to_dimacs(puzzle: Puzzle) -> str:
     return "\n".join(head) + "\n" + cnf_text(vmap.num_vars, clauses)
 
 
-def parse_model(model_text: str) -> list[int]:
-    """The literals of a solver's output: ``v`` lines, or a bare list of integers."""
+def parse_model(model_text: str, source: str = "<model>") -> list[int]:
+    """The literals of a solver's output: ``v`` lines, or a bare list of integers.
+
+    A token that is no literal is a :class:`SpecError` at its line and column of
+    ``source``.
+    """
     lines = model_text.splitlines()
     if any(line.startswith("s ") and "UNSAT" in line for line in lines):
         raise TrailkitError("the solver output says UNSATISFIABLE: there is no model to read")
-    v_lines = [line[1:] for line in lines if line.startswith("v")]
-    body = v_lines if v_lines else [line for line in lines if not line.startswith(("c", "s"))]
-    try:
-        return [int(tok) for line in body for tok in line.split() if tok != "0"]
-    except ValueError as exc:
-        raise TrailkitError(f"cannot read the model: {exc}") from exc
+    has_v = any(line.startswith("v") for line in lines)
+    literals = []
+    for number, line in enumerate(lines, start=1):
+        if has_v and not line.startswith("v"):
+            continue
+        if not has_v and line.startswith(("c", "s")):
+            continue
+        body, offset = (line[1:], 2) if has_v else (line, 1)
+        for match in re.finditer(r"\S+", body):
+            token = match.group()
+            if not re.fullmatch(r"-?[0-9]{1,12}", token):
+                raise SpecError(f"cannot read {token[:40]!r} as a literal (a model lists "
+                                "numbers such as 'v 1 -2 3 0')",
+                                Location(source, number, match.start() + offset))
+            if token != "0":
+                literals.append(int(token))
+    return literals
 
 
 def walk_from_model(puzzle: Puzzle, dimacs_or_varmap: str | VarMap | None,
-                    model_text: str) -> Walk:
+                    model_text: str, source: str = "<model>") -> Walk:
     """Read a model (``v`` lines) of :func:`to_dimacs`'s formula back into a walk.
 
     ``dimacs_or_varmap`` may be the exported text (unused beyond a sanity check of
@@ -81,6 +98,6 @@ def walk_from_model(puzzle: Puzzle, dimacs_or_varmap: str | VarMap | None,
         if isinstance(dimacs_or_varmap, str) and f"p cnf {vmap.num_vars} " not in dimacs_or_varmap:
             raise TrailkitError("the DIMACS file was not exported from this puzzle")
     try:
-        return vmap.decode(puzzle, parse_model(model_text))
+        return vmap.decode(puzzle, parse_model(model_text, source))
     except ValueError as exc:
         raise TrailkitError(f"the model is not a walk of this puzzle: {exc}") from exc
