@@ -49,7 +49,7 @@ def answer_json(puzzle: Puzzle, answer: Answer, spec: str | None) -> dict[str, A
         "backend": answer.backend,
         "status": answer.status.value,
         "steps": walk.steps_json(puzzle) if walk is not None else [],
-        "start": puzzle.nodes[walk.nodes[0]] if walk is not None else None,
+        "start": puzzle.nodes[walk.nodes[0]] if walk is not None and walk.nodes else None,
         "length": answer.length,
         "optimal": answer.optimal,
         "certificate": certificate,
@@ -111,7 +111,8 @@ def answer_text(puzzle: Puzzle, answer: Answer, spec: str | None) -> str:
         lines.append(f"solved by {answer.backend} in {took}: {len(answer.walk)} {size}{best}, "
                      "verified by the independent checker")
         lines.append("  " + _walk_line(puzzle, answer) if answer.walk.edges
-                     else f"  the empty walk at {puzzle.nodes[answer.walk.nodes[0]]}")
+                     else f"  the empty walk at {puzzle.nodes[answer.walk.nodes[0]]}"
+                     if answer.walk.nodes else "  the empty walk (the puzzle has no nodes)")
     elif answer.status is Status.UNSOLVABLE:
         lines.append(f"unsolvable, according to {answer.backend} in {took}")
         explanation = ""

@@ -82,6 +82,10 @@ def count_walks(puzzle: Puzzle, limits: Limits | None = None, *, failures: bool 
     is called with the number of search states expanded so far, every
     ~100,000 states. Limits (default: none) give ``complete=False`` with lower bounds.
     """
+    if not puzzle.nodes:  # no dominoes: one solution, the empty ring (Walk.nowhere)
+        zero = 0 if failures else None
+        return CountResult(backend=BACKEND, solutions=1, failures=zero, early_failures=zero,
+                           method="empty walk")
     if puzzle.use is EdgeUse.ANY:
         if failures:
             raise UnsupportedPuzzle(

@@ -45,6 +45,8 @@ def empty_walks(puzzle: Puzzle) -> list[Walk]:
     (none when there are edges and every edge must be used or the walk must close)."""
     if puzzle.num_edges and (puzzle.use is EdgeUse.EXACTLY_ONCE or puzzle.closed):
         return []
+    if not puzzle.num_nodes:
+        return [Walk.nowhere()]
     return [Walk((v,), ()) for v in range(puzzle.num_nodes)
             if (puzzle.start is None or v in puzzle.start)
             and (puzzle.end is None or v in puzzle.end)]
