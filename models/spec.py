@@ -276,7 +276,7 @@ def _hint(word: str, choices: Any) -> str:
     by_fold = {name.casefold(): name for name in names}
     close = same or [by_fold[m] for m in difflib.get_close_matches(
         str(word).casefold(), list(by_fold), n=1, cutoff=0.6)]
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return f" (did you mean {_short(close[0])!r}?)" if close else ""
 
 
 def _shown(names: Any, limit: int = 8) -> str:
