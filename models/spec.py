@@ -185,9 +185,10 @@ def _line_column(text: str, index: int) -> tuple[int, int]:
     return text.count("\n", 0, index) + 1, index - line_start + 1
 
 
-def _control_characters(text: str, source: str) -> list[SpecError]:
+def _control_characters(text: str, source: str, *, in_yaml: bool = True) -> list[SpecError]:
     """A located problem for each character YAML does not allow in a file (control
-    characters, NUL bytes), which the YAML reader reports only as a byte position."""
+    characters, NUL bytes), which the YAML reader reports only as a byte position.
+    Side files (``in_yaml=False``) are held to the same rule: a name never hides one."""
     out = []
     for match in _NOT_PRINTABLE.finditer(text):
         if len(out) == _MAX_SHOWN_PROBLEMS:
@@ -198,10 +199,11 @@ def _control_characters(text: str, source: str) -> list[SpecError]:
             what = "a NUL byte (U+0000)"
         else:
             what = f"the control character U+{ord(char):04X}"
-        out.append(SpecError(
-            f"{what} is not allowed in a YAML file; delete it (inside a double-quoted "
-            f"string it can be written as the escape \"\\u{ord(char):04x}\")",
-            Location(source, line, column)))
+        escape = (f" (inside a double-quoted string it can be written as the escape "
+                  f"\"\\u{ord(char):04x}\")" if in_yaml else "")
+        where = "a YAML file" if in_yaml else "an edge list"
+        out.append(SpecError(f"{what} is not allowed in {where}; delete it{escape}",
+                             Location(source, line, column)))
     return out
 
 
@@ -954,8 +956,9 @@ class _SpecReader:
             raise self.fail(node, f"{path} {exc}") from None
         return u, v, c, one_way, None
 
-    def read_side_file(self, node: yaml.Node, key: str) -> tuple[str, str]:
-        """Read a plain-text side file named by ``key``, relative to the spec's folder only."""
+    def read_side_file(self, node: yaml.Node, key: str) -> tuple[str, str] | None:
+        """``(name as shown, text)`` of the plain-text side file named by ``key``, relative to
+        the spec's folder only; ``None`` when its control characters were recorded."""
         name = self.string(node, key)
         bad = _NOT_PRINTABLE.search(name) or re.search(r"[\x00-\x1f\x7f]", name)
         if bad:
@@ -976,7 +979,11 @@ class _SpecReader:
         except (OSError, ValueError) as exc:
             raise self.fail(node, f"cannot read {_short(name)!r}: {_os_reason(exc)}") from None
         shown = str(self.base_dir / name)
-        return shown, decode_utf8(data, shown)
+        text = decode_utf8(data, shown)
+        stray = _control_characters(text, shown, in_yaml=False)
+        for problem in stray:
+            self.record(problem, key)
+        return None if stray else (shown, text)
 
     # ---------------------------------------------------------- endpoints
     def read_ends(self, top: dict, key: str) -> frozenset[int] | None:

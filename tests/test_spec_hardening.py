@@ -238,6 +238,14 @@ def test_control_characters_are_each_located() -> None:
     assert [(p.location.line, p.location.column) for p in problems] == [(3, 7), (5, 14)]
 
 
+def test_control_characters_in_side_files_are_located(tmp_path: Path) -> None:
+    write(tmp_path, "a\x07 b\nb\x00 c\n", "edges.txt")
+    path = write(tmp_path, HEAD + "kind: trail\nedges_file: edges.txt\n")
+    side = str(tmp_path / "edges.txt")
+    assert [(p.location.file, p.location.line, p.location.column) for p in check_spec(path)] \
+        == [(side, 1, 2), (side, 2, 2)]
+
+
 # ------------------------------------------------------- plain lists as specs
 @pytest.mark.parametrize("name, command", [
     ("puzzle_original.txt", "trailkit import planks"),
