@@ -698,18 +698,22 @@ class _SpecReader:
         return pips[0], pips[1]
 
     def lower_colour_walk(self, top: dict, root: yaml.Node) -> dict[str, Any]:
-        rule = ColourRule.from_cycle(DEFAULT_COLOURS)
+        rule: ColourRule | None = ColourRule.from_cycle(DEFAULT_COLOURS)
         if "colours" in top:  # a list is the cyclic order; the walk kind's mappings work too
-            rule = self.guard("colours", rule, lambda: self.read_rule(top["colours"][1]))
-        graph = self.read_edges(top, root, palette=rule.names, need_colour=True)
+            rule = self.guard("colours", None, lambda: self.read_rule(top["colours"][1]))
+        # With an unreadable rule, edge colours and `first` cannot be checked against it.
+        graph = self.read_edges(top, root, palette=rule.names if rule else None,
+                                need_colour=True)
         self.check_rule_colours()
         for key in ("start", "goal"):
             if key not in top and not (key == "goal" and "end" in top):
                 self.record(self.fail(root, f"missing required key {key!r} for kind "
                                       "'colour-walk'"))
-        return {**graph, "use": EdgeUse.ANY, "colours": rule, "colour_names": rule.names,
-                "first": self.read_first(top, rule), "start": self.read_ends(top, "start"),
-                "end": self.read_goal(top), "objective": Objective.SHORTEST}
+        return {**graph, "use": EdgeUse.ANY, "colours": rule,
+                "colour_names": rule.names if rule else (),
+                "first": self.read_first(top, rule) if rule else None,
+                "start": self.read_ends(top, "start"), "end": self.read_goal(top),
+                "objective": Objective.SHORTEST}
 
     def lower_walk(self, top: dict, root: yaml.Node) -> dict[str, Any]:
         rule = self.guard("colours", None, lambda: self.read_rule(top["colours"][1])) \

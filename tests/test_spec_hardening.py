@@ -195,6 +195,15 @@ def test_a_skipped_edge_does_not_cascade_into_unknown_names() -> None:
     assert [p.path for p in problems] == ["edges[1]"]
 
 
+@pytest.mark.parametrize("rule", ["[red, red]", "{cycle: [red, red]}", "{cycel: [red]}"])
+def test_a_bad_colour_rule_does_not_cascade(rule: str) -> None:
+    """Edge colours and ``first`` are not checked against a rule that could not be read."""
+    for kind in ("colour-walk", "walk"):
+        text = HEAD + (f"kind: {kind}\ncolours: {rule}\nedges: [A B red, B C yellow]\n"
+                       "first: yellow\nstart: A\ngoal: C\n")
+        assert [p.location.line for p in check_spec_text(text)] == [3], (kind, rule)
+
+
 def test_check_spec_is_empty_for_every_bundled_spec() -> None:
     specs = sorted(SPECS.rglob("*.yaml"))
     assert len(specs) > 20
