@@ -883,11 +883,31 @@ class _SpecReader:
 
                 us, vs, names, numbers, arrows = parse_edge_columns(
                     text, shown, allow_arrow=True, on_error=bad_line)
-                for row in zip(us, vs, names, numbers, arrows, strict=True):
-                    where = Location(shown, row[3], 1)
-                    path = f"line {row[3]}"
-                    self.attempt("edges_file", lambda r=row, w=where, p=path:
-                                 add((r[0], r[1], r[2], r[4], None), w, p, len(tail)))
+                # Column by column, checking each new name and colour once: the fast path
+                # for million-edge files (the ids are the line positions, never repeated).
+                before = len(self.problems)
+                index = self.node_index
+                def new_end(name: str, number: int) -> None:
+                    self.attempt("edges_file", lambda: self.edge_end(
+                        name, Location(shown, number, 1), "this line"))
+
+                for u, v, number in zip(us, vs, numbers, strict=True):
+                    if u not in index:
+                        new_end(u, number)
+                    if v not in index:
+                        new_end(v, number)
+                if need_colour or any(c is not None for c in names):
+                    self.edge_colours.update(c for c in set(names) if c is not None)
+                    for name, number in zip(names, numbers, strict=True):
+                        known = label_index.get(name) if name is not None else None
+                        colour.append(known if known is not None else self.guard(
+                            "edges_file", -1, lambda n=name, at=number: colour_id(
+                                n, Location(shown, at, 1), "this line")))
+                if len(self.problems) == before:
+                    tail = list(map(index.__getitem__, us))
+                    head = list(map(index.__getitem__, vs))
+                    directed = arrows
+                    ids = list(range(len(tail)))
         else:
             self.record(self.fail(root, "missing required key 'edges', e.g. edges: [a b, b c]"))
         out: dict[str, Any] = {"tail": tail, "head": head}
