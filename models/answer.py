@@ -30,7 +30,9 @@ class Walk:
 
     Step ``i`` goes from ``nodes[i]`` to ``nodes[i + 1]`` along ``edges[i]``. Both are
     stored so the checker can test every claim a backend makes; an empty walk still
-    names the node it stands on.
+    names the node it stands on, except in a puzzle with no nodes at all (an empty set
+    of dominoes), whose only walk is :meth:`nowhere`: no node, no edge (its JSON
+    ``start`` is ``null``).
     """
 
     nodes: tuple[int, ...]
@@ -38,6 +40,21 @@ class Walk:
 
     def __len__(self) -> int:
         return len(self.edges)
+
+    @classmethod
+    def nowhere(cls) -> Walk:
+        """The empty walk of a puzzle without nodes, which solves it (an empty set of
+        dominoes forms a ring): ``Walk((), ())``.
+
+        >>> len(Walk.nowhere()), Walk.nowhere().start
+        (0, None)
+        """
+        return cls((), ())
+
+    @property
+    def start(self) -> int | None:
+        """The node the walk starts at (``None`` for :meth:`nowhere`)."""
+        return self.nodes[0] if self.nodes else None
 
     @classmethod
     def from_edges(cls, puzzle: Puzzle, start: int, edges: Sequence[int]) -> Walk:

@@ -18,7 +18,8 @@ Kinds checked here (the exact data each carries is in its checker's docstring):
     one outside, so no single walk can use both.
 ``endpoints``
     exactly-once puzzles: the allowed start and end nodes cannot be the ends the
-    degrees force.
+    degrees force; and any puzzle without edges whose walk, unable to move, cannot
+    stand on a node that is both an allowed start and an allowed end.
 ``alternation``
     exactly-once puzzles whose colour rule makes two colours strictly alternate:
     nodes whose edge ends of the two colours do not balance, more than a walk's two
@@ -175,11 +176,19 @@ def _check_endpoints(puzzle: Puzzle, data: Mapping[str, Any]) -> Problems:
     """``{}`` (the argument is recomputed): the nodes of odd degree are the only
     possible ends of a trail (with none, it must close on a node that has an edge),
     and with only one-way edges the surplus node must start and the deficit node
-    end; the puzzle's allowed starts and ends exclude every such choice."""
-    problems = _needs_exactly_once(puzzle, "endpoints")
+    end; the puzzle's allowed starts and ends exclude every such choice. Without edges
+    (any edge rule) the walk cannot move: accepted when no node is both an allowed
+    start and an allowed end."""
     n = len(puzzle.nodes)
     if not puzzle.tail:
-        return [*problems, "a puzzle without edges is solved by the empty walk"]
+        both = [v for v in range(n) if (puzzle.start is None or v in puzzle.start)
+                and (puzzle.end is None or v in puzzle.end)]
+        if not n:
+            return ["a puzzle without nodes is solved by the walk that stands nowhere"]
+        if both:
+            return [f"the empty walk at {puzzle.nodes[both[0]]} solves the puzzle"]
+        return []
+    problems = _needs_exactly_once(puzzle, "endpoints")
     deg = _degrees(puzzle)
     odd = [v for v in range(n) if deg[v] % 2]
     starts = set(range(n)) if puzzle.start is None else set(puzzle.start)

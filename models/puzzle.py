@@ -100,6 +100,11 @@ class Puzzle:
     indices), and ``edge_ids[e]`` is the id the spec gave it (its 0-based position
     unless written). ``kind`` is the spec kind the puzzle came from; backends must not
     depend on it, only reporting does.
+
+    ``layout`` holds the node positions a spec gave (for drawings); a spec that says
+    ``layout: auto`` leaves it ``None`` and sets ``meta["layout"] = "auto"``, asking a
+    drawing to compute positions. A puzzle may have no nodes at all (an empty set of
+    dominoes); its only walk is :meth:`Walk.nowhere <trailkit.models.answer.Walk.nowhere>`.
     """
 
     kind: str

@@ -10,9 +10,21 @@ expansion is bounded ("billion laughs"), and each scalar in a node position keep
 the text the author wrote: a tyre named ``NO`` never becomes ``False`` and the
 domino ``1:2`` never becomes 62.
 
+The reader collects problems and goes on where it safely can (as yamllint does): a bad
+edge is one problem and the edges after it are still read. :func:`check_spec` returns
+every problem of a file; :func:`load_spec` raises the first one it meets.
+
+A name that matches nothing is a typo until the spec says otherwise: with ``nodes:``
+every edge end, ``start``, ``end``, ``goal`` and ``layout:`` key must be listed there;
+a colour that a colour rule names must be on an edge (or be a key of the transition
+table). ``layout: auto`` asks a drawing for a computed layout: the puzzle's ``layout``
+stays ``None`` and ``meta["layout"]`` is ``"auto"``.
+
 >>> p = load_spec_text("trailkit: 1\\nkind: trail\\nedges: [a b, b c, c a]\\nclosed: true\\n")
 >>> p.kind, p.num_edges, p.closed
 ('trail', 3, True)
+>>> [e.message for e in check_spec_text("trailkit: 1\\nkind: trail\\nedges: [a b, c]\\n")]
+["edges[1] has one end ('c'); an edge needs two, like 'a b' or 'a b red'"]
 """
 
 from __future__ import annotations
@@ -21,17 +33,28 @@ import difflib
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
 from trailkit.models.errors import Location, SpecError
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
-from trailkit.models.textformats import decode_utf8, parse_domino_lines, parse_edge_columns
+from trailkit.models.textformats import (
+    EdgeTextError,
+    decode_utf8,
+    edge_from_fields,
+    looks_like_edge_list,
+    parse_domino_lines,
+    parse_edge_columns,
+)
 
-__all__ = ["KINDS", "MAX_SPEC_BYTES", "load_spec", "load_spec_text"]
+__all__ = ["KINDS", "MAX_INT_DIGITS", "MAX_SPEC_BYTES", "check_spec", "check_spec_text",
+           "load_spec", "load_spec_text"]
 
 MAX_SPEC_BYTES = 50 * 1024 * 1024
+MAX_INT_DIGITS = 4000
+"""Whole numbers in a spec have at most this many digits (Python refuses to convert more
+than 4,300 digits, and no count or id needs as many)."""
 KINDS = ("trail", "domino-chain", "colour-walk", "walk")
 DEFAULT_COLOURS = ("red", "blue", "green")
 
@@ -48,56 +71,154 @@ _KEYS = {
 }
 _EXPECT_KEYS = ("status", "solutions", "failures", "early_failures", "length")
 _SYNONYMS = {"color": "colour", "colors": "colours"}
+_MAX_SHOWN_PROBLEMS = 50
+"""Stray control characters are reported one by one up to this many."""
+# The characters YAML allows in a stream (YAML 1.1, as PyYAML's reader checks them).
+_NOT_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd"
+                            "\U00010000-\U0010ffff]")
+_T = TypeVar("_T")
 
 
+# ------------------------------------------------------------------ the API
 def load_spec(path: str | Path) -> Puzzle:
-    """Load and validate the spec file at ``path``; raise :class:`SpecError` if it is unusable."""
-    path = Path(path)
-    name = str(path)
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise SpecError(f"cannot read the spec: {exc.strerror or exc}", Location(name)) from None
-    if path.is_dir():
-        raise SpecError("is a folder, not a spec file", Location(name))
-    if size > MAX_SPEC_BYTES:
-        raise SpecError(
-            f"the spec is {size / 2**20:.0f} MB, over the {MAX_SPEC_BYTES // 2**20} MB limit; "
-            "put big edge lists in a plain text file and reference it with 'edges_file:'",
-            Location(name))
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise SpecError(f"cannot read the spec: {exc.strerror or exc}", Location(name)) from None
-    return load_spec_text(decode_utf8(data, name), source=name, base_dir=path.parent)
+    """Load and validate the spec file at ``path``; raise the first :class:`SpecError` found
+    if it is unusable (see :func:`check_spec` for all of them)."""
+    puzzle, problems = _read_path(Path(path))
+    if problems or puzzle is None:
+        raise problems[0]
+    return puzzle
+
+
+def check_spec(path: str | Path) -> list[SpecError]:
+    """Every problem the spec file at ``path`` has, in file order; empty when it loads.
+
+    Each :class:`SpecError` carries its ``location`` (file, line, column: a problem in an
+    ``edges_file:`` is located in that file), its ``message`` and, where it concerns one
+    entry, its key ``path`` (``edges[3]``, ``layout.x``). Reading goes on after a problem
+    wherever the rest can still be checked, so three independent mistakes give three
+    problems; a problem that leaves the rest unreadable (malformed YAML, an unknown
+    ``kind``) is the only one reported.
+    """
+    return _in_file_order(_read_path(Path(path))[1])
 
 
 def load_spec_text(text: str, source: str = "<string>", base_dir: Path | None = None) -> Puzzle:
-    """Validate spec ``text`` (``source`` names it in messages).
+    """Validate spec ``text`` (``source`` names it in messages); raise the first problem.
 
     ``base_dir`` is the folder that ``edges_file:`` and ``dominoes_file:`` are read from.
     """
+    puzzle, problems = _read_text(text, source, base_dir)
+    if problems or puzzle is None:
+        raise problems[0]
+    return puzzle
+
+
+def check_spec_text(text: str, source: str = "<string>",
+                    base_dir: Path | None = None) -> list[SpecError]:
+    """Every problem of spec ``text``, in file order (see :func:`check_spec`)."""
+    return _in_file_order(_read_text(text, source, base_dir)[1])
+
+
+def _in_file_order(problems: list[SpecError]) -> list[SpecError]:
+    """The spec's own problems by line and column, then those located in side files."""
+    first_file = problems[0].location.file if problems and problems[0].location else None
+
+    def key(problem: SpecError) -> tuple[bool, str, int, int]:
+        loc = problem.location or Location("")
+        return (loc.file != first_file, loc.file, loc.line or 0, loc.column or 0)
+
+    return sorted(problems, key=key)
+
+
+def _read_path(path: Path) -> tuple[Puzzle | None, list[SpecError]]:
+    name = str(path)
+    try:
+        size = path.stat().st_size
+    except (OSError, ValueError) as exc:
+        return None, [SpecError(f"cannot read the spec: {_os_reason(exc)}", Location(name))]
+    if path.is_dir():
+        return None, [SpecError("is a folder, not a spec file", Location(name))]
+    if size > MAX_SPEC_BYTES:
+        return None, [SpecError(
+            f"the spec is {size / 2**20:.0f} MB, over the {MAX_SPEC_BYTES // 2**20} MB limit; "
+            "put big edge lists in a plain text file and reference it with 'edges_file:'",
+            Location(name))]
+    try:
+        text = decode_utf8(path.read_bytes(), name)
+    except OSError as exc:
+        return None, [SpecError(f"cannot read the spec: {_os_reason(exc)}", Location(name))]
+    except SpecError as exc:
+        return None, [exc]
+    return _read_text(text, name, path.parent)
+
+
+def _os_reason(exc: Exception) -> str:
+    return str(getattr(exc, "strerror", None) or exc)
+
+
+def _read_text(text: str, source: str, base_dir: Path | None
+               ) -> tuple[Puzzle | None, list[SpecError]]:
     if len(text.encode("utf-8", "surrogatepass")) > MAX_SPEC_BYTES:
-        raise SpecError("the spec is over the 50 MB limit", Location(source))
+        return None, [SpecError("the spec is over the 50 MB limit", Location(source))]
     if not text.strip() or all(line.lstrip().startswith("#") or not line.strip()
                                for line in text.splitlines()):
-        raise SpecError("the spec is empty; start with 'trailkit: 1' and a 'kind:'",
-                        Location(source, 1, 1))
-    root = _compose(text, source)
-    return _SpecReader(source, base_dir, budget=10 * len(text) + 10_000).read(root)
+        return None, [SpecError("the spec is empty; start with 'trailkit: 1' and a 'kind:'",
+                                Location(source, 1, 1))]
+    problems = _control_characters(text, source)
+    if problems:
+        return None, problems
+    try:
+        root = _compose(text, source)
+    except SpecError as exc:
+        return None, [exc]
+    if not isinstance(root, yaml.MappingNode):
+        listed = _edge_list_hint(text, source)
+        if listed is not None:
+            return None, [listed]
+    return _SpecReader(source, base_dir, budget=10 * len(text) + 10_000).read_all(root)
 
 
 # --------------------------------------------------------------------- parsing
+def _line_column(text: str, index: int) -> tuple[int, int]:
+    """1-based line and column of character ``index`` of ``text``."""
+    line_start = text.rfind("\n", 0, index) + 1
+    return text.count("\n", 0, index) + 1, index - line_start + 1
+
+
+def _control_characters(text: str, source: str, *, in_yaml: bool = True) -> list[SpecError]:
+    """A located problem for each character YAML does not allow in a file (control
+    characters, NUL bytes), which the YAML reader reports only as a byte position.
+    Side files (``in_yaml=False``) are held to the same rule: a name never hides one."""
+    out = []
+    for match in _NOT_PRINTABLE.finditer(text):
+        if len(out) == _MAX_SHOWN_PROBLEMS:
+            break
+        char = match.group()
+        line, column = _line_column(text, match.start())
+        if char == "\x00":
+            what = "a NUL byte (U+0000)"
+        else:
+            what = f"the control character U+{ord(char):04X}"
+        escape = (f" (inside a double-quoted string it can be written as the escape "
+                  f"\"\\u{ord(char):04x}\")" if in_yaml else "")
+        where = "a YAML file" if in_yaml else "an edge list"
+        out.append(SpecError(f"{what} is not allowed in {where}; delete it{escape}",
+                             Location(source, line, column)))
+    return out
+
+
 def _compose(text: str, source: str) -> yaml.Node:
     try:
         root = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        what = exc.problem or "malformed YAML"
-        if exc.context and "document" in exc.context:
-            what = f"{exc.context}, {what}"
         loc = Location(source, mark.line + 1, mark.column + 1) if mark else Location(source)
-        raise SpecError(f"malformed YAML: {what}", loc) from None
+        raise _yaml_problem(text, source, exc, loc) from None
+    except yaml.reader.ReaderError as exc:  # a character the pre-check let through
+        index = text.find(chr(exc.character)) if isinstance(exc.character, int) else -1
+        loc = Location(source, *_line_column(text, index)) if index >= 0 else Location(source)
+        raise SpecError(f"the character U+{exc.character:04X} is not allowed in YAML; "
+                        "delete it", loc) from None
     except yaml.YAMLError as exc:
         raise SpecError(f"malformed YAML: {exc}", Location(source)) from None
     except RecursionError:
@@ -108,13 +229,76 @@ def _compose(text: str, source: str) -> yaml.Node:
     return root
 
 
+def _yaml_problem(text: str, source: str, exc: yaml.MarkedYAMLError, loc: Location
+                  ) -> SpecError:
+    """The message for a YAML syntax error: tabs in indentation and plain edge lists given
+    as a spec are named as such; anything else as the YAML parser says it."""
+    lines = text.splitlines()
+    row = lines[loc.line - 1] if loc.line and loc.line <= len(lines) else ""
+    at = row[loc.column - 1:loc.column] if loc.column else ""
+    indent = row[:len(row) - len(row.lstrip(" \t"))]
+    if "\t" in indent and (at == "\t" or "tab" in (exc.problem or "")):
+        column = indent.index("\t") + 1
+        return SpecError("YAML forbids tabs for indentation; indent with spaces (set your "
+                         "editor to insert spaces for the Tab key)",
+                         Location(source, loc.line, column))
+    listed = _edge_list_hint(text, source)
+    if listed is not None:
+        return listed
+    what = exc.problem or "malformed YAML"
+    if exc.context and "document" in exc.context:
+        what = f"{exc.context}, {what}"
+    return SpecError(f"malformed YAML: {what}", loc)
+
+
+def _edge_list_hint(text: str, source: str) -> SpecError | None:
+    """A located suggestion to import ``text`` when it is a plain plank, domino or edge
+    list rather than a YAML spec; ``None`` when it does not look like one."""
+    listed = looks_like_edge_list(text)
+    if listed is None:
+        return None
+    kind, line = listed
+    advice = {
+        "planks": f"trailkit import planks {source} --start START --goal GOAL",
+        "dominoes": f"trailkit import dominoes {source}",
+        "edges": f"trailkit import dominoes {source} (for a ring of pieces), or name it from "
+                 "a spec with 'edges_file:'",
+    }[kind]
+    what = {"planks": "a plank list ('A E red' per line)",
+            "dominoes": "a domino list ('1 2' per line)",
+            "edges": "a plain edge list ('a b' per line)"}[kind]
+    return SpecError(f"this is {what}, not a YAML spec; turn it into a spec with: {advice}",
+                     Location(source, line, 1))
+
+
 def _hint(word: str, choices: Any) -> str:
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    """`` (did you mean 'x'?)`` for the choice nearest ``word`` (case counts least), or ``""``."""
+    names = [str(c) for c in choices]
+    same = [name for name in names if name.casefold() == str(word).casefold()]
+    by_fold = {name.casefold(): name for name in names}
+    close = same or [by_fold[m] for m in difflib.get_close_matches(
+        str(word).casefold(), list(by_fold), n=1, cutoff=0.6)]
+    return f" (did you mean {_short(close[0])!r}?)" if close else ""
+
+
+def _shown(names: Any, limit: int = 8) -> str:
+    """``a, b, c`` or the first few names and how many more."""
+    names = list(names)
+    more = f" and {len(names) - limit} more" if len(names) > limit else ""
+    return ", ".join(str(n) for n in names[:limit]) + more
+
+
+class _Fatal(SpecError):
+    """A problem after which the rest of the spec cannot be read (e.g. the alias budget)."""
 
 
 class _SpecReader:
-    """Walks the composed YAML node tree, checking as it goes; one instance per spec."""
+    """Walks the composed YAML node tree, checking as it goes; one instance per spec.
+
+    Problems are collected in :attr:`problems`: :meth:`guard` runs one part of the
+    reading, records the :class:`SpecError` it raises and stands in a default, so the
+    parts after it are still checked.
+    """
 
     def __init__(self, source: str, base_dir: Path | None, budget: int) -> None:
         self.source = source
@@ -122,20 +306,47 @@ class _SpecReader:
         self.budget = budget
         self.node_index: dict[str, int] = {}
         self.node_names: list[str] = []
+        self.declared: dict[str, yaml.Node] | None = None  # the `nodes:` list, when given
+        self.problems: list[SpecError] = []
+        self.nodes_complete = True  # false once a bad `nodes:` entry was skipped
+        # False once an edge or domino could not even be read (its names and colour
+        # unknown); a known edge that breaks a rule still brings in its names and colour.
+        self.edges_complete = True
+        self.edge_colours: set[str] = set()  # every colour word written on an edge
+        self.rule_colours: dict[str, tuple[yaml.Node, str]] = {}  # named by the rule: where
+        self.rule_keys: set[str] = set()  # the keys of a transition table
 
     # ------------------------------------------------------------ plumbing
     def loc(self, node: yaml.Node) -> Location:
         mark = node.start_mark
         return Location(self.source, mark.line + 1, mark.column + 1)
 
-    def fail(self, node: yaml.Node, message: str) -> SpecError:
-        return SpecError(message, self.loc(node))
+    def fail(self, where: yaml.Node | Location, message: str, path: str = "") -> SpecError:
+        loc = where if isinstance(where, Location) else self.loc(where)
+        return SpecError(message, loc, path)
+
+    def record(self, problem: SpecError, path: str = "") -> None:
+        """Keep ``problem`` (its key path defaulting to ``path``) and go on reading."""
+        if not problem.path:
+            problem.path = path
+        self.problems.append(problem)
+
+    def guard(self, path: str, default: _T, read: Callable[[], _T]) -> _T:
+        """``read()``, or ``default`` after recording the problem it raised."""
+        try:
+            return read()
+        except _Fatal:
+            raise
+        except SpecError as exc:
+            self.record(exc, path)
+            return default
 
     def spend(self, node: yaml.Node, amount: int = 1) -> None:
         self.budget -= amount
         if self.budget < 0:
-            raise self.fail(node, "the spec expands to far more data than it holds (YAML "
-                            "anchors/aliases used to blow it up); write the data out instead")
+            raise _Fatal("the spec expands to far more data than it holds (YAML "
+                         "anchors/aliases used to blow it up); write the data out instead",
+                         self.loc(node))
 
     def check_tag(self, node: yaml.Node, path: str) -> None:
         tag = node.tag
@@ -147,46 +358,55 @@ class _SpecReader:
             ok = tag == _YAML + "map"
         if not ok:
             raise self.fail(node, f"the YAML tag {tag!r} at {path} is not allowed in a spec; "
-                            "remove the tag and write plain data")
+                            "remove the tag and write plain data", path)
 
     def mapping(self, node: yaml.Node, path: str) -> dict[str, tuple[yaml.Node, yaml.Node]]:
-        """A mapping's entries by key text, rejecting duplicated and non-text keys."""
+        """A mapping's entries by key text, rejecting non-text keys; a duplicated key is
+        recorded as a problem and its first value kept."""
         self.check_tag(node, path)
         if not isinstance(node, yaml.MappingNode):
-            raise self.fail(node, f"{path} must be a mapping of 'key: value' lines")
+            raise self.fail(node, f"{path} must be a mapping of 'key: value' lines", path)
         out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
         for key_node, value_node in node.value:
             self.spend(key_node, 2)
             if not isinstance(key_node, yaml.ScalarNode) or key_node.tag not in _PLAIN_TAGS:
-                raise self.fail(key_node, f"keys in {path} must be plain words")
+                raise self.fail(key_node, f"keys in {path} must be plain words", path)
             key = str(_SYNONYMS.get(key_node.value, key_node.value))
             if key in out:
                 first = self.loc(out[key][0])
-                raise self.fail(key_node, f"the key {key!r} appears twice in {path} (first on "
-                                f"line {first.line}); YAML would silently keep only the last: "
-                                "remove one")
+                self.record(self.fail(key_node, f"the key {key!r} appears twice in {path} "
+                                      f"(first on line {first.line}); YAML would silently "
+                                      "keep only the last: remove one"), path)
+                continue
             out[key] = (key_node, value_node)
         return out
 
     def check_keys(self, entries: dict[str, tuple[yaml.Node, yaml.Node]], allowed: Any,
-                   path: str, what: str) -> None:
-        for key, (key_node, _) in entries.items():
+                   path: str, what: str, *, keep_going: bool = False) -> None:
+        """Reject keys not in ``allowed``; with ``keep_going`` each is recorded (and then
+        ignored) instead of stopping at the first."""
+        for key, (key_node, _) in list(entries.items()):
             if key not in allowed:
-                hint = _hint(key, allowed)
-                raise self.fail(key_node, f"unknown key {key!r} in {path}{hint}; {what} accepts "
-                                f"{', '.join(allowed)}")
+                problem = self.fail(key_node, f"unknown key {_short(key)!r} in {path}"
+                                    f"{_hint(key, allowed)}; {what} accepts "
+                                    f"{', '.join(allowed)}",
+                                    key if path == "the spec" else f"{path}.{key}")
+                if not keep_going:
+                    raise problem
+                self.record(problem)
+                del entries[key]
 
     def sequence(self, node: yaml.Node, path: str) -> list[yaml.Node]:
         self.check_tag(node, path)
         if not isinstance(node, yaml.SequenceNode):
-            raise self.fail(node, f"{path} must be a list")
+            raise self.fail(node, f"{path} must be a list", path)
         self.spend(node, len(node.value))
         return node.value
 
     def scalar_text(self, node: yaml.Node, path: str) -> str:
         self.check_tag(node, path)
         if not isinstance(node, yaml.ScalarNode):
-            raise self.fail(node, f"{path} must be a single value, not a list or mapping")
+            raise self.fail(node, f"{path} must be a single value, not a list or mapping", path)
         self.spend(node)
         return str(node.value)
 
@@ -196,46 +416,56 @@ class _SpecReader:
         if node.tag == _YAML + "null" and not getattr(node, "style", None):
             shown = f"'{text}'" if text else "''"
             raise self.fail(node, f"{path} is empty (YAML reads {shown} as null) where a {what} "
-                            f"belongs; write the name, quoted if it is {shown}: \"{text}\"")
+                            f"belongs; write the name, quoted if it is {shown}: \"{text}\"", path)
         if not text.strip():
-            raise self.fail(node, f"{path} is an empty {what}; give it a name")
+            raise self.fail(node, f"{path} is an empty {what}; give it a name", path)
         return text
 
     def string(self, node: yaml.Node, path: str) -> str:
         text = self.scalar_text(node, path)
         if node.tag != _YAML + "str":
-            raise self.fail(node, f"{path} must be text; quote it: \"{text}\"")
+            raise self.fail(node, f"{path} must be text; quote it: \"{text}\"", path)
         return text
 
     def boolean(self, node: yaml.Node, path: str) -> bool:
         text = self.scalar_text(node, path)
         if node.tag != _YAML + "bool":
-            raise self.fail(node, f"{path} must be true or false, not {text!r}")
+            raise self.fail(node, f"{path} must be true or false, not {_short(text)!r}", path)
         return text.lower() in ("true", "yes", "on", "y")
 
     def integer(self, node: yaml.Node, path: str, minimum: int = 0) -> int:
         text = self.scalar_text(node, path)
         if node.tag != _YAML + "int" or not re.fullmatch(r"[-+]?[0-9]+", text):
-            raise self.fail(node, f"{path} must be a whole number, not {text!r}")
+            raise self.fail(node, f"{path} must be a whole number, not {_short(text)!r}", path)
+        digits = len(text.lstrip("+-").lstrip("0"))
+        if digits > MAX_INT_DIGITS:
+            raise self.fail(node, f"{path} is a number of {digits:,} digits, more than the "
+                            f"{MAX_INT_DIGITS:,} a spec may use; check the value", path)
         value = int(text)
         if value < minimum:
-            raise self.fail(node, f"{path} must be at least {minimum}")
+            raise self.fail(node, f"{path} must be at least {minimum}", path)
         return value
 
     def number(self, node: yaml.Node, path: str) -> float:
         text = self.scalar_text(node, path)
         if node.tag not in (_YAML + "int", _YAML + "float"):
-            raise self.fail(node, f"{path} must be a number, not {text!r}")
+            raise self.fail(node, f"{path} must be a number, not {_short(text)!r}", path)
+        if text.lower().lstrip("+-") in (".inf", ".nan"):
+            raise self.fail(node, f"{path} must be a finite number, not {text!r}", path)
         try:
-            return float(text.replace("_", ""))
+            value = float(text.replace("_", ""))
         except ValueError:
-            raise self.fail(node, f"{path} must be a plain number, not {text!r}") from None
+            raise self.fail(node, f"{path} must be a plain number, not {_short(text)!r}",
+                            path) from None
+        if value != value or value in (float("inf"), float("-inf")):
+            raise self.fail(node, f"{path} must be a finite number, not {_short(text)!r}", path)
+        return value
 
     def choice(self, node: yaml.Node, path: str, choices: tuple[str, ...]) -> str:
         text = self.scalar_text(node, path)
         if text not in choices:
             raise self.fail(node, f"{path} must be one of {', '.join(choices)}, not "
-                            f"{text!r}{_hint(text, choices)}")
+                            f"{_short(text)!r}{_hint(text, choices)}", path)
         return text
 
     def node_id(self, name: str) -> int:
@@ -245,30 +475,67 @@ class _SpecReader:
             self.node_names.append(name)
         return index
 
+    def edge_end(self, name: str, where: yaml.Node | Location, path: str) -> int:
+        """The node an edge (or domino) ends at; with ``nodes:`` it must be listed there."""
+        if self.declared is not None and name not in self.declared:
+            raise self.fail(where, f"{path} ends at {_short(name)!r}, which is not listed in "
+                            f"'nodes:'{_hint(name, self.declared)}; fix the name, or add it "
+                            "to 'nodes:'", path)
+        return self.node_id(name)
+
+    @property
+    def names_known(self) -> bool:
+        """Whether every node name is known, so a name that matches none is a typo (after a
+        skipped entry it may be the name that entry would have brought in)."""
+        if self.declared is not None:
+            return self.nodes_complete
+        return self.edges_complete and self.nodes_complete
+
     # ------------------------------------------------------------- the spec
+    def read_all(self, root: yaml.Node) -> tuple[Puzzle | None, list[SpecError]]:
+        """The puzzle and no problems, or ``None`` and every problem found."""
+        try:
+            puzzle = self.read_spec(root)
+        except SpecError as exc:  # one that leaves the rest unreadable
+            self.record(exc)
+            puzzle = None
+        return (None, self.problems) if self.problems else (puzzle, [])
+
     def read(self, root: yaml.Node) -> Puzzle:
+        """The puzzle; raise the first problem found."""
+        puzzle, problems = self.read_all(root)
+        if problems or puzzle is None:
+            raise problems[0]
+        return puzzle
+
+    def read_spec(self, root: yaml.Node) -> Puzzle:
+        """Read the whole spec, recording problems; raise only those that stop the reading
+        (no mapping, an unsupported version, no or an unknown ``kind``)."""
         top = self.mapping(root, "the spec")
         if "trailkit" not in top:
-            raise self.fail(root, "missing required key 'trailkit' (the spec format version); "
-                            "add 'trailkit: 1' as the first line")
-        version_node = top["trailkit"][1]
-        if self.scalar_text(version_node, "trailkit") != "1":
-            raise self.fail(version_node, f"unsupported spec version {version_node.value!r}; "
-                            "this trailkit reads 'trailkit: 1'")
+            self.record(self.fail(root, "missing required key 'trailkit' (the spec format "
+                                  "version); add 'trailkit: 1' as the first line"))
+        else:
+            version_node = top["trailkit"][1]
+            if self.scalar_text(version_node, "trailkit") != "1":
+                raise self.fail(version_node, f"unsupported spec version "
+                                f"{_short(version_node.value)!r}; this trailkit reads "
+                                "'trailkit: 1'", "trailkit")
         if "kind" not in top:
             raise self.fail(root, f"missing required key 'kind'; choose one of {', '.join(KINDS)}")
         kind_node = top["kind"][1]
         if self.scalar_text(kind_node, "kind") == "color-walk":
             kind_node.value = "colour-walk"
         kind = self.choice(kind_node, "kind", KINDS)
-        self.check_keys(top, (*_COMMON_KEYS, *_KEYS[kind]), "the spec", f"kind {kind!r}")
+        self.check_keys(top, (*_COMMON_KEYS, *_KEYS[kind]), "the spec", f"kind {kind!r}",
+                        keep_going=True)
         rules: dict[str, Any] = {"kind": kind}
         for key in ("name", "description"):
             if key in top:
-                rules[key] = self.scalar_text(top[key][1], key)
-        if "nodes" in top:
-            for i, item in enumerate(self.sequence(top["nodes"][1], "nodes")):
-                self.node_id(self.name_text(item, f"nodes[{i}]"))
+                rules[key] = self.guard(key, None, lambda k=key: self.scalar_text(top[k][1], k))
+        if "nodes" in top and not self.attempt("nodes",
+                                               lambda: self.read_nodes(top["nodes"][1])):
+            self.nodes_complete = False
         lower: Callable[[dict[str, tuple[yaml.Node, yaml.Node]], yaml.Node], dict[str, Any]] = {
             "trail": self.lower_trail,
             "domino-chain": self.lower_dominoes,
@@ -276,64 +543,144 @@ class _SpecReader:
             "walk": self.lower_walk,
         }[kind]
         rules.update(lower(top, root))
+        self.check_closed(top, rules)
         if "expect" in top:
-            rules["expect"] = self.read_expect(top["expect"][1])
+            rules["expect"] = self.guard("expect", None,
+                                         lambda: self.read_expect(top["expect"][1]))
         if "layout" in top:
-            rules["layout"] = self.read_layout(top["layout"][1])
-        if not self.node_names:
-            what = "dominoes" if kind == "domino-chain" else "edges"
-            raise self.fail(root, f"the puzzle has no {what} and no nodes: there is nothing to "
-                            f"solve; add some {what}")
+            layout = self.guard("layout", None, lambda: self.read_layout(top["layout"][1]))
+            if layout == "auto":
+                rules["meta"] = {"layout": "auto"}
+            else:
+                rules["layout"] = layout
         return Puzzle(nodes=tuple(self.node_names), source=self.source, **rules)
+
+    def read_nodes(self, node: yaml.Node) -> None:
+        """``nodes:``: it declares the nodes; a name listed twice is a problem."""
+        items = self.sequence(node, "nodes")
+        self.declared = {}
+        for i, item in enumerate(items):
+            path = f"nodes[{i}]"
+            name = self.guard(path, None, lambda item=item, path=path:
+                              self.name_text(item, path))
+            if name is None:
+                self.nodes_complete = False
+            elif name in self.declared:
+                first = self.loc(self.declared[name]).line
+                self.record(self.fail(item, f"node {_short(name)!r} is listed twice in 'nodes:' "
+                                      f"(first on line {first}); remove one"), path)
+            else:
+                self.declared[name] = item
+                self.node_id(name)
+
+    def check_closed(self, top: dict, rules: dict[str, Any]) -> None:
+        """``closed: true`` with no node both an allowed start and an allowed end is a
+        contradiction in the spec, not a puzzle without solutions."""
+        if not rules.get("closed") or "closed" not in top:
+            return
+        start, end = rules.get("start"), rules.get("end")
+        if start is None or end is None or start & end:
+            return
+        names = self.node_names
+
+        def listing(chosen: frozenset[int]) -> str:
+            return _shown(sorted(names[v] for v in chosen)) or "none"
+
+        self.record(self.fail(top["closed"][1], "closed: true asks for a walk that ends where "
+                              f"it starts, but no allowed start ({listing(start)}) is an "
+                              f"allowed end ({listing(end)}); allow a common node, or set "
+                              "closed: false", "closed"))
 
     def read_expect(self, node: yaml.Node) -> dict[str, Any]:
         entries = self.mapping(node, "expect")
-        self.check_keys(entries, _EXPECT_KEYS, "expect", "expect")
+        self.check_keys(entries, _EXPECT_KEYS, "expect", "expect", keep_going=True)
         out: dict[str, Any] = {}
         for key, (_, value) in entries.items():
+            path = f"expect.{key}"
             if key == "status":
-                out[key] = self.choice(value, "expect.status", ("solved", "unsolvable", "unknown"))
+                read: Callable[[], Any] = lambda v=value, p=path: self.choice(  # noqa: E731
+                    v, p, ("solved", "unsolvable", "unknown"))
             else:
-                out[key] = self.integer(value, f"expect.{key}")
+                read = lambda v=value, p=path: self.integer(v, p)  # noqa: E731
+            result = self.guard(path, None, read)
+            if result is not None:
+                out[key] = result
         return out
 
-    def read_layout(self, node: yaml.Node) -> dict[str, tuple[float, float]]:
+    def read_layout(self, node: yaml.Node) -> dict[str, tuple[float, float]] | str:
+        """Positions by node name, or ``"auto"`` (a drawing computes them); every key must
+        name a node of the puzzle."""
+        if isinstance(node, yaml.ScalarNode) and node.value == "auto":
+            return "auto"
+        if isinstance(node, yaml.ScalarNode):
+            raise self.fail(node, "layout must be 'auto' or a mapping of node positions like "
+                            f"{{a: [0, 1]}}, not {_short(node.value)!r}"
+                            f"{_hint(node.value, ['auto'])}", "layout")
         out: dict[str, tuple[float, float]] = {}
         for name, (key_node, value) in self.mapping(node, "layout").items():
-            items = self.sequence(value, f"layout.{name}")
-            if len(items) != 2:
-                raise self.fail(value, f"layout.{name} must be a position [x, y]")
-            out[key_node.value] = (self.number(items[0], f"layout.{name}[0]"),
-                                   self.number(items[1], f"layout.{name}[1]"))
+            path = f"layout.{name}"
+            position = self.guard(path, None, lambda n=key_node, v=value, p=path:
+                                  self.read_position(n, v, p))
+            if position is not None:
+                out[key_node.value] = position
         return out
 
+    def read_position(self, key_node: yaml.Node, value: yaml.Node, path: str
+                      ) -> tuple[float, float]:
+        name = key_node.value
+        if name not in self.node_index and self.names_known:
+            where = "is not listed in 'nodes:'" if self.declared is not None \
+                else "is not a node of the puzzle"
+            choices = self.declared if self.declared is not None else self.node_names
+            raise self.fail(key_node, f"layout names {_short(name)!r}, which {where}"
+                            f"{_hint(name, choices)}; fix the name or remove the entry", path)
+        items = self.sequence(value, path)
+        if len(items) != 2:
+            raise self.fail(value, f"{path} must be a position [x, y]", path)
+        return self.number(items[0], f"{path}[0]"), self.number(items[1], f"{path}[1]")
+
     # ---------------------------------------------------------- the kinds
+    def read_flag(self, top: dict, key: str, default: bool) -> bool:
+        if key not in top:
+            return default
+        return self.guard(key, default, lambda: self.boolean(top[key][1], key))
+
     def lower_trail(self, top: dict, root: yaml.Node) -> dict[str, Any]:
         graph = self.read_edges(top, root, palette=None)
         return {**graph, "use": EdgeUse.EXACTLY_ONCE,
-                "closed": self.boolean(top["closed"][1], "closed") if "closed" in top else False,
+                "closed": self.read_flag(top, "closed", False),
                 "start": self.read_ends(top, "start"), "end": self.read_ends(top, "end")}
 
     def lower_dominoes(self, top: dict, root: yaml.Node) -> dict[str, Any]:
         tail: list[int] = []
         head: list[int] = []
+
+        def add(a: str, b: str, where: yaml.Node | Location, path: str) -> None:
+            u = self.edge_end(a, where, path)
+            tail.append(u)
+            head.append(self.edge_end(b, where, path))
+
         if "dominoes" in top and "dominoes_file" in top:
-            raise self.fail(top["dominoes_file"][0], "give 'dominoes' or 'dominoes_file', not both")
-        if "dominoes_file" in top:
-            path, text = self.read_side_file(top["dominoes_file"][1], "dominoes_file")
-            for line in parse_domino_lines(text, path):
-                tail.append(self.node_id(line.u))
-                head.append(self.node_id(line.v))
+            self.record(self.fail(top["dominoes_file"][0], "give 'dominoes' or "
+                                  "'dominoes_file', not both"))
+        if "dominoes_file" in top and "dominoes" not in top:
+            side = self.guard("dominoes_file", None, lambda: self.read_side_file(
+                top["dominoes_file"][1], "dominoes_file"))
+            lines = self.guard("dominoes_file", None, lambda: parse_domino_lines(*side)) \
+                if side else None
+            self.edges_complete = lines is not None
+            for line in lines or []:
+                path = f"dominoes_file line {line.line}"
+                where = Location(side[0], line.line, 1)  # type: ignore[index]
+                self.attempt(path, lambda a=line.u, b=line.v, w=where, p=path: add(a, b, w, p))
         elif "dominoes" in top:
-            for i, item in enumerate(self.sequence(top["dominoes"][1], "dominoes")):
-                a, b = self.read_domino(item, f"dominoes[{i}]")
-                tail.append(self.node_id(a))
-                head.append(self.node_id(b))
-        else:
-            raise self.fail(root, "missing required key 'dominoes' for kind 'domino-chain', "
-                            "e.g. dominoes: [[1, 2], \"2|3\", [3, 1]]")
-        closed = self.boolean(top["closed"][1], "closed") if "closed" in top else True
-        return {"tail": tail, "head": head, "use": EdgeUse.EXACTLY_ONCE, "closed": closed}
+            self.read_entries(top["dominoes"][1], "dominoes", self.read_domino,
+                              lambda pips, item, path, _: add(pips[0], pips[1], item, path))
+        elif "dominoes_file" not in top:
+            self.record(self.fail(root, "missing required key 'dominoes' for kind "
+                                  "'domino-chain', e.g. dominoes: [[1, 2], \"2|3\", [3, 1]]"))
+        return {"tail": tail, "head": head, "use": EdgeUse.EXACTLY_ONCE,
+                "closed": self.read_flag(top, "closed", True)}
 
     def read_domino(self, node: yaml.Node, path: str) -> tuple[str, str]:
         if isinstance(node, yaml.SequenceNode):
@@ -346,47 +693,60 @@ class _SpecReader:
         text = self.scalar_text(node, path)
         pips = [p for p in re.split(r"\s*[|:]\s*|\s+", text.strip()) if p]
         if len(pips) != 2:
-            raise self.fail(node, f"{path} must be a domino like [1, 2] or \"1|2\", not {text!r}")
+            raise self.fail(node, f"{path} must be a domino like [1, 2] or \"1|2\", not "
+                            f"{_short(text)!r}")
         return pips[0], pips[1]
 
     def lower_colour_walk(self, top: dict, root: yaml.Node) -> dict[str, Any]:
-        rule = ColourRule.from_cycle(DEFAULT_COLOURS)
+        rule: ColourRule | None = ColourRule.from_cycle(DEFAULT_COLOURS)
         if "colours" in top:  # a list is the cyclic order; the walk kind's mappings work too
-            rule = self.read_rule(top["colours"][1])
-        graph = self.read_edges(top, root, palette=rule.names, need_colour=True)
+            rule = self.guard("colours", None, lambda: self.read_rule(top["colours"][1]))
+        # With an unreadable rule, edge colours and `first` cannot be checked against it.
+        graph = self.read_edges(top, root, palette=rule.names if rule else None,
+                                need_colour=True)
+        self.check_rule_colours()
         for key in ("start", "goal"):
             if key not in top and not (key == "goal" and "end" in top):
-                raise self.fail(root, f"missing required key {key!r} for kind 'colour-walk'")
-        return {**graph, "use": EdgeUse.ANY, "colours": rule, "colour_names": rule.names,
-                "first": self.read_first(top, rule), "start": self.read_ends(top, "start"),
-                "end": self.read_goal(top), "objective": Objective.SHORTEST}
+                self.record(self.fail(root, f"missing required key {key!r} for kind "
+                                      "'colour-walk'"))
+        return {**graph, "use": EdgeUse.ANY, "colours": rule,
+                "colour_names": rule.names if rule else (),
+                "first": self.read_first(top, rule) if rule else None,
+                "start": self.read_ends(top, "start"), "end": self.read_goal(top),
+                "objective": Objective.SHORTEST}
 
     def lower_walk(self, top: dict, root: yaml.Node) -> dict[str, Any]:
-        rule = self.read_rule(top["colours"][1]) if "colours" in top else None
+        rule = self.guard("colours", None, lambda: self.read_rule(top["colours"][1])) \
+            if "colours" in top else None
         graph = self.read_edges(top, root, palette=rule.names if rule else None,
                                 need_colour=rule is not None)
-        use = EdgeUse(self.choice(top["use"][1], "use", tuple(u.value for u in EdgeUse))) \
+        self.check_rule_colours()
+        use = self.guard("use", EdgeUse.EXACTLY_ONCE, lambda: EdgeUse(self.choice(
+            top["use"][1], "use", tuple(u.value for u in EdgeUse)))) \
             if "use" in top else EdgeUse.EXACTLY_ONCE
-        objective = Objective(self.choice(top["objective"][1], "objective",
-                                          tuple(o.value for o in Objective))) \
+        objective = self.guard("objective", Objective.ANY, lambda: Objective(self.choice(
+            top["objective"][1], "objective", tuple(o.value for o in Objective)))) \
             if "objective" in top else Objective.ANY
-        if "first" in top and rule is None:
-            raise self.fail(top["first"][0], "'first' needs a colour rule; add 'colours:'")
+        if "first" in top and rule is None and "colours" not in top:
+            self.record(self.fail(top["first"][0], "'first' needs a colour rule; add "
+                                  "'colours:'"))
         return {**graph, "use": use, "colours": rule, "objective": objective,
                 "first": self.read_first(top, rule) if rule else None,
-                "closed": self.boolean(top["closed"][1], "closed") if "closed" in top else False,
+                "closed": self.read_flag(top, "closed", False),
                 "start": self.read_ends(top, "start"), "end": self.read_goal(top),
                 **({"colour_names": rule.names} if rule else {})}
 
     # ------------------------------------------------------------ colours
     def read_palette(self, node: yaml.Node, path: str) -> tuple[str, ...]:
-        names = [self.scalar_text(item, f"{path}[{i}]")
-                 for i, item in enumerate(self.sequence(node, path))]
+        items = self.sequence(node, path)
+        names = [self.scalar_text(item, f"{path}[{i}]") for i, item in enumerate(items)]
         if not names:
             raise self.fail(node, f"{path} must list at least one colour")
         for i, name in enumerate(names):
             if name in names[:i]:
-                raise self.fail(node.value[i], f"colour {name!r} is listed twice in {path}")
+                raise self.fail(node.value[i], f"colour {_short(name)!r} is listed twice in "
+                                f"{path}")
+            self.rule_colours.setdefault(name, (items[i], f"{path}[{i}]"))
         return tuple(names)
 
     def read_rule(self, node: yaml.Node) -> ColourRule:
@@ -403,17 +763,42 @@ class _SpecReader:
         table: dict[str, list[str]] = {}
         raw = self.mapping(table_node, "colours.transitions")
         names: list[str] = list(raw)
+        self.rule_keys = set(raw)
         for name, (_, value) in raw.items():
-            targets = [self.scalar_text(t, f"colours.transitions.{name}[{i}]")
-                       for i, t in enumerate(self.sequence(value, f"colours.transitions.{name}"))]
+            path = f"colours.transitions.{name}"
+            items = self.sequence(value, path)
+            targets = [self.scalar_text(t, f"{path}[{i}]") for i, t in enumerate(items)]
+            for i, target in enumerate(targets):
+                self.rule_colours.setdefault(target, (items[i], f"{path}[{i}]"))
             names += [t for t in targets if t not in names]
             table[name] = targets
         return ColourRule.from_transitions(names, table)
 
+    def check_rule_colours(self) -> None:
+        """A colour the rule names that is on no edge (and is not a key of the transition
+        table) is a typo until the spec says otherwise."""
+        if not self.edges_complete:
+            return  # a skipped edge may have carried it
+        real = self.edge_colours | self.rule_keys
+        for name, (node, path) in self.rule_colours.items():
+            if name in real:
+                continue
+            hint = _hint(name, sorted(real - {name}))
+            on_edges = _shown(sorted(self.edge_colours)) or "none"
+            if path.startswith("colours.transitions"):
+                rule = ("every colour a transition leads to must be on some edge or be a key "
+                        "of the table")
+            else:
+                rule = "every colour of the cycle must be on some edge"
+            self.record(self.fail(node, f"colour {_short(name)!r} in {path} is on no edge"
+                                  f"{hint}; {rule} (colours on edges: {on_edges})", path))
+
     def read_first(self, top: dict, rule: ColourRule) -> frozenset[int] | None:
         if "first" not in top:
             return None
-        node = top["first"][1]
+        return self.guard("first", None, lambda: self.read_first_colours(top["first"][1], rule))
+
+    def read_first_colours(self, node: yaml.Node, rule: ColourRule) -> frozenset[int] | None:
         items = self.sequence(node, "first") if isinstance(node, yaml.SequenceNode) else [node]
         chosen: set[int] = set()
         for i, item in enumerate(items):
@@ -421,15 +806,19 @@ class _SpecReader:
             if text == "any" and len(items) == 1:
                 return None
             if text not in rule.names:
-                raise self.fail(item, f"unknown colour {text!r} in first{_hint(text, rule.names)}"
-                                f" (colours are {', '.join(rule.names)})")
+                raise self.fail(item, f"unknown colour {_short(text)!r} in first"
+                                f"{_hint(text, rule.names)} (colours are "
+                                f"{_shown(rule.names)})")
             chosen.add(rule.names.index(text))
         return frozenset(chosen)
 
     # -------------------------------------------------------------- edges
     def read_edges(self, top: dict, root: yaml.Node, palette: tuple[str, ...] | None,
                    need_colour: bool = False) -> dict[str, Any]:
-        """Read ``edges`` (or ``edges_file``) into the parallel arrays of a :class:`Puzzle`."""
+        """Read ``edges`` (or ``edges_file``) into the parallel arrays of a :class:`Puzzle`.
+
+        A bad edge is recorded and left out; the ones after it are still read.
+        """
         tail: list[int] = []
         head: list[int] = []
         colour: list[int] = []
@@ -437,74 +826,124 @@ class _SpecReader:
         ids: list[Any] = []
         labels: list[str] = list(palette or ())
         label_index = {name: i for i, name in enumerate(labels)}
+        seen_ids: dict[str, int] = {}
 
-        def colour_id(name: str | None, node: yaml.Node, path: str) -> int:
+        def colour_id(name: str | None, where: yaml.Node | Location, path: str) -> int:
             if name is None:
                 if need_colour:
-                    raise self.fail(node, f"{path} has no colour, but the puzzle's colour rule "
-                                    "needs one on every edge; add it, like 'A B red'")
+                    raise self.fail(where, f"{path} has no colour, but the puzzle's colour "
+                                    "rule needs one on every edge; add it, like 'A B red'")
                 return -1
             index = label_index.get(name)
             if index is None:
                 if palette is not None:
-                    raise self.fail(node, f"unknown colour {name!r} in {path}"
-                                    f"{_hint(name, palette)} (colours are {', '.join(palette)})")
+                    raise self.fail(where, f"unknown colour {_short(name)!r} in {path}"
+                                    f"{_hint(name, palette)} (colours are {_shown(palette)})")
                 index = label_index[name] = len(labels)
                 labels.append(name)
             return index
 
+        def add(edge: tuple[str, str, str | None, bool, Any], where: yaml.Node | Location,
+                path: str, default_id: int) -> None:
+            u_name, v_name, c, one_way, edge_id = edge
+            if c is not None:
+                self.edge_colours.add(c)
+            u = self.edge_end(u_name, where, path)
+            v = self.edge_end(v_name, where, path)
+            c_id = colour_id(c, where, path)
+            edge_id = default_id if edge_id is None else edge_id
+            key = str(edge_id)
+            if key in seen_ids:
+                raise self.fail(where, f"edge id {_short(key)!r} is used twice (first at line "
+                                f"{seen_ids[key]}); ids must be unique")
+            line = where.line if isinstance(where, Location) else self.loc(where).line
+            seen_ids[key] = line or 0
+            tail.append(u)
+            head.append(v)
+            colour.append(c_id)
+            directed.append(one_way)
+            ids.append(edge_id)
+
         if "edges" in top and "edges_file" in top:
-            raise self.fail(top["edges_file"][0], "give 'edges' or 'edges_file', not both")
-        if "edges_file" in top:
-            file_node = top["edges_file"][1]
-            path, text = self.read_side_file(file_node, "edges_file")
-            us, vs, names, numbers = parse_edge_columns(text, path)
-            index = self.node_index
-            for u, v in zip(us, vs, strict=True):
-                if u not in index:
-                    self.node_id(u)
-                if v not in index:
-                    self.node_id(v)
-            tail = list(map(index.__getitem__, us))
-            head = list(map(index.__getitem__, vs))
-            if need_colour or any(c is not None for c in names):
-                for name, number in zip(names, numbers, strict=True):
-                    try:
-                        colour.append(colour_id(name, file_node, f"{path} line {number}"))
-                    except SpecError as exc:
-                        raise SpecError(exc.message.replace(f" in {path} line {number}", ""),
-                                        Location(path, number, 1)) from None
-            ids = list(range(len(tail)))
-            any_directed = False
-        elif "edges" in top:
-            seen_ids: dict[str, yaml.Node] = {}
-            for i, item in enumerate(self.sequence(top["edges"][1], "edges")):
-                path = f"edges[{i}]"
-                u, v, c, one_way, edge_id = self.read_edge(item, path)
-                tail.append(self.node_id(u))
-                head.append(self.node_id(v))
-                colour.append(colour_id(c, item, path))
-                directed.append(one_way)
-                if edge_id is None:
-                    edge_id = i
-                key = str(edge_id)
-                if key in seen_ids:
-                    raise self.fail(item, f"edge id {edge_id!r} is used twice (first at line "
-                                    f"{self.loc(seen_ids[key]).line}); ids must be unique")
-                seen_ids[key] = item
-                ids.append(edge_id)
-            any_directed = any(directed)
+            self.record(self.fail(top["edges_file"][0], "give 'edges' or 'edges_file', not "
+                                  "both"))
+        if "edges" in top:
+            self.read_entries(top["edges"][1], "edges", self.read_edge, add)
+        elif "edges_file" in top:
+            side = self.guard("edges_file", None, lambda: self.read_side_file(
+                top["edges_file"][1], "edges_file"))
+            if side is None:
+                self.edges_complete = False
+            else:
+                shown, text = side
+
+                def bad_line(problem: SpecError) -> None:
+                    self.record(problem, "edges_file")
+                    self.edges_complete = False
+
+                us, vs, names, numbers, arrows = parse_edge_columns(
+                    text, shown, allow_arrow=True, on_error=bad_line)
+                # Column by column, checking each new name and colour once: the fast path
+                # for million-edge files (the ids are the line positions, never repeated).
+                before = len(self.problems)
+                index = self.node_index
+                def new_end(name: str, number: int) -> None:
+                    self.attempt("edges_file", lambda: self.edge_end(
+                        name, Location(shown, number, 1), "this line"))
+
+                for u, v, number in zip(us, vs, numbers, strict=True):
+                    if u not in index:
+                        new_end(u, number)
+                    if v not in index:
+                        new_end(v, number)
+                if need_colour or any(c is not None for c in names):
+                    self.edge_colours.update(c for c in set(names) if c is not None)
+                    for name, number in zip(names, numbers, strict=True):
+                        known = label_index.get(name) if name is not None else None
+                        colour.append(known if known is not None else self.guard(
+                            "edges_file", -1, lambda n=name, at=number: colour_id(
+                                n, Location(shown, at, 1), "this line")))
+                if len(self.problems) == before:
+                    tail = list(map(index.__getitem__, us))
+                    head = list(map(index.__getitem__, vs))
+                    directed = arrows
+                    ids = list(range(len(tail)))
         else:
-            raise self.fail(root, "missing required key 'edges', e.g. edges: [a b, b c]")
+            self.record(self.fail(root, "missing required key 'edges', e.g. edges: [a b, b c]"))
         out: dict[str, Any] = {"tail": tail, "head": head}
         if any(c >= 0 for c in colour) or need_colour:
             out["colour"] = colour
             out["colour_names"] = tuple(labels)
-        if any_directed:
+        if any(directed):
             out["directed"] = directed
         if any(not isinstance(x, int) or x != i for i, x in enumerate(ids)):
             out["edge_ids"] = ids
         return out
+
+    def read_entries(self, node: yaml.Node, key: str, read: Callable[[yaml.Node, str], _T],
+                     use: Callable[[_T, yaml.Node, str, int], None]) -> None:
+        """Read each item of the list ``key`` (edges, dominoes) with ``read`` and hand it to
+        ``use`` with its node, key path and position. An item that cannot be read is
+        recorded and leaves :attr:`edges_complete` false (its names are unknown); one that
+        ``use`` rejects is recorded too, and the items after either are still read."""
+        items = self.guard(key, None, lambda: self.sequence(node, key))
+        self.edges_complete = items is not None
+        for i, item in enumerate(items or []):
+            path = f"{key}[{i}]"
+            entry = self.guard(path, None, lambda item=item, path=path: read(item, path))
+            if entry is None:
+                self.edges_complete = False
+                continue
+            self.attempt(path, lambda e=entry, item=item, path=path, i=i: use(e, item, path, i))
+
+    def attempt(self, path: str, action: Callable[[], object]) -> bool:
+        """Run ``action``; ``False`` after recording the problem it raised."""
+
+        def run() -> bool:
+            action()
+            return True
+
+        return self.guard(path, False, run)
 
     def read_edge(self, node: yaml.Node, path: str) -> tuple[str, str, str | None, bool, Any]:
         """One edge as ``(u, v, colour, one_way, id)`` from any of its three written forms."""
@@ -525,53 +964,67 @@ class _SpecReader:
             if "id" in entries:
                 id_node = entries["id"][1]
                 text = self.scalar_text(id_node, f"{path}.id")
-                edge_id = int(text) if id_node.tag == _YAML + "int" and text.isdigit() else text
+                edge_id = self.integer(id_node, f"{path}.id") \
+                    if id_node.tag == _YAML + "int" and text.isdigit() else text
             return u, v, c, one_way, edge_id
         if isinstance(node, yaml.SequenceNode):
             items = self.sequence(node, path)
             parts = [self.name_text(x, f"{path}[{j}]") for j, x in enumerate(items)]
         else:
             parts = self.scalar_text(node, path).split()
-        one_way = False
-        if len(parts) >= 3 and parts[1] in ("->", "→"):
-            one_way = True
-            parts = [parts[0], *parts[2:]]
-        if len(parts) == 1:
-            raise self.fail(node, f"{path} has one end ({parts[0]!r}); an edge needs two, like "
-                            "'a b' or 'a b red'")
-        if len(parts) not in (2, 3):
-            raise self.fail(node, f"{path} has {len(parts)} fields; write 'u v' or 'u v colour'")
-        return parts[0], parts[1], parts[2] if len(parts) == 3 else None, one_way, None
+            if not parts:
+                raise self.fail(node, f"{path} is empty; write 'u v' or 'u v colour'")
+        try:
+            u, v, c, one_way = edge_from_fields(parts)
+        except EdgeTextError as exc:
+            raise self.fail(node, f"{path} {exc}") from None
+        return u, v, c, one_way, None
 
-    def read_side_file(self, node: yaml.Node, key: str) -> tuple[str, str]:
-        """Read a plain-text side file named by ``key``, relative to the spec's folder only."""
+    def read_side_file(self, node: yaml.Node, key: str) -> tuple[str, str] | None:
+        """``(name as shown, text)`` of the plain-text side file named by ``key``, relative to
+        the spec's folder only; ``None`` when its control characters were recorded."""
         name = self.string(node, key)
+        bad = _NOT_PRINTABLE.search(name) or re.search(r"[\x00-\x1f\x7f]", name)
+        if bad:
+            raise self.fail(node, f"the file name in '{key}' holds the control character "
+                            f"U+{ord(bad.group()):04X} (at character {bad.start() + 1}); "
+                            "write the plain file name")
         if self.base_dir is None:
             raise self.fail(node, f"'{key}' only works in a spec loaded from a file")
         base = self.base_dir.resolve()
-        target = (base / name).resolve()
+        try:
+            target = (base / name).resolve()
+        except (OSError, ValueError) as exc:
+            raise self.fail(node, f"cannot read {_short(name)!r}: {_os_reason(exc)}") from None
         if not target.is_relative_to(base):
             raise self.fail(node, f"'{key}' must name a file inside the spec's folder {base}")
         try:
             data = target.read_bytes()
-        except OSError as exc:
-            raise self.fail(node, f"cannot read {name!r}: {exc.strerror or exc}") from None
+        except (OSError, ValueError) as exc:
+            raise self.fail(node, f"cannot read {_short(name)!r}: {_os_reason(exc)}") from None
         shown = str(self.base_dir / name)
-        return shown, decode_utf8(data, shown)
+        text = decode_utf8(data, shown)
+        stray = _control_characters(text, shown, in_yaml=False)
+        for problem in stray:
+            self.record(problem, key)
+        return None if stray else (shown, text)
 
     # ---------------------------------------------------------- endpoints
     def read_ends(self, top: dict, key: str) -> frozenset[int] | None:
         if key not in top:
             return None
-        return self.read_node_set(top[key][1], key)
+        return self.guard(key, None, lambda: self.read_node_set(top[key][1], key))
 
     def read_goal(self, top: dict) -> frozenset[int] | None:
         if "goal" in top and "end" in top:
-            raise self.fail(top["goal"][0], "'goal' and 'end' mean the same; keep one")
+            self.record(self.fail(top["goal"][0], "'goal' and 'end' mean the same; keep one"))
         return self.read_ends(top, "goal" if "goal" in top else "end")
 
     def read_node_set(self, node: yaml.Node, key: str) -> frozenset[int] | None:
         items = self.sequence(node, key) if isinstance(node, yaml.SequenceNode) else [node]
+        if not items:
+            raise self.fail(node, f"{key} is an empty list: no node is allowed; name at least "
+                            "one node, or write 'any'", key)
         chosen = set()
         for i, item in enumerate(items):
             path = f"{key}[{i}]" if isinstance(node, yaml.SequenceNode) else key
@@ -579,8 +1032,19 @@ class _SpecReader:
             if name == "any" and not isinstance(node, yaml.SequenceNode):
                 return None
             if name not in self.node_index:
-                raise self.fail(item, f"{path} names {name!r}, which appears nowhere in the spec"
-                                f"{_hint(name, self.node_names)}; list it under 'nodes:' if it "
-                                "really has no edges")
+                if not self.names_known:
+                    continue  # it may be an end of an edge that was left out
+                if self.declared is not None:
+                    raise self.fail(item, f"{path} names {_short(name)!r}, which is not listed "
+                                    f"in 'nodes:'{_hint(name, self.declared)}; fix the name, "
+                                    "or add it to 'nodes:'", path)
+                raise self.fail(item, f"{path} names {_short(name)!r}, which appears nowhere in "
+                                f"the spec{_hint(name, self.node_names)}; list it under "
+                                "'nodes:' if it really has no edges", path)
             chosen.add(self.node_index[name])
         return frozenset(chosen)
+
+
+def _short(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters for a message (a pasted megabyte stays out)."""
+    return text if len(text) <= limit else f"{text[:limit - 3]}..."

@@ -1,8 +1,11 @@
 """Plain-text edge lists: the plank format of the tyre puzzle, and domino lists.
 
-One edge per line, ``U V`` or ``U V colour``; ``#`` starts a comment; blank lines
-are ignored. Domino lists accept ``1 2``, ``1|2`` or ``1:2`` per line. These
-readers serve ``trailkit import`` and the ``edges_file:`` fast path for big specs.
+One edge per line, ``U V`` or ``U V colour`` (``U -> V [colour]`` for a one-way edge
+where the caller allows it); ``#`` starts a comment; blank lines are ignored. Domino
+lists accept ``1 2``, ``1|2`` or ``1:2`` per line. These readers serve ``trailkit
+import`` and the ``edges_file:`` path for big specs. :func:`edge_from_fields` reads the
+fields of one edge; the inline ``edges:`` strings of a spec use it too, so a side file
+reads every edge form the inline list reads, with the same messages.
 
 >>> lines = parse_edge_lines("# start\\nA E red\\nB C blue  # note\\n", "p.txt")
 >>> [(e.u, e.v, e.colour, e.line) for e in lines]
@@ -12,12 +15,17 @@ readers serve ``trailkit import`` and the ``edges_file:`` fast path for big spec
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from trailkit.models.errors import Location, SpecError
 
-__all__ = ["EdgeLine", "decode_utf8", "find_repeats", "parse_domino_lines", "parse_edge_columns",
+__all__ = ["ARROWS", "EdgeLine", "EdgeTextError", "decode_utf8", "edge_from_fields",
+           "find_repeats", "looks_like_edge_list", "parse_domino_lines", "parse_edge_columns",
            "parse_edge_lines"]
+
+ARROWS = ("->", "→")
+"""The words that make ``u -> v`` a one-way edge from ``u`` to ``v``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,43 +36,136 @@ class EdgeLine:
     v: str
     colour: str | None
     line: int
+    directed: bool = False
 
 
-def parse_edge_columns(text: str, source: str, *, allow_colour: bool = True
-                       ) -> tuple[list[str], list[str], list[str | None], list[int]]:
-    """Read ``U V [colour]`` lines into columns ``(us, vs, colours, line_numbers)``.
+class EdgeTextError(ValueError):
+    """One edge's fields do not make an edge; ``str()`` is the message without its subject
+    (the caller says which edge: ``edges[3]`` or a file's line)."""
 
-    The fast path for million-edge files: no object per edge. Raises
-    :class:`SpecError` at the first bad line.
+
+def edge_from_fields(fields: list[str], *, allow_colour: bool = True,
+                     allow_arrow: bool = True) -> tuple[str, str, str | None, bool]:
+    """The edge ``(u, v, colour, one_way)`` that the words ``fields`` of one edge spell.
+
+    ``u v``, ``u v colour``, and (with ``allow_arrow``) ``u -> v`` / ``u -> v colour``
+    for a one-way edge. Raises :class:`EdgeTextError` saying what was read and what to
+    write instead (an indentation slip that merges two YAML list items shows up here as
+    too many fields).
+
+    >>> edge_from_fields(["a", "->", "b", "red"])
+    ('a', 'b', 'red', True)
+    """
+    one_way = len(fields) >= 3 and fields[1] in ARROWS
+    if one_way and not allow_arrow:
+        raise EdgeTextError(f"is a one-way edge ({' '.join(fields)!r}), but one-way edges "
+                            "are not allowed here; write 'U V colour'")
+    parts = [fields[0], *fields[2:]] if one_way else fields
+    width = 3 if allow_colour else 2
+    if len(parts) == 1:
+        raise EdgeTextError(f"has one end ({parts[0]!r}); an edge needs two, like 'a b' or "
+                            "'a b red'")
+    if not 2 <= len(parts) <= width:
+        want = "'u v' or 'u v colour'" if allow_colour else "'u v'"
+        slip = (" (two items merged into one: is a line indented too far or missing its "
+                "'- '?)" if "-" in parts else "")
+        raise EdgeTextError(f"has {len(parts)} fields ({' '.join(fields)!r}); write {want}"
+                            f"{slip}")
+    return parts[0], parts[1], parts[2] if len(parts) == 3 else None, one_way
+
+
+def parse_edge_columns(text: str, source: str, *, allow_colour: bool = True,
+                       allow_arrow: bool = False,
+                       on_error: Callable[[SpecError], None] | None = None
+                       ) -> tuple[list[str], list[str], list[str | None], list[int], list[bool]]:
+    """Read edge lines into columns ``(us, vs, colours, line_numbers, one_way)``.
+
+    Each line is read by :func:`edge_from_fields` (``allow_arrow`` admits ``U -> V``);
+    no object per edge, so million-edge files stay small. A bad line raises a located
+    :class:`SpecError`, or with ``on_error`` is passed to it and left out (so a linter
+    sees every bad line).
     """
     us: list[str] = []
     vs: list[str] = []
     colours: list[str | None] = []
     numbers: list[int] = []
+    one_way: list[bool] = []
+    widest = 3 if allow_colour else 2
+    rows = (us.append, vs.append, colours.append, numbers.append, one_way.append)
+    add_u, add_v, add_colour, add_number, add_arrow = rows
     for number, raw in enumerate(text.splitlines(), start=1):
         fields = (raw.split("#", 1)[0] if "#" in raw else raw).split()
         width = len(fields)
-        if width == 2 or (width == 3 and allow_colour):
-            us.append(fields[0])
-            vs.append(fields[1])
-            colours.append(fields[2] if width == 3 else None)
-            numbers.append(number)
-        elif width:
-            want = "'U V' or 'U V colour'" if allow_colour else "'U V'"
-            raise SpecError(f"expected {want} but found {width} field(s): {raw.strip()!r}",
-                            Location(source, number, 1))
-    return us, vs, colours, numbers
+        if width == 2 or (width == widest and fields[1] not in ARROWS):
+            # 'u v' / 'u v colour', read as edge_from_fields reads them but without a
+            # call per line: the fast path of million-edge files
+            add_u(fields[0])
+            add_v(fields[1])
+            add_colour(fields[2] if width == 3 else None)
+            add_number(number)
+            add_arrow(False)
+            continue
+        if not width:
+            continue
+        try:
+            edge = edge_from_fields(fields, allow_colour=allow_colour, allow_arrow=allow_arrow)
+        except EdgeTextError as exc:
+            problem = SpecError(f"this line {exc}", Location(source, number, 1))
+            if on_error is None:
+                raise problem from None
+            on_error(problem)
+            continue
+        u, v, colour, arrow = edge
+        for add, value in zip(rows, (u, v, colour, number, arrow), strict=True):
+            add(value)
+    return us, vs, colours, numbers, one_way
 
 
-def parse_edge_lines(text: str, source: str, *, allow_colour: bool = True) -> list[EdgeLine]:
-    """Read ``U V [colour]`` lines; raise :class:`SpecError` at the first bad line."""
-    return [EdgeLine(*row) for row in zip(*parse_edge_columns(text, source,
-                                                              allow_colour=allow_colour),
-                                          strict=True)]
+def parse_edge_lines(text: str, source: str, *, allow_colour: bool = True,
+                     allow_arrow: bool = False) -> list[EdgeLine]:
+    """Read edge lines (see :func:`parse_edge_columns`); raise :class:`SpecError` at the
+    first bad line."""
+    us, vs, colours, numbers, one_way = parse_edge_columns(
+        text, source, allow_colour=allow_colour, allow_arrow=allow_arrow)
+    return [EdgeLine(*row) for row in zip(us, vs, colours, numbers, one_way, strict=True)]
+
+
+_WIDE_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"),
+               (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
+
+
+def _wide_encoding(data: bytes) -> str | None:
+    """``"UTF-16"`` or ``"UTF-32"`` when ``data`` looks like such a file: a byte order mark,
+    or the NUL bytes that text mostly of ASCII has in one of every two (or three of every
+    four) byte positions."""
+    for bom, name in _WIDE_BOMS:
+        if data.startswith(bom):
+            return name
+    head = data[:4096]
+    if len(head) < 4 or head.count(0) * 3 < len(head):
+        return None
+
+    def mostly_nul(step: int, offset: int) -> bool:
+        part = head[offset::step]
+        return part.count(0) * 4 >= len(part) * 3
+
+    if sum(mostly_nul(4, k) for k in range(4)) >= 3:
+        return "UTF-32"
+    if mostly_nul(2, 0) or mostly_nul(2, 1):
+        return "UTF-16"
+    return None
 
 
 def decode_utf8(data: bytes, source: str) -> str:
-    """Decode file bytes as UTF-8 (a BOM is allowed); a located error says where it fails."""
+    """Decode file bytes as UTF-8 (a BOM is allowed); a located error says where it fails.
+
+    A UTF-16 or UTF-32 file (Windows editors write them) is named as such, with what to
+    do, rather than reported as stray NUL bytes.
+    """
+    wide = _wide_encoding(data)
+    if wide is not None:
+        raise SpecError(f"this file is {wide}; save it as UTF-8 (in most editors: "
+                        "'Save with encoding' or 'Encoding: UTF-8')", Location(source, 1, 1))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -90,6 +191,35 @@ def parse_domino_lines(text: str, source: str) -> list[EdgeLine]:
                             Location(source, number, 1))
         out.append(EdgeLine(pips[0], pips[1], None, number))
     return out
+
+
+_PLANK_LINE = re.compile(r"\S+\s+\S+\s+\S+")
+_PAIR_LINE = re.compile(r"\S+\s+\S+")
+_DOMINO_LINE = re.compile(r"\[?\s*\d+\s*(?:[|:]|\s)\s*\d+\s*\]?")
+
+
+def looks_like_edge_list(text: str) -> tuple[str, int] | None:
+    """What plain list ``text`` reads as, rather than a YAML spec: ``("dominoes", line)``
+    (``1 2``, ``1|2`` per line), ``("planks", line)`` (``A E red``) or ``("edges", line)``
+    (``a b``), with the line of its first entry; ``None`` when it is none of these.
+
+    Lets the spec reader suggest ``trailkit import`` when such a file is given as a spec.
+
+    >>> looks_like_edge_list("# start\\nA E red\\nB C blue\\n")
+    ('planks', 2)
+    """
+    entries = [(number, raw.split("#", 1)[0].strip())
+               for number, raw in enumerate(text.splitlines()[:2000], start=1)]
+    entries = [(number, body) for number, body in entries if body]
+    if not entries or any(body.split()[0].endswith(":") or body[0] in "-{&*!%"
+                          for _, body in entries):
+        return None  # YAML keys, list items or flow mappings: a (broken) spec, not a list
+    first = entries[0][0]
+    for kind, pattern in (("dominoes", _DOMINO_LINE), ("planks", _PLANK_LINE),
+                          ("edges", _PAIR_LINE)):
+        if all(pattern.fullmatch(body) for _, body in entries):
+            return kind, first
+    return None
 
 
 def find_repeats(edges: list[EdgeLine]) -> list[tuple[EdgeLine, EdgeLine]]:

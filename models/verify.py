@@ -41,6 +41,8 @@ def verify(puzzle: Puzzle, walk: Walk) -> list[Violation]:
     problems: list[Violation] = []
     n_nodes, n_edges = len(puzzle.nodes), len(puzzle.tail)
     nodes, edges = walk.nodes, walk.edges
+    if not nodes and not edges and not n_nodes:
+        return []  # Walk.nowhere(): a puzzle without nodes (or edges) is solved by standing still
     if len(nodes) != len(edges) + 1:
         return [Violation(f"a walk of {len(edges)} steps must visit {len(edges) + 1} nodes, "
                           f"not {len(nodes)}")]

@@ -245,6 +245,8 @@ def exact_count(puzzle: Puzzle) -> CountResult | None:
     """
     if puzzle.use is not EdgeUse.EXACTLY_ONCE or puzzle.colours is not None:
         return None
+    if not puzzle.num_nodes:  # no nodes: one solution, the walk that stands nowhere
+        return CountResult(backend="exact", solutions=1, method="trivial")
     t0 = time.perf_counter()
     g = _Graph.of(puzzle)
     starts = sorted(puzzle.start) if puzzle.start is not None else range(puzzle.num_nodes)

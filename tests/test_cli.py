@@ -103,7 +103,7 @@ def test_domino_written_as_base60_is_not_62(tmp_path: Path,
 def test_listed_isolated_start_is_unsolvable_not_an_error(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = tmp_path / "p.yaml"
-    spec.write_text("trailkit: 1\nkind: trail\nnodes: [lonely]\nedges: [a b, b c]\n"
+    spec.write_text("trailkit: 1\nkind: trail\nnodes: [lonely, a, b, c]\nedges: [a b, b c]\n"
                     "start: lonely\n")
     code, out, _ = run(["solve", str(spec), "--json"], capsys)
     assert code == 1

@@ -84,8 +84,6 @@ BAD_SPECS = {
                           ["two pips"]),
     "expect-bad-status": (HEAD + "kind: trail\nedges: [a b]\nexpect: {status: won}\n", 4, 18,
                           ["solved"]),
-    "no-edges-no-nodes": (HEAD + "kind: trail\nedges: []\n", 1, 1, ["nothing to solve"]),
-    "no-dominoes": (HEAD + "kind: domino-chain\ndominoes: []\n", 1, 1, ["no dominoes"]),
     "multiple-documents": (HEAD + "kind: trail\nedges: [a b]\n---\nkind: trail\n", 4, 1,
                            ["single document"]),
 }

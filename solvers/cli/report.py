@@ -52,7 +52,7 @@ def answer_json(puzzle: Puzzle, answer: Answer, spec: str | None) -> dict[str, A
         "backend": answer.backend,
         "status": answer.status.value,
         "steps": walk.steps_json(puzzle) if walk is not None else [],
-        "start": puzzle.nodes[walk.nodes[0]] if walk is not None else None,
+        "start": puzzle.nodes[walk.nodes[0]] if walk is not None and walk.nodes else None,
         "length": answer.length,
         "optimal": answer.optimal,
         "certificate": certificate,
@@ -156,8 +156,12 @@ def answer_text(puzzle: Puzzle, answer: Answer, spec: str | None) -> str:
         best = " (proven shortest)" if answer.optimal else ""
         lines.append(f"solved by {_decided(answer)} in {took}: {size}{best}, "
                      "verified by the independent checker")
-        lines += (_walk_lines(puzzle, answer) if answer.walk.edges
-                  else [f"  the empty walk at {puzzle.nodes[answer.walk.nodes[0]]}"])
+        if answer.walk.edges:
+            lines += _walk_lines(puzzle, answer)
+        elif answer.walk.nodes:
+            lines.append(f"  the empty walk at {puzzle.nodes[answer.walk.nodes[0]]}")
+        else:
+            lines.append("  the empty walk (the puzzle has no nodes)")
     elif answer.status is Status.UNSOLVABLE:
         lines.append(f"unsolvable, according to {_decided(answer)} in {took}")
         explanation = ""

@@ -138,7 +138,8 @@ class CpSatBackend(Backend):
         empty = puzzle.empty_walk_nodes()
         if (empty and shortest) or (puzzle.use is EdgeUse.EXACTLY_ONCE
                                     and not puzzle.num_edges):
-            return CountResult(NAME, len(empty), method="empty walks")
+            nowhere = not puzzle.num_nodes  # no nodes: one walk, Walk.nowhere()
+            return CountResult(NAME, 1 if nowhere else len(empty), method="empty walks")
         length = None
         if shortest:
             answer = self.solve(replace(puzzle, objective=Objective.SHORTEST), limits)
@@ -192,11 +193,12 @@ def _enumerate(puzzle: Puzzle, limits: Limits, length: int | None, empties: int,
 
 
 def _trivial_answer(puzzle: Puzzle) -> Answer | None:
-    """Answers that need no model: no nodes, or an empty walk that solves the puzzle."""
-    if not puzzle.num_nodes:
-        return Answer.unsolvable(NAME, None, reason="the puzzle has no nodes to stand on")
-    empty = puzzle.empty_walk_nodes()
+    """Answers that need no model: an empty walk that solves the puzzle (with no nodes at
+    all, the walk that stands nowhere)."""
     shortest = puzzle.objective is Objective.SHORTEST
+    if not puzzle.num_nodes:
+        return Answer.solved(NAME, Walk.nowhere(), optimal=True if shortest else None)
+    empty = puzzle.empty_walk_nodes()
     if empty:
         return Answer.solved(NAME, Walk((empty[0],), ()), optimal=True if shortest else None)
     if puzzle.use is EdgeUse.EXACTLY_ONCE and not puzzle.num_edges:

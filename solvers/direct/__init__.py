@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from trailkit.models.answer import Answer
+from trailkit.models.answer import Answer, Walk
 from trailkit.models.counting import CountResult
-from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.base import NO_LIMITS, Backend, Limits
 
 __all__ = ["DirectBackend"]
@@ -34,6 +34,9 @@ class DirectBackend(Backend):
     honours_work_limit = True
 
     def solve(self, puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Answer:
+        if not puzzle.nodes:  # no dominoes at all: they form a ring, the empty one
+            return Answer.solved(self.name, Walk.nowhere(), optimal=True
+                                 if puzzle.objective is Objective.SHORTEST else None)
         if puzzle.use is EdgeUse.ANY:
             from trailkit.solvers.direct.reachability import solve_reusable
 

@@ -85,6 +85,10 @@ def count_walks(puzzle: Puzzle, limits: Limits | None = None, *, failures: bool 
     states. Limits (default: none) and Ctrl-C give ``complete=False`` with lower bounds
     (after Ctrl-C, ``stats["interrupted"]`` is true).
     """
+    if not puzzle.nodes:  # no dominoes: one solution, the empty ring (Walk.nowhere)
+        zero = 0 if failures else None
+        return CountResult(backend=BACKEND, solutions=1, failures=zero, early_failures=zero,
+                           method="empty walk")
     if puzzle.use is EdgeUse.ANY:
         if failures:
             raise UnsupportedPuzzle(

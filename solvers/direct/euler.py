@@ -56,8 +56,9 @@ def solve_euler(puzzle: Puzzle, limits: Limits) -> Answer:
     Runs in time linear in the puzzle's size (plus a max-flow over the two-way edges
     of a mixed graph), so ``limits`` are not needed and not consulted.
     """
-    if not puzzle.nodes:
-        return Answer.unsolvable(NAME, None, reason="the puzzle has no nodes")
+    if not puzzle.nodes:  # no dominoes at all: they form a ring, the empty one
+        return Answer.solved(NAME, Walk.nowhere(), optimal=True
+                             if puzzle.objective is Objective.SHORTEST else None)
     if not puzzle.tail:
         return _empty_walk(puzzle)
     directed = puzzle.directed
@@ -89,8 +90,9 @@ def _empty_walk(puzzle: Puzzle) -> Answer:
         if puzzle.end is None or v in puzzle.end:
             return Answer.solved(NAME, Walk((v,), ()), optimal=True
                                  if puzzle.objective is Objective.SHORTEST else None)
-    return Answer.unsolvable(NAME, None, reason="the puzzle has no edges, so the walk cannot "
-                             "move, and no node is both an allowed start and an allowed end")
+    certificate = structural_certificate(puzzle)  # the endpoints argument for no edges
+    return Answer.unsolvable(NAME, certificate, reason="the puzzle has no edges, so the walk "
+                             "cannot move, and no node is both an allowed start and an allowed end")
 
 
 def _no_trail(puzzle: Puzzle, mixed: bool) -> Answer:

@@ -12,7 +12,9 @@ its argument applies, else ``None``:
     with only one-way edges, nodes have more edges out than in (or in than out)
     than a trail allows;
 ``endpoints``
-    the ends the degrees force are not among the allowed starts and ends;
+    the ends the degrees force are not among the allowed starts and ends (with no
+    edges at all, whatever the edge rule: the walk cannot move, and no node is both an
+    allowed start and an allowed end);
 ``alternation``
     under a rule where two colours must alternate, every pass through a node uses
     one edge of each colour, so nodes where the colours do not balance can only be
@@ -216,7 +218,10 @@ def _forced_ends(puzzle: Puzzle) -> tuple[list[tuple[int, int]], str] | None:
 
 
 def endpoints_certificate(puzzle: Puzzle) -> Certificate | None:
-    """The ends the degrees force, when none of them is an allowed start/end pair."""
+    """The ends the degrees force, when none of them is an allowed start/end pair; with
+    no edges, the node the walk stands on, when none is both an allowed start and end."""
+    if not puzzle.tail:
+        return _standstill_certificate(puzzle)
     if not _applies(puzzle):
         return None
     forced = _forced_ends(puzzle)
@@ -237,7 +242,20 @@ def endpoints_certificate(puzzle: Puzzle) -> Certificate | None:
     return Certificate("endpoints", {}, explanation)
 
 
-# -------------------------------------------------------------------- all
+def _standstill_certificate(puzzle: Puzzle) -> Certificate | None:
+    """No edges: the only walk is the empty one on a node allowed both to start and to end
+    (this holds whatever the edge rule); an ``endpoints`` certificate when there is none."""
+    n, starts, ends = len(puzzle.nodes), puzzle.start, puzzle.end
+    if not n or any((starts is None or v in starts) and (ends is None or v in ends)
+                    for v in range(n)):
+        return None
+    names = puzzle.nodes
+    rule = " and ".join(f"{what} at {_listing(sorted(names[v] for v in chosen)) or 'no node'}"
+                        for what, chosen in (("start", starts), ("end", ends))
+                        if chosen is not None)
+    explanation = ("The puzzle has no edges, so the walk cannot take a step: it starts and "
+                   f"ends on the same node; but the walk must {rule}, and no node is both.")
+    return Certificate("endpoints", {}, explanation)
 
 
 # ------------------------------------------------------------- alternation

@@ -43,6 +43,8 @@ class Outcome:
 def empty_walks(puzzle: Puzzle) -> list[Walk]:
     """The empty walks the rules allow: one on each node allowed as both start and end
     (none when there are edges and every edge must be used or the walk must close)."""
+    if not puzzle.num_nodes:
+        return [Walk.nowhere()]
     return [Walk((v,), ()) for v in puzzle.empty_walk_nodes()]
 
 
