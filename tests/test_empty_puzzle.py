@@ -19,8 +19,7 @@ from trailkit.models.certificates import check_certificate
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.verify import verify
 from trailkit.solvers.cli import main
-from trailkit.solvers.counting import count
-from trailkit.solvers.pipeline import solve
+from trailkit.solvers.pipeline import count, solve
 
 BACKENDS = ["direct", "cpsat", "sat"]
 
@@ -50,7 +49,7 @@ def test_every_backend_solves_the_empty_puzzle(backend: str) -> None:
 def test_every_counter_counts_the_empty_walk_once(backend: str) -> None:
     result = count(empty_dominoes(), backend, crosscheck="direct")
     assert result.complete and result.solutions == 1
-    assert count(empty_dominoes(), exact=True).solutions == 1
+    assert count(empty_dominoes(), method="exact").solutions == 1
     with_failures = count(empty_dominoes(), "direct", failures=True)
     assert (with_failures.solutions, with_failures.failures) == (1, 0)
 

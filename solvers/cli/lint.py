@@ -1,53 +1,132 @@
 """``trailkit lint``: validate specs (files or whole folders), optionally against ``expect:``.
 
-Problems are printed as ``file:line:column: error: message`` (one per spec), like
-yamllint; the exit code is 0 when every spec is clean, 2 when one is unusable and 4
-when a spec's ``expect:`` block disagrees with what trailkit finds (with --expect).
+Like yamllint, every problem of every file is reported, each located, followed by a
+summary line:
+
+* ``--format text`` (the default): ``file:line:column: error: message`` on standard
+  error, ``file: ok`` on standard output for a clean spec, and the summary;
+* ``--format parsable``: one problem a line on standard output,
+  ``file:line:column: [error] message (key.path)``, for editors and grep;
+* ``--format json`` (or ``--json``): one ``trailkit-lint/1`` object.
+
+The exit code is 0 when every spec is clean, 2 when one is unusable and 4 when a spec's
+``expect:`` block disagrees with what trailkit finds (with ``--expect``).
 """
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
-from trailkit.models.errors import TrailkitError
-from trailkit.models.spec import load_spec
-from trailkit.solvers.cli.options import Exit
+from trailkit.models.errors import SpecError, TrailkitError
+from trailkit.models.spec import check_spec
+from trailkit.solvers.cli import output
+from trailkit.solvers.cli.options import Exit, examples
 from trailkit.solvers.cli.output import say, warn
 from trailkit.solvers.specfiles import find_specs
 
-__all__ = ["register"]
+__all__ = ["LINT_FORMAT", "register"]
+
+LINT_FORMAT = "trailkit-lint/1"
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``lint``."""
-    p = sub.add_parser("lint", help="validate specs (files or folders)")
+    p = sub.add_parser("lint", help="validate specs (files or folders): every problem, located",
+                       **examples("trailkit lint specs", "trailkit lint specs --expect",
+                                  "trailkit lint my.yaml --format parsable"))
     p.add_argument("specs", nargs="+", metavar="SPEC", help="spec files or folders of specs")
     p.add_argument("--expect", action="store_true",
                    help="also solve (and count) each spec and check its expect: block")
+    p.add_argument("--format", choices=("text", "parsable", "json"), default="text",
+                   help="text (default): messages and a summary; parsable: one "
+                        "'file:line:col: [error] message' line per problem; json: one "
+                        "trailkit-lint/1 object")
+    p.add_argument("--json", action="store_const", const="json", dest="format",
+                   help="the same as --format json")
     p.set_defaults(run=cmd_lint)
 
 
-def cmd_lint(args: argparse.Namespace) -> int:
-    """Lint every spec under the paths given; one line per spec; the exit code."""
+@dataclass
+class _Finding:
+    """What lint found in one spec file."""
+
+    path: Path
+    problems: list[SpecError] = field(default_factory=list)
+    expectations: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and not self.expectations
+
+
+def _lint(path: Path, check_expect: bool) -> _Finding:
     from trailkit.solvers.pipeline.expectations import expectation_problems
 
+    finding = _Finding(path, check_spec(path))
+    if check_expect and not finding.problems:
+        try:
+            finding.expectations = expectation_problems(path)
+        except TrailkitError as exc:  # e.g. a backend refusing the puzzle
+            finding.problems.append(exc if isinstance(exc, SpecError) else SpecError(str(exc)))
+    return finding
+
+
+def _problem_json(problem: SpecError) -> dict[str, Any]:
+    location = problem.location
+    return {"file": location.file if location else None,
+            "line": location.line if location else None,
+            "column": location.column if location else None,
+            "message": problem.message, "path": problem.path or None}
+
+
+def _summary(findings: list[_Finding]) -> str:
+    problems = sum(len(f.problems) for f in findings)
+    expectations = sum(len(f.expectations) for f in findings)
+    clean = sum(f.ok for f in findings)
+    parts = [f"{len(findings)} spec{'s' if len(findings) != 1 else ''} checked", f"{clean} ok"]
+    if problems:
+        parts.append(f"{problems} problem{'s' if problems != 1 else ''} in "
+                     f"{sum(bool(f.problems) for f in findings)} file(s)")
+    if expectations:
+        parts.append(f"{expectations} expect: mismatch{'es' if expectations != 1 else ''}")
+    return ", ".join(parts)
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    """Lint every spec under the paths given; report every problem; the exit code."""
     specs = find_specs(args.specs)
     if not specs:
-        warn("trailkit lint: no .yaml or .yml specs found")
-        return Exit.INPUT
+        raise TrailkitError("lint: no .yaml or .yml specs found")
+    findings = [_lint(path, args.expect) for path in specs]
     code = Exit.OK
-    for path in specs:
-        try:
-            load_spec(path)
-            problems = expectation_problems(path) if args.expect else []
-        except TrailkitError as exc:
-            warn(str(exc))
-            code = max(code, Exit.INPUT)
-            continue
-        if problems:
-            for problem in problems:
-                warn(f"{path}: expect: {problem}")
-            code = max(code, Exit.INCONSISTENT)
-        else:
-            say(f"{path}: ok")
+    if any(f.expectations for f in findings):
+        code = Exit.INCONSISTENT
+    if any(f.problems for f in findings):
+        code = Exit.INPUT
+    if args.format == "json":
+        output.emit_json({"format": LINT_FORMAT, "ok": code == Exit.OK,
+                          "summary": _summary(findings),
+                          "specs": [{"spec": str(f.path), "ok": f.ok,
+                                     "problems": [_problem_json(p) for p in f.problems],
+                                     "expect": f.expectations} for f in findings]})
+        return code
+    for finding in findings:
+        for problem in finding.problems:
+            if args.format == "parsable":
+                where = str(problem.location) if problem.location else str(finding.path)
+                key = f" ({problem.path})" if problem.path else ""
+                say(f"{where}: [error] {problem.message}{key}")
+            else:
+                warn(str(problem) if problem.location else f"{finding.path}: {problem}")
+        for mismatch in finding.expectations:
+            line = f"{finding.path}: expect: {mismatch}"
+            say(f"{finding.path}: [expect] {mismatch}") if args.format == "parsable" \
+                else warn(line)
+        if finding.ok and args.format == "text":
+            say(f"{finding.path}: ok")
+    if args.format == "text":
+        say(_summary(findings))
     return code

@@ -4,18 +4,16 @@ read.
 
 The schemas are data files shipped inside the package (``trailkit/models/schemas/``):
 ``result``, ``count``, ``prove``, ``check``, ``compare``, ``repair``, ``explain``,
-``error`` and ``spec``. The test suite validates every JSON output it sees against
+``lint``, ``error`` and ``spec``. The test suite validates every JSON output it sees against
 them.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-from importlib import resources
 from typing import Any
 
-from trailkit.models.errors import TrailkitError
+from trailkit.models.schemas import load_schema, schema_text
 from trailkit.solvers.cli.options import Exit
 from trailkit.solvers.cli.output import write_raw
 
@@ -23,24 +21,12 @@ __all__ = ["SCHEMA_NAMES", "load_output_schema", "register", "schema_for_format"
 
 #: Every schema ``trailkit schema`` prints, in the order ``--help`` lists them.
 SCHEMA_NAMES = ("spec", "result", "count", "prove", "check", "compare", "repair", "explain",
-                "error")
-
-
-def _schema_text(name: str) -> str:
-    if name not in SCHEMA_NAMES:
-        raise TrailkitError(f"unknown schema {name!r}; choose from {', '.join(SCHEMA_NAMES)}")
-    path = resources.files("trailkit.models").joinpath("schemas", f"{name}.schema.json")
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TrailkitError(f"the {name} schema is missing from this installation ({exc})"
-                            ) from None
+                "lint", "error")
 
 
 def load_output_schema(name: str) -> dict[str, Any]:
     """The schema called ``name`` as a dict."""
-    schema: dict[str, Any] = json.loads(_schema_text(name))
-    return schema
+    return load_schema(name)
 
 
 def schema_for_format(fmt: str) -> str | None:
@@ -61,5 +47,5 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    write_raw(_schema_text(args.name))
+    write_raw(schema_text(args.name))
     return Exit.OK
