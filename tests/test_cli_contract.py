@@ -327,3 +327,15 @@ def test_lint_formats_for_machines(tmp_path: Path, capsys: pytest.CaptureFixture
     assert found["format"] == "trailkit-lint/1" and not found["ok"]
     assert [(p["line"], p["path"]) for p in found["specs"][0]["problems"]] == \
         [(3, "nodes[1]"), (4, "edges[1]"), (5, "layout.zz")]
+
+
+def test_count_lets_the_pre_check_answer_and_can_switch_it_off(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["count", KOENIGSBERG, "--json"], capsys)
+    result = json.loads(out)
+    assert code == 0 and (result["method"], result["solutions"]) == ("pre-check", 0)
+    code, out, _ = run(["count", KOENIGSBERG, "--precheck", "off", "--method", "enumerate",
+                        "--json"], capsys)
+    result = json.loads(out)
+    assert (result["method"], result["backend"], result["solutions"]) == \
+        ("enumerate", "direct", 0)

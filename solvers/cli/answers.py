@@ -37,9 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_spec(p)
     p.add_argument("--backend", default=None, help=f"one of {BACKEND_HELP}, or 'all' "
                    "(default: direct)")
-    p.add_argument("--crosscheck", default="auto", metavar="B",
-                   help="second backend to compare with ('auto': direct for the other "
-                        "backends; 'none': off)")
+    _add_crosscheck(p, "solve with a second backend too and compare")
     add_json(p)
     p.add_argument("--from-model", metavar="FILE",
                    help="read a SAT solver's model ('v' lines) for the spec's DIMACS export "
@@ -61,9 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--exact", action="store_const", const="exact", dest="method",
                    help="the same as --method exact: count Euler circuits by formula "
                         "(BEST theorem) instead of enumerating")
-    p.add_argument("--crosscheck", default="auto", metavar="B",
-                   help="count with a second backend too and compare ('auto': direct "
-                        "for the other backends; 'none': off)")
+    _add_crosscheck(p, "count with a second backend too and compare")
     add_json(p, "the counts")
     add_limits(p)
     add_precheck(p)
@@ -91,6 +87,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "answer")
     add_json(p, "the verdict")
     p.set_defaults(run=cmd_check_certificate)
+
+
+def _add_crosscheck(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--crosscheck", default="auto", metavar="B",
+                   help=f"{what} ('auto': direct for the other backends; 'none': off)")
 
 
 def _crosscheck(args: argparse.Namespace) -> str | None:
@@ -133,6 +134,7 @@ def cmd_count(args: argparse.Namespace) -> int:
     puzzle = load_spec(args.spec)
     result = count(puzzle, args.backend, limits_from(args), failures=args.failures,
                    method=args.method, crosscheck=_crosscheck(args),
+                   precheck=args.precheck == "on",
                    progress=_progress_printer(puzzle, args) if not args.json else None)
     if not args.json:
         clear_status_line()

@@ -220,16 +220,18 @@ def count_json(puzzle: Puzzle, result: CountResult, spec: str | None,
 
 
 def count_method(result: CountResult) -> str:
-    """The contract's ``method`` of a count: ``exact`` (a formula) or ``enumerate``."""
-    return "exact" if result.backend == "exact" else "enumerate"
+    """The contract's ``method`` of a count: ``exact`` (a formula), ``pre-check`` (a
+    structural certificate: no solution) or ``enumerate``."""
+    return {"exact": "exact", PRECHECK: PRECHECK}.get(result.backend, "enumerate")
 
 
 def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: bool) -> str:
     """The counts as a small table a puzzle fan can read (thousands separated)."""
     title = puzzle.name or spec or "puzzle"
     bound = "" if result.complete else "at least "
-    how = ("by formula: " + result.method if result.backend == "exact"
-           else f"by {result.backend} ({result.method})")
+    how = {"exact": f"by formula: {result.method}",
+           PRECHECK: f"by the structural pre-check ({result.method.partition(': ')[2]})"
+           }.get(result.backend, f"by {result.backend} ({result.method})")
     lines = [f"{title} ({puzzle.kind}): counted {how}"]
     lines.append(f"  solutions:      {bound}{result.solutions:,}")
     if failures:

@@ -29,6 +29,7 @@ from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.solvers.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.pipeline.policy import (
     AUTO,
+    PRECHECK,
     count_second_opinion,
     engine_for,
     second_limits,
@@ -55,12 +56,19 @@ def exact_applies(puzzle: Puzzle) -> bool:
 def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
           limits: Limits = NO_LIMITS, *, failures: bool = False,
           method: str | CountMethod = CountMethod.AUTO, crosscheck: str | None = AUTO,
-          progress: Callable[[int], None] | None = None) -> CountResult:
-    """Count ``puzzle``'s solutions (and failures); see the module docstring."""
+          precheck: bool = True, progress: Callable[[int], None] | None = None
+          ) -> CountResult:
+    """Count ``puzzle``'s solutions (and failures); see the module docstring.
+
+    With ``precheck`` (and no failures asked for, nor a formula insisted on), a checked
+    structural certificate of unsolvability answers 0 without enumerating.
+    """
     method = CountMethod(method)
     started = time.perf_counter()
     result = None
-    if method is not CountMethod.ENUMERATE and not failures and (
+    if precheck and not failures and method is CountMethod.AUTO:
+        result = _precheck_count(puzzle)
+    if result is None and method is not CountMethod.ENUMERATE and not failures and (
             backend is None or method is CountMethod.EXACT):
         from trailkit.solvers.exact_count import exact_count
 
@@ -95,3 +103,16 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
     return CountResult(result.backend, result.solutions, result.failures,
                        result.early_failures, result.complete, result.method,
                        result.per_start, result.reason, stats)
+
+
+def _precheck_count(puzzle: Puzzle) -> CountResult | None:
+    """0 solutions, when the structural pre-check finds a certificate the independent
+    checker accepts."""
+    from trailkit.models.certificates import check_certificate
+    from trailkit.solvers.pipeline.solving import precheck
+
+    answer = precheck(puzzle)
+    if answer is None or answer.certificate is None or check_certificate(
+            puzzle, answer.certificate):
+        return None
+    return CountResult(PRECHECK, 0, method=f"pre-check: {answer.certificate.kind} certificate")
