@@ -26,7 +26,7 @@ def count(puzzle: Puzzle, backend: str = "direct", limits: Limits = Limits(), *,
     """Count ``puzzle``'s solutions (and failures); see the module docstring."""
     started = time.perf_counter()
     if exact:
-        from trailkit.solvers.exact_count import exact_count
+        from trailkit.solvers.direct.exact_count import exact_count
 
         result = exact_count(puzzle)
         if result is None:
