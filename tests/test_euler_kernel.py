@@ -9,17 +9,14 @@ on small puzzles.
 from __future__ import annotations
 
 import itertools
-import json
-import os
 import random
-import subprocess
-import sys
 import textwrap
 
 import networkx as nx
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles import jit_on_and_off
 
 from trailkit.models.answer import Status
 from trailkit.models.puzzle import Puzzle
@@ -151,13 +148,7 @@ WALKS_SCRIPT = textwrap.dedent("""
 
 
 def test_the_same_walks_with_the_jit_off() -> None:
-    def run(env: dict[str, str]) -> list[object]:
-        done = subprocess.run([sys.executable, "-c", WALKS_SCRIPT], env=env, check=True,
-                              capture_output=True, text=True)
-        return json.loads(done.stdout)
-
-    compiled = run(dict(os.environ))
-    interpreted = run({**os.environ, "NUMBA_DISABLE_JIT": "1"})
+    compiled, interpreted = jit_on_and_off(WALKS_SCRIPT)
     assert compiled == interpreted
     assert all(status == "solved" for status, _, _ in compiled)
 
