@@ -206,7 +206,7 @@ def _walk(adjacency: Adjacency, halves: bool, s: int) -> Route:
     """Hierholzer from ``s``: the trail of every edge reachable from ``s`` (all of them
     when the graph is connected and ``s`` a valid start)."""
     ptr, to, arc = adjacency
-    out = _hierholzer(ptr, to, arc, halves, s)  # positions in the adjacency
+    out = _hierholzer.sized(len(arc))(ptr, to, arc, halves, s)  # adjacency positions
     nodes = np.empty(len(out) + 1, dtype=np.int64)
     nodes[0] = s
     nodes[1:] = to[out]
@@ -302,7 +302,7 @@ def _balancing_flips(puzzle: Puzzle, s: int, t: int) -> np.ndarray | None:
     to = np.concatenate([head[two_way], surplus, np.full(len(deficit), sink)])
     cap = np.concatenate([np.ones(len(two_way), dtype=np.int64), bal[surplus] // 2,
                           -bal[deficit] // 2])
-    flow, residual = _max_flow(n + 2, frm, to, cap, source, sink)
+    flow, residual = _max_flow.sized(len(frm))(n + 2, frm, to, cap, source, sink)
     if flow < bal[surplus].sum() // 2:
         return None
     return two_way[residual[:len(two_way)] == 0]

@@ -428,9 +428,10 @@ def _compiled_sum(g: _Graph, nodes: list[int], search: _Search | None = None) ->
                          "use the reference method")
     if any(n < 0 or n > r for n, r in zip(search.need, search.remaining, strict=True)):
         return 0
-    high, low = _orientation_sum(search.lap.copy(), search.need.copy(),
-                                 search.remaining.copy(), search.pa, search.pb, search.pm,
-                                 search.done, search.binom)
+    leaves = math.prod(int(m) + 1 for m in search.pm)  # at most this many orientations
+    high, low = _orientation_sum.sized(leaves)(
+        search.lap.copy(), search.need.copy(), search.remaining.copy(), search.pa, search.pb,
+        search.pm, search.done, search.binom)
     return int(high) * _CARRY + int(low)
 
 

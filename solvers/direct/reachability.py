@@ -263,15 +263,17 @@ class _Search:
             return None
         goals = self.goal if goal else self.nogoal
         starts = roots if isinstance(roots, np.ndarray) else np.fromiter(roots, np.int64)
-        count, found = _seed(starts, self.parent, via, goals, self.out)
+        size = len(g.targets)
+        count, found = _seed.sized(size)(starts, self.parent, via, goals, self.out)
         frontier = self.out[:count].copy()
         self.levels.append(frontier)
         if found >= 0:
             return found
+        expand = _expand.sized(size)
         while len(frontier) and (bound is None or depth + 1 < bound):
             depth += 1
             self._tick(len(frontier))
-            count, opened, found = _expand(frontier, self.parent, self.expanded, g.offsets,
+            count, opened, found = expand(frontier, self.parent, self.expanded, g.offsets,
                                            g.targets, self.allowed_ptr, self.allowed_flat,
                                            g.phases, g.groups, goals, self.out, self.opened)
             frontier = self.out[:count].copy()
