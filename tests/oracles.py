@@ -126,10 +126,13 @@ def expected_walk(p: Puzzle) -> Walk | None:
 def jit_on_and_off(script: str) -> tuple[Any, Any]:
     """Run ``script`` (which prints one JSON value) compiled and with
     ``NUMBA_DISABLE_JIT=1``, each in a fresh process; return both values, so a test can
-    check that the compiled kernels and the same code interpreted agree."""
+    check that the compiled kernels and the same code interpreted agree. Kernels are
+    compiled whatever the input's size (``COMPILE_FROM = 0``)."""
+    prologue = "from trailkit.models import jit\njit.COMPILE_FROM = 0\n"
+
     def run(env: dict[str, str]) -> Any:
-        done = subprocess.run([sys.executable, "-c", script], env=env, check=True,
-                              capture_output=True, text=True)
+        done = subprocess.run([sys.executable, "-c", prologue + script], env=env,
+                              check=True, capture_output=True, text=True)
         return json.loads(done.stdout)
 
     return run(dict(os.environ)), run({**os.environ, "NUMBA_DISABLE_JIT": "1"})

@@ -14,6 +14,7 @@ import textwrap
 
 import networkx as nx
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracles import jit_on_and_off
@@ -23,6 +24,8 @@ from trailkit.models.puzzle import Puzzle
 from trailkit.models.verify import verify
 from trailkit.solvers.base import Limits
 from trailkit.solvers.direct.euler import _balancing_flips, solve_euler
+
+pytestmark = pytest.mark.usefixtures("compiled_kernels")
 
 
 def build(n: int, edges: list[tuple[int, int]], directed: list[bool] | None,

@@ -22,6 +22,8 @@ from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.direct.counting import count_walks
 from trailkit.solvers.direct.exact_count import count_euler_circuits, exact_count
 
+pytestmark = pytest.mark.usefixtures("compiled_kernels")
+
 NAMES = [str(i) for i in range(7)]
 
 

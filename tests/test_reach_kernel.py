@@ -11,6 +11,7 @@ import random
 import textwrap
 
 import networkx as nx
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracles import jit_on_and_off
@@ -21,6 +22,8 @@ from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
 from trailkit.models.verify import verify
 from trailkit.solvers.base import Limits
 from trailkit.solvers.direct.reachability import solve_reusable
+
+pytestmark = pytest.mark.usefixtures("compiled_kernels")
 
 COLOURS = ("red", "blue", "green")
 
