@@ -41,13 +41,15 @@ and the oracle the tests compare against.
 
 Measured on this project's 2-core machine (``tests/bench/bench_perf.py``): K9's
 3,230,080 orientations (911,520,057,021,235,200 circuits, OEIS A135388) take about
-1 s compiled against 290 s before; the double-eight set (K9 plus nine doubles) the
-same. **Where it stops**: the work is the number of Eulerian orientations, which
-grows super-exponentially: K11 has about 4.8e10 (about 15,000 times K9, hours on one
-core). Going further needs fewer orientations rather than faster ones: the graph's
-symmetry (for K_n, count one orientation per orbit of the n! relabellings and
-multiply by the orbit's size), a split of the search's first levels over cores,
-or a transfer-matrix count along a path decomposition of small width.
+2 s of CPU compiled, against 290 s for the reference enumeration; the double-eight
+set (K9 plus nine doubles) the same.
+
+**Where it stops**: the work is the number of Eulerian orientations, which grows
+super-exponentially: K11 has about 4.8e10, some 15,000 times K9's (about 9 hours on
+one core). Going further needs fewer orientations rather than faster ones: the
+graph's symmetry (for K_n, count one orientation per orbit of the n! relabellings
+and multiply by the orbit's size), a split of the search's first levels over
+cores, or a transfer-matrix count along a path decomposition of small width.
 
 **Conventions** (the ones the published numbers use):
 
