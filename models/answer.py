@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+import numpy as np
+
 from trailkit.models.puzzle import Puzzle
 
 __all__ = ["Answer", "Certificate", "CrossCheck", "Status", "Walk"]
@@ -24,7 +26,6 @@ class Status(StrEnum):
     UNKNOWN = "unknown"
 
 
-@dataclass(frozen=True, slots=True)
 class Walk:
     """A walk as node indices ``nodes[0..k]`` and edge indices ``edges[0..k-1]``.
 
@@ -33,13 +34,71 @@ class Walk:
     names the node it stands on, except in a puzzle with no nodes at all (an empty set
     of dominoes), whose only walk is :meth:`nowhere`: no node, no edge (its JSON
     ``start`` is ``null``).
+
+    A walk is immutable and holds its indices in whichever form it was given:
+    tuples (``.nodes`` / ``.edges``, what small walks and tests use) or NumPy int64
+    arrays (``.node_array`` / ``.edge_array``, what the compiled backends produce and
+    the verifier reads). Each form is made from the other on first use, so a
+    million-step walk from a compiled backend is checked without ever becoming a
+    tuple of a million Python ints (that costs about 30 ms and 36 MB).
+
+    >>> w = Walk((0, 1, 0), (4, 4))
+    >>> len(w), w.nodes, w.edge_array.tolist(), w == Walk(np.array([0, 1, 0]), (4, 4))
+    (2, (0, 1, 0), [4, 4], True)
     """
 
-    nodes: tuple[int, ...]
-    edges: tuple[int, ...]
+    __slots__ = ("_edge_array", "_edges", "_node_array", "_nodes")
+
+    def __init__(self, nodes: Sequence[int] | np.ndarray, edges: Sequence[int] | np.ndarray):
+        self._nodes, self._node_array = _forms(nodes)
+        self._edges, self._edge_array = _forms(edges)
+
+    @property
+    def nodes(self) -> tuple[int, ...]:
+        if self._nodes is None:
+            self._nodes = tuple(self.node_array.tolist())
+        return self._nodes
+
+    @property
+    def edges(self) -> tuple[int, ...]:
+        if self._edges is None:
+            self._edges = tuple(self.edge_array.tolist())
+        return self._edges
+
+    @property
+    def node_array(self) -> np.ndarray:
+        """The nodes as a read-only int64 array."""
+        if self._node_array is None:
+            self._node_array = _frozen_array(self._nodes)
+        return self._node_array
+
+    @property
+    def edge_array(self) -> np.ndarray:
+        """The edges as a read-only int64 array."""
+        if self._edge_array is None:
+            self._edge_array = _frozen_array(self._edges)
+        return self._edge_array
 
     def __len__(self) -> int:
-        return len(self.edges)
+        return len(self._edges) if self._edges is not None else len(self.edge_array)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Walk):
+            return NotImplemented
+        if self._nodes is None or other._nodes is None:
+            return (np.array_equal(self.node_array, other.node_array)
+                    and np.array_equal(self.edge_array, other.edge_array))
+        return self.nodes == other.nodes and self.edges == other.edges
+
+    def __hash__(self) -> int:
+        return hash((self.nodes, self.edges))
+
+    def __repr__(self) -> str:
+        return f"Walk(nodes={self.nodes!r}, edges={self.edges!r})"
+
+    def __reduce__(self) -> tuple[type[Walk], tuple[Any, Any]]:
+        return (Walk, (self._nodes if self._nodes is not None else self._node_array,
+                       self._edges if self._edges is not None else self._edge_array))
 
     @classmethod
     def nowhere(cls) -> Walk:
@@ -78,15 +137,31 @@ class Walk:
     def steps_json(self, puzzle: Puzzle) -> list[dict[str, Any]]:
         """The contract's ``steps`` list: ``from``, ``to``, ``edge`` (the edge's id), ``colour``."""
         names = puzzle.nodes
+        nodes = self.nodes if self._nodes is not None else self.node_array.tolist()
+        edges = self.edges if self._edges is not None else self.edge_array.tolist()
         return [
             {
-                "from": names[self.nodes[i]],
-                "to": names[self.nodes[i + 1]],
+                "from": names[nodes[i]],
+                "to": names[nodes[i + 1]],
                 "edge": puzzle.edge_id(e),
                 "colour": puzzle.colour_name(e),
             }
-            for i, e in enumerate(self.edges)
+            for i, e in enumerate(edges)
         ]
+
+
+def _forms(indices: Sequence[int] | np.ndarray) -> tuple[tuple[int, ...] | None,
+                                                        np.ndarray | None]:
+    """``(tuple, None)`` for a sequence, ``(None, read-only int64 array)`` for an array."""
+    if isinstance(indices, np.ndarray):
+        return None, _frozen_array(indices)
+    return tuple(indices), None
+
+
+def _frozen_array(indices: Sequence[int] | np.ndarray | None) -> np.ndarray:
+    array = np.array(indices if indices is not None else (), dtype=np.int64)
+    array.flags.writeable = False
+    return array
 
 
 @dataclass(frozen=True, slots=True)

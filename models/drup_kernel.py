@@ -30,8 +30,7 @@ assigned before it, or by the same proof line. Propagation keeps this, and
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -50,28 +49,8 @@ __all__ = [
     "normalise",
 ]
 
-try:
-    from numba import njit as _numba_njit
-except ImportError:  # pragma: no cover - exercised only where Numba is missing
-    _numba_njit = None
-
-COMPILED = _numba_njit is not None
-"""Whether the kernel runs compiled (Numba is installed)."""
-
-
-def _kernel(function: Callable[..., Any]) -> Callable[..., Any]:
-    """Compile ``function`` with Numba (cached on disk) when Numba is available.
-
-    ``NUMBA_DISABLE_JIT=1`` runs the same functions interpreted: the tests compare
-    both on the same proofs.
-    """
-    if _numba_njit is None:  # pragma: no cover
-        return function
-    try:
-        return _numba_njit(cache=True, nogil=True)(function)
-    except RuntimeError:  # nowhere writable to cache: compile in every process
-        return _numba_njit(nogil=True)(function)
-
+from trailkit.models.jit import COMPILED
+from trailkit.models.jit import kernel as _kernel
 
 # meta[] slots: the database's scalar state.
 TRAIL = 0     # number of literals on the trail

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
+from trailkit.models import jit
 from trailkit.models.errors import BackendUnavailable
 from trailkit.solvers.registry import backend_names, get_backend
 
@@ -42,3 +45,13 @@ def validate_output(obj: object) -> None:
     name = schema_for_format(str(obj.get("format", "")))
     assert name is not None, f"JSON output without a known format: {obj.get('format')!r}"
     jsonschema.validate(obj, load_output_schema(name))
+
+
+@pytest.fixture(scope="module")
+def compiled_kernels() -> Iterator[None]:
+    """Run every kernel compiled whatever the input's size (small inputs otherwise run
+    interpreted, see :mod:`trailkit.models.jit`): for the tests of the kernels."""
+    saved = jit.COMPILE_FROM
+    jit.COMPILE_FROM = 0
+    yield
+    jit.COMPILE_FROM = saved

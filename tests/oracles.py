@@ -12,6 +12,10 @@ which makes it an exhaustive at-most-once (and exactly-once) search.
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
+import subprocess
+import sys
 from typing import Any
 
 from hypothesis import strategies as st
@@ -117,3 +121,18 @@ def expected_walk(p: Puzzle) -> Walk | None:
     if p.use is EdgeUse.ANY:
         return brute_shortest(p, reusable_bound(p))
     return brute_shortest(p, p.num_edges, distinct_edges=True)
+
+
+def jit_on_and_off(script: str) -> tuple[Any, Any]:
+    """Run ``script`` (which prints one JSON value) compiled and with
+    ``NUMBA_DISABLE_JIT=1``, each in a fresh process; return both values, so a test can
+    check that the compiled kernels and the same code interpreted agree. Kernels are
+    compiled whatever the input's size (``COMPILE_FROM = 0``)."""
+    prologue = "from trailkit.models import jit\njit.COMPILE_FROM = 0\n"
+
+    def run(env: dict[str, str]) -> Any:
+        done = subprocess.run([sys.executable, "-c", prologue + script], env=env,
+                              check=True, capture_output=True, text=True)
+        return json.loads(done.stdout)
+
+    return run(dict(os.environ)), run({**os.environ, "NUMBA_DISABLE_JIT": "1"})

@@ -23,7 +23,7 @@ from trailkit.models.verify import verify
 from trailkit.solvers.base import Limits
 from trailkit.solvers.direct import DirectBackend
 from trailkit.solvers.direct.counting import count_walks
-from trailkit.solvers.exact_count import count_euler_circuits, exact_count
+from trailkit.solvers.direct.exact_count import count_euler_circuits, exact_count
 
 HOUSE = "ab ac bc bd be cd ce de"
 HOUSE_X = "ab ac bc bd bx cx ce xd xe de"

@@ -14,7 +14,7 @@ the node order of the spec; the order never changes a count).
   a :class:`~trailkit.models.answer.Walk` cannot tell two "directions" apart).
   For an exactly-once closed puzzle every rotation counts separately, exactly as
   an open enumeration of the same walks would count them: a cyclic Euler circuit
-  of ``m`` edges is ``m`` solutions (see :mod:`trailkit.solvers.exact_count`).
+  of ``m`` edges is ``m`` solutions (see :mod:`trailkit.solvers.direct.exact_count`).
 * A **failure** is a search node that has no child and is not a solution (the seed:
   "ending where you cannot continue while unused connections remain"; with an end
   rule, a walk using every edge but ending in the wrong place is one too).

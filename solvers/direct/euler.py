@@ -7,12 +7,16 @@
 * both kinds: the two-way edges are first given directions by a max-flow so that
   every node balances (an open trail's two ends excepted), then as above.
 
-The walk itself comes from an iterative Hierholzer over flat arrays: each node's
-edges form a linked list (``first[v]``, ``nxt[h]``, a sentinel at the end), which
-is also the node's pointer to its next unused edge, and a two-way edge is split
-into two half-edges ``2e`` (from its tail) and ``2e + 1`` (from its head), so
-``h ^ 1`` is the other half and ``h >> 1`` the edge. No recursion and no per-step function calls: a
-million edges take about a second in pure Python.
+The walk itself comes from an iterative Hierholzer in compiled code
+(:func:`_hierholzer`, Numba through :mod:`trailkit.models.jit`) over a
+compressed-sparse-row adjacency built by a counting sort (:func:`.csr.group_by`). A
+two-way edge ``e`` of ``m`` is split into two half-edges ``e`` (from its tail) and
+``m + e`` (from its head); the walk stays a NumPy array until it is printed
+(:class:`~trailkit.models.answer.Walk`). A million edges (``tests/bench/bench_perf.py``,
+dense / sparse instance): 0.10 / 1.8 s when the puzzle holds arrays, against 0.16 /
+1.1 s for a plain C Hierholzer parsing its input, and 0.5 / 2.0 s from the lists
+today's spec reader builds, 0.4 s of that turning them into arrays (the pure-Python
+Hierholzer this replaced took 0.8 / 2.7 s on a quieter machine).
 
 When no trail exists the answer carries a structural certificate
 (:mod:`.structural`), except for mixed graphs that fail only because no
@@ -27,17 +31,18 @@ orientation balances: that answer says it rests on the max-flow.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 
+import numpy as np
+
 from trailkit.models.answer import Answer, Walk
+from trailkit.models.jit import kernel
 from trailkit.models.puzzle import Objective, Puzzle
 from trailkit.solvers.base import Limits
+from trailkit.solvers.direct.csr import group_by
 from trailkit.solvers.direct.structural import (
-    balances,
     disconnected_certificate,
     structural_certificate,
-    total_degrees,
 )
 
 __all__ = ["solve_euler"]
@@ -46,8 +51,8 @@ NAME = "direct"
 
 NO_ORIENTATION = "no orientation of the two-way edges balances every node (max-flow)"
 
-Route = tuple[list[int], list[int]]
-"""A walk as (node indices, edge indices)."""
+Route = tuple[np.ndarray, np.ndarray]
+"""A walk as (node indices, edge indices), int64 arrays."""
 
 
 def solve_euler(puzzle: Puzzle, limits: Limits) -> Answer:
@@ -59,7 +64,7 @@ def solve_euler(puzzle: Puzzle, limits: Limits) -> Answer:
     if not puzzle.nodes:  # no dominoes at all: they form a ring, the empty one
         return Answer.solved(NAME, Walk.nowhere(), optimal=True
                              if puzzle.objective is Objective.SHORTEST else None)
-    if not puzzle.tail:
+    if len(puzzle.tail) == 0:
         return _empty_walk(puzzle)
     directed = puzzle.directed
     mixed = False
@@ -77,8 +82,7 @@ def solve_euler(puzzle: Puzzle, limits: Limits) -> Answer:
         return _disconnected(puzzle)
     optimal = True if puzzle.objective is Objective.SHORTEST else None
     method = "max-flow orientation + Hierholzer" if mixed else "Hierholzer"
-    return Answer.solved(NAME, Walk(tuple(nodes), tuple(edges)), optimal=optimal,
-                         method=method)
+    return Answer.solved(NAME, Walk(nodes, edges), optimal=optimal, method=method)
 
 
 # ---------------------------------------------------------------- outcomes
@@ -118,7 +122,7 @@ def _allowed(puzzle: Puzzle, s: int, t: int) -> bool:
             and (puzzle.end is None or t in puzzle.end))
 
 
-def _closing_start(puzzle: Puzzle, touched: Counter[int] | Sequence[int]) -> int | None:
+def _closing_start(puzzle: Puzzle, touched: Sequence[int] | np.ndarray) -> int | None:
     """For a circuit: the first node with edges that may both start and end the walk."""
     candidates: Iterable[int] = range(len(puzzle.nodes)) if puzzle.start is None \
         else sorted(puzzle.start)
@@ -128,7 +132,7 @@ def _closing_start(puzzle: Puzzle, touched: Counter[int] | Sequence[int]) -> int
     return None
 
 
-def _parity_ends(puzzle: Puzzle, deg: Counter[int] | Sequence[int],
+def _parity_ends(puzzle: Puzzle, deg: Sequence[int] | np.ndarray,
                  odd: list[int]) -> list[tuple[int, int]]:
     """The (start, end) pairs the odd-degree nodes and the puzzle's rules allow."""
     if not odd:
@@ -141,149 +145,138 @@ def _parity_ends(puzzle: Puzzle, deg: Counter[int] | Sequence[int],
 
 
 # ------------------------------------------------------------------ routes
+def _arrays(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
+    """The edges' ends as int64 arrays: free when the puzzle already holds arrays, else
+    ``np.fromiter`` (70 ms per million-int list, against 110 to 150 ms for
+    ``np.asarray``; the list's ints are scattered in memory, so this dominates the solve)."""
+    return _int64(puzzle.tail), _int64(puzzle.head)
+
+
+def _int64(values: Sequence[int]) -> np.ndarray:
+    if isinstance(values, np.ndarray):
+        return values.astype(np.int64, copy=False)
+    return np.fromiter(values, dtype=np.int64, count=len(values))
+
+
 def _undirected_route(puzzle: Puzzle) -> Route | None:
-    m = len(puzzle.tail)
-    ends = [0] * (2 * m)
-    ends[0::2] = puzzle.tail
-    ends[1::2] = puzzle.head
-    first, nxt, deg = _half_edge_lists(len(puzzle.nodes), ends)
-    odd = [v for v, d in enumerate(deg) if d & 1]
-    pairs = _parity_ends(puzzle, deg, odd)
-    if not pairs:
-        return None
-    return _trail_undirected(first, nxt, ends, pairs[0][0])
+    n = len(puzzle.nodes)
+    adjacency = _adjacency(*_arrays(puzzle), n, True)
+    deg = np.diff(adjacency[0])
+    pairs = _parity_ends(puzzle, deg, np.flatnonzero(deg & 1).tolist())
+    return _walk(adjacency, True, pairs[0][0]) if pairs else None
 
 
 def _directed_route(puzzle: Puzzle) -> Route | None:
-    tail, head = puzzle.tail, puzzle.head
-    bal = balances(len(puzzle.nodes), tail, head)
-    plus = [v for v, b in enumerate(bal) if b > 0]
+    tail, head = _arrays(puzzle)
+    n = len(puzzle.nodes)
+    adjacency = _adjacency(tail, head, n, False)
+    out_degree = np.diff(adjacency[0])
+    bal = out_degree - np.bincount(head, minlength=n)
+    plus = np.flatnonzero(bal > 0).tolist()
     if not plus:
-        s = _closing_start(puzzle, Counter(tail))
-        return None if s is None else _trail_directed(len(puzzle.nodes), tail, head, s)
-    minus = [v for v, b in enumerate(bal) if b < 0]
+        s = _closing_start(puzzle, out_degree)
+        return None if s is None else _walk(adjacency, False, s)
+    minus = np.flatnonzero(bal < 0).tolist()
     if puzzle.closed or len(plus) > 1 or len(minus) > 1 or bal[plus[0]] > 1:
         return None
     s, t = plus[0], minus[0]
     if not _allowed(puzzle, s, t):
         return None
-    return _trail_directed(len(puzzle.nodes), tail, head, s)
+    return _walk(adjacency, False, s)
 
 
 def _mixed_route(puzzle: Puzzle) -> Route | None:
     """Orient the two-way edges so the graph balances, then walk it as a one-way graph."""
-    deg = total_degrees(len(puzzle.nodes), puzzle.tail, puzzle.head)
-    odd = [v for v, d in enumerate(deg) if d & 1]
-    for s, t in _parity_ends(puzzle, deg, odd):
+    tail, head = _arrays(puzzle)
+    n = len(puzzle.nodes)
+    deg = np.bincount(tail, minlength=n) + np.bincount(head, minlength=n)
+    for s, t in _parity_ends(puzzle, deg, np.flatnonzero(deg & 1).tolist()):
         flipped = _balancing_flips(puzzle, s, t)
         if flipped is None:
             continue
-        tail, head = list(puzzle.tail), list(puzzle.head)
-        for e in flipped:
-            tail[e], head[e] = head[e], tail[e]
-        return _trail_directed(len(puzzle.nodes), tail, head, s)
+        tail, head = tail.copy(), head.copy()
+        tail[flipped], head[flipped] = head[flipped], tail[flipped]
+        return _walk(_adjacency(tail, head, n, False), False, s)
     return None
 
 
 # -------------------------------------------------------------- Hierholzer
-def _half_edge_lists(n: int, ends: list[int]) -> tuple[list[int], list[int], list[int]]:
-    """Each node's half-edges as a linked list (``first[v]``, then ``nxt[h]``, ended by
-    the sentinel ``len(ends)``), and each node's degree, in one pass."""
-    size = len(ends)
-    first = [size] * n
-    nxt = [size] * (size + 1)
-    deg = [0] * n
-    for h, v in enumerate(ends):
-        nxt[h] = first[v]
-        first[v] = h
-        deg[v] += 1
-    return first, nxt, deg
+Adjacency = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""``(ptr, to, arc)`` from :func:`_adjacency`."""
 
 
-def _trail_undirected(first: list[int], nxt: list[int], ends: list[int], s: int) -> Route:
-    """Hierholzer from ``s`` over half-edges; ``ends[2e]``/``ends[2e+1]`` are edge e's ends.
+def _walk(adjacency: Adjacency, halves: bool, s: int) -> Route:
+    """Hierholzer from ``s``: the trail of every edge reachable from ``s`` (all of them
+    when the graph is connected and ``s`` a valid start)."""
+    ptr, to, arc = adjacency
+    out = _hierholzer.sized(len(arc))(ptr, to, arc, halves, s)  # adjacency positions
+    nodes = np.empty(len(out) + 1, dtype=np.int64)
+    nodes[0] = s
+    nodes[1:] = to[out]
+    edges = arc[out].astype(np.int64)
+    if halves:
+        edges[edges >= len(arc) // 2] -= len(arc) // 2
+    return nodes, edges
 
-    ``first``/``nxt`` come from :func:`_half_edge_lists` and are used up. Returns the
-    trail of every edge reachable from ``s`` (all of them when the graph is connected
-    and ``s`` is a valid start).
+
+def _adjacency(tail: np.ndarray, head: np.ndarray, n: int, halves: bool) -> Adjacency:
+    """Compressed sparse rows (:func:`.csr.group_by`): node ``v``'s arcs are at positions
+    ``ptr[v]..ptr[v + 1] - 1`` in increasing arc order, ``to[i]`` is where the arc at
+    position ``i`` leads and ``arc[i]`` which arc it is (so ``ptr`` differences are
+    the degrees). With ``halves`` two-way edge ``e`` of ``m`` is the arcs ``e`` (from
+    its tail) and ``m + e`` (from its head), else one-way arc ``e``."""
+    if halves:
+        return group_by(np.concatenate([tail, head]), np.concatenate([head, tail]), n)
+    return group_by(tail, head, n)
+
+
+@kernel
+def _hierholzer(ptr: np.ndarray, to: np.ndarray, arc: np.ndarray, halves: bool,
+                s: int) -> np.ndarray:
+    """The adjacency positions of an Euler trail from ``s``, in walking order.
+
+    Walk on along unused edges until stuck, then back up, emitting the steps backed
+    over (filled from the end, so the result reads forwards); ``nxt[v]`` is node
+    ``v``'s next position to try, so every position is looked at once.
     """
-    size = len(ends)
-    used = bytearray(size + 1)  # used[h]: h's edge was crossed from its other end
-    stack: list[int] = []
-    push, pop = stack.append, stack.pop
-    out: list[int] = []
-    keep = out.append
+    edges = len(arc) // 2 if halves else len(arc)
+    twin = edges if halves else len(arc) + 1  # arcs from here on are second halves
+    used = np.zeros(edges, dtype=np.uint8)
+    nxt = ptr[:-1].copy()
+    stack = np.empty(edges, dtype=np.int64)
+    out = np.empty(edges, dtype=np.int64)
+    top = 0
+    k = edges
     v = s
     while True:
-        h = first[v]
-        while True:  # walk on until stuck, always at v
-            while used[h]:
-                h = nxt[h]
-            if h == size:
+        i, stop = nxt[v], ptr[v + 1]
+        e = -1
+        while i < stop:
+            e = arc[i]
+            if e >= twin:
+                e -= twin
+            if used[e] == 0:
                 break
-            first[v] = nxt[h]
-            twin = h ^ 1
-            used[twin] = 1
-            push(h)
-            v = ends[twin]
-            h = first[v]
-        first[v] = size
-        while stack:  # back up to the last node that still has an unused edge
-            h = pop()
-            keep(h)
-            v = ends[h]
-            g = first[v]
-            while used[g]:
-                g = nxt[g]
-            first[v] = g
-            if g != size:
-                break
+            i += 1
+        if i < stop:
+            used[e] = 1
+            nxt[v] = i + 1
+            stack[top] = i
+            top += 1
+            v = to[i]
         else:
-            break
-    out.reverse()
-    far = [0] * size  # far[h]: the node half-edge h leads to
-    far[0::2] = ends[1::2]
-    far[1::2] = ends[0::2]
-    nodes = [s]
-    nodes += map(far.__getitem__, out)
-    return nodes, [h >> 1 for h in out]
-
-
-def _trail_directed(n: int, tail: Sequence[int], head: Sequence[int], s: int) -> Route:
-    """Hierholzer from ``s`` along one-way edges ``tail[e] -> head[e]``."""
-    first = [-1] * n
-    nxt = [-1] * len(tail)
-    for e, v in enumerate(tail):
-        nxt[e] = first[v]
-        first[v] = e
-    stack: list[int] = []
-    push, pop = stack.append, stack.pop
-    out: list[int] = []
-    keep = out.append
-    v = s
-    while True:
-        e = first[v]
-        while e >= 0:  # walk on until stuck
-            first[v] = nxt[e]
-            push(e)
-            v = head[e]
-            e = first[v]
-        while stack:  # back up to the last node that still has an unused edge
-            e = pop()
-            keep(e)
-            v = tail[e]
-            if first[v] >= 0:
+            nxt[v] = stop
+            if top == 0:
                 break
-        else:
-            break
-    out.reverse()
-    nodes = [s]
-    nodes += map(head.__getitem__, out)
-    return nodes, out
+            top -= 1
+            k -= 1
+            out[k] = stack[top]
+            v = to[stack[top - 1]] if top > 0 else s
+    return out[k:]
 
 
 # ---------------------------------------------------------------- max-flow
-def _balancing_flips(puzzle: Puzzle, s: int, t: int) -> list[int] | None:
+def _balancing_flips(puzzle: Puzzle, s: int, t: int) -> np.ndarray | None:
     """Two-way edges to turn round (from ``tail -> head``) so every node balances.
 
     With ``s != t`` the start ``s`` keeps one edge more out than in and the end ``t``
@@ -291,105 +284,133 @@ def _balancing_flips(puzzle: Puzzle, s: int, t: int) -> list[int] | None:
     ``u`` to ``v``, so this is a flow: from each node with a surplus, along two-way
     edges (capacity one each), into the nodes with a deficit. ``None`` when the
     maximum flow cannot carry every surplus away.
+
+    The flow runs compiled (:func:`_max_flow`): on a million-edge mixed graph, half
+    of it two-way, 2.2 s (dense) and 50 s (sparse) in pure Python became
+    well under a second (``tests/bench/bench_perf.py``).
     """
     n = len(puzzle.nodes)
-    tail, head = puzzle.tail, puzzle.head
-    directed = puzzle.directed if puzzle.directed is not None else [False] * len(tail)
-    bal = balances(n, tail, head)
+    tail, head = _arrays(puzzle)
+    directed = (np.zeros(len(tail), dtype=bool) if puzzle.directed is None
+                else np.fromiter(puzzle.directed, dtype=bool, count=len(tail)))
+    bal = np.bincount(tail, minlength=n) - np.bincount(head, minlength=n)
     bal[s] -= 1
     bal[t] += 1
-    two_way = [e for e in range(len(tail)) if not directed[e] and tail[e] != head[e]]
-    source, sink = n, n + 1
-    frm = [tail[e] for e in two_way]
-    to = [head[e] for e in two_way]
-    cap = [1] * len(two_way)
-    need = 0
-    for v, d in enumerate(bal):
-        if d & 1:
-            return None
-        if d > 0:
-            frm.append(source)
-            to.append(v)
-            cap.append(d // 2)
-            need += d // 2
-        elif d < 0:
-            frm.append(v)
-            to.append(sink)
-            cap.append(-d // 2)
-    flow, residual = _max_flow(n + 2, frm, to, cap, source, sink)
-    if flow < need:
+    if np.any(bal & 1):
         return None
-    return [e for i, e in enumerate(two_way) if residual[2 * i] == 0]
+    two_way = np.flatnonzero(~directed & (tail != head))
+    surplus, deficit = np.flatnonzero(bal > 0), np.flatnonzero(bal < 0)
+    source, sink = n, n + 1
+    frm = np.concatenate([tail[two_way], np.full(len(surplus), source), deficit])
+    to = np.concatenate([head[two_way], surplus, np.full(len(deficit), sink)])
+    cap = np.concatenate([np.ones(len(two_way), dtype=np.int64), bal[surplus] // 2,
+                          -bal[deficit] // 2])
+    flow, residual = _max_flow.sized(len(frm))(n + 2, frm, to, cap, source, sink)
+    if flow < bal[surplus].sum() // 2:
+        return None
+    return two_way[residual[:len(two_way)] == 0]
 
 
-def _max_flow(count: int, frm: list[int], to: list[int], capacity: list[int],
-              source: int, sink: int) -> tuple[int, list[int]]:
-    """Dinic's maximum flow on arcs ``frm[i] -> to[i]``; returns the flow value and the
-    residual capacities (arc ``i`` at ``2i``, its reverse at ``2i + 1``)."""
-    arcs = 2 * len(frm)
-    target = [0] * arcs
-    cap = [0] * arcs
-    nxt = [-1] * arcs
-    first = [-1] * count
-    for i, (u, v, c) in enumerate(zip(frm, to, capacity, strict=True)):
-        a = 2 * i
-        target[a], cap[a], nxt[a] = v, c, first[u]
-        first[u] = a
-        target[a + 1], nxt[a + 1] = u, first[v]
-        first[v] = a + 1
+@kernel
+def _max_flow(count: int, frm: np.ndarray, to: np.ndarray, capacity: np.ndarray,
+              source: int, sink: int) -> tuple[int, np.ndarray]:
+    """Dinic's maximum flow on arcs ``frm[i] -> to[i]``; returns the flow value and each
+    arc's residual capacity.
+
+    The arcs and their reverses are kept in compressed sparse rows (``rev[a]`` is the
+    reverse of arc position ``a``), so a node's arcs are read in one sweep: with the
+    linked lists of the pure-Python version the sparse instance spent 5 s in cache
+    misses, with rows 0.3 s.
+    """
+    m = len(frm)
+    ptr = np.zeros(count + 1, dtype=np.int64)
+    for i in range(m):
+        ptr[frm[i] + 1] += 1
+        ptr[to[i] + 1] += 1
+    for v in range(count):
+        ptr[v + 1] += ptr[v]
+    fill = ptr[:count].copy()
+    target = np.empty(2 * m, dtype=np.int64)
+    cap = np.zeros(2 * m, dtype=np.int64)
+    rev = np.empty(2 * m, dtype=np.int64)
+    where = np.empty(m, dtype=np.int64)
+    for i in range(m):
+        a, b = fill[frm[i]], fill[to[i]]
+        fill[frm[i]] = a + 1
+        fill[to[i]] = b + 1
+        target[a], target[b] = to[i], frm[i]
+        cap[a] = capacity[i]
+        rev[a], rev[b] = b, a
+        where[i] = a
     flow = 0
+    level = np.empty(count, dtype=np.int64)
+    queue = np.empty(count, dtype=np.int64)
+    path = np.empty(count, dtype=np.int64)
     while True:
-        level = _levels(count, first, nxt, target, cap, source)
+        _levels(ptr, target, cap, source, sink, level, queue)
         if level[sink] < 0:
-            return flow, cap
-        flow += _blocking_flow(first[:], nxt, target, cap, level, source, sink)
+            return flow, cap[where]
+        flow += _blocking_flow(ptr[:count].copy(), ptr, target, cap, rev, level, source,
+                               sink, path)
 
 
-def _levels(count: int, first: list[int], nxt: list[int], target: list[int],
-            cap: list[int], source: int) -> list[int]:
-    """Breadth-first distances from ``source`` along arcs with capacity left (-1: unreached)."""
-    level = [-1] * count
+@kernel
+def _levels(ptr: np.ndarray, target: np.ndarray, cap: np.ndarray, source: int, sink: int,
+            level: np.ndarray, queue: np.ndarray) -> None:
+    """Breadth-first distances from ``source`` along arcs with capacity left (-1:
+    unreached), up to the sink's distance (nodes beyond it are of no use this phase)."""
+    level[:] = -1
     level[source] = 0
-    queue = [source]
-    for u in queue:
-        a = first[u]
-        while a >= 0:
+    queue[0] = source
+    head, tail = 0, 1
+    while head < tail:
+        u = queue[head]
+        head += 1
+        if level[sink] >= 0 and level[u] >= level[sink]:
+            return
+        for a in range(ptr[u], ptr[u + 1]):
             w = target[a]
             if cap[a] and level[w] < 0:
                 level[w] = level[u] + 1
-                queue.append(w)
-            a = nxt[a]
-    return level
+                queue[tail] = w
+                tail += 1
 
 
-def _blocking_flow(it: list[int], nxt: list[int], target: list[int], cap: list[int],
-                   level: list[int], source: int, sink: int) -> int:
-    """Augment along shortest paths until none is left (``it``: each node's current arc)."""
+@kernel
+def _blocking_flow(it: np.ndarray, ptr: np.ndarray, target: np.ndarray, cap: np.ndarray,
+                   rev: np.ndarray, level: np.ndarray, source: int, sink: int,
+                   path: np.ndarray) -> int:
+    """Augment along shortest paths until none is left (``it``: each node's current arc;
+    ``path[:depth]``: the arcs from the source to where the search stands)."""
     total = 0
-    path: list[int] = []
+    depth = 0
     v = source
     while True:
         if v == sink:
-            push = min(cap[a] for a in path)
-            for a in path:
-                cap[a] -= push
-                cap[a ^ 1] += push
+            push = cap[path[0]]
+            for d in range(1, depth):
+                push = min(push, cap[path[d]])
+            for d in range(depth):
+                cap[path[d]] -= push
+                cap[rev[path[d]]] += push
             total += push
-            path.clear()
+            depth = 0
             v = source
             continue
-        a = it[v]
+        a, stop = it[v], ptr[v + 1]
         step = level[v] + 1
-        while a >= 0 and (not cap[a] or level[target[a]] != step):
-            a = nxt[a]
+        while a < stop and (not cap[a] or level[target[a]] != step):
+            a += 1
         it[v] = a
-        if a >= 0:
-            path.append(a)
+        if a < stop:
+            path[depth] = a
+            depth += 1
             v = target[a]
         elif v == source:
             return total
         else:  # a dead end: never enter it again in this phase, step back
             level[v] = -1
-            a = path.pop()
-            v = target[a ^ 1]
-            it[v] = nxt[a]
+            depth -= 1
+            a = path[depth]
+            v = target[rev[a]]
+            it[v] = a + 1

@@ -70,7 +70,7 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
         result = _precheck_count(puzzle)
     if result is None and method is not CountMethod.ENUMERATE and not failures and (
             backend is None or method is CountMethod.EXACT):
-        from trailkit.solvers.exact_count import exact_count
+        from trailkit.solvers.direct.exact_count import exact_count
 
         result = exact_count(puzzle)
     if result is None and method is CountMethod.EXACT:
