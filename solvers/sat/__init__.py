@@ -17,6 +17,7 @@ from collections.abc import Callable
 from trailkit.models.answer import Answer, Certificate
 from trailkit.models.counting import CountResult
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
+from trailkit.models.formulas import position_certified
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.sat.dimacs import to_dimacs, walk_from_model
@@ -31,6 +32,7 @@ from trailkit.solvers.sat.runner import (
     run_guarded,
 )
 from trailkit.solvers.sat.search import Outcome, count_walks, search
+from trailkit.solvers.sat.walk_proof import refute_walks
 
 __all__ = ["DEFAULT_SOLVER", "SatBackend", "available_solvers", "to_dimacs", "walk_from_model"]
 
@@ -74,19 +76,32 @@ class SatBackend(Backend):
     def _certificate(self, puzzle: Puzzle, outcome: Outcome) -> Certificate | None:
         if outcome.proof is None or outcome.clauses is None or outcome.varmap is None:
             return None
-        return make_certificate(puzzle, outcome.clauses, outcome.varmap, outcome.proof,
-                                self.solver)
+        return make_certificate(puzzle, position_certified(puzzle, outcome.clauses,
+                                                           outcome.varmap),
+                                outcome.proof, self.solver)
 
     # ------------------------------------------------------------------ prove
     def prove(self, puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Certificate | None:
-        """A ``drup`` certificate that an exactly-once puzzle is unsolvable, or ``None``
-        (solvable, another rule, a limit reached, or a proof too big to be a certificate).
+        """A ``drup`` certificate that a once-only puzzle is unsolvable, or ``None``
+        (solvable, reusable edges, a limit reached, or a proof too big to be a certificate).
 
-        A solver that cannot log proofs is replaced by CaDiCaL for the proof.
+        Exactly once: the position encoding of ``#edges`` steps; at most once: the
+        ``walk-v1`` formula of every length at once. A solver that cannot log proofs is
+        replaced by CaDiCaL for the proof.
         """
-        if puzzle.use is not EdgeUse.EXACTLY_ONCE or puzzle.num_edges == 0:
+        if puzzle.use is EdgeUse.ANY or (puzzle.use is EdgeUse.EXACTLY_ONCE
+                                         and puzzle.num_edges == 0):
             return None
         name = self.solver if can_prove(self.solver) else DEFAULT_SOLVER
+        if puzzle.use is EdgeUse.AT_MOST_ONCE:
+            try:
+                verdict, formula, lines = run_guarded(
+                    lambda d: refute_walks(puzzle, name, d), name, limits.time_limit)
+            except SolverTimeout:
+                return None
+            if verdict is not Verdict.UNSAT or formula is None or lines is None:
+                return None
+            return make_certificate(puzzle, formula, lines, name)
         try:
             outcome = run_guarded(lambda d: search(puzzle, name, d, proof=True), name,
                                   limits.time_limit)
@@ -96,7 +111,9 @@ class SatBackend(Backend):
             return None
         if outcome.proof is None or outcome.clauses is None or outcome.varmap is None:
             return None
-        return make_certificate(puzzle, outcome.clauses, outcome.varmap, outcome.proof, name)
+        return make_certificate(puzzle, position_certified(puzzle, outcome.clauses,
+                                                           outcome.varmap),
+                                outcome.proof, name)
 
     # ------------------------------------------------------------------ count
     def count(self, puzzle: Puzzle, limits: Limits = NO_LIMITS, *,
