@@ -36,7 +36,7 @@ from trailkit.models.puzzle import EdgeUse, Puzzle
 if TYPE_CHECKING:
     from trailkit.models.position_encoding import VarMap
 
-__all__ = ["CertifiedFormula", "encodings", "position_certified", "rebuild"]
+__all__ = ["CertifiedFormula", "Size", "encodings", "position_certified", "rebuild"]
 
 Clause = list[int]
 
@@ -57,6 +57,22 @@ class CertifiedFormula:
     num_vars: int
     claim: str
     variables: Mapping[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Size:
+    """A formula's size, estimated before it is built: variables, clauses, literals."""
+
+    variables: int
+    clauses: int
+    literals: int
+
+    def megabytes(self) -> float:
+        """Peak memory to build the formula in Python and load it into a solver, in MB:
+        about 250 bytes per clause and 60 per literal, measured on the transition and
+        position encodings with CaDiCaL (the Python lists, the copy the solver is given,
+        its own clauses and watch lists)."""
+        return (250 * self.clauses + 60 * self.literals) / 1e6
 
 
 Rebuilder = Callable[[Puzzle, Mapping[str, Any]], "CertifiedFormula | list[str]"]
