@@ -55,7 +55,7 @@ import numpy as np
 
 from trailkit.models import drup_kernel as kernel
 from trailkit.models.answer import Certificate
-from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.models.puzzle import Puzzle
 
 __all__ = ["MAX_LEMMAS", "check_drup", "check_drup_certificate", "cnf_sha256", "cnf_text"]
 
@@ -324,12 +324,14 @@ def check_drup_certificate(puzzle: Puzzle, certificate: Certificate, *,
                            progress: Progress | None = None) -> list[str]:
     """Check a ``drup`` certificate against ``puzzle``; return why it fails ([] = accepted).
 
-    The data must carry ``format``, ``encoding``, ``cardinality``, ``length``,
-    ``symmetry``, ``num_vars``, ``cnf_sha256`` and ``proof`` (a list of lines, or one
-    text); ``cnf`` (DIMACS text), ``variables``, ``trailkit_version``, ``spec_sha256``
-    and ``solver`` are informative. The formula is re-derived from the puzzle, so a
-    proof made for another spec or another formula is rejected. ``progress`` is
-    as for :func:`check_drup`.
+    The data must carry ``format``, ``encoding`` with the parameters that encoding
+    needs (:func:`trailkit.models.formulas.rebuild`: ``cardinality``, ``length`` and
+    ``symmetry`` for ``position-v1``; ``cardinality`` for ``walk-v1``; ``cuts`` for
+    ``transition-v1``), ``cnf_sha256`` and ``proof`` (a list of lines, or one text);
+    ``cnf`` (DIMACS text), ``num_vars``, ``variables``, ``trailkit_version``,
+    ``spec_sha256`` and ``solver`` are informative. The formula is re-derived from the
+    puzzle, so a proof made for another spec or another formula is rejected.
+    ``progress`` is as for :func:`check_drup`.
     """
     try:
         return _check_drup_data(puzzle, certificate.data, time_limit, progress)
@@ -340,25 +342,16 @@ def check_drup_certificate(puzzle: Puzzle, certificate: Certificate, *,
 def _check_drup_data(puzzle: Puzzle, data: Mapping[str, Any], time_limit: float | None,
                      progress: Progress | None) -> list[str]:
     # The formula's trusted definition; the checking algorithm above uses none of it.
-    from trailkit.models.position_encoding import ENCODING_NAME, encode
+    from trailkit.models.formulas import rebuild
 
     if data.get("format") != CERTIFICATE_FORMAT:
         return [f"unknown drup certificate format {data.get('format')!r} "
                 f"(expected {CERTIFICATE_FORMAT!r})"]
-    if data["encoding"] != ENCODING_NAME:
-        return [f"unknown encoding {data['encoding']!r} (this trailkit encodes "
-                f"{ENCODING_NAME!r})"]
-    if puzzle.use is not EdgeUse.EXACTLY_ONCE:
-        return ["a drup certificate only covers puzzles whose edges are used exactly once"]
-    m = puzzle.num_edges
-    if m == 0:
-        return ["a puzzle without edges is decided without a proof"]
-    if int(data["length"]) != m:
-        return [f"the certified formula asks for {data['length']} steps, but an exactly-once "
-                f"walk of this puzzle has {m}"]
-    clauses, vmap = encode(puzzle, m, cardinality=str(data["cardinality"]),
-                           break_symmetry=bool(data["symmetry"]))
-    digest = cnf_sha256(vmap.num_vars, clauses)
+    formula = rebuild(puzzle, data)
+    if isinstance(formula, list):
+        return formula
+    clauses = formula.clauses
+    digest = cnf_sha256(formula.num_vars, clauses)
     problems = []
     if digest != data["cnf_sha256"]:
         problems.append("the certified CNF is not the encoding of this puzzle (hash "

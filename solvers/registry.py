@@ -1,6 +1,7 @@
 """The one map from backend names to backends.
 
-Names are ``direct``, ``cpsat``, ``sat`` and ``sat:NAME`` (any python-sat solver).
+Names are ``direct``, ``cpsat``, ``sat`` and ``sat:NAME`` (any python-sat solver), with
+an optional ``/ENCODING`` for ``sat`` (``sat/transition``, ``sat:glucose4/position``).
 A name is parsed once, by :meth:`BackendName.parse`, into a small value; everything
 after that reads its fields. Backends are imported lazily, so a missing optional
 library only matters when its backend is asked for, and the error names the package
@@ -48,20 +49,27 @@ class BackendName:
 
     @classmethod
     def parse(cls, text: str | BackendName) -> BackendName:
-        """Read ``direct``, ``sat`` or ``sat:NAME``; an unknown family lists the known ones."""
+        """Read ``direct``, ``sat``, ``sat:NAME`` or ``sat:NAME/ENCODING`` (``sat/ENCODING``
+        for the default solver: the option is then ``/ENCODING``); an unknown family
+        lists the known ones."""
         if isinstance(text, BackendName):
             return text
         family, _, option = text.strip().partition(":")
+        if "/" in family and not option:  # sat/transition: an option without a name
+            family, slash, rest = family.partition("/")
+            option = slash + rest
         entry = BACKENDS.get(family)
         if entry is None:
             raise BackendUnavailable(
                 f"unknown backend {text!r}{did_you_mean(family, BACKENDS)}; choose from "
-                f"{', '.join(backend_names())} or sat:SOLVER")
+                f"{', '.join(backend_names())} or sat:SOLVER[/ENCODING]")
         if option and not entry.takes_option:
             raise BackendUnavailable(f"backend {family!r} takes no ':{option}' option")
         return cls(family, option)
 
     def __str__(self) -> str:
+        if self.option.startswith("/"):
+            return f"{self.family}{self.option}"
         return f"{self.family}:{self.option}" if self.option else self.family
 
 

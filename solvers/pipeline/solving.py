@@ -2,7 +2,8 @@
 
 ::
 
-    Puzzle ──pre-check──▶ ──backend.solve──▶ Answer ──verify / check certificate──▶ ──cross-check──▶
+    Puzzle ──pre-check──▶ ──backend.solve──▶ Answer ──verify / check certificate──▶
+        ──certify (an uncertified "unsolvable" asks for a certificate)──▶ ──cross-check──▶
 
 * A walk is shown only after :func:`trailkit.models.verify.verify` accepted it.
 * "Unsolvable" is said only with a certificate that the independent checker
@@ -30,6 +31,7 @@ from trailkit.models.errors import BackendUnavailable, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.verify import verify
 from trailkit.solvers.base import NO_LIMITS, Backend, Limits
+from trailkit.solvers.pipeline.certify import certify
 from trailkit.solvers.pipeline.policy import (
     AUTO,
     PRECHECK,
@@ -61,7 +63,7 @@ def solve(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
         decided_by = engine.name
     answer = answer.with_(backend=engine.name, decided_by=decided_by,
                           time_s=time.perf_counter() - started)
-    answer = check_answer(puzzle, answer)
+    answer = certify(puzzle, check_answer(puzzle, answer), engine, limits)
 
     needs_confirmation = answer.status is Status.UNSOLVABLE and not answer.certificate_checked
     second_name = second_opinion(engine, crosscheck, needs_confirmation=needs_confirmation)
@@ -173,8 +175,9 @@ def _cross_check(puzzle: Puzzle, answer: Answer, second_name: str, limits: Limit
         raise VerificationFailure(
             f"backends disagree on the shortest length: {answer.backend} proves "
             f"{answer.length}, {second.name} proves {other.length}")
-    if answer.status is Status.UNSOLVABLE and not answer.certificate_checked:
-        if other.certificate_checked and other.certificate is not None:
+    if answer.status is Status.UNSOLVABLE:
+        if not answer.certificate_checked and other.certificate_checked \
+                and other.certificate is not None:
             answer = answer.with_(certificate=other.certificate, certificate_checked=True,
                                   verified=True)
         detail = f"confirmed: {answer.backend} and {second.name} both find no walk"

