@@ -51,7 +51,7 @@ def test_schema_is_shipped_as_package_data() -> None:
     assert "spec" in schema_names()
     assert json.loads(schema_text("spec")) == load_schema("spec")
     pyproject = (ROOT / "pyproject.toml").read_text()
-    assert '"trailkit.models" = ["schemas/*.json"]' in pyproject
+    assert '"trailkit.models.schemas" = ["*.schema.json"]' in pyproject
     assert "jsonschema" in pyproject
 
 
