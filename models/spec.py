@@ -29,7 +29,6 @@ stays ``None`` and ``meta["layout"]`` is ``"auto"``.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -38,6 +37,7 @@ from typing import Any, TypeVar
 import yaml
 
 from trailkit.models.errors import Location, SpecError
+from trailkit.models.hints import closest
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
 from trailkit.models.textformats import (
     EdgeTextError,
@@ -272,13 +272,10 @@ def _edge_list_hint(text: str, source: str) -> SpecError | None:
 
 
 def _hint(word: str, choices: Any) -> str:
-    """`` (did you mean 'x'?)`` for the choice nearest ``word`` (case counts least), or ``""``."""
-    names = [str(c) for c in choices]
-    same = [name for name in names if name.casefold() == str(word).casefold()]
-    by_fold = {name.casefold(): name for name in names}
-    close = same or [by_fold[m] for m in difflib.get_close_matches(
-        str(word).casefold(), list(by_fold), n=1, cutoff=0.6)]
-    return f" (did you mean {_short(close[0])!r}?)" if close else ""
+    """`` (did you mean 'x'?)`` for the choice :func:`~trailkit.models.hints.closest` to
+    ``word``, cut short for a message, or ``""``."""
+    match = closest(word, choices)
+    return f" (did you mean {_short(match)!r}?)" if match else ""
 
 
 def _shown(names: Any, limit: int = 8) -> str:
