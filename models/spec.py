@@ -663,8 +663,8 @@ class _SpecReader:
         if "dominoes_file" in top and "dominoes" not in top:
             side = self.guard("dominoes_file", None, lambda: self.read_side_file(
                 top["dominoes_file"][1], "dominoes_file"))
-            lines = self.guard("dominoes_file", None, lambda: parse_domino_lines(*side)) \
-                if side else None
+            lines = self.guard("dominoes_file", None, lambda: parse_domino_lines(
+                side[1], side[0])) if side else None  # type: ignore[index]
             self.edges_complete = lines is not None
             for line in lines or []:
                 path = f"dominoes_file line {line.line}"

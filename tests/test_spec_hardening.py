@@ -294,6 +294,18 @@ def test_side_file_reads_every_inline_edge_form(line: str, directed: bool,
         assert puzzle.colour_name(0) == ("red" if "red" in line else None)
 
 
+def test_dominoes_file_is_read_and_checked_against_nodes(tmp_path: Path) -> None:
+    write(tmp_path, "1 2\n2|3  # a note\n3:1\n", "dominoes.txt")
+    path = write(tmp_path, HEAD + "kind: domino-chain\ndominoes_file: dominoes.txt\n")
+    puzzle = load_spec(path)
+    assert (puzzle.nodes, puzzle.num_edges, puzzle.closed) == (("1", "2", "3"), 3, True)
+    path = write(tmp_path, HEAD + "kind: domino-chain\nnodes: [1, 2]\n"
+                 "dominoes_file: dominoes.txt\n")
+    side = str(tmp_path / "dominoes.txt")
+    assert [(p.location.file, p.location.line) for p in check_spec(path)] == \
+        [(side, 2), (side, 3)]
+
+
 def test_side_file_bad_line_reads_like_the_inline_message(tmp_path: Path) -> None:
     write(tmp_path, "a b\na b red extra\n", "edges.txt")
     path = write(tmp_path, HEAD + "kind: trail\nedges_file: edges.txt\n")
