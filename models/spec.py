@@ -48,8 +48,8 @@ from trailkit.models.textformats import (
     parse_edge_columns,
 )
 
-__all__ = ["KINDS", "MAX_INT_DIGITS", "MAX_SPEC_BYTES", "check_spec", "check_spec_text",
-           "load_spec", "load_spec_text"]
+__all__ = ["KINDS", "MAX_INT_DIGITS", "MAX_PROBLEMS", "MAX_SPEC_BYTES", "check_spec",
+           "check_spec_text", "load_spec", "load_spec_text"]
 
 MAX_SPEC_BYTES = 50 * 1024 * 1024
 MAX_INT_DIGITS = 4000
@@ -71,8 +71,9 @@ _KEYS = {
 }
 _EXPECT_KEYS = ("status", "solutions", "failures", "early_failures", "length")
 _SYNONYMS = {"color": "colour", "colors": "colours"}
-_MAX_SHOWN_PROBLEMS = 50
-"""Stray control characters are reported one by one up to this many."""
+MAX_PROBLEMS = 100
+"""Reading stops after this many problems (a million-edge file without colours would
+otherwise give a million), like a compiler's "too many errors"."""
 # The characters YAML allows in a stream (YAML 1.1, as PyYAML's reader checks them).
 _NOT_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd"
                             "\U00010000-\U0010ffff]")
@@ -191,7 +192,7 @@ def _control_characters(text: str, source: str, *, in_yaml: bool = True) -> list
     Side files (``in_yaml=False``) are held to the same rule: a name never hides one."""
     out = []
     for match in _NOT_PRINTABLE.finditer(text):
-        if len(out) == _MAX_SHOWN_PROBLEMS:
+        if len(out) == MAX_PROBLEMS:
             break
         char = match.group()
         line, column = _line_column(text, match.start())
@@ -323,10 +324,14 @@ class _SpecReader:
         return SpecError(message, loc, path)
 
     def record(self, problem: SpecError, path: str = "") -> None:
-        """Keep ``problem`` (its key path defaulting to ``path``) and go on reading."""
+        """Keep ``problem`` (its key path defaulting to ``path``) and go on reading, up to
+        :data:`MAX_PROBLEMS`."""
         if not problem.path:
             problem.path = path
         self.problems.append(problem)
+        if len(self.problems) >= MAX_PROBLEMS:
+            raise _Fatal(f"{MAX_PROBLEMS} problems so far; reading stopped here: fix these "
+                         "first", problem.location, problem.path)
 
     def guard(self, path: str, default: _T, read: Callable[[], _T]) -> _T:
         """``read()``, or ``default`` after recording the problem it raised."""
@@ -494,7 +499,7 @@ class _SpecReader:
         try:
             puzzle = self.read_spec(root)
         except SpecError as exc:  # one that leaves the rest unreadable
-            self.record(exc)
+            self.problems.append(exc)
             puzzle = None
         return (None, self.problems) if self.problems else (puzzle, [])
 

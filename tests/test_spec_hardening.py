@@ -14,7 +14,13 @@ import pytest
 from test_spec_errors import write
 
 from trailkit.models.errors import SpecError
-from trailkit.models.spec import MAX_INT_DIGITS, check_spec, check_spec_text, load_spec
+from trailkit.models.spec import (
+    MAX_INT_DIGITS,
+    MAX_PROBLEMS,
+    check_spec,
+    check_spec_text,
+    load_spec,
+)
 from trailkit.models.textformats import parse_edge_lines
 from trailkit.solvers.cli import main
 
@@ -179,6 +185,19 @@ def test_cycle_colour_on_no_edge_is_reported_with_the_edge_colour() -> None:
     assert [(p.location.line, p.location.column, p.path) for p in problems] == \
         [(3, 22, "colours[2]"), (4, 28, "edges[2]")]
     assert "did you mean 'green'" in problems[0].message
+
+
+@pytest.mark.parametrize("where", ["inline", "edges_file"])
+def test_check_spec_stops_after_too_many_problems(where: str, tmp_path: Path) -> None:
+    """A big edge list without colours is not a million problems."""
+    edges = [f"v{i} v{i + 1}" for i in range(5000)]
+    write(tmp_path, "\n".join(edges) + "\n", "edges.txt")
+    body = "edges_file: edges.txt" if where == "edges_file" else f"edges: [{', '.join(edges)}]"
+    path = write(tmp_path, HEAD + f"kind: colour-walk\n{body}\nstart: v0\ngoal: v9\n")
+    problems = check_spec(path)
+    assert len(problems) == MAX_PROBLEMS + 1
+    assert "reading stopped" in problems[-1].message
+    assert all(p.location is not None and p.location.line for p in problems)
 
 
 def test_check_spec_keeps_reading_the_edges_after_a_bad_one() -> None:
