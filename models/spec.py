@@ -478,8 +478,9 @@ class _SpecReader:
         return index
 
     def edge_end(self, name: str, where: yaml.Node | Location, path: str) -> int:
-        """The node an edge (or domino) ends at; with ``nodes:`` it must be listed there."""
-        if self.declared is not None and name not in self.declared:
+        """The node an edge (or domino) ends at; with ``nodes:`` it must be listed there
+        (unless an entry of ``nodes:`` could not be read: it may have been this name)."""
+        if self.declared is not None and self.nodes_complete and name not in self.declared:
             raise self.fail(where, f"{path} ends at {_short(name)!r}, which is not listed in "
                             f"'nodes:'{_hint(name, self.declared)}; fix the name, or add it "
                             "to 'nodes:'", path)

@@ -223,6 +223,11 @@ def test_a_bad_colour_rule_does_not_cascade(rule: str) -> None:
         assert [p.location.line for p in check_spec_text(text)] == [3], (kind, rule)
 
 
+def test_a_bad_nodes_entry_does_not_cascade() -> None:
+    text = HEAD + "kind: trail\nnodes: [a, [b]]\nedges: [a b]\nstart: b\nlayout: {b: [0, 0]}\n"
+    assert [p.path for p in check_spec_text(text)] == ["nodes[1]"]
+
+
 def test_check_spec_is_empty_for_every_bundled_spec() -> None:
     specs = sorted(SPECS.rglob("*.yaml"))
     assert len(specs) > 20
