@@ -98,7 +98,7 @@ def check_spec(path: str | Path) -> list[SpecError]:
     entry, its key ``path`` (``edges[3]``, ``layout.x``). Reading goes on after a problem
     wherever the rest can still be checked, so three independent mistakes give three
     problems; a problem that leaves the rest unreadable (malformed YAML, an unknown
-    ``kind``) is the only one reported.
+    ``kind``) is the only one reported, and reading stops after :data:`MAX_PROBLEMS`.
     """
     return _in_file_order(_read_path(Path(path))[1])
 
