@@ -29,7 +29,6 @@ stays ``None`` and ``meta["layout"]`` is ``"auto"``.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -38,6 +37,7 @@ from typing import Any, TypeVar
 import yaml
 
 from trailkit.models.errors import Location, SpecError
+from trailkit.models.hints import closest
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
 from trailkit.models.textformats import (
     EdgeTextError,
@@ -48,8 +48,8 @@ from trailkit.models.textformats import (
     parse_edge_columns,
 )
 
-__all__ = ["KINDS", "MAX_INT_DIGITS", "MAX_SPEC_BYTES", "check_spec", "check_spec_text",
-           "load_spec", "load_spec_text"]
+__all__ = ["KINDS", "MAX_INT_DIGITS", "MAX_PROBLEMS", "MAX_SPEC_BYTES", "check_spec",
+           "check_spec_text", "load_spec", "load_spec_text"]
 
 MAX_SPEC_BYTES = 50 * 1024 * 1024
 MAX_INT_DIGITS = 4000
@@ -71,8 +71,9 @@ _KEYS = {
 }
 _EXPECT_KEYS = ("status", "solutions", "failures", "early_failures", "length")
 _SYNONYMS = {"color": "colour", "colors": "colours"}
-_MAX_SHOWN_PROBLEMS = 50
-"""Stray control characters are reported one by one up to this many."""
+MAX_PROBLEMS = 100
+"""Reading stops after this many problems (a million-edge file without colours would
+otherwise give a million), like a compiler's "too many errors"."""
 # The characters YAML allows in a stream (YAML 1.1, as PyYAML's reader checks them).
 _NOT_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd"
                             "\U00010000-\U0010ffff]")
@@ -97,7 +98,7 @@ def check_spec(path: str | Path) -> list[SpecError]:
     entry, its key ``path`` (``edges[3]``, ``layout.x``). Reading goes on after a problem
     wherever the rest can still be checked, so three independent mistakes give three
     problems; a problem that leaves the rest unreadable (malformed YAML, an unknown
-    ``kind``) is the only one reported.
+    ``kind``) is the only one reported, and reading stops after :data:`MAX_PROBLEMS`.
     """
     return _in_file_order(_read_path(Path(path))[1])
 
@@ -191,7 +192,7 @@ def _control_characters(text: str, source: str, *, in_yaml: bool = True) -> list
     Side files (``in_yaml=False``) are held to the same rule: a name never hides one."""
     out = []
     for match in _NOT_PRINTABLE.finditer(text):
-        if len(out) == _MAX_SHOWN_PROBLEMS:
+        if len(out) == MAX_PROBLEMS:
             break
         char = match.group()
         line, column = _line_column(text, match.start())
@@ -272,13 +273,10 @@ def _edge_list_hint(text: str, source: str) -> SpecError | None:
 
 
 def _hint(word: str, choices: Any) -> str:
-    """`` (did you mean 'x'?)`` for the choice nearest ``word`` (case counts least), or ``""``."""
-    names = [str(c) for c in choices]
-    same = [name for name in names if name.casefold() == str(word).casefold()]
-    by_fold = {name.casefold(): name for name in names}
-    close = same or [by_fold[m] for m in difflib.get_close_matches(
-        str(word).casefold(), list(by_fold), n=1, cutoff=0.6)]
-    return f" (did you mean {_short(close[0])!r}?)" if close else ""
+    """`` (did you mean 'x'?)`` for the choice :func:`~trailkit.models.hints.closest` to
+    ``word``, cut short for a message, or ``""``."""
+    match = closest(word, choices)
+    return f" (did you mean {_short(match)!r}?)" if match else ""
 
 
 def _shown(names: Any, limit: int = 8) -> str:
@@ -326,10 +324,14 @@ class _SpecReader:
         return SpecError(message, loc, path)
 
     def record(self, problem: SpecError, path: str = "") -> None:
-        """Keep ``problem`` (its key path defaulting to ``path``) and go on reading."""
+        """Keep ``problem`` (its key path defaulting to ``path``) and go on reading, up to
+        :data:`MAX_PROBLEMS`."""
         if not problem.path:
             problem.path = path
         self.problems.append(problem)
+        if len(self.problems) >= MAX_PROBLEMS:
+            raise _Fatal(f"{MAX_PROBLEMS} problems so far; reading stopped here: fix these "
+                         "first", problem.location, problem.path)
 
     def guard(self, path: str, default: _T, read: Callable[[], _T]) -> _T:
         """``read()``, or ``default`` after recording the problem it raised."""
@@ -476,8 +478,9 @@ class _SpecReader:
         return index
 
     def edge_end(self, name: str, where: yaml.Node | Location, path: str) -> int:
-        """The node an edge (or domino) ends at; with ``nodes:`` it must be listed there."""
-        if self.declared is not None and name not in self.declared:
+        """The node an edge (or domino) ends at; with ``nodes:`` it must be listed there
+        (unless an entry of ``nodes:`` could not be read: it may have been this name)."""
+        if self.declared is not None and self.nodes_complete and name not in self.declared:
             raise self.fail(where, f"{path} ends at {_short(name)!r}, which is not listed in "
                             f"'nodes:'{_hint(name, self.declared)}; fix the name, or add it "
                             "to 'nodes:'", path)
@@ -497,7 +500,7 @@ class _SpecReader:
         try:
             puzzle = self.read_spec(root)
         except SpecError as exc:  # one that leaves the rest unreadable
-            self.record(exc)
+            self.problems.append(exc)
             puzzle = None
         return (None, self.problems) if self.problems else (puzzle, [])
 
@@ -666,8 +669,8 @@ class _SpecReader:
         if "dominoes_file" in top and "dominoes" not in top:
             side = self.guard("dominoes_file", None, lambda: self.read_side_file(
                 top["dominoes_file"][1], "dominoes_file"))
-            lines = self.guard("dominoes_file", None, lambda: parse_domino_lines(*side)) \
-                if side else None
+            lines = self.guard("dominoes_file", None, lambda: parse_domino_lines(
+                side[1], side[0])) if side else None  # type: ignore[index]
             self.edges_complete = lines is not None
             for line in lines or []:
                 path = f"dominoes_file line {line.line}"
@@ -826,7 +829,7 @@ class _SpecReader:
         ids: list[Any] = []
         labels: list[str] = list(palette or ())
         label_index = {name: i for i, name in enumerate(labels)}
-        seen_ids: dict[str, int] = {}
+        seen_ids: dict[str, yaml.Node | Location] = {}
 
         def colour_id(name: str | None, where: yaml.Node | Location, path: str) -> int:
             if name is None:
@@ -854,10 +857,11 @@ class _SpecReader:
             edge_id = default_id if edge_id is None else edge_id
             key = str(edge_id)
             if key in seen_ids:
+                first = seen_ids[key]
+                line = (first if isinstance(first, Location) else self.loc(first)).line
                 raise self.fail(where, f"edge id {_short(key)!r} is used twice (first at line "
-                                f"{seen_ids[key]}); ids must be unique")
-            line = where.line if isinstance(where, Location) else self.loc(where).line
-            seen_ids[key] = line or 0
+                                f"{line}); ids must be unique")
+            seen_ids[key] = where
             tail.append(u)
             head.append(v)
             colour.append(c_id)
@@ -930,20 +934,20 @@ class _SpecReader:
         self.edges_complete = items is not None
         for i, item in enumerate(items or []):
             path = f"{key}[{i}]"
-            entry = self.guard(path, None, lambda item=item, path=path: read(item, path))
-            if entry is None:
-                self.edges_complete = False
-                continue
-            self.attempt(path, lambda e=entry, item=item, path=path, i=i: use(e, item, path, i))
+            entry = None
+            try:  # as guard() does, without two closures per item (specs list 10^5 edges)
+                entry = read(item, path)
+                use(entry, item, path, i)
+            except _Fatal:
+                raise
+            except SpecError as exc:
+                self.record(exc, path)
+                if entry is None:
+                    self.edges_complete = False
 
     def attempt(self, path: str, action: Callable[[], object]) -> bool:
-        """Run ``action``; ``False`` after recording the problem it raised."""
-
-        def run() -> bool:
-            action()
-            return True
-
-        return self.guard(path, False, run)
+        """Run ``action``; ``False`` after recording the problem it raised (as :meth:`guard`)."""
+        return self.guard(path, False, lambda: action() or True)
 
     def read_edge(self, node: yaml.Node, path: str) -> tuple[str, str, str | None, bool, Any]:
         """One edge as ``(u, v, colour, one_way, id)`` from any of its three written forms."""

@@ -14,7 +14,13 @@ import pytest
 from test_spec_errors import write
 
 from trailkit.models.errors import SpecError
-from trailkit.models.spec import MAX_INT_DIGITS, check_spec, check_spec_text, load_spec
+from trailkit.models.spec import (
+    MAX_INT_DIGITS,
+    MAX_PROBLEMS,
+    check_spec,
+    check_spec_text,
+    load_spec,
+)
 from trailkit.models.textformats import parse_edge_lines
 from trailkit.solvers.cli import main
 
@@ -181,6 +187,19 @@ def test_cycle_colour_on_no_edge_is_reported_with_the_edge_colour() -> None:
     assert "did you mean 'green'" in problems[0].message
 
 
+@pytest.mark.parametrize("where", ["inline", "edges_file"])
+def test_check_spec_stops_after_too_many_problems(where: str, tmp_path: Path) -> None:
+    """A big edge list without colours is not a million problems."""
+    edges = [f"v{i} v{i + 1}" for i in range(5000)]
+    write(tmp_path, "\n".join(edges) + "\n", "edges.txt")
+    body = "edges_file: edges.txt" if where == "edges_file" else f"edges: [{', '.join(edges)}]"
+    path = write(tmp_path, HEAD + f"kind: colour-walk\n{body}\nstart: v0\ngoal: v9\n")
+    problems = check_spec(path)
+    assert len(problems) == MAX_PROBLEMS + 1
+    assert "reading stopped" in problems[-1].message
+    assert all(p.location is not None and p.location.line for p in problems)
+
+
 def test_check_spec_keeps_reading_the_edges_after_a_bad_one() -> None:
     text = HEAD + "kind: colour-walk\nedges: [A B red, C, B C teal, C D blue, D]\nstart: A\n" \
         "goal: D\n"
@@ -202,6 +221,11 @@ def test_a_bad_colour_rule_does_not_cascade(rule: str) -> None:
         text = HEAD + (f"kind: {kind}\ncolours: {rule}\nedges: [A B red, B C yellow]\n"
                        "first: yellow\nstart: A\ngoal: C\n")
         assert [p.location.line for p in check_spec_text(text)] == [3], (kind, rule)
+
+
+def test_a_bad_nodes_entry_does_not_cascade() -> None:
+    text = HEAD + "kind: trail\nnodes: [a, [b]]\nedges: [a b]\nstart: b\nlayout: {b: [0, 0]}\n"
+    assert [p.path for p in check_spec_text(text)] == ["nodes[1]"]
 
 
 def test_check_spec_is_empty_for_every_bundled_spec() -> None:
@@ -292,6 +316,18 @@ def test_side_file_reads_every_inline_edge_form(line: str, directed: bool,
         assert puzzle.nodes == ("a", "b")
         assert puzzle.is_directed(0) is directed
         assert puzzle.colour_name(0) == ("red" if "red" in line else None)
+
+
+def test_dominoes_file_is_read_and_checked_against_nodes(tmp_path: Path) -> None:
+    write(tmp_path, "1 2\n2|3  # a note\n3:1\n", "dominoes.txt")
+    path = write(tmp_path, HEAD + "kind: domino-chain\ndominoes_file: dominoes.txt\n")
+    puzzle = load_spec(path)
+    assert (puzzle.nodes, puzzle.num_edges, puzzle.closed) == (("1", "2", "3"), 3, True)
+    path = write(tmp_path, HEAD + "kind: domino-chain\nnodes: [1, 2]\n"
+                 "dominoes_file: dominoes.txt\n")
+    side = str(tmp_path / "dominoes.txt")
+    assert [(p.location.file, p.location.line) for p in check_spec(path)] == \
+        [(side, 2), (side, 3)]
 
 
 def test_side_file_bad_line_reads_like_the_inline_message(tmp_path: Path) -> None:

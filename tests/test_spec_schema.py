@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ import yaml
 
 from trailkit.models.errors import TrailkitError
 from trailkit.models.schemas import load_schema, schema_names, schema_text
-from trailkit.models.spec import load_spec_text
+from trailkit.models.spec import check_spec, load_spec_text
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,6 +122,32 @@ def test_obvious_mistakes_are_rejected(case: str,
     with pytest.raises(TrailkitError):
         load_spec_text(BAD[case])
     assert errors(validator, BAD[case])
+
+
+def test_every_spec_the_reader_accepts_validates(tmp_path: Path,
+                                                validator: jsonschema.protocols.Validator
+                                                ) -> None:
+    """On the fuzzer's mutants: the schema never rejects a spec the reader accepts (an
+    editor must not underline a good spec)."""
+    from test_fuzz_specs import SEED, mutants
+
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)  # an editor's parser reads long pips; Python's limit aside
+    accepted = 0
+    try:
+        for i, (data, side, steps) in enumerate(mutants(SEED, 300)):
+            folder = tmp_path / f"m{i}"
+            folder.mkdir()
+            for name in ("edges.txt", "side.txt"):
+                (folder / name).write_text(side, encoding="utf-8", errors="surrogatepass")
+            (folder / "spec.yaml").write_bytes(data)
+            if check_spec(folder / "spec.yaml"):
+                continue
+            accepted += 1
+            assert errors(validator, data.decode("utf-8-sig")) == [], (i, steps)
+    finally:
+        sys.set_int_max_str_digits(limit)
+    assert accepted > 20
 
 
 def test_readme_shows_the_language_server_hook() -> None:

@@ -98,7 +98,7 @@ def test_agrees_with_brute_force_and_certifies_every_refutation(puzzle: Puzzle) 
 
 
 def test_cut_clauses_are_checked_one_by_one_and_forged_ones_rejected() -> None:
-    clauses, tmap = encode_transitions(TRIANGLES)
+    _, tmap = encode_transitions(TRIANGLES)
     first = [0, 1, 2]  # the triangle a-b-c
     clause = cut_clause(tmap, TRIANGLES, first)
     assert clause and check_cut(TRIANGLES, tmap, ["0", "1", "2"], clause) == []
