@@ -39,7 +39,7 @@ vertical-align:-1px}
 svg .step.later{opacity:.12}
 svg .step.current .line{stroke:#000;stroke-width:5px}
 svg .step.current .casing{stroke:#f0e442;stroke-width:12px}
-svg .edge.current .plank{stroke-width:22px}
+svg .edge.current{filter:drop-shadow(0 0 2px #000) drop-shadow(0 0 5px #f0e442)}
 svg .domino.current rect{fill:#f0e442}
 svg .node.current .tyre{stroke:#e69f00;stroke-width:6px}
 """
@@ -140,10 +140,10 @@ def html_page(puzzle: Puzzle, svg: str, answer: Answer | None = None) -> str:
 <figure>{inline}</figure>
 <aside>
 <div class="controls">
-<button id="prev" type="button" title="step back (←)" aria-label="step back">⏮</button>
-<button id="play" type="button" title="play (space)" aria-label="play">▶</button>
-<button id="pause" type="button" title="pause (space)" aria-label="pause">⏸</button>
-<button id="next" type="button" title="step forward (→)" aria-label="step forward">⏭</button>
+<button id="prev" type="button" title="step back (←)">◀ Back</button>
+<button id="play" type="button" title="play (space)">▶ Play</button>
+<button id="pause" type="button" title="pause (space)">Pause</button>
+<button id="next" type="button" title="step forward (→)">Next ▶</button>
 </div>
 <div id="status" role="status"></div>
 <ol id="steps">{"".join(items)}</ol>
