@@ -31,9 +31,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--force", action="store_true", help="replace an existing --out file")
     p.set_defaults(run=cmd_generate)
 
-    p = sub.add_parser("export", help="write the puzzle as a SAT (DIMACS) or CP-SAT model")
+    p = sub.add_parser("export", help="write the puzzle as a SAT (DIMACS) or CP-SAT model, "
+                                      "or as a graph (Graphviz DOT, GraphML, NetworkX JSON)")
     p.add_argument("spec")
-    p.add_argument("--format", required=True, choices=("dimacs", "cpsat"))
+    p.add_argument("--format", required=True,
+                   choices=("dimacs", "cpsat", "dot", "graphml", "json-graph"),
+                   help="dimacs, cpsat: the solver models; dot: Graphviz; graphml: Gephi, "
+                        "yEd, igraph; json-graph: NetworkX node-link JSON")
     p.add_argument("--out", metavar="FILE")
     p.set_defaults(run=cmd_export)
 
@@ -79,8 +83,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.out:
         refuse_overwrite(args.out, [args.spec], allow_existing=True)
     from trailkit.solvers.cli.assignments import export_model
+    from trailkit.solvers.interchange import GRAPH_FORMATS, export_graph
 
-    text = export_model(load_spec(args.spec), args.format)
+    puzzle = load_spec(args.spec)
+    if args.format in GRAPH_FORMATS:
+        text = export_graph(puzzle, args.format)
+    else:
+        text = export_model(puzzle, args.format)
     if args.out:
         atomic_write(args.out, text)
     else:
