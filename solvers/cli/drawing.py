@@ -48,6 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def cmd_draw(args: argparse.Namespace) -> int:
     from trailkit.solvers.drawing import draw_svg, html_page, render_png
+    from trailkit.solvers.drawing.png import SIMPLIFY_EDGES as PNG_SIMPLIFY_EDGES
 
     suffix = Path(args.out).suffix.lower()
     if suffix not in FORMATS:
@@ -56,16 +57,17 @@ def cmd_draw(args: argparse.Namespace) -> int:
     refuse_overwrite(args.out, [args.spec], allow_existing=args.force)
     puzzle = load_spec(args.spec)
     answer = _answer(puzzle, args) if args.solve or args.certificate else None
+    simplify = True if suffix == ".png" and puzzle.num_edges > PNG_SIMPLIFY_EDGES else None
     if args.certificate and answer is not None:
         svg = draw_svg(puzzle, None if answer.status is Status.UNSOLVABLE else answer,
-                       certificate=answer.certificate)
+                       certificate=answer.certificate, simplify=simplify)
         if answer.status is Status.SOLVED:
             warn("trailkit: the puzzle is solvable, so there is no certificate; drawing "
                  "its walk")
         elif answer.certificate is None:
             warn(f"trailkit: no certificate to draw ({answer.reason or answer.status})")
     else:
-        svg = draw_svg(puzzle, answer)
+        svg = draw_svg(puzzle, answer, simplify=simplify)
     if suffix == ".svg":
         atomic_write(args.out, svg)
     elif suffix == ".png":

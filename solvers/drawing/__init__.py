@@ -28,10 +28,14 @@ __all__ = ["EdgeMark", "Emphasis", "draw_svg", "html_page", "render_png"]
 
 def draw_svg(puzzle: Puzzle, answer: Answer | None = None, *,
              certificate: Certificate | None = None, emphasis: Emphasis | None = None,
-             title: str | None = None) -> str:
+             title: str | None = None, simplify: bool | None = None) -> str:
     """The SVG text of ``puzzle``: with ``answer``'s walk on top when it is solved (an
     unsolvable or unknown answer adds a line saying so), ``certificate``'s argument drawn
     over it, and ``emphasis`` marking what a repair changed.
+
+    ``simplify`` draws the edges as one path per colour and the nodes as unlabelled dots
+    (``None``: only past :data:`~trailkit.solvers.drawing.graph.SIMPLIFY_EDGES` edges);
+    a note in the picture says so.
 
     Domino chains are drawn as tiles with pips (a ring or a line in the walk's order,
     or the set as given); with a certificate, as the graph of pip values, where the
@@ -43,7 +47,7 @@ def draw_svg(puzzle: Puzzle, answer: Answer | None = None, *,
         from trailkit.solvers.drawing.dominoes import domino_svg
 
         return domino_svg(puzzle, walk, title=title, notes=notes)
-    return graph_svg(GraphPicture(puzzle, walk, certificate, emphasis, title, notes))
+    return graph_svg(GraphPicture(puzzle, walk, certificate, emphasis, title, notes, simplify))
 
 
 def _answer_line(puzzle: Puzzle, answer: Answer) -> str:

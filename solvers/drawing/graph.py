@@ -56,6 +56,7 @@ class GraphPicture:
     emphasis: Emphasis | None = None
     title: str | None = None
     notes: list[str] = field(default_factory=list)
+    simplify: bool | None = None  # None: past SIMPLIFY_EDGES edges
 
 
 def graph_svg(pic: GraphPicture) -> str:
@@ -69,7 +70,8 @@ class _Scene:
     def __init__(self, pic: GraphPicture) -> None:
         self.pic = pic
         p = self.p = pic.puzzle
-        self.simplified = p.num_edges > SIMPLIFY_EDGES
+        self.simplified = (p.num_edges > SIMPLIFY_EDGES if pic.simplify is None
+                           else pic.simplify)
         xy, self.layout_method = node_positions(p)
         self.xy = self._to_pixels(xy)
         self.paint = palette(list(p.colour_names))
@@ -212,7 +214,7 @@ class _Scene:
             tip = f"edge {p.edge_id(e)}: {u} {arrow} {v}" + (f", {paint.name}" * bool(paint.name))
             parts = [el("title", escape(tip)),
                      el("path", d=d, fill="none", stroke=paint.hex, stroke_width=width,
-                        stroke_linecap="round" if paint.dash.startswith("0.01") else "butt",
+                        stroke_linecap=_linecap(paint),
                         stroke_dasharray=paint.dasharray(width), class_="plank")]
             if paint.hex == "#F4F4F4":  # a white plank needs an outline to be seen
                 parts.insert(1, el("path", d=d, fill="none", stroke="#888",
@@ -236,10 +238,10 @@ class _Scene:
             paint = self.paint[name] if name else NO_COLOUR
             out.append(el("path", d="".join(segments), fill="none", stroke=paint.hex,
                           stroke_width=PLANK_W, stroke_dasharray=paint.dasharray(PLANK_W),
-                          class_="edges-merged", data_colour=name or None))
-        self.notes.append(f"Simplified: {p.num_edges:,} edges are more than "
-                          f"{SIMPLIFY_EDGES:,}, so they are drawn as one line per colour and "
-                          "nodes are unlabelled dots.")
+                          stroke_linecap=_linecap(paint), class_="edges-merged",
+                          data_colour=name or None))
+        self.notes.append(f"Simplified for its size ({p.num_edges:,} edges): edges are drawn "
+                          "as one line per colour and nodes as unlabelled dots.")
         return el("g", "".join(out), class_="edges")
 
     def nodes_layer(self) -> str:
@@ -620,6 +622,11 @@ def _nearest_distances(xy: np.ndarray, limit: int = 3000) -> np.ndarray:
     return out[(out > 1e-9) & np.isfinite(out)]
 
 
+def _linecap(paint: Paint) -> str:
+    """Round caps for a dotted pattern (its dashes are points), butt caps otherwise."""
+    return "round" if paint.dash.startswith("0.01") else "butt"
+
+
 def _path_d(curve: tuple[np.ndarray, np.ndarray, np.ndarray]) -> str:
     a, c, b = curve
     return f"M{fmt(a[0])} {fmt(a[1])}Q{fmt(c[0])} {fmt(c[1])} {fmt(b[0])} {fmt(b[1])}"
@@ -633,7 +640,7 @@ def _degrees(p: Puzzle) -> list[int]:
 
 def _swatch_line(paint: Paint) -> str:
     return el("line", x1=0, y1=0, x2=36, y2=0, stroke=paint.hex, stroke_width=PLANK_W,
-              stroke_linecap="round" if paint.dash.startswith("0.01") else "butt",
+              stroke_linecap=_linecap(paint),
               stroke_dasharray=paint.dasharray(PLANK_W))
 
 

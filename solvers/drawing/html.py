@@ -85,8 +85,10 @@ function pause(){ if (timer !== null) { clearInterval(timer); timer = null; } sh
 function play(){
   if (timer !== null || !steps.length) return;
   if (current === steps.length) current = 0;
-  timer = setInterval(() => { if (current >= steps.length) pause(); else show(current + 1); },
-                      Number(document.body.dataset.interval || 700));
+  timer = setInterval(() => {
+    show(current + 1);
+    if (current >= steps.length) pause();  // stop at the last step, not one tick later
+  }, Number(document.body.dataset.interval || 700));
   show(current);
 }
 document.getElementById('prev').onclick = () => { pause(); show(current - 1); };
