@@ -17,8 +17,8 @@ NetworkX is imported lazily (``pip install 'trailkit[draw]'``, or any NetworkX 3
 >>> from trailkit.models.spec import load_spec_text
 >>> p = load_spec_text("trailkit: 1\\nkind: trail\\nedges: [a b, b c, c a]\\n")
 >>> q = from_networkx(to_networkx(p))
->>> q.nodes, list(q.tail), list(q.head)
-(('a', 'b', 'c'), [0, 1, 2], [1, 2, 0])
+>>> q.nodes, q.num_edges, q.kind
+(('a', 'b', 'c'), 3, 'trail')
 """
 
 from __future__ import annotations

@@ -278,3 +278,22 @@ def test_draw_certificate_command(tmp_path) -> None:
     assert main(["draw", str(TYRE / "original.yaml"), "--certificate", "--out", str(out)]) == 0
     assert groups(parse(out.read_text()), "unreached")
     assert re.search(r"none of those places is T", out.read_text())
+
+
+@pytest.mark.parametrize("module", ["__init__", "emphasis", "geometry", "layout", "palette",
+                                    "svgtext"])
+def test_drawing_docstring_examples(module: str) -> None:
+    import doctest
+    import importlib
+
+    mod = importlib.import_module(f"trailkit.solvers.drawing.{module}".removesuffix(".__init__"))
+    assert doctest.testmod(mod).failed == 0
+
+
+def test_interchange_docstring_examples() -> None:
+    import doctest
+
+    pytest.importorskip("networkx")
+    from trailkit.solvers import interchange
+
+    assert doctest.testmod(interchange).failed == 0

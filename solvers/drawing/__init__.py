@@ -10,7 +10,7 @@ one self-contained page with a step control. The command line
 >>> from trailkit.solvers.pipeline import solve
 >>> p = load_spec_text("trailkit: 1\\nkind: trail\\nedges: [a b, b c, c a]\\n")
 >>> svg = draw_svg(p, solve(p))
->>> svg.count('class="step"'), svg.count('class="node')
+>>> svg.count('class="step"'), svg.count('class="node"')
 (3, 3)
 """
 

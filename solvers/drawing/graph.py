@@ -21,17 +21,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
-import numpy as np
-
 from trailkit.models.answer import Certificate, Walk
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.drawing.emphasis import EdgeMark, Emphasis
 from trailkit.solvers.drawing.frame import INK, framed
-from trailkit.solvers.drawing.layout import node_positions
+from trailkit.solvers.drawing.geometry import V, neighbour_distance, spec_positions
 from trailkit.solvers.drawing.palette import NO_COLOUR, Paint, palette
 from trailkit.solvers.drawing.svgtext import el, fmt, text_el
 
 __all__ = ["SIMPLIFY_EDGES", "GraphPicture", "graph_svg"]
+
+Curve = tuple[V, V, V]  # a quadratic Bézier: start, control, end
 
 U = 100.0  # pixels between neighbouring nodes
 NODE_R = 0.22 * U
@@ -72,11 +72,21 @@ class _Scene:
         p = self.p = pic.puzzle
         self.simplified = (p.num_edges > SIMPLIFY_EDGES if pic.simplify is None
                            else pic.simplify)
-        xy, self.layout_method = node_positions(p)
+        xy = spec_positions(p)
+        self.layout_method = "the spec's layout"
+        if xy is None:
+            from trailkit.solvers.drawing.layout import node_positions
+
+            array, self.layout_method = node_positions(p)
+            xy = [V(float(x), float(y)) for x, y in array]
+        self.label_px = [_label_px(name) for name in p.nodes]
+        self.radius = [max(NODE_R, 0.33 * size * len(name) + 5)
+                       for name, size in zip(p.nodes, self.label_px, strict=True)]
         self.xy = self._to_pixels(xy)
         self.paint = palette(list(p.colour_names))
         self.visits = Counter(pic.walk.nodes) if pic.walk and len(pic.walk) else Counter()
-        self.rim = [NODE_R + RING_GAP * max(0, self.visits[v] - 1) for v in range(p.num_nodes)]
+        self.rim = [self.radius[v] + RING_GAP * max(0, self.visits[v] - 1)
+                    for v in range(p.num_nodes)]
         self.offsets = self._edge_offsets()
         self.legend: list[tuple[str, str]] = []  # (symbol svg, text)
         self.notes = list(pic.notes)
@@ -85,23 +95,16 @@ class _Scene:
         self.faded_edges: set[int] = set()
 
     # ------------------------------------------------------------- geometry
-    def _to_pixels(self, xy: np.ndarray) -> np.ndarray:
-        """Scale so the median edge is ``U`` long, flip y, and put the top-left at 0."""
-        p = self.p
-        if len(xy) == 0:
+    def _to_pixels(self, xy: list[V]) -> list[V]:
+        """Scale so neighbours are ``U`` apart (more when long names make nodes bigger),
+        flip y, and put the top-left at 0."""
+        if not xy:
             return xy
-        tail, head = np.asarray(p.tail, dtype=int), np.asarray(p.head, dtype=int)
-        lengths = np.hypot(*(xy[tail] - xy[head]).T) if len(tail) else np.array([])
-        lengths = lengths[lengths > 1e-9]
-        nearest = _nearest_distances(xy)
-        if len(nearest) and (not len(lengths) or np.median(nearest) < np.median(lengths)):
-            lengths = nearest  # the closest nodes set the scale, so no two overlap
-        if len(lengths) == 0 and len(xy) > 1:
-            span = np.ptp(xy, axis=0).max()
-            lengths = np.array([span / max(1.0, math.sqrt(len(xy)))]) if span > 0 else lengths
-        scale = U / float(np.median(lengths)) if len(lengths) else U
-        out = np.column_stack([xy[:, 0], -xy[:, 1]]) * scale
-        return out - out.min(axis=0)
+        unit = U + 2 * (max(self.radius) - NODE_R)
+        scale = unit / neighbour_distance(xy, self.p.tail, self.p.head)
+        flipped = [V(q.x * scale, -q.y * scale) for q in xy]
+        x0, y0 = min(q.x for q in flipped), min(q.y for q in flipped)
+        return [V(q.x - x0, q.y - y0) for q in flipped]
 
     def _edge_offsets(self) -> list[float]:
         """Bend of each edge (pixels at its middle): parallel edges fan out, others are
@@ -117,7 +120,7 @@ class _Scene:
                 offsets[e] = float(i) if u == v else (i - (k - 1) / 2) * 0.26 * U
         return offsets
 
-    def curve(self, e: int, shift: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def curve(self, e: int, shift: float = 0.0) -> Curve:
         """Start, control and end point of edge ``e`` drawn from its lower-numbered end,
         bent by its offset plus ``shift`` pixels (a quadratic Bézier)."""
         u, v = self.p.tail[e], self.p.head[e]
@@ -126,21 +129,20 @@ class _Scene:
             return self._loop(e, shift)
         pa, pb = self.xy[a], self.xy[b]
         d = pb - pa
-        length = float(np.hypot(*d)) or 1.0
-        normal = np.array([-d[1], d[0]]) / length
+        normal = d.unit().normal()
         bend = self.offsets[e] + shift
         return pa, pa + d / 2 + normal * 2 * bend, pb
 
-    def _loop(self, e: int, shift: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _loop(self, e: int, shift: float) -> Curve:
         """A self-loop as a quadratic out and back through a point beyond the node."""
         v = self.p.tail[e]
         angle = self.free_angle(v)
         reach = self.rim[v] + 0.32 * U + self.offsets[e] * 0.14 * U + shift
         spread = 0.55
         c = self.xy[v]
-        start = c + self.rim[v] * np.array([math.cos(angle - spread), math.sin(angle - spread)])
-        end = c + self.rim[v] * np.array([math.cos(angle + spread), math.sin(angle + spread)])
-        ctrl = c + 2 * reach * np.array([math.cos(angle), math.sin(angle)])
+        start = c + V.polar(self.rim[v], angle - spread)
+        end = c + V.polar(self.rim[v], angle + spread)
+        ctrl = c + V.polar(2 * reach, angle)
         return start, ctrl, end
 
     def free_angle(self, v: int, avoid: Sequence[float] = ()) -> float:
@@ -153,10 +155,9 @@ class _Scene:
                 other = self.xy[w if u == v else u]
                 blocked.append(math.atan2(other[1] - c[1], other[0] - c[0]))
         if len(self.xy) < 3000:
-            near = np.hypot(*(self.xy - c).T)
-            for w in np.nonzero((near < 1.6 * U) & (near > 0))[0]:
-                other = self.xy[w]
-                blocked.append(math.atan2(other[1] - c[1], other[0] - c[0]))
+            for other in self.xy:
+                if 0 < (other - c).norm() < 1.6 * U:
+                    blocked.append(math.atan2(other[1] - c[1], other[0] - c[0]))
         best, best_score = -math.pi / 2, -1.0
         for i in range(24):
             angle = -math.pi / 2 + i * math.pi / 12
@@ -168,15 +169,14 @@ class _Scene:
         return best
 
     @staticmethod
-    def point(curve: tuple[np.ndarray, np.ndarray, np.ndarray], t: float) -> np.ndarray:
+    def point(curve: Curve, t: float) -> V:
         a, c, b = curve
-        return (1 - t) ** 2 * a + 2 * (1 - t) * t * c + t ** 2 * b
+        return a * ((1 - t) ** 2) + c * (2 * (1 - t) * t) + b * (t ** 2)
 
     @staticmethod
-    def tangent(curve: tuple[np.ndarray, np.ndarray, np.ndarray], t: float) -> np.ndarray:
+    def tangent(curve: Curve, t: float) -> V:
         a, c, b = curve
-        d = 2 * (1 - t) * (c - a) + 2 * t * (b - c)
-        return d / (float(np.hypot(*d)) or 1.0)
+        return ((c - a) * (2 * (1 - t)) + (b - c) * (2 * t)).unit()
 
     def paint_of(self, e: int) -> Paint:
         name = self.p.colour_name(e)
@@ -256,11 +256,12 @@ class _Scene:
             fill = self.node_fill.get(v, "#FFFFFF")
             parts = []
             for ring in range(1, max(0, self.visits[v] - 1) + 1):
-                parts.append(el("circle", cx=x, cy=y, r=NODE_R + RING_GAP * ring, fill="none",
+                parts.append(el("circle", cx=x, cy=y, r=self.radius[v] + RING_GAP * ring,
+                                fill="none",
                                 stroke=INK, stroke_width=1.6, class_="revisit"))
-            parts.append(el("circle", cx=x, cy=y, r=NODE_R, fill=fill, stroke=INK,
+            parts.append(el("circle", cx=x, cy=y, r=self.radius[v], fill=fill, stroke=INK,
                             stroke_width=2.0, class_="tyre"))
-            size = min(15.0, 1.75 * NODE_R / (0.62 * max(1, len(name))))
+            size = self.label_px[v]
             ink = "#FFFFFF" if fill in (INK, "#333333") else (
                 "#8C8C8C" if "unreached" in self.node_class.get(v, "") else INK)
             parts.append(text_el(name, x=x, y=y + size * 0.36, font_size=fmt(size),
@@ -309,7 +310,7 @@ class _Scene:
             forward = True
         pts = curve if forward else (curve[2], curve[1], curve[0])
         if a != b:
-            length = float(np.hypot(*(pts[2] - pts[0]))) or 1.0
+            length = (pts[2] - pts[0]).norm() or 1.0
             t0 = min(0.45, (self.rim[a] + 3) / length)
             t1 = max(0.55, 1 - (self.rim[b] + 3) / length)
         else:
@@ -338,11 +339,11 @@ class _Scene:
         return el("g", "".join(parts), class_="step", data_step=i + 1, data_edge=e,
                   data_from=self.p.nodes[a], data_to=self.p.nodes[b], data_colour=colour)
 
-    def _arrowhead(self, pts: tuple[np.ndarray, np.ndarray, np.ndarray], t: float,
+    def _arrowhead(self, pts: Curve, t: float,
                    colour: str, size: float) -> str:
         tip = self.point(pts, t)
         d = self.tangent(pts, t)
-        nrm = np.array([-d[1], d[0]])
+        nrm = d.normal()
         base = tip - d * size
         corners = [tip + d * size * 0.35, base + nrm * size * 0.5, base - nrm * size * 0.5]
         return el("path", d="M" + "L".join(f"{fmt(x)} {fmt(y)}" for x, y in corners) + "Z",
@@ -376,7 +377,7 @@ class _Scene:
             w = 8 + 7.2 * len(text)
             h = 17.0
             dist = self.rim[v] + 4 + 0.5 * (abs(math.cos(angle)) * w + abs(math.sin(angle)) * h)
-            x, y = c + dist * np.array([math.cos(angle), math.sin(angle)])
+            x, y = c + V.polar(dist, angle)
             out.append(el("g", el("rect", x=x - w / 2, y=y - h / 2, width=w, height=h, rx=4,
                                   fill=INK)
                           + text_el(text, x=x, y=y + 4.3, font_size="12", font_weight="bold",
@@ -554,7 +555,7 @@ class _Scene:
                                      stroke_dasharray="3 5", opacity="0.6")
                              + text_el("×", x=mx, y=my + 7, font_size="22", font_weight="bold",
                                        text_anchor="middle", fill=INK)
-                             + self._callout(np.array([mx, my]), (a, (a + b) / 2, b), "removed"),
+                             + self._callout(V(mx, my), (a, (a + b) / 2, b), "removed"),
                              class_="repair removed", data_from=mark.tail, data_to=mark.head,
                              data_colour=mark.colour))
         self.legend.append((_swatch_halo(), "changed by the repair"))
@@ -569,10 +570,10 @@ class _Scene:
                 return e
         return None
 
-    def _callout(self, at: np.ndarray, curve: tuple[np.ndarray, np.ndarray, np.ndarray],
+    def _callout(self, at: V, curve: Curve,
                  text: str) -> str:
         d = self.tangent(curve, 0.5)
-        nrm = np.array([-d[1], d[0]])
+        nrm = d.normal()
         if nrm[1] > 0:
             nrm = -nrm
         x, y = at + nrm * 22
@@ -597,29 +598,18 @@ class _Scene:
 
     def frame(self, body: str, p: Puzzle) -> str:
         """Title on top, the drawing, notes and legend below (see :func:`framed`)."""
-        if len(self.xy):
-            lo, hi = self.xy.min(axis=0), self.xy.max(axis=0)
-        else:
-            lo = hi = np.zeros(2)
-        return framed(body, (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])),
+        xs, ys = [q.x for q in self.xy] or [0.0], [q.y for q in self.xy] or [0.0]
+        return framed(body, (min(xs), min(ys), max(xs), max(ys)),
                       pad=0.75 * U, title=self.pic.title or p.name or "puzzle",
                       notes=self.notes, legend=self.legend,
                       footer=f"layout: {self.layout_method}", kind=p.kind)
 
 
 # ----------------------------------------------------------------- helpers
-def _nearest_distances(xy: np.ndarray, limit: int = 3000) -> np.ndarray:
-    """Each node's distance to its nearest other node (empty past ``limit`` nodes, where
-    the edge lengths alone set the scale)."""
-    n = len(xy)
-    if n < 2 or n > limit:
-        return np.array([])
-    out = np.empty(n)
-    for lo in range(0, n, 500):
-        block = np.hypot(*(xy[lo:lo + 500, None, :] - xy[None, :, :]).transpose(2, 0, 1))
-        block[np.arange(len(block)), np.arange(lo, lo + len(block))] = np.inf
-        out[lo:lo + 500] = block.min(axis=1)
-    return out[(out > 1e-9) & np.isfinite(out)]
+def _label_px(name: str) -> float:
+    """Font size of a node label: 15 px for up to three characters, smaller for longer
+    names but never under 11 px (the node grows to fit instead)."""
+    return max(11.0, min(15.0, 2.0 * NODE_R / (0.62 * max(1, len(name)))))
 
 
 def _linecap(paint: Paint) -> str:
@@ -627,7 +617,7 @@ def _linecap(paint: Paint) -> str:
     return "round" if paint.dash.startswith("0.01") else "butt"
 
 
-def _path_d(curve: tuple[np.ndarray, np.ndarray, np.ndarray]) -> str:
+def _path_d(curve: Curve) -> str:
     a, c, b = curve
     return f"M{fmt(a[0])} {fmt(a[1])}Q{fmt(c[0])} {fmt(c[1])} {fmt(b[0])} {fmt(b[1])}"
 

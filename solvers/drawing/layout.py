@@ -2,12 +2,17 @@
 
 The automatic layout is *stress majorization* (SMACOF, Gansner, Koren & North 2004):
 node distances in the picture are fitted to shortest-path distances in the graph, which
-draws grids as grids, rings as rings and small planar figures without crossings in the
-cases measured (see ``tests/test_drawing_layout.py``). It starts from several
-placements (classical MDS, a circle in breadth-first order, seeded random ones) and
-keeps the one with the fewest edge crossings, then the lowest stress; the result is
-deterministic. Past :data:`FULL_STRESS_NODES` nodes the all-pairs distance matrix is too
-big, and *pivot MDS* (Brandes & Pich 2006: distances to 50 pivot nodes, projected on
+draws grids as grids and rings as rings. It starts from several placements (classical
+MDS, a circle in breadth-first order, seeded random ones) and keeps the one with the
+fewest clashes (edge crossings, and nodes drawn on an edge they do not touch), then the
+lowest stress. When every start clashes and the graph is planar (NetworkX's planarity
+test, when installed), it also starts from crossing-free embeddings (Tutte's barycentric
+one inside the longest face, and NetworkX's ``planar_layout``) and relaxes them as far
+as they stay crossing-free: the cube, prism, octahedron, dodecahedron and the Nikolaus
+house come out without crossings, where stress alone and NetworkX's ``spring_layout``
+cross (``tests/bench/bench_draw.py``). The result is deterministic. Past
+:data:`FULL_STRESS_NODES` nodes the all-pairs distance matrix is too big, and *pivot
+MDS* (Brandes & Pich 2006: distances to 50 pivot nodes, projected on
 their two main axes) places the nodes in O(pivots × edges).
 
 Coordinates are returned in the spec's convention (y grows upwards); the SVG writer
@@ -29,8 +34,10 @@ from typing import Any
 import numpy as np
 
 from trailkit.models.puzzle import Puzzle
+from trailkit.solvers.drawing.geometry import spec_positions
 
-__all__ = ["FULL_STRESS_NODES", "count_crossings", "node_positions", "stress_layout"]
+__all__ = ["FULL_STRESS_NODES", "count_crossings", "count_nodes_on_edges", "node_positions",
+           "stress_layout"]
 
 #: Up to this many nodes the layout fits every pair's distance (memory n², time n² × 150).
 FULL_STRESS_NODES = 400
@@ -48,10 +55,9 @@ def node_positions(puzzle: Puzzle) -> tuple[np.ndarray, str]:
     automatic layout of the whole graph.
     """
     n = puzzle.num_nodes
-    given = puzzle.layout
-    if given and all(name in given for name in puzzle.nodes):
-        xy = np.array([given[name] for name in puzzle.nodes], dtype=float).reshape(n, 2)
-        return xy, "the spec's layout"
+    given = spec_positions(puzzle)
+    if given is not None:
+        return np.array(given, dtype=float).reshape(n, 2), "the spec's layout"
     if n == 0:
         return np.zeros((0, 2)), "empty"
     if n <= FULL_STRESS_NODES:
@@ -103,11 +109,11 @@ def stress_layout(n: int, tail: Sequence[int], head: Sequence[int]) -> np.ndarra
     scored = []
     for start in _starts(d, adj):
         xy = _smacof(d, start)
-        scored.append((count_crossings(xy, edges), _stress(d, xy), len(scored), xy))
+        scored.append((_clashes(xy, edges), _stress(d, xy), len(scored), xy))
     if min(scored, key=lambda item: item[:3])[0] > 0 and len(edges) <= _PLANAR_EDGES:
         for start in _planar_starts(n, np.unique(np.sort(edges, axis=1), axis=0)):
             xy = _smacof_without_crossings(d, _scaled(start, d), edges)
-            scored.append((count_crossings(xy, edges), _stress(d, xy), len(scored), xy))
+            scored.append((_clashes(xy, edges), _stress(d, xy), len(scored), xy))
     return min(scored, key=lambda item: item[:3])[3]
 
 
@@ -137,23 +143,29 @@ def _starts(d: np.ndarray, adj: list[list[int]]) -> list[np.ndarray]:
     return starts
 
 
-def _smacof_steps(d: np.ndarray, xy: np.ndarray) -> Iterator[np.ndarray]:
-    """Majorize the weighted stress sum w_ij (|x_i - x_j| - d_ij)², w = d⁻², with the
-    localized update of Gansner et al.: every node moves to
-    x_i = sum_j w_ij (x_j + d_ij (x_i - x_j) / |x_i - x_j|) / sum_j w_ij.
-    Yields every iterate; stress never grows, and it stops when stress falls by less
-    than a millionth."""
-    xy = xy.astype(float).copy()
+def _weights(d: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Stress weights w = d⁻² (0 on the diagonal), w·d and each node's weight sum."""
     with np.errstate(divide="ignore"):
         w = np.where(d > 0, 1.0 / d ** 2, 0.0)
-    wsum = np.maximum(w.sum(axis=1), 1e-12)[:, None]
-    wd = w * d
+    return w, w * d, np.maximum(w.sum(axis=1), 1e-12)[:, None]
+
+
+def _update(xy: np.ndarray, w: np.ndarray, wd: np.ndarray, wsum: np.ndarray) -> np.ndarray:
+    """One localized stress-majorization step (Gansner et al.): every node moves to
+    x_i = sum_j w_ij (x_j + d_ij (x_i - x_j) / |x_i - x_j|) / sum_j w_ij."""
+    diff = xy[:, None, :] - xy[None, :, :]
+    pull = wd / np.maximum(np.sqrt((diff ** 2).sum(-1)), 1e-9)
+    return (w @ xy + pull.sum(axis=1)[:, None] * xy - pull @ xy) / wsum
+
+
+def _smacof_steps(d: np.ndarray, xy: np.ndarray) -> Iterator[np.ndarray]:
+    """Majorize the weighted stress sum w_ij (|x_i - x_j| - d_ij)², yielding every iterate;
+    stress never grows, and it stops when stress falls by less than a millionth."""
+    xy = xy.astype(float).copy()
+    w, wd, wsum = _weights(d)
     last = np.inf
     for _ in range(_ITERATIONS):
-        diff = xy[:, None, :] - xy[None, :, :]
-        dist = np.maximum(np.sqrt((diff ** 2).sum(-1)), 1e-9)
-        pull = wd / dist
-        xy = (w @ xy + pull.sum(axis=1)[:, None] * xy - pull @ xy) / wsum
+        xy = _update(xy, w, wd, wsum)
         yield xy
         stress = _stress(d, xy)
         if last - stress < 1e-6 * max(last, 1e-9):
@@ -171,14 +183,22 @@ def _smacof(d: np.ndarray, xy: np.ndarray) -> np.ndarray:
 
 def _smacof_without_crossings(d: np.ndarray, xy: np.ndarray, edges: np.ndarray
                               ) -> np.ndarray:
-    """Stress iterations from a crossing-free ``xy``, keeping the last iterate that is
-    still crossing-free (so a planar start gets as even as it can without a crossing)."""
-    kept = xy
-    for step in _smacof_steps(d, xy):
-        if count_crossings(step, edges) > 0:
+    """Stress steps from a clash-free ``xy`` that never create a clash: a step that would
+    is halved (up to three times), and the relaxation stops when even an eighth clashes."""
+    w, wd, wsum = _weights(d)
+    xy = xy.astype(float).copy()
+    for _ in range(_ITERATIONS):
+        target = _update(xy, w, wd, wsum)
+        for fraction in (1.0, 0.5, 0.25, 0.125):
+            trial = xy + fraction * (target - xy)
+            if _clashes(trial, edges) == 0:
+                break
+        else:
             break
-        kept = step
-    return kept
+        if np.abs(trial - xy).max() < 1e-4:
+            break
+        xy = trial
+    return xy - xy.mean(axis=0)
 
 
 def _planar_starts(n: int, edges: np.ndarray) -> list[np.ndarray]:
@@ -240,6 +260,30 @@ def _stress(d: np.ndarray, xy: np.ndarray) -> float:
     with np.errstate(divide="ignore", invalid="ignore"):
         w = np.where(d > 0, 1.0 / d ** 2, 0.0)
     return float((w * (dist - d) ** 2).sum() / 2)
+
+
+def _clashes(xy: np.ndarray, edges: np.ndarray) -> int:
+    """Edge crossings plus nodes lying on an edge they are not an end of (a node drawn on a
+    line reads as if the line stopped there): what a layout should have least of."""
+    return count_crossings(xy, edges) + count_nodes_on_edges(xy, edges)
+
+
+def count_nodes_on_edges(xy: np.ndarray, edges: np.ndarray, *, limit: int = 1500) -> int:
+    """(node, edge) pairs where the node is within a quarter of the median edge length of
+    a straight edge it is not an end of; past ``limit`` edges only the first are looked at."""
+    edges = edges[:limit]
+    if len(edges) == 0 or len(xy) > 2 * limit:
+        return 0
+    a, b = xy[edges[:, 0]], xy[edges[:, 1]]
+    ab = b - a
+    length2 = np.maximum((ab ** 2).sum(axis=1), 1e-12)
+    radius = 0.25 * float(np.median(np.sqrt(length2)))
+    ap = xy[:, None, :] - a[None, :, :]
+    t = np.clip((ap * ab[None]).sum(-1) / length2[None], 0.0, 1.0)
+    gap = np.sqrt(((ap - t[..., None] * ab[None]) ** 2).sum(-1))
+    own = (np.arange(len(xy))[:, None] == edges[None, :, 0]) | (
+        np.arange(len(xy))[:, None] == edges[None, :, 1])
+    return int(((gap < radius) & ~own).sum())
 
 
 def count_crossings(xy: np.ndarray, edges: np.ndarray, *, limit: int = 1500) -> int:

@@ -7,8 +7,8 @@ every common colour-vision deficiency) and every colour also gets its own dash p
 and letter, so the picture reads even in greyscale. The legend names each colour.
 
 >>> paint = palette(["red", "blue", "green"])
->>> paint["red"].hex, paint["blue"].dash, paint["green"].letter
-('#D55E00', '', 'G')
+>>> paint["red"].hex, paint["red"].dash, paint["blue"].dash, paint["green"].letter
+('#D55E00', '', '3 1.6', 'G')
 """
 
 from __future__ import annotations
