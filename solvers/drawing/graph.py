@@ -215,7 +215,8 @@ class _Scene:
             parts = [el("title", escape(tip)),
                      el("path", d=d, fill="none", stroke=paint.hex, stroke_width=width,
                         stroke_linecap=_linecap(paint),
-                        stroke_dasharray=paint.dasharray(width), class_="plank")]
+                        stroke_dasharray=paint.dasharray(PLANK_W * (1.3 if e in walked else 1)),
+                        class_="plank")]
             if paint.hex == "#F4F4F4":  # a white plank needs an outline to be seen
                 parts.insert(1, el("path", d=d, fill="none", stroke="#888",
                                    stroke_width=width + 2))
@@ -329,8 +330,9 @@ class _Scene:
             bx, by = self.point(pts, tb)
             label = str(i + 1)
             r = BADGE_R + 2.5 * max(0, len(label) - 2)
-            parts.append(el("g", el("circle", cx=bx, cy=by, r=r, fill="#FFFFFF", stroke=INK,
-                                    stroke_width=1.6)
+            ring = self.paint_of(e).hex if self.p.colour_name(e) is not None else INK
+            parts.append(el("g", el("circle", cx=bx, cy=by, r=r, fill="#FFFFFF", stroke=ring,
+                                    stroke_width=2.6)
                             + text_el(label, x=bx, y=by + 4.0, font_size="11",
                                       font_weight="bold", text_anchor="middle", fill=INK),
                             class_="badge"))

@@ -28,11 +28,17 @@ def _attrs(attrs: dict[str, Any]) -> str:
     for key, value in attrs.items():
         if value is None or value == "":
             continue
-        name = key.rstrip("_").replace("_", "-")
-        if isinstance(value, float):
-            value = fmt(value)
-        parts.append(f" {name}={quoteattr(str(value))}")
+        name = _NAMES.get(key) or _NAMES.setdefault(key, key.rstrip("_").replace("_", "-"))
+        text = fmt(value) if isinstance(value, float) else str(value)
+        if any(ch in text for ch in _SPECIAL):
+            parts.append(f" {name}={quoteattr(text)}")
+        else:  # the common case, without the escaping's cost (it is most of the time)
+            parts.append(f' {name}="{text}"')
     return "".join(parts)
+
+
+_NAMES: dict[str, str] = {}
+_SPECIAL = '&<>"\n\r\t'
 
 
 def el(tag: str, body: str | None = None, **attrs: Any) -> str:

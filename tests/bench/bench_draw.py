@@ -28,6 +28,7 @@ from pathlib import Path
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
 from trailkit.models.spec import load_spec
 from trailkit.solvers.drawing import draw_svg, html_page, render_png
+from trailkit.solvers.drawing.png import SIMPLIFY_EDGES as PNG_SIMPLIFY_EDGES
 from trailkit.solvers.pipeline import solve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,7 +71,9 @@ def stages(label: str, puzzle: Puzzle, repeat: int, png: bool = True) -> None:
     t_solve, answer = median_time(lambda: solve(puzzle), repeat)
     t_svg, svg = median_time(lambda: draw_svg(puzzle, answer), repeat)
     t_html, _ = median_time(lambda: html_page(puzzle, svg, answer), repeat)
-    t_png = median_time(lambda: render_png(svg), 1)[0] if png else float("nan")
+    simple = puzzle.num_edges > PNG_SIMPLIFY_EDGES  # as trailkit draw does for a PNG
+    png_svg = draw_svg(puzzle, answer, simplify=True) if simple else svg
+    t_png = median_time(lambda: render_png(png_svg), 1)[0] if png else float("nan")
     note = " (simplified)" if "Simplified" in svg else ""
     print(f"{label:34} {puzzle.num_edges:>8,} {t_solve:8.3f} {t_svg:8.3f} {t_png:8.3f} "
           f"{t_html:8.3f} {len(svg) / 1e6:7.2f} MB{note}  walk {answer.length}")
@@ -90,6 +93,31 @@ def cli(repeat: int) -> None:
         t, _ = median_time(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True),
                            repeat)
         print(f"  (python start-up alone {t:6.3f} s)")
+
+
+def grid_spec(puzzle: Puzzle, path: Path) -> None:
+    """Write ``puzzle`` (from :func:`hex_grid`) as a spec with its layout."""
+    names = puzzle.nodes
+    edges = ", ".join(f'"{names[u]} {names[v]} {puzzle.colour_name(e)}"'
+                      for e, (u, v) in enumerate(zip(puzzle.tail, puzzle.head, strict=True)))
+    layout = ", ".join(f"{n}: [{x:g}, {y:.4f}]" for n, (x, y) in puzzle.layout.items())
+    path.write_text(f"trailkit: 1\nname: {puzzle.name}\nkind: colour-walk\n"
+                    f"start: {names[min(puzzle.start)]}\ngoal: {names[min(puzzle.end)]}\n"
+                    f"layout: {{{layout}}}\nedges: [{edges}]\n")
+
+
+def cli_big(repeat: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        spec = Path(folder) / "grid.yaml"
+        grid_spec(hex_grid(10_000), spec)
+        print(f"end to end: trailkit draw (10,000-edge hexagon grid) --solve, median of {repeat}")
+        for suffix in ("svg", "png", "html"):
+            def run(suffix: str = suffix) -> None:
+                subprocess.run([str(TRAILKIT), "draw", str(spec), "--solve", "--out",
+                                f"{folder}/grid.{suffix}", "--force"], check=True,
+                               capture_output=True)
+            t, _ = median_time(run, repeat)
+            print(f"  --out grid.{suffix:5} {t:6.3f} s")
 
 
 def renderers(repeat: int) -> None:
@@ -143,6 +171,7 @@ def main() -> None:
     ap.add_argument("--big", type=int, default=100_000)
     args = ap.parse_args()
     cli(args.repeat)
+    cli_big(args.repeat)
     print()
     print(f"{'in process (s)':34} {'edges':>8} {'solve':>8} {'svg':>8} {'png':>8} "
           f"{'html':>8} {'svg size':>10}")
