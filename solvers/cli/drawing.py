@@ -58,16 +58,17 @@ def cmd_draw(args: argparse.Namespace) -> int:
     puzzle = load_spec(args.spec)
     answer = _answer(puzzle, args) if args.solve or args.certificate else None
     simplify = True if suffix == ".png" and puzzle.num_edges > PNG_SIMPLIFY_EDGES else None
+    title = puzzle.name or Path(args.spec).name
     if args.certificate and answer is not None:
         svg = draw_svg(puzzle, None if answer.status is Status.UNSOLVABLE else answer,
-                       certificate=answer.certificate, simplify=simplify)
+                       certificate=answer.certificate, simplify=simplify, title=title)
         if answer.status is Status.SOLVED:
             warn("trailkit: the puzzle is solvable, so there is no certificate; drawing "
                  "its walk")
         elif answer.certificate is None:
             warn(f"trailkit: no certificate to draw ({answer.reason or answer.status})")
     else:
-        svg = draw_svg(puzzle, answer, simplify=simplify)
+        svg = draw_svg(puzzle, answer, simplify=simplify, title=title)
     if suffix == ".svg":
         atomic_write(args.out, svg)
     elif suffix == ".png":

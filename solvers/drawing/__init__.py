@@ -58,7 +58,8 @@ def _answer_line(puzzle: Puzzle, answer: Answer) -> str:
         shortest = "A shortest walk" if answer.optimal else "A walk"
         if puzzle.kind == "domino-chain":
             shape = "ring" if puzzle.closed else "line"
-            return f"A {shape} of all {len(walk)} dominoes (verified)."
+            tiles = f"all {len(walk)} dominoes" if len(walk) > 1 else "the one domino"
+            return f"A {shape} of {tiles} (verified)."
         if not len(walk):
             return f"The empty walk at {names[walk.nodes[0]]} solves it (verified)."
         return (f"{shortest}: {len(walk)} steps from {names[walk.nodes[0]]} to "

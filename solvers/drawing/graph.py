@@ -93,6 +93,7 @@ class _Scene:
         self.node_fill: dict[int, str] = {}
         self.node_class: dict[int, str] = {}
         self.faded_edges: set[int] = set()
+        self._loop_angles: dict[int, float] = {}
 
     # ------------------------------------------------------------- geometry
     def _to_pixels(self, xy: list[V]) -> list[V]:
@@ -136,7 +137,7 @@ class _Scene:
     def _loop(self, e: int, shift: float) -> Curve:
         """A self-loop as a quadratic out and back through a point beyond the node."""
         v = self.p.tail[e]
-        angle = self.free_angle(v)
+        angle = self.loop_angle(v)
         reach = self.rim[v] + 0.32 * U + self.offsets[e] * 0.14 * U + shift
         spread = 0.55
         c = self.xy[v]
@@ -145,9 +146,19 @@ class _Scene:
         ctrl = c + V.polar(2 * reach, angle)
         return start, ctrl, end
 
+    def loop_angle(self, v: int) -> float:
+        """The direction node ``v``'s self-loops point to (the freest one, computed once)."""
+        if v not in self._loop_angles:
+            self._loop_angles[v] = self.free_angle(v)
+        return self._loop_angles[v]
+
+    def mark_angle(self, v: int) -> float:
+        """A free direction for a tag or a mark beside node ``v``, clear of its loops too."""
+        return self.free_angle(v, [self._loop_angles[v]] if v in self._loop_angles else [])
+
     def free_angle(self, v: int, avoid: Sequence[float] = ()) -> float:
-        """The direction from node ``v`` farthest from its edges and close neighbours
-        (ties go upwards), for loops and tags."""
+        """The direction from node ``v`` farthest from its edges, close neighbours and
+        the ``avoid`` directions (ties go upwards)."""
         c = self.xy[v]
         blocked = list(avoid)
         for u, w in zip(self.p.tail, self.p.head, strict=True):
@@ -374,7 +385,7 @@ class _Scene:
         out = []
         for v, words in tags.items():
             text = " / ".join(words)
-            angle = self.free_angle(v)
+            angle = self.mark_angle(v)
             c = self.xy[v]
             w = 8 + 7.2 * len(text)
             h = 17.0
@@ -444,7 +455,7 @@ class _Scene:
     def _ring(self, v: int, label: str, cls: str) -> str:
         x, y = self.xy[v]
         r = self.rim[v] + 6
-        angle = self.free_angle(v)
+        angle = self.mark_angle(v)
         lx, ly = x + (r + 11) * math.cos(angle), y + (r + 11) * math.sin(angle)
         return el("g", el("circle", cx=x, cy=y, r=r, fill="none", stroke="#CC79A7",
                           stroke_width=4, stroke_dasharray="7 3")

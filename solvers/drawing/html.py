@@ -26,7 +26,8 @@ figure{margin:0;flex:1 1 560px;background:#fff;border:1px solid #ddd;border-radi
 figure svg{width:100%;height:auto;display:block}
 aside{flex:0 1 300px;min-width:240px}
 .controls{display:flex;gap:6px;margin-bottom:8px}
-.controls button{font-size:16px;padding:6px 12px;border:1px solid #888;border-radius:4px;
+.controls button{font-size:15px;padding:6px 10px;white-space:nowrap;border:1px solid #888;
+border-radius:4px;
 background:#fff;cursor:pointer}
 .controls button:disabled{opacity:.4;cursor:default}
 #status{font-weight:bold;margin:6px 0 10px}
