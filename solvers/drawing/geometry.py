@@ -92,19 +92,23 @@ def neighbour_distance(points: Sequence[V], tail: Sequence[int], head: Sequence[
         xs, ys = [p.x for p in points], [p.y for p in points]
         span = max(max(xs) - min(xs), max(ys) - min(ys))
         return span / math.sqrt(len(points)) if span > 0 else 1.0
+    xs, ys = [p.x for p in points], [p.y for p in points]
+    spacing = max(max(xs) - min(xs), max(ys) - min(ys)) / math.sqrt(len(points))
     cell = median(lengths)
-    buckets: dict[tuple[int, int], list[int]] = {}
-    for i, p in enumerate(points):
-        buckets.setdefault((math.floor(p.x / cell), math.floor(p.y / cell)), []).append(i)
+    if spacing > 0:
+        cell = min(cell, 2 * spacing)  # buckets of a few points each, even for long edges
+    buckets: dict[tuple[int, int], list[tuple[int, float, float]]] = {}
+    for i, (x, y) in enumerate(points):
+        buckets.setdefault((math.floor(x / cell), math.floor(y / cell)), []).append((i, x, y))
     nearest = []
-    for i, p in enumerate(points):
-        cx, cy = math.floor(p.x / cell), math.floor(p.y / cell)
+    for i, (x, y) in enumerate(points):
+        cx, cy = math.floor(x / cell), math.floor(y / cell)
         best = cell
         for dx in (-1, 0, 1):
             for dy in (-1, 0, 1):
-                for j in buckets.get((cx + dx, cy + dy), ()):
-                    d = (points[j] - p).norm()
-                    if j != i and 1e-9 < d < best:
-                        best = d
+                for j, qx, qy in buckets.get((cx + dx, cy + dy), ()):
+                    gap = math.hypot(qx - x, qy - y)
+                    if j != i and 1e-9 < gap < best:
+                        best = gap
         nearest.append(best)
-    return min(cell, median(nearest))
+    return min(median(lengths), median(nearest))

@@ -45,6 +45,9 @@ _PIVOTS = 50
 #: Up to this many edges a layout with crossings is retried from a planar embedding.
 _PLANAR_EDGES = 600
 _ITERATIONS = 150
+_TOLERANCE = 1e-5
+#: Past this many nodes only two starts are tried (classical MDS and the circle).
+_FEW_STARTS_NODES = 120
 
 
 def node_positions(puzzle: Puzzle) -> tuple[np.ndarray, str]:
@@ -138,8 +141,9 @@ def _starts(d: np.ndarray, adj: list[list[int]]) -> list[np.ndarray]:
     angle[order] = np.linspace(0, 2 * np.pi, n, endpoint=False)
     radius = n / (2 * np.pi)
     starts.append(np.column_stack([np.cos(angle), np.sin(angle)]) * radius)
-    rng = np.random.default_rng(12345)
-    starts += [rng.normal(size=(n, 2)) * d.max() for _ in range(2)]
+    if n <= _FEW_STARTS_NODES:
+        rng = np.random.default_rng(12345)
+        starts += [rng.normal(size=(n, 2)) * d.max() for _ in range(2)]
     return starts
 
 
@@ -150,27 +154,36 @@ def _weights(d: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return w, w * d, np.maximum(w.sum(axis=1), 1e-12)[:, None]
 
 
-def _update(xy: np.ndarray, w: np.ndarray, wd: np.ndarray, wsum: np.ndarray) -> np.ndarray:
+def _pair_distances(xy: np.ndarray) -> np.ndarray:
+    """Distances between every two points (an n × n array)."""
+    sq = (xy ** 2).sum(axis=1)
+    return np.sqrt(np.maximum(sq[:, None] + sq[None, :] - 2 * xy @ xy.T, 0.0))
+
+
+def _update(xy: np.ndarray, w: np.ndarray, wd: np.ndarray, wsum: np.ndarray,
+            dist: np.ndarray | None = None) -> np.ndarray:
     """One localized stress-majorization step (Gansner et al.): every node moves to
-    x_i = sum_j w_ij (x_j + d_ij (x_i - x_j) / |x_i - x_j|) / sum_j w_ij."""
-    diff = xy[:, None, :] - xy[None, :, :]
-    pull = wd / np.maximum(np.sqrt((diff ** 2).sum(-1)), 1e-9)
+    x_i = sum_j w_ij (x_j + d_ij (x_i - x_j) / |x_i - x_j|) / sum_j w_ij.
+    ``dist`` is ``xy``'s pair distances when the caller has them already."""
+    pull = wd / np.maximum(_pair_distances(xy) if dist is None else dist, 1e-9)
     return (w @ xy + pull.sum(axis=1)[:, None] * xy - pull @ xy) / wsum
 
 
 def _smacof_steps(d: np.ndarray, xy: np.ndarray) -> Iterator[np.ndarray]:
     """Majorize the weighted stress sum w_ij (|x_i - x_j| - d_ij)², yielding every iterate;
-    stress never grows, and it stops when stress falls by less than a millionth."""
+    stress never grows, and it stops when a step lowers it by less than
+    :data:`_TOLERANCE` of itself."""
     xy = xy.astype(float).copy()
     w, wd, wsum = _weights(d)
     last = np.inf
     for _ in range(_ITERATIONS):
-        xy = _update(xy, w, wd, wsum)
-        yield xy
-        stress = _stress(d, xy)
-        if last - stress < 1e-6 * max(last, 1e-9):
+        dist = _pair_distances(xy)
+        stress = float((w * (dist - d) ** 2).sum() / 2)  # of xy, from the same distances
+        if last - stress < _TOLERANCE * max(last, 1e-9):
             break
         last = stress
+        xy = _update(xy, w, wd, wsum, dist)
+        yield xy
 
 
 def _smacof(d: np.ndarray, xy: np.ndarray) -> np.ndarray:
@@ -255,11 +268,8 @@ def _tutte(n: int, edges: np.ndarray, outer: list[int]) -> np.ndarray:
 
 
 def _stress(d: np.ndarray, xy: np.ndarray) -> float:
-    diff = xy[:, None, :] - xy[None, :, :]
-    dist = np.sqrt((diff ** 2).sum(-1))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        w = np.where(d > 0, 1.0 / d ** 2, 0.0)
-    return float((w * (dist - d) ** 2).sum() / 2)
+    w, _, _ = _weights(d)
+    return float((w * (_pair_distances(xy) - d) ** 2).sum() / 2)
 
 
 def _clashes(xy: np.ndarray, edges: np.ndarray) -> int:

@@ -11,6 +11,7 @@ it back with an XML parser. Every attribute value and text goes through
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -30,7 +31,7 @@ def _attrs(attrs: dict[str, Any]) -> str:
             continue
         name = _NAMES.get(key) or _NAMES.setdefault(key, key.rstrip("_").replace("_", "-"))
         text = fmt(value) if isinstance(value, float) else str(value)
-        if any(ch in text for ch in _SPECIAL):
+        if _SPECIAL.search(text):
             parts.append(f" {name}={quoteattr(text)}")
         else:  # the common case, without the escaping's cost (it is most of the time)
             parts.append(f' {name}="{text}"')
@@ -38,7 +39,7 @@ def _attrs(attrs: dict[str, Any]) -> str:
 
 
 _NAMES: dict[str, str] = {}
-_SPECIAL = '&<>"\n\r\t'
+_SPECIAL = re.compile('[&<>"\n\r\t]')
 
 
 def el(tag: str, body: str | None = None, **attrs: Any) -> str:
