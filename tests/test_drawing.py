@@ -297,3 +297,26 @@ def test_interchange_docstring_examples() -> None:
     from trailkit.solvers import interchange
 
     assert doctest.testmod(interchange).failed == 0
+
+
+def test_a_long_walk_on_a_simplified_picture_is_one_line_with_some_numbers() -> None:
+    n = 50
+    edges = [(str(i), str((i + 1) % n)) for i in range(n)] * 10  # a 500-step ring walk
+    puzzle = Puzzle.build(kind="trail", edges=edges, closed=True)
+    root = parse(draw_svg(puzzle, solve(puzzle), simplify=True))
+    walk = groups(root, "merged")
+    assert len(walk) == 1 and not groups(root, "step")
+    numbers = [int(b.get("data-step")) for b in groups(root, "badge")]
+    assert numbers[0] == 1 and len(numbers) < 500 and numbers == sorted(numbers)
+    assert any("drawn as one line" in (t.text or "") for t in groups(root, "note"))
+
+
+def test_png_of_a_big_puzzle_is_drawn_simplified(tmp_path, monkeypatch) -> None:
+    import trailkit.solvers.drawing as drawing
+    import trailkit.solvers.drawing.png as png
+
+    seen: list[str] = []
+    monkeypatch.setattr(png, "SIMPLIFY_EDGES", 50)
+    monkeypatch.setattr(drawing, "render_png", lambda svg: seen.append(svg) or b"png")
+    assert main(["draw", str(TYRE / "restored.yaml"), "--out", str(tmp_path / "t.png")]) == 0
+    assert "edges-merged" in seen[0] and (tmp_path / "t.png").read_bytes() == b"png"

@@ -67,6 +67,17 @@ def hex_grid(edges: int, seed: int = 7) -> Puzzle:
     return replace(p, layout=layout, name=f"hexagon grid, {len(pairs):,} planks")
 
 
+def random_trail(edges: int, seed: int = 3) -> Puzzle:
+    """A random closed walk of ``edges`` steps over ``edges // 5`` nodes, as a one-stroke
+    puzzle without layout: long crossing edges, the drawing's worst case."""
+    rng = random.Random(seed)
+    n = max(3, edges // 5)
+    walk = [rng.randrange(n) for _ in range(edges)]
+    pairs = [(f"v{walk[i]}", f"v{walk[(i + 1) % edges]}") for i in range(edges)]
+    return replace(Puzzle.build(kind="trail", edges=pairs, closed=True),
+                   name=f"random Euler trail, {edges:,} edges")
+
+
 def stages(label: str, puzzle: Puzzle, repeat: int, png: bool = True) -> None:
     t_solve, answer = median_time(lambda: solve(puzzle), repeat)
     t_svg, svg = median_time(lambda: draw_svg(puzzle, answer), repeat)
@@ -180,6 +191,7 @@ def main() -> None:
     stages("hexagon grid, spec layout", grid, args.repeat)
     stages("hexagon grid, automatic layout", replace(grid, layout=None), args.repeat)
     stages(f"hexagon grid, {args.big:,} (simplified)", hex_grid(args.big), 1)
+    stages("random Euler trail, automatic layout", random_trail(10_000), 1)
     print()
     renderers(args.repeat)
     print()
