@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+
+from bench_colour_walk import timed  # the benchmarks' one median timer (same folder)
 
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
 from trailkit.models.spec import load_spec
@@ -34,15 +34,6 @@ from trailkit.solvers.pipeline import solve
 ROOT = Path(__file__).resolve().parents[2]
 TYRES = ROOT / "specs" / "tyre-puzzle" / "restored.yaml"
 TRAILKIT = Path(sys.executable).with_name("trailkit")
-
-
-def median_time(fn: Callable[[], object], repeat: int) -> tuple[float, object]:
-    times, result = [], None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), result
 
 
 def hex_grid(edges: int, seed: int = 7) -> Puzzle:
@@ -79,29 +70,34 @@ def random_trail(edges: int, seed: int = 3) -> Puzzle:
 
 
 def stages(label: str, puzzle: Puzzle, repeat: int, png: bool = True) -> None:
-    t_solve, answer = median_time(lambda: solve(puzzle), repeat)
-    t_svg, svg = median_time(lambda: draw_svg(puzzle, answer), repeat)
-    t_html, _ = median_time(lambda: html_page(puzzle, svg, answer), repeat)
+    t_solve, answer = timed(lambda: solve(puzzle), repeat)
+    t_svg, svg = timed(lambda: draw_svg(puzzle, answer), repeat)
+    t_html, _ = timed(lambda: html_page(puzzle, svg, answer), repeat)
     simple = puzzle.num_edges > PNG_SIMPLIFY_EDGES  # as trailkit draw does for a PNG
     png_svg = draw_svg(puzzle, answer, simplify=True) if simple else svg
-    t_png = median_time(lambda: render_png(png_svg), 1)[0] if png else float("nan")
+    t_png = timed(lambda: render_png(png_svg), 1)[0] if png else float("nan")
     note = " (simplified)" if "Simplified" in svg else ""
     print(f"{label:34} {puzzle.num_edges:>8,} {t_solve:8.3f} {t_svg:8.3f} {t_png:8.3f} "
           f"{t_html:8.3f} {len(svg) / 1e6:7.2f} MB{note}  walk {answer.length}")
+
+
+def end_to_end(spec: Path, folder: str, repeat: int) -> None:
+    """``trailkit draw SPEC --solve --out walk.EXT`` in a fresh process, per format."""
+    for suffix in ("svg", "png", "html"):
+        def run(suffix: str = suffix) -> None:
+            subprocess.run([str(TRAILKIT), "draw", str(spec), "--solve", "--out",
+                            f"{folder}/walk.{suffix}", "--force"], check=True,
+                           capture_output=True)
+        t, _ = timed(run, repeat)
+        print(f"  --out walk.{suffix:5} {t:6.3f} s")
 
 
 def cli(repeat: int) -> None:
     print("end to end: trailkit draw specs/tyre-puzzle/restored.yaml --solve --out FILE "
           f"(fresh process, median of {repeat})")
     with tempfile.TemporaryDirectory() as folder:
-        for suffix in ("svg", "png", "html"):
-            def run(suffix: str = suffix) -> None:
-                subprocess.run([str(TRAILKIT), "draw", str(TYRES), "--solve", "--out",
-                                f"{folder}/walk.{suffix}", "--force"], check=True,
-                               capture_output=True)
-            t, _ = median_time(run, repeat)
-            print(f"  --out walk.{suffix:5} {t:6.3f} s")
-        t, _ = median_time(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True),
+        end_to_end(TYRES, folder, repeat)
+        t, _ = timed(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True),
                            repeat)
         print(f"  (python start-up alone {t:6.3f} s)")
 
@@ -122,27 +118,21 @@ def cli_big(repeat: int) -> None:
         spec = Path(folder) / "grid.yaml"
         grid_spec(hex_grid(10_000), spec)
         print(f"end to end: trailkit draw (10,000-edge hexagon grid) --solve, median of {repeat}")
-        for suffix in ("svg", "png", "html"):
-            def run(suffix: str = suffix) -> None:
-                subprocess.run([str(TRAILKIT), "draw", str(spec), "--solve", "--out",
-                                f"{folder}/grid.{suffix}", "--force"], check=True,
-                               capture_output=True)
-            t, _ = median_time(run, repeat)
-            print(f"  --out grid.{suffix:5} {t:6.3f} s")
+        end_to_end(spec, folder, repeat)
 
 
 def renderers(repeat: int) -> None:
     puzzle = load_spec(TYRES)
     svg = draw_svg(puzzle, solve(puzzle))
     print("PNG renderers on the solved tyre picture (1.5x, median of", repeat, "):")
-    t, data = median_time(lambda: render_png(svg), repeat)
+    t, data = timed(lambda: render_png(svg), repeat)
     print(f"  resvg-py   {t:6.3f} s  {len(data) / 1e3:7.1f} kB")
     try:
         import cairosvg
     except ImportError:
         print("  cairosvg   not installed")
         return
-    t, data = median_time(lambda: cairosvg.svg2png(bytestring=svg.encode(), scale=1.5,
+    t, data = timed(lambda: cairosvg.svg2png(bytestring=svg.encode(), scale=1.5,
                                                    background_color="white"), repeat)
     print(f"  cairosvg   {t:6.3f} s  {len(data) / 1e3:7.1f} kB")
 
