@@ -195,6 +195,8 @@ class _Scene:
 
     # ---------------------------------------------------------------- layers
     def render(self) -> str:
+        """Build the layers (the walk and the certificate first: they decide which edges
+        fade and which nodes grey out) and stack them in drawing order."""
         p = self.p
         shading = self.certificate_under()
         halos, ghosts = self.repair_marks()
