@@ -429,7 +429,7 @@ class _Scene:
                 out.append(el("circle", cx=x0, cy=y0, r=self.rim[v] + 3.5, fill="none",
                               stroke=INK, stroke_width=3.0, class_="goal-ring"))
         if "start" in "".join(w for ws in tags.values() for w in ws):
-            self.legend.append((_swatch_tag(), "start and goal"))
+            self.legend.append((_swatch_tag(), f"start and {end_word}"))
         return el("g", "".join(out), class_="tags")
 
     # ------------------------------------------------------------ certificate
