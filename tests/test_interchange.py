@@ -87,6 +87,12 @@ def test_dot_export_is_graphviz_text(tmp_path: Path) -> None:
     assert 'pos="11,6.928!"' in tyres and 'colour="green"' in tyres
     odd = Puzzle.build(kind="trail", edges=[('a"b', "c\\d")])
     assert '"a\\"b" -- "c\\\\d"' in export_graph(odd, "dot")
+    # like every --out: never over an existing file without --force
+    assert main(["export", str(ROOT / "specs" / "nikolaus.yaml"), "--format", "dot",
+                 "--out", str(out)]) == 2
+    assert main(["export", str(ROOT / "specs" / "nikolaus.yaml"), "--format", "dot",
+                 "--out", str(out), "--force"]) == 0
+    assert out.read_text().startswith('graph "Das Haus vom Nikolaus"')
 
 
 def test_export_command_writes_each_graph_format(tmp_path: Path, capsys) -> None:

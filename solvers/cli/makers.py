@@ -38,7 +38,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    choices=("dimacs", "cpsat", "dot", "graphml", "json-graph"),
                    help="dimacs, cpsat: the solver models; dot: Graphviz; graphml: Gephi, "
                         "yEd, igraph; json-graph: NetworkX node-link JSON")
-    p.add_argument("--out", metavar="FILE")
+    p.add_argument("--out", metavar="FILE", help="write here (default: standard output)")
+    p.add_argument("--force", action="store_true", help="replace an existing --out file")
     p.set_defaults(run=cmd_export)
 
     p = sub.add_parser("import", help="turn a plank or domino list into a YAML spec")
@@ -81,7 +82,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     if args.out:
-        refuse_overwrite(args.out, [args.spec], allow_existing=True)
+        refuse_overwrite(args.out, [args.spec], allow_existing=args.force)
     from trailkit.solvers.cli.assignments import export_model
     from trailkit.solvers.interchange import GRAPH_FORMATS, export_graph
 
