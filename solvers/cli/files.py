@@ -24,16 +24,11 @@ def refuse_overwrite(out: str | Path, inputs: Iterable[str | Path], *,
         raise TrailkitError(f"{out} already exists; pass --force to replace it")
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def atomic_write(path: str | Path, text: str | bytes) -> None:
-    """Write ``text`` to ``path`` via a temporary file and a rename, so a crash or a full
-    disk never leaves a half-written file behind. The file gets the mode a plain
-    ``open()`` would give it (0644 under umask 022), not the temporary file's 0600."""
+def atomic_write(path: str | Path, content: str | bytes) -> None:
+    """Write ``content`` (text as UTF-8, or bytes) to ``path`` via a temporary file and a
+    rename, so a crash or a full disk never leaves a half-written file behind. The file
+    gets the permissions the umask allows (0644 under umask 022), not the temporary
+    file's private 0600."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     try:
@@ -41,18 +36,26 @@ def atomic_write(path: str | Path, text: str | bytes) -> None:
     except OSError as exc:
         raise TrailkitError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
-        os.fchmod(fd, 0o666 & ~_umask())
-        if isinstance(text, bytes):
-            with os.fdopen(fd, "wb") as binary:
-                binary.write(text)
-                binary.flush()
-                os.fsync(binary.fileno())
-        else:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fchmod(handle.fileno(), 0o666 & ~_umask())
+            os.fsync(handle.fileno())
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    """The process umask (read without changing it where Linux allows)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

@@ -32,15 +32,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_out(p, "SPEC.yaml", "the spec")
     p.set_defaults(run=cmd_generate)
 
-    p = sub.add_parser("export", help="write the puzzle as a SAT (DIMACS) or CP-SAT model",
+    p = sub.add_parser("export", help="write the puzzle as a SAT (DIMACS) or CP-SAT model, "
+                                      "or as a graph (Graphviz DOT, GraphML, NetworkX JSON)",
                        **examples("trailkit export specs/nikolaus.yaml --format dimacs --out n.cnf",
                                   "kissat n.cnf > model.txt; trailkit solve specs/nikolaus.yaml "
-                                  "--from-model model.txt"))
+                                  "--from-model model.txt",
+                                  "trailkit export specs/koenigsberg.yaml --format dot > k.dot"))
     add_spec(p)
-    p.add_argument("--format", required=True, choices=("dimacs", "cpsat"),
+    p.add_argument("--format", required=True,
+                   choices=("dimacs", "cpsat", "dot", "graphml", "json-graph"),
                    help="dimacs: CNF with comment lines naming every variable (run any SAT "
-                        "solver, then solve --from-model); cpsat: the CP-SAT model as "
-                        "protobuf text")
+                        "solver, then solve --from-model); cpsat: the CP-SAT model as protobuf "
+                        "text; dot: Graphviz; graphml: Gephi, yEd, igraph; json-graph: "
+                        "NetworkX node-link JSON")
     add_out(p, "FILE", "the model")
     p.set_defaults(run=cmd_export)
 
@@ -88,8 +92,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.out:
         refuse_overwrite(args.out, [args.spec], allow_existing=args.force)
     from trailkit.solvers.cli.assignments import export_model
+    from trailkit.solvers.interchange import GRAPH_FORMATS, export_graph
 
-    text = export_model(load_spec(args.spec), args.format)
+    puzzle = load_spec(args.spec)
+    if args.format in GRAPH_FORMATS:
+        text = export_graph(puzzle, args.format)
+    else:
+        text = export_model(puzzle, args.format)
     if args.out:
         atomic_write(args.out, text)
     else:

@@ -1,0 +1,322 @@
+"""Pictures: the SVG is valid XML and shows what it claims (every edge, every node label,
+the walk's steps in order, certificates, repairs, domino tiles), read back by meaning."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from trailkit.models.answer import Certificate
+from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
+from trailkit.models.spec import load_spec, load_spec_text
+from trailkit.solvers.cli.main import main
+from trailkit.solvers.drawing import EdgeMark, Emphasis, draw_svg
+from trailkit.solvers.drawing.layout import count_crossings, node_positions
+from trailkit.solvers.drawing.palette import palette
+from trailkit.solvers.pipeline import solve
+
+ROOT = Path(__file__).resolve().parent.parent
+SVG = "{http://www.w3.org/2000/svg}"
+TYRE = ROOT / "specs" / "tyre-puzzle"
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg.encode("utf-8"))
+
+
+def groups(root: ET.Element, cls: str) -> list[ET.Element]:
+    """Elements whose class list holds ``cls``."""
+    return [e for e in root.iter() if cls in (e.get("class") or "").split()]
+
+
+def node_labels(root: ET.Element) -> list[str]:
+    return [g.find(f"{SVG}text[@class='label']").text for g in groups(root, "node")]
+
+
+# ------------------------------------------------------------------ tyre walk
+@pytest.fixture(scope="module")
+def tyre_walk() -> tuple[Puzzle, object, ET.Element]:
+    puzzle = load_spec(TYRE / "restored.yaml")
+    answer = solve(puzzle)
+    return puzzle, answer, parse(draw_svg(puzzle, answer))
+
+
+def test_tyre_walk_has_every_plank_node_and_step(tyre_walk) -> None:
+    puzzle, answer, root = tyre_walk
+    assert root.tag == f"{SVG}svg" and len(root.get("viewBox").split()) == 4
+    edges = groups(root, "edge")
+    assert sorted(int(g.get("data-edge")) for g in edges) == list(range(puzzle.num_edges))
+    for g in edges:  # every plank in its colour
+        e = int(g.get("data-edge"))
+        assert g.get("data-colour") == puzzle.colour_name(e)
+        assert g.find(f"{SVG}path[@class='plank']").get("stroke") == \
+            palette(list(puzzle.colour_names))[puzzle.colour_name(e)].hex
+    assert sorted(node_labels(root)) == sorted(puzzle.nodes)
+    steps = groups(root, "step")
+    assert [int(s.get("data-step")) for s in steps] == list(range(1, len(answer.walk) + 1))
+    walk_names = [puzzle.nodes[v] for v in answer.walk.nodes]
+    assert [s.get("data-from") for s in steps] + [steps[-1].get("data-to")] == walk_names
+    for s, e in zip(steps, answer.walk.edges, strict=True):
+        assert int(s.get("data-edge")) == e
+        assert s.find(f"{SVG}path[@class='arrow']") is not None
+        assert s.find(f".//{SVG}g[@class='badge']/{SVG}text").text == s.get("data-step")
+
+
+def test_tyre_walk_revisits_are_rings_and_start_goal_are_marked(tyre_walk) -> None:
+    puzzle, answer, root = tyre_walk
+    visits = Counter(puzzle.nodes[v] for v in answer.walk.nodes)
+    for g in groups(root, "node"):
+        rings = len(groups(g, "revisit"))
+        assert rings == max(0, visits[g.get("data-node")] - 1)
+    assert visits["Z"] == 2  # the author's example: Z is stood on twice
+    tags = {t.get("data-node"): t.get("data-tag") for t in groups(root, "tag")}
+    assert tags == {"A": "start", "T": "goal"}
+
+
+def test_tyre_nodes_are_at_their_real_positions(tyre_walk) -> None:
+    puzzle, _, root = tyre_walk
+    centre = {g.get("data-node"): (float(g.find(f"{SVG}circle[@class='tyre']").get("cx")),
+                                   float(g.find(f"{SVG}circle[@class='tyre']").get("cy")))
+              for g in groups(root, "node")}
+    ax, ay = centre["A"]
+    for name in ("E", "T", "AL"):  # same offsets as in the spec, up to one scale, y flipped
+        (x0, y0), (x1, y1) = puzzle.layout["A"], puzzle.layout[name]
+        assert centre[name][0] - ax == pytest.approx((x1 - x0) * 50, abs=0.05)
+        assert centre[name][1] - ay == pytest.approx(-(y1 - y0) * 50, abs=0.05)
+
+
+def test_legend_names_every_colour_with_a_pattern(tyre_walk) -> None:
+    _, _, root = tyre_walk
+    texts = [g.get("data-text") for g in groups(root, "legend-item")]
+    assert {"red (R)", "blue (B)", "green (G)"} <= set(texts)
+    dashes = {g.get("data-colour"): g.find(f"{SVG}path[@class='plank']").get(
+        "stroke-dasharray") for g in groups(root, "edge")}
+    assert len(set(dashes.values())) == 3  # solid, dashed, dotted: apart in greyscale too
+
+
+# -------------------------------------------------------------- certificates
+def test_closed_set_greys_unreached_tyres_and_marks_phases() -> None:
+    puzzle = load_spec(TYRE / "original.yaml")
+    cert = solve(puzzle).certificate
+    assert cert.kind == "closed-set"
+    root = parse(draw_svg(puzzle, certificate=cert))
+    reached: dict[str, set[str]] = {}
+    for node, phase in cert.data["states"]:
+        reached.setdefault(node, set()).update([] if phase is None else [phase])
+    unreached = {g.get("data-node") for g in groups(root, "unreached")}
+    assert unreached == set(puzzle.nodes) - set(reached) and "T" in unreached
+    for g in groups(root, "phases"):
+        marks = {m.get("data-phase") for m in groups(g, "phase")}
+        assert marks == reached[g.get("data-node")]
+
+
+def test_parity_rings_the_odd_nodes() -> None:
+    puzzle = load_spec(ROOT / "specs" / "koenigsberg.yaml")
+    cert = solve(puzzle).certificate
+    root = parse(draw_svg(puzzle, certificate=cert))
+    assert {g.get("data-node") for g in groups(root, "odd")} == set(cert.data["nodes"])
+    assert root.get("data-layout") == "layout: stress majorization (automatic)"
+
+
+def test_disconnected_shades_the_two_pieces_apart() -> None:
+    puzzle = load_spec_text("trailkit: 1\nkind: trail\nedges: [a b, b c, c a, x y]\n")
+    cert = solve(puzzle).certificate
+    assert cert.kind == "disconnected"
+    root = parse(draw_svg(puzzle, certificate=cert))
+    pieces = sorted(set(g.get("data-nodes").split()) for g in groups(root, "component"))
+    assert sorted(map(sorted, pieces)) == [["a", "b", "c"], ["x", "y"]]
+    fills = {g.get("fill") for g in groups(root, "component")}
+    assert len(fills) == 2
+
+
+# ------------------------------------------------------------------- repairs
+def test_repair_emphasis_marks_added_recoloured_and_removed_edges() -> None:
+    puzzle = load_spec(TYRE / "restored.yaml")
+    emphasis = Emphasis.from_changes([
+        {"op": "add", "from": "AB", "to": "AA", "colour": "green"},
+        {"op": "recolour", "from": "A", "to": "E", "colour": "red", "old_colour": "blue"},
+        {"op": "remove", "from": "B", "to": "C", "colour": "blue"},
+    ], note="one plank restored")
+    root = parse(draw_svg(puzzle, solve(puzzle), emphasis=emphasis))
+    added = groups(root, "added")
+    assert len(added) == 1
+    e = int(added[0].get("data-edge"))
+    assert {puzzle.nodes[puzzle.tail[e]], puzzle.nodes[puzzle.head[e]]} == {"AA", "AB"}
+    assert puzzle.colour_name(e) == "green"
+    recoloured = groups(root, "recoloured")
+    assert [g.findall(f".//{SVG}text")[-1].text for g in recoloured] == ["was blue"]
+    removed = groups(root, "removed")
+    assert [(g.get("data-from"), g.get("data-to")) for g in removed] == [("B", "C")]
+    assert any(t.text == "one plank restored" for t in groups(root, "note"))
+
+
+def test_repair_changes_are_checked() -> None:
+    with pytest.raises(Exception, match="unknown repair change"):
+        Emphasis.from_changes([{"op": "paint", "from": "a", "to": "b"}])
+    mark = EdgeMark("a", "b", "red")
+    assert mark.matches("b", "a", "red") and not mark.matches("a", "b", "blue")
+
+
+# ------------------------------------------------------------------ dominoes
+def test_domino_ring_is_tiles_with_pips_in_walk_order() -> None:
+    puzzle = load_spec(ROOT / "specs" / "dominoes" / "double-six.yaml")
+    answer = solve(puzzle)
+    root = parse(draw_svg(puzzle, answer))
+    tiles = groups(root, "domino")
+    assert len(tiles) == 28 and groups(root, "ring")
+    pips = [t.get("data-pips").split("|") for t in tiles]
+    for (_, right), (left, _) in zip(pips, pips[1:] + pips[:1], strict=True):
+        assert right == left  # each tile matches the next, round the ring
+    doubles = [t for t in tiles if t.get("data-double")]
+    assert len(doubles) == 7
+    for t in doubles:  # laid across: the tile group is turned a further 90 degrees
+        assert "rotate(90)" in ET.tostring(t, encoding="unicode")
+    six_six = next(t for t in tiles if t.get("data-pips") == "6|6")
+    assert len(six_six.findall(f".//{SVG}circle")) == 12
+
+
+def test_domino_set_without_walk_and_text_faces() -> None:
+    puzzle = load_spec_text("trailkit: 1\nkind: domino-chain\ndominoes: ['10|1', '1|x']\n")
+    root = parse(draw_svg(puzzle))
+    assert [t.get("data-pips") for t in groups(root, "domino")] == ["10|1", "1|x"]
+    assert {t.text for t in root.iter(f"{SVG}text")} >= {"10", "x"}
+
+
+# --------------------------------------------------------------- one stroke
+def test_nikolaus_stroke_order_and_escaped_names() -> None:
+    puzzle = load_spec(ROOT / "specs" / "nikolaus.yaml")
+    answer = solve(puzzle)
+    root = parse(draw_svg(puzzle, answer))
+    assert len(groups(root, "step")) == 8 == puzzle.num_edges
+    odd = Puzzle.build(kind="trail", edges=[("<a>", "b&c"), ("b&c", '"q"')])
+    assert sorted(node_labels(parse(draw_svg(odd, solve(odd))))) == sorted(odd.nodes)
+
+
+# --------------------------------------------------------------- automatic layout
+@pytest.mark.parametrize("name", ["cube", "prism", "dodecahedron", "octahedron", "grid"])
+def test_automatic_layout_draws_planar_figures_without_crossings(name: str) -> None:
+    nx = pytest.importorskip("networkx")
+    graph = {"cube": nx.hypercube_graph(3), "prism": nx.circular_ladder_graph(5),
+             "dodecahedron": nx.dodecahedral_graph(), "octahedron": nx.octahedral_graph(),
+             "grid": nx.grid_2d_graph(4, 5)}[name]
+    graph = nx.convert_node_labels_to_integers(graph)
+    puzzle = Puzzle.build(kind="trail", edges=[(str(u), str(v)) for u, v in graph.edges()])
+    xy, method = node_positions(puzzle)
+    import numpy as np
+
+    edges = np.array([(u, v) for u, v in zip(puzzle.tail, puzzle.head, strict=True)])
+    assert count_crossings(xy, edges) == 0, method
+
+
+def test_layout_auto_and_partial_layouts_are_computed() -> None:
+    auto = load_spec_text("trailkit: 1\nkind: trail\nedges: [a b, b c]\n")
+    assert node_positions(auto)[1].endswith("(automatic)")
+    from dataclasses import replace
+
+    partial = replace(auto, layout={"a": (0.0, 0.0)}, meta={"layout": "auto"})
+    assert node_positions(partial)[1].endswith("(automatic)")
+    assert node_positions(replace(auto, layout={"a": (0, 0), "b": (1, 0), "c": (2, 0)})
+                          )[1] == "the spec's layout"
+
+
+# ------------------------------------------------------------------- sizes
+def test_a_big_puzzle_is_simplified_with_a_note() -> None:
+    n = 4000
+    edges = [(str(i), str((i + 1) % n)) for i in range(n)] * 6  # 24,000 edges
+    puzzle = Puzzle(kind="walk", nodes=tuple(str(i) for i in range(n)),
+                    tail=[int(u) for u, _ in edges], head=[int(v) for _, v in edges],
+                    use=EdgeUse.ANY, objective=Objective.ANY)
+    svg = draw_svg(puzzle)
+    root = parse(svg)
+    assert groups(root, "edges-merged") and not groups(root, "edge")
+    assert any("Simplified" in (t.text or "") for t in groups(root, "note"))
+
+
+def test_colour_blind_palette_keeps_names_apart() -> None:
+    paint = palette(["red", "green", "teal", "tomato"])
+    assert paint["red"].hex != paint["green"].hex
+    assert len({p.letter for p in paint.values()}) == 4
+    assert len({p.dash for p in paint.values()}) == 4
+
+
+def test_a_certificate_without_a_picture_still_draws_the_puzzle() -> None:
+    puzzle = Puzzle.build(kind="walk", edges=[("a", "b", "red")],
+                          colours=ColourRule.from_cycle(["red"]))
+    svg = draw_svg(puzzle, certificate=Certificate("drup", {}, "a DRUP proof"))
+    assert "no picture" in svg and len(groups(parse(svg), "edge")) == 1
+
+
+# --------------------------------------------------------------------- CLI
+def test_draw_command_writes_svg_refuses_to_overwrite_and_honours_umask(tmp_path, capsys
+                                                                       ) -> None:
+    out = tmp_path / "walk.svg"
+    old = os.umask(0o022)
+    try:
+        assert main(["draw", str(TYRE / "restored.yaml"), "--solve", "--out", str(out)]) == 0
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o644
+    assert len(groups(parse(out.read_text()), "step")) == 25
+    assert main(["draw", str(TYRE / "restored.yaml"), "--out", str(out)]) == 2
+    assert "--force" in capsys.readouterr().err
+    assert main(["draw", str(TYRE / "restored.yaml"), "--out", str(out), "--force"]) == 0
+    assert not groups(parse(out.read_text()), "step")
+    assert main(["draw", str(TYRE / "original.yaml"), "--solve", "--out",
+                 str(tmp_path / "no.svg")]) == 0  # exit 0 when written, whatever the answer
+    assert main(["draw", str(TYRE / "original.yaml"), "--out", str(tmp_path / "x.pdf")]) == 2
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_draw_certificate_command(tmp_path) -> None:
+    out = tmp_path / "why.svg"
+    assert main(["draw", str(TYRE / "original.yaml"), "--certificate", "--out", str(out)]) == 0
+    assert groups(parse(out.read_text()), "unreached")
+    assert re.search(r"none of those places is T", out.read_text())
+
+
+@pytest.mark.parametrize("module", ["__init__", "emphasis", "geometry", "layout", "palette",
+                                    "svgtext"])
+def test_drawing_docstring_examples(module: str) -> None:
+    import doctest
+    import importlib
+
+    mod = importlib.import_module(f"trailkit.solvers.drawing.{module}".removesuffix(".__init__"))
+    assert doctest.testmod(mod).failed == 0
+
+
+def test_interchange_docstring_examples() -> None:
+    import doctest
+
+    pytest.importorskip("networkx")
+    from trailkit.solvers import interchange
+
+    assert doctest.testmod(interchange).failed == 0
+
+
+def test_a_long_walk_on_a_simplified_picture_is_one_line_with_some_numbers() -> None:
+    n = 50
+    edges = [(str(i), str((i + 1) % n)) for i in range(n)] * 10  # a 500-step ring walk
+    puzzle = Puzzle.build(kind="trail", edges=edges, closed=True)
+    root = parse(draw_svg(puzzle, solve(puzzle), simplify=True))
+    walk = groups(root, "merged")
+    assert len(walk) == 1 and not groups(root, "step")
+    numbers = [int(b.get("data-step")) for b in groups(root, "badge")]
+    assert numbers[0] == 1 and len(numbers) < 500 and numbers == sorted(numbers)
+    assert any("drawn as one line" in (t.text or "") for t in groups(root, "note"))
+
+
+def test_png_of_a_big_puzzle_is_drawn_simplified(tmp_path, monkeypatch) -> None:
+    import trailkit.solvers.drawing as drawing
+    import trailkit.solvers.drawing.png as png
+
+    seen: list[str] = []
+    monkeypatch.setattr(png, "SIMPLIFY_EDGES", 50)
+    monkeypatch.setattr(drawing, "render_png", lambda svg: seen.append(svg) or b"png")
+    assert main(["draw", str(TYRE / "restored.yaml"), "--out", str(tmp_path / "t.png")]) == 0
+    assert "edges-merged" in seen[0] and (tmp_path / "t.png").read_bytes() == b"png"

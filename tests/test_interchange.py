@@ -1,0 +1,102 @@
+"""Graphs in and out: to_networkx / from_networkx round trips, and the DOT, GraphML and
+node-link JSON exports read back by NetworkX into the same puzzle."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from trailkit.models.puzzle import Puzzle
+from trailkit.models.spec import load_spec
+from trailkit.solvers.cli.main import main
+from trailkit.solvers.interchange import export_graph, from_networkx, to_networkx
+from trailkit.solvers.pipeline import solve
+
+nx = pytest.importorskip("networkx")
+ROOT = Path(__file__).resolve().parent.parent
+SPECS = ["nikolaus.yaml", "koenigsberg.yaml", "one-way-streets.yaml", "alternating-circuit.yaml",
+         "tyre-puzzle/restored.yaml", "dominoes/double-six.yaml", "colour-revisit.yaml"]
+
+
+def same_puzzle(p: Puzzle, q: Puzzle) -> None:
+    """Same nodes, edges (a two-way edge in either orientation), colours, rules, layout."""
+    assert q.nodes == p.nodes and q.num_edges == p.num_edges
+    for e in range(p.num_edges):
+        ends_p = (p.nodes[p.tail[e]], p.nodes[p.head[e]])
+        ends_q = (q.nodes[q.tail[e]], q.nodes[q.head[e]])
+        assert ends_q == ends_p if p.is_directed(e) else sorted(ends_q) == sorted(ends_p)
+        assert q.is_directed(e) == p.is_directed(e)
+        assert q.colour_name(e) == p.colour_name(e)
+    for attr in ("kind", "name", "use", "colours", "first", "start", "end", "closed",
+                 "objective", "layout", "edge_ids"):
+        assert getattr(q, attr) == getattr(p, attr), attr
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_networkx_round_trip(spec: str) -> None:
+    p = load_spec(ROOT / "specs" / spec)
+    graph = to_networkx(p)
+    assert graph.number_of_edges() == p.num_edges
+    assert graph.is_directed() == p.any_directed
+    same_puzzle(p, from_networkx(graph))
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_graphml_and_node_link_read_back_by_networkx(spec: str) -> None:
+    p = load_spec(ROOT / "specs" / spec)
+    graphml = nx.read_graphml(io.BytesIO(export_graph(p, "graphml").encode()),
+                              force_multigraph=True)
+    same_puzzle(p, from_networkx(graphml))
+    linked = nx.node_link_graph(json.loads(export_graph(p, "json-graph")))
+    same_puzzle(p, from_networkx(linked))
+
+
+def test_a_plain_networkx_graph_becomes_a_solvable_puzzle() -> None:
+    graph = nx.MultiGraph()
+    graph.add_edge("S", "X", colour="red")
+    graph.add_edge("X", "Y", color="blue")
+    graph.add_edge("Y", "T", colour="green")
+    p = from_networkx(graph, kind="colour-walk", start="S", goal="T")
+    answer = solve(p)
+    assert answer.status.value == "solved" and answer.length == 3
+    ring = from_networkx(nx.cycle_graph(5), kind="trail", closed=True)
+    assert solve(ring).length == 5
+    with pytest.raises(Exception, match="unknown kind"):
+        from_networkx(nx.path_graph(2), kind="maze")
+
+
+def test_from_networkx_checks_like_a_spec() -> None:
+    graph = nx.MultiGraph()
+    graph.add_edge("a", "b", colour="teal")
+    with pytest.raises(Exception, match="teal"):
+        from_networkx(graph, kind="colour-walk", start="a", goal="b")
+
+
+def test_dot_export_is_graphviz_text(tmp_path: Path) -> None:
+    out = tmp_path / "streets.dot"
+    assert main(["export", str(ROOT / "specs" / "one-way-streets.yaml"), "--format", "dot",
+                 "--out", str(out)]) == 0
+    text = out.read_text()
+    assert text.startswith('digraph "One-way streets" {') and text.rstrip().endswith("}")
+    assert text.count(" -> ") == load_spec(ROOT / "specs" / "one-way-streets.yaml").num_edges
+    assert "dir=none" in text  # a two-way street in a mixed graph
+    tyres = export_graph(load_spec(ROOT / "specs" / "tyre-puzzle" / "restored.yaml"), "dot")
+    assert 'pos="11,6.928!"' in tyres and 'colour="green"' in tyres
+    odd = Puzzle.build(kind="trail", edges=[('a"b', "c\\d")])
+    assert '"a\\"b" -- "c\\\\d"' in export_graph(odd, "dot")
+    # like every --out: never over an existing file without --force
+    assert main(["export", str(ROOT / "specs" / "nikolaus.yaml"), "--format", "dot",
+                 "--out", str(out)]) == 2
+    assert main(["export", str(ROOT / "specs" / "nikolaus.yaml"), "--format", "dot",
+                 "--out", str(out), "--force"]) == 0
+    assert out.read_text().startswith('graph "Das Haus vom Nikolaus"')
+
+
+def test_export_command_writes_each_graph_format(tmp_path: Path, capsys) -> None:
+    for fmt in ("graphml", "json-graph"):
+        assert main(["export", str(ROOT / "specs" / "nikolaus.yaml"), "--format", fmt]) == 0
+    out = capsys.readouterr().out
+    assert "<graphml" in out and '"multigraph": true' in out
