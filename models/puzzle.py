@@ -9,7 +9,7 @@ million-edge puzzle stays small and fast) plus the rules a walk must obey:
 * ``start`` / ``end``: the node sets a walk may start and end in (``None`` = any);
 * ``closed``: the walk ends where it started, and with a colour rule the colour
   order also holds across the join (the ring could be walked round again);
-* ``objective``: any walk, or a shortest one.
+* ``objective``: any walk, a shortest one, or a longest one (at-most-once walks).
 
 Backends see only this form, so a new puzzle kind is a few lines of lowering in
 :mod:`trailkit.models.spec` and a new backend works for every kind.
@@ -42,6 +42,7 @@ class Objective(StrEnum):
 
     ANY = "any"
     SHORTEST = "shortest"
+    LONGEST = "longest"  # at-most-once walks: the most edges one walk can use
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +124,7 @@ class Puzzle:
     expect: Mapping[str, Any] | None = None
     layout: Mapping[str, tuple[float, float]] | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
+    repair: Any = None  # the spec's repair: block (models.repair_rules.RepairRules) or None
 
     # ----------------------------------------------------------------- sizes
     @property

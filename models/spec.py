@@ -38,7 +38,7 @@ DEFAULT_COLOURS = ("red", "blue", "green")
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _YAML = "tag:yaml.org,2002:"
 _PLAIN_TAGS = {_YAML + t for t in ("str", "int", "float", "bool", "null", "timestamp")}
-_COMMON_KEYS = ("trailkit", "name", "description", "kind", "layout", "expect")
+_COMMON_KEYS = ("trailkit", "name", "description", "kind", "layout", "expect", "repair")
 _KEYS = {
     "trail": ("nodes", "edges", "edges_file", "closed", "start", "end"),
     "domino-chain": ("nodes", "dominoes", "dominoes_file", "closed"),
@@ -46,7 +46,7 @@ _KEYS = {
     "walk": ("nodes", "edges", "edges_file", "use", "colours", "first", "start", "end", "goal",
              "closed", "objective"),
 }
-_EXPECT_KEYS = ("status", "solutions", "failures", "early_failures", "length")
+_EXPECT_KEYS = ("status", "solutions", "failures", "early_failures", "length", "repair")
 _SYNONYMS = {"color": "colour", "colors": "colours"}
 
 
@@ -280,6 +280,10 @@ class _SpecReader:
             rules["expect"] = self.read_expect(top["expect"][1])
         if "layout" in top:
             rules["layout"] = self.read_layout(top["layout"][1])
+        if "repair" in top:
+            from trailkit.models.repair_rules import read_repair_rules
+
+            rules["repair"] = read_repair_rules(self, top["repair"][1], rules.get("colour_names"))
         if not self.node_names:
             what = "dominoes" if kind == "domino-chain" else "edges"
             raise self.fail(root, f"the puzzle has no {what} and no nodes: there is nothing to "
@@ -370,6 +374,9 @@ class _SpecReader:
         objective = Objective(self.choice(top["objective"][1], "objective",
                                           tuple(o.value for o in Objective))) \
             if "objective" in top else Objective.ANY
+        if objective is Objective.LONGEST and use is not EdgeUse.AT_MOST_ONCE:
+            raise self.fail(top["objective"][1], "objective 'longest' needs 'use: at-most-once' "
+                            "(with reusable edges a walk can be as long as you like)")
         if "first" in top and rule is None:
             raise self.fail(top["first"][0], "'first' needs a colour rule; add 'colours:'")
         return {**graph, "use": use, "colours": rule, "objective": objective,

@@ -14,7 +14,7 @@ import os
 from collections.abc import Sequence
 
 from trailkit.models.errors import SpecError, TrailkitError, VerificationFailure
-from trailkit.solvers.cli import answers, compare, lint, makers
+from trailkit.solvers.cli import answers, compare, lint, makers, repairs
 from trailkit.solvers.cli.options import Exit, Parser
 from trailkit.solvers.cli.output import warn
 from trailkit.solvers.version import trailkit_version
@@ -22,7 +22,7 @@ from trailkit.solvers.version import trailkit_version
 __all__ = ["build_parser", "main"]
 
 #: The command modules, in the order ``trailkit --help`` lists their commands.
-COMMAND_MODULES = (answers, compare, makers, lint)
+COMMAND_MODULES = (answers, compare, makers, lint, repairs)
 
 
 def build_parser() -> argparse.ArgumentParser:
