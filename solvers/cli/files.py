@@ -35,6 +35,9 @@ def atomic_write(path: str | Path, text: str) -> None:
         raise TrailkitError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            mask = os.umask(0)  # mkstemp makes 0600 files; give what the umask allows
+            os.umask(mask)
+            os.fchmod(handle.fileno(), 0o666 & ~mask)
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())

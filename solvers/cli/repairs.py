@@ -161,8 +161,9 @@ def _write_repaired(args: argparse.Namespace, puzzle: Puzzle, result: Any) -> No
                                   if first.answer.optimal else "") + "}"
     text = Path(args.spec).read_text(encoding="utf-8")
     try:
-        out_text = repaired_spec_text(text, puzzle, first.changes, spec=args.spec,
-                                      expect=expect)
+        out_text = repaired_spec_text(
+            text, puzzle, first.changes, spec=args.spec, expect=expect,
+            what=_words(puzzle, "; ".join(c.describe(puzzle) for c in first.changes)))
     except ValueError as exc:
         raise TrailkitError(f"cannot write the repaired spec: {exc}") from None
     load_spec_text(out_text, source=args.out, base_dir=Path(args.spec).parent)

@@ -53,7 +53,8 @@ from trailkit.solvers.repair.euler import (
 from trailkit.solvers.repair.optimise import Optimum
 from trailkit.solvers.repair.search import Level
 
-__all__ = ["REPAIR_BACKENDS", "Repair", "RepairResult", "RepairStatus", "repair"]
+__all__ = ["REPAIR_BACKENDS", "Repair", "RepairResult", "RepairStatus", "repair",
+           "repair_mismatches"]
 
 #: The methods ``repair(backend=...)`` accepts: ``auto`` picks per puzzle.
 REPAIR_BACKENDS = ("auto", "direct", "cpsat")
@@ -428,3 +429,17 @@ class _Finder:
     def undecided(self) -> dict[str, object]:
         return {"status": RepairStatus.UNKNOWN, "method": "search",
                 "reason": f"{self.proof_so_far()}; {self.stopped or 'the optimiser gave up'}"}
+
+
+def repair_mismatches(puzzle: Puzzle, result: RepairResult) -> list[str]:
+    """What differs from the spec's ``expect: {repair: N}`` (only what ``result`` proves:
+    a proven fewest number, a repair with fewer changes, or proof that none exists)."""
+    wanted = (puzzle.expect or {}).get("repair")
+    if wanted is None or result.status is RepairStatus.UNKNOWN:
+        return []
+    if result.status is RepairStatus.NO_REPAIR:
+        return [f"expected repair {wanted}, but no repair exists ({result.proof})"]
+    got = result.changes or 0
+    if got != wanted and (result.minimal or got < wanted):
+        return [f"expected repair {wanted}, got {got}"]
+    return []

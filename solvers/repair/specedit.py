@@ -47,9 +47,10 @@ def _item(puzzle: Puzzle, change: Change, flow: bool) -> str:
 
 
 def repaired_spec_text(text: str, puzzle: Puzzle, changes: Sequence[Change], *,
-                       spec: str, expect: str) -> str:
+                       spec: str, expect: str, what: str | None = None) -> str:
     """``text`` (the spec of ``puzzle``) with ``changes`` made, ``expect:`` set to
-    ``expect`` (a YAML flow mapping) and a header comment; see the module docstring."""
+    ``expect`` (a YAML flow mapping) and a header comment saying ``what`` changed
+    (default: the changes described); see the module docstring."""
     root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     top = {k.value: (k, v) for k, v in root.value}
     key = "dominoes" if puzzle.kind == "domino-chain" else "edges"
@@ -75,8 +76,7 @@ def repaired_spec_text(text: str, puzzle: Puzzle, changes: Sequence[Change], *,
                     edits.append((before if before >= 0 else start, end, ""))
             else:
                 line_start = text.rfind("\n", 0, start) + 1
-                edits.append((line_start, line_start,
-                              f"# removed by trailkit repair: {change.describe(puzzle)}\n# "))
+                edits.append((line_start, line_start, "# removed by trailkit repair:\n# "))
         else:
             original = text[start:end]
             if isinstance(item, yaml.MappingNode):
@@ -116,7 +116,7 @@ def repaired_spec_text(text: str, puzzle: Puzzle, changes: Sequence[Change], *,
                       + f"expect: {expect}\n"))
     for start, end, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         text = text[:start] + new + text[end:]
-    what = "; ".join(c.describe(puzzle) for c in changes)
+    what = what or "; ".join(c.describe(puzzle) for c in changes)
     header = (f"# Repaired by trailkit repair from {spec}: {what} "
               f"({len(changes)} change{'s' if len(changes) != 1 else ''}).\n")
     return header + text
