@@ -164,6 +164,12 @@ class Puzzle:
         return None if c < 0 else self.colour_names[c]
 
     @property
+    def wants_longest(self) -> bool:
+        """``objective: longest`` on an at-most-once puzzle (elsewhere it means nothing:
+        an exactly-once walk has one length, a reusable one none that is longest)."""
+        return self.objective is Objective.LONGEST and self.use is EdgeUse.AT_MOST_ONCE
+
+    @property
     def has_colour_rule(self) -> bool:
         return self.colours is not None
 

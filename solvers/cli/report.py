@@ -89,7 +89,8 @@ def answer_text(puzzle: Puzzle, answer: Answer, spec: str | None) -> str:
     if answer.status is Status.SOLVED:
         assert answer.walk is not None
         size = "dominoes" if puzzle.kind == "domino-chain" else "steps"
-        best = " (proven shortest)" if answer.optimal else ""
+        extreme = "longest" if puzzle.wants_longest else "shortest"
+        best = f" (proven {extreme})" if answer.optimal else ""
         lines.append(f"solved by {answer.backend} in {took}: {len(answer.walk)} {size}{best}, "
                      "verified by the independent checker")
         lines.append("  " + _walk_line(puzzle, answer) if answer.walk.edges

@@ -8,7 +8,8 @@ Dispatch by the puzzle's rules:
 * edges reusable: breadth-first search over (node, colour-phase) states, shortest
   walk or a closed set of states as the certificate (:mod:`.reachability`);
 * everything else (at most once, or exactly once with a colour rule): an exhaustive
-  search that says ``unknown`` when its work limit runs out (:mod:`.exhaustive`).
+  search that says ``unknown`` when its work limit runs out (:mod:`.exhaustive`);
+  ``objective: longest`` (at most once) has its own exhaustive search (:mod:`.longest`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ class DirectBackend(Backend):
     honours_work_limit = True
 
     def solve(self, puzzle: Puzzle, limits: Limits = Limits()) -> Answer:
+        if puzzle.wants_longest:
+            from trailkit.solvers.direct.longest import solve_longest
+
+            return solve_longest(puzzle, limits)
         if puzzle.use is EdgeUse.ANY:
             from trailkit.solvers.direct.reachability import solve_reusable
 

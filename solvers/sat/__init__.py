@@ -63,8 +63,9 @@ class SatBackend(Backend):
                                                                          else ""))
         if outcome.status == "sat":
             assert outcome.walk is not None
-            optimal = (outcome.length_proven_minimal
-                       if puzzle.objective is Objective.SHORTEST else None)
+            optimal = (outcome.length_proven_minimal  # minimal, or maximal for longest
+                       if puzzle.objective is Objective.SHORTEST or puzzle.wants_longest
+                       else None)
             return Answer.solved(self.name, outcome.walk, optimal=optimal, solver=self.solver)
         return Answer.unsolvable(self.name, self._certificate(puzzle, outcome),
                                  reason=outcome.reason, solver=self.solver)
