@@ -25,6 +25,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import replace
 
 from trailkit.models.answer import Walk
+from trailkit.models.certificates import _named_nodes
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.verify import verify
 
@@ -33,16 +34,7 @@ __all__ = ["check_odd_nodes", "check_witness"]
 
 def check_odd_nodes(puzzle: Puzzle, core: Collection[int], nodes: Iterable[str]) -> list[str]:
     """Why the ``odd-nodes`` argument fails for ``core`` (edge indices); empty: it holds."""
-    lookup = {name: i for i, name in enumerate(puzzle.nodes)}
-    listed: list[int] = []
-    problems: list[str] = []
-    for name in nodes:
-        if name not in lookup:
-            problems.append(f"node {name!r} is not in the puzzle")
-        else:
-            listed.append(lookup[name])
-    if len(set(listed)) != len(listed):
-        problems.append("a node is listed twice")
+    listed, problems = _named_nodes(puzzle, list(nodes))
     members = set(core)
     for v in listed:
         ends = 0

@@ -117,3 +117,23 @@ def expected_walk(p: Puzzle) -> Walk | None:
     if p.use is EdgeUse.ANY:
         return brute_shortest(p, reusable_bound(p))
     return brute_shortest(p, p.num_edges, distinct_edges=True)
+
+
+def once_walks(p: Puzzle) -> list[Walk]:
+    """Every valid walk of ``p`` that uses each edge at most once (whatever ``p.use``
+    says), judged by the verifier: for cores and longest walks."""
+    relaxed = dataclasses.replace(p, use=EdgeUse.AT_MOST_ONCE)
+    loose = dataclasses.replace(relaxed, closed=False, end=None)
+    found: list[Walk] = []
+    starts = range(p.num_nodes) if p.start is None else sorted(p.start)
+    stack = [Walk((s,), ()) for s in starts]
+    while stack:
+        w = stack.pop()
+        if verify(loose, w):
+            continue
+        if not verify(relaxed, w):
+            found.append(w)
+        for e, v in steps_from(p, w.nodes[-1], respect_direction=False):
+            if e not in w.edges:
+                stack.append(Walk((*w.nodes, v), (*w.edges, e)))
+    return found

@@ -8,7 +8,6 @@ trying every set up to four edges.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from itertools import combinations
 from pathlib import Path
@@ -16,13 +15,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from oracles import steps_from, walk_puzzles
+from oracles import once_walks, walk_puzzles
 
-from trailkit.models.answer import Status, Walk
+from trailkit.models.answer import Status
 from trailkit.models.core_certificates import check_odd_nodes, check_witness
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.spec import load_spec
-from trailkit.models.verify import verify
 from trailkit.solvers.cli.main import main
 from trailkit.solvers.pipeline.explaining import explain
 from trailkit.solvers.pipeline.repairing import repair, repair_mismatches
@@ -32,21 +30,7 @@ SPECS = Path(__file__).resolve().parent.parent / "specs"
 
 def _covered_sets(p: Puzzle) -> list[frozenset[int]]:
     """The edge sets of every valid walk with edges used at most once (brute force)."""
-    relaxed = dataclasses.replace(p, use=EdgeUse.AT_MOST_ONCE)
-    loose = dataclasses.replace(relaxed, closed=False, end=None)
-    found: list[frozenset[int]] = []
-    starts = range(p.num_nodes) if p.start is None else sorted(p.start)
-    stack = [Walk((s,), ()) for s in starts]
-    while stack:
-        w = stack.pop()
-        if verify(loose, w):
-            continue
-        if not verify(relaxed, w):
-            found.append(frozenset(w.edges))
-        for e, v in steps_from(p, w.nodes[-1], respect_direction=False):
-            if e not in w.edges:
-                stack.append(Walk((*w.nodes, v), (*w.edges, e)))
-    return found
+    return [frozenset(w.edges) for w in once_walks(p)]
 
 
 def _is_core(covered: list[frozenset[int]], subset: frozenset[int]) -> bool:

@@ -22,13 +22,11 @@ Run as ``python tests/bench/bench_repair.py`` (``--quick`` for a short run). Thr
 from __future__ import annotations
 
 import random
-import statistics
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+
+from bench_colour_walk import timed
 
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
 from trailkit.models.repair_rules import RepairRules
@@ -40,15 +38,6 @@ from trailkit.solvers.repair.cores import find_core
 ROOT = Path(__file__).resolve().parents[2]
 COLOURS = ("red", "blue", "green")
 HEX = ((1, 0), (0, 1), (-1, 1))  # three of the six neighbour directions (axial)
-
-
-def timed(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, Any]:
-    times, result = [], None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), result
 
 
 # ---------------------------------------------------------------- part 1
