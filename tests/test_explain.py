@@ -154,6 +154,21 @@ def test_repair_out_writes_a_valid_spec_once(tmp_path: Path,
         assert _run(capsys, "solve", str(target))[0] == 0
 
 
+def test_colours_and_limits(capsys: pytest.CaptureFixture[str]) -> None:
+    tyre = str(SPECS / "tyre-puzzle" / "original.yaml")
+    code, out = _run(capsys, "repair", tyre, "--colours", "red,blue", "--json")
+    assert code == 1 and json.loads(out)["status"] == "no-repair"  # only green works
+    assert _run(capsys, "repair", tyre, "--colours", "teal")[0] == 2
+    code, out = _run(capsys, "repair", tyre, "--max-changes", "0", "--json")
+    assert code == 1 and json.loads(out)["status"] == "no-repair"
+    code, out = _run(capsys, "repair", str(SPECS / "bench" / "hard-alternating-14-no.yaml"),
+                     "--time-limit", "0.5", "--json")
+    obj = json.loads(out)
+    assert (code, obj["status"]) in ((3, "unknown"), (0, "repaired"))
+    if code == 0:
+        assert obj["repairs"][0]["verified"]
+
+
 def test_add_file_of_candidates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     candidates = tmp_path / "planks.txt"
     candidates.write_text("# two guesses\nAA AB green\nA B red\n")

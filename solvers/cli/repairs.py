@@ -16,7 +16,7 @@ from typing import Any
 
 from trailkit.models.answer import Status
 from trailkit.models.errors import TrailkitError
-from trailkit.models.puzzle import Puzzle
+from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.repair_rules import CandidateEdge, RepairRules
 from trailkit.models.spec import load_spec, load_spec_text
 from trailkit.solvers.cli.files import atomic_write, refuse_overwrite
@@ -213,7 +213,8 @@ def repair_text(result: Any, spec: str) -> str:
         prefix = f"{i}. " if len(result.repairs) > 1 else ""
         lines.append("  " + prefix + _words(puzzle, "; ".join(
             c.describe(puzzle) for c in item.changes)))
-        best = "a shortest walk" if item.answer.optimal else "a walk"
+        best = "a shortest walk" if item.answer.optimal and \
+            item.puzzle.use is EdgeUse.ANY else "a walk"
         n = item.answer.length
         size = {(True, True): "domino", (True, False): "dominoes", (False, True): "step",
                 (False, False): "steps"}[(puzzle.kind == "domino-chain", n == 1)]

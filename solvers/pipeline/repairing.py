@@ -163,11 +163,12 @@ def repair(puzzle: Puzzle, rules: RepairRules | None = None, *,
         puzzle, has_add=any(c.op is Op.ADD for c in changes),
         has_remove=any(c.op is Op.REMOVE for c in changes), fixed_odd=fixed)
     common = {**base, "candidates": len(changes)}
-    if not changes or bound >= INFINITE or (max_changes is not None and bound > max_changes):
+    if not changes or bound >= INFINITE or (max_changes is not None
+                                            and max(bound, 1) > max_changes):
         proof = ("no change is allowed (no candidate edge, recolouring or removal fits the "
-                 "repair rules)" if not changes else bound_why)
+                 "repair rules)" if not changes else bound_why or why_zero)
         if changes and bound < INFINITE:
-            proof += f", more than --max-changes {max_changes}"
+            proof += f", and at most {max_changes} changes are allowed"
         return RepairResult(RepairStatus.NO_REPAIR, **common, minimal=True, proof=proof,
                             method="bound", time_s=time.perf_counter() - began)
     finder = _Finder(puzzle, rules, changes, limits, all_repairs, max_changes, backend,
@@ -206,6 +207,8 @@ class _Finder:
         self.why_zero = why_zero
         self.bound = max(bound, 1)
         self.bound_why = bound_why
+        self.deadline = None if limits.time_limit is None else \
+            time.monotonic() + limits.time_limit
         #: every set of at most ``refuted`` changes is known not to repair the puzzle
         self.refuted = self.bound - 1
         self.refuted_how = [why_zero] + ([bound_why] if bound > 1 else [])
@@ -321,10 +324,15 @@ class _Finder:
         return self.repaired([adds], "direct Euler count", proven=proven, proof=proof)
 
     def optimise(self, **kwargs: object) -> Optimum:
-        """CP-SAT's optimum, told every size already refuted."""
+        """CP-SAT's optimum, told every size already refuted, within the time left."""
         from trailkit.solvers.repair.optimise import optimise_changes
 
-        return optimise_changes(self.puzzle, self.changes, self.limits,  # type: ignore[arg-type]
+        limits = self.limits
+        if self.deadline is not None:
+            left = max(0.01, self.deadline - time.monotonic())
+            limits = Limits(time_limit=left, work_limit=limits.work_limit,
+                            workers=limits.workers, seed=limits.seed)
+        return optimise_changes(self.puzzle, self.changes, limits,  # type: ignore[arg-type]
                                 at_least=self.refuted + 1, **kwargs)
 
     def proof_so_far(self) -> str:
@@ -376,7 +384,7 @@ class _Finder:
 
         for size in range(self.refuted + 1, k):
             level = try_level(self.puzzle, self.changes, size, self.limits,
-                              budget=CONFIRM_BUDGET, want_all=False)
+                              budget=CONFIRM_BUDGET, want_all=False, deadline=self.deadline)
             if level.found:
                 raise VerificationFailure(f"CP-SAT's optimum is {k} changes, but a repair "
                                           f"with {size} exists")
@@ -403,7 +411,7 @@ class _Finder:
             if cheap_only and math.comb(len(self.changes), size) > SEARCH_BUDGET:
                 return None
             level = try_level(self.puzzle, self.changes, size, self.limits,
-                              budget=SEARCH_BUDGET, want_all=self.all)
+                              budget=SEARCH_BUDGET, want_all=self.all, deadline=self.deadline)
             if level.found:
                 # every smaller size is refuted: 0 by the original's answer, those below
                 # the bound by the bound, the others level by level

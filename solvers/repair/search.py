@@ -12,6 +12,7 @@ rather than running for ever.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -51,12 +52,13 @@ def change_sets(changes: Sequence[Change], size: int) -> Iterator[tuple[int, ...
 
 
 def try_level(puzzle: Puzzle, changes: Sequence[Change], size: int, limits: Limits, *,
-              budget: int, want_all: bool, skip: Callable[[tuple[int, ...]], bool] | None = None
-              ) -> Level:
+              budget: int, want_all: bool, skip: Callable[[tuple[int, ...]], bool] | None = None,
+              deadline: float | None = None) -> Level:
     """Try the change sets of ``size`` (see the module docstring).
 
     ``skip`` marks sets already refuted by another argument (counted as certified by
-    the caller's argument); stops at the first repair unless ``want_all``.
+    the caller's argument); stops at the first repair unless ``want_all``, and leaves the
+    level open when ``deadline`` (a ``time.monotonic()`` value) passes.
     """
     from trailkit.solvers.pipeline.solving import solve
 
@@ -66,7 +68,7 @@ def try_level(puzzle: Puzzle, changes: Sequence[Change], size: int, limits: Limi
     certified = confirmed = tried = 0
     complete = True
     for combo in change_sets(changes, size):
-        if tried >= budget:
+        if tried >= budget or (deadline is not None and time.monotonic() > deadline):
             complete = False
             break
         tried += 1
