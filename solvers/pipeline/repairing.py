@@ -57,7 +57,7 @@ __all__ = ["REPAIR_BACKENDS", "Repair", "RepairResult", "RepairStatus", "repair"
            "repair_mismatches"]
 
 #: The methods ``repair(backend=...)`` accepts: ``auto`` picks per puzzle.
-REPAIR_BACKENDS = ("auto", "direct", "cpsat")
+REPAIR_BACKENDS = ("auto", "direct", "cpsat", "sat")
 #: Change sets the size-by-size search may try per level.
 SEARCH_BUDGET = 3000
 #: Change sets the search may try per level to confirm CP-SAT's optimum.
@@ -262,14 +262,18 @@ class _Finder:
             found = self.euler_direct()
             if found is not None:
                 return found
+        if self.backend == "sat" and puzzle.use is EdgeUse.ANY:
+            raise UnsupportedPuzzle("the sat repair model (MaxSAT) is for edges used at most "
+                                    "or exactly once; use --backend auto, direct or cpsat")
         found = self.levels(cheap_only=self.backend != "direct")
         if found is not None or self.backend == "direct":
             return found or self.undecided()
         try:
-            found = self.optimised()
+            found = self.optimised("sat" if self.backend == "sat" else "cpsat")
         except (BackendUnavailable, ImportError) as exc:
-            if self.backend == "cpsat":
-                raise BackendUnavailable(f"repair with cpsat needs OR-Tools: {exc}") from None
+            if self.backend != "auto":
+                raise BackendUnavailable(f"repair with {self.backend} needs its solver "
+                                         f"library: {exc}") from None
             found = None
         return found or self.undecided()
 
@@ -339,15 +343,40 @@ class _Finder:
         """Why no repair has fewer than ``refuted + 1`` changes."""
         return "; ".join(self.refuted_how)
 
-    def optimised(self) -> dict[str, object] | None:
-        """CP-SAT's optimum; every repair of that size with ``all_repairs``."""
-        opt = self.optimise(at_most=self.cap)
+    def maxsat(self, **kwargs: object) -> Optimum:
+        """RC2's optimum over the position encoding (small once-only puzzles)."""
+        from trailkit.solvers.repair.maxsat import maxsat_changes
+
+        return maxsat_changes(self.puzzle, self.changes, **kwargs)  # type: ignore[arg-type]
+
+    def second_optimum(self, primary: str, k: int) -> str:
+        """The other optimiser's optimum, when it agrees with ``k``: the words to say so."""
+        other = "cpsat" if primary == "sat" else "sat"
+        if other == "sat" and self.puzzle.use is EdgeUse.ANY:
+            return ""
+        try:
+            opt = self.optimise(at_most=k) if other == "cpsat" else self.maxsat(at_most=k)
+        except (BackendUnavailable, ImportError):
+            return ""
+        if opt.status == "optimal" and opt.cost is not None and opt.cost < k:
+            raise VerificationFailure(f"{primary} proves {k} changes the fewest, {other} "
+                                      f"repairs with {opt.cost}")
+        if opt.status == "optimal" and opt.cost == k:
+            return "CP-SAT and RC2 (MaxSAT) agree on the optimum"
+        return ""
+
+    def optimised(self, primary: str = "cpsat") -> dict[str, object] | None:
+        """The optimiser's optimum; every repair of that size with ``all_repairs``."""
+        solve_with = self.maxsat if primary == "sat" else self.optimise
+        opt = solve_with(at_most=self.cap)
         if opt.status == "infeasible":
             limit = "" if self.cap is None else f" with at most {self.cap} changes"
             fewer = f"{self.proof_so_far()}; " if self.refuted > 0 else ""
-            return {"status": RepairStatus.NO_REPAIR, "minimal": True, "method": "cpsat",
-                    "proof": f"{fewer}CP-SAT proved that no set of the allowed changes{limit} "
-                             "makes the puzzle solvable (this last step rests on CP-SAT alone)"}
+            who = "RC2 (MaxSAT)" if primary == "sat" else "CP-SAT"
+            return {"status": RepairStatus.NO_REPAIR, "minimal": True, "method": primary,
+                    "proof": f"{fewer}{who} proved that no set of the allowed changes{limit} "
+                             f"makes the puzzle solvable (this last step rests on {who} "
+                             "alone)"}
         if opt.status not in ("optimal", "feasible") or opt.cost is None:
             return None
         k = opt.cost
@@ -356,26 +385,31 @@ class _Finder:
         if self.all:
             seen = [opt.chosen]
             while len(seen) < MAX_LISTED:
-                more = self.optimise(exclude=seen, cost=k)
-                if more.status not in ("optimal", "feasible"):
+                more = solve_with(exclude=seen, at_most=k)
+                if more.status not in ("optimal", "feasible") or more.cost != k:
                     complete = more.status == "infeasible"
                     break
                 seen.append(more.chosen)
                 sets.append(tuple(self.changes[i] for i in more.chosen))
+        who = "RC2's" if primary == "sat" else "CP-SAT's"
+        agree = ""
         if k > self.refuted + 1 and opt.status == "optimal":
             self.confirm_below(k)
+            if k > self.refuted + 1:
+                agree = self.second_optimum(primary, k)
         if k == self.refuted + 1:
             proven, proof = True, self.proof_so_far() + (
-                "; CP-SAT's optimum agrees" if len(self.refuted_how) > 1 else "")
+                f"; {who} optimum agrees" if len(self.refuted_how) > 1 else "")
+        elif agree:
+            proven, proof = True, f"{self.proof_so_far()}; {agree}"
         elif opt.status == "optimal":
             proven, proof = False, (
-                f"{self.proof_so_far()}; CP-SAT proves that {k} changes is the fewest "
-                "(OPTIMAL), but no second method confirmed the sizes in between, so it is "
-                "not called minimal")
+                f"{self.proof_so_far()}; {who} optimum is {k} changes, but no second method "
+                "confirmed the sizes in between, so it is not called minimal")
         else:
             proven, proof = False, (f"{self.proof_so_far()}; fewer than {k} changes were not "
                                     "ruled out within the limits")
-        return self.repaired(sets, "cpsat", proven=proven, proof=proof, complete_list=complete)
+        return self.repaired(sets, primary, proven=proven, proof=proof, complete_list=complete)
 
     def confirm_below(self, k: int) -> None:
         """A second method for CP-SAT's optimum ``k``: refute the sizes in between, each

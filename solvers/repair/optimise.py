@@ -24,12 +24,13 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.base import Limits
 from trailkit.solvers.repair.changes import Change, Op
 
-__all__ = ["Optimum", "optimise_changes"]
+__all__ = ["Optimum", "extended_puzzle", "optimise_changes", "with_empty_walk"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +46,7 @@ class Optimum:
     detail: str = ""
 
 
-def _extended(puzzle: Puzzle, changes: Sequence[Change]) -> tuple[Puzzle, dict[int, int]]:
+def extended_puzzle(puzzle: Puzzle, changes: Sequence[Change]) -> tuple[Puzzle, dict[int, int]]:
     """The puzzle with every add and recolour candidate as an extra edge, and the map
     from each extra edge's index to its candidate's index."""
     index = {name: i for i, name in enumerate(puzzle.nodes)}
@@ -71,6 +72,32 @@ def _extended(puzzle: Puzzle, changes: Sequence[Change]) -> tuple[Puzzle, dict[i
     return ext, extra
 
 
+def with_empty_walk(found: Optimum, puzzle: Puzzle, changes: Sequence[Change], *,
+                    exclude: Sequence[Sequence[int]] = (), cost: int | None = None,
+                    at_most: int | None = None) -> Optimum:
+    """``found`` or, if better, the repair the walk models cannot see: every edge
+    removed, leaving the empty walk (it solves an exactly-once puzzle without edges
+    when some allowed start is an allowed end; the models always take a step)."""
+    if puzzle.use is not EdgeUse.EXACTLY_ONCE or not puzzle.num_edges:
+        return found
+    removal = {c.edge: i for i, c in enumerate(changes) if c.op is Op.REMOVE}
+    if len(removal) < puzzle.num_edges:
+        return found
+    starts = set(range(puzzle.num_nodes)) if puzzle.start is None else set(puzzle.start)
+    ends = set(range(puzzle.num_nodes)) if puzzle.end is None else set(puzzle.end)
+    chosen = tuple(sorted(removal.values()))
+    k = len(chosen)
+    if not starts & ends or (cost is not None and k != cost) or (
+            at_most is not None and k > at_most) or any(
+            set(chosen) == set(x) for x in exclude):
+        return found
+    if found.status in ("optimal", "feasible") and found.cost is not None and found.cost <= k:
+        return found
+    if found.status == "unknown":
+        return Optimum("feasible", k, chosen, found.time_s, "every edge removed")
+    return Optimum("optimal", k, chosen, found.time_s, "every edge removed: the empty walk")
+
+
 def optimise_changes(puzzle: Puzzle, changes: Sequence[Change], limits: Limits, *,
                      exclude: Sequence[Sequence[int]] = (), cost: int | None = None,
                      at_most: int | None = None, at_least: int = 0) -> Optimum:
@@ -81,12 +108,11 @@ def optimise_changes(puzzle: Puzzle, changes: Sequence[Change], limits: Limits, 
     another argument (parity), which lets CP-SAT stop as soon as it meets it. Needs
     OR-Tools.
     """
-    from ortools.sat.python import cp_model
 
     from trailkit.solvers.cpsat import encode, make_solver
 
     began = time.perf_counter()
-    ext, extra = _extended(puzzle, changes)
+    ext, extra = extended_puzzle(puzzle, changes)
     enc = encode(ext, break_symmetry=False)
     model = enc.model
     model.clear_objective()
@@ -150,9 +176,17 @@ def optimise_changes(puzzle: Puzzle, changes: Sequence[Change], limits: Limits, 
     model.minimize(total)
     solver = make_solver(limits, tuning=enc.params)
     status = solver.solve(model)
+    return with_empty_walk(_optimum(solver, status, y, began), puzzle, changes,
+                           exclude=exclude, cost=cost, at_most=at_most)
+
+
+def _optimum(solver: Any, status: Any, y: list[Any], began: float) -> Optimum:
+    """CP-SAT's answer as an :class:`Optimum`."""
+    from ortools.sat.python import cp_model
+
     elapsed = time.perf_counter() - began
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        chosen = tuple(i for i in range(len(changes)) if solver.boolean_value(y[i]))
+        chosen = tuple(i for i in range(len(y)) if solver.boolean_value(y[i]))
         return Optimum("optimal" if status == cp_model.OPTIMAL else "feasible", len(chosen),
                        chosen, elapsed)
     if status == cp_model.INFEASIBLE:
