@@ -169,6 +169,11 @@ def test_colours_and_limits(capsys: pytest.CaptureFixture[str]) -> None:
         assert obj["repairs"][0]["verified"]
 
 
+def test_one_stroke_figure_draws_a_line_twice(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _run(capsys, "repair", str(SPECS / "square-diagonals.yaml"))
+    assert code == 0 and "walk that way twice" in out and "the fewest, proven" in out
+
+
 def test_add_file_of_candidates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     candidates = tmp_path / "planks.txt"
     candidates.write_text("# two guesses\nAA AB green\nA B red\n")

@@ -183,8 +183,10 @@ def _walk_text(puzzle: Puzzle, answer: Any) -> str:
 
 
 def repair_text(result: Any, spec: str) -> str:
-    """The repair answer for people."""
+    """The repair answer for people; an edge added beside an existing one is said to be
+    walked twice (a line drawn twice, a second bridge)."""
     from trailkit.solvers.pipeline.repairing import RepairStatus
+    from trailkit.solvers.repair.changes import Op
 
     puzzle = result.puzzle
     title = puzzle.name or spec
@@ -209,10 +211,18 @@ def repair_text(result: Any, spec: str) -> str:
     proven = "the fewest, proven" if result.minimal else "fewer not ruled out"
     lines.append(f"{how_many} with {result.changes} change{plural} ({proven}; "
                  f"{result.method}, {result.time_s:.3f} s):")
+    joined = {frozenset((puzzle.nodes[puzzle.tail[e]], puzzle.nodes[puzzle.head[e]]))
+              for e in range(puzzle.num_edges)}
+
+    def said(change: Any) -> str:
+        text = change.describe(puzzle)
+        if change.op is Op.ADD and frozenset((change.u, change.v)) in joined:
+            text += " (beside an existing one: walk that way twice)"
+        return text
+
     for i, item in enumerate(result.repairs, 1):
         prefix = f"{i}. " if len(result.repairs) > 1 else ""
-        lines.append("  " + prefix + _words(puzzle, "; ".join(
-            c.describe(puzzle) for c in item.changes)))
+        lines.append("  " + prefix + _words(puzzle, "; ".join(said(c) for c in item.changes)))
         best = "a shortest walk" if item.answer.optimal and \
             item.puzzle.use is EdgeUse.ANY else "a walk"
         n = item.answer.length
