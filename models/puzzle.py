@@ -9,7 +9,7 @@ million-edge puzzle stays small and fast) plus the rules a walk must obey:
 * ``start`` / ``end``: the node sets a walk may start and end in (``None`` = any);
 * ``closed``: the walk ends where it started, and with a colour rule the colour
   order also holds across the join (the ring could be walked round again);
-* ``objective``: any walk, or a shortest one.
+* ``objective``: any walk, a shortest one, or a longest one (at-most-once walks).
 
 Backends see only this form, so a new puzzle kind is a few lines of lowering in
 :mod:`trailkit.models.spec` and a new backend works for every kind.
@@ -42,6 +42,7 @@ class Objective(StrEnum):
 
     ANY = "any"
     SHORTEST = "shortest"
+    LONGEST = "longest"  # at-most-once walks: the most edges one walk can use
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +129,7 @@ class Puzzle:
     expect: Mapping[str, Any] | None = None
     layout: Mapping[str, tuple[float, float]] | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
+    repair: Any = None  # the spec's repair: block (models.repair_rules.RepairRules) or None
 
     # ----------------------------------------------------------------- sizes
     @property
@@ -199,6 +201,12 @@ class Puzzle:
         if self.num_edges and (self.use is EdgeUse.EXACTLY_ONCE or self.closed):
             return []
         return [v for v in range(self.num_nodes) if self.may_start(v) and self.may_end(v)]
+
+    @property
+    def wants_longest(self) -> bool:
+        """``objective: longest`` on an at-most-once puzzle (elsewhere it means nothing:
+        an exactly-once walk has one length, a reusable one none that is longest)."""
+        return self.objective is Objective.LONGEST and self.use is EdgeUse.AT_MOST_ONCE
 
     def describe_edge(self, e: int) -> str:
         arrow = "->" if self.is_directed(e) else "-"

@@ -61,7 +61,7 @@ DEFAULT_COLOURS = ("red", "blue", "green")
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _YAML = "tag:yaml.org,2002:"
 _PLAIN_TAGS = {_YAML + t for t in ("str", "int", "float", "bool", "null", "timestamp")}
-_COMMON_KEYS = ("trailkit", "name", "description", "kind", "layout", "expect")
+_COMMON_KEYS = ("trailkit", "name", "description", "kind", "layout", "expect", "repair")
 _KEYS = {
     "trail": ("nodes", "edges", "edges_file", "closed", "start", "end"),
     "domino-chain": ("nodes", "dominoes", "dominoes_file", "closed"),
@@ -69,7 +69,7 @@ _KEYS = {
     "walk": ("nodes", "edges", "edges_file", "use", "colours", "first", "start", "end", "goal",
              "closed", "objective"),
 }
-_EXPECT_KEYS = ("status", "solutions", "failures", "early_failures", "length")
+_EXPECT_KEYS = ("status", "solutions", "failures", "early_failures", "length", "repair")
 _SYNONYMS = {"color": "colour", "colors": "colours"}
 MAX_PROBLEMS = 100
 """Reading stops after this many problems (a million-edge file without colours would
@@ -556,6 +556,13 @@ class _SpecReader:
                 rules["meta"] = {"layout": "auto"}
             else:
                 rules["layout"] = layout
+        if "repair" in top:
+            from trailkit.models.repair_rules import read_repair_rules
+
+            repair = self.guard("repair", None, lambda: read_repair_rules(
+                self, top["repair"][1], rules.get("colour_names")))
+            if repair is not None:
+                rules["repair"] = repair
         return Puzzle(nodes=tuple(self.node_names), source=self.source, **rules)
 
     def read_nodes(self, node: yaml.Node) -> None:
@@ -730,6 +737,10 @@ class _SpecReader:
         objective = self.guard("objective", Objective.ANY, lambda: Objective(self.choice(
             top["objective"][1], "objective", tuple(o.value for o in Objective)))) \
             if "objective" in top else Objective.ANY
+        if objective is Objective.LONGEST and use is not EdgeUse.AT_MOST_ONCE:
+            self.record(self.fail(top["objective"][1], "objective 'longest' needs 'use: "
+                                  "at-most-once' (with reusable edges a walk can be as long "
+                                  "as you like)"), "objective")
         if "first" in top and rule is None and "colours" not in top:
             self.record(self.fail(top["first"][0], "'first' needs a colour rule; add "
                                   "'colours:'"))

@@ -22,7 +22,7 @@ from trailkit.models.errors import Location, SpecError
 
 __all__ = ["ARROWS", "EdgeLine", "EdgeTextError", "decode_utf8", "edge_from_fields",
            "find_repeats", "looks_like_edge_list", "parse_domino_lines", "parse_edge_columns",
-           "parse_edge_lines"]
+           "parse_edge_lines", "yaml_text"]
 
 ARROWS = ("->", "→")
 """The words that make ``u -> v`` a one-way edge from ``u`` to ``v``."""
@@ -233,3 +233,22 @@ def find_repeats(edges: list[EdgeLine]) -> list[tuple[EdgeLine, EdgeLine]]:
         else:
             seen[key] = edge
     return repeats
+
+
+_PLAIN_SCALAR = re.compile(r"[A-Za-z0-9_.\-]+(?: [A-Za-z0-9_.\-]+)*")
+
+
+def yaml_text(text: str) -> str:
+    """``text`` as a YAML scalar that reads back as exactly this string (quoted if needed),
+    for the specs trailkit writes (imports, repairs).
+
+    >>> yaml_text("AA AB green"), yaml_text("NO"), yaml_text("1:2")
+    ('AA AB green', '"NO"', '"1:2"')
+    """
+    import json
+
+    import yaml
+
+    if _PLAIN_SCALAR.fullmatch(text) and yaml.safe_load(text) == text:
+        return text
+    return json.dumps(text, ensure_ascii=False)

@@ -136,3 +136,23 @@ def jit_on_and_off(script: str) -> tuple[Any, Any]:
         return json.loads(done.stdout)
 
     return run(dict(os.environ)), run({**os.environ, "NUMBA_DISABLE_JIT": "1"})
+
+
+def once_walks(p: Puzzle) -> list[Walk]:
+    """Every valid walk of ``p`` that uses each edge at most once (whatever ``p.use``
+    says), judged by the verifier: for cores and longest walks."""
+    relaxed = dataclasses.replace(p, use=EdgeUse.AT_MOST_ONCE)
+    loose = dataclasses.replace(relaxed, closed=False, end=None)
+    found: list[Walk] = []
+    starts = range(p.num_nodes) if p.start is None else sorted(p.start)
+    stack = [Walk((s,), ()) for s in starts]
+    while stack:
+        w = stack.pop()
+        if verify(loose, w):
+            continue
+        if not verify(relaxed, w):
+            found.append(w)
+        for e, v in steps_from(p, w.nodes[-1], respect_direction=False):
+            if e not in w.edges:
+                stack.append(Walk((*w.nodes, v), (*w.edges, e)))
+    return found

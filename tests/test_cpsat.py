@@ -162,6 +162,9 @@ def test_solve_agrees_with_brute_force(puzzle: Puzzle) -> None:
     if puzzle.objective is Objective.SHORTEST:
         assert answer.optimal is True
         assert len(answer.walk) == best
+    elif puzzle.wants_longest:  # objective longest (at most once): the longest walk
+        assert answer.optimal is True
+        assert len(answer.walk) == max(brute_once(puzzle))
     else:
         assert answer.optimal is None
 

@@ -7,11 +7,7 @@ is reported (a transcription slip) and kept once unless asked otherwise.
 
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
-
-import yaml
 
 from trailkit.models.errors import Location, SpecError
 from trailkit.models.hints import did_you_mean
@@ -20,19 +16,10 @@ from trailkit.models.textformats import (
     find_repeats,
     parse_domino_lines,
     parse_edge_lines,
+    yaml_text,
 )
 
-__all__ = ["import_dominoes", "import_planks", "yaml_text"]
-
-_PLAIN = re.compile(r"[A-Za-z0-9_.\-]+(?: [A-Za-z0-9_.\-]+)*")
-
-
-def yaml_text(text: str) -> str:
-    """``text`` as a YAML scalar that reads back as exactly this string (quoted if needed)."""
-    if _PLAIN.fullmatch(text) and yaml.safe_load(text) == text:
-        return text
-    return json.dumps(text, ensure_ascii=False)
-
+__all__ = ["import_dominoes", "import_planks"]
 
 def _read(path: str) -> str:
     try:

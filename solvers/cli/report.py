@@ -114,7 +114,7 @@ def _step_texts(puzzle: Puzzle, answer: Answer) -> list[str]:
     return out
 
 
-def _walk_lines(puzzle: Puzzle, answer: Answer) -> list[str]:
+def walk_lines(puzzle: Puzzle, answer: Answer) -> list[str]:
     """The walk as text: on one line when it fits, else ten steps a line, each line
     starting with the number of its first step."""
     walk = answer.walk
@@ -153,11 +153,12 @@ def answer_text(puzzle: Puzzle, answer: Answer, spec: str | None) -> str:
         assert answer.walk is not None
         size = (plural(len(answer.walk), "domino", "dominoes") if puzzle.kind == "domino-chain"
                 else plural(len(answer.walk), "step"))
-        best = " (proven shortest)" if answer.optimal else ""
+        extreme = "longest" if puzzle.wants_longest else "shortest"
+        best = f" (proven {extreme})" if answer.optimal else ""
         lines.append(f"solved by {_decided(answer)} in {took}: {size}{best}, "
                      "verified by the independent checker")
         if answer.walk.edges:
-            lines += _walk_lines(puzzle, answer)
+            lines += walk_lines(puzzle, answer)
         elif answer.walk.nodes:
             lines.append(f"  the empty walk at {puzzle.nodes[answer.walk.nodes[0]]}")
         else:

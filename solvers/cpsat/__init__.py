@@ -105,8 +105,11 @@ class CpSatBackend(Backend):
         solver = make_solver(limits, tuning=enc.params)
         status = solver.solve(enc.model)
         stats = _stats(solver, status, enc)
-        shortest = puzzle.objective is Objective.SHORTEST
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        shortest = puzzle.objective is Objective.SHORTEST or puzzle.wants_longest
+        empty = puzzle.empty_walk_nodes() if puzzle.wants_longest else []
+        if status == cp_model.INFEASIBLE and empty:  # longest: no step fits, the empty walk
+            answer = Answer.solved(NAME, Walk((empty[0],), ()), optimal=True, **stats)
+        elif status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             walk = enc.decode(solver.boolean_value)
             optimal = (status == cp_model.OPTIMAL) if shortest else None
             answer = Answer.solved(NAME, walk, optimal=optimal, **stats)
@@ -174,8 +177,8 @@ class _Collector(cp_model.CpSolverSolutionCallback):
 def _enumerate(puzzle: Puzzle, limits: Limits, length: int | None, empties: int,
                began: float) -> CountResult:
     enc = encode(puzzle, break_symmetry=False)
+    enc.model.clear_objective()  # every walk is counted (of one length, when given)
     if length is not None:
-        enc.model.clear_objective()
         enc.model.add(enc.length == length)
     solver = make_solver(limits, enumerate_all=True, tuning=enc.params)
     collector = _Collector(enc)
@@ -199,7 +202,7 @@ def _trivial_answer(puzzle: Puzzle) -> Answer | None:
     if not puzzle.num_nodes:
         return Answer.solved(NAME, Walk.nowhere(), optimal=True if shortest else None)
     empty = puzzle.empty_walk_nodes()
-    if empty:
+    if empty and not puzzle.wants_longest:  # longest: a step may fit
         return Answer.solved(NAME, Walk((empty[0],), ()), optimal=True if shortest else None)
     if puzzle.use is EdgeUse.EXACTLY_ONCE and not puzzle.num_edges:
         return Answer.unsolvable(NAME, None, reason="the puzzle has no edges, so only an "

@@ -8,7 +8,8 @@ Dispatch by the puzzle's rules:
 * edges reusable: breadth-first search over (node, colour-phase) states, shortest
   walk or a closed set of states as the certificate (:mod:`.reachability`);
 * everything else (at most once, or exactly once with a colour rule): an exhaustive
-  search that says ``unknown`` when its work limit runs out (:mod:`.exhaustive`).
+  search that says ``unknown`` when its work limit runs out (:mod:`.exhaustive`);
+  ``objective: longest`` (at most once) has its own exhaustive search (:mod:`.longest`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ class DirectBackend(Backend):
         if not puzzle.nodes:  # no dominoes at all: they form a ring, the empty one
             return Answer.solved(self.name, Walk.nowhere(), optimal=True
                                  if puzzle.objective is Objective.SHORTEST else None)
+        if puzzle.wants_longest:
+            from trailkit.solvers.direct.longest import solve_longest
+
+            return solve_longest(puzzle, limits)
         if puzzle.use is EdgeUse.ANY:
             from trailkit.solvers.direct.reachability import solve_reusable
 

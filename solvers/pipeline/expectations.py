@@ -2,8 +2,10 @@
 
 ``expect: {status: solved, length: 8, solutions: 88}`` records what the author
 expects; every solve and count compares, and ``lint --expect`` solves and counts to
-compare. Only the keys a result covers are compared, and an incomplete count or an
-unknown answer covers nothing (it proves no mismatch, and no match either).
+compare. ``repair: N`` is the fewest changes the spec's ``repair:`` rules need (0: the
+puzzle is solvable already); ``lint --expect`` runs ``repair`` for it. Only the keys a
+result covers are compared, and an incomplete count or an unknown answer covers nothing
+(it proves no mismatch, and no match either).
 """
 
 from __future__ import annotations
@@ -54,4 +56,8 @@ def expectation_problems(path: str | Path) -> list[str]:
     if COUNT_KEYS & set(puzzle.expect):
         wants_failures = bool({"failures", "early_failures"} & set(puzzle.expect))
         problems += expectation_mismatches(puzzle, count=count(puzzle, failures=wants_failures))
+    if "repair" in puzzle.expect:
+        from trailkit.solvers.pipeline.repairing import repair, repair_mismatches
+
+        problems += repair_mismatches(puzzle, repair(puzzle))
     return problems

@@ -94,8 +94,9 @@ class SatBackend(Backend):
         if outcome.status is Verdict.SAT:
             if outcome.walk is None:
                 raise VerificationFailure(f"{self.name} found a model but decoded no walk")
-            optimal = (outcome.length_proven_minimal
-                       if puzzle.objective is Objective.SHORTEST else None)
+            optimal = (outcome.length_proven_minimal  # minimal, or maximal for longest
+                       if puzzle.objective is Objective.SHORTEST or puzzle.wants_longest
+                       else None)
             return Answer.solved(self.name, outcome.walk, optimal=optimal, solver=self.solver)
         return Answer.unsolvable(self.name, self._certificate(puzzle, outcome),
                                  reason=outcome.reason, solver=self.solver)

@@ -71,9 +71,11 @@ def search(puzzle: Puzzle, solver_name: str, deadline: Deadline, *,
            proof: bool = False) -> Outcome:
     """Find a walk (the shortest when asked), or show there is none."""
     empty = empty_walk(puzzle)
-    if empty is not None:
+    if empty is not None and not puzzle.wants_longest:
         return Outcome(Verdict.SAT, empty, True)
     h, why = horizon(puzzle)
+    if h == 0 and empty is not None:
+        return Outcome(Verdict.SAT, empty, True)  # longest, and no edge at all: the empty walk
     if h == 0:
         return Outcome(Verdict.UNSAT, reason="the empty walk is not allowed and no edge can be "
                                        "taken (" + why + ")")
@@ -105,9 +107,11 @@ def _growing(puzzle: Puzzle, name: str, deadline: Deadline, h: int, why: str) ->
     clauses, vmap = encode_prefix(puzzle, h)
     act = vmap.active
     shortest = puzzle.objective is Objective.SHORTEST
+    longest = puzzle.wants_longest
     solver = new_solver(name, clauses)
     try:
-        lengths = range(1, h + 1) if shortest else [0]
+        # longest: iterative bounds from the horizon down, the first length that fits wins
+        lengths = range(1, h + 1) if shortest else range(h, 0, -1) if longest else [0]
         for k in lengths:
             assumptions = [act[0]] if k == 0 else [act[k - 1]] + ([-act[k]] if k < h else [])
             result = solve_call(solver, name, assumptions, deadline)
@@ -115,7 +119,11 @@ def _growing(puzzle: Puzzle, name: str, deadline: Deadline, h: int, why: str) ->
                 return Outcome(Verdict.INTERRUPTED,
                                reason=f"no walk of fewer than {k} steps exists")
             if result is Verdict.SAT:
-                return Outcome(Verdict.SAT, vmap.decode(puzzle, solver.get_model()), shortest)
+                return Outcome(Verdict.SAT, vmap.decode(puzzle, solver.get_model()),
+                               shortest or longest)
+        empty = empty_walk(puzzle) if longest else None
+        if empty is not None:
+            return Outcome(Verdict.SAT, empty, True)
         return Outcome(Verdict.UNSAT, reason=(
             f"the SAT solver {name} found no walk of 1..{h} steps (incremental solving under "
             f"assumptions), the empty walk is not allowed, and {why}; this rests on the "

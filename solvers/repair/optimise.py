@@ -1,0 +1,198 @@
+"""The fewest changes by optimisation: CP-SAT over the walk model with optional candidates.
+
+The puzzle is extended with every candidate at once: each new edge and each
+recolouring (a second copy of the edge in its new colour) becomes an extra edge, and
+the walk model of :mod:`trailkit.solvers.cpsat` is built over the extended puzzle with
+edges used *at most* once (or reused, for reusable-edge puzzles). Then a 0/1 variable
+per candidate says it is chosen, and:
+
+* an added edge or a recoloured copy is chosen exactly when the walk uses it (a chosen
+  one the walk never used would be a wasted change);
+* an original edge of an exactly-once puzzle is used, or its recoloured copy is, or it
+  is removed (a removal is chosen exactly when neither is used);
+* with reusable edges an arc of the state model may be taken only when one of its
+  edges is there: an original edge not recoloured, or a chosen candidate;
+* the objective is the number of chosen candidates.
+
+OPTIMAL is CP-SAT's proof that no repair needs fewer changes; the caller confirms it by
+a second method before calling a repair minimal. ``exclude`` blocks change sets already
+found, so all minimum repairs can be listed one at a time.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.solvers.base import Limits
+from trailkit.solvers.repair.changes import Change, Op
+
+__all__ = ["Optimum", "extended_puzzle", "optimise_changes", "with_empty_walk"]
+
+
+@dataclass(frozen=True, slots=True)
+class Optimum:
+    """What the optimiser found: ``status`` is ``optimal`` (proven), ``feasible`` (a repair,
+    not proven fewest), ``infeasible`` (no repair from these candidates at all) or
+    ``unknown``; ``chosen`` holds the candidate indices of the repair found."""
+
+    status: str
+    cost: int | None = None
+    chosen: tuple[int, ...] = ()
+    time_s: float = 0.0
+    detail: str = ""
+
+
+def extended_puzzle(puzzle: Puzzle, changes: Sequence[Change]) -> tuple[Puzzle, dict[int, int]]:
+    """The puzzle with every add and recolour candidate as an extra edge, and the map
+    from each extra edge's index to its candidate's index."""
+    index = {name: i for i, name in enumerate(puzzle.nodes)}
+    tail, head = list(puzzle.tail), list(puzzle.head)
+    colour = list(puzzle.colour) if puzzle.colour is not None else [-1] * puzzle.num_edges
+    directed = [puzzle.is_directed(e) for e in range(puzzle.num_edges)]
+    palette = list(puzzle.colour_names)
+    extra: dict[int, int] = {}
+    for i, change in enumerate(changes):
+        if change.op is Op.REMOVE:
+            continue
+        extra[len(tail)] = i
+        tail.append(index[change.u])
+        head.append(index[change.v])
+        if change.colour is not None and change.colour not in palette:
+            palette.append(change.colour)
+        colour.append(-1 if change.colour is None else palette.index(change.colour))
+        directed.append(change.directed)
+    use = EdgeUse.ANY if puzzle.use is EdgeUse.ANY else EdgeUse.AT_MOST_ONCE
+    ext = replace(puzzle, tail=tail, head=head, colour=colour, colour_names=tuple(palette),
+                  directed=directed if any(directed) else None, edge_ids=None, use=use,
+                  objective=Objective.ANY, expect=None)
+    return ext, extra
+
+
+def with_empty_walk(found: Optimum, puzzle: Puzzle, changes: Sequence[Change], *,
+                    exclude: Sequence[Sequence[int]] = (), cost: int | None = None,
+                    at_most: int | None = None) -> Optimum:
+    """``found`` or, if better, the repair the walk models cannot see: every edge
+    removed, leaving the empty walk (it solves an exactly-once puzzle without edges
+    when some allowed start is an allowed end; the models always take a step)."""
+    if puzzle.use is not EdgeUse.EXACTLY_ONCE or not puzzle.num_edges:
+        return found
+    removal = {c.edge: i for i, c in enumerate(changes) if c.op is Op.REMOVE}
+    if len(removal) < puzzle.num_edges:
+        return found
+    starts = set(range(puzzle.num_nodes)) if puzzle.start is None else set(puzzle.start)
+    ends = set(range(puzzle.num_nodes)) if puzzle.end is None else set(puzzle.end)
+    chosen = tuple(sorted(removal.values()))
+    k = len(chosen)
+    if not starts & ends or (cost is not None and k != cost) or (
+            at_most is not None and k > at_most) or any(
+            set(chosen) == set(x) for x in exclude):
+        return found
+    if found.status in ("optimal", "feasible") and found.cost is not None and found.cost <= k:
+        return found
+    if found.status == "unknown":
+        return Optimum("feasible", k, chosen, found.time_s, "every edge removed")
+    return Optimum("optimal", k, chosen, found.time_s, "every edge removed: the empty walk")
+
+
+def optimise_changes(puzzle: Puzzle, changes: Sequence[Change], limits: Limits, *,
+                     exclude: Sequence[Sequence[int]] = (), cost: int | None = None,
+                     at_most: int | None = None, at_least: int = 0) -> Optimum:
+    """Minimise the number of ``changes`` that make ``puzzle`` solvable (module docstring).
+
+    ``cost`` fixes the number of changes (used to list every repair of the optimum);
+    ``at_most`` bounds it (``--max-changes``); ``at_least`` is a lower bound proven by
+    another argument (parity), which lets CP-SAT stop as soon as it meets it. Needs
+    OR-Tools.
+    """
+
+    from trailkit.solvers.cpsat import encode, make_solver
+
+    began = time.perf_counter()
+    ext, extra = extended_puzzle(puzzle, changes)
+    enc = encode(ext, break_symmetry=False)
+    model = enc.model
+    model.clear_objective()
+    y = [model.new_bool_var(f"change{i}") for i in range(len(changes))]
+    by_edge: dict[int, list] = {}
+    for arc in enc.arcs:
+        for step in arc.steps[:1] if puzzle.use is not EdgeUse.ANY else ():
+            by_edge.setdefault(step.edge, []).append(arc.lit)
+    recolours: dict[int, list[int]] = {}
+    removal: dict[int, int] = {}
+    for i, change in enumerate(changes):
+        if change.op is Op.RECOLOUR and change.edge is not None:
+            recolours.setdefault(change.edge, []).append(i)
+        elif change.op is Op.REMOVE and change.edge is not None:
+            removal[change.edge] = i
+    candidate_edge = {i: e for e, i in extra.items()}
+    for lits in recolours.values():
+        if len(lits) > 1:
+            model.add_at_most_one([y[i] for i in lits])
+    if puzzle.use is EdgeUse.ANY:
+        for arc in enc.arcs:
+            if not arc.steps:
+                continue
+            available = []
+            plain = False
+            for step in arc.steps:
+                if step.edge in extra:
+                    available.append(y[extra[step.edge]])
+                elif step.edge in recolours:
+                    available.append(1 - sum(y[i] for i in recolours[step.edge]))
+                else:
+                    plain = True
+                    break
+            if not plain:
+                model.add(arc.lit <= sum(available))
+        for i in range(len(changes)):  # a chosen change the walk does not need is waste,
+            if changes[i].op is Op.REMOVE:  # and removals never help reusable edges
+                model.add(y[i] == 0)
+    else:
+        for i, e in candidate_edge.items():
+            model.add(sum(by_edge.get(e, [])) == y[i])
+        for e in range(puzzle.num_edges):
+            copies = [candidate_edge[i] for i in recolours.get(e, [])]
+            used = sum(by_edge.get(e, [])) + sum(sum(by_edge.get(c, [])) for c in copies)
+            if puzzle.use is EdgeUse.EXACTLY_ONCE:
+                model.add(used + (y[removal[e]] if e in removal else 0) == 1)
+            else:
+                model.add(used <= 1)
+        for i, change in enumerate(changes):
+            if change.op is Op.REMOVE and puzzle.use is not EdgeUse.EXACTLY_ONCE:
+                model.add(y[i] == 0)
+    for chosen in exclude:
+        model.add_bool_or([y[i].Not() for i in chosen])
+    total = sum(y) if y else 0
+    if cost is not None:
+        model.add(total == cost)
+    if at_most is not None:
+        model.add(total <= at_most)
+    if at_least > 0:
+        model.add(total >= at_least)
+    model.minimize(total)
+    solver = make_solver(limits, tuning=enc.params)
+    status = solver.solve(model)
+    return with_empty_walk(_optimum(solver, status, y, began), puzzle, changes,
+                           exclude=exclude, cost=cost, at_most=at_most)
+
+
+def _optimum(solver: Any, status: Any, y: list[Any], began: float) -> Optimum:
+    """CP-SAT's answer as an :class:`Optimum`."""
+    from ortools.sat.python import cp_model
+
+    elapsed = time.perf_counter() - began
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        chosen = tuple(i for i in range(len(y)) if solver.boolean_value(y[i]))
+        return Optimum("optimal" if status == cp_model.OPTIMAL else "feasible", len(chosen),
+                       chosen, elapsed)
+    if status == cp_model.INFEASIBLE:
+        return Optimum("infeasible", time_s=elapsed,
+                       detail="CP-SAT proved that no set of the allowed changes makes the "
+                              "puzzle solvable")
+    return Optimum("unknown", time_s=elapsed,
+                   detail=f"CP-SAT stopped with {solver.status_name(status)} after "
+                          f"{elapsed:.2f} s")
