@@ -8,7 +8,6 @@ from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
 from pysat.solvers import Solver
 from test_sat import all_walks, puzzles
 
@@ -99,7 +98,7 @@ def test_agrees_with_brute_force_and_certifies_every_refutation(puzzle: Puzzle) 
 
 
 def test_cut_clauses_are_checked_one_by_one_and_forged_ones_rejected() -> None:
-    clauses, tmap = encode_transitions(TRIANGLES)
+    _, tmap = encode_transitions(TRIANGLES)
     first = [0, 1, 2]  # the triangle a-b-c
     clause = cut_clause(tmap, TRIANGLES, first)
     assert clause and check_cut(TRIANGLES, tmap, ["0", "1", "2"], clause) == []
@@ -162,3 +161,8 @@ def test_solvers_prove_the_bowtie(solver: str) -> None:
     assert answer.status is Status.UNSOLVABLE and answer.certificate_checked
     assert answer.certificate is not None
     assert answer.certificate.data["encoding"] == "transition-v1"
+
+
+def test_cpsat_circuit_model_is_estimated_before_it_is_built() -> None:
+    answer = get_backend("cpsat").solve(TRIANGLES, Limits(memory_mb=1))
+    assert answer.status is Status.UNKNOWN and "arcs" in answer.reason
