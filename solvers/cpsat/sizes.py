@@ -11,8 +11,8 @@ is ``unknown`` with the estimate. CP-SAT is also told the budget
 
 from __future__ import annotations
 
-from trailkit.models.position_encoding import oriented_edges
 from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.solvers.sat.sizes import meeting_steps
 
 __all__ = ["BYTES_PER_ARC", "circuit_arcs", "circuit_problem"]
 
@@ -23,14 +23,8 @@ BASE_MB = 100
 def circuit_arcs(puzzle: Puzzle) -> int:
     """The number of arcs of the circuit model, counted from the degrees (an upper
     bound: colour rules and the pivot remove some)."""
-    steps = oriented_edges(puzzle)
-    arriving = [0] * puzzle.num_nodes
-    leaving = [0] * puzzle.num_nodes
-    for e, o in steps:
-        u, v = (puzzle.tail[e], puzzle.head[e]) if o == 0 else (puzzle.head[e], puzzle.tail[e])
-        leaving[u] += 1
-        arriving[v] += 1
-    return sum(a * b for a, b in zip(arriving, leaving, strict=True)) + 2 * len(steps)
+    steps, meets = meeting_steps(puzzle)
+    return meets + 2 * steps
 
 
 def circuit_problem(puzzle: Puzzle, memory_mb: int | None) -> str | None:
