@@ -104,32 +104,27 @@ class TransitionMap:
     def pieces(self, puzzle: Puzzle, model: Iterable[int]) -> list[list[int]]:
         """The walk's pieces in ``model``, as edge sequences; an open walk's path (from
         its start) first, then the closed cycles."""
-        true = {lit for lit in model if lit > 0}
-        succ: dict[int, int] = {i: j for v, i, j in self.pairs if v in true}
+        value = _values(model, self.num_vars)
+        succ: dict[int, int] = {i: j for v, i, j in self.pairs if value[v]}
         m = puzzle.num_edges
-        forward = [self.orientation[e] == TRUE or self.orientation[e] in true
-                   for e in range(m)]
-
-        def arriving(e: int) -> int:
-            return 2 * e + 1 if forward[e] else 2 * e
-
+        forward = [d == TRUE or value[d] for d in self.orientation]
         seen = [False] * m
         pieces: list[list[int]] = []
 
-        def follow(end: int) -> list[int]:
+        def follow(end: int | None) -> list[int]:
             edges = []
             while end is not None and not seen[end // 2]:
                 e = end // 2
                 seen[e] = True
                 edges.append(e)
-                end = succ.get(arriving(e))  # type: ignore[assignment]
+                end = succ.get(2 * e + 1 if forward[e] else 2 * e)
             return edges
 
         for end, v in self.starts.items():
-            if v in true:
+            if value[v]:
                 pieces.append(follow(end))
         for v, _, j in self.pairs:
-            if v in true and not seen[j // 2]:
+            if value[v] and not seen[j // 2]:
                 pieces.append(follow(j))
         return pieces
 
@@ -140,13 +135,22 @@ class TransitionMap:
         if len(pieces) != 1 or len(pieces[0]) != puzzle.num_edges:
             return None
         edges = pieces[0]
-        true = {lit for lit in model if lit > 0}
+        value = _values(model, self.num_vars)
+        forward = [d == TRUE or value[d] for d in self.orientation]
         if not self.starts:  # closed: rotate to a pair that may start the walk
-            edges = _rotate(puzzle, edges, self, true)
+            edges = _rotate(puzzle, edges, forward)
         e0 = edges[0]
-        forward0 = self.orientation[e0] == TRUE or self.orientation[e0] in true
-        start = puzzle.tail[e0] if forward0 else puzzle.head[e0]
+        start = puzzle.tail[e0] if forward[e0] else puzzle.head[e0]
         return Walk.from_edges(puzzle, start, edges)
+
+
+def _values(model: Iterable[int], num_vars: int) -> list[bool]:
+    """``value[v]``: variable ``v`` is true in ``model`` (index 0 unused)."""
+    value = [False] * (num_vars + 1)
+    for lit in model:
+        if 0 < lit <= num_vars:
+            value[lit] = True
+    return value
 
 
 def _edge(puzzle: Puzzle, e: int) -> str:
@@ -155,12 +159,11 @@ def _edge(puzzle: Puzzle, e: int) -> str:
         f"{puzzle.nodes[puzzle.head[e]]})"
 
 
-def _rotate(puzzle: Puzzle, edges: list[int], tmap: TransitionMap, true: set[int]) -> list[int]:
+def _rotate(puzzle: Puzzle, edges: list[int], forward: list[bool]) -> list[int]:
     """Rotate a ring so that it starts where the rules allow (a closed walk)."""
     colour = puzzle.colour
     for k, e in enumerate(edges):
-        forward = tmap.orientation[e] == TRUE or tmap.orientation[e] in true
-        node = puzzle.tail[e] if forward else puzzle.head[e]
+        node = puzzle.tail[e] if forward[e] else puzzle.head[e]
         c = -1 if colour is None else colour[e]
         if puzzle.may_start(node) and puzzle.may_end(node) and puzzle.may_come_first(c):
             return edges[k:] + edges[:k]

@@ -12,16 +12,19 @@ from trailkit.models.answer import Status
 from trailkit.models.spec import load_spec, load_spec_text
 from trailkit.solvers.base import Limits
 from trailkit.solvers.cli import main
-from trailkit.solvers.cli.generate import KINDS, generate
+from trailkit.solvers.cli.generate import CONFIRMERS, KINDS, generate
 from trailkit.solvers.pipeline import solve
 
-#: Sizes small enough that the direct backend decides every instance at once.
-SMALL = {"dominoes": 4, "trail": 6, "colour-walk": 3, "alternating": 4}
+#: Sizes small enough that the direct backend (for balanced: its confirmer, the SAT
+#: transition encoding; direct's search cannot decide that family) decides at once.
+SMALL = {"dominoes": 4, "trail": 6, "colour-walk": 3, "alternating": 4, "balanced": 3}
 
 
 def solved_status(text: str) -> Status:
     """What the checking pipeline says, with a second opinion (cpsat) for every answer."""
-    return solve(load_spec_text(text), "direct", Limits(time_limit=20),
+    kind = load_spec_text(text).description or ""
+    backend = next((b for k, b in CONFIRMERS.items() if f"generate {k} " in kind), "direct")
+    return solve(load_spec_text(text), backend, Limits(time_limit=20),
                  crosscheck="cpsat").status
 
 
@@ -78,3 +81,35 @@ def test_cli_writes_lint_clean_specs_and_never_overwrites(
 @pytest.mark.parametrize("args", [["trail", "--size", "1"], ["dominoes", "--size", "99"]])
 def test_sizes_out_of_range_are_input_errors(args: list[str]) -> None:
     assert main(["generate", *args]) == 2
+
+
+@pytest.mark.parametrize("size", [3, 5, 8])
+def test_balanced_no_is_balanced_everywhere_yet_certified_impossible(size: int) -> None:
+    """Every count a short argument could use balances: even degrees, one piece, equal
+    colour counts, and at every node a whole red capacity (r + b - g) / 2 in range; no
+    structural certificate applies and with every edge reusable a ring exists. Still
+    both SAT encodings refute it, with proofs the checker accepts."""
+    from dataclasses import replace
+
+    from trailkit.models.puzzle import EdgeUse
+    from trailkit.solvers.pipeline.solving import precheck
+
+    puzzle = load_spec_text(generate("balanced", size, 7, "no").text)
+    ends = [[0, 0, 0] for _ in puzzle.nodes]
+    for u, v, c in zip(puzzle.tail, puzzle.head, puzzle.colour or [], strict=True):
+        ends[u][c] += 1
+        ends[v][c] += 1
+    for r, b, g in ends:
+        assert (r + b + g) % 2 == 0 and (r + b - g) % 2 == 0
+        red_in = (r + b - g) // 2
+        assert 0 <= red_in <= r and 0 <= b - red_in <= b and 0 <= g - (b - red_in) <= g
+    counts = [sum(1 for c in puzzle.colour or [] if c == k) for k in range(3)]
+    assert len(set(counts)) == 1
+    assert precheck(puzzle) is None
+    relaxed = solve(replace(puzzle, use=EdgeUse.ANY), "direct", crosscheck=None)
+    assert relaxed.status is Status.SOLVED
+    for backend in ("sat/transition", "sat"):
+        answer = solve(puzzle, backend, Limits(time_limit=60), crosscheck=None,
+                       precheck=False)
+        assert answer.status is Status.UNSOLVABLE and answer.certificate_checked
+        assert answer.certificate is not None and answer.certificate.kind == "drup"

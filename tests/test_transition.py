@@ -161,3 +161,13 @@ def test_solvers_prove_the_bowtie(solver: str) -> None:
     assert answer.status is Status.UNSOLVABLE and answer.certificate_checked
     assert answer.certificate is not None
     assert answer.certificate.data["encoding"] == "transition-v1"
+
+
+def test_cpsat_circuit_model_is_estimated_before_it_is_built() -> None:
+    answer = get_backend("cpsat").solve(TRIANGLES, Limits(memory_mb=1))
+    assert answer.status is Status.UNKNOWN and "arcs" in answer.reason
+
+
+def test_counting_refuses_a_formula_over_the_budget() -> None:
+    result = SatBackend("").count(TRIANGLES, Limits(memory_mb=0))
+    assert not result.complete and "memory limit" in result.reason

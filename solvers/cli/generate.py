@@ -9,7 +9,11 @@ Kinds and what ``--size N`` means:
   between neighbours in random colours red, blue, green; start at the top-left
   corner, goal at the bottom-right one;
 * ``alternating``: ``kind: walk``, every edge exactly once, colours alternating red
-  and blue, on N nodes with about 2N edges.
+  and blue, on N nodes with about 2N edges;
+* ``balanced``: ``kind: walk``, every edge exactly once, colours red -> blue -> green,
+  closed, on N tyres (4N + 4 helper edges, more for ``no``): every parity and colour
+  count balances, yet ``no`` is impossible by a counting argument that makes
+  resolution proofs work (see :func:`_balanced`).
 
 ``--solvable yes|no`` is a promise the generator keeps twice: by construction (an
 Euler-parity fix, a planted colour path or alternating trail; a broken parity, a
@@ -31,9 +35,9 @@ from dataclasses import dataclass, field
 
 from trailkit.models.errors import TrailkitError
 
-__all__ = ["KINDS", "SOLVABLE", "Generated", "generate"]
+__all__ = ["CONFIRMERS", "KINDS", "SOLVABLE", "Generated", "generate"]
 
-KINDS = ("dominoes", "trail", "colour-walk", "alternating")
+KINDS = ("dominoes", "trail", "colour-walk", "alternating", "balanced")
 SOLVABLE = ("yes", "no", "any")
 MAX_ATTEMPTS = 40
 #: Seconds the direct backend may take to confirm a promise.
@@ -41,7 +45,8 @@ CONFIRM_TIME_S = 30.0
 #: Instances the direct backend may fail to decide in time before the generator gives up.
 MAX_UNKNOWN = 2
 COLOURS = ("red", "blue", "green")
-_LIMITS = {"dominoes": (1, 30), "trail": (2, 400), "colour-walk": (2, 30), "alternating": (2, 60)}
+_LIMITS = {"dominoes": (1, 30), "trail": (2, 400), "colour-walk": (2, 30), "alternating": (2, 60),
+           "balanced": (3, 40)}
 
 
 @dataclass
@@ -55,11 +60,13 @@ class _Draft:
 
 @dataclass(frozen=True)
 class Generated:
-    """The spec text, the status the direct backend confirmed (None for ``any``), attempts."""
+    """The spec text, the status the confirming backend stood behind (None for ``any``),
+    attempts, and that backend."""
 
     text: str
     status: str | None
     attempts: int
+    confirmed_by: str = "direct"
 
 
 def generate(kind: str, size: int, seed: int, solvable: str = "any") -> Generated:
@@ -85,9 +92,10 @@ def generate(kind: str, size: int, seed: int, solvable: str = "any") -> Generate
         header = _header(kind, size, seed, solvable, attempt)
         if wanted is None:
             return Generated(_text(header, draft, None), None, attempt + 1)
-        status = _confirmed_status(_text(header, draft, None))
+        status = _confirmed_status(_text(header, draft, None), kind)
         if status == wanted:
-            return Generated(_text(header, draft, wanted), wanted, attempt + 1)
+            return Generated(_text(header, draft, wanted), wanted, attempt + 1,
+                             CONFIRMERS.get(kind, "direct"))
         unknown += status == "unknown"
         if unknown > MAX_UNKNOWN:  # other seeds of the same size are likely as hard
             raise TrailkitError(
@@ -99,20 +107,28 @@ def generate(kind: str, size: int, seed: int, solvable: str = "any") -> Generate
                         f"from seed {seed} in {MAX_ATTEMPTS} attempts; try another size or seed")
 
 
-def _confirmed_status(text: str) -> str:
-    """Solve with ``direct`` through the checking pipeline: the status it stands behind."""
+#: The backend that confirms a promise, where it is not ``direct``: the direct backend's
+#: exhaustive search cannot decide the balanced family (that is its point), the SAT
+#: transition encoding refutes it with a proof the checker accepts.
+CONFIRMERS = {"balanced": "sat/transition"}
+
+
+def _confirmed_status(text: str, kind: str = "") -> str:
+    """Solve through the checking pipeline (with ``direct``, or the kind's confirmer):
+    the status it stands behind."""
     from trailkit.models.spec import load_spec_text
     from trailkit.solvers.base import Limits
     from trailkit.solvers.pipeline import solve
 
-    answer = solve(load_spec_text(text), "direct", Limits(time_limit=CONFIRM_TIME_S),
-                   crosscheck=None)
+    answer = solve(load_spec_text(text), CONFIRMERS.get(kind, "direct"),
+                   Limits(time_limit=CONFIRM_TIME_S), crosscheck=None)
     return answer.status.value
 
 
 def _header(kind: str, size: int, seed: int, solvable: str, attempt: int) -> list[str]:
     command = f"trailkit generate {kind} --size {size} --seed {seed} --solvable {solvable}"
-    spec_kind = {"dominoes": "domino-chain", "alternating": "walk"}.get(kind, kind)
+    spec_kind = {"dominoes": "domino-chain", "alternating": "walk", "balanced": "walk"}.get(
+        kind, kind)
     retry = f" (attempt {attempt + 1})" if attempt else ""
     return ["trailkit: 1", f"name: {_q(f'{kind} {size}, seed {seed}')}",
             f"description: {_q(f'Made by: {command}{retry}')}", f"kind: {spec_kind}"]
@@ -333,9 +349,70 @@ def _alternating(rng: random.Random, size: int, solvable: str) -> _Draft:
     return draft
 
 
+# ------------------------------------------------------------------ balanced
+def _regular_red(rng: random.Random, nodes: list[str]) -> list[tuple[str, str, str]]:
+    """Red edges making every node of ``nodes`` meet four: two random Hamiltonian cycles."""
+    edges = []
+    for _ in range(2):
+        ring = nodes[:]
+        rng.shuffle(ring)
+        edges += [(ring[i], ring[(i + 1) % len(ring)], "red") for i in range(len(ring))]
+    return edges
+
+
+def _balanced(rng: random.Random, size: int, solvable: str) -> _Draft:
+    """Every edge once, colours red -> blue -> green -> red, closed; balanced everywhere.
+
+    Under this rule a walk arriving by a red edge leaves by a blue one, arriving by blue
+    leaves by green, and arriving by green leaves by red. So at a node with ``r``, ``b``
+    and ``g`` edge ends, the walk arrives by exactly ``(r + b - g) / 2`` red ends: the
+    node's *red capacity*. ``size`` tyres ``a, b, ...`` are joined by a random 4-regular
+    red multigraph (two random Hamiltonian cycles, ``2 size`` red edges); each tyre has
+    two *helpers* (a blue edge to a fresh node and a green one back: the walk must go
+    out blue and come back green), so its red capacity is 2. Every red edge needs one
+    red arrival at its ends. For ``no``, tyre ``a`` has one helper and two green edges
+    from a hub instead, so its capacity is 1 and the tyres' red edges need one more
+    arrival than the tyres have; the hub takes two blue edges from a second, smaller
+    red graph (``size / 4`` tyres) whose first tyre has capacity 3, so every count
+    balances: every degree is even, every node's capacity is whole and in range, and
+    red, blue and green edges are equally many. Impossible all the same: a red edge
+    between the two groups is what could move the spare arrival, and there is none.
+    Refuting it is a counting argument (like the pigeonhole principle) that resolution
+    proofs find hard, so the proofs grow quickly with ``size``. ``yes`` is the first
+    group alone with tyre ``a`` a tyre like the others (a 4-regular graph can always
+    be oriented with two arrivals at each node).
+    """
+    impossible = solvable == "no" or (solvable == "any" and rng.random() < 0.5)
+    tyres = _names(size)
+    edges = _regular_red(rng, tyres)
+    helpers = iter(_names(8 * size + 64, upper=True))
+
+    def helper(node: str) -> None:
+        h = next(helpers)
+        edges.extend([(node, h, "blue"), (h, node, "green")])
+
+    for tyre in tyres:
+        for _ in range(1 if impossible and tyre == tyres[0] else 2):
+            helper(tyre)
+    if impossible:
+        other = [f"z{name}" for name in _names(max(3, size // 4))]
+        edges += _regular_red(rng, other)
+        for tyre in other:
+            for _ in range(1 if tyre == other[0] else 2):
+                helper(tyre)
+        edges += [("hub", tyres[0], "green"), ("hub", tyres[0], "green"),
+                  (other[0], "hub", "blue"), (other[0], "hub", "blue")]
+    rng.shuffle(edges)
+    draft = _Draft("walk", ["use: exactly-once", "closed: true",
+                            "colours: {cycle: [red, blue, green]}"])
+    draft.edges = [(u, v, c) if rng.random() < 0.5 else (v, u, c) for u, v, c in edges]
+    return draft
+
+
 _BUILDERS: dict[str, Callable[[random.Random, int, str], _Draft]] = {
     "dominoes": _dominoes,
     "trail": _trail,
     "colour-walk": _colour_walk,
     "alternating": _alternating,
+    "balanced": _balanced,
 }

@@ -10,6 +10,7 @@ import argparse
 
 from trailkit.models.spec import load_spec
 from trailkit.solvers.cli.files import atomic_write, refuse_overwrite
+from trailkit.solvers.cli.generate import KINDS
 from trailkit.solvers.cli.options import Exit, add_out, add_spec, examples, positive_int
 from trailkit.solvers.cli.output import warn, write_raw
 
@@ -21,14 +22,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("generate", help="write a random puzzle spec, reproducible from a seed",
                        **examples("trailkit generate trail --size 40 --seed 1 --solvable no "
                                   "--out t40.yaml"))
-    p.add_argument("kind", choices=("dominoes", "trail", "colour-walk", "alternating"))
+    p.add_argument("kind", choices=KINDS)
     p.add_argument("--size", type=positive_int, required=True, metavar="N",
                    help="dominoes: highest pip; trail, alternating: nodes; "
-                        "colour-walk: side of the hexagon of tyres")
+                        "colour-walk: side of the hexagon of tyres; balanced: tyres")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--solvable", choices=("yes", "no", "any"), default="any",
                    help="promise (kept by construction and confirmed by the direct "
-                        "backend; then the spec gets an expect: block)")
+                        "backend, sat/transition for balanced; then the spec gets an "
+                        "expect: block)")
     add_out(p, "SPEC.yaml", "the spec")
     p.set_defaults(run=cmd_generate)
 
@@ -81,7 +83,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     made = generate(args.kind, args.size, args.seed, args.solvable)
     if args.out:
         atomic_write(args.out, made.text)
-        promise = f", {made.status} (confirmed by direct)" if made.status else ""
+        promise = f", {made.status} (confirmed by {made.confirmed_by})" if made.status else ""
         warn(f"wrote {args.out}{promise}")
     else:
         write_raw(made.text)

@@ -41,6 +41,7 @@ from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.cpsat.circuit_model import encode_edge_circuit
 from trailkit.solvers.cpsat.encoding import Encoding
+from trailkit.solvers.cpsat.sizes import circuit_problem
 from trailkit.solvers.cpsat.state_model import encode_state_paths
 
 __all__ = ["CpSatBackend", "encode", "export_model"]
@@ -81,6 +82,8 @@ def make_solver(limits: Limits, *, enumerate_all: bool = False,
         params.max_number_of_conflicts = int(limits.work_limit)
     params.num_workers = 1 if enumerate_all else max(1, limits.workers)
     params.random_seed = limits.seed
+    if limits.memory_mb is not None:  # CP-SAT stops (unknown) rather than grow past it
+        params.max_memory_in_mb = int(limits.memory_mb)
     if enumerate_all:
         params.enumerate_all_solutions = True
     return solver
@@ -101,6 +104,9 @@ class CpSatBackend(Backend):
         trivial = _trivial_answer(puzzle)
         if trivial is not None:
             return trivial.with_(time_s=time.perf_counter() - began)
+        too_big = circuit_problem(puzzle, limits.memory_mb)
+        if too_big is not None:
+            return Answer.unknown(NAME, too_big).with_(time_s=time.perf_counter() - began)
         enc = encode(puzzle)
         solver = make_solver(limits, tuning=enc.params)
         status = solver.solve(enc.model)

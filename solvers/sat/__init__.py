@@ -11,7 +11,8 @@ estimated; beyond ``Limits.memory_mb`` the answer is ``unknown`` with the estima
 
 An UNSAT answer for an exactly-once puzzle carries a ``drup`` certificate when the
 solver logs proofs (checked by :mod:`trailkit.models.drup`); other UNSAT answers say
-in ``reason`` what they rest on, for the pipeline to confirm with a second backend.
+in ``reason`` what they rest on, and the pipeline asks :meth:`SatBackend.prove` (the
+``walk-v1`` formula for at-most-once walks) or a second backend.
 """
 
 from __future__ import annotations
@@ -163,6 +164,9 @@ class SatBackend(Backend):
         if failures:
             raise UnsupportedPuzzle("the sat backend counts solutions only, not failures "
                                     "(use the direct backend for --failures)")
+        too_big = self._too_big(puzzle, limits)  # counting uses the position encoding
+        if too_big is not None:
+            return CountResult(self.name, 0, complete=False, reason=too_big)
         import multiprocessing as mp
 
         # No lock: the child may be killed mid-write, and a lock it held would then

@@ -192,4 +192,5 @@ def run_guarded(job: Callable[[Deadline], T], name: str, seconds: float | None) 
 
 def new_solver(name: str, clauses: Sequence[Sequence[int]], *, proof: bool = False) -> Any:
     """A python-sat solver loaded with ``clauses`` (proof logging on request)."""
-    return Solver(name=name, bootstrap_with=[list(c) for c in clauses], with_proof=proof)
+    # python-sat reads any sequence of literals; no copy (a million clauses cost 100s of MB)
+    return Solver(name=name, bootstrap_with=clauses, with_proof=proof)

@@ -21,11 +21,12 @@ from trailkit.models.position_encoding import oriented_edges
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.transition_encoding import estimate as transition_size
 
-__all__ = ["budget_problem", "position_size", "transition_size"]
+__all__ = ["budget_problem", "meeting_steps", "position_size", "transition_size"]
 
 
-def position_size(puzzle: Puzzle, length: int) -> Size:
-    """The size of the position encoding of ``length`` steps (fixed length or prefix)."""
+def meeting_steps(puzzle: Puzzle) -> tuple[int, int]:
+    """The oriented edges a step may take, and the ordered pairs of them that meet (one
+    arrives where the other leaves: the sum over nodes of in × out)."""
     oriented = oriented_edges(puzzle)
     arriving = [0] * puzzle.num_nodes
     leaving = [0] * puzzle.num_nodes
@@ -33,8 +34,13 @@ def position_size(puzzle: Puzzle, length: int) -> Size:
         u, v = (puzzle.tail[e], puzzle.head[e]) if o == 0 else (puzzle.head[e], puzzle.tail[e])
         leaving[u] += 1
         arriving[v] += 1
-    meets = sum(a * b for a, b in zip(arriving, leaving, strict=True))
-    count, m = len(oriented), puzzle.num_edges
+    return len(oriented), sum(a * b for a, b in zip(arriving, leaving, strict=True))
+
+
+def position_size(puzzle: Puzzle, length: int) -> Size:
+    """The size of the position encoding of ``length`` steps (fixed length or prefix)."""
+    count, meets = meeting_steps(puzzle)
+    m = puzzle.num_edges
     clauses = length * (4 * count + 6 * m + 2)
     literals = length * (meets + 7 * count + 12 * m)
     return Size(length * 2 * count + 2 * length * m, clauses, literals)

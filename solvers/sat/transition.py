@@ -3,9 +3,9 @@
 The base formula (:mod:`trailkit.models.transition_encoding`) chooses, at every node,
 how the walk pairs the edge ends there; a model may fall apart into several pieces.
 The loop is incremental SAT: solve; if the model is one piece, it is the walk; else
-add the cut clause of every piece (:mod:`trailkit.models.lazy_clauses`: "some step
-of this piece is followed or preceded by a step outside it") to the same solver and
-solve again. When the solver says UNSAT, a fresh solver refutes the base formula
+add the cut clause of its smallest piece (:mod:`trailkit.models.lazy_clauses`: "some
+step of this piece is followed or preceded by a step outside it") to the same solver
+and solve again. When the solver says UNSAT, a fresh solver refutes the base formula
 plus every cut added, with proof logging: the ``transition-v1`` certificate lists the
 cuts (each checked on its own by the certificate checker) and the DRUP proof covers
 the rest. (The fresh solver keeps the proof free of whatever the incremental
@@ -76,16 +76,17 @@ def solve_transitions(puzzle: Puzzle, name: str, deadline: Deadline, *,
             if len(pieces) == 1:
                 walk = tmap.walk(puzzle, model)
                 return TransitionOutcome(Verdict.SAT, walk, stats=stats)
-            empty = False
-            for piece in pieces:
-                clause = cut_clause(tmap, puzzle, piece)
-                cuts.append({"edges": [puzzle.edge_id(e) for e in piece], "clause": clause})
-                if not clause:
-                    empty = True  # no step can ever leave this piece: refuted
-                    break
-                solver.add_clause(clause)
-            if empty:
+            # One cut per round, the smallest piece's: measured on random Eulerian
+            # multigraphs, adding every piece's cut at once can make the next call
+            # very hard (a 1,000-edge trail: over 120 s, against 0.5 s in 10 rounds).
+            # A piece no step can ever leave (an empty cut) refutes at once.
+            clauses_of = [(cut_clause(tmap, puzzle, piece), piece)
+                          for piece in sorted(pieces, key=len)]
+            clause, piece = next(((c, q) for c, q in clauses_of if not c), clauses_of[0])
+            cuts.append({"edges": [puzzle.edge_id(e) for e in piece], "clause": clause})
+            if not clause:
                 break
+            solver.add_clause(clause)
     finally:
         solver.delete()
     formula = certified_formula(clauses, tmap, cuts)
