@@ -283,7 +283,8 @@ class _SpecReader:
         if "repair" in top:
             from trailkit.models.repair_rules import read_repair_rules
 
-            rules["repair"] = read_repair_rules(self, top["repair"][1], rules.get("colour_names"))
+            rules["repair"] = read_repair_rules(self, top["repair"][1], rules.get("colour_names"),
+                                                has_layout="layout" in rules)
         if not self.node_names:
             what = "dominoes" if kind == "domino-chain" else "edges"
             raise self.fail(root, f"the puzzle has no {what} and no nodes: there is nothing to "
