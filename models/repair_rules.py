@@ -80,12 +80,14 @@ class RepairRules:
         return "; ".join(parts)
 
 
-def read_repair_rules(reader: Any, node: Any, palette: tuple[str, ...] | None) -> RepairRules:
+def read_repair_rules(reader: Any, node: Any, palette: tuple[str, ...] | None, *,
+                      has_layout: bool = True) -> RepairRules:
     """Read the ``repair:`` mapping ``node`` with the spec reader ``reader``.
 
-    Called after the edges were read, so node names and the colour palette are known:
-    a protected node or a candidate edge's end that names no node, or a colour outside
-    the rule, is a located error with a "did you mean" hint.
+    Called after the edges and the layout were read, so node names and the colour
+    palette are known: a protected node or a candidate edge's end that names no node, a
+    colour outside the rule, or ``add: layout`` without a ``layout:`` is a located error
+    (with a "did you mean" hint where one helps).
     """
     from trailkit.models.spec import _hint
 
@@ -123,6 +125,10 @@ def read_repair_rules(reader: Any, node: Any, palette: tuple[str, ...] | None) -
             rules["add"] = tuple(candidates)
         else:
             rules["add"] = reader.choice(value, "repair.add", ADD_MODES)
+            if rules["add"] == "layout" and not has_layout:
+                raise reader.fail(value, "repair.add is 'layout', but the spec has no "
+                                  "'layout:' block of node positions; add one, or use "
+                                  "'any' or a list of candidate edges")
     if "colours" in entries:
         value = entries["colours"][1]
         if type(value).__name__ == "SequenceNode":

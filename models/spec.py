@@ -560,7 +560,8 @@ class _SpecReader:
             from trailkit.models.repair_rules import read_repair_rules
 
             repair = self.guard("repair", None, lambda: read_repair_rules(
-                self, top["repair"][1], rules.get("colour_names")))
+                self, top["repair"][1], rules.get("colour_names"),
+                has_layout="layout" in rules))
             if repair is not None:
                 rules["repair"] = repair
         return Puzzle(nodes=tuple(self.node_names), source=self.source, **rules)

@@ -127,6 +127,8 @@ def test_repair_block_errors_are_located() -> None:
     with pytest.raises(SpecError, match="unknown colour"):
         load_spec_text("trailkit: 1\nkind: colour-walk\nstart: a\ngoal: c\n"
                        "edges: [a b red]\nnodes: [a, b, c]\nrepair: {colours: [teal]}\n")
+    with pytest.raises(SpecError, match=r":4:\d+: error: repair.add is 'layout'"):
+        load_spec_text(base + "repair: {add: layout}\n")
     p = load_spec_text(base + "repair: {add: [a c, c a], remove: true}\n")
     assert len(p.repair.add) == 2 and p.repair.remove
 

@@ -24,7 +24,12 @@ from collections.abc import Sequence
 
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.solvers.repair.changes import Change, Op
-from trailkit.solvers.repair.optimise import Optimum, extended_puzzle, with_empty_walk
+from trailkit.solvers.repair.optimise import (
+    Optimum,
+    change_roles,
+    extended_puzzle,
+    with_empty_walk,
+)
 
 __all__ = ["MAX_EDGES", "maxsat_changes"]
 
@@ -80,13 +85,7 @@ def maxsat_changes(puzzle: Puzzle, changes: Sequence[Change], *,
     used = {e: equals_or(walked.get(e, [])) for e in range(ext.num_edges)}
     y = [new_var() for _ in changes]
     candidate_edge = {i: e for e, i in extra.items()}
-    copies: dict[int, list[int]] = {}
-    removal: dict[int, int] = {}
-    for i, change in enumerate(changes):
-        if change.op is Op.RECOLOUR and change.edge is not None:
-            copies.setdefault(change.edge, []).append(i)
-        elif change.op is Op.REMOVE and change.edge is not None:
-            removal[change.edge] = i
+    copies, removal = change_roles(changes)
     for i, e in candidate_edge.items():
         wcnf.append([-y[i], used[e]])
         wcnf.append([y[i], -used[e]])

@@ -30,7 +30,8 @@ from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.base import Limits
 from trailkit.solvers.repair.changes import Change, Op
 
-__all__ = ["Optimum", "extended_puzzle", "optimise_changes", "with_empty_walk"]
+__all__ = ["Optimum", "change_roles", "extended_puzzle", "optimise_changes",
+           "with_empty_walk"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +71,18 @@ def extended_puzzle(puzzle: Puzzle, changes: Sequence[Change]) -> tuple[Puzzle, 
                   directed=directed if any(directed) else None, edge_ids=None, use=use,
                   objective=Objective.ANY, expect=None)
     return ext, extra
+
+
+def change_roles(changes: Sequence[Change]) -> tuple[dict[int, list[int]], dict[int, int]]:
+    """By original edge: the indices of its recolourings, and of its removal."""
+    recolours: dict[int, list[int]] = {}
+    removal: dict[int, int] = {}
+    for i, change in enumerate(changes):
+        if change.op is Op.RECOLOUR and change.edge is not None:
+            recolours.setdefault(change.edge, []).append(i)
+        elif change.op is Op.REMOVE and change.edge is not None:
+            removal[change.edge] = i
+    return recolours, removal
 
 
 def with_empty_walk(found: Optimum, puzzle: Puzzle, changes: Sequence[Change], *,
@@ -121,13 +134,7 @@ def optimise_changes(puzzle: Puzzle, changes: Sequence[Change], limits: Limits, 
     for arc in enc.arcs:
         for step in arc.steps[:1] if puzzle.use is not EdgeUse.ANY else ():
             by_edge.setdefault(step.edge, []).append(arc.lit)
-    recolours: dict[int, list[int]] = {}
-    removal: dict[int, int] = {}
-    for i, change in enumerate(changes):
-        if change.op is Op.RECOLOUR and change.edge is not None:
-            recolours.setdefault(change.edge, []).append(i)
-        elif change.op is Op.REMOVE and change.edge is not None:
-            removal[change.edge] = i
+    recolours, removal = change_roles(changes)
     candidate_edge = {i: e for e, i in extra.items()}
     for lits in recolours.values():
         if len(lits) > 1:
