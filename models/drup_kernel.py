@@ -45,6 +45,8 @@ __all__ = [
     "backward",
     "compact",
     "forward",
+    "largest_variable",
+    "literal_codes",
     "new_database",
     "normalise",
 ]
@@ -104,8 +106,6 @@ class Database(NamedTuple):
     wcap: np.ndarray      # int64 per literal code: room of its run
     wclause: np.ndarray   # int32 watch pool: the watching clause
     wblock: np.ndarray    # int32 watch pool: the blocker literal
-    sclause: np.ndarray   # int32 scratch pool (compaction)
-    sblock: np.ndarray    # int32 scratch pool (compaction)
     reason: np.ndarray    # int32 per variable: clause that implied it, -1 = none
     position: np.ndarray  # int32 per variable: trail index of a top-level assignment
     seen: np.ndarray      # int64 per variable: analyze's marks
@@ -134,8 +134,6 @@ def new_database(lits: np.ndarray, start: np.ndarray, size: np.ndarray,
         wcap=np.zeros(codes, dtype=np.int64),
         wclause=np.zeros(pool, dtype=np.int32),
         wblock=np.zeros(pool, dtype=np.int32),
-        sclause=np.zeros(pool, dtype=np.int32),
-        sblock=np.zeros(pool, dtype=np.int32),
         reason=np.full(num_vars + 1, -1, dtype=np.int32),
         position=np.zeros(num_vars + 1, dtype=np.int32),
         seen=np.zeros(num_vars + 1, dtype=np.int64),
@@ -143,6 +141,31 @@ def new_database(lits: np.ndarray, start: np.ndarray, size: np.ndarray,
         stack=np.zeros(num_vars + 2, dtype=np.int32),
         meta=meta,
     )
+
+
+@_kernel
+def largest_variable(literals: np.ndarray) -> int:
+    """The largest variable number among ``literals`` (0 for none)."""
+    top = 0
+    for x in literals:
+        top = max(top, abs(x))
+    return top
+
+
+@_kernel
+def literal_codes(formula: np.ndarray, proof: np.ndarray, count: int) -> np.ndarray:
+    """The literal codes (``2v``, ``2v + 1`` for ``-v``) of the formula's literals then
+    the proof's (its closing zeros left out): ``count`` of them, int32."""
+    codes = np.empty(count, dtype=np.int32)
+    k = 0
+    for x in formula:
+        codes[k] = 2 * x if x > 0 else 1 - 2 * x
+        k += 1
+    for x in proof:
+        if x != 0:
+            codes[k] = 2 * x if x > 0 else 1 - 2 * x
+            k += 1
+    return codes
 
 
 @_kernel
@@ -178,37 +201,70 @@ def _watching(db: Database, c: int, lit: int) -> bool:
 @_kernel
 def compact(db: Database) -> None:
     """Pack every watch list at the pool's start, dropping entries of clauses that
-    no longer watch that literal. The list propagate() is scanning keeps its read
-    entries and its unread ones, and its place moves with it (``meta[SCAN_*]``)."""
+    no longer watch that literal, and give each room for twice its length. The list
+    propagate() is scanning keeps its read entries and its unread ones, and its
+    place moves with it (``meta[SCAN_*]``).
+
+    In place, in three passes, so the pool needs no scratch copy (that copy was a
+    third of the checker's arrays on long proofs): each list is filtered inside its
+    own run; the lists are packed tightly to the left in the order of where they
+    stand (a list never moves right, so none is overwritten before it is read); then
+    they are spread to the right, last first, to their final runs.
+    """
     meta = db.meta
-    end = 0
-    for lit in range(len(db.woff)):
-        off, n = db.woff[lit], db.wlen[lit]
-        run = end
-        if end + n > len(db.sclause):
-            raise MemoryError("the DRUP checker's watch pool is full")
-        if lit == meta[SCAN_LIT]:
-            write, read = meta[SCAN_WRITE], meta[SCAN_READ]
-            for k in range(off, write):
-                db.sclause[end], db.sblock[end] = db.wclause[k], db.wblock[k]
-                end += 1
-            meta[SCAN_WRITE] = meta[SCAN_READ] = end
-            for k in range(read, off + n):
-                db.sclause[end], db.sblock[end] = db.wclause[k], db.wblock[k]
-                end += 1
+    wclause, wblock, woff, wlen, wcap = db.wclause, db.wblock, db.woff, db.wlen, db.wcap
+    scanned = meta[SCAN_LIT]
+    for lit in range(len(woff)):  # 1: filter each list inside its own run
+        off, n = woff[lit], wlen[lit]
+        if n == 0:
+            continue
+        w = off
+        if lit == scanned:
+            w = meta[SCAN_WRITE]
+            for k in range(meta[SCAN_READ], off + n):
+                wclause[w], wblock[w] = wclause[k], wblock[k]
+                w += 1
+            meta[SCAN_READ] = meta[SCAN_WRITE]
         else:
             for k in range(off, off + n):
-                if _watching(db, db.wclause[k], lit):
-                    db.sclause[end], db.sblock[end] = db.wclause[k], db.wblock[k]
-                    end += 1
-        db.woff[lit], db.wlen[lit] = run, end - run
-        db.wcap[lit] = 0 if end == run else 2 * (end - run) + 2
-        end = run + db.wcap[lit]
-        if end > len(db.wclause):
-            raise MemoryError("the DRUP checker's watch pool is full")
-    db.wclause[:end] = db.sclause[:end]
-    db.wblock[:end] = db.sblock[:end]
-    meta[POOL_END] = end
+                if _watching(db, wclause[k], lit):
+                    wclause[w], wblock[w] = wclause[k], wblock[k]
+                    w += 1
+        wlen[lit] = w - off
+    order = np.argsort(woff)
+    end = 0
+    room = 0
+    for lit in order:  # 2: pack to the left, in the order the lists stand
+        off, n = woff[lit], wlen[lit]
+        if n == 0:
+            woff[lit] = wcap[lit] = 0
+            if lit == scanned:
+                meta[SCAN_WRITE] = meta[SCAN_READ] = 0
+            continue
+        for k in range(n):
+            wclause[end + k], wblock[end + k] = wclause[off + k], wblock[off + k]
+        if lit == scanned:
+            meta[SCAN_WRITE] += end - off
+            meta[SCAN_READ] += end - off
+        woff[lit] = end
+        end += n
+        room += 2 * n + 2
+    if room > len(wclause):
+        raise MemoryError("the DRUP checker's watch pool is full")
+    at = room
+    for i in range(len(order) - 1, -1, -1):  # 3: spread to the right, last list first
+        lit = order[i]
+        off, n = woff[lit], wlen[lit]
+        if n == 0:
+            continue
+        at -= 2 * n + 2
+        for k in range(n - 1, -1, -1):
+            wclause[at + k], wblock[at + k] = wclause[off + k], wblock[off + k]
+        if lit == scanned:
+            meta[SCAN_WRITE] += at - off
+            meta[SCAN_READ] += at - off
+        woff[lit], wcap[lit] = at, 2 * n + 2
+    meta[POOL_END] = room
     meta[MOVES] += 1
 
 
