@@ -280,6 +280,21 @@ def test_draw_certificate_command(tmp_path) -> None:
     assert re.search(r"none of those places is T", out.read_text())
 
 
+def test_draw_repair_command_emphasises_the_restored_plank(tmp_path, capsys) -> None:
+    out = tmp_path / "repair.svg"
+    assert main(["draw", str(TYRE / "original.yaml"), "--repair", "--out", str(out)]) == 0
+    root = parse(out.read_text())
+    added = groups(root, "added")
+    assert [{g.get("data-from"), g.get("data-to")} for g in added] == [{"AA", "AB"}]
+    assert [g.get("data-colour") for g in added] == ["green"]
+    assert any("green plank AA-AB" in (t.text or "") for t in groups(root, "note")) or \
+        "green plank AA-AB" in out.read_text()
+    assert len(groups(root, "step")) == 25  # the repaired puzzle's shortest walk
+    solvable = tmp_path / "solvable.svg"
+    assert main(["draw", str(TYRE / "restored.yaml"), "--repair", "--out", str(solvable)]) == 0
+    assert "nothing to repair" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("module", ["__init__", "emphasis", "geometry", "layout", "palette",
                                     "svgtext"])
 def test_drawing_docstring_examples(module: str) -> None:

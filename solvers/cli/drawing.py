@@ -4,22 +4,34 @@ or a self-contained HTML page (chosen by the ``--out`` suffix).
 The pictures are made by :mod:`trailkit.solvers.drawing`; this module only solves when
 asked, picks the format and writes the file (atomically, never over the spec, never
 over an existing file without ``--force``). Exit 0 whenever the picture was written,
-whatever the puzzle's answer (the contract). ``--repair`` is not wired yet: the drawing
-library takes a repair's changes as :class:`~trailkit.solvers.drawing.Emphasis`.
+whatever the puzzle's answer (the contract). ``--repair`` runs ``trailkit repair`` (with
+the spec's ``repair:`` rules) and draws the repaired puzzle with its walk, the added or
+repainted edges emphasised (:class:`~trailkit.solvers.drawing.Emphasis`).
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from trailkit.models.answer import Answer, Status
 from trailkit.models.errors import TrailkitError
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import load_spec
 from trailkit.solvers.cli.files import atomic_write, refuse_overwrite
-from trailkit.solvers.cli.options import BACKEND_HELP, Exit, add_limits, limits_from
+from trailkit.solvers.cli.options import (
+    BACKEND_HELP,
+    Exit,
+    add_limits,
+    add_spec,
+    examples,
+    limits_from,
+)
 from trailkit.solvers.cli.output import warn
+
+if TYPE_CHECKING:
+    from trailkit.solvers.drawing import Emphasis
 
 __all__ = ["FORMATS", "register"]
 
@@ -29,15 +41,25 @@ FORMATS = (".svg", ".png", ".html")
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``draw``."""
-    p = sub.add_parser("draw", help="draw the puzzle, a solution or a certificate "
-                                    "(SVG, PNG or an HTML page with a step control)")
-    p.add_argument("spec")
+    p = sub.add_parser("draw", help="draw the puzzle, a solution, a certificate or a repair "
+                                    "(SVG, PNG or an HTML page with a step control)",
+                       **examples("trailkit draw specs/tyre-puzzle/restored.yaml --solve "
+                                  "--out walk.svg",
+                                  "trailkit draw specs/tyre-puzzle/original.yaml --repair "
+                                  "--out repair.html",
+                                  "trailkit draw specs/koenigsberg.yaml --certificate "
+                                  "--out why.png"))
+    add_spec(p)
     what = p.add_mutually_exclusive_group()
     what.add_argument("--solve", action="store_true",
                       help="solve first and draw the (shortest) walk on top")
     what.add_argument("--certificate", action="store_true",
                       help="draw why the puzzle is impossible (odd nodes, components, the "
                            "closed set of reachable states)")
+    what.add_argument("--repair", action="store_true",
+                      help="repair an impossible puzzle (the fewest changes its repair: rules "
+                           "allow) and draw the repaired one with its walk, the changes "
+                           "emphasised")
     p.add_argument("--backend", default=None, help=f"one of {BACKEND_HELP} (default: direct)")
     p.add_argument("--out", required=True, metavar="FILE.svg|.png|.html",
                    help="the picture to write; the suffix chooses the format")
@@ -56,7 +78,11 @@ def cmd_draw(args: argparse.Namespace) -> int:
                             f"{', '.join(FORMATS)} (it chooses the format)")
     refuse_overwrite(args.out, [args.spec], allow_existing=args.force)
     puzzle = load_spec(args.spec)
-    answer = _answer(puzzle, args) if args.solve or args.certificate else None
+    emphasis = None
+    if args.repair:
+        puzzle, answer, emphasis = _repaired(puzzle, args)
+    else:
+        answer = _answer(puzzle, args) if args.solve or args.certificate else None
     simplify = True if suffix == ".png" and puzzle.num_edges > PNG_SIMPLIFY_EDGES else None
     title = puzzle.name or Path(args.spec).name
     if args.certificate and answer is not None:
@@ -68,7 +94,7 @@ def cmd_draw(args: argparse.Namespace) -> int:
         elif answer.certificate is None:
             warn(f"trailkit: no certificate to draw ({answer.reason or answer.status})")
     else:
-        svg = draw_svg(puzzle, answer, simplify=simplify, title=title)
+        svg = draw_svg(puzzle, answer, simplify=simplify, title=title, emphasis=emphasis)
     if suffix == ".svg":
         atomic_write(args.out, svg)
     elif suffix == ".png":
@@ -77,6 +103,30 @@ def cmd_draw(args: argparse.Namespace) -> int:
         atomic_write(args.out, html_page(puzzle, svg, answer))
     warn(f"wrote {args.out}")
     return Exit.OK
+
+
+def _repaired(puzzle: Puzzle, args: argparse.Namespace
+              ) -> tuple[Puzzle, Answer | None, Emphasis | None]:
+    """The repaired puzzle, its verified walk and the changes to emphasise; the puzzle
+    itself (with its walk, or none) when it needs no repair or has none."""
+    from trailkit.solvers.drawing import Emphasis
+    from trailkit.solvers.pipeline.repairing import RepairStatus, repair
+    from trailkit.solvers.repair.changes import changes_json, describe_changes
+
+    found = repair(puzzle, backend=args.backend or "auto", limits=limits_from(args))
+    if found.status is RepairStatus.SOLVABLE:
+        warn("trailkit: the puzzle is already solvable, so there is nothing to repair; "
+             "drawing its walk")
+        return puzzle, found.original, None
+    if not found.repairs:
+        warn(f"trailkit: no repair to draw ({found.reason or found.proof or found.status})")
+        return puzzle, None, None
+    best = found.repairs[0]
+    from trailkit.solvers.cli.report import in_puzzle_words
+
+    note = in_puzzle_words(puzzle, f"Repair: {describe_changes(puzzle, best.changes)}")
+    return (best.puzzle, best.answer,
+            Emphasis.from_changes(changes_json(puzzle, best.changes), note=note))
 
 
 def _answer(puzzle: Puzzle, args: argparse.Namespace) -> Answer:
