@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+import unicodedata
 from collections.abc import Callable
 from typing import Any, TextIO
 
@@ -32,8 +33,24 @@ def _safe(text: str, stream: TextIO) -> str:
     except (UnicodeEncodeError, LookupError):
         for fancy, plain in _ASCII.items():
             text = text.replace(fancy, plain)
-        text = text.encode(encoding, "backslashreplace").decode(encoding, "replace")
+        text = "".join(_spelt(ch, encoding) for ch in text)
     return text
+
+
+def _spelt(ch: str, encoding: str) -> str:
+    """``ch`` if the console can show it, else its letter without accents (ö -> o),
+    else an escape (``\\u2192``)."""
+    try:
+        ch.encode(encoding)
+        return ch
+    except UnicodeEncodeError:
+        base = "".join(c for c in unicodedata.normalize("NFKD", ch)
+                       if not unicodedata.combining(c))
+        try:
+            base.encode(encoding)
+            return base or ch.encode("ascii", "backslashreplace").decode("ascii")
+        except UnicodeEncodeError:
+            return ch.encode("ascii", "backslashreplace").decode("ascii")
 
 
 def say(text: str = "", *, end: str = "\n") -> None:
