@@ -9,8 +9,9 @@ summary line:
   ``file:line:column: [error] message (key.path)``, for editors and grep;
 * ``--format json`` (or ``--json``): one ``trailkit-lint/1`` object.
 
-The exit code is 0 when every spec is clean, 2 when one is unusable and 4 when a spec's
-``expect:`` block disagrees with what trailkit finds (with ``--expect``).
+The exit code is 0 when every spec is clean, 2 when one is unusable, 4 when a spec's
+``expect:`` block disagrees with what trailkit finds (with ``--expect``), and 3 when no
+backend could decide an expectation within ``--time-limit``.
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ from typing import Any
 
 from trailkit.models.errors import SpecError, TrailkitError
 from trailkit.models.spec import check_spec
+from trailkit.solvers.base import Limits
 from trailkit.solvers.cli import output
-from trailkit.solvers.cli.options import Exit, examples
+from trailkit.solvers.cli.options import Exit, examples, positive_float
 from trailkit.solvers.cli.output import say, warn
+from trailkit.solvers.pipeline.expectations import EXPECT_TIME_S
 from trailkit.solvers.specfiles import find_specs
 
 __all__ = ["LINT_FORMAT", "register"]
@@ -46,6 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "trailkit-lint/1 object")
     p.add_argument("--json", action="store_const", const="json", dest="format",
                    help="the same as --format json")
+    p.add_argument("--time-limit", type=positive_float, default=EXPECT_TIME_S, metavar="S",
+                   help=f"with --expect: seconds for each solve (default {EXPECT_TIME_S:g}); "
+                        "what no backend decides in time is 'undecided' (exit code 3)")
     p.set_defaults(run=cmd_lint)
 
 
@@ -56,19 +62,21 @@ class _Finding:
     path: Path
     problems: list[SpecError] = field(default_factory=list)
     expectations: list[str] = field(default_factory=list)
+    undecided: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not self.problems and not self.expectations
+        return not self.problems and not self.expectations and not self.undecided
 
 
-def _lint(path: Path, check_expect: bool) -> _Finding:
+def _lint(path: Path, check_expect: bool, limits: Limits) -> _Finding:
     from trailkit.solvers.pipeline.expectations import expectation_problems
 
     finding = _Finding(path, check_spec(path))
     if check_expect and not finding.problems:
         try:
-            finding.expectations = expectation_problems(path)
+            checked = expectation_problems(path, limits)
+            finding.expectations, finding.undecided = checked.mismatches, checked.undecided
         except TrailkitError as exc:  # e.g. a backend refusing the puzzle
             finding.problems.append(exc if isinstance(exc, SpecError) else SpecError(str(exc)))
     return finding
@@ -100,8 +108,11 @@ def cmd_lint(args: argparse.Namespace) -> int:
     specs = find_specs(args.specs)
     if not specs:
         raise TrailkitError("lint: no .yaml or .yml specs found")
-    findings = [_lint(path, args.expect) for path in specs]
+    limits = Limits(time_limit=args.time_limit)
+    findings = [_lint(path, args.expect, limits) for path in specs]
     code = Exit.OK
+    if any(f.undecided for f in findings):
+        code = Exit.UNKNOWN
     if any(f.expectations for f in findings):
         code = Exit.INCONSISTENT
     if any(f.problems for f in findings):
@@ -111,7 +122,8 @@ def cmd_lint(args: argparse.Namespace) -> int:
                           "summary": _summary(findings),
                           "specs": [{"spec": str(f.path), "ok": f.ok,
                                      "problems": [_problem_json(p) for p in f.problems],
-                                     "expect": f.expectations} for f in findings]})
+                                     "expect": f.expectations,
+                                     "undecided": f.undecided} for f in findings]})
         return code
     for finding in findings:
         for problem in finding.problems:
@@ -124,6 +136,10 @@ def cmd_lint(args: argparse.Namespace) -> int:
         for mismatch in finding.expectations:
             line = f"{finding.path}: expect: {mismatch}"
             say(f"{finding.path}: [expect] {mismatch}") if args.format == "parsable" \
+                else warn(line)
+        for open_question in finding.undecided:
+            line = f"{finding.path}: expect: undecided within the time limit: {open_question}"
+            say(f"{finding.path}: [undecided] {open_question}") if args.format == "parsable" \
                 else warn(line)
         if finding.ok and args.format == "text":
             say(f"{finding.path}: ok")
