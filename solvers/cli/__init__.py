@@ -9,6 +9,23 @@ picks exit codes. Everything else in trailkit returns data.
   :mod:`.lint`; formatters in :mod:`.report`; safe file writes in :mod:`.files`.
 """
 
-from trailkit.solvers.cli.main import build_parser, main
+from __future__ import annotations
 
-__all__ = ["build_parser", "main"]
+import sys
+from collections.abc import Sequence
+
+__all__ = ["main"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``trailkit`` console script; returns the exit code.
+
+    The command modules are imported here, inside the guard, so that a Ctrl-C while
+    they load is an interrupt (exit 130) like any other, not a traceback.
+    """
+    try:
+        from trailkit.solvers.cli.main import main as run
+    except KeyboardInterrupt:
+        sys.stderr.write("trailkit: interrupted\n")
+        return 130
+    return run(argv)

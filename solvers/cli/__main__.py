@@ -2,6 +2,6 @@
 
 import sys
 
-from trailkit.solvers.cli.main import main
+from trailkit.solvers.cli import main
 
 sys.exit(main())
