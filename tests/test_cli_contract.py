@@ -334,7 +334,10 @@ def test_lint_formats_for_machines(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_count_lets_the_pre_check_answer_and_can_switch_it_off(
         capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["count", KOENIGSBERG, "--json"], capsys)
-    result = json.loads(out)
+    result = json.loads(out)  # the contract's auto: the formula, wherever it applies
+    assert code == 0 and (result["method"], result["solutions"]) == ("exact", 0)
+    code, out, _ = run(["count", KOENIGSBERG, "--backend", "cpsat", "--json"], capsys)
+    result = json.loads(out)  # a search backend named: the pre-check answers first
     assert code == 0 and (result["method"], result["solutions"]) == ("pre-check", 0)
     code, out, _ = run(["count", KOENIGSBERG, "--precheck", "off", "--method", "enumerate",
                         "--json"], capsys)

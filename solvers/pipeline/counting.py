@@ -66,7 +66,8 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
     method = CountMethod(method)
     started = time.perf_counter()
     result = None
-    if precheck and not failures and method is CountMethod.AUTO:
+    if precheck and not failures and method is CountMethod.AUTO and not (
+            backend is None and exact_applies(puzzle)):  # the formula answers those itself
         result = _precheck_count(puzzle)
     if result is None and method is not CountMethod.ENUMERATE and not failures and (
             backend is None or method is CountMethod.EXACT):
