@@ -34,6 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+import numpy as np
 import yaml
 
 from trailkit.models.errors import Location, SpecError
@@ -168,6 +169,15 @@ def _read_text(text: str, source: str, base_dir: Path | None
     problems = _control_characters(text, source)
     if problems:
         return None, problems
+    fast = _read_fast(text, source, base_dir)
+    if fast is not None:
+        return fast, []
+    return _read_full(text, source, base_dir)
+
+
+def _read_full(text: str, source: str, base_dir: Path | None
+               ) -> tuple[Puzzle | None, list[SpecError]]:
+    """Read checked ``text`` with the full reader: all of it composed as YAML."""
     try:
         root = _compose(text, source)
     except SpecError as exc:
@@ -176,7 +186,112 @@ def _read_text(text: str, source: str, base_dir: Path | None
         listed = _edge_list_hint(text, source)
         if listed is not None:
             return None, [listed]
-    return _SpecReader(source, base_dir, budget=10 * len(text) + 10_000).read_all(root)
+    return _SpecReader(source, base_dir, budget=_budget(text)).read_all(root)
+
+
+def _budget(text: str) -> int:
+    """How many YAML nodes reading ``text`` may visit (bounds alias expansion)."""
+    return 10 * len(text) + 10_000
+
+
+# ------------------------------------------------------------ the fast reader
+# The characters of the items the fast reader takes: plain YAML text in any context that
+# no resolver or indicator can touch (no ':', '#', ',', quotes, brackets, '&', '*', '!',
+# tabs); each item starts with a letter, digit or '_'.
+_ITEM_BYTES = np.zeros(256, dtype=bool)
+_ITEM_BYTES[np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+->"
+                          b" \n", dtype=np.uint8)] = True
+_FIRST_BYTES = _ITEM_BYTES.copy()
+_FIRST_BYTES[np.frombuffer(b".+-> \n", dtype=np.uint8)] = False
+_EDGES_KEY = re.compile(r"edges[ \t]*:")
+_BLOCK_HEAD = re.compile(r"edges:[ ]*\n( *)- ")
+_FLOW_HEAD = re.compile(r"edges: *\[")
+_FLOW_TAIL = re.compile(r"\] *(?:\n|\Z)")
+_NEXT_KEY = re.compile(r"[^\s#\-]|\Z")
+_BLOCK_END = re.compile(r"\n[^ ]")  # the end of an indented block sequence
+_BLOCK_END_0 = re.compile(r"\n(?!- )")  # the end of one at the left margin
+
+
+def _plain_items(edges: str) -> bool:
+    """Whether every line of ``edges`` is an item the fast reader takes (see above)."""
+    if not edges or not edges.isascii():
+        return False
+    data = np.frombuffer(edges.encode("ascii"), dtype=np.uint8)
+    firsts = np.flatnonzero(data[:-1] == 10) + 1
+    return bool(_ITEM_BYTES[data].all() and _FIRST_BYTES[data[0]]
+                and _FIRST_BYTES[data[firsts]].all())
+
+
+def _inline_edges(text: str) -> tuple[str, str, int] | None:
+    """``(text with the list replaced by [], the edges as edge-list text, line of the
+    list)`` when the spec's one top-level ``edges:`` list is, in the common big form, a
+    block sequence of plain ``u v [colour]`` / ``u -> v`` items, one a line (as
+    ``trailkit generate`` writes), or a one-line flow sequence of them; else ``None``.
+
+    The placeholder keeps every other line where it was, so the YAML reader still
+    locates everything else. Whether ``edges:`` really is the top-level key the scan
+    took it for is checked on the composed tree (the reader's ``inline_edges``). Plain
+    string operations and NumPy only: a regular expression over a million lines takes
+    a second.
+    """
+    starts = [0] if text.startswith("edges") else []
+    found = text.find("\nedges")
+    while found >= 0:
+        starts.append(found + 1)
+        found = text.find("\nedges", found + 1)
+    keys = [at for at in starts if _EDGES_KEY.match(text, at)]
+    if len(keys) != 1:
+        return None
+    at = keys[0]
+    line = text.count("\n", 0, at) + 1
+    stop = text.find("\n", at)
+    stop = len(text) if stop < 0 else stop + 1
+    flow = _FLOW_HEAD.match(text, at)
+    if flow is not None:
+        close = text.rfind("]", at, stop)
+        if close < 0 or not _FLOW_TAIL.fullmatch(text, close, stop):
+            return None
+        edges = "\n".join(item.strip() for item in text[flow.end():close].split(","))
+        if not _plain_items(edges):
+            return None
+        return text[:at] + "edges: []" + text[close + 1:], edges, line
+    head = _BLOCK_HEAD.match(text, at)
+    if head is None:
+        return None
+    prefix = "\n" + head.group(1) + "- "
+    after = (_BLOCK_END if head.group(1) else _BLOCK_END_0).search(text, stop - 1)
+    end = len(text) if after is None else after.start() + 1
+    region = text[stop:end]
+    lines = region.count("\n") + (not region.endswith("\n"))
+    if ("\n" + region).count(prefix) != lines or not _NEXT_KEY.match(text, end):
+        return None  # a line of another indentation, or what follows is no top-level key
+    edges = ("\n" + region).replace(prefix, "\n")[1:]
+    if not _plain_items(edges):
+        return None
+    return (text[:at] + "edges: []\n" + "\n" * region.count("\n") + text[end:], edges, line)
+
+
+def _read_fast(text: str, source: str, base_dir: Path | None) -> Puzzle | None:
+    """The puzzle of a spec whose big inline ``edges:`` list :func:`_inline_edges` can
+    take, read with the YAML reader composing only the rest and the list taken as an
+    edge list (as ``edges_file:`` is); ``None`` when it cannot, or when anything at all
+    is wrong with the spec: then the full reader reads it, so every problem is the one
+    it reports, with its location, and the fast reader only ever answers specs that
+    load (the tests check that both readers give the same puzzle)."""
+    scanned = _inline_edges(text)
+    if scanned is None:
+        return None
+    rest, edges, line = scanned
+    try:
+        root = _compose(rest, source)
+    except SpecError:
+        return None
+    if not isinstance(root, yaml.MappingNode):
+        return None
+    reader = _SpecReader(source, base_dir, budget=_budget(text))
+    reader.inline_edges = (edges, line)
+    puzzle, problems = reader.read_all(root)
+    return None if problems else puzzle
 
 
 # --------------------------------------------------------------------- parsing
@@ -190,6 +305,11 @@ def _control_characters(text: str, source: str, *, in_yaml: bool = True) -> list
     """A located problem for each character YAML does not allow in a file (control
     characters, NUL bytes), which the YAML reader reports only as a byte position.
     Side files (``in_yaml=False``) are held to the same rule: a name never hides one."""
+    if text.isascii():  # the common case, checked with NumPy at memory speed
+        data = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+        if not (((data < 32) & (data != 9) & (data != 10) & (data != 13)) | (data == 127)
+                ).any():
+            return []
     out = []
     for match in _NOT_PRINTABLE.finditer(text):
         if len(out) == MAX_PROBLEMS:
@@ -313,6 +433,9 @@ class _SpecReader:
         self.edge_colours: set[str] = set()  # every colour word written on an edge
         self.rule_colours: dict[str, tuple[yaml.Node, str]] = {}  # named by the rule: where
         self.rule_keys: set[str] = set()  # the keys of a transition table
+        # The big inline `edges:` list as edge-list text and its line, when the fast
+        # reader took it out of the YAML (see _read_fast); None for the full reader.
+        self.inline_edges: tuple[str, int] | None = None
 
     # ------------------------------------------------------------ plumbing
     def loc(self, node: yaml.Node) -> Location:
@@ -880,10 +1003,70 @@ class _SpecReader:
             directed.append(one_way)
             ids.append(edge_id)
 
+        def columns(text: str, shown: str, first_line: int = 1) -> None:
+            """Take the edges of edge-list ``text`` column by column, checking each new
+            name and colour once: the fast path of million-edge lists (the ids are the
+            line positions, never repeated). Problems are located at ``shown``'s lines."""
+            nonlocal tail, head, directed, ids
+
+            def bad_line(problem: SpecError) -> None:
+                self.record(problem, "edges_file")
+                self.edges_complete = False
+
+            us, vs, names, numbers, arrows = parse_edge_columns(
+                text, shown, allow_arrow=True, on_error=bad_line)
+            before = len(self.problems)
+            index = self.node_index
+            ends: list[str] = [""] * (2 * len(us))
+            ends[0::2], ends[1::2] = us, vs
+            if self.declared is None or not self.nodes_complete:
+                for name in dict.fromkeys(ends):  # new names, in order of appearance
+                    if name not in index:
+                        self.node_id(name)
+            else:  # every name must be declared (and so is known): report each miss
+                for u, v, number in zip(us, vs, numbers, strict=True):
+                    for name in (u, v):
+                        if name not in index:
+                            self.attempt("edges_file", lambda n=name, at=number: self.edge_end(
+                                n, Location(shown, at + first_line - 1, 1), "this line"))
+            if need_colour or any(c is not None for c in names):
+                self.edge_colours.update(c for c in set(names) if c is not None)
+                if palette is None:  # each new colour word joins the labels, in order
+                    for name in dict.fromkeys(names):
+                        if name is not None and name not in label_index:
+                            colour_id(name, Location(shown, first_line, 1), "this line")
+                lookup: dict[str | None, int] = dict(label_index)
+                if not need_colour:
+                    lookup[None] = -1
+                colour.extend(map(lookup.get, names))  # type: ignore[arg-type]
+                if None in colour:  # a missing or unknown colour: name by name, as ever
+                    colour.clear()
+                    for name, number in zip(names, numbers, strict=True):
+                        known = label_index.get(name) if name is not None else None
+                        colour.append(known if known is not None else self.guard(
+                            "edges_file", -1, lambda n=name, at=number + first_line - 1:
+                            colour_id(n, Location(shown, at, 1), "this line")))
+            if len(self.problems) == before:
+                tail = list(map(index.__getitem__, us))
+                head = list(map(index.__getitem__, vs))
+                directed = arrows
+                ids = list(range(len(tail)))
+
         if "edges" in top and "edges_file" in top:
             self.record(self.fail(top["edges_file"][0], "give 'edges' or 'edges_file', not "
                                   "both"))
-        if "edges" in top:
+        if "edges" in top and self.inline_edges is not None:
+            # the fast reader's edges (see _read_fast); the list in the tree is its
+            # placeholder, which must be where the scan found the list
+            text, line = self.inline_edges
+            node = top["edges"][1]
+            if not (isinstance(node, yaml.SequenceNode) and not node.value
+                    and node.start_mark.line + 1 == line):
+                raise _Fatal("the fast reader's edge list is not the spec's", self.loc(node))
+            items = text.count("\n") + (not text.endswith("\n"))  # one a line
+            self.spend(node, 2 * items)  # what the full reader spends on them
+            columns(text, self.source, line + 1)
+        elif "edges" in top:
             self.read_entries(top["edges"][1], "edges", self.read_edge, add)
         elif "edges_file" in top:
             side = self.guard("edges_file", None, lambda: self.read_side_file(
@@ -891,39 +1074,7 @@ class _SpecReader:
             if side is None:
                 self.edges_complete = False
             else:
-                shown, text = side
-
-                def bad_line(problem: SpecError) -> None:
-                    self.record(problem, "edges_file")
-                    self.edges_complete = False
-
-                us, vs, names, numbers, arrows = parse_edge_columns(
-                    text, shown, allow_arrow=True, on_error=bad_line)
-                # Column by column, checking each new name and colour once: the fast path
-                # for million-edge files (the ids are the line positions, never repeated).
-                before = len(self.problems)
-                index = self.node_index
-                def new_end(name: str, number: int) -> None:
-                    self.attempt("edges_file", lambda: self.edge_end(
-                        name, Location(shown, number, 1), "this line"))
-
-                for u, v, number in zip(us, vs, numbers, strict=True):
-                    if u not in index:
-                        new_end(u, number)
-                    if v not in index:
-                        new_end(v, number)
-                if need_colour or any(c is not None for c in names):
-                    self.edge_colours.update(c for c in set(names) if c is not None)
-                    for name, number in zip(names, numbers, strict=True):
-                        known = label_index.get(name) if name is not None else None
-                        colour.append(known if known is not None else self.guard(
-                            "edges_file", -1, lambda n=name, at=number: colour_id(
-                                n, Location(shown, at, 1), "this line")))
-                if len(self.problems) == before:
-                    tail = list(map(index.__getitem__, us))
-                    head = list(map(index.__getitem__, vs))
-                    directed = arrows
-                    ids = list(range(len(tail)))
+                columns(side[1], side[0])
         else:
             self.record(self.fail(root, "missing required key 'edges', e.g. edges: [a b, b c]"))
         out: dict[str, Any] = {"tail": tail, "head": head}
@@ -932,7 +1083,7 @@ class _SpecReader:
             out["colour_names"] = tuple(labels)
         if any(directed):
             out["directed"] = directed
-        if any(not isinstance(x, int) or x != i for i, x in enumerate(ids)):
+        if ids != list(range(len(ids))):  # ids are ints and texts: only positions pass
             out["edge_ids"] = ids
         return out
 

@@ -15,7 +15,7 @@ import pytest
 from trailkit.models.answer import Certificate
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
 from trailkit.models.spec import load_spec, load_spec_text
-from trailkit.solvers.cli.main import main
+from trailkit.solvers.cli import main
 from trailkit.solvers.drawing import EdgeMark, Emphasis, draw_svg
 from trailkit.solvers.drawing.layout import count_crossings, node_positions
 from trailkit.solvers.drawing.palette import palette

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from trailkit.models.spec import load_spec
-from trailkit.solvers.cli.main import main
+from trailkit.solvers.cli import main
 from trailkit.solvers.drawing import draw_svg, html_page, render_png
 from trailkit.solvers.pipeline import solve
 

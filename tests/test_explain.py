@@ -21,7 +21,7 @@ from trailkit.models.answer import Status
 from trailkit.models.core_certificates import check_odd_nodes, check_witness
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.spec import load_spec
-from trailkit.solvers.cli.main import main
+from trailkit.solvers.cli import main
 from trailkit.solvers.pipeline.explaining import explain
 from trailkit.solvers.pipeline.repairing import repair, repair_mismatches
 

@@ -11,7 +11,7 @@ import pytest
 
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import load_spec
-from trailkit.solvers.cli.main import main
+from trailkit.solvers.cli import main
 from trailkit.solvers.interchange import export_graph, from_networkx, to_networkx
 from trailkit.solvers.pipeline import solve
 

@@ -1,7 +1,7 @@
 """The ``trailkit`` command line: the one package that parses arguments, prints and
 picks exit codes. Everything else in trailkit returns data.
 
-* :mod:`.main`: the parser, the dispatch and the mapping of errors to exit codes;
+* :mod:`.app`: the parser, the dispatch and the mapping of errors to exit codes;
 * :mod:`.options`: shared option types, the limits options, exit-code constants;
 * :mod:`.output`: printing (JSON, status lines, text safe for any console);
 * one module per command family: :mod:`.answers` (solve, count, prove,
@@ -24,7 +24,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     they load is an interrupt (exit 130) like any other, not a traceback.
     """
     try:
-        from trailkit.solvers.cli.main import main as run
+        from trailkit.solvers.cli.app import main as run
     except KeyboardInterrupt:
         sys.stderr.write("trailkit: interrupted\n")
         return 130

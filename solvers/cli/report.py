@@ -7,6 +7,7 @@ from typing import Any
 
 from trailkit.models.answer import Answer, CrossCheck, Status
 from trailkit.models.counting import CountResult
+from trailkit.models.jsontext import StepsJson
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.pipeline.expectations import expectation_mismatches
 from trailkit.solvers.pipeline.policy import PRECHECK
@@ -51,7 +52,8 @@ def answer_json(puzzle: Puzzle, answer: Answer, spec: str | None) -> dict[str, A
         "kind": puzzle.kind,
         "backend": answer.backend,
         "status": answer.status.value,
-        "steps": walk.steps_json(puzzle) if walk is not None else [],
+        # written from the walk's arrays when printed (no dict per step)
+        "steps": StepsJson(walk, puzzle) if walk is not None else [],
         "start": puzzle.nodes[walk.nodes[0]] if walk is not None and walk.nodes else None,
         "length": answer.length,
         "optimal": answer.optimal,

@@ -1,0 +1,165 @@
+"""A walk's ``steps`` list as JSON text, written from its arrays: no dict per step.
+
+The contract's ``steps`` list (:meth:`Walk.steps_json`) is one ``{"from", "to", "edge",
+"colour"}`` object per step. Building a million of those dicts and encoding them costs
+seconds; :class:`StepsJson` stands in for the list inside an answer object instead and
+writes the very bytes orjson would write for it (indented as the value of a top-level
+key): each node name, colour and custom id is encoded once with ``orjson.dumps`` into a
+flat byte table, the exact length of the text is summed with NumPy, and one compiled
+loop (:func:`trailkit.models.jit.kernel`) copies each step's pieces into place.
+
+:func:`trailkit.solvers.cli.output.emit_json` splices :meth:`StepsJson.to_bytes` into
+the document as an ``orjson.Fragment``; anything that wants the plain list (the standard
+library's encoder, a schema check) asks :meth:`StepsJson.to_list`.
+
+>>> from trailkit.models.puzzle import Puzzle
+>>> from trailkit.models.answer import Walk
+>>> p = Puzzle.build(kind="trail", edges=[("a", "b"), ("b", "c")])
+>>> steps = StepsJson(Walk((0, 1, 2), (0, 1)), p)
+>>> orjson.loads(steps.to_bytes()) == steps.to_list()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import orjson
+
+from trailkit.models.jit import kernel
+
+if TYPE_CHECKING:
+    from trailkit.models.answer import Walk
+    from trailkit.models.puzzle import Puzzle
+
+__all__ = ["StepsJson", "write_steps"]
+
+# The text around the four values of one step, as orjson's OPT_INDENT_2 writes a list of
+# objects that is the value of a top-level key.
+_PARTS = (b'    {\n      "from": ', b',\n      "to": ', b',\n      "edge": ',
+          b',\n      "colour": ', b"\n    },\n")
+_KEY = b'{\n  "steps": '
+
+
+class StepsJson:
+    """The ``steps`` list of ``walk`` in ``puzzle``, held as the walk until it is written."""
+
+    __slots__ = ("puzzle", "walk")
+
+    def __init__(self, walk: Walk, puzzle: Puzzle) -> None:
+        self.walk = walk
+        self.puzzle = puzzle
+
+    def __len__(self) -> int:
+        return len(self.walk)
+
+    def to_list(self) -> list[dict[str, Any]]:
+        """The plain list of step objects (:meth:`Walk.steps_json`)."""
+        return self.walk.steps_json(self.puzzle)
+
+    def to_bytes(self) -> bytes:
+        """The list as the JSON text orjson writes for :meth:`to_list` at depth one.
+
+        A short walk is encoded from its dicts (before Numba would have loaded, that is
+        done); a long one by the compiled :func:`write_steps`.
+        """
+        count = len(self.walk)
+        if not count:
+            return b"[]"
+        write = write_steps.sized(count)
+        if write is write_steps.interpreted:
+            doc = orjson.dumps({"steps": self.to_list()}, option=orjson.OPT_INDENT_2)
+            return doc[len(_KEY):-2]
+        return self.written_by(write)
+
+    def written_by(self, write: Callable[..., int]) -> bytes:
+        """The text of a walk of at least one step, by ``write`` (a variant of
+        :func:`write_steps`: the tests run the interpreted one too)."""
+        count = len(self.walk)
+        puzzle = self.puzzle
+        nodes, edges = self.walk.node_array, self.walk.edge_array
+        names, name_at = _table([orjson.dumps(name) for name in puzzle.nodes])
+        empty = np.zeros(0, dtype=np.int64)
+        ids, id_at = np.zeros(0, dtype=np.uint8), empty
+        if puzzle.edge_ids is not None:
+            ids, id_at = _table([orjson.dumps(str(x)) for x in puzzle.edge_ids])
+        colours, colour_at = _table([b"null", *(orjson.dumps(c) for c in puzzle.colour_names)])
+        codes = empty if puzzle.colour is None else np.asarray(puzzle.colour, np.int64) + 1
+        parts, part_at = _table(list(_PARTS))
+        name_len = np.diff(name_at)
+        if len(id_at):
+            id_len = np.diff(id_at)[edges]
+        else:  # decimal digits of each edge index
+            id_len = 1 + np.searchsorted(10 ** np.arange(1, 19, dtype=np.int64), edges,
+                                         side="right")
+        colour_len = np.diff(colour_at)[codes[edges]] if len(codes) else empty
+        size = (int(name_len[nodes[:-1]].sum()) + int(name_len[nodes[1:]].sum())
+                + int(np.sum(id_len)) + int(np.sum(colour_len) if len(codes) else 4 * count)
+                + count * int(part_at[-1]))
+        # "[\n", the steps, and "\n  ]" in place of the last step's ",\n"
+        out = np.empty(size + 4, dtype=np.uint8)
+        out[:2] = (91, 10)
+        written = write(out[2:], nodes, edges, names, name_at, ids, id_at, codes, colours,
+                        colour_at, parts, part_at)
+        assert written == size, (written, size)
+        out[-4:] = np.frombuffer(b"\n  ]", dtype=np.uint8)
+        return out.tobytes()
+
+
+def _table(encoded: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
+    """The byte strings ``encoded`` as one flat ``uint8`` array and their start offsets
+    (``len(encoded) + 1`` of them: text ``i`` is ``flat[at[i]:at[i + 1]]``)."""
+    at = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum([len(text) for text in encoded], out=at[1:])
+    return np.frombuffer(b"".join(encoded), dtype=np.uint8), at
+
+
+@kernel
+def _put(out: np.ndarray, k: int, table: np.ndarray, at: np.ndarray, i: int) -> int:
+    """Copy text ``i`` of ``table`` into ``out`` at ``k``; the position after it."""
+    for j in range(at[i], at[i + 1]):
+        out[k] = table[j]
+        k += 1
+    return k
+
+
+@kernel
+def _put_int(out: np.ndarray, k: int, value: int) -> int:
+    """Write the non-negative ``value`` in decimal into ``out`` at ``k``; the position after."""
+    width = 1
+    power = 10
+    while value >= power:
+        width += 1
+        power *= 10
+    for j in range(width - 1, -1, -1):
+        out[k + j] = 48 + value % 10
+        value //= 10
+    return k + width
+
+
+@kernel
+def write_steps(out: np.ndarray, nodes: np.ndarray, edges: np.ndarray, names: np.ndarray,
+                 name_at: np.ndarray, ids: np.ndarray, id_at: np.ndarray, codes: np.ndarray,
+                 colours: np.ndarray, colour_at: np.ndarray, parts: np.ndarray,
+                 part_at: np.ndarray) -> int:
+    """Write every step's object (``_PARTS`` around its values) into ``out``; the length.
+
+    Ids come from the ``ids`` table when it has offsets, else are the edge indices in
+    decimal; colours are text ``codes[e]`` of ``colours`` (text 0 is ``null``, the one
+    used for every edge when ``codes`` is empty).
+    """
+    k = 0
+    for i in range(len(edges)):
+        e = edges[i]
+        k = _put(out, k, parts, part_at, 0)
+        k = _put(out, k, names, name_at, nodes[i])
+        k = _put(out, k, parts, part_at, 1)
+        k = _put(out, k, names, name_at, nodes[i + 1])
+        k = _put(out, k, parts, part_at, 2)
+        k = _put(out, k, ids, id_at, e) if len(id_at) else _put_int(out, k, e)
+        k = _put(out, k, parts, part_at, 3)
+        k = _put(out, k, colours, colour_at, codes[e] if len(codes) else 0)
+        k = _put(out, k, parts, part_at, 4)
+    return k

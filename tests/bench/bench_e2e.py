@@ -1,0 +1,155 @@
+"""Benchmark: end-to-end ``trailkit solve SPEC --json`` against a plain NetworkX script.
+
+Run on demand: ``python tests/bench/bench_e2e.py [--repeat 3] [--size 1000000]``.
+
+Three instances, generated in a temporary folder with fixed seeds:
+
+* ``euler inline``: a dense Eulerian multigraph (one random closed walk of ``--size``
+  steps over 1,000 nodes, its edges shuffled), the edges inline in the spec, one
+  ``- u v`` per line as ``trailkit generate`` writes them;
+* ``euler edges_file``: the same edges in a text file named by ``edges_file:``;
+* ``colour inline``: ``--size`` random red/blue/green planks on ``size // 3`` tyres,
+  colours following red -> blue -> green, inline.
+
+Each ``trailkit`` measurement is a fresh process (``trailkit solve SPEC --json`` with
+stdout to ``/dev/null``: process start, imports, reading, solving, verifying and
+writing included); the peer is a fresh ``python`` running a plain NetworkX script on a
+text edge list of the same instance (``MultiGraph`` + ``eulerian_circuit``, or the
+(tyre, last colour) product graph + ``shortest_path``), printing its walk as JSON.
+Times are medians of ``--repeat`` runs; ``MB`` is the child's peak resident set
+(``RUSAGE_CHILDREN`` of a one-child wrapper). Ratios are of medians in this same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TARGETS = {"euler inline": 25.0, "euler edges_file": 40.0, "colour inline": 15.0}
+COLOURS = ("red", "blue", "green")
+
+# Runs argv[1:] as one child and prints its wall time and peak RSS (MiB).
+WRAPPER = """
+import resource, subprocess, sys, time
+t0 = time.perf_counter()
+with open("/dev/null", "wb") as sink:
+    subprocess.run(sys.argv[1:], stdout=sink, check=True)
+print(time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)
+"""
+
+NX_EULER = """
+import json, sys
+import networkx as nx
+g = nx.MultiGraph()
+with open(sys.argv[1]) as f:
+    g.add_edges_from(line.split() for line in f)
+steps = [{"from": u, "to": v, "edge": k} for u, v, k in nx.eulerian_circuit(g, keys=True)]
+json.dump({"steps": steps}, sys.stdout)
+"""
+
+NX_COLOUR = """
+import json, sys
+import networkx as nx
+cycle = ["red", "blue", "green"]
+prev = {c: cycle[(i - 1) % 3] for i, c in enumerate(cycle)}
+start, goal = sys.argv[2], sys.argv[3]
+g = nx.DiGraph()
+with open(sys.argv[1]) as f:
+    for line in f:
+        u, v, c = line.split()
+        for a, b in ((u, v), (v, u)):
+            g.add_edge((a, prev[c]), (b, c))
+            if a == start:
+                g.add_edge("start", (b, c))
+for c in cycle:
+    g.add_edge((goal, c), "goal")
+path = nx.shortest_path(g, "start", "goal")[1:-1]
+steps = [{"to": node, "colour": colour} for node, colour in path]
+json.dump({"start": start, "steps": steps}, sys.stdout)
+"""
+
+
+def euler_lines(size: int, nodes: int = 1000, seed: int = 0) -> list[str]:
+    """``size`` edges ``u v`` of one random closed walk over ``nodes`` nodes, shuffled."""
+    rng = random.Random(seed)
+    walk = [rng.randrange(nodes) for _ in range(size)]
+    edges = [f"v{a} v{b}" for a, b in zip(walk, walk[1:] + walk[:1], strict=True)]
+    rng.shuffle(edges)
+    return edges
+
+
+def colour_lines(size: int, seed: int = 1) -> tuple[list[str], str, str]:
+    """``size`` random planks ``u v colour`` on ``size // 3`` tyres, with start and goal."""
+    rng = random.Random(seed)
+    n = max(2, size // 3)
+    lines = [f"t{rng.randrange(n)} t{rng.randrange(n)} {rng.choice(COLOURS)}"
+             for _ in range(size)]
+    return lines, "t0", f"t{n - 1}"
+
+
+def write_instances(folder: Path, size: int) -> list[tuple[str, list[str], list[str]]]:
+    """``(label, trailkit command, networkx command)`` of each instance, files written."""
+    edges = euler_lines(size)
+    (folder / "euler.txt").write_text("\n".join(edges) + "\n")
+    (folder / "inline.yaml").write_text("trailkit: 1\nkind: trail\nclosed: true\nedges:\n"
+                                        + "".join(f"  - {e}\n" for e in edges))
+    (folder / "side.yaml").write_text("trailkit: 1\nkind: trail\nclosed: true\n"
+                                      "edges_file: euler.txt\n")
+    planks, start, goal = colour_lines(size)
+    (folder / "planks.txt").write_text("\n".join(planks) + "\n")
+    (folder / "colour.yaml").write_text(
+        f"trailkit: 1\nkind: colour-walk\nstart: {start}\ngoal: {goal}\nfirst: any\n"
+        "colours: {cycle: [red, blue, green]}\nedges:\n"
+        + "".join(f"  - {p}\n" for p in planks))
+    trailkit = str(Path(sys.executable).with_name("trailkit"))
+    py = sys.executable
+    return [
+        ("euler inline", [trailkit, "solve", str(folder / "inline.yaml"), "--json"],
+         [py, "-c", NX_EULER, str(folder / "euler.txt")]),
+        ("euler edges_file", [trailkit, "solve", str(folder / "side.yaml"), "--json"],
+         [py, "-c", NX_EULER, str(folder / "euler.txt")]),
+        ("colour inline", [trailkit, "solve", str(folder / "colour.yaml"), "--json"],
+         [py, "-c", NX_COLOUR, str(folder / "planks.txt"), start, goal]),
+    ]
+
+
+def measure(command: list[str], repeat: int) -> tuple[float, float]:
+    """Median wall time (s) and largest peak RSS (MiB) of ``command`` in fresh processes."""
+    times, peaks = [], []
+    for _ in range(repeat):
+        out = subprocess.run([sys.executable, "-c", WRAPPER, *command], check=True,
+                             capture_output=True, text=True).stdout.split()
+        times.append(float(out[0]))
+        peaks.append(float(out[1]))
+    return statistics.median(times), max(peaks)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, default=10**6)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--nx-repeat", type=int, default=1,
+                        help="runs of the (slow) NetworkX script per instance")
+    args = parser.parse_args()
+    print(f"{'instance':<17} {'trailkit s':>10} {'MB':>6} {'networkx s':>10} {'MB':>6} "
+          f"{'ratio':>7} {'target':>7}")
+    with tempfile.TemporaryDirectory() as tmp:
+        started = time.perf_counter()
+        jobs = write_instances(Path(tmp), args.size)
+        print(f"# {args.size:,} edges per instance, generated in "
+              f"{time.perf_counter() - started:.1f} s", flush=True)
+        for label, ours, peer in jobs:
+            t_ours, mb_ours = measure(ours, args.repeat)
+            t_peer, mb_peer = measure(peer, args.nx_repeat)
+            print(f"{label:<17} {t_ours:>10.2f} {mb_ours:>6.0f} {t_peer:>10.2f} {mb_peer:>6.0f} "
+                  f"{t_peer / t_ours:>6.1f}x {TARGETS[label]:>6.0f}x", flush=True)
+
+
+if __name__ == "__main__":
+    main()

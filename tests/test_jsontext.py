@@ -1,0 +1,62 @@
+"""The steps text written from a walk's arrays is exactly what orjson writes for the
+list of step dicts (:mod:`trailkit.models.jsontext`), compiled and interpreted."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from trailkit.models.answer import Walk
+from trailkit.models.jsontext import StepsJson, write_steps
+from trailkit.models.puzzle import Puzzle
+
+NAMES = st.text(min_size=1, max_size=6)  # any text: quotes, escapes, NUL, non-ASCII
+
+
+@st.composite
+def walks(draw: st.DrawFn) -> tuple[Puzzle, Walk]:
+    """A random puzzle with optional colours and custom ids, and a random walk on it
+    (the writer does not care whether the walk is legal)."""
+    nodes = tuple(draw(st.lists(NAMES, min_size=1, max_size=8, unique=True)))
+    m = draw(st.integers(1, 30))
+    index = st.integers(0, len(nodes) - 1)
+    tail = draw(st.lists(index, min_size=m, max_size=m))
+    head = draw(st.lists(index, min_size=m, max_size=m))
+    palette = tuple(draw(st.lists(NAMES, max_size=3, unique=True)))
+    colour = (draw(st.lists(st.integers(-1, len(palette) - 1), min_size=m, max_size=m))
+              if palette else None)
+    ids = draw(st.none() | st.lists(st.text(max_size=4) | st.integers(0, 10**12),
+                                    min_size=m, max_size=m, unique_by=str))
+    puzzle = Puzzle(kind="trail", nodes=nodes, tail=tail, head=head, colour=colour,
+                    colour_names=palette if colour is not None else (), edge_ids=ids)
+    k = draw(st.integers(1, 40))
+    walk = Walk(draw(st.lists(index, min_size=k + 1, max_size=k + 1)),
+                draw(st.lists(st.integers(0, m - 1), min_size=k, max_size=k)))
+    return puzzle, walk
+
+
+def reference(steps: StepsJson) -> bytes:
+    """orjson's own text for the list of step dicts, as the value of a top-level key."""
+    doc = orjson.dumps({"steps": steps.to_list()}, option=orjson.OPT_INDENT_2)
+    return doc[len(b'{\n  "steps": '):-2]
+
+
+@pytest.mark.parametrize("variant", ["interpreted", "compiled"])
+@settings(max_examples=60, deadline=None)
+@given(case=walks())
+def test_written_text_is_orjsons(variant: str, case: tuple[Puzzle, Walk]) -> None:
+    puzzle, walk = case
+    steps = StepsJson(walk, puzzle)
+    text = steps.written_by(getattr(write_steps, variant))
+    assert text == reference(steps)
+    assert steps.to_bytes() == text
+    assert orjson.loads(text) == walk.steps_json(puzzle)
+
+
+def test_empty_walk_and_big_edge_index() -> None:
+    puzzle = Puzzle(kind="trail", nodes=("a",), tail=[0] * 12, head=[0] * 12)
+    assert StepsJson(Walk((0,), ()), puzzle).to_bytes() == b"[]"
+    steps = StepsJson(Walk((0, 0, 0), (10, 0)), puzzle)
+    assert steps.written_by(write_steps.interpreted) == reference(steps)
