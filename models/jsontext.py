@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import orjson
 
-from trailkit.models.jit import kernel
+from trailkit.models.jit import COMPILE_FROM, kernel
 
 if TYPE_CHECKING:
     from trailkit.models.answer import Walk
@@ -62,17 +62,17 @@ class StepsJson:
     def to_bytes(self) -> bytes:
         """The list as the JSON text orjson writes for :meth:`to_list` at depth one.
 
-        A short walk is encoded from its dicts (before Numba would have loaded, that is
-        done); a long one by the compiled :func:`write_steps`.
+        A short walk is encoded from its dicts (that is quicker than encoding every
+        name of a big puzzle for the table, and than loading Numba); a long one by the
+        compiled :func:`write_steps`.
         """
         count = len(self.walk)
         if not count:
             return b"[]"
-        write = write_steps.sized(count)
-        if write is write_steps.interpreted:
+        if count < COMPILE_FROM:
             doc = orjson.dumps({"steps": self.to_list()}, option=orjson.OPT_INDENT_2)
             return doc[len(_KEY):-2]
-        return self.written_by(write)
+        return self.written_by(write_steps.compiled)
 
     def written_by(self, write: Callable[..., int]) -> bytes:
         """The text of a walk of at least one step, by ``write`` (a variant of
