@@ -74,7 +74,7 @@ def big_trail(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_ctrl_c_during_the_sat_backend_exits_130(big_trail: Path) -> None:
     code, _, err = interrupted(["solve", str(big_trail), "--backend", "sat",
                                 "--crosscheck", "none"], after=4.0)
-    assert code == 130, err
+    assert code == 130, (code, err)
     assert "interrupted" in err and "INTERNAL" not in err
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 from collections.abc import Sequence
 
 from trailkit.models.errors import SpecError, TrailkitError, VerificationFailure
@@ -59,12 +60,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             output.emit_json(error_json(exc))
         return Exit.INPUT
     except KeyboardInterrupt:
+        _ignore_further_interrupts()
         warn("trailkit: interrupted")
         return Exit.INTERRUPTED
     except BrokenPipeError:
         return Exit.OK
     except Exception as exc:  # never exit 1 (= unsolvable) from an uncaught exception
         if _is_interrupt(exc):
+            _ignore_further_interrupts()
             warn("trailkit: interrupted")
             return Exit.INTERRUPTED
         if os.environ.get("TRAILKIT_DEBUG"):
@@ -78,3 +81,9 @@ def _is_interrupt(exc: BaseException) -> bool:
     """python-sat's C code catches Ctrl-C itself and raises its own error ("Caught
     keyboard interrupt", from the encoders and the solvers): that is an interrupt too."""
     return "keyboard interrupt" in str(exc).lower()
+
+
+def _ignore_further_interrupts() -> None:
+    """A second Ctrl-C while trailkit reports the first must not turn the clean exit 130
+    into a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
