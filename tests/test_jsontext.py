@@ -1,5 +1,6 @@
-"""The steps text written from a walk's arrays is exactly what orjson writes for the
-list of step dicts (:mod:`trailkit.models.jsontext`), compiled and interpreted."""
+"""The steps text written from a walk's arrays is exactly the list of step dicts, one
+object a line, each key and value as orjson encodes it (:mod:`trailkit.models.jsontext`),
+compiled and interpreted, and reads back as the list."""
 
 from __future__ import annotations
 
@@ -38,9 +39,12 @@ def walks(draw: st.DrawFn) -> tuple[Puzzle, Walk]:
 
 
 def reference(steps: StepsJson) -> bytes:
-    """orjson's own text for the list of step dicts, as the value of a top-level key."""
-    doc = orjson.dumps({"steps": steps.to_list()}, option=orjson.OPT_INDENT_2)
-    return doc[len(b'{\n  "steps": '):-2]
+    """The list of step dicts, one object a line, built here from the dicts."""
+    def line(step: dict) -> bytes:
+        pairs = (orjson.dumps(key) + b": " + orjson.dumps(value) for key, value in step.items())
+        return b"    {" + b", ".join(pairs) + b"}"
+
+    return b"[\n" + b",\n".join(line(step) for step in steps.to_list()) + b"\n  ]"
 
 
 @pytest.mark.parametrize("variant", ["interpreted", "compiled"])
@@ -49,14 +53,33 @@ def reference(steps: StepsJson) -> bytes:
 def test_written_text_is_orjsons(variant: str, case: tuple[Puzzle, Walk]) -> None:
     puzzle, walk = case
     steps = StepsJson(walk, puzzle)
-    text = steps.written_by(getattr(write_steps, variant))
+    text = bytes(steps.written_by(getattr(write_steps, variant)))
     assert text == reference(steps)
-    assert steps.to_bytes() == text
+    assert steps.to_bytes() == text  # the short-walk path writes the same
     assert orjson.loads(text) == walk.steps_json(puzzle)
+    document = orjson.loads(b'{"steps": ' + text + b"}")
+    assert document["steps"] == walk.steps_json(puzzle)
 
 
 def test_empty_walk_and_big_edge_index() -> None:
     puzzle = Puzzle(kind="trail", nodes=("a",), tail=[0] * 12, head=[0] * 12)
     assert StepsJson(Walk((0,), ()), puzzle).to_bytes() == b"[]"
     steps = StepsJson(Walk((0, 0, 0), (10, 0)), puzzle)
-    assert steps.written_by(write_steps.interpreted) == reference(steps)
+    assert bytes(steps.written_by(write_steps.interpreted)) == reference(steps)
+
+
+def test_every_walk_of_a_document_is_written_in_its_place() -> None:
+    """``--backend all`` puts several walks in one document: each one's steps are written
+    where it stands, and the whole reads back as JSON."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    spec = Path(__file__).resolve().parent.parent / "specs" / "nikolaus.yaml"
+    done = subprocess.run([sys.executable, "-m", "trailkit.solvers.cli", "solve", str(spec),
+                           "--backend", "all", "--json"], capture_output=True, check=True)
+    doc = json.loads(done.stdout)
+    walks = [doc["steps"], *(answer["steps"] for answer in doc["all_backends"])]
+    assert len(walks) >= 3 and all(len(steps) == 8 for steps in walks)
+    assert b"\x00" not in done.stdout

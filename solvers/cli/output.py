@@ -74,35 +74,49 @@ def emit_json(obj: Any) -> None:
     """One JSON document on standard output, indented.
 
     orjson writes it (35 times faster than the standard library's indenting encoder on
-    a million-step walk), splicing in a walk's ``steps`` as the text
-    :class:`~trailkit.models.jsontext.StepsJson` writes from the walk's arrays; the
-    standard library takes over for what orjson refuses (integers beyond 64 bits, such
-    as exact circuit counts) and for a console that cannot show UTF-8 (it escapes to
-    ASCII).
+    a million-step walk), with each walk's ``steps`` as the text
+    :class:`~trailkit.models.jsontext.StepsJson` writes from the walk's arrays, written
+    out after the text before it without being copied into the document; the standard
+    library takes over for what orjson refuses (integers beyond 64 bits, such as exact
+    circuit counts) and for a console that cannot show UTF-8 (it escapes to ASCII).
     """
     encoding = (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("-", "")
     if encoding in ("utf8", "utf8sig"):
+        steps: list[StepsJson] = []
         try:
             data = orjson.dumps(obj, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE,
-                                default=_as_fragment)
+                                default=lambda value: _as_fragment(value, steps))
         except TypeError:  # an integer beyond 64 bits
             pass
         else:
+            pieces: list[bytes | memoryview] = []
+            for text, walk in zip(data.split(_STEPS_MARK), [*steps, None], strict=True):
+                pieces += [text] if walk is None else [text, walk.buffer()]
             buffer = getattr(sys.stdout, "buffer", None)
             if buffer is not None:
                 sys.stdout.flush()
-                buffer.write(data)
+                for piece in pieces:
+                    buffer.write(piece)
                 buffer.flush()
             else:
-                sys.stdout.write(data.decode("utf-8"))
+                sys.stdout.write(b"".join(pieces).decode("utf-8"))
             return
     sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=encoding not in ("utf8", "utf8sig"),
                                 default=_as_plain) + "\n")
 
 
-def _as_fragment(obj: Any) -> Any:
-    """orjson's hook for what it cannot encode: steps as their ready text, else ``str``."""
-    return orjson.Fragment(obj.to_bytes()) if isinstance(obj, StepsJson) else str(obj)
+_STEPS_MARK = b"\x00"
+"""Where a walk's steps go in orjson's text: a byte orjson never writes itself (it
+escapes every control character), so splitting at it finds exactly the walks."""
+
+
+def _as_fragment(obj: Any, steps: list[StepsJson]) -> Any:
+    """orjson's hook for what it cannot encode: steps are marked (and listed, in the
+    order orjson meets them) for :func:`emit_json` to write; anything else as ``str``."""
+    if isinstance(obj, StepsJson):
+        steps.append(obj)
+        return orjson.Fragment(_STEPS_MARK)
+    return str(obj)
 
 
 def _as_plain(obj: Any) -> Any:
