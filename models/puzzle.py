@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+import numpy as np
+
 __all__ = ["ColourRule", "EdgeUse", "Objective", "Puzzle"]
 
 
@@ -130,6 +132,10 @@ class Puzzle:
     layout: Mapping[str, tuple[float, float]] | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
     repair: Any = None  # the spec's repair: block (models.repair_rules.RepairRules) or None
+    edge_arrays: Mapping[str, tuple[Sequence[int], np.ndarray]] = field(
+        default_factory=dict, compare=False, repr=False)
+    """NumPy copies of edge lists (``"tail"``, ``"head"``, ``"colour"``) that the spec
+    reader had anyway, each with the list it copies: see :meth:`int_array`."""
 
     # ----------------------------------------------------------------- sizes
     @property
@@ -139,6 +145,19 @@ class Puzzle:
     @property
     def num_edges(self) -> int:
         return len(self.tail)
+
+    def int_array(self, name: str) -> np.ndarray:
+        """Edge list ``name`` (``"tail"``, ``"head"`` or ``"colour"``) as an int64 array,
+        for the compiled algorithms: the copy the spec reader kept when it is a copy of
+        this very list (a million-item list is not converted back, 60 ms each), else
+        converted now. Treat it as read-only: it may be shared."""
+        values = getattr(self, name)
+        kept = self.edge_arrays.get(name)
+        if kept is not None and kept[0] is values:
+            return kept[1]
+        if isinstance(values, np.ndarray):
+            return values.astype(np.int64, copy=False)
+        return np.fromiter(values, dtype=np.int64, count=len(values))
 
     # ------------------------------------------------------------- questions
     def node_name(self, v: int) -> str:

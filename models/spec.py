@@ -205,11 +205,9 @@ def _budget(text: str) -> int:
 # The characters of the items the fast reader takes: plain YAML text in any context that
 # no resolver or indicator can touch (no ':', '#', ',', quotes, brackets, '&', '*', '!',
 # tabs); each item starts with a letter, digit or '_'.
-_ITEM_BYTES = np.zeros(256, dtype=bool)
-_ITEM_BYTES[np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+->"
-                          b" \n", dtype=np.uint8)] = True
-_FIRST_BYTES = _ITEM_BYTES.copy()
-_FIRST_BYTES[np.frombuffer(b".+-> \n", dtype=np.uint8)] = False
+_ITEM_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+-> \n"
+_NOT_FIRST = re.compile(r"[^A-Za-z0-9_]")  # what no item starts with
+_NOT_FIRST_AFTER = re.compile(r"\n[^A-Za-z0-9_]")
 _EDGES_KEY = re.compile(r"edges[ \t]*:")
 _BLOCK_HEAD = re.compile(r"edges:[ ]*\n( *)- ")
 _FLOW_HEAD = re.compile(r"edges: *\[")
@@ -223,10 +221,8 @@ def _plain_items(edges: str) -> bool:
     """Whether every line of ``edges`` is an item the fast reader takes (see above)."""
     if not edges or not edges.isascii():
         return False
-    data = np.frombuffer(edges.encode("ascii"), dtype=np.uint8)
-    firsts = np.flatnonzero(data[:-1] == 10) + 1
-    return bool(_ITEM_BYTES[data].all() and _FIRST_BYTES[data[0]]
-                and _FIRST_BYTES[data[firsts]].all())
+    return not (edges.encode("ascii").translate(None, _ITEM_BYTES)
+                or _NOT_FIRST.match(edges) or _NOT_FIRST_AFTER.search(edges))
 
 
 def _inline_edges(text: str) -> tuple[str, str, int] | None:
@@ -308,15 +304,16 @@ def _line_column(text: str, index: int) -> tuple[int, int]:
     return text.count("\n", 0, index) + 1, index - line_start + 1
 
 
+_PRINTABLE_ASCII = bytes([9, 10, 13, *range(32, 127)])
+"""The ASCII bytes a YAML file may hold."""
+
+
 def _control_characters(text: str, source: str, *, in_yaml: bool = True) -> list[SpecError]:
     """A located problem for each character YAML does not allow in a file (control
     characters, NUL bytes), which the YAML reader reports only as a byte position.
     Side files (``in_yaml=False``) are held to the same rule: a name never hides one."""
-    if text.isascii():  # the common case, checked with NumPy at memory speed
-        data = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
-        if not (((data < 32) & (data != 9) & (data != 10) & (data != 13)) | (data == 127)
-                ).any():
-            return []
+    if text.isascii() and not text.encode("ascii").translate(None, _PRINTABLE_ASCII):
+        return []  # the common case: every byte allowed (bytes.translate runs in C)
     out = []
     for match in _NOT_PRINTABLE.finditer(text):
         if len(out) == MAX_PROBLEMS:
@@ -978,6 +975,7 @@ class _SpecReader:
         colour: list[int] = []
         directed: list[bool] = []
         ids: list[Any] = []  # empty after a whole edge list, whose ids are its positions
+        kept: dict[str, tuple[list[int], np.ndarray]] = {}  # see Puzzle.edge_arrays
         labels: list[str] = list(palette or ())
         label_index = {name: i for i, name in enumerate(labels)}
         seen_ids: dict[str, yaml.Node | Location] = {}
@@ -1051,8 +1049,14 @@ class _SpecReader:
                         colour_id(name, Location(shown, first_line, 1), "this line")
                 codes = np.array([label_index[name] for name in scanned.colour_names],
                                  dtype=np.int64)
-                colour.extend(codes[scanned.colours].tolist())
-            tail, head = ends[0::2].tolist(), ends[1::2].tolist()
+                colour_codes = codes[scanned.colours]
+                colour.extend(colour_codes.tolist())
+            tails = np.ascontiguousarray(ends[0::2], dtype=np.int64)
+            heads = np.ascontiguousarray(ends[1::2], dtype=np.int64)
+            tail, head = tails.tolist(), heads.tolist()
+            kept.update(tail=(tail, tails), head=(head, heads))
+            if scanned.colours is not None:
+                kept["colour"] = (colour, colour_codes)
             directed = [False] * scanned.lines
             ids = []
             return True
@@ -1143,6 +1147,8 @@ class _SpecReader:
         if any(c >= 0 for c in colour) or need_colour:
             out["colour"] = colour
             out["colour_names"] = tuple(labels)
+        if kept:
+            out["edge_arrays"] = {name: kept[name] for name in kept if name in out}
         if any(directed):
             out["directed"] = directed
         if ids and ids != list(range(len(ids))):  # ids are ints and texts: positions pass

@@ -124,12 +124,12 @@ def build_state_graph(puzzle: Puzzle) -> StateGraph:
     """
     rule = puzzle.colours
     n, m = puzzle.num_nodes, puzzle.num_edges
-    tail, head = _int_array(puzzle.tail), _int_array(puzzle.head)
+    tail, head = puzzle.int_array("tail"), puzzle.int_array("head")
     if rule is None:
         c_count, group = 1, np.zeros(m, dtype=np.int64)
     else:
         c_count = len(rule.names)
-        group = (_int_array(puzzle.colour) if puzzle.colour is not None
+        group = (puzzle.int_array("colour") if puzzle.colour is not None
                  else np.full(m, -1, dtype=np.int64))
     k = c_count + 1
     forward = np.flatnonzero(group >= 0)
