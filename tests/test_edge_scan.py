@@ -190,3 +190,23 @@ def test_load_spec_text_reads_a_big_list_through_the_scan(variant: str) -> None:
     assert puzzle.num_edges == 500
     assert puzzle.nodes[:3] == ("v0", "v3", "v1")
     assert puzzle.node_name(puzzle.head[1]) == "v10"
+
+
+def test_the_readers_arrays_serve_only_the_lists_they_copy() -> None:
+    """A big list's arrays go with the Puzzle to the backend; a puzzle whose list was
+    replaced (a repair, a test) gets its own list converted, never the stale array."""
+    import dataclasses
+
+    saved = jit.COMPILE_FROM
+    try:
+        jit.COMPILE_FROM = 0
+        puzzle = load_spec_text("trailkit: 1\nkind: trail\nedges:\n  - a b\n  - b c\n"
+                                "  - c a\n")
+    finally:
+        jit.COMPILE_FROM = saved
+    kept = puzzle.edge_arrays["tail"][1]
+    assert puzzle.int_array("tail") is kept
+    assert kept.tolist() == list(puzzle.tail) == [0, 1, 2]
+    changed = dataclasses.replace(puzzle, tail=[2, 1, 0])
+    assert changed.int_array("tail").tolist() == [2, 1, 0]
+    assert changed == dataclasses.replace(puzzle, tail=[2, 1, 0], edge_arrays={})
