@@ -265,13 +265,16 @@ def _inline_edges(text: str) -> tuple[str, str, int] | None:
     after = (_BLOCK_END if head.group(1) else _BLOCK_END_0).search(text, stop - 1)
     end = len(text) if after is None else after.start() + 1
     region = text[stop:end]
-    lines = region.count("\n") + (not region.endswith("\n"))
-    if ("\n" + region).count(prefix) != lines or not _NEXT_KEY.match(text, end):
+    newlines = region.count("\n")
+    lines = newlines + (not region.endswith("\n"))
+    first = prefix[1:]  # each line starts with the prefix (no copy of the region made)
+    if (not region.startswith(first) or 1 + region.count(prefix) != lines
+            or not _NEXT_KEY.match(text, end)):
         return None  # a line of another indentation, or what follows is no top-level key
-    edges = ("\n" + region).replace(prefix, "\n")[1:]
+    edges = region[len(first):].replace(prefix, "\n")
     if not _plain_items(edges):
         return None
-    return (text[:at] + "edges: []\n" + "\n" * region.count("\n") + text[end:], edges, line)
+    return (text[:at] + "edges: []\n" + "\n" * newlines + text[end:], edges, line)
 
 
 def _read_fast(text: str, source: str, base_dir: Path | None) -> Puzzle | None:
