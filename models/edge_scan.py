@@ -61,15 +61,18 @@ class ScannedEdges(NamedTuple):
         return len(self.ends) // 2
 
 
-def scan_edges(text: str, widest: int = 3) -> ScannedEdges | None:
+def scan_edges(text: str, widest: int = 3, lead: int = 0) -> ScannedEdges | None:
     """The numbered columns of ``text`` when every line has the same number of words, two
     or (``widest`` 3) three, separated by spaces or tabs; ``None`` for anything else
     (comments, arrows, blank lines, ragged lines, control characters, unusual
-    whitespace), which the caller reads line by line."""
+    whitespace), which the caller reads line by line.
+
+    With ``lead``, each line starts with the same ``lead`` bytes of spaces and dashes,
+    which are not read (a YAML list item's indentation and ``- ``: the spec reader scans
+    its inline list in place); a line without them is refused."""
     if not text or "#" in text or "->" in text or "→" in text:
         return None
-    is_ascii = text.isascii()
-    if not is_ascii and _ODD_SPACE.search(text):
+    if not text.isascii() and _ODD_SPACE.search(text):
         return None
     raw = text.encode("utf-8")
     if not raw.endswith(b"\n"):
@@ -78,16 +81,15 @@ def scan_edges(text: str, widest: int = 3) -> ScannedEdges | None:
     lines = raw.count(b"\n")
     nodes = _Words(2 * lines)
     colours = _Words(lines if widest == 3 else 0)
-    width, hashed = _cut.sized(lines)(data, *nodes.arrays, *colours.arrays)
+    width, hashed = _cut.sized(lines)(data, lead, *nodes.arrays, *colours.arrays)
     if not width:
         return None
-    same_text = text if is_ascii else None  # byte offsets are character offsets
-    node_numbers = _Numbered(data, same_text, *nodes.arrays, hashed)
+    node_numbers = _Numbered(data, *nodes.arrays, hashed)
     if node_numbers.numbers is None:
         return None
     if width == 2:
         return ScannedEdges(node_numbers.words, node_numbers.numbers, [], None)
-    colour_numbers = _Numbered(data, same_text, *colours.arrays, hashed)
+    colour_numbers = _Numbered(data, *colours.arrays, hashed)
     if colour_numbers.numbers is None:
         return None
     return ScannedEdges(node_numbers.words, node_numbers.numbers, colour_numbers.words,
@@ -108,9 +110,8 @@ class _Numbered:
     appearance: ``numbers`` (``None`` if two different words share a hash key) and the
     distinct ``words`` as strings."""
 
-    def __init__(self, data: np.ndarray, text: str | None, starts: np.ndarray,
-                 stops: np.ndarray, keys: np.ndarray, spread: np.ndarray,
-                 hashed: bool) -> None:
+    def __init__(self, data: np.ndarray, starts: np.ndarray, stops: np.ndarray,
+                 keys: np.ndarray, spread: np.ndarray, hashed: bool) -> None:
         size = len(keys)
         numbers, firsts, count = _number.sized(size)(keys, spread)
         firsts = firsts[:count]
@@ -120,27 +121,36 @@ class _Numbered:
             self.words: list[str] = []
             return
         self.numbers = numbers
-        if text is None:
-            self.words = _strings(data, starts[firsts], stops[firsts])
-        else:  # slices of the text itself: no copy of the words' bytes
-            self.words = list(map(text.__getitem__, map(slice, starts[firsts].tolist(),
-                                                         stops[firsts].tolist())))
+        self.words = _strings(data, starts, stops, firsts)
 
 
-def _strings(data: np.ndarray, starts: np.ndarray, stops: np.ndarray) -> list[str]:
-    """The words ``data[starts[i]:stops[i]]`` as strings: gathered with NumPy, each
-    followed by the newline or gap byte after it in the text (set to a newline), and
-    cut by one ``split``, with no slice per word."""
-    if not len(starts):
+def _strings(data: np.ndarray, starts: np.ndarray, stops: np.ndarray,
+             firsts: np.ndarray) -> list[str]:
+    """The words ``data[starts[i]:stops[i]]`` for ``i`` in ``firsts``, as strings: copied
+    one after another, each with a newline, by a compiled loop, then cut by one
+    ``split`` (no slice or index array per word)."""
+    if not len(firsts):
         return []
-    starts = starts.astype(np.int64)
-    sized = stops.astype(np.int64) - starts + 1
-    offsets = np.zeros(len(starts) + 1, dtype=np.int64)
-    np.cumsum(sized, out=offsets[1:])
-    at = np.arange(offsets[-1], dtype=np.int64) + np.repeat(starts - offsets[:-1], sized)
-    gathered = data[at]
-    gathered[offsets[1:] - 1] = 10
+    gathered = _gather.sized(len(firsts))(data, starts, stops, firsts)
     return gathered.tobytes().decode("utf-8").split("\n")[:-1]
+
+
+@kernel
+def _gather(data: np.ndarray, starts: np.ndarray, stops: np.ndarray,
+            firsts: np.ndarray) -> np.ndarray:
+    """The bytes of the words ``firsts`` names, each followed by a newline."""
+    size = 0
+    for i in firsts:
+        size += stops[i] - starts[i] + 1
+    out = np.empty(size, dtype=np.uint8)
+    k = 0
+    for i in firsts:
+        for j in range(starts[i], stops[i]):
+            out[k] = data[j]
+            k += 1
+        out[k] = 10
+        k += 1
+    return out
 
 
 _EMPTY = -1
@@ -153,16 +163,17 @@ bits), so telling them apart needs no look at the text; longer ones are keyed by
 
 
 @kernel
-def _cut(data: np.ndarray, starts: np.ndarray, stops: np.ndarray, keys: np.ndarray,
-         spread: np.ndarray, colour_starts: np.ndarray, colour_stops: np.ndarray,
+def _cut(data: np.ndarray, lead: int, starts: np.ndarray, stops: np.ndarray,
+         keys: np.ndarray, spread: np.ndarray, colour_starts: np.ndarray, colour_stops: np.ndarray,
          colour_keys: np.ndarray, colour_spread: np.ndarray) -> tuple[int, bool]:
     """Cut newline-terminated ``data`` into lines of words (at spaces and tabs): line
     ``i``'s first two words at ``2 * i`` and ``2 * i + 1`` of the node arrays, its third
     (if the colour arrays have room) at ``i`` of those: where it starts and stops, its
     key, and a 31-bit hash to spread it over a table. Returns ``(words per line,
     whether any word is keyed by a hash)``, or a width of 0 when a line is blank, has
-    one word or more than there is room for, differs in width from the first line, or
-    holds a control byte.
+    one word or more than there is room for, differs in width from the first line,
+    holds a control byte, or does not start with the first line's ``lead`` spaces and
+    dashes (skipped).
 
     Every step stays inside int64 whether the kernel runs compiled or interpreted (the
     two give the same keys).
@@ -176,8 +187,14 @@ def _cut(data: np.ndarray, starts: np.ndarray, stops: np.ndarray, keys: np.ndarr
     h1 = 0
     h2 = 0
     hashed = False
+    skip = lead  # bytes of the line's lead still to skip
     for i in range(len(data)):
         c = int(data[i])
+        if skip:  # the same spaces and dashes as the first line's
+            if (c != 32 and c != 45) or c != data[lead - skip]:
+                return 0, False
+            skip -= 1
+            continue
         if c == 10 or c == 32 or c == 9:
             if start >= 0:
                 if word >= widest:
@@ -210,6 +227,7 @@ def _cut(data: np.ndarray, starts: np.ndarray, stops: np.ndarray, keys: np.ndarr
                 width = word
                 line += 1
                 word = 0
+                skip = lead
         elif c < 32:
             return 0, False
         else:

@@ -33,7 +33,7 @@ import re
 from collections.abc import Callable
 from itertools import islice
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 import yaml
@@ -217,17 +217,31 @@ _BLOCK_END = re.compile(r"\n[^ ]")  # the end of an indented block sequence
 _BLOCK_END_0 = re.compile(r"\n(?!- )")  # the end of one at the left margin
 
 
-def _plain_items(edges: str) -> bool:
-    """Whether every line of ``edges`` is an item the fast reader takes (see above)."""
-    if not edges or not edges.isascii():
+class _InlineEdges(NamedTuple):
+    """A spec's inline edge list as the fast reader cut it out: ``lines``, each line
+    starting with the ``lead`` bytes of its list item's indentation and ``- `` (none for
+    a flow list), and the ``line`` of ``edges:``."""
+
+    lines: str
+    lead: int
+    line: int
+
+
+
+def _plain_items(lines: str, lead: int) -> bool:
+    """Whether every line of ``lines`` is, after its ``lead`` bytes, an item the fast
+    reader takes (see above)."""
+    if not lines or not lines.isascii():
         return False
-    return not (edges.encode("ascii").translate(None, _ITEM_BYTES)
-                or _NOT_FIRST.match(edges) or _NOT_FIRST_AFTER.search(edges))
+    after = _NOT_FIRST_AFTER if not lead else re.compile(
+        re.escape("\n" + lines[:lead]) + "[^A-Za-z0-9_]")
+    return not (lines.encode("ascii").translate(None, _ITEM_BYTES)
+                or _NOT_FIRST.match(lines, lead) or after.search(lines))
 
 
-def _inline_edges(text: str) -> tuple[str, str, int] | None:
-    """``(text with the list replaced by [], the edges as edge-list text, line of the
-    list)`` when the spec's one top-level ``edges:`` list is, in the common big form, a
+def _inline_edges(text: str) -> tuple[str, _InlineEdges] | None:
+    """``(text with the list replaced by [], the list's lines)`` when the spec's one
+    top-level ``edges:`` list is, in the common big form, a
     block sequence of plain ``u v [colour]`` / ``u -> v`` items, one a line (as
     ``trailkit generate`` writes), or a one-line flow sequence of them; else ``None``.
 
@@ -255,9 +269,9 @@ def _inline_edges(text: str) -> tuple[str, str, int] | None:
         if close < 0 or not _FLOW_TAIL.fullmatch(text, close, stop):
             return None
         edges = "\n".join(item.strip() for item in text[flow.end():close].split(","))
-        if not _plain_items(edges):
+        if not _plain_items(edges, 0):
             return None
-        return text[:at] + "edges: []" + text[close + 1:], edges, line
+        return text[:at] + "edges: []" + text[close + 1:], _InlineEdges(edges, 0, line)
     head = _BLOCK_HEAD.match(text, at)
     if head is None:
         return None
@@ -271,10 +285,10 @@ def _inline_edges(text: str) -> tuple[str, str, int] | None:
     if (not region.startswith(first) or 1 + region.count(prefix) != lines
             or not _NEXT_KEY.match(text, end)):
         return None  # a line of another indentation, or what follows is no top-level key
-    edges = region[len(first):].replace(prefix, "\n")
-    if not _plain_items(edges):
+    if not _plain_items(region, len(first)):
         return None
-    return (text[:at] + "edges: []\n" + "\n" * newlines + text[end:], edges, line)
+    return (text[:at] + "edges: []\n" + "\n" * newlines + text[end:],
+            _InlineEdges(region, len(first), line))
 
 
 def _read_fast(text: str, source: str, base_dir: Path | None) -> Puzzle | None:
@@ -287,7 +301,7 @@ def _read_fast(text: str, source: str, base_dir: Path | None) -> Puzzle | None:
     scanned = _inline_edges(text)
     if scanned is None:
         return None
-    rest, edges, line = scanned
+    rest, edges = scanned
     try:
         root = _compose(rest, source)
     except SpecError:
@@ -295,7 +309,7 @@ def _read_fast(text: str, source: str, base_dir: Path | None) -> Puzzle | None:
     if not isinstance(root, yaml.MappingNode):
         return None
     reader = _SpecReader(source, base_dir, budget=_budget(text))
-    reader.inline_edges = (edges, line)
+    reader.inline_edges = edges
     puzzle, problems = reader.read_all(root)
     return None if problems else puzzle
 
@@ -451,7 +465,7 @@ class _SpecReader:
         self.rule_keys: set[str] = set()  # the keys of a transition table
         # The big inline `edges:` list as edge-list text and its line, when the fast
         # reader took it out of the YAML (see _read_fast); None for the full reader.
-        self.inline_edges: tuple[str, int] | None = None
+        self.inline_edges: _InlineEdges | None = None
 
     # ------------------------------------------------------------ plumbing
     def loc(self, node: yaml.Node) -> Location:
@@ -1064,19 +1078,22 @@ class _SpecReader:
             ids = []
             return True
 
-        def columns(text: str, shown: str, first_line: int = 1) -> None:
-            """Take the edges of edge-list ``text`` column by column, checking each new
-            name and colour once: the fast path of million-edge lists (the ids are the
-            line positions, never repeated). Problems are located at ``shown``'s lines."""
+        def columns(text: str, shown: str, first_line: int = 1, lead: int = 0) -> None:
+            """Take the edges of edge-list ``text`` (each line after its first ``lead``
+            bytes, see :class:`_InlineEdges`) column by column, checking each new name
+            and colour once: the fast path of million-edge lists (the ids are the line
+            positions, never repeated). Problems are located at ``shown``'s lines."""
             nonlocal tail, head, directed, ids
 
             def bad_line(problem: SpecError) -> None:
                 self.record(problem, "edges_file")
                 self.edges_complete = False
 
-            if text.count("\n") >= jit.COMPILE_FROM and take(scan_edges(text), shown,
-                                                               first_line):
+            if text.count("\n") >= jit.COMPILE_FROM and take(scan_edges(text, lead=lead),
+                                                               shown, first_line):
                 return
+            if lead:  # the line reader reads the items alone
+                text = text[lead:].replace("\n" + text[:lead], "\n")
             us, vs, names, numbers, arrows = parse_edge_columns(
                 text, shown, allow_arrow=True, on_error=bad_line)
             before = len(self.problems)
@@ -1127,14 +1144,15 @@ class _SpecReader:
         if "edges" in top and self.inline_edges is not None:
             # the fast reader's edges (see _read_fast); the list in the tree is its
             # placeholder, which must be where the scan found the list
-            text, line = self.inline_edges
+            inline = self.inline_edges
             node = top["edges"][1]
             if not (isinstance(node, yaml.SequenceNode) and not node.value
-                    and node.start_mark.line + 1 == line):
+                    and node.start_mark.line + 1 == inline.line):
                 raise _Fatal("the fast reader's edge list is not the spec's", self.loc(node))
+            text = inline.lines
             items = text.count("\n") + (not text.endswith("\n"))  # one a line
             self.spend(node, 2 * items)  # what the full reader spends on them
-            columns(text, self.source, line + 1)
+            columns(text, self.source, inline.line + 1, inline.lead)
         elif "edges" in top:
             self.read_entries(top["edges"][1], "edges", self.read_edge, add)
         elif "edges_file" in top:

@@ -72,7 +72,12 @@ def reference(text: str) -> tuple[list[str], list[int], list[str], list[int] | N
 
 
 def scanned(text: str) -> tuple[list[str], list[int], list[str], list[int] | None] | None:
-    result = edge_scan.scan_edges(text)
+    return scanned_with(text, 0)
+
+
+def scanned_with(text: str, lead: int
+                 ) -> tuple[list[str], list[int], list[str], list[int] | None] | None:
+    result = edge_scan.scan_edges(text, lead=lead)
     if result is None:
         return None
     colours = None if result.colours is None else result.colours.tolist()
@@ -83,6 +88,19 @@ def scanned(text: str) -> tuple[list[str], list[int], list[str], list[int] | Non
 @given(text=uniform_texts())
 def test_a_uniform_list_is_scanned_as_the_lines_read(variant: str, text: str) -> None:
     assert scanned(text) == reference(text)
+
+
+@settings(max_examples=80, deadline=None)
+@given(text=uniform_texts(), indent=st.integers(0, 3))
+def test_list_items_are_scanned_in_place(variant: str, text: str, indent: int) -> None:
+    """A YAML block list's lines (indentation and '- ' first) scan as the items alone."""
+    lead = " " * indent + "- "
+    items = "".join(lead + line + "\n" for line in text.splitlines())
+    assert scanned_with(items, len(lead)) == reference(text)
+    rows = items.splitlines(keepends=True)
+    if indent and len(rows) > 1:  # a line indented less than the first is refused
+        rows[1] = rows[1][1:]
+        assert edge_scan.scan_edges("".join(rows), lead=len(lead)) is None
 
 
 @settings(max_examples=150, deadline=None)
@@ -110,9 +128,9 @@ def test_two_long_names_with_one_hash_are_never_merged(variant: str) -> None:
     stops = np.array([11, 23], dtype=np.int32)
     same_key = np.full(2, (1 << 62) | 12345, dtype=np.int64)
     spread = np.full(2, 7, dtype=np.int32)
-    numbered = edge_scan._Numbered(data, text, starts, stops, same_key, spread, True)
+    numbered = edge_scan._Numbered(data, starts, stops, same_key, spread, True)
     assert numbered.numbers is None
-    honest = edge_scan._Numbered(data, text, starts, stops, same_key, spread, False)
+    honest = edge_scan._Numbered(data, starts, stops, same_key, spread, False)
     assert honest.numbers.tolist() == [0, 0]  # what the check is there to catch
 
 
