@@ -36,6 +36,7 @@ True
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -51,7 +52,12 @@ if TYPE_CHECKING:
 __all__ = ["StepsJson", "write_steps"]
 
 # The text around the four values of one step, a line each.
-_PARTS = (b'    {"from": ', b', "to": ', b', "edge": ', b', "colour": ', b"},\n")
+_PARTS = (b'{"from": ', b', "to": ', b', "edge": ', b', "colour": ', b"},\n")
+
+
+def _parts(indent: int) -> tuple[bytes, ...]:
+    """``_PARTS`` with each step's line indented by ``indent`` spaces."""
+    return (b" " * indent + _PARTS[0], *_PARTS[1:])
 
 
 class StepsJson:
@@ -74,23 +80,33 @@ class StepsJson:
         """The list's JSON text (see the module docstring)."""
         return bytes(self.buffer())
 
-    def buffer(self) -> bytes | memoryview:
-        """The list's JSON text, without a copy: a short walk is joined from its dicts
-        (quicker than encoding every name of a big puzzle for the table, and than
-        loading Numba); a long one is written by the compiled :func:`write_steps`."""
+    def buffer(self, indent: int = 2) -> bytes | memoryview:
+        """The list's JSON text, without a copy, for a key indented by ``indent`` spaces
+        (its steps two further): a short walk is joined from its dicts (quicker than
+        encoding every name of a big puzzle for the table, and than loading Numba); a
+        long one is written by the compiled :func:`write_steps`."""
         count = len(self.walk)
         if not count:
             return b"[]"
         if count < COMPILE_FROM:
             dumps = orjson.dumps
-            start, to, edge, colour, end = _PARTS
+            start, to, edge, colour, end = _parts(indent + 2)
             text = b"".join([start + dumps(step["from"]) + to + dumps(step["to"]) + edge
                              + dumps(step["edge"]) + colour + dumps(step["colour"]) + end
                              for step in self.to_list()])
-            return b"[\n" + text[:-2] + b"\n  ]"
-        return self.written_by(write_steps.compiled)
+            return b"[\n" + text[:-2] + b"\n" + b" " * indent + b"]"
+        return self.written_by(write_steps.compiled, indent)
 
-    def written_by(self, write: Callable[..., int]) -> memoryview:
+    def ascii_text(self, indent: int = 2) -> str:
+        """The same text with every non-ASCII character escaped (the standard library's
+        encoder, for a console that cannot show UTF-8)."""
+        if not len(self.walk):
+            return "[]"
+        pad = " " * (indent + 2)
+        lines = ",\n".join(pad + json.dumps(step) for step in self.to_list())
+        return "[\n" + lines + "\n" + " " * indent + "]"
+
+    def written_by(self, write: Callable[..., int], indent: int = 2) -> memoryview:
         """The text of a walk of at least one step, by ``write`` (a variant of
         :func:`write_steps`: the tests run the interpreted one too)."""
         count = len(self.walk)
@@ -103,7 +119,7 @@ class StepsJson:
             ids, id_at = _table([orjson.dumps(str(x)) for x in puzzle.edge_ids])
         colours, colour_at = _table([b"null", *(orjson.dumps(c) for c in puzzle.colour_names)])
         codes = empty if puzzle.colour is None else np.asarray(puzzle.colour, np.int64) + 1
-        parts, part_at = _table(list(_PARTS))
+        parts, part_at = _table(list(_parts(indent + 2)))
         name_len = np.diff(name_at)
         if len(id_at):
             id_len = np.diff(id_at)[edges]
@@ -114,13 +130,14 @@ class StepsJson:
         size = (int(name_len[nodes[:-1]].sum()) + int(name_len[nodes[1:]].sum())
                 + int(np.sum(id_len)) + int(np.sum(colour_len) if len(codes) else 4 * count)
                 + count * int(part_at[-1]))
-        # "[\n", the steps, and "\n  ]" in place of the last step's ",\n"
-        out = np.empty(size + 4, dtype=np.uint8)
+        # "[\n", the steps, and "\n" + indent + "]" in place of the last step's ",\n"
+        close = b"\n" + b" " * indent + b"]"
+        out = np.empty(size + len(close), dtype=np.uint8)
         out[:2] = (91, 10)
         written = write(out[2:], nodes, edges, names, name_at, ids, id_at, codes, colours,
                         colour_at, parts, part_at)
         assert written == size, (written, size)
-        out[-4:] = np.frombuffer(b"\n  ]", dtype=np.uint8)
+        out[-len(close):] = np.frombuffer(close, dtype=np.uint8)
         return memoryview(out)
 
 

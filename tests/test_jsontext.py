@@ -83,3 +83,37 @@ def test_every_walk_of_a_document_is_written_in_its_place() -> None:
     walks = [doc["steps"], *(answer["steps"] for answer in doc["all_backends"])]
     assert len(walks) >= 3 and all(len(steps) == 8 for steps in walks)
     assert b"\x00" not in done.stdout
+
+
+@settings(max_examples=30, deadline=None)
+@given(case=walks(), indent=st.integers(0, 8))
+def test_steps_are_indented_under_their_key(case: tuple[Puzzle, Walk], indent: int) -> None:
+    """Nested answers (``all_backends``) put their steps deeper: each step line two
+    spaces in from the key, the bracket under it; the ASCII text is the same list."""
+    puzzle, walk = case
+    steps = StepsJson(walk, puzzle)
+    for text in (bytes(steps.buffer(indent)).decode(), steps.ascii_text(indent)):
+        lines = text.split("\n")
+        assert lines[0] == "[" and lines[-1] == " " * indent + "]"
+        assert all(line.startswith(" " * (indent + 2) + '{"from": ') for line in lines[1:-1])
+        assert orjson.loads(text) == walk.steps_json(puzzle)
+    assert steps.ascii_text(indent).isascii()
+
+
+def test_a_console_that_is_not_utf8_gets_the_same_answer_in_ascii(tmp_path) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    spec = tmp_path / "accents.yaml"
+    spec.write_text("trailkit: 1\nkind: trail\nedges: [Zürich Genève, Genève Köln]\n",
+                    encoding="utf-8")
+    command = [sys.executable, "-m", "trailkit.solvers.cli", "solve", str(spec), "--json"]
+    utf8 = subprocess.run(command, capture_output=True, check=True).stdout
+    ascii_run = subprocess.run(command, capture_output=True, check=True,
+                               env={**os.environ, "PYTHONIOENCODING": "ascii"}).stdout
+    assert ascii_run.isascii()
+    assert json.loads(ascii_run)["steps"] == json.loads(utf8)["steps"]
+    assert json.loads(utf8)["steps"][0]["from"] in ("Zürich", "Köln")
+    assert b'    {"from": ' in ascii_run

@@ -91,7 +91,7 @@ def emit_json(obj: Any) -> None:
         else:
             pieces: list[bytes | memoryview] = []
             for text, walk in zip(data.split(_STEPS_MARK), [*steps, None], strict=True):
-                pieces += [text] if walk is None else [text, walk.buffer()]
+                pieces += [text] if walk is None else [text, walk.buffer(_indent(text))]
             buffer = getattr(sys.stdout, "buffer", None)
             if buffer is not None:
                 sys.stdout.flush()
@@ -101,11 +101,41 @@ def emit_json(obj: Any) -> None:
             else:
                 sys.stdout.write(b"".join(pieces).decode("utf-8"))
             return
-    sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=encoding not in ("utf8", "utf8sig"),
-                                default=_as_plain) + "\n")
+    sys.stdout.write(_plain_text(obj, ascii_only=encoding not in ("utf8", "utf8sig")) + "\n")
+
+
+def _plain_text(obj: Any, ascii_only: bool) -> str:
+    """``obj`` as the standard library writes it, each walk's steps one a line as
+    orjson's path writes them (the walks are marked by a string no answer holds, and
+    written the plain way if the marks cannot be told apart)."""
+    steps: list[StepsJson] = []
+
+    def mark(value: Any) -> Any:
+        if isinstance(value, StepsJson):
+            steps.append(value)
+            return "\x00"
+        return str(value)
+
+    text = json.dumps(obj, indent=2, ensure_ascii=ascii_only, default=mark)
+    pieces = text.split(_TEXT_MARK)
+    if len(pieces) != len(steps) + 1:
+        return json.dumps(obj, indent=2, ensure_ascii=ascii_only, default=_as_plain)
+    out = [pieces[0]]
+    for walk, piece in zip(steps, pieces[1:], strict=True):
+        indent = _indent(out[-1].encode("utf-8"))
+        out += [walk.ascii_text(indent) if ascii_only else
+                bytes(walk.buffer(indent)).decode("utf-8"), piece]
+    return "".join(out)
+
+
+def _indent(text: bytes) -> int:
+    """The indentation of the last line of ``text`` (where a walk's key stands)."""
+    line = text[text.rfind(b"\n") + 1:]
+    return len(line) - len(line.lstrip(b" "))
 
 
 _STEPS_MARK = b"\x00"
+_TEXT_MARK = json.dumps("\x00")
 """Where a walk's steps go in orjson's text: a byte orjson never writes itself (it
 escapes every control character), so splitting at it finds exactly the walks."""
 
