@@ -452,7 +452,9 @@ class _SpecReader:
         self.source = source
         self.base_dir = base_dir
         self.budget = budget
-        self.node_index: dict[str, int] = {}
+        self._node_index: dict[str, int] = {}
+        self._unindexed = 0  # node_names[-_unindexed:] are not in _node_index yet
+        self._lookups = 0  # node_number calls answered from node_names
         self.node_names: list[str] = []
         self.declared: dict[str, yaml.Node] | None = None  # the `nodes:` list, when given
         self.problems: list[SpecError] = []
@@ -629,6 +631,34 @@ class _SpecReader:
             index = self.node_index[name] = len(self.node_names)
             self.node_names.append(name)
         return index
+
+    @property
+    def node_index(self) -> dict[str, int]:
+        """Node numbers by name, including the names a scanned edge list brought in
+        (indexed only now: a dict of 333,333 names takes 0.15 s, and a colour walk asks
+        it only for its start and goal, see :meth:`node_number`)."""
+        if self._unindexed:
+            first = len(self.node_names) - self._unindexed
+            self._node_index.update(zip(self.node_names[first:],
+                                        range(first, len(self.node_names)), strict=True))
+            self._unindexed = 0
+        return self._node_index
+
+    def node_number(self, name: str) -> int | None:
+        """The number of node ``name``, or ``None``: the first few questions after a
+        scanned edge list are answered by searching its names (a few milliseconds each)
+        rather than by indexing them all."""
+        if self._unindexed and self._lookups < 8:
+            self._lookups += 1
+            known = self._node_index.get(name)
+            if known is not None:
+                return known
+            first = len(self.node_names) - self._unindexed
+            try:
+                return self.node_names.index(name, first)
+            except ValueError:
+                return None
+        return self.node_index.get(name)
 
     def edge_end(self, name: str, where: yaml.Node | Location, path: str) -> int:
         """The node an edge (or domino) ends at; with ``nodes:`` it must be listed there
@@ -1056,9 +1086,9 @@ class _SpecReader:
                 new = list(islice(numbering.items(), known, None))
                 index.update(new)
                 self.node_names.extend(name for name, _ in new)
-            else:
-                index.update(zip(scanned.names, range(len(scanned.names)), strict=True))
+            else:  # indexed when first needed (see node_index)
                 self.node_names.extend(scanned.names)
+                self._unindexed = len(scanned.names)
             if scanned.colours is not None:
                 self.edge_colours.update(scanned.colour_names)
                 for name in scanned.colour_names:  # without a palette, new colours join
@@ -1287,7 +1317,8 @@ class _SpecReader:
             name = self.name_text(item, path)
             if name == "any" and not isinstance(node, yaml.SequenceNode):
                 return None
-            if name not in self.node_index:
+            number = self.node_number(name)
+            if number is None:
                 if not self.names_known:
                     continue  # it may be an end of an edge that was left out
                 if self.declared is not None:
@@ -1297,7 +1328,7 @@ class _SpecReader:
                 raise self.fail(item, f"{path} names {_short(name)!r}, which appears nowhere in "
                                 f"the spec{_hint(name, self.node_names)}; list it under "
                                 "'nodes:' if it really has no edges", path)
-            chosen.add(self.node_index[name])
+            chosen.add(number)
         return frozenset(chosen)
 
 
