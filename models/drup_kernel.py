@@ -44,11 +44,13 @@ __all__ = [
     "analyze",
     "backward",
     "compact",
+    "deletion_targets",
     "forward",
     "largest_variable",
     "literal_codes",
     "new_database",
     "normalise",
+    "scan_proof",
 ]
 
 from trailkit.models.jit import COMPILED
@@ -80,6 +82,11 @@ STOPPED = 1   # forward: the database became inconsistent, or an empty-clause li
 FAILED = 2    # a lemma does not follow by reverse unit propagation (line meta[AT])
 
 DELETION = 1  # kind[] of a deletion line (0 = lemma)
+
+# What scan_proof() returns first.
+SCANNED = 0      # every line is in the scanner's subset: the counts are right
+UNSUPPORTED = 1  # a line is malformed, or uses bytes the scanner leaves to the exact path
+TOO_MANY = 2     # more clause lines than the cap
 
 # Size of the watch pool, in entries. A clause in propagation has two entries, and
 # a compaction gives each list twice its length: 16 per clause leaves room for the
@@ -153,19 +160,180 @@ def largest_variable(literals: np.ndarray) -> int:
 
 
 @_kernel
-def literal_codes(formula: np.ndarray, proof: np.ndarray, count: int) -> np.ndarray:
-    """The literal codes (``2v``, ``2v + 1`` for ``-v``) of the formula's literals then
-    the proof's (its closing zeros left out): ``count`` of them, int32."""
-    codes = np.empty(count, dtype=np.int32)
-    k = 0
-    for x in formula:
+def literal_codes(literals: np.ndarray, codes: np.ndarray) -> None:
+    """Write the literal codes (``2v``, ``2v + 1`` for ``-v``) of ``literals`` to the
+    start of ``codes``."""
+    for k in range(len(literals)):
+        x = literals[k]
         codes[k] = 2 * x if x > 0 else 1 - 2 * x
-        k += 1
-    for x in proof:
-        if x != 0:
-            codes[k] = 2 * x if x > 0 else 1 - 2 * x
+
+
+@_kernel
+def _blank(b: int) -> bool:
+    """Space or tab (or the carriage return of a CRLF line end)."""
+    return b == 32 or b == 9 or b == 13
+
+
+@_kernel
+def scan_proof(text: np.ndarray, max_lines: int, fill: bool, lits: np.ndarray, offset: int,
+               sizes: np.ndarray, deletion: np.ndarray, numbers: np.ndarray,
+               codes: bool) -> tuple[int, int, int, int]:
+    """Read a DRUP proof's bytes (``uint8``) in one pass, without a string per line.
+
+    Returns ``(status, clause lines, literals, largest variable)``. Every line is
+    checked against the proof grammar the exact path in :mod:`trailkit.models.drup`
+    applies (blank and ``c`` lines skipped, an optional ``d`` and blanks, literals
+    ``-?[1-9]\\d{0,9}`` each followed by blanks, the closing ``0``). A line outside it,
+    or any byte outside printable ASCII, tab and ``\\n`` (with ``\\r`` only before a
+    ``\\n`` or at the end), gives UNSUPPORTED: that proof goes the exact way, which
+    names the malformed line or handles the rarer line breaks. More than
+    ``max_lines`` clause lines gives TOO_MANY.
+
+    With ``fill`` (a second call, after the first said SCANNED), each clause line's
+    literals go to ``lits[offset:]`` (as literal codes with ``codes``, else as
+    signed numbers), its length to ``sizes``, ``d`` to ``deletion`` and its 1-based
+    line number to ``numbers``.
+    """
+    n = len(text)
+    i = 0
+    line = 0
+    clauses = 0
+    literals = 0
+    top = 0
+    at = offset
+    while i < n:
+        line += 1
+        j = i
+        if not fill:
+            while j < n and text[j] != 10:
+                b = text[j]
+                if b >= 127 or (b < 32 and b != 9 and not (
+                        b == 13 and (j + 1 == n or text[j + 1] == 10))):
+                    return UNSUPPORTED, clauses, literals, top
+                j += 1
+        else:
+            while j < n and text[j] != 10:
+                j += 1
+        a, e = i, j
+        i = j + 1
+        while a < e and _blank(text[a]):
+            a += 1
+        while e > a and _blank(text[e - 1]):
+            e -= 1
+        if a == e or text[a] == 99:  # blank, or a comment ("c")
+            continue
+        k = a
+        deleted = text[k] == 100  # "d"
+        if deleted:
             k += 1
-    return codes
+            if k == e or not _blank(text[k]):
+                return UNSUPPORTED, clauses, literals, top
+            while _blank(text[k]):  # ends before e: text[e - 1] is not blank
+                k += 1
+        count = 0
+        while True:
+            negative = text[k] == 45  # "-"
+            if negative:
+                k += 1
+                if k == e:
+                    return UNSUPPORTED, clauses, literals, top
+            b = text[k]
+            if b == 48:  # "0": the clause's end, and the line's
+                if negative or k + 1 != e:
+                    return UNSUPPORTED, clauses, literals, top
+                break
+            if b < 49 or b > 57:
+                return UNSUPPORTED, clauses, literals, top
+            value = 0
+            digits = 0
+            while k < e and 48 <= text[k] <= 57:
+                value = 10 * value + (text[k] - 48)
+                digits += 1
+                k += 1
+            if digits > 10 or k == e or not _blank(text[k]):
+                return UNSUPPORTED, clauses, literals, top
+            while _blank(text[k]):
+                k += 1
+            if fill:
+                if codes:
+                    lits[at] = 2 * value + 1 if negative else 2 * value
+                else:
+                    lits[at] = -value if negative else value
+                at += 1
+            count += 1
+            top = max(top, value)
+        if fill:
+            sizes[clauses] = count
+            deletion[clauses] = 1 if deleted else 0
+            numbers[clauses] = line
+        literals += count
+        clauses += 1
+        if clauses > max_lines:
+            return TOO_MANY, clauses, literals, top
+    return SCANNED, clauses, literals, top
+
+
+@_kernel
+def _clause_hash(lits: np.ndarray, b: int, n: int) -> int:
+    """A hash of the literals ``lits[b:b + n]`` (30 bits: no overflow, interpreted or not)."""
+    h = n
+    for k in range(b, b + n):
+        h = (h * 1000003 + lits[k]) & 0x3FFFFFFF
+    return h
+
+
+@_kernel
+def _same_clause(lits: np.ndarray, start: np.ndarray, size: np.ndarray, c: int,
+                 d: int) -> bool:
+    """Whether clauses ``c`` and ``d`` have the same (sorted) literals."""
+    n = size[c]
+    if size[d] != n:
+        return False
+    bc, bd = start[c], start[d]
+    for k in range(n):  # noqa: SIM110 (Numba compiles no generator expression here)
+        if lits[bc + k] != lits[bd + k]:
+            return False
+    return True
+
+
+@_kernel
+def deletion_targets(db: Database, deletion: np.ndarray, base: int,
+                     target: np.ndarray) -> None:
+    """Per proof line, the id of the clause a deletion line deletes: the latest clause
+    (formula or lemma, no tautology) with the same literals not deleted before; -1
+    for none and for lemma lines (``target`` comes filled with -1).
+
+    A hash table with chains, newest clause first: a deletion takes the first equal
+    clause of its chain out of it. Needs normalised clauses.
+    """
+    lits, start, size, tautology = db.lits, db.start, db.size, db.tautology
+    total = base + len(deletion)
+    buckets = 1
+    while buckets < total:
+        buckets *= 2
+    head = np.full(buckets, -1, dtype=np.int32)
+    after = np.full(max(total, 1), -1, dtype=np.int32)
+    for c in range(total):
+        deleting = c >= base and deletion[c - base] != 0
+        if not deleting and tautology[c] != 0:
+            continue
+        h = _clause_hash(lits, start[c], size[c]) & (buckets - 1)
+        if not deleting:
+            after[c] = head[h]
+            head[h] = c
+            continue
+        previous = -1
+        d = head[h]
+        while d != -1:
+            if _same_clause(lits, start, size, c, d):
+                if previous == -1:
+                    head[h] = after[d]
+                else:
+                    after[previous] = after[d]
+                target[c - base] = d
+                break
+            previous = d
+            d = after[d]
 
 
 @_kernel
