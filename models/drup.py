@@ -445,6 +445,6 @@ def _check_drup_data(puzzle: Puzzle, data: Mapping[str, Any], time_limit: float 
     if problems:
         return problems
     proof = data["proof"]
-    lines = proof.splitlines() if isinstance(proof, str) else [str(x) for x in proof]
-    ok, message = check_drup(clauses, lines, time_limit=time_limit, progress=progress)
+    text = proof if isinstance(proof, str) else [str(x) for x in proof]
+    ok, message = check_drup(clauses, text, time_limit=time_limit, progress=progress)
     return [] if ok else [message]

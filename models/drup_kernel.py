@@ -16,7 +16,7 @@ literal is true at the moment. Clause ``c`` is ``lits[start[c]:start[c] + size[c
 (literals sorted and without repeats); the formula's clauses come first, then one
 clause id per proof line (``base + line index``). A clause in propagation watches
 its first two literals. Each literal's watch list is a contiguous run of one
-shared pool (entries ``(clause, blocker)``, MiniSat style: a true blocker literal
+shared pool (one int64 entry ``clause << 32 | blocker``, MiniSat style: a true blocker literal
 settles the entry without touching the clause); a full run moves to the pool's
 end, and a full pool is compacted. A clause leaves propagation lazily: its
 entries are dropped when a scan or a compaction meets them.
@@ -70,6 +70,9 @@ SCAN_WRITE = 9  # ... its next entry to keep
 MOVES = 10    # compactions so far (a scan reloads its place after one)
 CORE_FIRST = 11  # 1: propagate core clauses first (set for the backward pass)
 WATCHING = 12   # clauses in propagation now
+RESUME_LIT = 13  # the literal whose REST scan stopped after an assignment, or -1
+RESUME_AT = 14   # ... the pool entry to go on from (entries before it were visited)
+SLOTS = 15
 
 # _scan() modes: which watching clauses a scan visits.
 ALL = 0
@@ -111,8 +114,7 @@ class Database(NamedTuple):
     woff: np.ndarray      # int64 per literal code: where its watch list starts
     wlen: np.ndarray      # int64 per literal code: entries in its watch list
     wcap: np.ndarray      # int64 per literal code: room of its run
-    wclause: np.ndarray   # int32 watch pool: the watching clause
-    wblock: np.ndarray    # int32 watch pool: the blocker literal
+    watches: np.ndarray   # int64 watch pool: watching clause << 32 | blocker literal
     reason: np.ndarray    # int32 per variable: clause that implied it, -1 = none
     position: np.ndarray  # int32 per variable: trail index of a top-level assignment
     seen: np.ndarray      # int64 per variable: analyze's marks
@@ -125,8 +127,8 @@ def new_database(lits: np.ndarray, start: np.ndarray, size: np.ndarray,
                  num_vars: int) -> Database:
     """An empty database over the clauses ``lits``/``start``/``size`` (none added yet)."""
     clauses, codes = len(size), 2 * (num_vars + 1)
-    meta = np.zeros(13, dtype=np.int64)
-    meta[CONFLICT] = meta[SCAN_LIT] = -1
+    meta = np.zeros(SLOTS, dtype=np.int64)
+    meta[CONFLICT] = meta[SCAN_LIT] = meta[RESUME_LIT] = -1
     pool = POOL_PER_CLAUSE * clauses + POOL_PER_LITERAL * codes + POOL_SLACK
     return Database(
         lits=lits, start=start, size=size,
@@ -139,8 +141,7 @@ def new_database(lits: np.ndarray, start: np.ndarray, size: np.ndarray,
         woff=np.zeros(codes, dtype=np.int64),
         wlen=np.zeros(codes, dtype=np.int64),
         wcap=np.zeros(codes, dtype=np.int64),
-        wclause=np.zeros(pool, dtype=np.int32),
-        wblock=np.zeros(pool, dtype=np.int32),
+        watches=np.zeros(pool, dtype=np.int64),
         reason=np.full(num_vars + 1, -1, dtype=np.int32),
         position=np.zeros(num_vars + 1, dtype=np.int32),
         seen=np.zeros(num_vars + 1, dtype=np.int64),
@@ -276,7 +277,7 @@ def scan_proof(text: np.ndarray, max_lines: int, fill: bool, lits: np.ndarray, o
 @_kernel
 def _clause_hash(lits: np.ndarray, b: int, n: int) -> int:
     """A hash of the literals ``lits[b:b + n]`` (30 bits: no overflow, interpreted or not)."""
-    h = n
+    h = np.int64(n)
     for k in range(b, b + n):
         h = (h * 1000003 + lits[k]) & 0x3FFFFFFF
     return h
@@ -371,7 +372,8 @@ def compact(db: Database) -> None:
     """Pack every watch list at the pool's start, dropping entries of clauses that
     no longer watch that literal, and give each room for twice its length. The list
     propagate() is scanning keeps its read entries and its unread ones, and its
-    place moves with it (``meta[SCAN_*]``).
+    place moves with it (``meta[SCAN_*]``), as does the point a stopped REST scan
+    goes on from (``meta[RESUME_*]``), so a compaction never changes what is visited.
 
     In place, in three passes, so the pool needs no scratch copy (that copy was a
     third of the checker's arrays on long proofs): each list is filtered inside its
@@ -380,8 +382,9 @@ def compact(db: Database) -> None:
     they are spread to the right, last first, to their final runs.
     """
     meta = db.meta
-    wclause, wblock, woff, wlen, wcap = db.wclause, db.wblock, db.woff, db.wlen, db.wcap
-    scanned = meta[SCAN_LIT]
+    watches, woff, wlen, wcap = db.watches, db.woff, db.wlen, db.wcap
+    scanned, resumed = meta[SCAN_LIT], meta[RESUME_LIT]
+    resume_kept = 0  # entries kept before the resume point (they stay before it)
     for lit in range(len(woff)):  # 1: filter each list inside its own run
         off, n = woff[lit], wlen[lit]
         if n == 0:
@@ -390,14 +393,18 @@ def compact(db: Database) -> None:
         if lit == scanned:
             w = meta[SCAN_WRITE]
             for k in range(meta[SCAN_READ], off + n):
-                wclause[w], wblock[w] = wclause[k], wblock[k]
+                watches[w] = watches[k]
                 w += 1
             meta[SCAN_READ] = meta[SCAN_WRITE]
         else:
             for k in range(off, off + n):
-                if _watching(db, wclause[k], lit):
-                    wclause[w], wblock[w] = wclause[k], wblock[k]
+                if lit == resumed and k == meta[RESUME_AT]:
+                    resume_kept = w - off
+                if _watching(db, watches[k] >> 32, lit):
+                    watches[w] = watches[k]
                     w += 1
+            if lit == resumed and meta[RESUME_AT] >= off + n:
+                resume_kept = w - off
         wlen[lit] = w - off
     order = np.argsort(woff)
     end = 0
@@ -410,14 +417,14 @@ def compact(db: Database) -> None:
                 meta[SCAN_WRITE] = meta[SCAN_READ] = 0
             continue
         for k in range(n):
-            wclause[end + k], wblock[end + k] = wclause[off + k], wblock[off + k]
+            watches[end + k] = watches[off + k]
         if lit == scanned:
             meta[SCAN_WRITE] += end - off
             meta[SCAN_READ] += end - off
         woff[lit] = end
         end += n
         room += 2 * n + 2
-    if room > len(wclause):
+    if room > len(watches):
         raise MemoryError("the DRUP checker's watch pool is full")
     at = room
     for i in range(len(order) - 1, -1, -1):  # 3: spread to the right, last list first
@@ -427,13 +434,21 @@ def compact(db: Database) -> None:
             continue
         at -= 2 * n + 2
         for k in range(n - 1, -1, -1):
-            wclause[at + k], wblock[at + k] = wclause[off + k], wblock[off + k]
+            watches[at + k] = watches[off + k]
         if lit == scanned:
             meta[SCAN_WRITE] += at - off
             meta[SCAN_READ] += at - off
         woff[lit], wcap[lit] = at, 2 * n + 2
+    if resumed != -1:
+        meta[RESUME_AT] = woff[resumed] + resume_kept
     meta[POOL_END] = room
     meta[MOVES] += 1
+
+
+@_kernel
+def _entry(c: int, blocker: int) -> int:
+    """The watch pool entry of clause ``c`` with ``blocker`` (both below 2^31)."""
+    return (np.int64(c) << 32) | np.int64(blocker)
 
 
 @_kernel
@@ -442,19 +457,17 @@ def _watch(db: Database, lit: int, c: int, blocker: int) -> None:
     n = db.wlen[lit]
     if n == db.wcap[lit]:
         room = max(4, 2 * n)
-        if db.meta[POOL_END] + room > len(db.wclause):
+        if db.meta[POOL_END] + room > len(db.watches):
             compact(db)
             n = db.wlen[lit]
         if n == db.wcap[lit]:
-            if db.meta[POOL_END] + room > len(db.wclause):
+            if db.meta[POOL_END] + room > len(db.watches):
                 raise MemoryError("the DRUP checker's watch pool is full")
             off, end = db.woff[lit], db.meta[POOL_END]
-            db.wclause[end:end + n] = db.wclause[off:off + n]
-            db.wblock[end:end + n] = db.wblock[off:off + n]
+            db.watches[end:end + n] = db.watches[off:off + n]
             db.woff[lit], db.wcap[lit] = end, room
             db.meta[POOL_END] = end + room
-    k = db.woff[lit] + n
-    db.wclause[k], db.wblock[k] = c, blocker
+    db.watches[db.woff[lit] + n] = _entry(c, blocker)
     db.wlen[lit] = n + 1
 
 
@@ -466,23 +479,32 @@ def _scan(db: Database, false_lit: int, top: int, mode: int) -> int:
 
     ``mode`` picks the clauses visited (the others are kept as they are): ALL,
     CORE (clauses marked core), or REST (the others, stopping after the first
-    assignment, so that core-first propagation goes back to core clauses).
+    assignment, so that core-first propagation goes back to core clauses). A REST
+    scan that stops records where to go on (``meta[RESUME_*]``), as drat-trim does:
+    the entries before that point need no second visit (what settled them stays
+    true), and no entry joins the list of a false literal meanwhile.
     """
     lits, start, size, truth = db.lits, db.start, db.size, db.truth
-    wclause, wblock, trail, meta = db.wclause, db.wblock, db.trail, db.meta
+    watches, trail, meta = db.watches, db.trail, db.meta
     read = write = db.woff[false_lit]
     end = read + db.wlen[false_lit]
+    if mode == REST:
+        if meta[RESUME_LIT] == false_lit:
+            read = write = meta[RESUME_AT]
+        meta[RESUME_LIT] = -1
     while read < end:
-        c, blocker = wclause[read], wblock[read]
+        entry = watches[read]
         read += 1
-        if truth[blocker] != 0:
-            wclause[write], wblock[write] = c, blocker
+        if truth[entry & 0xFFFFFFFF] != 0:
+            if write != read - 1:
+                watches[write] = entry
             write += 1
             continue
+        c, blocker = entry >> 32, entry & 0xFFFFFFFF
         if db.watched[c] == 0:
             continue  # left propagation: drop the entry
         if mode != ALL and (db.core[c] != 0) != (mode == CORE):
-            wclause[write], wblock[write] = c, blocker
+            watches[write] = entry
             write += 1
             continue  # not this pass's clause
         b = start[c]
@@ -492,7 +514,7 @@ def _scan(db: Database, false_lit: int, top: int, mode: int) -> int:
             continue  # watches other literals now: drop the entry
         other = lits[b]
         if other != blocker and truth[other] != 0:
-            wclause[write], wblock[write] = c, other
+            watches[write] = _entry(c, other)
             write += 1
             continue
         # Look for a literal that is not false, going round from where the last
@@ -516,8 +538,7 @@ def _scan(db: Database, false_lit: int, top: int, mode: int) -> int:
             lits[b + 1], lits[found] = lit, false_lit
             length = db.wlen[lit]
             if length < db.wcap[lit]:  # room: append here (a call costs more)
-                wclause[db.woff[lit] + length] = c
-                wblock[db.woff[lit] + length] = other
+                watches[db.woff[lit] + length] = _entry(c, other)
                 db.wlen[lit] = length + 1
                 continue
             meta[SCAN_LIT], meta[SCAN_READ], meta[SCAN_WRITE] = false_lit, read, write
@@ -527,7 +548,7 @@ def _scan(db: Database, false_lit: int, top: int, mode: int) -> int:
                 read, write = meta[SCAN_READ], meta[SCAN_WRITE]
                 end = db.woff[false_lit] + db.wlen[false_lit]
             continue
-        wclause[write], wblock[write] = c, other
+        watches[write] = _entry(c, other)
         write += 1
         if truth[other ^ 1] != 0:
             meta[CONFLICT] = c
@@ -536,11 +557,20 @@ def _scan(db: Database, false_lit: int, top: int, mode: int) -> int:
             db.reason[other >> 1] = c
             trail[top] = other
             top += 1
-        if meta[CONFLICT] != -1 or mode == REST:
+        if meta[CONFLICT] != -1:
             while read < end:  # stop here: keep the entries not visited
-                wclause[write], wblock[write] = wclause[read], wblock[read]
+                watches[write] = watches[read]
                 write += 1
                 read += 1
+        elif mode == REST:  # stop here: fill the gap with the last entries, go on later
+            gap = read - write
+            moved = min(gap, end - read)
+            for t in range(moved):
+                watches[write + t] = watches[end - 1 - t]
+            meta[RESUME_LIT], meta[RESUME_AT] = false_lit, write
+            db.wlen[false_lit] = end - gap - db.woff[false_lit]
+            meta[SCAN_LIT] = -1
+            return top
     db.wlen[false_lit] = write - db.woff[false_lit]
     meta[SCAN_LIT] = -1
     return top
@@ -558,6 +588,7 @@ def propagate(db: Database) -> bool:
     """
     meta, trail = db.meta, db.trail
     top, qhead = meta[TRAIL], meta[QHEAD]
+    meta[RESUME_LIT] = -1
     if meta[CORE_FIRST] == 0:
         while qhead < top and meta[CONFLICT] == -1:
             top = _scan(db, trail[qhead] ^ 1, top, ALL)
@@ -575,7 +606,7 @@ def propagate(db: Database) -> bool:
                     qhead += 1
             else:
                 break
-    meta[TRAIL], meta[QHEAD] = top, qhead
+    meta[TRAIL], meta[QHEAD], meta[RESUME_LIT] = top, qhead, -1
     return meta[CONFLICT] != -1
 
 

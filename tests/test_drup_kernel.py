@@ -202,7 +202,16 @@ def test_a_small_watch_pool_is_compacted_mid_scan_without_changing_verdicts(
     assert db is not None and db.meta[drup_kernel.MOVES] > 0  # compactions happened
     for p, verdict in zip((proof, broken), expected, strict=True):
         ok, message, _ = drup._check(clauses, p, None, drup.MAX_LEMMAS, backward)
-        assert (ok, message) == verdict
+        # The verdict and the line named are the same; how many lemmas the backward
+        # pass checked may differ: a compaction drops the stale entries a deleted and
+        # restored clause leaves in a watch list, so propagation may take another
+        # (equally valid) route to its conflict.
+        assert (ok, _verdict_line(message)) == (verdict[0], _verdict_line(verdict[1]))
+
+
+def _verdict_line(message: str) -> str:
+    """A check's message without the count of lemmas checked."""
+    return message.split(" (")[0] if message.startswith("the proof derives") else message
 
 
 def test_an_exhausted_watch_pool_leaves_the_proof_unchecked(monkeypatch) -> None:

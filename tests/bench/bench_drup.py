@@ -12,9 +12,10 @@ temporary folder: the pigeonhole formula PHP(9) (10 pigeons, 9 holes,
 
 Each measurement is a fresh process: trailkit's is a small ``python -c`` that reads
 the CNF and the proof file and calls :func:`trailkit.models.drup.check_drup` on the
-proof's lines, as a ``drup`` certificate check does (process start, imports, reading,
-parsing and checking included); drat-trim's is ``drat-trim CNF PROOF`` (its default
-backward mode, core-first). Times are medians of ``--repeat`` runs; ``MB`` is the
+file's bytes (the proof as one text, as a ``drup`` certificate holding its proof as
+one text is checked; process start, imports, reading, parsing and checking
+included); drat-trim's is ``drat-trim CNF PROOF`` (its default backward mode,
+core-first). Times are medians of ``--repeat`` runs; ``MB`` is the
 child's peak resident set (``RUSAGE_CHILDREN`` of a one-child wrapper). Ratios are
 trailkit over drat-trim, of medians in this same run; the targets are 1.5x in time
 and 2x in memory. Both must say VERIFIED (the ``ok`` column).
@@ -40,7 +41,7 @@ from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_sat import random_3sat  # noqa: E402  (the checker benchmark's formula)
+from bench_sat import random_3sat  # the checker benchmark's formula
 
 TIME_TARGET = 1.5
 MEMORY_TARGET = 2.0
@@ -74,7 +75,7 @@ for line in Path(sys.argv[1]).read_text().splitlines():
                 clauses.append(clause)
                 clause = []
 t0 = time.perf_counter()
-ok, message = check_drup(clauses, Path(sys.argv[2]).read_text().splitlines())
+ok, message = check_drup(clauses, Path(sys.argv[2]).read_bytes())
 print(f"c check {time.perf_counter() - t0:.3f} s: {message}")
 print("s VERIFIED" if ok else "s NOT VERIFIED")
 """
