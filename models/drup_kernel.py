@@ -248,7 +248,7 @@ def scan_proof(text: np.ndarray, max_lines: int, fill: bool, lits: np.ndarray, o
             value = 0
             digits = 0
             while k < e and 48 <= text[k] <= 57:
-                value = 10 * value + (text[k] - 48)
+                value = 10 * value + (int(text[k]) - 48)  # int: uint8 arithmetic wraps
                 digits += 1
                 k += 1
             if digits > 10 or k == e or not _blank(text[k]):
