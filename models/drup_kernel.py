@@ -74,6 +74,10 @@ RESUME_LIT = 13  # the literal whose REST scan stopped after an assignment, or -
 RESUME_AT = 14   # ... the pool entry to go on from (entries before it were visited)
 SLOTS = 15
 
+# state[] bits of a clause.
+WATCHED = 1
+CORE_CLAUSE = 2
+
 # _scan() modes: which watching clauses a scan visits.
 ALL = 0
 CORE = 1
@@ -107,9 +111,9 @@ class Database(NamedTuple):
     size: np.ndarray      # int32 per clause
     tautology: np.ndarray  # uint8 per clause: holds x and -x (never stored)
     alive: np.ndarray     # uint8 per clause: in the database now
-    watched: np.ndarray   # uint8 per clause: in propagation (watches its first two)
+    state: np.ndarray     # uint8 per clause: WATCHED (in propagation: watches its first
+    #                       two) | CORE (used by a checked derivation), one load in a scan
     search: np.ndarray    # int32 per clause: where the last search for a new watch ended
-    core: np.ndarray      # uint8 per clause: used by a checked derivation
     truth: np.ndarray     # uint8 per literal code
     woff: np.ndarray      # int64 per literal code: where its watch list starts
     wlen: np.ndarray      # int64 per literal code: entries in its watch list
@@ -134,9 +138,8 @@ def new_database(lits: np.ndarray, start: np.ndarray, size: np.ndarray,
         lits=lits, start=start, size=size,
         tautology=np.zeros(clauses, dtype=np.uint8),
         alive=np.zeros(clauses, dtype=np.uint8),
-        watched=np.zeros(clauses, dtype=np.uint8),
+        state=np.zeros(clauses, dtype=np.uint8),
         search=np.full(clauses, 2, dtype=np.int32),
-        core=np.zeros(clauses, dtype=np.uint8),
         truth=np.zeros(codes, dtype=np.uint8),
         woff=np.zeros(codes, dtype=np.int64),
         wlen=np.zeros(codes, dtype=np.int64),
@@ -364,7 +367,7 @@ def normalise(db: Database) -> None:
 def _watching(db: Database, c: int, lit: int) -> bool:
     """Whether clause ``c`` is in propagation and watches ``lit``."""
     b = db.start[c]
-    return db.watched[c] != 0 and (db.lits[b] == lit or db.lits[b + 1] == lit)
+    return db.state[c] & WATCHED != 0 and (db.lits[b] == lit or db.lits[b + 1] == lit)
 
 
 @_kernel
@@ -501,9 +504,10 @@ def _scan(db: Database, false_lit: int, top: int, mode: int) -> int:
             write += 1
             continue
         c, blocker = entry >> 32, entry & 0xFFFFFFFF
-        if db.watched[c] == 0:
+        state = db.state[c]
+        if state & WATCHED == 0:
             continue  # left propagation: drop the entry
-        if mode != ALL and (db.core[c] != 0) != (mode == CORE):
+        if mode != ALL and (state & CORE_CLAUSE != 0) != (mode == CORE):
             watches[write] = entry
             write += 1
             continue  # not this pass's clause
@@ -623,7 +627,7 @@ def analyze(db: Database, clause: int) -> None:
     while depth > 0:
         depth -= 1
         c = stack[depth]
-        db.core[c] = 1
+        db.state[c] |= CORE_CLAUSE
         for k in range(start[c], start[c] + size[c]):
             var = lits[k] >> 1
             if seen[var] != stamp:
@@ -673,7 +677,7 @@ def rup(db: Database, clause: int, mark: bool) -> bool:
 def _watch_front(db: Database, c: int) -> None:
     """Watch clause ``c``'s first two literals."""
     b = db.start[c]
-    db.watched[c] = 1  # first: a compaction while watching keeps only watching clauses
+    db.state[c] |= WATCHED  # first: a compaction while watching keeps only watching clauses
     db.meta[WATCHING] += 1
     _watch(db, db.lits[b], c, db.lits[b + 1])
     _watch(db, db.lits[b + 1], c, db.lits[b])
@@ -717,8 +721,8 @@ def add(db: Database, c: int) -> None:
 @_kernel
 def _remove(db: Database, c: int) -> None:
     """Take clause ``c`` out of propagation (its watch entries go lazily)."""
-    if db.watched[c] != 0:
-        db.watched[c] = 0
+    if db.state[c] & WATCHED != 0:
+        db.state[c] &= 255 - WATCHED
         db.meta[WATCHING] -= 1
     db.alive[c] = 0
 
@@ -832,7 +836,7 @@ def backward(db: Database, kind: np.ndarray, target: np.ndarray, before: np.ndar
         c = base + i
         _remove(db, c)
         _rollback(db, before[i])
-        if db.core[c] != 0:
+        if db.state[c] & CORE_CLAUSE != 0:
             db.meta[CHECKED] += 1
             if not rup(db, c, True):
                 db.meta[AT] = i
