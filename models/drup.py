@@ -76,9 +76,10 @@ def cnf_sha256(num_vars: int, clauses: Iterable[Sequence[int]]) -> str:
     return hashlib.sha256(cnf_text(num_vars, clauses).encode()).hexdigest()
 
 
-_LINE = re.compile(r"(?:d\s+)?(?:-?[1-9]\d{0,9}\s+)*0")
-"""A well-formed proof line: an optional ``d``, literals, and the closing ``0``."""
-_LITERAL = re.compile(r"-?[1-9]\d{0,9}")
+_LINE = re.compile(r"(?:d\s+)?(?:-?[1-9]\d{0,9}\s+)*0", re.ASCII)
+"""A well-formed proof line: an optional ``d``, literals, and the closing ``0`` (ASCII
+digits and blanks: other Unicode digits or spaces make a line malformed)."""
+_LITERAL = re.compile(r"-?[1-9]\d{0,9}", re.ASCII)
 _CHUNK = 256
 """Proof lines per call into the kernel: the time limit is looked at between calls."""
 
@@ -114,7 +115,10 @@ def _malformed(line: str) -> str:
             return "0 inside a clause"
         if not _LITERAL.fullmatch(part):
             return f"{part[:20]!r} is not a literal (a nonzero integer below 10^10)"
-    return "unexpected text"  # pragma: no cover - the cases above are exhaustive
+    return "unexpected characters (a proof line is ASCII digits, '-', 'd' and blanks)"
+
+
+_NO_MEMORY = "unchecked: the proof needs more memory than the checker has"
 
 
 def _too_many(max_lemmas: int) -> str:
@@ -230,21 +234,27 @@ def _database(clauses: list[Sequence[int]], proof: _Proof) -> kernel.Database:
     formula = np.fromiter(chain.from_iterable(clauses), dtype=np.int64,
                           count=int(formula_sizes.sum()))
     count = len(formula) + proof.literals
+    clauses_in_all = len(clauses) + len(proof.sizes)
+    room = kernel.HEADER * clauses_in_all  # the headers: literals are packed after them
+    if room + count >= 2**31 or clauses_in_all >= 2**29:
+        raise MemoryError("too many literals for the DRUP checker's 32-bit clause offsets")
     num_vars = max(kernel.largest_variable(formula), proof.top)
+    codes = np.empty(room + count, dtype=np.int32)
     if num_vars <= 2 * count + 1024:
-        codes = np.empty(count, dtype=np.int32)
-        kernel.literal_codes(formula, codes)
-        proof.fill(codes, len(formula), True)
+        kernel.literal_codes(formula, codes[room:])
+        proof.fill(codes, room + len(formula), True)
     else:  # sparse numbering: renumber densely
         literals = np.empty(count, dtype=np.int64)
         literals[:len(formula)] = formula
         proof.fill(literals, len(formula), False)
         variables, dense = np.unique(np.abs(literals), return_inverse=True)
-        codes = (2 * (dense + 1) + (literals < 0)).astype(np.int32)
+        codes[room:] = 2 * (dense + 1) + (literals < 0)
         num_vars = len(variables)
+        del literals, dense
     sizes = np.concatenate((formula_sizes, proof.sizes))
-    starts = np.zeros(len(sizes), dtype=np.int64)
-    np.cumsum(sizes[:-1], out=starts[1:])
+    starts = np.arange(kernel.HEADER, room + 1, kernel.HEADER, dtype=np.int64)
+    starts[1:] += np.cumsum(sizes[:-1])
+    kernel.spread(codes, starts, sizes, room)
     db = kernel.new_database(codes, starts, sizes, num_vars)
     kernel.normalise(db)
     return db
@@ -340,7 +350,10 @@ def _check(clauses: Iterable[Sequence[int]], proof_lines: ProofText,
         return False, proof, None
     clauses = list(clauses)
     base, lines = len(clauses), len(proof.sizes)
-    db = _database(clauses, proof)
+    try:
+        db = _database(clauses, proof)
+    except MemoryError:
+        return False, _NO_MEMORY, None
     kind = proof.deletion
     target = _deletion_targets(db, kind, base)
     before = np.zeros(lines, dtype=np.int32)
@@ -389,7 +402,7 @@ def _check(clauses: Iterable[Sequence[int]], proof_lines: ProofText,
         return False, (f"unchecked: the time limit of {time_limit} s ran out at proof "
                        f"line {proof.numbers[out.index]}"), db
     except MemoryError:
-        return False, "unchecked: the proof needs more memory than the checker has", db
+        return False, _NO_MEMORY, db
     lemmas = lines - int(kind.sum())
     how = "backward" if backward else "forward"
     return True, (f"the proof derives the empty clause at line {proof.numbers[index]} "

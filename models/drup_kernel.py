@@ -13,10 +13,11 @@ functions run as plain Python: slower, never different.
 Encoding. Variables are numbered from 1; literal ``v`` is coded ``2v``
 and ``-v`` is ``2v + 1`` (``code ^ 1`` negates). ``truth[code]`` is 1 when that
 literal is true at the moment. Clause ``c`` is ``lits[start[c]:start[c] + size[c]]``
-(literals sorted and without repeats); the formula's clauses come first, then one
+(literals sorted and without repeats), after a two-slot header (its size, its id and
+flags); the formula's clauses come first, then one
 clause id per proof line (``base + line index``). A clause in propagation watches
 its first two literals. Each literal's watch list is a contiguous run of one
-shared pool (one int64 entry ``clause << 32 | blocker``, MiniSat style: a true blocker literal
+shared pool (one int64 entry ``start << 32 | blocker``, MiniSat style: a true blocker literal
 settles the entry without touching the clause); a full run moves to the pool's
 end, and a full pool is compacted. A clause leaves propagation lazily: its
 entries are dropped when a scan or a compaction meets them.
@@ -51,6 +52,7 @@ __all__ = [
     "new_database",
     "normalise",
     "scan_proof",
+    "spread",
 ]
 
 from trailkit.models.jit import COMPILED
@@ -74,7 +76,11 @@ RESUME_LIT = 13  # the literal whose REST scan stopped after an assignment, or -
 RESUME_AT = 14   # ... the pool entry to go on from (entries before it were visited)
 SLOTS = 15
 
-# state[] bits of a clause.
+# A clause's header: lits[start[c] - 2] is its size, lits[start[c] - 1] is
+# c << 2 | WATCHED (in propagation: watches its first two) | CORE_CLAUSE (used by a
+# checked derivation). A watch entry names the clause by its start, so a scan finds
+# the flags, the id, the size and the watched literals in one cache line.
+HEADER = 2
 WATCHED = 1
 CORE_CLAUSE = 2
 
@@ -106,13 +112,11 @@ POOL_SLACK = 1024
 class Database(NamedTuple):
     """The clause database and top-level assignment (see the module docstring)."""
 
-    lits: np.ndarray      # int32 literal codes of every clause
+    lits: np.ndarray      # int32: every clause's header, then its literal codes
     start: np.ndarray     # int64 per clause: offset into lits
     size: np.ndarray      # int32 per clause
     tautology: np.ndarray  # uint8 per clause: holds x and -x (never stored)
     alive: np.ndarray     # uint8 per clause: in the database now
-    state: np.ndarray     # uint8 per clause: WATCHED (in propagation: watches its first
-    #                       two) | CORE (used by a checked derivation), one load in a scan
     search: np.ndarray    # int32 per clause: where the last search for a new watch ended
     truth: np.ndarray     # uint8 per literal code
     woff: np.ndarray      # int64 per literal code: where its watch list starts
@@ -138,7 +142,6 @@ def new_database(lits: np.ndarray, start: np.ndarray, size: np.ndarray,
         lits=lits, start=start, size=size,
         tautology=np.zeros(clauses, dtype=np.uint8),
         alive=np.zeros(clauses, dtype=np.uint8),
-        state=np.zeros(clauses, dtype=np.uint8),
         search=np.full(clauses, 2, dtype=np.int32),
         truth=np.zeros(codes, dtype=np.uint8),
         woff=np.zeros(codes, dtype=np.int64),
@@ -361,13 +364,27 @@ def normalise(db: Database) -> None:
                 lits[b + kept] = lits[i]
                 kept += 1
         size[c] = kept
+        lits[b - 2] = kept
+        lits[b - 1] = c << 2
 
 
 @_kernel
-def _watching(db: Database, c: int, lit: int) -> bool:
-    """Whether clause ``c`` is in propagation and watches ``lit``."""
-    b = db.start[c]
-    return db.state[c] & WATCHED != 0 and (db.lits[b] == lit or db.lits[b + 1] == lit)
+def spread(lits: np.ndarray, start: np.ndarray, size: np.ndarray, first: int) -> None:
+    """Move the clauses' literals, packed one after the other from ``lits[first]``, to
+    their places ``lits[start[c]:]`` (left of them, room for the headers); in place,
+    first clause first (no clause lands on literals not yet moved)."""
+    at = first
+    for c in range(len(size)):
+        b = start[c]
+        for k in range(size[c]):
+            lits[b + k] = lits[at + k]
+        at += size[c]
+
+
+@_kernel
+def _watching(lits: np.ndarray, b: int, lit: int) -> bool:
+    """Whether the clause starting at ``b`` is in propagation and watches ``lit``."""
+    return lits[b - 1] & WATCHED != 0 and (lits[b] == lit or lits[b + 1] == lit)
 
 
 @_kernel
@@ -403,7 +420,7 @@ def compact(db: Database) -> None:
             for k in range(off, off + n):
                 if lit == resumed and k == meta[RESUME_AT]:
                     resume_kept = w - off
-                if _watching(db, watches[k] >> 32, lit):
+                if _watching(db.lits, watches[k] >> 32, lit):
                     watches[w] = watches[k]
                     w += 1
             if lit == resumed and meta[RESUME_AT] >= off + n:
@@ -449,14 +466,16 @@ def compact(db: Database) -> None:
 
 
 @_kernel
-def _entry(c: int, blocker: int) -> int:
-    """The watch pool entry of clause ``c`` with ``blocker`` (both below 2^31)."""
-    return (np.int64(c) << 32) | np.int64(blocker)
+def _entry(b: int, blocker: int) -> int:
+    """The watch pool entry of the clause starting at ``b`` with ``blocker`` (both
+    below 2^31)."""
+    return (np.int64(b) << 32) | np.int64(blocker)
 
 
 @_kernel
-def _watch(db: Database, lit: int, c: int, blocker: int) -> None:
-    """Append ``(c, blocker)`` to ``lit``'s watch list (never the list being scanned)."""
+def _watch(db: Database, lit: int, b: int, blocker: int) -> None:
+    """Append the clause starting at ``b`` with ``blocker`` to ``lit``'s watch list
+    (never the list being scanned)."""
     n = db.wlen[lit]
     if n == db.wcap[lit]:
         room = max(4, 2 * n)
@@ -470,7 +489,7 @@ def _watch(db: Database, lit: int, c: int, blocker: int) -> None:
             db.watches[end:end + n] = db.watches[off:off + n]
             db.woff[lit], db.wcap[lit] = end, room
             db.meta[POOL_END] = end + room
-    db.watches[db.woff[lit] + n] = _entry(c, blocker)
+    db.watches[db.woff[lit] + n] = _entry(b, blocker)
     db.wlen[lit] = n + 1
 
 
@@ -487,7 +506,7 @@ def _scan(db: Database, false_lit: int, top: int, mode: int) -> int:
     the entries before that point need no second visit (what settled them stays
     true), and no entry joins the list of a false literal meanwhile.
     """
-    lits, start, size, truth = db.lits, db.start, db.size, db.truth
+    lits, truth = db.lits, db.truth
     watches, trail, meta = db.watches, db.trail, db.meta
     read = write = db.woff[false_lit]
     end = read + db.wlen[false_lit]
@@ -503,27 +522,27 @@ def _scan(db: Database, false_lit: int, top: int, mode: int) -> int:
                 watches[write] = entry
             write += 1
             continue
-        c, blocker = entry >> 32, entry & 0xFFFFFFFF
-        state = db.state[c]
-        if state & WATCHED == 0:
+        b, blocker = entry >> 32, entry & 0xFFFFFFFF
+        header = lits[b - 1]
+        if header & WATCHED == 0:
             continue  # left propagation: drop the entry
-        if mode != ALL and (state & CORE_CLAUSE != 0) != (mode == CORE):
+        if mode != ALL and (header & CORE_CLAUSE != 0) != (mode == CORE):
             watches[write] = entry
             write += 1
             continue  # not this pass's clause
-        b = start[c]
+        c = header >> 2
         if lits[b] == false_lit:
             lits[b], lits[b + 1] = lits[b + 1], false_lit
         elif lits[b + 1] != false_lit:
             continue  # watches other literals now: drop the entry
         other = lits[b]
         if other != blocker and truth[other] != 0:
-            watches[write] = _entry(c, other)
+            watches[write] = _entry(b, other)
             write += 1
             continue
         # Look for a literal that is not false, going round from where the last
         # search stopped (long lemmas would otherwise be rescanned from the start).
-        n = size[c]
+        n = lits[b - 2]
         found = -1
         if n > 2:
             resume = b + db.search[c]
@@ -542,17 +561,17 @@ def _scan(db: Database, false_lit: int, top: int, mode: int) -> int:
             lits[b + 1], lits[found] = lit, false_lit
             length = db.wlen[lit]
             if length < db.wcap[lit]:  # room: append here (a call costs more)
-                watches[db.woff[lit] + length] = _entry(c, other)
+                watches[db.woff[lit] + length] = _entry(b, other)
                 db.wlen[lit] = length + 1
                 continue
             meta[SCAN_LIT], meta[SCAN_READ], meta[SCAN_WRITE] = false_lit, read, write
             moves = meta[MOVES]
-            _watch(db, lit, c, other)
+            _watch(db, lit, b, other)
             if meta[MOVES] != moves:  # the pool was compacted: find our place
                 read, write = meta[SCAN_READ], meta[SCAN_WRITE]
                 end = db.woff[false_lit] + db.wlen[false_lit]
             continue
-        watches[write] = _entry(c, other)
+        watches[write] = _entry(b, other)
         write += 1
         if truth[other ^ 1] != 0:
             meta[CONFLICT] = c
@@ -627,7 +646,7 @@ def analyze(db: Database, clause: int) -> None:
     while depth > 0:
         depth -= 1
         c = stack[depth]
-        db.state[c] |= CORE_CLAUSE
+        lits[start[c] - 1] |= CORE_CLAUSE
         for k in range(start[c], start[c] + size[c]):
             var = lits[k] >> 1
             if seen[var] != stamp:
@@ -677,10 +696,10 @@ def rup(db: Database, clause: int, mark: bool) -> bool:
 def _watch_front(db: Database, c: int) -> None:
     """Watch clause ``c``'s first two literals."""
     b = db.start[c]
-    db.state[c] |= WATCHED  # first: a compaction while watching keeps only watching clauses
+    db.lits[b - 1] |= WATCHED  # first: a compaction while watching keeps only watching clauses
     db.meta[WATCHING] += 1
-    _watch(db, db.lits[b], c, db.lits[b + 1])
-    _watch(db, db.lits[b + 1], c, db.lits[b])
+    _watch(db, db.lits[b], b, db.lits[b + 1])
+    _watch(db, db.lits[b + 1], b, db.lits[b])
 
 
 @_kernel
@@ -721,8 +740,9 @@ def add(db: Database, c: int) -> None:
 @_kernel
 def _remove(db: Database, c: int) -> None:
     """Take clause ``c`` out of propagation (its watch entries go lazily)."""
-    if db.state[c] & WATCHED != 0:
-        db.state[c] &= 255 - WATCHED
+    h = db.start[c] - 1
+    if db.lits[h] & WATCHED != 0:
+        db.lits[h] &= ~WATCHED
         db.meta[WATCHING] -= 1
     db.alive[c] = 0
 
@@ -836,7 +856,7 @@ def backward(db: Database, kind: np.ndarray, target: np.ndarray, before: np.ndar
         c = base + i
         _remove(db, c)
         _rollback(db, before[i])
-        if db.state[c] & CORE_CLAUSE != 0:
+        if db.lits[db.start[c] - 1] & CORE_CLAUSE != 0:
             db.meta[CHECKED] += 1
             if not rup(db, c, True):
                 db.meta[AT] = i
