@@ -31,11 +31,15 @@ proofs, so they are rejected: they are not proofs of the formula it was given.)
 >>> check_drup([[1, 2], [-1, 2], [1, -2], [-1, -2]], ["2 0"])[0]
 False
 
-This module parses the proof (one regular expression per line, then NumPy for the
-numbers), renumbers sparse variable numbers densely and resolves which clause each
-deletion line deletes; the clause database itself, and every loop over the proof, is the
-compiled kernel of :mod:`trailkit.models.drup_kernel`. The time limit is looked at
-every 256 proof lines.
+This module binds the proof to the formula: the proof (its lines, or its whole text
+as ``str`` or ``bytes``) is read by the kernel's compiled byte scanner straight into
+the clause database as literal codes, with no Python string per line; a malformed line,
+or text the scanner leaves alone (non-ASCII, rare line breaks), goes through the exact
+per-line reader (a regular expression per line), which gives the same lines and names
+the malformed one. Sparse variable numbers are renumbered densely, and a compiled hash
+table resolves which clause each deletion line deletes; the clause database itself, and
+every loop over the proof, is the compiled kernel of :mod:`trailkit.models.drup_kernel`.
+The time limit is looked at every 256 proof lines.
 
 :func:`check_drup_certificate` binds a proof to a puzzle: it re-encodes the puzzle
 with the encoding the certificate names, requires the certified CNF to be exactly
@@ -326,6 +330,10 @@ def check_drup(clauses: Iterable[Sequence[int]], proof_lines: ProofText, *,
     (backward only) propagates the clauses already used first, as drat-trim does,
     so that fewer lemmas need checking; a proof whose lemmas all follow is accepted
     either way.
+
+    ``proof_lines`` is the proof's lines, or its whole text (``str``, or ``bytes`` read
+    as UTF-8, split into lines as :meth:`str.splitlines` does): a text is read without
+    a string per line, so a long proof file is best passed as its bytes.
 
     The message names the first proof line (1-based) that fails, or says that the
     proof ends without the empty clause. ``time_limit`` (seconds) and ``max_lemmas``
