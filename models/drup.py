@@ -31,11 +31,15 @@ proofs, so they are rejected: they are not proofs of the formula it was given.)
 >>> check_drup([[1, 2], [-1, 2], [1, -2], [-1, -2]], ["2 0"])[0]
 False
 
-This module parses the proof (one regular expression per line, then NumPy for the
-numbers), renumbers sparse variable numbers densely and resolves which clause each
-deletion line deletes; the clause database itself, and every loop over the proof, is the
-compiled kernel of :mod:`trailkit.models.drup_kernel`. The time limit is looked at
-every 256 proof lines.
+This module binds the proof to the formula: the proof (its lines, or its whole text
+as ``str`` or ``bytes``) is read by the kernel's compiled byte scanner straight into
+the clause database as literal codes, with no Python string per line; a malformed line,
+or text the scanner leaves alone (non-ASCII, rare line breaks), goes through the exact
+per-line reader (a regular expression per line), which gives the same lines and names
+the malformed one. Sparse variable numbers are renumbered densely, and a compiled hash
+table resolves which clause each deletion line deletes; the clause database itself, and
+every loop over the proof, is the compiled kernel of :mod:`trailkit.models.drup_kernel`.
+The time limit is looked at every 256 proof lines.
 
 :func:`check_drup_certificate` binds a proof to a puzzle: it re-encodes the puzzle
 with the encoding the certificate names, requires the certified CNF to be exactly
@@ -76,20 +80,31 @@ def cnf_sha256(num_vars: int, clauses: Iterable[Sequence[int]]) -> str:
     return hashlib.sha256(cnf_text(num_vars, clauses).encode()).hexdigest()
 
 
-_LINE = re.compile(r"(?:d\s+)?(?:-?[1-9]\d{0,9}\s+)*0")
-"""A well-formed proof line: an optional ``d``, literals, and the closing ``0``."""
-_LITERAL = re.compile(r"-?[1-9]\d{0,9}")
+_LINE = re.compile(r"(?:d\s+)?(?:-?[1-9]\d{0,9}\s+)*0", re.ASCII)
+"""A well-formed proof line: an optional ``d``, literals, and the closing ``0`` (ASCII
+digits and blanks: other Unicode digits or spaces make a line malformed)."""
+_LITERAL = re.compile(r"-?[1-9]\d{0,9}", re.ASCII)
 _CHUNK = 256
 """Proof lines per call into the kernel: the time limit is looked at between calls."""
 
+ProofText = Iterable[str] | str | bytes
+"""A proof: its lines, or its whole text (``str``, or ``bytes`` read as UTF-8)."""
+
 
 class _Proof(NamedTuple):
-    """The clause lines of a proof (comments and blank lines left out)."""
+    """The clause lines of a proof (comments and blank lines left out), as arrays."""
 
-    numbers: list[int]   # 1-based line number in the proof text, per clause line
-    texts: list[str]     # the line as written (stripped)
-    deletion: np.ndarray  # bool per clause line
-    values: np.ndarray   # int64: every line's literals followed by its closing 0
+    numbers: np.ndarray   # int64: 1-based line number in the proof text, per clause line
+    deletion: np.ndarray  # uint8 per clause line: 1 for a "d" line (kernel.DELETION)
+    sizes: np.ndarray     # int32 per clause line: its number of literals
+    # (numbers, deletion and sizes may be filled only by fill(), with the literals)
+    literals: int         # literals in all clause lines
+    top: int              # the largest variable number they name
+    fill: Callable[[np.ndarray, int, bool], None]
+    """``fill(out, offset, codes)`` writes every line's literals to ``out[offset:]``,
+    as literal codes (``codes``) or as signed numbers."""
+    line: Callable[[int], str]
+    """The text (stripped) of clause line ``i``: for messages."""
 
 
 def _malformed(line: str) -> str:
@@ -104,11 +119,78 @@ def _malformed(line: str) -> str:
             return "0 inside a clause"
         if not _LITERAL.fullmatch(part):
             return f"{part[:20]!r} is not a literal (a nonzero integer below 10^10)"
-    return "unexpected text"  # pragma: no cover - the cases above are exhaustive
+    return "unexpected characters (a proof line is ASCII digits, '-', 'd' and blanks)"
 
 
-def _parse_proof(proof_lines: Iterable[str], max_lemmas: int) -> _Proof | str:
-    """The proof's clause lines, or why they cannot be checked."""
+_NO_MEMORY = "unchecked: the proof needs more memory than the checker has"
+
+
+def _too_many(max_lemmas: int) -> str:
+    return f"unchecked: the proof has more than {max_lemmas} lines (too large to check)"
+
+
+def _read_proof(proof: ProofText, max_lemmas: int) -> _Proof | str:
+    """The proof's clause lines, or why they cannot be checked.
+
+    The whole text goes through the kernel's byte scanner (no string per line). A
+    list of lines is joined first; where that could change the lines (a line
+    holding a line break) or the scanner leaves a line to the exact reader (a
+    malformed line, non-ASCII text, rare line breaks), the lines go through
+    :func:`_exact_proof`, which gives the same lines and names the malformed one.
+    """
+    lines: list[str] | None = None
+    if isinstance(proof, bytes | bytearray | memoryview):
+        data = bytes(proof) if isinstance(proof, memoryview) else proof
+    elif isinstance(proof, str):
+        data = proof.encode("ascii") if proof.isascii() else None
+    else:
+        lines = proof if isinstance(proof, list) else list(proof)
+        joined = "\n".join(lines)
+        fits = joined.isascii() and joined.count("\n") == max(0, len(lines) - 1)
+        data = joined.encode("ascii") if fits else None
+        del joined
+    if data is not None:
+        text = np.frombuffer(data, dtype=np.uint8)
+        empty_i32, empty_u8 = np.zeros(0, np.int32), np.zeros(0, np.uint8)
+        status, clauses, literals, top = kernel.scan_proof(
+            text, max_lemmas, False, empty_i32, 0, empty_i32, empty_u8,
+            np.zeros(0, np.int64), True)
+        if status == kernel.TOO_MANY:
+            return _too_many(max_lemmas)
+        if status == kernel.SCANNED:
+            return _scanned(text, clauses, literals, top, lines)
+    if lines is None:
+        text_lines = proof if isinstance(proof, str) else bytes(proof).decode(
+            "utf-8", errors="replace")
+        lines = text_lines.splitlines()
+    return _exact_proof(lines, max_lemmas)
+
+
+def _scanned(text: np.ndarray, clauses: int, literals: int, top: int,
+             lines: list[str] | None) -> _Proof:
+    """A proof the byte scanner accepted: its arrays, and its literals on demand."""
+    numbers = np.zeros(clauses, dtype=np.int64)
+    deletion = np.zeros(clauses, dtype=np.uint8)
+    sizes = np.zeros(clauses, dtype=np.int32)
+
+    def fill(out: np.ndarray, offset: int, codes: bool) -> None:
+        kernel.scan_proof(text, clauses, True, out, offset, sizes, deletion, numbers, codes)
+
+    def line(i: int) -> str:
+        number = int(numbers[i])
+        if lines is not None:
+            return lines[number - 1].strip()
+        breaks = np.flatnonzero(text == 10)
+        first = int(breaks[number - 2]) + 1 if number > 1 else 0
+        last = int(breaks[number - 1]) if number - 1 < len(breaks) else len(text)
+        return text[first:last].tobytes().decode("ascii").strip()
+
+    return _Proof(numbers, deletion, sizes, literals, top, fill, line)
+
+
+def _exact_proof(proof_lines: list[str], max_lemmas: int) -> _Proof | str:
+    """The proof's clause lines read one by one (a regular expression per line), or
+    why they cannot be checked: the reference the byte scanner agrees with."""
     numbers: list[int] = []
     texts: list[str] = []
     match = _LINE.fullmatch
@@ -121,14 +203,27 @@ def _parse_proof(proof_lines: Iterable[str], max_lemmas: int) -> _Proof | str:
         numbers.append(number)
         texts.append(line)
         if len(texts) > max_lemmas:
-            return (f"unchecked: the proof has more than {max_lemmas} lines "
-                    "(too large to check)")
-    deletion = np.fromiter((text[0] == "d" for text in texts), dtype=bool, count=len(texts))
+            return _too_many(max_lemmas)
+    deletion = np.fromiter((text[0] == "d" for text in texts), dtype=np.uint8,
+                           count=len(texts))
     joined = " ".join(texts)
     if deletion.any():
         joined = joined.replace("d", " ")
     values = np.fromstring(joined, dtype=np.int64, sep=" ") if texts else np.zeros(0, np.int64)
-    return _Proof(numbers, texts, deletion, values)
+    ends = np.flatnonzero(values == 0)
+    sizes = (np.diff(ends, prepend=-1) - 1).astype(np.int32)
+    literals = values[values != 0]
+    top = int(np.abs(literals).max()) if len(literals) else 0
+
+    def fill(out: np.ndarray, offset: int, codes: bool) -> None:
+        target = out[offset:offset + len(literals)]
+        if codes:
+            kernel.literal_codes(literals, target)
+        else:
+            target[:] = literals
+
+    return _Proof(np.array(numbers, dtype=np.int64), deletion, sizes, len(literals), top,
+                  fill, texts.__getitem__)
 
 
 def _database(clauses: list[Sequence[int]], proof: _Proof) -> kernel.Database:
@@ -136,29 +231,34 @@ def _database(clauses: list[Sequence[int]], proof: _Proof) -> kernel.Database:
 
     Sparse variable numbers are renumbered densely (so a proof naming variable 10^9
     costs nothing), and every clause is sorted, without repeats, with tautologies
-    flagged.
+    flagged. Dense ones are written as literal codes straight from the proof's
+    text into the one array the database keeps (no copy of the numbers).
     """
-    formula_sizes = np.fromiter(map(len, clauses), dtype=np.int64, count=len(clauses))
+    formula_sizes = np.fromiter(map(len, clauses), dtype=np.int32, count=len(clauses))
     formula = np.fromiter(chain.from_iterable(clauses), dtype=np.int64,
                           count=int(formula_sizes.sum()))
-    values = proof.values
-    ends = np.flatnonzero(values == 0)
-    proof_sizes = np.diff(ends, prepend=-1) - 1
-    sizes = np.concatenate((formula_sizes, proof_sizes)).astype(np.int32)
-    starts = np.zeros(len(sizes), dtype=np.int64)
-    np.cumsum(sizes[:-1], out=starts[1:])
-    count = len(formula) + len(values) - len(ends)
-    num_vars = max(kernel.largest_variable(formula), kernel.largest_variable(values))
+    count = len(formula) + proof.literals
+    clauses_in_all = len(clauses) + len(proof.sizes)
+    room = kernel.HEADER * clauses_in_all  # the headers: literals are packed after them
+    if room + count >= 2**31 or clauses_in_all >= 2**29:
+        raise MemoryError("too many literals for the DRUP checker's 32-bit clause offsets")
+    num_vars = max(kernel.largest_variable(formula), proof.top)
+    codes = np.empty(room + count, dtype=np.int32)
     if num_vars <= 2 * count + 1024:
-        # One compiled pass, no temporaries: the NumPy expressions below made one
-        # int64 copy per step, and were the checker's memory peak (CaDiCaL's
-        # 580,855-line PHP(9) proof: the process peaked at 590 MiB, now 471 MiB).
-        codes = kernel.literal_codes(formula, values, count)
+        kernel.literal_codes(formula, codes[room:])
+        proof.fill(codes, room + len(formula), True)
     else:  # sparse numbering: renumber densely
-        literals = np.concatenate((formula, values[values != 0]))
+        literals = np.empty(count, dtype=np.int64)
+        literals[:len(formula)] = formula
+        proof.fill(literals, len(formula), False)
         variables, dense = np.unique(np.abs(literals), return_inverse=True)
-        codes = (2 * (dense + 1) + (literals < 0)).astype(np.int32)
+        codes[room:] = 2 * (dense + 1) + (literals < 0)
         num_vars = len(variables)
+        del literals, dense
+    sizes = np.concatenate((formula_sizes, proof.sizes))
+    starts = np.arange(kernel.HEADER, room + 1, kernel.HEADER, dtype=np.int64)
+    starts[1:] += np.cumsum(sizes[:-1])
+    kernel.spread(codes, starts, sizes, room)
     db = kernel.new_database(codes, starts, sizes, num_vars)
     kernel.normalise(db)
     return db
@@ -168,19 +268,8 @@ def _deletion_targets(db: kernel.Database, deletion: np.ndarray, base: int) -> n
     """Per proof line, the id of the clause a deletion line deletes (-1 for none, and
     for lemmas): the latest clause with the same literals not deleted before."""
     target = np.full(len(deletion), -1, dtype=np.int32)
-    if not deletion.any():
-        return target
-    lits, start, size = db.lits, db.start.tolist(), db.size.tolist()
-    tautology = db.tautology.tolist()
-    stacks: dict[bytes, list[int]] = {}
-    for c, is_deletion in enumerate(chain([False] * base, deletion.tolist())):
-        key = lits[start[c]:start[c] + size[c]].tobytes()
-        if is_deletion:
-            found = stacks.get(key)
-            if found:
-                target[c - base] = found.pop()
-        elif not tautology[c]:
-            stacks.setdefault(key, []).append(c)
+    if deletion.any():
+        kernel.deletion_targets(db, deletion, base, target)
     return target
 
 
@@ -225,7 +314,7 @@ def _tick(deadline: float | None, index: int) -> None:
         raise _OutOfTime(index)
 
 
-def check_drup(clauses: Iterable[Sequence[int]], proof_lines: Iterable[str], *,
+def check_drup(clauses: Iterable[Sequence[int]], proof_lines: ProofText, *,
                time_limit: float | None = None, max_lemmas: int = MAX_LEMMAS,
                backward: bool = True, core_first: bool = True,
                progress: Progress | None = None) -> tuple[bool, str]:
@@ -242,6 +331,10 @@ def check_drup(clauses: Iterable[Sequence[int]], proof_lines: Iterable[str], *,
     so that fewer lemmas need checking; a proof whose lemmas all follow is accepted
     either way.
 
+    ``proof_lines`` is the proof's lines, or its whole text (``str``, or ``bytes`` read
+    as UTF-8, split into lines as :meth:`str.splitlines` does): a text is read without
+    a string per line, so a long proof file is best passed as its bytes.
+
     The message names the first proof line (1-based) that fails, or says that the
     proof ends without the empty clause. ``time_limit`` (seconds) and ``max_lemmas``
     bound the work: a proof over either is reported as unchecked (``ok`` false).
@@ -253,29 +346,31 @@ def check_drup(clauses: Iterable[Sequence[int]], proof_lines: Iterable[str], *,
     return ok, message
 
 
-def _check(clauses: Iterable[Sequence[int]], proof_lines: Iterable[str],
+def _check(clauses: Iterable[Sequence[int]], proof_lines: ProofText,
            time_limit: float | None, max_lemmas: int, backward: bool,
            core_first: bool = True,
            progress: Progress | None = None) -> tuple[bool, str, kernel.Database | None]:
     """:func:`check_drup`, also returning the database it ended with (None if the
     proof could not be parsed), for tests that look inside."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    proof = _parse_proof(proof_lines, max_lemmas)
+    proof = _read_proof(proof_lines, max_lemmas)
     if isinstance(proof, str):
         return False, proof, None
     clauses = list(clauses)
-    base, lines = len(clauses), len(proof.texts)
-    db = _database(clauses, proof)
-    proof = proof._replace(values=proof.values[:0])  # in the database now: let it go
-    kind = proof.deletion.astype(np.uint8)
-    target = _deletion_targets(db, proof.deletion, base)
+    base, lines = len(clauses), len(proof.sizes)
+    try:
+        db = _database(clauses, proof)
+    except MemoryError:
+        return False, _NO_MEMORY, None
+    kind = proof.deletion
+    target = _deletion_targets(db, kind, base)
     before = np.zeros(lines, dtype=np.int32)
     applied = np.zeros(lines, dtype=np.uint8)
     meta = db.meta
     report = _Reporter(progress, proof.numbers)
 
     def failed(index: int) -> tuple[bool, str, kernel.Database]:
-        return False, (f"proof line {proof.numbers[index]} ({proof.texts[index][:60]!r}) "
+        return False, (f"proof line {proof.numbers[index]} ({proof.line(index)[:60]!r}) "
                        "does not follow by reverse unit propagation"), db
 
     try:
@@ -292,7 +387,7 @@ def _check(clauses: Iterable[Sequence[int]], proof_lines: Iterable[str],
                 stop = int(meta[kernel.AT])
                 break
             _tidy(db)
-        empty = np.flatnonzero(~proof.deletion[stop:] & (db.size[base + stop:] == 0))
+        empty = np.flatnonzero((kind[stop:] == 0) & (db.size[base + stop:] == 0))
         if len(empty) == 0:
             return False, (f"the proof ends after {proof.numbers[-1] if lines else 0} lines "
                            "without deriving the empty clause: it is not a refutation "
@@ -315,8 +410,8 @@ def _check(clauses: Iterable[Sequence[int]], proof_lines: Iterable[str],
         return False, (f"unchecked: the time limit of {time_limit} s ran out at proof "
                        f"line {proof.numbers[out.index]}"), db
     except MemoryError:
-        return False, "unchecked: the proof needs more memory than the checker has", db
-    lemmas = lines - int(proof.deletion.sum())
+        return False, _NO_MEMORY, db
+    lemmas = lines - int(kind.sum())
     how = "backward" if backward else "forward"
     return True, (f"the proof derives the empty clause at line {proof.numbers[index]} "
                   f"({1 + int(meta[kernel.CHECKED])} of {lemmas} lemmas checked, {how})"), db
@@ -371,6 +466,6 @@ def _check_drup_data(puzzle: Puzzle, data: Mapping[str, Any], time_limit: float 
     if problems:
         return problems
     proof = data["proof"]
-    lines = proof.splitlines() if isinstance(proof, str) else [str(x) for x in proof]
-    ok, message = check_drup(clauses, lines, time_limit=time_limit, progress=progress)
+    text = proof if isinstance(proof, str) else [str(x) for x in proof]
+    ok, message = check_drup(clauses, text, time_limit=time_limit, progress=progress)
     return [] if ok else [message]

@@ -13,10 +13,11 @@ functions run as plain Python: slower, never different.
 Encoding. Variables are numbered from 1; literal ``v`` is coded ``2v``
 and ``-v`` is ``2v + 1`` (``code ^ 1`` negates). ``truth[code]`` is 1 when that
 literal is true at the moment. Clause ``c`` is ``lits[start[c]:start[c] + size[c]]``
-(literals sorted and without repeats); the formula's clauses come first, then one
+(literals sorted and without repeats), after a two-slot header (its size, its id and
+flags); the formula's clauses come first, then one
 clause id per proof line (``base + line index``). A clause in propagation watches
 its first two literals. Each literal's watch list is a contiguous run of one
-shared pool (entries ``(clause, blocker)``, MiniSat style: a true blocker literal
+shared pool (one int64 entry ``start << 32 | blocker``, MiniSat style: a true blocker literal
 settles the entry without touching the clause); a full run moves to the pool's
 end, and a full pool is compacted. A clause leaves propagation lazily: its
 entries are dropped when a scan or a compaction meets them.
@@ -44,11 +45,14 @@ __all__ = [
     "analyze",
     "backward",
     "compact",
+    "deletion_targets",
     "forward",
     "largest_variable",
     "literal_codes",
     "new_database",
     "normalise",
+    "scan_proof",
+    "spread",
 ]
 
 from trailkit.models.jit import COMPILED
@@ -68,6 +72,17 @@ SCAN_WRITE = 9  # ... its next entry to keep
 MOVES = 10    # compactions so far (a scan reloads its place after one)
 CORE_FIRST = 11  # 1: propagate core clauses first (set for the backward pass)
 WATCHING = 12   # clauses in propagation now
+RESUME_LIT = 13  # the literal whose REST scan stopped after an assignment, or -1
+RESUME_AT = 14   # ... the pool entry to go on from (entries before it were visited)
+SLOTS = 15
+
+# A clause's header: lits[start[c] - 2] is its size, lits[start[c] - 1] is
+# c << 2 | WATCHED (in propagation: watches its first two) | CORE_CLAUSE (used by a
+# checked derivation). A watch entry names the clause by its start, so a scan finds
+# the flags, the id, the size and the watched literals in one cache line.
+HEADER = 2
+WATCHED = 1
+CORE_CLAUSE = 2
 
 # _scan() modes: which watching clauses a scan visits.
 ALL = 0
@@ -81,6 +96,11 @@ FAILED = 2    # a lemma does not follow by reverse unit propagation (line meta[A
 
 DELETION = 1  # kind[] of a deletion line (0 = lemma)
 
+# What scan_proof() returns first.
+SCANNED = 0      # every line is in the scanner's subset: the counts are right
+UNSUPPORTED = 1  # a line is malformed, or uses bytes the scanner leaves to the exact path
+TOO_MANY = 2     # more clause lines than the cap
+
 # Size of the watch pool, in entries. A clause in propagation has two entries, and
 # a compaction gives each list twice its length: 16 per clause leaves room for the
 # entries that deleted clauses leave behind between compactions.
@@ -92,20 +112,17 @@ POOL_SLACK = 1024
 class Database(NamedTuple):
     """The clause database and top-level assignment (see the module docstring)."""
 
-    lits: np.ndarray      # int32 literal codes of every clause
+    lits: np.ndarray      # int32: every clause's header, then its literal codes
     start: np.ndarray     # int64 per clause: offset into lits
     size: np.ndarray      # int32 per clause
     tautology: np.ndarray  # uint8 per clause: holds x and -x (never stored)
     alive: np.ndarray     # uint8 per clause: in the database now
-    watched: np.ndarray   # uint8 per clause: in propagation (watches its first two)
     search: np.ndarray    # int32 per clause: where the last search for a new watch ended
-    core: np.ndarray      # uint8 per clause: used by a checked derivation
     truth: np.ndarray     # uint8 per literal code
     woff: np.ndarray      # int64 per literal code: where its watch list starts
     wlen: np.ndarray      # int64 per literal code: entries in its watch list
     wcap: np.ndarray      # int64 per literal code: room of its run
-    wclause: np.ndarray   # int32 watch pool: the watching clause
-    wblock: np.ndarray    # int32 watch pool: the blocker literal
+    watches: np.ndarray   # int64 watch pool: watching clause << 32 | blocker literal
     reason: np.ndarray    # int32 per variable: clause that implied it, -1 = none
     position: np.ndarray  # int32 per variable: trail index of a top-level assignment
     seen: np.ndarray      # int64 per variable: analyze's marks
@@ -118,22 +135,19 @@ def new_database(lits: np.ndarray, start: np.ndarray, size: np.ndarray,
                  num_vars: int) -> Database:
     """An empty database over the clauses ``lits``/``start``/``size`` (none added yet)."""
     clauses, codes = len(size), 2 * (num_vars + 1)
-    meta = np.zeros(13, dtype=np.int64)
-    meta[CONFLICT] = meta[SCAN_LIT] = -1
+    meta = np.zeros(SLOTS, dtype=np.int64)
+    meta[CONFLICT] = meta[SCAN_LIT] = meta[RESUME_LIT] = -1
     pool = POOL_PER_CLAUSE * clauses + POOL_PER_LITERAL * codes + POOL_SLACK
     return Database(
         lits=lits, start=start, size=size,
         tautology=np.zeros(clauses, dtype=np.uint8),
         alive=np.zeros(clauses, dtype=np.uint8),
-        watched=np.zeros(clauses, dtype=np.uint8),
         search=np.full(clauses, 2, dtype=np.int32),
-        core=np.zeros(clauses, dtype=np.uint8),
         truth=np.zeros(codes, dtype=np.uint8),
         woff=np.zeros(codes, dtype=np.int64),
         wlen=np.zeros(codes, dtype=np.int64),
         wcap=np.zeros(codes, dtype=np.int64),
-        wclause=np.zeros(pool, dtype=np.int32),
-        wblock=np.zeros(pool, dtype=np.int32),
+        watches=np.zeros(pool, dtype=np.int64),
         reason=np.full(num_vars + 1, -1, dtype=np.int32),
         position=np.zeros(num_vars + 1, dtype=np.int32),
         seen=np.zeros(num_vars + 1, dtype=np.int64),
@@ -153,19 +167,180 @@ def largest_variable(literals: np.ndarray) -> int:
 
 
 @_kernel
-def literal_codes(formula: np.ndarray, proof: np.ndarray, count: int) -> np.ndarray:
-    """The literal codes (``2v``, ``2v + 1`` for ``-v``) of the formula's literals then
-    the proof's (its closing zeros left out): ``count`` of them, int32."""
-    codes = np.empty(count, dtype=np.int32)
-    k = 0
-    for x in formula:
+def literal_codes(literals: np.ndarray, codes: np.ndarray) -> None:
+    """Write the literal codes (``2v``, ``2v + 1`` for ``-v``) of ``literals`` to the
+    start of ``codes``."""
+    for k in range(len(literals)):
+        x = literals[k]
         codes[k] = 2 * x if x > 0 else 1 - 2 * x
-        k += 1
-    for x in proof:
-        if x != 0:
-            codes[k] = 2 * x if x > 0 else 1 - 2 * x
+
+
+@_kernel
+def _blank(b: int) -> bool:
+    """Space or tab (or the carriage return of a CRLF line end)."""
+    return b == 32 or b == 9 or b == 13
+
+
+@_kernel
+def scan_proof(text: np.ndarray, max_lines: int, fill: bool, lits: np.ndarray, offset: int,
+               sizes: np.ndarray, deletion: np.ndarray, numbers: np.ndarray,
+               codes: bool) -> tuple[int, int, int, int]:
+    """Read a DRUP proof's bytes (``uint8``) in one pass, without a string per line.
+
+    Returns ``(status, clause lines, literals, largest variable)``. Every line is
+    checked against the proof grammar the exact path in :mod:`trailkit.models.drup`
+    applies (blank and ``c`` lines skipped, an optional ``d`` and blanks, literals
+    ``-?[1-9]\\d{0,9}`` each followed by blanks, the closing ``0``). A line outside it,
+    or any byte outside printable ASCII, tab and ``\\n`` (with ``\\r`` only before a
+    ``\\n`` or at the end), gives UNSUPPORTED: that proof goes the exact way, which
+    names the malformed line or handles the rarer line breaks. More than
+    ``max_lines`` clause lines gives TOO_MANY.
+
+    With ``fill`` (a second call, after the first said SCANNED), each clause line's
+    literals go to ``lits[offset:]`` (as literal codes with ``codes``, else as
+    signed numbers), its length to ``sizes``, ``d`` to ``deletion`` and its 1-based
+    line number to ``numbers``.
+    """
+    n = len(text)
+    i = 0
+    line = 0
+    clauses = 0
+    literals = 0
+    top = 0
+    at = offset
+    while i < n:
+        line += 1
+        j = i
+        if not fill:
+            while j < n and text[j] != 10:
+                b = text[j]
+                if b >= 127 or (b < 32 and b != 9 and not (
+                        b == 13 and (j + 1 == n or text[j + 1] == 10))):
+                    return UNSUPPORTED, clauses, literals, top
+                j += 1
+        else:
+            while j < n and text[j] != 10:
+                j += 1
+        a, e = i, j
+        i = j + 1
+        while a < e and _blank(text[a]):
+            a += 1
+        while e > a and _blank(text[e - 1]):
+            e -= 1
+        if a == e or text[a] == 99:  # blank, or a comment ("c")
+            continue
+        k = a
+        deleted = text[k] == 100  # "d"
+        if deleted:
             k += 1
-    return codes
+            if k == e or not _blank(text[k]):
+                return UNSUPPORTED, clauses, literals, top
+            while _blank(text[k]):  # ends before e: text[e - 1] is not blank
+                k += 1
+        count = 0
+        while True:
+            negative = text[k] == 45  # "-"
+            if negative:
+                k += 1
+                if k == e:
+                    return UNSUPPORTED, clauses, literals, top
+            b = text[k]
+            if b == 48:  # "0": the clause's end, and the line's
+                if negative or k + 1 != e:
+                    return UNSUPPORTED, clauses, literals, top
+                break
+            if b < 49 or b > 57:
+                return UNSUPPORTED, clauses, literals, top
+            value = 0
+            digits = 0
+            while k < e and 48 <= text[k] <= 57:
+                value = 10 * value + (int(text[k]) - 48)  # int: uint8 arithmetic wraps
+                digits += 1
+                k += 1
+            if digits > 10 or k == e or not _blank(text[k]):
+                return UNSUPPORTED, clauses, literals, top
+            while _blank(text[k]):
+                k += 1
+            if fill:
+                if codes:
+                    lits[at] = 2 * value + 1 if negative else 2 * value
+                else:
+                    lits[at] = -value if negative else value
+                at += 1
+            count += 1
+            top = max(top, value)
+        if fill:
+            sizes[clauses] = count
+            deletion[clauses] = 1 if deleted else 0
+            numbers[clauses] = line
+        literals += count
+        clauses += 1
+        if clauses > max_lines:
+            return TOO_MANY, clauses, literals, top
+    return SCANNED, clauses, literals, top
+
+
+@_kernel
+def _clause_hash(lits: np.ndarray, b: int, n: int) -> int:
+    """A hash of the literals ``lits[b:b + n]`` (30 bits: no overflow, interpreted or not)."""
+    h = np.int64(n)
+    for k in range(b, b + n):
+        h = (h * 1000003 + lits[k]) & 0x3FFFFFFF
+    return h
+
+
+@_kernel
+def _same_clause(lits: np.ndarray, start: np.ndarray, size: np.ndarray, c: int,
+                 d: int) -> bool:
+    """Whether clauses ``c`` and ``d`` have the same (sorted) literals."""
+    n = size[c]
+    if size[d] != n:
+        return False
+    bc, bd = start[c], start[d]
+    for k in range(n):  # noqa: SIM110 (Numba compiles no generator expression here)
+        if lits[bc + k] != lits[bd + k]:
+            return False
+    return True
+
+
+@_kernel
+def deletion_targets(db: Database, deletion: np.ndarray, base: int,
+                     target: np.ndarray) -> None:
+    """Per proof line, the id of the clause a deletion line deletes: the latest clause
+    (formula or lemma, no tautology) with the same literals not deleted before; -1
+    for none and for lemma lines (``target`` comes filled with -1).
+
+    A hash table with chains, newest clause first: a deletion takes the first equal
+    clause of its chain out of it. Needs normalised clauses.
+    """
+    lits, start, size, tautology = db.lits, db.start, db.size, db.tautology
+    total = base + len(deletion)
+    buckets = 1
+    while buckets < total:
+        buckets *= 2
+    head = np.full(buckets, -1, dtype=np.int32)
+    after = np.full(max(total, 1), -1, dtype=np.int32)
+    for c in range(total):
+        deleting = c >= base and deletion[c - base] != 0
+        if not deleting and tautology[c] != 0:
+            continue
+        h = _clause_hash(lits, start[c], size[c]) & (buckets - 1)
+        if not deleting:
+            after[c] = head[h]
+            head[h] = c
+            continue
+        previous = -1
+        d = head[h]
+        while d != -1:
+            if _same_clause(lits, start, size, c, d):
+                if previous == -1:
+                    head[h] = after[d]
+                else:
+                    after[previous] = after[d]
+                target[c - base] = d
+                break
+            previous = d
+            d = after[d]
 
 
 @_kernel
@@ -189,13 +364,27 @@ def normalise(db: Database) -> None:
                 lits[b + kept] = lits[i]
                 kept += 1
         size[c] = kept
+        lits[b - 2] = kept
+        lits[b - 1] = c << 2
 
 
 @_kernel
-def _watching(db: Database, c: int, lit: int) -> bool:
-    """Whether clause ``c`` is in propagation and watches ``lit``."""
-    b = db.start[c]
-    return db.watched[c] != 0 and (db.lits[b] == lit or db.lits[b + 1] == lit)
+def spread(lits: np.ndarray, start: np.ndarray, size: np.ndarray, first: int) -> None:
+    """Move the clauses' literals, packed one after the other from ``lits[first]``, to
+    their places ``lits[start[c]:]`` (left of them, room for the headers); in place,
+    first clause first (no clause lands on literals not yet moved)."""
+    at = first
+    for c in range(len(size)):
+        b = start[c]
+        for k in range(size[c]):
+            lits[b + k] = lits[at + k]
+        at += size[c]
+
+
+@_kernel
+def _watching(lits: np.ndarray, b: int, lit: int) -> bool:
+    """Whether the clause starting at ``b`` is in propagation and watches ``lit``."""
+    return lits[b - 1] & WATCHED != 0 and (lits[b] == lit or lits[b + 1] == lit)
 
 
 @_kernel
@@ -203,7 +392,8 @@ def compact(db: Database) -> None:
     """Pack every watch list at the pool's start, dropping entries of clauses that
     no longer watch that literal, and give each room for twice its length. The list
     propagate() is scanning keeps its read entries and its unread ones, and its
-    place moves with it (``meta[SCAN_*]``).
+    place moves with it (``meta[SCAN_*]``), as does the point a stopped REST scan
+    goes on from (``meta[RESUME_*]``), so a compaction never changes what is visited.
 
     In place, in three passes, so the pool needs no scratch copy (that copy was a
     third of the checker's arrays on long proofs): each list is filtered inside its
@@ -212,8 +402,9 @@ def compact(db: Database) -> None:
     they are spread to the right, last first, to their final runs.
     """
     meta = db.meta
-    wclause, wblock, woff, wlen, wcap = db.wclause, db.wblock, db.woff, db.wlen, db.wcap
-    scanned = meta[SCAN_LIT]
+    watches, woff, wlen, wcap = db.watches, db.woff, db.wlen, db.wcap
+    scanned, resumed = meta[SCAN_LIT], meta[RESUME_LIT]
+    resume_kept = 0  # entries kept before the resume point (they stay before it)
     for lit in range(len(woff)):  # 1: filter each list inside its own run
         off, n = woff[lit], wlen[lit]
         if n == 0:
@@ -222,14 +413,18 @@ def compact(db: Database) -> None:
         if lit == scanned:
             w = meta[SCAN_WRITE]
             for k in range(meta[SCAN_READ], off + n):
-                wclause[w], wblock[w] = wclause[k], wblock[k]
+                watches[w] = watches[k]
                 w += 1
             meta[SCAN_READ] = meta[SCAN_WRITE]
         else:
             for k in range(off, off + n):
-                if _watching(db, wclause[k], lit):
-                    wclause[w], wblock[w] = wclause[k], wblock[k]
+                if lit == resumed and k == meta[RESUME_AT]:
+                    resume_kept = w - off
+                if _watching(db.lits, watches[k] >> 32, lit):
+                    watches[w] = watches[k]
                     w += 1
+            if lit == resumed and meta[RESUME_AT] >= off + n:
+                resume_kept = w - off
         wlen[lit] = w - off
     order = np.argsort(woff)
     end = 0
@@ -242,14 +437,14 @@ def compact(db: Database) -> None:
                 meta[SCAN_WRITE] = meta[SCAN_READ] = 0
             continue
         for k in range(n):
-            wclause[end + k], wblock[end + k] = wclause[off + k], wblock[off + k]
+            watches[end + k] = watches[off + k]
         if lit == scanned:
             meta[SCAN_WRITE] += end - off
             meta[SCAN_READ] += end - off
         woff[lit] = end
         end += n
         room += 2 * n + 2
-    if room > len(wclause):
+    if room > len(watches):
         raise MemoryError("the DRUP checker's watch pool is full")
     at = room
     for i in range(len(order) - 1, -1, -1):  # 3: spread to the right, last list first
@@ -259,34 +454,42 @@ def compact(db: Database) -> None:
             continue
         at -= 2 * n + 2
         for k in range(n - 1, -1, -1):
-            wclause[at + k], wblock[at + k] = wclause[off + k], wblock[off + k]
+            watches[at + k] = watches[off + k]
         if lit == scanned:
             meta[SCAN_WRITE] += at - off
             meta[SCAN_READ] += at - off
         woff[lit], wcap[lit] = at, 2 * n + 2
+    if resumed != -1:
+        meta[RESUME_AT] = woff[resumed] + resume_kept
     meta[POOL_END] = room
     meta[MOVES] += 1
 
 
 @_kernel
-def _watch(db: Database, lit: int, c: int, blocker: int) -> None:
-    """Append ``(c, blocker)`` to ``lit``'s watch list (never the list being scanned)."""
+def _entry(b: int, blocker: int) -> int:
+    """The watch pool entry of the clause starting at ``b`` with ``blocker`` (both
+    below 2^31)."""
+    return (np.int64(b) << 32) | np.int64(blocker)
+
+
+@_kernel
+def _watch(db: Database, lit: int, b: int, blocker: int) -> None:
+    """Append the clause starting at ``b`` with ``blocker`` to ``lit``'s watch list
+    (never the list being scanned)."""
     n = db.wlen[lit]
     if n == db.wcap[lit]:
         room = max(4, 2 * n)
-        if db.meta[POOL_END] + room > len(db.wclause):
+        if db.meta[POOL_END] + room > len(db.watches):
             compact(db)
             n = db.wlen[lit]
         if n == db.wcap[lit]:
-            if db.meta[POOL_END] + room > len(db.wclause):
+            if db.meta[POOL_END] + room > len(db.watches):
                 raise MemoryError("the DRUP checker's watch pool is full")
             off, end = db.woff[lit], db.meta[POOL_END]
-            db.wclause[end:end + n] = db.wclause[off:off + n]
-            db.wblock[end:end + n] = db.wblock[off:off + n]
+            db.watches[end:end + n] = db.watches[off:off + n]
             db.woff[lit], db.wcap[lit] = end, room
             db.meta[POOL_END] = end + room
-    k = db.woff[lit] + n
-    db.wclause[k], db.wblock[k] = c, blocker
+    db.watches[db.woff[lit] + n] = _entry(b, blocker)
     db.wlen[lit] = n + 1
 
 
@@ -298,38 +501,48 @@ def _scan(db: Database, false_lit: int, top: int, mode: int) -> int:
 
     ``mode`` picks the clauses visited (the others are kept as they are): ALL,
     CORE (clauses marked core), or REST (the others, stopping after the first
-    assignment, so that core-first propagation goes back to core clauses).
+    assignment, so that core-first propagation goes back to core clauses). A REST
+    scan that stops records where to go on (``meta[RESUME_*]``), as drat-trim does:
+    the entries before that point need no second visit (what settled them stays
+    true), and no entry joins the list of a false literal meanwhile.
     """
-    lits, start, size, truth = db.lits, db.start, db.size, db.truth
-    wclause, wblock, trail, meta = db.wclause, db.wblock, db.trail, db.meta
+    lits, truth = db.lits, db.truth
+    watches, trail, meta = db.watches, db.trail, db.meta
     read = write = db.woff[false_lit]
     end = read + db.wlen[false_lit]
+    if mode == REST:
+        if meta[RESUME_LIT] == false_lit:
+            read = write = meta[RESUME_AT]
+        meta[RESUME_LIT] = -1
     while read < end:
-        c, blocker = wclause[read], wblock[read]
+        entry = watches[read]
         read += 1
-        if truth[blocker] != 0:
-            wclause[write], wblock[write] = c, blocker
+        if truth[entry & 0xFFFFFFFF] != 0:
+            if write != read - 1:
+                watches[write] = entry
             write += 1
             continue
-        if db.watched[c] == 0:
+        b, blocker = entry >> 32, entry & 0xFFFFFFFF
+        header = lits[b - 1]
+        if header & WATCHED == 0:
             continue  # left propagation: drop the entry
-        if mode != ALL and (db.core[c] != 0) != (mode == CORE):
-            wclause[write], wblock[write] = c, blocker
+        if mode != ALL and (header & CORE_CLAUSE != 0) != (mode == CORE):
+            watches[write] = entry
             write += 1
             continue  # not this pass's clause
-        b = start[c]
+        c = header >> 2
         if lits[b] == false_lit:
             lits[b], lits[b + 1] = lits[b + 1], false_lit
         elif lits[b + 1] != false_lit:
             continue  # watches other literals now: drop the entry
         other = lits[b]
         if other != blocker and truth[other] != 0:
-            wclause[write], wblock[write] = c, other
+            watches[write] = _entry(b, other)
             write += 1
             continue
         # Look for a literal that is not false, going round from where the last
         # search stopped (long lemmas would otherwise be rescanned from the start).
-        n = size[c]
+        n = lits[b - 2]
         found = -1
         if n > 2:
             resume = b + db.search[c]
@@ -348,18 +561,17 @@ def _scan(db: Database, false_lit: int, top: int, mode: int) -> int:
             lits[b + 1], lits[found] = lit, false_lit
             length = db.wlen[lit]
             if length < db.wcap[lit]:  # room: append here (a call costs more)
-                wclause[db.woff[lit] + length] = c
-                wblock[db.woff[lit] + length] = other
+                watches[db.woff[lit] + length] = _entry(b, other)
                 db.wlen[lit] = length + 1
                 continue
             meta[SCAN_LIT], meta[SCAN_READ], meta[SCAN_WRITE] = false_lit, read, write
             moves = meta[MOVES]
-            _watch(db, lit, c, other)
+            _watch(db, lit, b, other)
             if meta[MOVES] != moves:  # the pool was compacted: find our place
                 read, write = meta[SCAN_READ], meta[SCAN_WRITE]
                 end = db.woff[false_lit] + db.wlen[false_lit]
             continue
-        wclause[write], wblock[write] = c, other
+        watches[write] = _entry(b, other)
         write += 1
         if truth[other ^ 1] != 0:
             meta[CONFLICT] = c
@@ -368,11 +580,20 @@ def _scan(db: Database, false_lit: int, top: int, mode: int) -> int:
             db.reason[other >> 1] = c
             trail[top] = other
             top += 1
-        if meta[CONFLICT] != -1 or mode == REST:
+        if meta[CONFLICT] != -1:
             while read < end:  # stop here: keep the entries not visited
-                wclause[write], wblock[write] = wclause[read], wblock[read]
+                watches[write] = watches[read]
                 write += 1
                 read += 1
+        elif mode == REST:  # stop here: fill the gap with the last entries, go on later
+            gap = read - write
+            moved = min(gap, end - read)
+            for t in range(moved):
+                watches[write + t] = watches[end - 1 - t]
+            meta[RESUME_LIT], meta[RESUME_AT] = false_lit, write
+            db.wlen[false_lit] = end - gap - db.woff[false_lit]
+            meta[SCAN_LIT] = -1
+            return top
     db.wlen[false_lit] = write - db.woff[false_lit]
     meta[SCAN_LIT] = -1
     return top
@@ -390,6 +611,7 @@ def propagate(db: Database) -> bool:
     """
     meta, trail = db.meta, db.trail
     top, qhead = meta[TRAIL], meta[QHEAD]
+    meta[RESUME_LIT] = -1
     if meta[CORE_FIRST] == 0:
         while qhead < top and meta[CONFLICT] == -1:
             top = _scan(db, trail[qhead] ^ 1, top, ALL)
@@ -407,7 +629,7 @@ def propagate(db: Database) -> bool:
                     qhead += 1
             else:
                 break
-    meta[TRAIL], meta[QHEAD] = top, qhead
+    meta[TRAIL], meta[QHEAD], meta[RESUME_LIT] = top, qhead, -1
     return meta[CONFLICT] != -1
 
 
@@ -424,7 +646,7 @@ def analyze(db: Database, clause: int) -> None:
     while depth > 0:
         depth -= 1
         c = stack[depth]
-        db.core[c] = 1
+        lits[start[c] - 1] |= CORE_CLAUSE
         for k in range(start[c], start[c] + size[c]):
             var = lits[k] >> 1
             if seen[var] != stamp:
@@ -474,10 +696,10 @@ def rup(db: Database, clause: int, mark: bool) -> bool:
 def _watch_front(db: Database, c: int) -> None:
     """Watch clause ``c``'s first two literals."""
     b = db.start[c]
-    db.watched[c] = 1  # first: a compaction while watching keeps only watching clauses
+    db.lits[b - 1] |= WATCHED  # first: a compaction while watching keeps only watching clauses
     db.meta[WATCHING] += 1
-    _watch(db, db.lits[b], c, db.lits[b + 1])
-    _watch(db, db.lits[b + 1], c, db.lits[b])
+    _watch(db, db.lits[b], b, db.lits[b + 1])
+    _watch(db, db.lits[b + 1], b, db.lits[b])
 
 
 @_kernel
@@ -518,8 +740,9 @@ def add(db: Database, c: int) -> None:
 @_kernel
 def _remove(db: Database, c: int) -> None:
     """Take clause ``c`` out of propagation (its watch entries go lazily)."""
-    if db.watched[c] != 0:
-        db.watched[c] = 0
+    h = db.start[c] - 1
+    if db.lits[h] & WATCHED != 0:
+        db.lits[h] &= ~WATCHED
         db.meta[WATCHING] -= 1
     db.alive[c] = 0
 
@@ -633,7 +856,7 @@ def backward(db: Database, kind: np.ndarray, target: np.ndarray, before: np.ndar
         c = base + i
         _remove(db, c)
         _rollback(db, before[i])
-        if db.core[c] != 0:
+        if db.lits[db.start[c] - 1] & CORE_CLAUSE != 0:
             db.meta[CHECKED] += 1
             if not rup(db, c, True):
                 db.meta[AT] = i

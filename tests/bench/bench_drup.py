@@ -1,0 +1,185 @@
+"""Benchmark: trailkit's DRUP checker against drat-trim on the same proof files.
+
+Run on demand: ``python tests/bench/bench_drup.py [--repeat 3] [--drat-trim PATH]
+[--quick]``.
+
+The proofs are logged by python-sat's solvers and written, with their CNF, to a
+temporary folder: the pigeonhole formula PHP(9) (10 pigeons, 9 holes,
+``pysat.examples.genhard.PHP(9)``) and a random 3-SAT formula with 230 variables at
+4.26 clauses per variable (seed 0, unsatisfiable; the same formula as
+``bench_sat.py --checker``), each refuted by CaDiCaL 1.9.5 and by Glucose 4
+(``--quick``: PHP(8) and n=200 instead, seconds rather than minutes).
+
+Each measurement is a fresh process: trailkit's is a small ``python -c`` that reads
+the CNF and the proof file and calls :func:`trailkit.models.drup.check_drup` on the
+file's bytes (the proof as one text, as a ``drup`` certificate holding its proof as
+one text is checked; process start, imports, reading, parsing and checking
+included); drat-trim's is ``drat-trim CNF PROOF`` (its default backward mode,
+core-first). Times are medians of ``--repeat`` runs; ``MB`` is the
+child's peak resident set (``RUSAGE_CHILDREN`` of a one-child wrapper). Ratios are
+trailkit over drat-trim, of medians in this same run; the targets are 1.5x in time
+and 2x in memory. Both must say VERIFIED (the ``ok`` column). ``check s`` is the
+median time of trailkit's check alone, inside its process (no interpreter start,
+imports, Numba's loading of its compiled code, or reading the files).
+
+drat-trim is found as ``--drat-trim PATH``, else ``$DRAT_TRIM``, else on ``PATH``,
+else at ``/work/peer/drat-trim/drat-trim``; it is third-party code and never part of
+this repository. Without it the table still shows trailkit's numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from pysat.examples.genhard import PHP
+from pysat.solvers import Solver
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_sat import random_3sat  # the checker benchmark's formula
+
+TIME_TARGET = 1.5
+MEMORY_TARGET = 2.0
+SOLVERS = [("CaDiCaL", "cadical195"), ("Glucose", "glucose4")]
+DEFAULT_PEER = Path("/work/peer/drat-trim/drat-trim")
+BUILD_HINT = ("build it from drat-trim's public C source (github.com/marijnheule/drat-trim): "
+              "cc -O2 -o drat-trim drat-trim.c, then pass --drat-trim PATH or set $DRAT_TRIM")
+
+# Runs argv[1:] as one child; prints [wall s, peak RSS MiB, the child's stdout] as JSON.
+WRAPPER = """
+import json, resource, subprocess, sys, time
+t0 = time.perf_counter()
+run = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+took = time.perf_counter() - t0
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(json.dumps([took, peak, run.stdout]))
+"""
+
+# trailkit's side: read the CNF and the proof file, check, say VERIFIED as drat-trim does.
+TRAILKIT = """
+import sys, time
+from pathlib import Path
+from trailkit.models.drup import check_drup
+clauses, clause = [], []
+for line in Path(sys.argv[1]).read_text().splitlines():
+    if line and line[0] not in "cp":
+        for x in map(int, line.split()):
+            if x:
+                clause.append(x)
+            else:
+                clauses.append(clause)
+                clause = []
+t0 = time.perf_counter()
+ok, message = check_drup(clauses, Path(sys.argv[2]).read_bytes())
+print(f"c check {time.perf_counter() - t0:.3f} s: {message}")
+print("s VERIFIED" if ok else "s NOT VERIFIED")
+"""
+
+
+def instances(quick: bool) -> list[tuple[str, list[list[int]]]]:
+    """The formulas, named."""
+    if quick:
+        return [("PHP(8)", PHP(8).clauses), ("3-SAT n=200", random_3sat(200, 1))]
+    return [("PHP(9)", PHP(9).clauses), ("3-SAT n=230", random_3sat(230, 0))]
+
+
+def write_proof(folder: Path, label: str, clauses: list[list[int]], solver: str,
+                name: str) -> tuple[str, Path, Path, int] | None:
+    """Write ``clauses`` and ``solver``'s refutation of them; None if satisfiable."""
+    with Solver(name=solver, bootstrap_with=clauses, with_proof=True) as s:
+        if s.solve():
+            return None
+        proof = s.get_proof()
+    stem = f"{label}-{solver}".replace(" ", "").replace("=", "").replace("(", "").replace(")", "")
+    cnf, drup = folder / f"{stem}.cnf", folder / f"{stem}.drup"
+    num_vars = max(abs(x) for c in clauses for x in c)
+    cnf.write_text(f"p cnf {num_vars} {len(clauses)}\n"
+                   + "".join(" ".join(map(str, c)) + " 0\n" for c in clauses))
+    drup.write_text("\n".join(proof) + "\n")
+    lemmas = sum(1 for line in proof if not line.startswith("d"))
+    return f"{label} {name}", cnf, drup, lemmas
+
+
+def measure(command: list[str], repeat: int) -> tuple[float, float, bool, list[str]]:
+    """Median wall time (s), largest peak RSS (MiB), whether every run said VERIFIED,
+    and every run's output."""
+    times, peaks, verified, outs = [], [], True, []
+    for _ in range(repeat):
+        took, peak, out = json.loads(subprocess.run(
+            [sys.executable, "-c", WRAPPER, *command], check=True, capture_output=True,
+            text=True).stdout)
+        times.append(took)
+        peaks.append(peak)
+        outs.append(out)
+        verified &= any(line.strip() == "s VERIFIED" for line in out.splitlines())
+    return statistics.median(times), max(peaks), verified, outs
+
+
+def check_seconds(outs: list[str]) -> str:
+    """The median of the check times trailkit's runs report (without process start,
+    imports and reading the files)."""
+    return f"{statistics.median(float(o.split('c check ')[1].split(' s')[0]) for o in outs):.2f}"
+
+
+def find_peer(given: str | None) -> Path | None:
+    """drat-trim's executable: ``--drat-trim``, ``$DRAT_TRIM``, ``PATH``, the default."""
+    for candidate in (given, os.environ.get("DRAT_TRIM"), shutil.which("drat-trim"),
+                      str(DEFAULT_PEER)):
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return Path(candidate)
+    return None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--drat-trim", dest="drat_trim", default=None,
+                        help="drat-trim's executable")
+    parser.add_argument("--quick", action="store_true", help="smaller formulas")
+    args = parser.parse_args()
+    peer = find_peer(args.drat_trim)
+    if peer is None:
+        print(f"# drat-trim not found: only trailkit's numbers; {BUILD_HINT}")
+    else:
+        print(f"# drat-trim: {peer}")
+    ours = [sys.executable, "-c", TRAILKIT]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        jobs = []
+        for label, clauses in instances(args.quick):
+            for name, solver in SOLVERS:
+                job = write_proof(folder, label, clauses, solver, name)
+                if job is None:
+                    print(f"# {label} is satisfiable: skipped")
+                    break
+                jobs.append(job)
+        subprocess.run([*ours, str(jobs[0][1]), str(jobs[0][2])], check=True,
+                       capture_output=True)  # compile the kernel, or load its cache
+        print(f"# medians of {args.repeat} fresh processes; ratios trailkit / drat-trim; "
+              f"targets {TIME_TARGET}x time, {MEMORY_TARGET}x memory")
+        print(f"{'instance':<22} {'lemmas':>8} {'trailkit s':>10} {'MB':>5} {'drat-trim s':>11} "
+              f"{'MB':>5} {'time':>6} {'memory':>6}  {'ok':<5} check s")
+        for label, cnf, drup, lemmas in jobs:
+            t_ours, mb_ours, ok_ours, outs = measure([*ours, str(cnf), str(drup)], args.repeat)
+            check = check_seconds(outs) if ok_ours else "-"
+            if peer is None:
+                print(f"{label:<22} {lemmas:>8,} {t_ours:>10.2f} {mb_ours:>5.0f} {'-':>11} "
+                      f"{'-':>5} {'-':>6} {'-':>6}  {'yes' if ok_ours else 'NO':<5} {check}",
+                      flush=True)
+                continue
+            t_peer, mb_peer, ok_peer, _ = measure([str(peer), str(cnf), str(drup)], args.repeat)
+            agree = "yes" if ok_ours and ok_peer else f"NO ({ok_ours}/{ok_peer})"
+            print(f"{label:<22} {lemmas:>8,} {t_ours:>10.2f} {mb_ours:>5.0f} {t_peer:>11.2f} "
+                  f"{mb_peer:>5.0f} {t_ours / t_peer:>5.2f}x {mb_ours / mb_peer:>5.2f}x  "
+                  f"{agree:<5} {check}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
