@@ -13,14 +13,15 @@ functions run as plain Python: slower, never different.
 Encoding. Variables are numbered from 1; literal ``v`` is coded ``2v``
 and ``-v`` is ``2v + 1`` (``code ^ 1`` negates). ``truth[code]`` is 1 when that
 literal is true at the moment. Clause ``c`` is ``lits[start[c]:start[c] + size[c]]``
-(literals sorted and without repeats), after a two-slot header (its size, its id and
-flags); the formula's clauses come first, then one
-clause id per proof line (``base + line index``). A clause in propagation watches
-its first two literals. Each literal's watch list is a contiguous run of one
-shared pool (one int64 entry ``start << 32 | blocker``, MiniSat style: a true blocker literal
-settles the entry without touching the clause); a full run moves to the pool's
-end, and a full pool is compacted. A clause leaves propagation lazily: its
-entries are dropped when a scan or a compaction meets them.
+(literals sorted and without repeats), after a three-slot header (where the last
+search for a new watch stopped, its size, its id and flags); the formula's clauses
+come first, then one clause id per proof line (``base + line index``). A clause in
+propagation watches its first two literals. Each literal's watch list is a
+contiguous run of one shared pool (one int64 entry ``start << 32 | core << 31 |
+blocker``, MiniSat style: a true blocker literal settles the entry without touching
+the clause); a full run moves to the pool's end, and a full pool is compacted. A
+clause leaves propagation lazily: its entries are dropped when a scan or a
+compaction meets them.
 
 Watch invariant (what makes rolling back the top-level trail safe): a clause
 that watches a literal false at top level is satisfied by a literal (its other
@@ -76,13 +77,21 @@ RESUME_LIT = 13  # the literal whose REST scan stopped after an assignment, or -
 RESUME_AT = 14   # ... the pool entry to go on from (entries before it were visited)
 SLOTS = 15
 
-# A clause's header: lits[start[c] - 2] is its size, lits[start[c] - 1] is
+# A clause's header: lits[start[c] - 3] is where the last search for a new watch
+# stopped (an offset from start[c], 2 at first), lits[start[c] - 2] is its size,
+# lits[start[c] - 1] is
 # c << 2 | WATCHED (in propagation: watches its first two) | CORE_CLAUSE (used by a
 # checked derivation). A watch entry names the clause by its start, so a scan finds
-# the flags, the id, the size and the watched literals in one cache line.
-HEADER = 2
+# the flags, the id, the size, the search position and the watched literals in one
+# cache line (a separate array of search positions was one more cache miss per visit).
+HEADER = 3
 WATCHED = 1
 CORE_CLAUSE = 2
+# A watch entry is start << 32 | core << 31 | blocker: its clause's CORE_CLAUSE flag is
+# copied into bit 31, so a core-first scan passes over the other pass's clauses
+# without reading their headers (drat-trim keeps this flag in its watch entries too).
+ENTRY_CORE = 1 << 31
+BLOCKER = ENTRY_CORE - 1
 
 # _scan() modes: which watching clauses a scan visits.
 ALL = 0
@@ -117,7 +126,6 @@ class Database(NamedTuple):
     size: np.ndarray      # int32 per clause
     tautology: np.ndarray  # uint8 per clause: holds x and -x (never stored)
     alive: np.ndarray     # uint8 per clause: in the database now
-    search: np.ndarray    # int32 per clause: where the last search for a new watch ended
     truth: np.ndarray     # uint8 per literal code
     woff: np.ndarray      # int64 per literal code: where its watch list starts
     wlen: np.ndarray      # int64 per literal code: entries in its watch list
@@ -142,7 +150,6 @@ def new_database(lits: np.ndarray, start: np.ndarray, size: np.ndarray,
         lits=lits, start=start, size=size,
         tautology=np.zeros(clauses, dtype=np.uint8),
         alive=np.zeros(clauses, dtype=np.uint8),
-        search=np.full(clauses, 2, dtype=np.int32),
         truth=np.zeros(codes, dtype=np.uint8),
         woff=np.zeros(codes, dtype=np.int64),
         wlen=np.zeros(codes, dtype=np.int64),
@@ -364,6 +371,7 @@ def normalise(db: Database) -> None:
                 lits[b + kept] = lits[i]
                 kept += 1
         size[c] = kept
+        lits[b - 3] = 2
         lits[b - 2] = kept
         lits[b - 1] = c << 2
 
@@ -466,10 +474,16 @@ def compact(db: Database) -> None:
 
 
 @_kernel
-def _entry(b: int, blocker: int) -> int:
-    """The watch pool entry of the clause starting at ``b`` with ``blocker`` (both
-    below 2^31)."""
-    return (np.int64(b) << 32) | np.int64(blocker)
+def _entry(b: int, low: int) -> int:
+    """The watch pool entry of the clause starting at ``b`` with ``low`` (its blocker,
+    or'ed with ENTRY_CORE for a core clause; ``b`` and the blocker below 2^31)."""
+    return (np.int64(b) << 32) | np.int64(low)
+
+
+@_kernel
+def _core_bit(header: int) -> int:
+    """ENTRY_CORE if the clause header ``header`` says core, else 0."""
+    return (np.int64(header) & CORE_CLAUSE) << 30  # int64: int32 would overflow
 
 
 @_kernel
@@ -489,7 +503,7 @@ def _watch(db: Database, lit: int, b: int, blocker: int) -> None:
             db.watches[end:end + n] = db.watches[off:off + n]
             db.woff[lit], db.wcap[lit] = end, room
             db.meta[POOL_END] = end + room
-    db.watches[db.woff[lit] + n] = _entry(b, blocker)
+    db.watches[db.woff[lit] + n] = _entry(b, blocker | _core_bit(db.lits[b - 1]))
     db.wlen[lit] = n + 1
 
 
@@ -505,6 +519,12 @@ def _scan(db: Database, false_lit: int, top: int, mode: int) -> int:
     scan that stops records where to go on (``meta[RESUME_*]``), as drat-trim does:
     the entries before that point need no second visit (what settled them stays
     true), and no entry joins the list of a false literal meanwhile.
+
+    The pass an entry belongs to is its ENTRY_CORE bit: every entry of a clause
+    watching the literal has the clause's flag (:func:`analyze` sets it in both
+    lists), so the two passes visit each such entry once. An entry whose bit lags
+    behind its clause's header is a leftover (the clause left that list and came
+    back with a new entry): it gets the flag and waits for the next CORE scan.
     """
     lits, truth = db.lits, db.truth
     watches, trail, meta = db.watches, db.trail, db.meta
@@ -514,22 +534,24 @@ def _scan(db: Database, false_lit: int, top: int, mode: int) -> int:
         if meta[RESUME_LIT] == false_lit:
             read = write = meta[RESUME_AT]
         meta[RESUME_LIT] = -1
+    wanted = ENTRY_CORE if mode == CORE else 0
     while read < end:
         entry = watches[read]
         read += 1
-        if truth[entry & 0xFFFFFFFF] != 0:
-            if write != read - 1:
+        if (mode != ALL and entry & ENTRY_CORE != wanted) or truth[entry & BLOCKER] != 0:
+            if write != read - 1:  # not this pass's clause, or settled by its blocker
                 watches[write] = entry
             write += 1
             continue
-        b, blocker = entry >> 32, entry & 0xFFFFFFFF
+        b, blocker = entry >> 32, entry & BLOCKER
         header = lits[b - 1]
         if header & WATCHED == 0:
             continue  # left propagation: drop the entry
-        if mode != ALL and (header & CORE_CLAUSE != 0) != (mode == CORE):
-            watches[write] = entry
+        flag = _core_bit(header)
+        if mode != ALL and flag != wanted:  # a leftover entry made before the clause was core
+            watches[write] = entry | flag
             write += 1
-            continue  # not this pass's clause
+            continue
         c = header >> 2
         if lits[b] == false_lit:
             lits[b], lits[b + 1] = lits[b + 1], false_lit
@@ -537,7 +559,7 @@ def _scan(db: Database, false_lit: int, top: int, mode: int) -> int:
             continue  # watches other literals now: drop the entry
         other = lits[b]
         if other != blocker and truth[other] != 0:
-            watches[write] = _entry(b, other)
+            watches[write] = _entry(b, other | flag)
             write += 1
             continue
         # Look for a literal that is not false, going round from where the last
@@ -545,7 +567,7 @@ def _scan(db: Database, false_lit: int, top: int, mode: int) -> int:
         n = lits[b - 2]
         found = -1
         if n > 2:
-            resume = b + db.search[c]
+            resume = b + lits[b - 3]
             for k in range(resume, b + n):
                 if truth[lits[k] ^ 1] == 0:
                     found = k
@@ -556,12 +578,12 @@ def _scan(db: Database, false_lit: int, top: int, mode: int) -> int:
                         found = k
                         break
         if found >= 0:
-            db.search[c] = found - b
+            lits[b - 3] = found - b
             lit = lits[found]
             lits[b + 1], lits[found] = lit, false_lit
             length = db.wlen[lit]
             if length < db.wcap[lit]:  # room: append here (a call costs more)
-                watches[db.woff[lit] + length] = _entry(b, other)
+                watches[db.woff[lit] + length] = _entry(b, other | flag)
                 db.wlen[lit] = length + 1
                 continue
             meta[SCAN_LIT], meta[SCAN_READ], meta[SCAN_WRITE] = false_lit, read, write
@@ -571,7 +593,7 @@ def _scan(db: Database, false_lit: int, top: int, mode: int) -> int:
                 read, write = meta[SCAN_READ], meta[SCAN_WRITE]
                 end = db.woff[false_lit] + db.wlen[false_lit]
             continue
-        watches[write] = _entry(b, other)
+        watches[write] = _entry(b, other | flag)
         write += 1
         if truth[other ^ 1] != 0:
             meta[CONFLICT] = c
@@ -634,6 +656,15 @@ def propagate(db: Database) -> bool:
 
 
 @_kernel
+def _flag_entries(db: Database, lit: int, b: int) -> None:
+    """Set ENTRY_CORE in the entries of ``lit``'s watch list for the clause at ``b``."""
+    watches = db.watches
+    for k in range(db.woff[lit], db.woff[lit] + db.wlen[lit]):
+        if watches[k] >> 32 == b:
+            watches[k] |= ENTRY_CORE
+
+
+@_kernel
 def analyze(db: Database, clause: int) -> None:
     """Mark ``clause`` (falsified, or the reason of a true literal) and every reason
     it rests on as core, following the implication graph back to the units."""
@@ -646,7 +677,12 @@ def analyze(db: Database, clause: int) -> None:
     while depth > 0:
         depth -= 1
         c = stack[depth]
-        lits[start[c] - 1] |= CORE_CLAUSE
+        b = start[c]
+        if lits[b - 1] & CORE_CLAUSE == 0:
+            lits[b - 1] |= CORE_CLAUSE
+            if lits[b - 1] & WATCHED != 0:
+                _flag_entries(db, lits[b], b)
+                _flag_entries(db, lits[b + 1], b)
         for k in range(start[c], start[c] + size[c]):
             var = lits[k] >> 1
             if seen[var] != stamp:

@@ -1,10 +1,11 @@
 """Benchmark: trailkit's DRUP checker against drat-trim on the same proof files.
 
 Run on demand: ``python tests/bench/bench_drup.py [--repeat 3] [--drat-trim PATH]
-[--quick]``.
+[--quick] [--keep DIR]``.
 
 The proofs are logged by python-sat's solvers and written, with their CNF, to a
-temporary folder: the pigeonhole formula PHP(9) (10 pigeons, 9 holes,
+temporary folder (``--keep DIR``: to DIR, kept, so the same files can be re-timed):
+the pigeonhole formula PHP(9) (10 pigeons, 9 holes,
 ``pysat.examples.genhard.PHP(9)``) and a random 3-SAT formula with 230 variables at
 4.26 clauses per variable (seed 0, unsatisfiable; the same formula as
 ``bench_sat.py --checker``), each refuted by CaDiCaL 1.9.5 and by Glucose 4
@@ -143,6 +144,9 @@ def main() -> None:
     parser.add_argument("--drat-trim", dest="drat_trim", default=None,
                         help="drat-trim's executable")
     parser.add_argument("--quick", action="store_true", help="smaller formulas")
+    parser.add_argument("--keep", metavar="DIR", default=None,
+                        help="write the CNF and proof files to DIR and keep them "
+                             "(to re-time the same files), instead of a temporary folder")
     args = parser.parse_args()
     peer = find_peer(args.drat_trim)
     if peer is None:
@@ -151,7 +155,8 @@ def main() -> None:
         print(f"# drat-trim: {peer}")
     ours = [sys.executable, "-c", TRAILKIT]
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
+        folder = Path(args.keep or tmp)
+        folder.mkdir(parents=True, exist_ok=True)
         jobs = []
         for label, clauses in instances(args.quick):
             for name, solver in SOLVERS:
