@@ -6,7 +6,9 @@ lines on; the tests here lower that to 0, so small lists go through it too)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -139,14 +141,7 @@ def test_two_long_names_with_one_hash_are_never_merged(variant: str) -> None:
 def test_specs_read_the_same_through_the_scan(text: str) -> None:
     """Inline lists (the fast reader cuts them out first): the same puzzle, or the same
     problems, with the scan taking every list and with it taking none."""
-    saved = jit.COMPILE_FROM
-    try:
-        jit.COMPILE_FROM = 10**9
-        before = _outcome(text)
-        jit.COMPILE_FROM = 0
-        assert _outcome(text) == before
-    finally:
-        jit.COMPILE_FROM = saved
+    read_both_ways(_outcome, text)
 
 
 @pytest.mark.parametrize("lines, extra", [
@@ -163,15 +158,21 @@ def test_edge_files_read_the_same_through_the_scan(tmp_path: Path, lines: list[s
     (tmp_path / "edges.txt").write_text("\n".join(lines) + "\n")
     spec = tmp_path / "spec.yaml"
     spec.write_text(f"trailkit: 1\nkind: {kind}\n{extra}edges_file: edges.txt\n")
+    read_both_ways(_file_outcome, spec)
+
+
+def read_both_ways(outcome: Callable[[Any], Any], source: Any) -> Any:
+    """``outcome(source)`` with the scan taking no list and with it taking every list
+    (asserted equal), returned."""
     saved = jit.COMPILE_FROM
     try:
         jit.COMPILE_FROM = 10**9
-        before = _file_outcome(spec)
+        before = outcome(source)
         jit.COMPILE_FROM = 0
-        after = _file_outcome(spec)
+        assert outcome(source) == before
     finally:
         jit.COMPILE_FROM = saved
-    assert after == before
+    return before
 
 
 def _outcome(text: str) -> object:
@@ -239,12 +240,5 @@ def test_ends_named_after_a_scanned_list_read_the_same(start: str) -> None:
                     for i in range(1, 40))
     text = (f"trailkit: 1\nkind: colour-walk\nstart: {start}\ngoal: n40\n"
             f"colours: [red, blue, green]\nedges:\n{edges}")
-    saved = jit.COMPILE_FROM
-    try:
-        jit.COMPILE_FROM = 10**9
-        before = _outcome(text)
-        jit.COMPILE_FROM = 0
-        assert _outcome(text) == before
-    finally:
-        jit.COMPILE_FROM = saved
+    before = read_both_ways(_outcome, text)
     assert (before[1] is None) == ("n99" in start or "nine" in start)  # a typo: a problem
