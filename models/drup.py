@@ -52,14 +52,40 @@ import hashlib
 import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextvars import ContextVar
 from itertools import chain
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from trailkit.models import drup_kernel as kernel
+from trailkit.models import drup_kernel, jit
 from trailkit.models.answer import Certificate
 from trailkit.models.puzzle import Puzzle
+
+_SMALL: ContextVar[bool] = ContextVar("small_drup_check", default=False)
+"""Whether the check under way runs its kernels interpreted (see :class:`_Kernels`)."""
+
+
+class _Kernels:
+    """:mod:`trailkit.models.drup_kernel` as this module calls it: each kernel compiled,
+    or, during the check of a small proof, interpreted. Loading Numba and the checker's
+    cached machine code costs over a second (compiling it on first use, half a minute),
+    far more than a proof of a few hundred lines takes interpreted; the very same code
+    runs either way (the tests compare the two)."""
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(drup_kernel, name)
+        if isinstance(value, jit.Kernel):
+            return value.interpreted if _SMALL.get() else value.compiled
+        return value
+
+
+kernel = _Kernels()
+
+_INTERPRETED_BELOW = 4
+"""A check runs interpreted when its formula's literals and its proof's bytes come to
+fewer than ``jit.COMPILE_FROM / _INTERPRETED_BELOW`` (5,000; RUP checking does more work
+per literal than the linear kernels ``COMPILE_FROM`` was set for)."""
 
 __all__ = ["MAX_LEMMAS", "check_drup", "check_drup_certificate", "cnf_sha256", "cnf_text"]
 
@@ -226,7 +252,7 @@ def _exact_proof(proof_lines: list[str], max_lemmas: int) -> _Proof | str:
                   fill, texts.__getitem__)
 
 
-def _database(clauses: list[Sequence[int]], proof: _Proof) -> kernel.Database:
+def _database(clauses: list[Sequence[int]], proof: _Proof) -> drup_kernel.Database:
     """The kernel's database over the formula's clauses then one clause per proof line.
 
     Sparse variable numbers are renumbered densely (so a proof naming variable 10^9
@@ -264,7 +290,7 @@ def _database(clauses: list[Sequence[int]], proof: _Proof) -> kernel.Database:
     return db
 
 
-def _deletion_targets(db: kernel.Database, deletion: np.ndarray, base: int) -> np.ndarray:
+def _deletion_targets(db: drup_kernel.Database, deletion: np.ndarray, base: int) -> np.ndarray:
     """Per proof line, the id of the clause a deletion line deletes (-1 for none, and
     for lemmas): the latest clause with the same literals not deleted before."""
     target = np.full(len(deletion), -1, dtype=np.int32)
@@ -273,7 +299,7 @@ def _deletion_targets(db: kernel.Database, deletion: np.ndarray, base: int) -> n
     return target
 
 
-def _tidy(db: kernel.Database) -> None:
+def _tidy(db: drup_kernel.Database) -> None:
     """Compact the watch lists once most entries belong to clauses that left
     propagation (deleted clauses leave theirs behind: dropping them costs a pass)."""
     if int(db.wlen.sum()) > 8 * int(db.meta[kernel.WATCHING]) + 4096:
@@ -349,14 +375,37 @@ def check_drup(clauses: Iterable[Sequence[int]], proof_lines: ProofText, *,
 def _check(clauses: Iterable[Sequence[int]], proof_lines: ProofText,
            time_limit: float | None, max_lemmas: int, backward: bool,
            core_first: bool = True,
-           progress: Progress | None = None) -> tuple[bool, str, kernel.Database | None]:
+           progress: Progress | None = None) -> tuple[bool, str, drup_kernel.Database | None]:
     """:func:`check_drup`, also returning the database it ended with (None if the
     proof could not be parsed), for tests that look inside."""
+    clauses = list(clauses)
+    size = sum(map(len, clauses)) + _text_size(proof_lines)
+    token = _SMALL.set(size * _INTERPRETED_BELOW < jit.COMPILE_FROM)
+    try:
+        return _check_with(clauses, proof_lines, time_limit, max_lemmas, backward,
+                           core_first, progress)
+    finally:
+        _SMALL.reset(token)
+
+
+def _text_size(proof: ProofText) -> int:
+    """About how many bytes the proof's text has."""
+    if isinstance(proof, str | bytes | bytearray | memoryview):
+        return len(proof)
+    if isinstance(proof, Sequence):
+        return sum(map(len, proof)) + len(proof)
+    return jit.COMPILE_FROM  # an iterator: not measured, taken as big
+
+
+def _check_with(clauses: list[Sequence[int]], proof_lines: ProofText,
+                time_limit: float | None, max_lemmas: int, backward: bool,
+                core_first: bool, progress: Progress | None
+                ) -> tuple[bool, str, drup_kernel.Database | None]:
+    """:func:`_check` with its kernels chosen."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
     proof = _read_proof(proof_lines, max_lemmas)
     if isinstance(proof, str):
         return False, proof, None
-    clauses = list(clauses)
     base, lines = len(clauses), len(proof.sizes)
     try:
         db = _database(clauses, proof)
@@ -369,7 +418,7 @@ def _check(clauses: Iterable[Sequence[int]], proof_lines: ProofText,
     meta = db.meta
     report = _Reporter(progress, proof.numbers)
 
-    def failed(index: int) -> tuple[bool, str, kernel.Database]:
+    def failed(index: int) -> tuple[bool, str, drup_kernel.Database]:
         return False, (f"proof line {proof.numbers[index]} ({proof.line(index)[:60]!r}) "
                        "does not follow by reverse unit propagation"), db
 

@@ -29,6 +29,10 @@ TRIANGLES = Puzzle.build(kind="walk", colours=RGB, closed=True, edges=[
 XOR2 = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
 MODES = [True, False]  # backward, forward
 
+# Small proofs are checked interpreted (trailkit.models.drup); these tests are of the
+# compiled kernels, so every proof here runs compiled, as the big ones do.
+pytestmark = pytest.mark.usefixtures("compiled_kernels")
+
 
 def with_proof(cert: Certificate, proof: list[str]) -> Certificate:
     return replace(cert, data={**cert.data, "proof": proof})

@@ -30,6 +30,10 @@ from trailkit.models.drup import check_drup
 SOLVERS = ["cadical195", "glucose4", "maplechrono"]
 MODES = [True, False]  # backward, forward
 
+# Small proofs are checked interpreted (trailkit.models.drup); these tests are of the
+# compiled kernels, so every proof here runs compiled, as the big ones do.
+pytestmark = pytest.mark.usefixtures("compiled_kernels")
+
 
 def refuted(clauses: list[list[int]], num_vars: int) -> bool:
     """Whether no assignment of variables 1..num_vars satisfies every clause."""
@@ -180,6 +184,25 @@ def test_interpreted_kernel_says_what_the_compiled_one_says(tmp_path) -> None:
     compiled = verdicts(cases)
     assert interpreted == compiled
     assert any(ok for ok, _ in compiled) and not all(ok for ok, _ in compiled)
+
+
+def test_a_small_proof_is_checked_interpreted_with_the_compiled_verdicts(tmp_path) -> None:
+    """Below the size where loading Numba costs more than the check, the checker runs
+    its kernels interpreted: Numba is never imported, and every verdict is the compiled
+    one."""
+    cases = [case for case in kernel_cases()
+             if sum(map(len, case[0])) + sum(map(len, case[1])) < 2000]
+    assert len(cases) >= 5
+    (tmp_path / "cases.json").write_text(json.dumps(cases))
+    script = ("import json, sys; from tests.test_drup_kernel import verdicts; "
+              "found = verdicts(json.load(open(sys.argv[1]))); "
+              "print(json.dumps([found, 'numba' in sys.modules]))")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out = subprocess.run([sys.executable, "-c", script, str(tmp_path / "cases.json")],
+                         cwd=root, capture_output=True, text=True, check=True)
+    small, numba_loaded = json.loads(out.stdout)
+    assert not numba_loaded
+    assert small == verdicts(cases)
 
 
 # --------------------------------------------------------------- watch pool
