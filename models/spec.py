@@ -30,7 +30,7 @@ stays ``None`` and ``meta["layout"]`` is ``"auto"``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import islice
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
@@ -632,6 +632,18 @@ class _SpecReader:
             self.node_names.append(name)
         return index
 
+    def number_names(self, names: Iterable[str]) -> list[int]:
+        """The node number of each of ``names``, new names numbered next in order of
+        appearance (one C-level lookup per name: the fast path of million-edge lists)."""
+        index = self.node_index
+        known = len(index)
+        numbering = _Numbering(index)
+        codes = list(map(numbering.__getitem__, names))
+        new = list(islice(numbering.items(), known, None))
+        index.update(new)
+        self.node_names.extend(name for name, _ in new)
+        return codes
+
     @property
     def node_index(self) -> dict[str, int]:
         """Node numbers by name, including the names a scanned edge list brought in
@@ -1079,13 +1091,7 @@ class _SpecReader:
                 return False
             ends = scanned.ends
             if index:  # numbers after the names known already
-                known = len(index)
-                numbering = _Numbering(index)
-                ends = np.fromiter(map(numbering.__getitem__, scanned.names), dtype=np.int64,
-                                   count=len(scanned.names))[ends]
-                new = list(islice(numbering.items(), known, None))
-                index.update(new)
-                self.node_names.extend(name for name, _ in new)
+                ends = np.array(self.number_names(scanned.names), dtype=np.int64)[ends]
             else:  # indexed when first needed (see node_index)
                 self.node_names.extend(scanned.names)
                 self._unindexed = len(scanned.names)
@@ -1132,13 +1138,7 @@ class _SpecReader:
             ends[0::2], ends[1::2] = us, vs
             codes: list[int] | None = None
             if self.declared is None or not self.nodes_complete:
-                # one lookup per end numbers the new names in order of appearance
-                known = len(index)
-                numbering = _Numbering(index)
-                codes = list(map(numbering.__getitem__, ends))
-                new = list(islice(numbering.items(), known, None))
-                index.update(new)
-                self.node_names.extend(name for name, _ in new)
+                codes = self.number_names(ends)
             else:  # every name must be declared (and so is known): report each miss
                 for u, v, number in zip(us, vs, numbers, strict=True):
                     for name in (u, v):
