@@ -135,9 +135,13 @@ def _indent(text: bytes) -> int:
 
 
 _STEPS_MARK = b"\x00"
-_TEXT_MARK = json.dumps("\x00")
 """Where a walk's steps go in orjson's text: a byte orjson never writes itself (it
 escapes every control character), so splitting at it finds exactly the walks."""
+
+_TEXT_MARK = json.dumps("\x00")
+"""Where a walk's steps go in the standard library's text: the string ``"\u0000"``,
+which no answer holds (spec text has no control characters; :func:`_plain_text`
+checks the count anyway)."""
 
 
 def _as_fragment(obj: Any, steps: list[StepsJson]) -> Any:
