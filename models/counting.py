@@ -32,7 +32,9 @@ class CountResult:
 
     ``complete`` is false when a limit stopped the count: the numbers are then lower
     bounds ("at least N") and the status is unknown, never a wrong total.
-    ``method`` says how the number was obtained (``enumeration``, ``best-theorem``, ...).
+    ``method`` says how the number was obtained (``enumeration``, ``best-theorem``, ...);
+    ``by_formula`` is true when it was computed by a formula rather than enumerated
+    (``method`` then names the formula).
     """
 
     backend: str
@@ -44,3 +46,4 @@ class CountResult:
     per_start: Mapping[str, StartCounts] | None = None
     reason: str = ""
     stats: Mapping[str, Any] = field(default_factory=dict)
+    by_formula: bool = False

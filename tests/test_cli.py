@@ -225,3 +225,27 @@ def test_export_and_read_back_a_model(tmp_path: Path, capsys: pytest.CaptureFixt
     code, out, _ = run(["solve", str(SPECS / "nikolaus.yaml"), "--from-model", str(answer),
                         "--json"], capsys)
     assert code == 0 and json.loads(out)["verified"] is True
+
+
+def test_count_backend_direct_is_the_formula_and_says_so(capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    """CONTRACT 1.2 §5: ``count --backend direct`` uses the formula where it applies; the
+    JSON names backend direct and method exact (it used to enumerate for ever)."""
+    spec = str(SPECS / "dominoes" / "double-six.yaml")
+    code, out, _ = run(["count", spec, "--backend", "direct", "--json"], capsys)
+    result = json.loads(out)
+    assert code == 0
+    assert (result["backend"], result["method"], result["solutions"]) == \
+        ("direct", "exact", 7_959_229_931_520)
+    assert result["formula"] == "eulerian-orientations"
+
+
+def test_count_of_longest_walks_and_failures_there(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = str(SPECS / "dominoes" / "longest-train.yaml")
+    code, out, _ = run(["count", spec, "--json"], capsys)
+    result = json.loads(out)
+    assert code == 0 and (result["solutions"], result["length"]) == (20, 7)
+    code, out, _ = run(["count", spec], capsys)
+    assert "20 (the longest walks: 7 steps)" in out
+    code, out, err = run(["count", spec, "--failures"], capsys)
+    assert code == 2 and "not defined under 'objective: longest'" in err

@@ -222,9 +222,9 @@ def test_compare_rows_say_who_decided(capsys: pytest.CaptureFixture[str]) -> Non
 
 def test_prove_drup_on_a_reusable_walk_says_what_applies(capsys: pytest.CaptureFixture[str]
                                                          ) -> None:
-    code, out, _ = run(["prove", str(TYRES / "original.yaml"), "--drup"], capsys)
-    assert code == 3
-    assert "no DRUP proof applies" in out and "closed-set certificate" in out
+    code, _, err = run(["prove", str(TYRES / "original.yaml"), "--drup"], capsys)
+    assert code == 2  # CONTRACT 1.2 §5: an option that cannot apply is exit 2, not 3
+    assert "no DRUP proof applies" in err and "closed-set certificate" in err
 
 
 # ------------------------------------------------------------------ counting

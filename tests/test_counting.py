@@ -306,3 +306,21 @@ def test_circuits_times_edges_is_closed_sequences(puzzle: Puzzle) -> None:
 def test_exact_count_declines_colour_rules() -> None:
     puzzle = Puzzle.build(edges=[("a", "b", "r")], colours=RULE)
     assert exact_count(puzzle) is None
+
+
+def test_the_direct_backend_counts_by_its_formula_where_it_applies() -> None:
+    """``count --backend direct`` with ``--method auto`` is the formula (the direct
+    backend's own method), named as backend ``direct``, method exact; on the double-six
+    set enumeration would take longer than the universe's age."""
+    from pathlib import Path
+
+    from trailkit.models.spec import load_spec
+    from trailkit.solvers.pipeline import count
+
+    p = load_spec(Path(__file__).resolve().parent.parent / "specs/dominoes/double-six.yaml")
+    for backend in (None, "direct", DirectBackend()):
+        result = count(p, backend)
+        assert (result.backend, result.by_formula, result.solutions) == \
+            ("direct", True, 7_959_229_931_520)
+    assert not count(p, "direct", method="enumerate",
+                     limits=Limits(work_limit=1000)).by_formula

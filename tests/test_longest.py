@@ -10,15 +10,17 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from oracles import once_walks, walk_puzzles
 
 from trailkit.models.answer import Status
+from trailkit.models.errors import UnsupportedPuzzle
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.spec import load_spec
 from trailkit.solvers.base import Backend
-from trailkit.solvers.pipeline import solve
+from trailkit.solvers.pipeline import count, solve
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 
@@ -46,3 +48,46 @@ def test_the_bundled_hand(backend: Backend) -> None:
     p = load_spec(SPECS / "dominoes" / "longest-train.yaml")
     answer = solve(p, backend)
     assert answer.optimal and answer.length == p.expect["length"] == _longest(p)
+
+
+@pytest.mark.parametrize("closed", [False, True], ids=["open", "closed"])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_longest_counts_match_brute_force(backend: Backend, closed: bool,
+                                          data: st.DataObject) -> None:
+    """``count`` under ``objective: longest`` counts the walks of the longest length only,
+    on every backend that counts (with and without colour rules: the strategy draws both)."""
+    if not backend.supports_counting:
+        pytest.skip(f"{backend.name} does not count")
+    p = data.draw(walk_puzzles(EdgeUse.AT_MOST_ONCE, max_nodes=4, max_edges=5, closed=closed))
+    p = dataclasses.replace(p, objective=Objective.LONGEST)
+    walks = once_walks(p)
+    best = max((len(w) for w in walks), default=None)
+    expected = sum(1 for w in walks if len(w) == best)
+    result = count(p, backend, crosscheck=None)
+    assert result.complete and result.solutions == expected
+    if result.per_start is not None:
+        names = p.nodes
+        for start, row in result.per_start.items():
+            assert row.solutions == sum(1 for w in walks if len(w) == best
+                                        and names[w.nodes[0]] == start)
+
+
+def test_the_bundled_hand_counts_its_longest_trains(backend: Backend) -> None:
+    """The issue's numbers: 7 dominoes is the longest train, and 20 walks have it (not
+    the 247 walks of every length from 0 to 7)."""
+    if not backend.supports_counting:
+        pytest.skip(f"{backend.name} does not count")
+    p = load_spec(SPECS / "dominoes" / "longest-train.yaml")
+    walks = once_walks(p)
+    assert count(p, backend, crosscheck=None).solutions == \
+        sum(1 for w in walks if len(w) == 7) == 20
+
+
+def test_failures_are_refused_under_an_objective() -> None:
+    p = load_spec(SPECS / "dominoes" / "longest-train.yaml")
+    with pytest.raises(UnsupportedPuzzle, match="not defined under 'objective: longest'"):
+        count(p, failures=True)
+    with pytest.raises(UnsupportedPuzzle, match="objective: shortest"):
+        count(dataclasses.replace(p, objective=Objective.SHORTEST), failures=True)

@@ -8,7 +8,8 @@ from typing import Any
 from trailkit.models.answer import Answer, CrossCheck, Status
 from trailkit.models.counting import CountResult
 from trailkit.models.jsontext import StepsJson
-from trailkit.models.puzzle import Puzzle
+from trailkit.models.puzzle import Objective, Puzzle
+from trailkit.models.words import plural
 from trailkit.solvers.pipeline.expectations import expectation_mismatches
 from trailkit.solvers.pipeline.policy import PRECHECK
 
@@ -80,11 +81,6 @@ def _expect_json(puzzle: Puzzle, decided: bool, mismatches: list[str]) -> dict[s
 #: Steps per line of a long walk, and how wide a line may grow.
 STEPS_PER_LINE = 10
 LINE_WIDTH = 88
-
-
-def plural(n: int, one: str, many: str | None = None) -> str:
-    """``1 step``, ``2 steps``, ``1,024 steps``: a count with its noun."""
-    return f"{n:,} {one if n == 1 else (many or one + 's')}"
 
 
 def _ambiguous_edges(puzzle: Puzzle) -> set[int]:
@@ -200,9 +196,11 @@ def count_json(puzzle: Puzzle, result: CountResult, spec: str | None,
         "status": "complete" if result.complete else "unknown",
         "complete": result.complete,
         "method": count_method(result),
-        "formula": result.method if result.backend == "exact" else None,
+        "formula": result.method if result.by_formula else None,
         "solutions": result.solutions,
     }
+    if "length" in result.stats:
+        out["length"] = result.stats["length"]
     if failures:
         out["failures"] = result.failures
         out["early_failures"] = result.early_failures
@@ -225,18 +223,23 @@ def count_json(puzzle: Puzzle, result: CountResult, spec: str | None,
 def count_method(result: CountResult) -> str:
     """The contract's ``method`` of a count: ``exact`` (a formula), ``pre-check`` (a
     structural certificate: no solution) or ``enumerate``."""
-    return {"exact": "exact", PRECHECK: PRECHECK}.get(result.backend, "enumerate")
+    if result.by_formula:
+        return "exact"
+    return PRECHECK if result.backend == PRECHECK else "enumerate"
 
 
 def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: bool) -> str:
     """The counts as a small table a puzzle fan can read (thousands separated)."""
     title = puzzle.name or spec or "puzzle"
     bound = "" if result.complete else "at least "
-    how = {"exact": f"by formula: {result.method}",
-           PRECHECK: f"by the structural pre-check ({result.method.partition(': ')[2]})"
-           }.get(result.backend, f"by {result.backend} ({result.method})")
+    if result.by_formula:
+        how = f"by {result.backend}'s formula: {result.method}"
+    elif result.backend == PRECHECK:
+        how = f"by the structural pre-check ({result.method.partition(': ')[2]})"
+    else:
+        how = f"by {result.backend} ({result.method})"
     lines = [f"{title} ({puzzle.kind}): counted {how}"]
-    lines.append(f"  solutions:      {bound}{result.solutions:,}")
+    lines.append(f"  solutions:      {bound}{result.solutions:,}{_of_length(puzzle, result)}")
     if failures:
         lines.append(f"  failures:       {bound}{result.failures or 0:,}")
         lines.append(f"  early failures: {bound}{result.early_failures or 0:,}")
@@ -262,6 +265,14 @@ def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: 
     for problem in expectation_mismatches(puzzle, count=result):
         lines.append(f"warning: the spec's expect block differs: {problem}")
     return "\n".join(lines)
+
+
+def _of_length(puzzle: Puzzle, result: CountResult) -> str:
+    """`` (the longest walks: 7 steps)`` after a count of the walks of the best length."""
+    length = result.stats.get("length")
+    if length is None or puzzle.objective is Objective.ANY:
+        return ""
+    return f" (the {puzzle.objective.value} walks: {plural(int(length), 'step')})"
 
 
 def error_json(error: Exception) -> dict[str, Any]:

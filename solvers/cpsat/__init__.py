@@ -133,7 +133,8 @@ class CpSatBackend(Backend):
     def count(self, puzzle: Puzzle, limits: Limits = NO_LIMITS, *,
               failures: bool = False,
               progress: Callable[[int], None] | None = None) -> CountResult:
-        """Count solutions: every walk, or every shortest walk (reusable edges always).
+        """Count solutions: every walk, or every walk of the objective's best length
+        (the shortest, always for reusable edges; the longest).
 
         A walk is a step sequence with its start (a ring counts once per rotation and
         direction), parallel edges are distinct, the empty walk counts once per node it
@@ -149,16 +150,21 @@ class CpSatBackend(Backend):
                                     and not puzzle.num_edges):
             nowhere = not puzzle.num_nodes  # no nodes: one walk, Walk.nowhere()
             return CountResult(NAME, 1 if nowhere else len(empty), method="empty walks")
-        length = None
-        if shortest:
-            answer = self.solve(replace(puzzle, objective=Objective.SHORTEST), limits)
-            if answer.status is Status.UNSOLVABLE:
-                return CountResult(NAME, 0, reason=answer.reason)
-            if not answer.optimal or answer.walk is None:
-                return CountResult(NAME, 0, complete=False,
-                                   reason=f"the shortest length is not known: {answer.reason}")
-            length = len(answer.walk)
-        return _enumerate(puzzle, limits, length, len(empty), began)
+        if not (shortest or puzzle.wants_longest):
+            return _enumerate(puzzle, limits, None, len(empty), began)
+        extreme = "shortest" if shortest else "longest"
+        answer = self.solve(replace(puzzle, objective=Objective.SHORTEST) if shortest
+                            else puzzle, limits)
+        if answer.status is Status.UNSOLVABLE:
+            return CountResult(NAME, 0, reason=answer.reason)
+        if not answer.optimal or answer.walk is None:
+            return CountResult(NAME, 0, complete=False,
+                               reason=f"the {extreme} length is not known: {answer.reason}")
+        length = len(answer.walk)
+        if length == 0:  # longest: no step fits anywhere, so the empty walks are longest
+            return CountResult(NAME, len(empty), method="empty walks", stats={"length": 0})
+        return _enumerate(puzzle, limits, length, 0 if puzzle.wants_longest else len(empty),
+                          began, extreme)
 
 
 # ------------------------------------------------------------------ helpers
@@ -181,7 +187,9 @@ class _Collector(cp_model.CpSolverSolutionCallback):
 
 
 def _enumerate(puzzle: Puzzle, limits: Limits, length: int | None, empties: int,
-               began: float) -> CountResult:
+               began: float, extreme: str = "") -> CountResult:
+    """Every walk (of ``length`` steps when given: the ``extreme`` ones), plus the
+    ``empties`` empty walks, each distinct circuit counted once."""
     enc = encode(puzzle, break_symmetry=False)
     enc.model.clear_objective()  # every walk is counted (of one length, when given)
     if length is not None:
@@ -197,7 +205,7 @@ def _enumerate(puzzle: Puzzle, limits: Limits, length: int | None, empties: int,
     if length is not None:
         stats["length"] = length
     return CountResult(NAME, collector.walks + empties, complete=complete,
-                       method="enumeration" if length is None else "enumeration of shortest",
+                       method="enumeration" if length is None else f"enumeration of {extreme}",
                        reason=reason, stats=stats)
 
 

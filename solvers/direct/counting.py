@@ -28,7 +28,9 @@ ends in the end set (and, if closed, is back at its start with at least one step
 and the colour rule holding across the join). A solution may then be extended to
 further solutions, and each of them counts: the count is the number of trails
 obeying the rules. With ``objective: shortest`` only the solutions of the fewest
-steps are counted (failures and early failures do not depend on the objective).
+steps are counted, with ``objective: longest`` only those of the most steps (the
+longest domino trains); failures are not defined under an objective, and the
+pipeline refuses to count them there.
 
 For **reusable** edges (``use: any``) there are infinitely many walks, so the count
 is the number of *shortest* walks: shortest paths in the (node, colour-phase)
@@ -116,7 +118,13 @@ class _Frame:
     sol: int = 0
     fail: int = 0
     early: int = 0
-    minlen: float = _INF    # fewest further steps to a solution (shortest objective)
+    minlen: float = _INF    # fewest further steps to a solution (INF: none)
+    maxlen: float = -_INF   # most further steps to a solution (longest objective)
+
+
+#: What a finished search state hands to its parent: solutions, failures and early
+#: failures below it, and the fewest and most further steps to a solution.
+_Sums = tuple[int, int, int, float, float]
 
 
 class _Limit(Exception):
@@ -137,9 +145,10 @@ class _TrailCounter:
         self.full = (1 << self.m) - 1
         self.exact = puzzle.use is EdgeUse.EXACTLY_ONCE
         self.shortest = (not self.exact) and puzzle.objective is Objective.SHORTEST
+        self.longest = (not self.exact) and puzzle.wants_longest
         self.rule = puzzle.colours
         self.adj = _adjacency(puzzle)
-        self.memo: dict[tuple[int, int, int, int, int], tuple[int, int, int, float]] = {}
+        self.memo: dict[tuple[int, int, int, int, int], _Sums] = {}
         self.expanded = 0
         self.t0 = time.perf_counter()
         self.deadline = (None if limits.time_limit is None
@@ -170,7 +179,7 @@ class _TrailCounter:
     def run(self) -> CountResult:
         starts = (sorted(self.p.start) if self.p.start is not None
                   else range(self.p.num_nodes))
-        results: dict[int, tuple[int, int, int, float]] = {}
+        results: dict[int, _Sums] = {}
         stopped = ""
         partial = (0, 0, 0)
         current = -1
@@ -190,10 +199,10 @@ class _TrailCounter:
     def _frame(self, node: int, mask: int, last: int, first: int, start: int) -> _Frame:
         f = _Frame(self._key(node, mask, last, first, start), node, mask, last, first, start)
         if self._is_solution(node, mask, last, first, start):
-            f.sol, f.minlen = 1, 0
+            f.sol, f.minlen, f.maxlen = 1, 0, 0
         return f
 
-    def _solve_state(self, s: int) -> tuple[int, int, int, float]:
+    def _solve_state(self, s: int) -> _Sums:
         key = self._key(s, 0, -1, -1, s)
         if key in self.memo:
             return self.memo[key]
@@ -201,11 +210,11 @@ class _TrailCounter:
         stack = self.stack
         memo = self.memo
         adj = self.adj
-        result: tuple[int, int, int, float] = (0, 0, 0, _INF)
+        result: _Sums = (0, 0, 0, _INF, -_INF)
         while stack:
             f = stack[-1]
             edges = adj[f.node]
-            child: tuple[int, int, int, float] | None = None
+            child: _Sums | None = None
             while f.index < len(edges):
                 e_bit, w, colour = edges[f.index]
                 f.index += 1
@@ -228,26 +237,36 @@ class _TrailCounter:
                     self._combine(stack[-1], result)
         return result
 
-    def _combine(self, f: _Frame, child: tuple[int, int, int, float]) -> None:
-        sol, fail, early, minlen = child
+    def _combine(self, f: _Frame, child: _Sums) -> None:
+        sol, fail, early, minlen, maxlen = child
         f.children += 1
         f.fail += fail
         f.early += early
         if minlen == _INF:
             f.unsolvable_children += 1
             return
-        if not self.shortest:
+        # The solutions kept are those of the best length for the objective (all of
+        # them without one); both lengths are kept for every state, so a memoised state
+        # serves any parent.
+        if self.shortest:
+            if minlen + 1 < f.minlen:
+                f.sol = sol
+            elif minlen + 1 == f.minlen:
+                f.sol += sol
+        elif self.longest:
+            if maxlen + 1 > f.maxlen:
+                f.sol = sol
+            elif maxlen + 1 == f.maxlen:
+                f.sol += sol
+        else:
             f.sol += sol
-            f.minlen = min(f.minlen, minlen + 1)
-        elif minlen + 1 < f.minlen:
-            f.minlen, f.sol = minlen + 1, sol
-        elif minlen + 1 == f.minlen:
-            f.sol += sol
+        f.minlen = min(f.minlen, minlen + 1)
+        f.maxlen = max(f.maxlen, maxlen + 1)
 
-    def _finish(self, f: _Frame) -> tuple[int, int, int, float]:
+    def _finish(self, f: _Frame) -> _Sums:
         fail = f.fail + (1 if f.children == 0 and f.minlen != 0 else 0)
         early = f.early + (f.unsolvable_children if f.minlen != _INF else 0)
-        return (f.sol, fail, early, f.minlen)
+        return (f.sol, fail, early, f.minlen, f.maxlen)
 
     def _tick(self) -> None:
         self.expanded += 1
@@ -271,15 +290,15 @@ class _TrailCounter:
         return sol, fail, early
 
     # ----------------------------------------------------------------- result
-    def _result(self, results: dict[int, tuple[int, int, int, float]], stopped: str,
+    def _result(self, results: dict[int, _Sums], stopped: str,
                 partial: tuple[int, int, int], current: int) -> CountResult:
         names = self.p.nodes
-        best = min((r[3] for r in results.values()), default=_INF)
-        root_solvable = best != _INF
+        root_solvable = any(r[3] != _INF for r in results.values())
+        length = self._best_length(results)
         per: dict[str, StartCounts] = {}
         total_sol = total_fail = total_early = 0
-        for s, (sol, fail, early, minlen) in results.items():
-            if self.shortest and minlen != best:
+        for s, (sol, fail, early, minlen, maxlen) in results.items():
+            if (self.shortest and minlen != length) or (self.longest and maxlen != length):
                 sol = 0
             if root_solvable and minlen == _INF:
                 early += 1  # the start node itself: an early failure of the empty walk
@@ -289,8 +308,8 @@ class _TrailCounter:
             total_early += early
         if stopped:
             sol, fail, early = partial
-            if self.shortest:
-                sol = 0  # the fewest steps is not proven yet: no count is a lower bound
+            if self.shortest or self.longest:
+                sol = 0  # the best length is not proven yet: no count is a lower bound
             per[names[current]] = self._start_counts(sol, fail, early)
             total_sol, total_fail, total_early = (total_sol + sol, total_fail + fail,
                                                   total_early + early)
@@ -306,8 +325,18 @@ class _TrailCounter:
             reason=(f"{stopped}; the numbers are lower bounds (at least); per_start lacks "
                     "the starts not reached" if stopped else ""),
             stats={"states": self.expanded, "time_s": elapsed,
-                   "interrupted": stopped == INTERRUPTED},
+                   "interrupted": stopped == INTERRUPTED,
+                   **({"length": int(length)} if length is not None and not stopped
+                      else {})},
         )
+
+    def _best_length(self, results: dict[int, _Sums]) -> float | None:
+        """The length the objective counts (fewest or most steps over every start), or
+        ``None`` without an objective or without a solution."""
+        solvable = [r for r in results.values() if r[3] != _INF]
+        if not solvable or not (self.shortest or self.longest):
+            return None
+        return min(r[3] for r in solvable) if self.shortest else max(r[4] for r in solvable)
 
     def _start_counts(self, sol: int, fail: int, early: int) -> StartCounts:
         if self.failures:

@@ -99,6 +99,9 @@ from trailkit.models.puzzle import EdgeUse, Puzzle
 
 __all__ = ["bareiss_determinant", "count_euler_circuits", "exact_count"]
 
+#: The formula is the direct backend's own way of counting.
+BACKEND = "direct"
+
 Method = Literal["auto", "compiled", "reference"]
 """How the sum over orientations is taken: compiled when int64 is provably exact
 (``auto``), always compiled (``compiled``; ``ValueError`` beyond the bound), or by the
@@ -471,7 +474,7 @@ def exact_count(puzzle: Puzzle) -> CountResult | None:
     if puzzle.use is not EdgeUse.EXACTLY_ONCE or puzzle.colours is not None:
         return None
     if not puzzle.num_nodes:  # no nodes: one solution, the walk that stands nowhere
-        return CountResult(backend="exact", solutions=1, method="trivial")
+        return CountResult(backend=BACKEND, solutions=1, method="trivial", by_formula=True)
     t0 = time.perf_counter()
     g = _Graph.of(puzzle)
     starts = sorted(puzzle.start) if puzzle.start is not None else range(puzzle.num_nodes)
@@ -498,9 +501,9 @@ def exact_count(puzzle: Puzzle) -> CountResult | None:
         per = {puzzle.nodes[s]: 0 for s in starts}
         method = "parity"
     return CountResult(
-        backend="exact", solutions=sum(per.values()), method=method,
+        backend=BACKEND, solutions=sum(per.values()), method=method,
         per_start={name: StartCounts(count) for name, count in per.items()},
-        stats={"time_s": time.perf_counter() - t0})
+        stats={"time_s": time.perf_counter() - t0}, by_formula=True)
 
 
 def _method(puzzle: Puzzle) -> str:

@@ -43,6 +43,7 @@ import numpy as np
 from trailkit.models.answer import Answer, Certificate, Walk
 from trailkit.models.jit import kernel
 from trailkit.models.puzzle import Puzzle
+from trailkit.models.words import plural
 from trailkit.solvers.base import Limits
 from trailkit.solvers.direct.csr import group_by
 
@@ -505,10 +506,11 @@ def _explain_open(puzzle: Puzzle, graph: StateGraph, starts: Sequence[int],
     rule = puzzle.colours
     where = f"Starting from {_some(puzzle, list(starts))}"
     if rule is None:
-        what = f"a walker can only ever reach {len(places):,} places"
+        what = f"a walker can only ever reach {plural(len(places), 'place')}"
     else:
+        situations = plural(len(reached), "(place, last colour) situation")
         what = (f"the colour rule ({rule.describe()}) lets a walker reach only "
-                f"{len(reached):,} (place, last colour) situations, at {len(places):,} places")
+                f"{situations}, at {plural(len(places), 'place')}")
     return (f"{where}, {what}, and none of those places is {_some(puzzle, list(ends))}. "
             "Every allowed step from one of these situations leads to another of them, "
             "so the goal can never be reached.")
@@ -523,6 +525,6 @@ def _explain_closed(puzzle: Puzzle, starts: Sequence[int], count: int) -> str:
         needs += (" with its first colour allowed after its last one "
                   f"(the rule is {rule.describe()})")
     return (f"A closed walk must {needs}. Starting from {_some(puzzle, list(starts))}, only "
-            f"{count:,} (place, last colour, start, first colour) situations can ever be "
-            "reached, every allowed step from one of them leads to another, and none of "
+            f"{plural(count, '(place, last colour, start, first colour) situation')} can "
+            "ever be reached, every allowed step from one of them leads to another, and none of "
             "them closes the walk at an allowed end.")

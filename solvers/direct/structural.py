@@ -37,6 +37,7 @@ from collections.abc import Callable, Sequence
 
 from trailkit.models.answer import Certificate
 from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.models.words import listing
 
 __all__ = [
     "alternation_certificate",
@@ -48,10 +49,6 @@ __all__ = [
     "structural_certificate",
     "total_degrees",
 ]
-
-_SHOWN = 8
-"""How many node names an explanation spells out before saying "and N others"."""
-
 
 # ------------------------------------------------------------------ counts
 def total_degrees(n: int, tail: Sequence[int], head: Sequence[int]) -> list[int]:
@@ -77,17 +74,6 @@ def _applies(puzzle: Puzzle) -> bool:
     """Whether these exactly-once arguments can apply at all (an edgeless puzzle is solved
     by the empty walk, or fails only for its endpoints)."""
     return puzzle.use is EdgeUse.EXACTLY_ONCE and len(puzzle.tail) > 0
-
-
-def _listing(names: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``, or the first few ``and N others``."""
-    if not names:
-        return ""
-    if len(names) > _SHOWN:
-        return f"{', '.join(names[:_SHOWN])} and {len(names) - _SHOWN} others"
-    if len(names) == 1:
-        return names[0]
-    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 # ------------------------------------------------------------ disconnected
@@ -131,7 +117,7 @@ def disconnected_certificate(puzzle: Puzzle) -> Certificate | None:
             "outside": puzzle.edge_id(outside)}
     explanation = (
         f"The edges fall apart into {len(edge_roots)} separate pieces: no chain of edges "
-        f"joins {_listing(members)} to the rest, so {puzzle.describe_edge(inside)} and "
+        f"joins {listing(members)} to the rest, so {puzzle.describe_edge(inside)} and "
         f"{puzzle.describe_edge(outside)} can never both be used by one walk.")
     return Certificate("disconnected", data, explanation)
 
@@ -155,7 +141,7 @@ def parity_certificate(puzzle: Puzzle) -> Certificate | None:
     else:
         rule = ("a walk that uses every edge once can have at most two such nodes "
                 "(its two ends)")
-    explanation = (f"{what} {_listing(odd)} {each} an odd number of edges (a loop counts "
+    explanation = (f"{what} {listing(odd)} {each} an odd number of edges (a loop counts "
                    f"twice); {rule}.")
     return Certificate("parity", {"nodes": odd}, explanation)
 
@@ -180,7 +166,7 @@ def imbalance_certificate(puzzle: Puzzle) -> Certificate | None:
         rule = ("a walk that uses every one-way edge once can leave one node (its start) "
                 "one more time than it enters it, and enter one node (its end) one more "
                 "time than it leaves it, and no more")
-    explanation = (f"Counting one-way edges out minus edges in gives {_listing(words)}; "
+    explanation = (f"Counting one-way edges out minus edges in gives {listing(words)}; "
                    f"{rule}.")
     return Certificate("imbalance", {"nodes": uneven}, explanation)
 
@@ -234,9 +220,9 @@ def endpoints_certificate(puzzle: Puzzle) -> Certificate | None:
     names = puzzle.nodes
     allowed = []
     if starts is not None:
-        allowed.append(f"start at {_listing(sorted(names[v] for v in starts)) or 'no node'}")
+        allowed.append(f"start at {listing(sorted(names[v] for v in starts)) or 'no node'}")
     if ends is not None:
-        allowed.append(f"end at {_listing(sorted(names[v] for v in ends)) or 'no node'}")
+        allowed.append(f"end at {listing(sorted(names[v] for v in ends)) or 'no node'}")
     rule = " and ".join(allowed)
     explanation = f"The degrees decide the ends: {why}; but the walk must {rule}."
     return Certificate("endpoints", {}, explanation)
@@ -250,7 +236,7 @@ def _standstill_certificate(puzzle: Puzzle) -> Certificate | None:
                     for v in range(n)):
         return None
     names = puzzle.nodes
-    rule = " and ".join(f"{what} at {_listing(sorted(names[v] for v in chosen)) or 'no node'}"
+    rule = " and ".join(f"{what} at {listing(sorted(names[v] for v in chosen)) or 'no node'}"
                         for what, chosen in (("start", starts), ("end", ends))
                         if chosen is not None)
     explanation = ("The puzzle has no edges, so the walk cannot take a step: it starts and "
@@ -294,7 +280,7 @@ def alternation_certificate(puzzle: Puzzle) -> Certificate | None:
     if sum(abs(d) for d in uneven.values()) <= allowed:
         return None
     a, b = (puzzle.colours.names[i] for i in pair)  # type: ignore[union-attr]
-    shown = _listing([f"{name} ({d:+d})" for name, d in uneven.items()])
+    shown = listing([f"{name} ({d:+d})" for name, d in uneven.items()])
     ends = ("and a closed walk pairs its first and last steps too, so every node must "
             "balance" if puzzle.closed else
             "only the first and last steps leave an end unpaired, so the imbalances can "

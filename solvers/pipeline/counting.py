@@ -3,29 +3,32 @@ cross-checked by a second backend when asked.
 
 ``method="auto"`` (the default) uses the exact formula for Euler circuits and trails
 (BEST theorem summed over Eulerian orientations) wherever it applies and no failures
-are asked for, unless a search backend was named explicitly (then that backend
-enumerates); ``"enumerate"`` always enumerates; ``"exact"`` insists on the formula.
+are asked for, on the direct backend (the default: the formula is its own method);
+a search backend named explicitly enumerates. ``"enumerate"`` always enumerates;
+``"exact"`` insists on the formula. Under ``objective: shortest`` or ``longest`` the
+walks of the best length are counted, and failures are refused (not defined there).
 A second backend's count that differs is a loud failure (exit code 4); a count
 stopped by a limit is a lower bound.
 
 >>> from trailkit.models.spec import load_spec_text
 >>> p = load_spec_text("trailkit: 1\\nkind: trail\\nedges: [a b, b c, c a]\\nclosed: true\\n")
 >>> r = count(p)
->>> r.solutions, r.backend
-(6, 'exact')
->>> count(p, method="enumerate").backend
-'direct'
+>>> r.solutions, r.backend, r.by_formula
+(6, 'direct', True)
+>>> count(p, method="enumerate").by_formula
+False
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from enum import StrEnum
 
 from trailkit.models.counting import CountResult
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
-from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.pipeline.policy import (
     AUTO,
@@ -65,23 +68,25 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
     """
     method = CountMethod(method)
     started = time.perf_counter()
+    if failures:
+        _refuse_failures(puzzle, method)
+    engine = engine_for(puzzle, backend, limits)
+    formula_first = method is CountMethod.EXACT or (
+        method is CountMethod.AUTO and engine.family == "direct")
     result = None
-    if precheck and not failures and method is CountMethod.AUTO and not (
-            backend is None and exact_applies(puzzle)):  # the formula answers those itself
+    if precheck and method is CountMethod.AUTO and not failures and not (
+            formula_first and exact_applies(puzzle)):  # the formula answers those itself
         result = _precheck_count(puzzle)
-    if result is None and method is not CountMethod.ENUMERATE and not failures and (
-            backend is None or method is CountMethod.EXACT):
+    if result is None and formula_first and not failures:
         from trailkit.solvers.direct.exact_count import exact_count
 
         result = exact_count(puzzle)
     if result is None and method is CountMethod.EXACT:
-        why = "failures are counted only by enumeration" if failures else (
-            "an exact formula exists only for Euler circuits and trails (every edge exactly "
-            "once, no colour rule)")
-        raise UnsupportedPuzzle(f"{why}; count with --method enumerate")
-    engine = None
+        raise UnsupportedPuzzle(
+            "an exact formula exists only for Euler circuits and trails (every edge "
+            "exactly once, no colour rule); count with --method enumerate")
+    enumerated = result is None
     if result is None:
-        engine = engine_for(puzzle, backend, limits)
         if not engine.supports_counting:
             raise UnsupportedPuzzle(f"the {engine.name} backend does not count solutions")
         if failures and not engine.supports_failures:
@@ -89,7 +94,7 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
                                     "failures (use the direct backend for --failures)")
         result = engine.count(puzzle, limits, failures=failures, progress=progress)
     stats = {**result.stats, "time_s": time.perf_counter() - started}
-    second_name = count_second_opinion(engine, crosscheck) if engine is not None else (
+    second_name = count_second_opinion(engine, crosscheck) if enumerated else (
         None if crosscheck in (AUTO, None) else crosscheck)
     if second_name:
         other = get_backend(second_name).count(puzzle, second_limits(limits), failures=False)
@@ -101,9 +106,20 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
                 f"{result.solutions}, {other.backend} counts {other.solutions}")
         stats["crosscheck"] = {"backend": other.backend, "solutions": other.solutions,
                                "complete": other.complete, "agrees": agrees}
-    return CountResult(result.backend, result.solutions, result.failures,
-                       result.early_failures, result.complete, result.method,
-                       result.per_start, result.reason, stats)
+    return replace(result, stats=stats)
+
+
+def _refuse_failures(puzzle: Puzzle, method: CountMethod) -> None:
+    """Failures are counted only by enumeration, and only where they are defined: not
+    under an objective (a failure is a walk that cannot go on, whatever its length)."""
+    if method is CountMethod.EXACT:
+        raise UnsupportedPuzzle("failures are counted only by enumeration; count with "
+                                "--method enumerate, or without --failures")
+    if puzzle.use is EdgeUse.AT_MOST_ONCE and puzzle.objective is not Objective.ANY:
+        raise UnsupportedPuzzle(
+            f"failures are not defined under 'objective: {puzzle.objective.value}' (a "
+            f"count there counts the {puzzle.objective.value} walks only); count without "
+            "--failures, or set 'objective: any' to count failures of every walk")
 
 
 def _precheck_count(puzzle: Puzzle) -> CountResult | None:

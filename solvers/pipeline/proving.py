@@ -100,10 +100,14 @@ def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = NO_LIMITS
                                     "sat:NAME")
         why_not = engine.why_no_proof(puzzle)
         if why_not is not None:
-            instead = (" (without --drup, trailkit proves it with its "
+            option = "--drup" if drup else "--precheck off"
+            instead = (f" (without {option}, trailkit proves it with its "
                        f"{answer.certificate.kind} certificate)"
                        if answer.certificate_checked and answer.certificate is not None else "")
-            return Proof(Status.UNKNOWN, reason=f"no DRUP proof applies: {why_not}{instead}")
+            message = f"no DRUP proof applies: {why_not}{instead}"
+            if drup or not precheck:  # asked for what cannot apply: an input error
+                raise UnsupportedPuzzle(message)
+            return Proof(Status.UNKNOWN, reason=message)
         certificate = engine.prove(puzzle, limits)
         decided_by = engine.name
         if certificate is not None:

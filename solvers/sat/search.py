@@ -229,23 +229,25 @@ def count_walks(puzzle: Puzzle, solver_name: str, deadline: Deadline,
     """Count solutions by enumeration with blocking clauses on the primary variables.
 
     Solutions are exactly-once walks; at-most-once walks of every length (or of the
-    shortest length when the objective is shortest); for reusable edges, the
+    shortest or longest length under that objective); for reusable edges, the
     shortest walks only (there may be infinitely many others). Returns
     ``(count, complete, reason)``.
     """
     from trailkit.models.errors import UnsupportedPuzzle
 
     shortest = puzzle.objective is Objective.SHORTEST
+    longest = puzzle.wants_longest
     if puzzle.use is EdgeUse.ANY and not shortest:
         raise UnsupportedPuzzle("walks that may reuse edges can be infinitely many; the sat "
                                 "backend counts them only with the objective shortest")
-    total = len(empty_walks(puzzle))
+    empties = len(empty_walks(puzzle))
+    total = 0 if longest else empties  # longest: the empty walks count only if nothing fits
     progress(total)
     if total and (shortest or puzzle.use is EdgeUse.EXACTLY_ONCE):
         return total, True, ""
     h = horizon(puzzle)[0]
     if h == 0:
-        return total, True, ""
+        return empties, True, ""
     if puzzle.use is EdgeUse.ANY:
         return _count_layered(puzzle, solver_name, deadline, total, progress)
     if puzzle.use is EdgeUse.EXACTLY_ONCE:
@@ -254,8 +256,12 @@ def count_walks(puzzle: Puzzle, solver_name: str, deadline: Deadline,
     else:
         clauses, vmap = encode_prefix(puzzle, h)
         act = vmap.active
+        # One plan per length k: exactly k steps are active; a blocking clause is
+        # released (satisfied) for the other lengths.
         plans = [([act[k - 1]] + ([-act[k]] if k < h else []), [act[k]] if k < h else [])
                  for k in range(1, h + 1)]
+        if longest:  # the first length (from the top) with a walk is the longest
+            plans.reverse()
     solver = new_solver(solver_name, clauses)
     try:
         for assumptions, release in plans:
@@ -270,8 +276,10 @@ def count_walks(puzzle: Puzzle, solver_name: str, deadline: Deadline,
                 total += 1
                 progress(total)
                 solver.add_clause([-v for v in vmap.primary(solver.get_model())] + release)
-            if found and shortest:
+            if found and (shortest or longest):
                 break
     finally:
         solver.delete()
+    if longest and not total:
+        total = empties
     return total, True, ""

@@ -1,0 +1,39 @@
+"""Small helpers for the sentences trailkit writes: counts with their nouns, lists of
+names. Every layer's messages use these, so "1 steps" or a list that trails off into
+"and 2 others" cannot come back in one place while fixed in another.
+
+>>> plural(1, "step"), plural(1_024, "place")
+('1 step', '1,024 places')
+>>> listing(["a"]), listing(["a", "b"]), listing(["a", "b", "c"])
+('a', 'a and b', 'a, b and c')
+>>> listing([str(i) for i in range(20)])
+'0, 1, 2, 3, 4, 5, 6, 7, ... (20 in all)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["listing", "plural"]
+
+#: Lists up to this long are spelt out whole; longer ones show their first names.
+SPELT_OUT = 12
+#: How many names a long list shows before its total.
+SHOWN = 8
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """``1 step``, ``2 steps``, ``1,024 steps``: a count with its noun."""
+    return f"{n:,} {one if n == 1 else (many or one + 's')}"
+
+
+def listing(names: Sequence[str], conjunction: str = "and") -> str:
+    """Names joined as a sentence reads them (``a, b and c``); a list of more than
+    ``SPELT_OUT`` names shows its first ``SHOWN`` and says how many there are."""
+    if not names:
+        return ""
+    if len(names) > SPELT_OUT:
+        return f"{', '.join(names[:SHOWN])}, ... ({len(names):,} in all)"
+    if len(names) == 1:
+        return names[0]
+    return f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
