@@ -8,11 +8,13 @@ a traceback.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 __all__ = [
     "BackendUnavailable",
     "Location",
     "SpecError",
+    "SpecWarning",
     "TrailkitError",
     "UnsupportedPuzzle",
     "VerificationFailure",
@@ -47,6 +49,9 @@ class SpecError(TrailkitError):
     ``specs/p.yaml:12:5: error: unknown colour "teal" in edges[3] (colours are red, blue)``.
     """
 
+    #: How serious it is: ``error`` (the spec cannot be used) or ``warning``.
+    level: ClassVar[str] = "error"
+
     def __init__(self, message: str, location: Location | None = None, path: str = "") -> None:
         self.message = message
         self.location = location
@@ -55,7 +60,14 @@ class SpecError(TrailkitError):
 
     def __str__(self) -> str:
         where = f"{self.location}: " if self.location else ""
-        return f"{where}error: {self.message}"
+        return f"{where}{self.level}: {self.message}"
+
+
+class SpecWarning(SpecError):
+    """A located remark on a spec that loads: worth a look, never a reason to refuse it
+    (``lint`` prints it as ``warning:`` and still exits 0). Never raised, only returned."""
+
+    level = "warning"
 
 
 class UnsupportedPuzzle(TrailkitError):

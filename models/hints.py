@@ -6,6 +6,8 @@
 " (did you mean 'T'?)"
 >>> did_you_mean("zzz", ["red"])
 ''
+>>> one_edit_away("gren", ["red", "green"]), one_edit_away("yellow", ["red", "green"])
+('green', None)
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-__all__ = ["closest", "did_you_mean"]
+__all__ = ["closest", "did_you_mean", "one_edit_away"]
 
 
 def closest(word: str, choices: Iterable[object]) -> str | None:
@@ -31,3 +33,29 @@ def did_you_mean(word: str, choices: Iterable[object]) -> str:
     """``" (did you mean 'x'?)"``, or ``""`` when nothing is close."""
     match = closest(word, choices)
     return f" (did you mean {match!r}?)" if match else ""
+
+
+def one_edit_away(word: str, choices: Iterable[object]) -> str | None:
+    """A choice that ``word`` turns into by one edit (a letter inserted, deleted, changed,
+    or two neighbours swapped; case ignored), or ``None``: so close that ``word`` is
+    surely a typo of it (``gren`` beside ``green``). Words under three letters are
+    never typos of each other (``r`` and ``g`` are one edit apart, and both colours)."""
+    w = str(word).lower()
+    for choice in choices:
+        c = str(choice).lower()
+        if c != w and min(len(c), len(w)) >= 3 and _one_edit(w, c):
+            return str(choice)
+    return None
+
+
+def _one_edit(a: str, b: str) -> bool:
+    if len(a) > len(b):
+        a, b = b, a
+    if len(b) - len(a) > 1:
+        return False
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    if len(a) == len(b):  # a change, or a swap of neighbours
+        return a[i + 1:] == b[i + 1:] or (a[i + 2:] == b[i + 2:] and a[i:i + 2] == b[i:i + 2][::-1])
+    return a[i:] == b[i + 1:]  # b has one letter more

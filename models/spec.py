@@ -40,8 +40,8 @@ import yaml
 
 from trailkit.models import jit
 from trailkit.models.edge_scan import ScannedEdges, scan_edges
-from trailkit.models.errors import Location, SpecError
-from trailkit.models.hints import closest
+from trailkit.models.errors import Location, SpecError, SpecWarning
+from trailkit.models.hints import closest, one_edit_away
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
 from trailkit.models.textformats import (
     EdgeTextError,
@@ -53,7 +53,7 @@ from trailkit.models.textformats import (
 )
 
 __all__ = ["KINDS", "MAX_INT_DIGITS", "MAX_PROBLEMS", "MAX_SPEC_BYTES", "check_spec",
-           "check_spec_text", "load_spec", "load_spec_text"]
+           "check_spec_text", "lint_spec", "lint_spec_text", "load_spec", "load_spec_text"]
 
 MAX_SPEC_BYTES = 50 * 1024 * 1024
 MAX_INT_DIGITS = 4000
@@ -88,10 +88,8 @@ _T = TypeVar("_T")
 def load_spec(path: str | Path) -> Puzzle:
     """Load and validate the spec file at ``path``; raise the first :class:`SpecError` found
     if it is unusable (see :func:`check_spec` for all of them)."""
-    puzzle, problems = _read_path(Path(path))
-    if problems or puzzle is None:
-        raise problems[0]
-    return puzzle
+    puzzle, found = _read_path(Path(path))
+    return _loaded(puzzle, found)
 
 
 def check_spec(path: str | Path) -> list[SpecError]:
@@ -104,6 +102,13 @@ def check_spec(path: str | Path) -> list[SpecError]:
     problems; a problem that leaves the rest unreadable (malformed YAML, an unknown
     ``kind``) is the only one reported, and reading stops after :data:`MAX_PROBLEMS`.
     """
+    return _in_file_order(_errors(_read_path(Path(path))[1]))
+
+
+def lint_spec(path: str | Path) -> list[SpecError]:
+    """Every problem and every warning (:class:`SpecWarning`: a spec that loads, with
+    something worth a look, like a cycle colour on no edge) of the spec file at
+    ``path``, in file order; each says its ``level``."""
     return _in_file_order(_read_path(Path(path))[1])
 
 
@@ -112,16 +117,33 @@ def load_spec_text(text: str, source: str = "<string>", base_dir: Path | None = 
 
     ``base_dir`` is the folder that ``edges_file:`` and ``dominoes_file:`` are read from.
     """
-    puzzle, problems = _read_text(text, source, base_dir)
-    if problems or puzzle is None:
-        raise problems[0]
-    return puzzle
+    puzzle, found = _read_text(text, source, base_dir)
+    return _loaded(puzzle, found)
 
 
 def check_spec_text(text: str, source: str = "<string>",
                     base_dir: Path | None = None) -> list[SpecError]:
     """Every problem of spec ``text``, in file order (see :func:`check_spec`)."""
+    return _in_file_order(_errors(_read_text(text, source, base_dir)[1]))
+
+
+def lint_spec_text(text: str, source: str = "<string>",
+                   base_dir: Path | None = None) -> list[SpecError]:
+    """Every problem and warning of spec ``text``, in file order (see :func:`lint_spec`)."""
     return _in_file_order(_read_text(text, source, base_dir)[1])
+
+
+def _errors(found: list[SpecError]) -> list[SpecError]:
+    """The problems among ``found``, without the warnings."""
+    return [p for p in found if not isinstance(p, SpecWarning)]
+
+
+def _loaded(puzzle: Puzzle | None, found: list[SpecError]) -> Puzzle:
+    """The puzzle a reading gave, or its first problem raised (warnings do not count)."""
+    errors = _errors(found)
+    if errors or puzzle is None:
+        raise errors[0]
+    return puzzle
 
 
 def _in_file_order(problems: list[SpecError]) -> list[SpecError]:
@@ -178,7 +200,7 @@ def _read_text(text: str, source: str, base_dir: Path | None
         return None, problems
     fast = _read_fast(text, source, base_dir)
     if fast is not None:
-        return fast, []
+        return fast
     return _read_full(text, source, base_dir)
 
 
@@ -291,7 +313,8 @@ def _inline_edges(text: str) -> tuple[str, _InlineEdges] | None:
             _InlineEdges(region, len(first), line))
 
 
-def _read_fast(text: str, source: str, base_dir: Path | None) -> Puzzle | None:
+def _read_fast(text: str, source: str, base_dir: Path | None
+               ) -> tuple[Puzzle, list[SpecError]] | None:
     """The puzzle of a spec whose big inline ``edges:`` list :func:`_inline_edges` can
     take, read with the YAML reader composing only the rest and the list taken as an
     edge list (as ``edges_file:`` is); ``None`` when it cannot, or when anything at all
@@ -310,8 +333,8 @@ def _read_fast(text: str, source: str, base_dir: Path | None) -> Puzzle | None:
         return None
     reader = _SpecReader(source, base_dir, budget=_budget(text))
     reader.inline_edges = edges
-    puzzle, problems = reader.read_all(root)
-    return None if problems else puzzle
+    puzzle, found = reader.read_all(root)
+    return None if puzzle is None or _errors(found) else (puzzle, found)
 
 
 # --------------------------------------------------------------------- parsing
@@ -458,6 +481,7 @@ class _SpecReader:
         self.node_names: list[str] = []
         self.declared: dict[str, yaml.Node] | None = None  # the `nodes:` list, when given
         self.problems: list[SpecError] = []
+        self.warnings: list[SpecWarning] = []  # remarks on a spec that still loads
         self.nodes_complete = True  # false once a bad `nodes:` entry was skipped
         # False once an edge or domino could not even be read (its names and colour
         # unknown); a known edge that breaks a rule still brings in its names and colour.
@@ -465,6 +489,7 @@ class _SpecReader:
         self.edge_colours: set[str] = set()  # every colour word written on an edge
         self.rule_colours: dict[str, tuple[yaml.Node, str]] = {}  # named by the rule: where
         self.rule_keys: set[str] = set()  # the keys of a transition table
+        self.cycle: tuple[str, ...] = ()  # the colours of a cycle rule, in order
         # The big inline `edges:` list as edge-list text and its line, when the fast
         # reader took it out of the YAML (see _read_fast); None for the full reader.
         self.inline_edges: _InlineEdges | None = None
@@ -487,6 +512,10 @@ class _SpecReader:
         if len(self.problems) >= MAX_PROBLEMS:
             raise _Fatal(f"{MAX_PROBLEMS} problems so far; reading stopped here: fix these "
                          "first", problem.location, problem.path)
+
+    def warn(self, where: yaml.Node, message: str, path: str = "") -> None:
+        """Keep a warning: worth a look, but the spec still loads."""
+        self.warnings.append(SpecWarning(message, self.loc(where), path))
 
     def guard(self, path: str, default: _T, read: Callable[[], _T]) -> _T:
         """``read()``, or ``default`` after recording the problem it raised."""
@@ -691,20 +720,19 @@ class _SpecReader:
 
     # ------------------------------------------------------------- the spec
     def read_all(self, root: yaml.Node) -> tuple[Puzzle | None, list[SpecError]]:
-        """The puzzle and no problems, or ``None`` and every problem found."""
+        """The puzzle and its warnings, or ``None`` and every problem and warning found."""
         try:
             puzzle = self.read_spec(root)
         except SpecError as exc:  # one that leaves the rest unreadable
             self.problems.append(exc)
             puzzle = None
-        return (None, self.problems) if self.problems else (puzzle, [])
+        if self.problems:
+            return None, [*self.problems, *self.warnings]
+        return puzzle, list(self.warnings)
 
     def read(self, root: yaml.Node) -> Puzzle:
         """The puzzle; raise the first problem found."""
-        puzzle, problems = self.read_all(root)
-        if problems or puzzle is None:
-            raise problems[0]
-        return puzzle
+        return _loaded(*self.read_all(root))
 
     def read_spec(self, root: yaml.Node) -> Puzzle:
         """Read the whole spec, recording problems; raise only those that stop the reading
@@ -957,7 +985,8 @@ class _SpecReader:
                 raise self.fail(node.value[i], f"colour {_short(name)!r} is listed twice in "
                                 f"{path}")
             self.rule_colours.setdefault(name, (items[i], f"{path}[{i}]"))
-        return tuple(names)
+        self.cycle = tuple(names)
+        return self.cycle
 
     def read_rule(self, node: yaml.Node) -> ColourRule:
         if isinstance(node, yaml.SequenceNode):
@@ -974,7 +1003,8 @@ class _SpecReader:
         raw = self.mapping(table_node, "colours.transitions")
         names: list[str] = list(raw)
         self.rule_keys = set(raw)
-        for name, (_, value) in raw.items():
+        for name, (key, value) in raw.items():
+            self.rule_colours.setdefault(name, (key, f"colours.transitions.{name}"))
             path = f"colours.transitions.{name}"
             items = self.sequence(value, path)
             targets = [self.scalar_text(t, f"{path}[{i}]") for i, t in enumerate(items)]
@@ -985,23 +1015,38 @@ class _SpecReader:
         return ColourRule.from_transitions(names, table)
 
     def check_rule_colours(self) -> None:
-        """A colour the rule names that is on no edge (and is not a key of the transition
-        table) is a typo until the spec says otherwise."""
+        """A colour the rule names that is on no edge is a typo when it is one edit away
+        from a colour on edges (``gren`` beside ``green``), or when a transition leads to
+        it and it is no key of the table (the walk would be stuck there); else it is
+        allowed (a cycle may name a colour no plank has: the walk never gets past it),
+        with a warning for ``lint``."""
         if not self.edges_complete:
             return  # a skipped edge may have carried it
-        real = self.edge_colours | self.rule_keys
+        on_edges = _shown(sorted(self.edge_colours)) or "none"
         for name, (node, path) in self.rule_colours.items():
-            if name in real:
+            if name in self.edge_colours:
                 continue
-            hint = _hint(name, sorted(real - {name}))
-            on_edges = _shown(sorted(self.edge_colours)) or "none"
-            if path.startswith("colours.transitions"):
-                rule = ("every colour a transition leads to must be on some edge or be a key "
-                        "of the table")
+            typo = one_edit_away(name, self.edge_colours)
+            if typo is not None:
+                self.record(self.fail(node, f"colour {_short(name)!r} in {path} is on no "
+                                      f"edge (did you mean {_short(typo)!r}?); fix the "
+                                      f"colour (colours on edges: {on_edges})", path))
+            elif name not in self.rule_keys:
+                if path.startswith("colours.transitions"):
+                    hint = _hint(name, sorted(self.edge_colours | self.rule_keys))
+                    self.record(self.fail(
+                        node, f"colour {_short(name)!r} in {path} is on no edge{hint}; every "
+                        "colour a transition leads to must be on some edge or be a key of "
+                        f"the table (colours on edges: {on_edges})", path))
+                else:
+                    before = self.cycle[self.cycle.index(name) - 1]
+                    self.warn(node, f"colour {_short(name)!r} in {path} is on no edge, so a "
+                              f"walk can never go on after a {_short(before)!r} step (colours "
+                              f"on edges: {on_edges}); fine if that is meant", path)
             else:
-                rule = "every colour of the cycle must be on some edge"
-            self.record(self.fail(node, f"colour {_short(name)!r} in {path} is on no edge"
-                                  f"{hint}; {rule} (colours on edges: {on_edges})", path))
+                self.warn(node, f"colour {_short(name)!r} (a key of colours.transitions) "
+                          f"is on no edge, so its row never applies (colours on edges: "
+                          f"{on_edges})", path)
 
     def read_first(self, top: dict, rule: ColourRule) -> frozenset[int] | None:
         if "first" not in top:

@@ -374,3 +374,59 @@ def test_solve_empty_spec_on_every_backend(kind: str, backend: str, tmp_path: Pa
     assert result["verified"] is True
     assert main(["solve", str(path), "--backend", backend]) == 0
     assert "0 " in capsys.readouterr().out
+
+
+# ------------------------------------------------------- rule colours (CONTRACT 1.2 §1)
+SEED_SAMPLE = (HEAD + "kind: colour-walk\nedges: [A B red, B C blue]\n"
+               "colours: [red, blue, green]\nstart: A\ngoal: C\n")
+
+
+def test_the_seed_authors_sample_is_solved(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Planks A-B red and B-C blue under red -> blue -> green: green is on no plank, and
+    the answer is A -red-> B -blue-> C (it was rejected as "on no edge")."""
+    code = main(["solve", str(write(tmp_path, SEED_SAMPLE))])
+    out, _ = capsys.readouterr()
+    assert code == 0 and "A -red-> B -blue-> C" in out
+
+
+@pytest.mark.parametrize("fmt", ["text", "parsable", "json"])
+def test_lint_warns_about_a_cycle_colour_on_no_edge(tmp_path: Path, fmt: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, SEED_SAMPLE)
+    code = main(["lint", str(path), "--format", fmt])
+    out, err = capsys.readouterr()
+    assert code == 0
+    if fmt == "json":
+        (spec,) = json.loads(out)["specs"]
+        assert spec["ok"] and spec["problems"] == []
+        (warning,) = spec["warnings"]
+        assert (warning["line"], warning["column"], warning["level"]) == (4, 22, "warning")
+        assert "'green'" in warning["message"]
+    elif fmt == "parsable":
+        assert f"{path}:4:22: [warning] colour 'green'" in out
+    else:
+        assert f"{path}:4:22: warning: colour 'green'" in err and "1 warning" in out
+
+
+@pytest.mark.parametrize("rule, column, path", [
+    ("colours: [red, blue, gren]", 22, "colours[2]"),   # a cycle colour one edit away
+    ("colours: {transitions: {red: [blue], blue: [rde]}}", 45,
+     "colours.transitions.blue[0]"),                    # a target one edit away
+    ("colours: {transitions: {red: [blue], blue: [red], gren: [red]}}", 51,
+     "colours.transitions.gren"),                       # a key one edit away
+])
+def test_a_rule_colour_one_edit_from_an_edge_colour_is_a_typo(rule: str, column: int,
+                                                               path: str) -> None:
+    text = HEAD + f"kind: walk\n{rule}\nuse: any\nedges: [A B red, B C blue, C D green]\n"
+    problems = [p for p in check_spec_text(text) if "on no edge" in p.message]
+    assert [(p.location.line, p.location.column, p.path) for p in problems] == \
+        [(3, column, path)]
+    assert "did you mean" in problems[0].message
+
+
+def test_a_transition_to_a_colour_that_is_nowhere_is_still_an_error() -> None:
+    text = HEAD + ("kind: walk\ncolours: {transitions: {red: [blue], blue: [violet]}}\n"
+                   "edges: [a b red, b c blue]\n")
+    (problem,) = check_spec_text(text)
+    assert "'violet'" in problem.message and problem.path == "colours.transitions.blue[0]"

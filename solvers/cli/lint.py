@@ -9,7 +9,11 @@ summary line:
   ``file:line:column: [error] message (key.path)``, for editors and grep;
 * ``--format json`` (or ``--json``): one ``trailkit-lint/1`` object.
 
-The exit code is 0 when every spec is clean, 2 when one is unusable, 4 when a spec's
+Warnings (a spec that loads, with something worth a look: a cycle colour on no edge)
+are printed the same way with ``warning`` for ``error`` (JSON: each spec's
+``warnings``) and do not change the exit code.
+
+The exit code is 0 when every spec is clean (warnings allowed), 2 when one is unusable, 4 when a spec's
 ``expect:`` block disagrees with what trailkit finds (with ``--expect``), and 3 when no
 backend could decide an expectation within ``--time-limit``.
 """
@@ -21,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from trailkit.models.errors import SpecError, TrailkitError
-from trailkit.models.spec import check_spec
+from trailkit.models.errors import SpecError, SpecWarning, TrailkitError
+from trailkit.models.spec import lint_spec
 from trailkit.solvers.base import Limits
 from trailkit.solvers.cli import output
 from trailkit.solvers.cli.options import Exit, examples, positive_float
@@ -61,6 +65,7 @@ class _Finding:
 
     path: Path
     problems: list[SpecError] = field(default_factory=list)
+    warnings: list[SpecError] = field(default_factory=list)
     expectations: list[str] = field(default_factory=list)
     undecided: list[str] = field(default_factory=list)
 
@@ -72,7 +77,9 @@ class _Finding:
 def _lint(path: Path, check_expect: bool, limits: Limits) -> _Finding:
     from trailkit.solvers.pipeline.expectations import expectation_problems
 
-    finding = _Finding(path, check_spec(path))
+    found = lint_spec(path)
+    finding = _Finding(path, [p for p in found if not isinstance(p, SpecWarning)],
+                       [p for p in found if isinstance(p, SpecWarning)])
     if check_expect and not finding.problems:
         try:
             checked = expectation_problems(path, limits)
@@ -87,20 +94,30 @@ def _problem_json(problem: SpecError) -> dict[str, Any]:
     return {"file": location.file if location else None,
             "line": location.line if location else None,
             "column": location.column if location else None,
-            "message": problem.message, "path": problem.path or None}
+            "message": problem.message, "path": problem.path or None,
+            "level": problem.level}
 
 
 def _summary(findings: list[_Finding]) -> str:
     problems = sum(len(f.problems) for f in findings)
+    warnings = sum(len(f.warnings) for f in findings)
     expectations = sum(len(f.expectations) for f in findings)
     clean = sum(f.ok for f in findings)
     parts = [f"{len(findings)} spec{'s' if len(findings) != 1 else ''} checked", f"{clean} ok"]
     if problems:
         parts.append(f"{problems} problem{'s' if problems != 1 else ''} in "
                      f"{sum(bool(f.problems) for f in findings)} file(s)")
+    if warnings:
+        parts.append(f"{warnings} warning{'s' if warnings != 1 else ''}")
     if expectations:
         parts.append(f"{expectations} expect: mismatch{'es' if expectations != 1 else ''}")
     return ", ".join(parts)
+
+
+def _position(problem: SpecError) -> tuple[int, int]:
+    """Where a problem is, for printing errors and warnings together in file order."""
+    location = problem.location
+    return (location.line or 0, location.column or 0) if location else (0, 0)
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
@@ -122,15 +139,16 @@ def cmd_lint(args: argparse.Namespace) -> int:
                           "summary": _summary(findings),
                           "specs": [{"spec": str(f.path), "ok": f.ok,
                                      "problems": [_problem_json(p) for p in f.problems],
+                                     "warnings": [_problem_json(p) for p in f.warnings],
                                      "expect": f.expectations,
                                      "undecided": f.undecided} for f in findings]})
         return code
     for finding in findings:
-        for problem in finding.problems:
+        for problem in sorted([*finding.problems, *finding.warnings], key=_position):
             if args.format == "parsable":
                 where = str(problem.location) if problem.location else str(finding.path)
                 key = f" ({problem.path})" if problem.path else ""
-                say(f"{where}: [error] {problem.message}{key}")
+                say(f"{where}: [{problem.level}] {problem.message}{key}")
             else:
                 warn(str(problem) if problem.location else f"{finding.path}: {problem}")
         for mismatch in finding.expectations:
