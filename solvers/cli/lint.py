@@ -13,9 +13,9 @@ Warnings (a spec that loads, with something worth a look: a cycle colour on no e
 are printed the same way with ``warning`` for ``error`` (JSON: each spec's
 ``warnings``) and do not change the exit code.
 
-The exit code is 0 when every spec is clean (warnings allowed), 2 when one is unusable, 4 when a spec's
-``expect:`` block disagrees with what trailkit finds (with ``--expect``), and 3 when no
-backend could decide an expectation within ``--time-limit``.
+The exit code is 0 when every spec is clean (warnings allowed), 2 when one is unusable,
+4 when a spec's ``expect:`` block disagrees with what trailkit finds (with ``--expect``),
+and 3 when no backend could decide an expectation within ``--time-limit``.
 """
 
 from __future__ import annotations
