@@ -75,6 +75,11 @@ _KEYS = {
 }
 _EXPECT_KEYS = ("status", "solutions", "failures", "early_failures", "length", "repair")
 _SYNONYMS = {"color": "colour", "colors": "colours"}
+# Keys one kind spells another way (``goal`` is a colour walk's ``end``): an unknown key
+# that is one of these is pointed at the key the kind has, whatever its spelling.
+_MEANS = {"goal": "end", "end": "goal", "target": "end", "finish": "end", "begin": "start",
+          "source": "start", "from": "start", "to": "end", "planks": "edges",
+          "colors": "colours", "ring": "closed", "circuit": "closed", "cycle": "colours"}
 MAX_PROBLEMS = 100
 """Reading stops after this many problems (a million-edge file without colours would
 otherwise give a million), like a compiler's "too many errors"."""
@@ -410,10 +415,74 @@ def _yaml_problem(text: str, source: str, exc: yaml.MarkedYAMLError, loc: Locati
     listed = _edge_list_hint(text, source)
     if listed is not None:
         return listed
+    explained = _explain_yaml_problem(lines, source, exc)
+    if explained is not None:
+        return explained
     what = exc.problem or "malformed YAML"
     if exc.context and "document" in exc.context:
         what = f"{exc.context}, {what}"
     return SpecError(f"malformed YAML: {what}", loc)
+
+
+_OPENERS = {"flow sequence": ("[", "]"), "flow mapping": ("{", "}")}
+
+
+def _explain_yaml_problem(lines: list[str], source: str, exc: yaml.MarkedYAMLError
+                          ) -> SpecError | None:
+    """The common YAML mistakes in words, located where the mistake is rather than where
+    the parser gave up: a bracket or quote never closed (located at the opening), a line
+    indented unlike the keys around it. ``None`` for anything else."""
+    problem, context = exc.problem or "", exc.context or ""
+    opened, stuck = exc.context_mark, exc.problem_mark
+    if opened is None or stuck is None:
+        return _indented_too_far(lines, source, problem, stuck)
+    where = f"line {stuck.line + 1}, column {stuck.column + 1}"
+    for what, (left, right) in _OPENERS.items():
+        if context.endswith(what) and "did not find expected" in problem:
+            return SpecError(
+                f"malformed YAML: this {left!r} is not closed: YAML reached {where} still "
+                f"looking for a ',' or {right!r}; close it with {right!r} (and quote an item "
+                "that holds a comma or a bracket)",
+                Location(source, opened.line + 1, opened.column + 1))
+    if context.endswith("quoted scalar") and "end of stream" in problem:
+        quote = lines[opened.line][opened.column:opened.column + 1] if opened.line < len(
+            lines) else '"'
+        return SpecError(f"malformed YAML: this {quote} is never closed; end the text with "
+                         f"{quote}", Location(source, opened.line + 1, opened.column + 1))
+    if context.endswith("block mapping") and "expected key" in problem \
+            and stuck.line < len(lines):
+        row = lines[stuck.line]
+        indent = len(row) - len(row.lstrip(" "))
+        if indent != opened.column:
+            keys = ("are not indented" if opened.column == 0
+                    else f"are indented by {_spaces(opened.column)}")
+            return SpecError(
+                f"malformed YAML: line {stuck.line + 1} is indented by {_spaces(indent)}, "
+                f"but the keys around it {keys} (as on line {opened.line + 1}); YAML reads "
+                "indentation as structure: indent it as they are",
+                Location(source, stuck.line + 1, 1))
+    return None
+
+
+def _indented_too_far(lines: list[str], source: str, problem: str, stuck: Any
+                      ) -> SpecError | None:
+    """``key: value`` on a line indented deeper than a plain ``key: value`` above it."""
+    if stuck is None or "mapping values are not allowed" not in problem \
+            or stuck.line >= len(lines):
+        return None
+    row = lines[stuck.line]
+    indent = len(row) - len(row.lstrip(" "))
+    above = next((lines[i] for i in range(stuck.line - 1, -1, -1)
+                  if lines[i].strip() and not lines[i].lstrip().startswith("#")), None)
+    if above is None or indent <= len(above) - len(above.lstrip(" ")):
+        return None
+    return SpecError(f"malformed YAML: line {stuck.line + 1} is indented deeper than the "
+                     "line above it, so YAML reads it as part of that line's value; indent "
+                     "it as the keys around it", Location(source, stuck.line + 1, 1))
+
+
+def _spaces(n: int) -> str:
+    return f"{n} space{'s' if n != 1 else ''}"
 
 
 def _edge_list_hint(text: str, source: str) -> SpecError | None:
@@ -573,8 +642,11 @@ class _SpecReader:
         ignored) instead of stopping at the first."""
         for key, (key_node, _) in list(entries.items()):
             if key not in allowed:
+                meant = _MEANS.get(key)
+                hint = (f" (did you mean {meant!r}?)" if meant in allowed
+                        else _hint(key, allowed))
                 problem = self.fail(key_node, f"unknown key {_short(key)!r} in {path}"
-                                    f"{_hint(key, allowed)}; {what} accepts "
+                                    f"{hint}; {what} accepts "
                                     f"{', '.join(allowed)}",
                                     key if path == "the spec" else f"{path}.{key}")
                 if not keep_going:

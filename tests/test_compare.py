@@ -189,6 +189,20 @@ def test_an_unreadable_spec_is_a_row_and_exit_2(tmp_path: Path,
     assert all(r["detail"] for r in rows if r["status"] == "error")
 
 
+def test_an_unreadable_spec_is_named_once_with_its_location(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The table's note says the spec's located error once (not once per backend, and
+    not "error: ... error:")."""
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("trailkit: 1\nkind: trail\nedges: [a b\n")
+    code = main(["compare", str(broken), "--backends", "direct,cpsat"])
+    out = capsys.readouterr().out
+    assert code == 2
+    notes = [line for line in out.splitlines() if "malformed YAML" in line]
+    assert notes == [notes[0]] and notes[0].startswith(f"{broken}:3:8: error: ")
+    assert notes[0].count("error") == 1
+
+
 def test_unknown_backend_is_an_input_error(tmp_path: Path) -> None:
     corpus = write_specs(tmp_path / "corpus", triangle=TRIANGLE)
     assert main(["compare", str(corpus), "--backends", "direkt"]) == 2

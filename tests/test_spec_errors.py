@@ -37,7 +37,19 @@ def write(tmp_path: Path, text: str | bytes, name: str = "p.yaml") -> Path:
 
 # (spec text, line, column, words the message must contain)
 BAD_SPECS = {
-    "malformed-yaml": (HEAD + "kind: trail\nedges: [a b\n", 4, 1, ["malformed YAML"]),
+    # a bracket never closed is located where it opened, not where the parser gave up
+    "malformed-yaml": (HEAD + "kind: trail\nedges: [a b\n", 3, 8,
+                       ["malformed YAML", "'['", "not closed", "line 4", "']'"]),
+    "unclosed-mapping": (HEAD + "kind: trail\nedges: [a b]\nlayout: {a: [0, 0]\n", 4, 9,
+                         ["'{'", "not closed", "'}'"]),
+    "unclosed-quote": (HEAD + 'kind: trail\nname: "the house\nedges: [a b]\n', 3, 7,
+                       ["never closed"]),
+    "key-indented-one-space": (HEAD + "kind: trail\nedges: [a b, b c]\n closed: true\n", 4, 1,
+                               ["line 4", "indented by 1 space", "keys around it"]),
+    "key-indented-under-a-value": (HEAD + "  kind: trail\nedges: [a b]\n", 2, 1,
+                                   ["line 2", "indented deeper"]),
+    "goal-in-a-trail": (HEAD + "kind: trail\nedges: [a b]\ngoal: b\n", 4, 1,
+                        ["'goal'", "did you mean 'end'"]),
     "unknown-key": (HEAD + "kind: trail\nedgse: [a b]\n", 3, 1, ["edgse", "did you mean", "edges"]),
     "duplicated-key": (HEAD + "kind: trail\nedges: [a b]\nedges: [b c]\n", 4, 1,
                        ["twice", "line 3"]),

@@ -108,16 +108,25 @@ def table(rows: list[Row]) -> str:
     fmt = "  ".join(f"{{:<{w}}}" for w in widths)
     out = [fmt.format(*headers), fmt.format(*("-" * w for w in widths)),
            *(fmt.format(*line) for line in lines)]
-    notes = list(dict.fromkeys(
-        f"{r.backend}: unavailable: {r.detail}" if r.status == "unavailable"
-        else f"{r.spec} / {r.backend}: {r.status}: {r.detail}"
-        for r in rows if r.status not in (*DECIDED, "unknown") and r.detail))
+    notes = list(dict.fromkeys(_note(r) for r in rows
+                               if r.status not in (*DECIDED, "unknown") and r.detail))
     if notes:
         out += ["", *notes]
     specs = disagreements(rows)
     if specs:
         out += ["", f"BACKENDS DISAGREE on {len(specs)} spec(s): {', '.join(specs)}"]
     return "\n".join(line.rstrip() for line in out)
+
+
+def _note(row: Row) -> str:
+    """The line under the table that says why a row did not decide: a spec that cannot
+    be read once (its located message, the same for every backend), others per run."""
+    if row.status == "unavailable":
+        return f"{row.backend}: unavailable: {row.detail}"
+    if row.status == "error":
+        located = row.detail.startswith(f"{row.spec}:")
+        return row.detail if located else f"{row.spec}: error: {row.detail}"
+    return f"{row.spec} / {row.backend}: {row.status}: {row.detail}"
 
 
 COMPARE_FORMAT = "trailkit-compare/1"
