@@ -102,6 +102,26 @@ def test_near_miss_is_reported() -> None:
     assert [(c.at, c.phases) for c in found.situations.near_misses] == [("C", ("red",))]
 
 
+def test_first_is_blamed_when_it_is_first_that_stops_the_walk() -> None:
+    """With ``first: blue`` the red plank out of S is refused as a first step: the
+    explanation says so, rather than only "this plank may only be taken after green"."""
+    from trailkit.models.spec import load_spec_text
+
+    found = explain(load_spec_text("trailkit: 1\nkind: colour-walk\nedges: [S A red, A T blue]"
+                                   "\nfirst: blue\nstart: S\ngoal: T\n"))
+    assert "'first:' says must be blue" in found.text
+    assert "1 (node, last colour) situation." in found.text
+
+
+def test_an_edge_no_colour_may_precede_is_explained() -> None:
+    from trailkit.models.spec import load_spec_text
+
+    found = explain(load_spec_text(
+        "trailkit: 1\nkind: colour-walk\nedges: [S A red, A T blue, S B blue]\n"
+        "colours: {transitions: {blue: [blue], red: []}}\nfirst: blue\nstart: S\ngoal: T\n"))
+    assert "can never be taken" in found.text  # it used to crash (IndexError)
+
+
 # ------------------------------------------------------------ command line
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
     code = main(list(argv))

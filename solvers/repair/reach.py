@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from trailkit.models.puzzle import Puzzle
+from trailkit.models.words import listing, plural
 from trailkit.solvers.repair.reusable import StateDistances
 
 __all__ = ["Crossing", "Situations", "situations"]
@@ -102,14 +103,32 @@ def situations(puzzle: Puzzle, dist: StateDistances) -> Situations:
 
 
 def _phases_text(phases: tuple[str | None, ...]) -> str:
-    words = ["at the start" if p is None else f"after {p}" for p in phases]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    """``at the start``, or ``after red and after blue``."""
+    return listing(["at the start" if p is None else f"after {p}" for p in phases])
+
+
+def _taken(puzzle: Puzzle, c: Crossing, edge: str) -> str:
+    """When ``edge`` (``this edge``, ``the red edge S-A``) may be taken, in words."""
+    if not c.needs:
+        return (f"{edge} can never be taken: the colour rule lets no colour come before "
+                "it, and it may not come first")
+    return f"{edge} may only be taken {_phases_text(c.needs)}{_not_first(puzzle, c)}"
+
+
+def _not_first(puzzle: Puzzle, c: Crossing) -> str:
+    """Why an edge a walker stands by at the start may not be its first step, when it is
+    ``first:`` that forbids it (not the colour rule)."""
+    rule, first = puzzle.colours, puzzle.first
+    if rule is None or first is None or None not in c.phases or None in c.needs:
+        return ""
+    allowed = listing([rule.names[i] for i in sorted(first)], "or")
+    return f", and not as the first step, which 'first:' says must be {allowed}"
 
 
 def situations_text(puzzle: Puzzle, found: Situations) -> str:
     """The situations in words (edges and nodes; the CLI says planks and tyres)."""
     lines = [f"A walker can stand on {len(found.nodes)} of the {puzzle.num_nodes} nodes, in "
-             f"{found.states} (node, last colour) situations."]
+             f"{plural(found.states, '(node, last colour) situation')}."]
     goal = "the goal" if puzzle.end is None or len(puzzle.end) != 1 \
         else puzzle.nodes[next(iter(puzzle.end))]
     if not found.entries:
@@ -119,9 +138,9 @@ def situations_text(puzzle: Puzzle, found: Situations) -> str:
                      for c in found.entries)
     lines.append(f"{goal} can only be entered by {into}.")
     for c in found.near_misses:
-        lines.append(f"Near miss: {c.at} is reached {_phases_text(c.phases)}, but the "
-                     f"{c.colour or ''} edge {c.at}-{c.to} may only be taken "
-                     f"{_phases_text(c.needs)}.")
+        edge = f"the {c.colour + ' ' if c.colour else ''}edge {c.at}-{c.to}"
+        lines.append(f"Near miss: {c.at} is reached {_phases_text(c.phases)}, but "
+                     f"{_taken(puzzle, c, edge)}.")
     if not found.near_misses:
         starts = ", ".join(c.at for c in found.entries)
         lines.append(f"{starts} {'is' if len(found.entries) == 1 else 'are'} never reached, "
@@ -132,6 +151,5 @@ def situations_text(puzzle: Puzzle, found: Situations) -> str:
             lines.append("The walk is stopped at the boundary:")
             for c in found.boundary:
                 lines.append(f"  {c.at}-{c.to} ({c.colour or 'edge'}): {c.at} is reached "
-                             f"{_phases_text(c.phases)}; this edge may only be taken "
-                             f"{_phases_text(c.needs)}")
+                             f"{_phases_text(c.phases)}; {_taken(puzzle, c, 'this edge')}")
     return "\n".join(lines)
