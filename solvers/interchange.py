@@ -33,6 +33,7 @@ import yaml
 from trailkit.models.errors import BackendUnavailable, TrailkitError
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import KINDS, load_spec_text
+from trailkit.solvers.extras import pip_install
 
 __all__ = ["GRAPH_FORMATS", "export_graph", "from_networkx", "rules_of", "to_networkx"]
 
@@ -73,7 +74,7 @@ def _require_networkx() -> Any:
     try:
         import networkx as nx
     except ImportError:
-        raise BackendUnavailable("this needs NetworkX: pip install 'trailkit[draw]'") from None
+        raise BackendUnavailable(f"this needs NetworkX: {pip_install('trailkit[draw]')}") from None
     return nx
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from trailkit.models.errors import BackendUnavailable
 from trailkit.models.hints import did_you_mean
 from trailkit.solvers.base import Backend
+from trailkit.solvers.extras import pip_install
 
 __all__ = ["BACKENDS", "BackendName", "backend_names", "get_backend"]
 
@@ -91,6 +92,6 @@ def get_backend(name: str | BackendName) -> Backend:
                                      f"installation ({exc})") from exc
         raise BackendUnavailable(
             f"backend {base!r} needs the package {entry.package!r} "
-            f"(pip install {entry.package}): {exc}") from exc
+            f"({pip_install(entry.package)}): {exc}") from exc
     cls = getattr(module, entry.cls)
     return cls(option) if entry.takes_option else cls()

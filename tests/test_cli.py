@@ -249,3 +249,13 @@ def test_count_of_longest_walks_and_failures_there(capsys: pytest.CaptureFixture
     assert "20 (the longest walks: 7 steps)" in out
     code, out, err = run(["count", spec, "--failures"], capsys)
     assert code == 2 and "not defined under 'objective: longest'" in err
+
+
+def test_install_hints_name_the_running_interpreter() -> None:
+    """A missing extra is installed with this environment's pip, not whichever ``pip`` is
+    first on PATH (a newcomer's system pip)."""
+    from trailkit.solvers.extras import pip_install
+
+    hint = pip_install("trailkit[draw]")
+    assert hint.startswith(sys.executable) or hint.startswith(f"'{sys.executable}'")
+    assert hint.endswith("-m pip install 'trailkit[draw]'")

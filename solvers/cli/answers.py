@@ -80,7 +80,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(run=cmd_prove)
 
     p = sub.add_parser("check-certificate", help="check a certificate against a spec "
-                       "(exit 0 accepted, 1 rejected, 2 unreadable)")
+                       "(exit 0 accepted, 1 rejected, 2 unreadable)",
+                       **examples("trailkit prove specs/koenigsberg.yaml --out cert.json",
+                                  "trailkit check-certificate specs/koenigsberg.yaml cert.json",
+                                  "trailkit solve specs/koenigsberg.yaml --json > answer.json "
+                                  "&& trailkit check-certificate specs/koenigsberg.yaml "
+                                  "answer.json"))
     add_spec(p)
     p.add_argument("certificate", metavar="CERT.json",
                    help="a certificate file from 'trailkit prove --out', or a 'solve --json' "

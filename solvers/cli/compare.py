@@ -30,6 +30,7 @@ from trailkit.solvers.cli.options import (
     positive_int,
 )
 from trailkit.solvers.cli.output import say, warn, write_raw
+from trailkit.solvers.extras import pip_install
 from trailkit.solvers.isolation import (
     DECIDED,
     Row,
@@ -195,7 +196,7 @@ def run_compare(args: argparse.Namespace) -> int:
 
         if importlib.util.find_spec("matplotlib") is None:  # fail before the runs, not after;
             # imported only after them, so the forked workers do not carry it (peak MB)
-            raise TrailkitError("--plot needs matplotlib: pip install 'trailkit[plot]'")
+            raise TrailkitError(f"--plot needs matplotlib: {pip_install('trailkit[plot]')}")
     render = _RENDER[fmt]
 
     def write_out(rows: list[Row]) -> None:

@@ -50,7 +50,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_out(p, "FILE", "the model")
     p.set_defaults(run=cmd_export)
 
-    p = sub.add_parser("import", help="turn a plank or domino list into a YAML spec")
+    p = sub.add_parser("import", help="turn a plank or domino list into a YAML spec",
+                       **examples("trailkit import planks puzzle.txt --start A --goal T "
+                                  "--out puzzle.yaml",
+                                  "trailkit import dominoes hand.txt --open --out hand.yaml"))
     isub = p.add_subparsers(dest="what", metavar="WHAT", parser_class=type(p))
     isub.required = True
     q = isub.add_parser("planks", help="'U V colour' per line, '#' comments",
@@ -66,7 +69,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q.add_argument("--keep-repeats", action="store_true",
                    help="keep a plank that is listed twice as two planks")
     q.set_defaults(run=cmd_import)
-    q = isub.add_parser("dominoes", help="'1 2' or '1|2' per line")
+    q = isub.add_parser("dominoes", help="'1 2' or '1|2' per line",
+                        **examples("trailkit import dominoes set.txt --out ring.yaml",
+                                   "trailkit import dominoes hand.txt --open --out hand.yaml "
+                                   "&& trailkit solve hand.yaml"))
     q.add_argument("file", metavar="FILE.txt", help="the domino list: '1 2', '1|2' or '1:2' "
                    "per line")
     q.add_argument("--name", help="the spec's name (default: the file's name)")

@@ -14,6 +14,7 @@ from collections import defaultdict
 from typing import Any
 
 from trailkit.models.errors import TrailkitError
+from trailkit.solvers.extras import pip_install
 
 __all__ = ["cactus_plot", "require_matplotlib", "scatter_plot"]
 
@@ -28,7 +29,7 @@ def require_matplotlib() -> Any:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise TrailkitError("--plot needs matplotlib: pip install 'trailkit[plot]'") from None
+        raise TrailkitError(f"--plot needs matplotlib: {pip_install('trailkit[plot]')}") from None
     return plt
 
 

@@ -14,7 +14,7 @@ import argparse
 from typing import Any
 
 from trailkit.models.schemas import load_schema, schema_text
-from trailkit.solvers.cli.options import Exit
+from trailkit.solvers.cli.options import Exit, examples
 from trailkit.solvers.cli.output import write_raw
 
 __all__ = ["SCHEMA_NAMES", "load_output_schema", "register", "schema_for_format"]
@@ -40,7 +40,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("schema", help="print the JSON Schema of an output format or of specs",
                        description="Print a JSON Schema (draft 2020-12). 'spec' describes "
                        "the spec language (hook it to an editor: '# yaml-language-server: "
-                       "$schema=spec.schema.json'); the others describe what --json prints.")
+                       "$schema=spec.schema.json'); the others describe what --json prints.",
+                       **examples("trailkit schema spec > spec.schema.json",
+                                  "trailkit schema result"))
     p.add_argument("name", choices=SCHEMA_NAMES, metavar="NAME",
                    help="one of " + ", ".join(SCHEMA_NAMES))
     p.set_defaults(run=cmd_schema)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from trailkit.models.errors import BackendUnavailable
+from trailkit.solvers.extras import pip_install
 
 __all__ = ["MAX_PIXELS", "SIMPLIFY_EDGES", "render_png"]
 
@@ -35,7 +36,7 @@ def render_png(svg: str, *, scale: float = 1.5) -> bytes:
     try:
         import resvg_py
     except ImportError:
-        raise BackendUnavailable("PNG output needs resvg: pip install 'trailkit[draw]'"
+        raise BackendUnavailable(f"PNG output needs resvg: {pip_install('trailkit[draw]')}"
                                  ) from None
     match = _SIZE.search(svg[:4000])
     width = height = None
