@@ -335,3 +335,30 @@ def test_png_of_a_big_puzzle_is_drawn_simplified(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(drawing, "render_png", lambda svg: seen.append(svg) or b"png")
     assert main(["draw", str(TYRE / "restored.yaml"), "--out", str(tmp_path / "t.png")]) == 0
     assert "edges-merged" in seen[0] and (tmp_path / "t.png").read_bytes() == b"png"
+
+
+def test_emphasis_reads_the_repair_librarys_own_changes() -> None:
+    """``Emphasis.from_changes(result.repairs[0].changes)``: the library's ``Change``
+    objects read the same as their JSON form (adds, recolourings, removals)."""
+    from trailkit.models.repair_rules import RepairRules
+    from trailkit.solvers.pipeline.repairing import repair
+    from trailkit.solvers.repair.changes import changes_json
+
+    tyre = load_spec(TYRE / "original.yaml")
+    bridges = load_spec(ROOT / "specs" / "koenigsberg.yaml")
+    results = [(tyre, repair(tyre, tyre.repair.with_(recolour=True), all_repairs=True)),
+               (bridges, repair(bridges, RepairRules(add="none", remove=True)))]
+    seen = set()
+    for puzzle, result in results:
+        for r in result.repairs:
+            emphasis = Emphasis.from_changes(r.changes, note="n")
+            assert emphasis == Emphasis.from_changes(changes_json(puzzle, r.changes), note="n")
+            assert not emphasis.is_empty
+            seen |= {c.op.value for c in r.changes}
+            for mark, change in zip(emphasis.added + emphasis.recoloured + emphasis.removed,
+                                    r.changes, strict=True):
+                assert {mark.tail, mark.head} == {change.u, change.v}
+    assert seen == {"add", "recolour", "remove"}
+    recoloured = next(e for _, res in results for r in res.repairs
+                      if (e := Emphasis.from_changes(r.changes)).recoloured)
+    assert recoloured.recoloured[0].old_colour in ("red", "blue", "green")
