@@ -296,7 +296,7 @@ def test_draw_repair_command_emphasises_the_restored_plank(tmp_path, capsys) -> 
 
 
 @pytest.mark.parametrize("module", ["__init__", "emphasis", "geometry", "layout", "palette",
-                                    "svgtext"])
+                                    "svgtext", "words"])
 def test_drawing_docstring_examples(module: str) -> None:
     import doctest
     import importlib
@@ -362,3 +362,32 @@ def test_emphasis_reads_the_repair_librarys_own_changes() -> None:
     recoloured = next(e for _, res in results for r in res.repairs
                       if (e := Emphasis.from_changes(r.changes)).recoloured)
     assert recoloured.recoloured[0].old_colour in ("red", "blue", "green")
+
+
+# ------------------------------------------------------------------ captions
+def notes_text(svg: str) -> str:
+    return " ".join(t.text or "" for t in groups(parse(svg), "note"))
+
+
+@pytest.mark.parametrize(("text", "caption"), [
+    (ROOT / "specs" / "dominoes" / "longest-train.yaml", "A longest walk: 7 steps from "),
+    (TYRE / "restored.yaml", "A shortest walk: 25 steps from A to T"),
+    ("trailkit: 1\nkind: walk\nuse: any\nobjective: any\nedges: [a b, b c]\nstart: a\n"
+     "end: c\n", "A walk: 2 steps from a to c"),
+    ("trailkit: 1\nkind: walk\nuse: any\nobjective: shortest\nedges: [a b, b c, a c]\n"
+     "start: a\nend: c\n", "A shortest walk: 1 step from a to c"),
+    ("trailkit: 1\nkind: trail\nedges: [a b]\nstart: a\n", "A walk: 1 step from a to b"),
+], ids=["longest", "shortest", "any", "one-step", "trail"])
+def test_caption_names_the_objective_and_counts_in_words(text, caption: str) -> None:
+    puzzle = load_spec(text) if isinstance(text, Path) else load_spec_text(text)
+    svg = draw_svg(puzzle, solve(puzzle))
+    assert caption in notes_text(svg)
+    assert not re.search(r"\b1 steps\b", svg)
+
+
+def test_a_long_walk_numbers_every_second_step_in_words() -> None:
+    n = 50
+    edges = [(str(i), str((i + 1) % n)) for i in range(n)] * 10  # a 500-step ring walk
+    puzzle = Puzzle.build(kind="trail", edges=edges, closed=True)
+    text = notes_text(draw_svg(puzzle, solve(puzzle), simplify=False))
+    assert "Every 2nd step is numbered (500 steps)." in text, text

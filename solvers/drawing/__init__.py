@@ -22,6 +22,7 @@ from trailkit.solvers.drawing.emphasis import EdgeMark, Emphasis
 from trailkit.solvers.drawing.graph import GraphPicture, graph_svg
 from trailkit.solvers.drawing.html import html_page
 from trailkit.solvers.drawing.png import render_png
+from trailkit.solvers.drawing.words import walk_noun, walk_size
 
 __all__ = ["EdgeMark", "Emphasis", "draw_svg", "html_page", "render_png"]
 
@@ -55,15 +56,15 @@ def _answer_line(puzzle: Puzzle, answer: Answer) -> str:
     if answer.status is Status.SOLVED and answer.walk is not None:
         walk = answer.walk
         names = puzzle.nodes
-        shortest = "A shortest walk" if answer.optimal else "A walk"
         if puzzle.kind == "domino-chain":
             shape = "ring" if puzzle.closed else "line"
             tiles = f"all {len(walk)} dominoes" if len(walk) > 1 else "the one domino"
             return f"A {shape} of {tiles} (verified)."
         if not len(walk):
             return f"The empty walk at {names[walk.nodes[0]]} solves it (verified)."
-        return (f"{shortest}: {len(walk)} steps from {names[walk.nodes[0]]} to "
-                f"{names[walk.nodes[-1]]}" + (", verified." if answer.verified else "."))
+        return (f"{walk_noun(puzzle, answer)}: {walk_size(puzzle, len(walk))} from "
+                f"{names[walk.nodes[0]]} to {names[walk.nodes[-1]]}"
+                + (", verified." if answer.verified else "."))
     if answer.status is Status.UNSOLVABLE:
         why = answer.certificate.explanation if answer.certificate else answer.reason
         return f"No walk exists. {why}".strip()
