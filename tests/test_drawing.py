@@ -391,3 +391,19 @@ def test_a_long_walk_numbers_every_second_step_in_words() -> None:
     puzzle = Puzzle.build(kind="trail", edges=edges, closed=True)
     text = notes_text(draw_svg(puzzle, solve(puzzle), simplify=False))
     assert "Every 2nd step is numbered (500 steps)." in text, text
+
+
+# ------------------------------------------------- solving an impossible puzzle
+def test_draw_solve_of_an_unsolvable_puzzle_draws_its_certificate(tmp_path) -> None:
+    out = tmp_path / "k.svg"
+    assert main(["draw", str(ROOT / "specs" / "koenigsberg.yaml"), "--solve", "--out",
+                 str(out)]) == 0
+    svg = out.read_text()
+    root = parse(svg)
+    assert {g.get("data-node") for g in groups(root, "odd")} == {"A", "B", "C", "D"}
+    assert {g.get("data-value") for g in groups(root, "odd")} == {"3", "5"}
+    text = notes_text(svg)
+    assert text.startswith("No walk exists.") and text.count("odd number of edges") == 1
+    tyre = load_spec(TYRE / "original.yaml")  # the library call does the same
+    root = parse(draw_svg(tyre, solve(tyre)))
+    assert "T" in {g.get("data-node") for g in groups(root, "unreached")}
