@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import doctest
 import importlib
+import re
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -260,3 +261,24 @@ def test_both_optimisers_match_brute_force(use: EdgeUse, data: st.DataObject) ->
             continue  # too big for RC2's model: it says so rather than guess
         assert opt.status == "optimal" and opt.cost == fewest
         assert expected_walk(apply_changes(p, [changes[i] for i in opt.chosen])) is not None
+
+
+# ------------------------------------------------------------ the text output
+@pytest.mark.parametrize("spec", ["dominoes/double-nine.yaml", "tyre-puzzle/original.yaml"])
+def test_repair_text_wraps_long_walks_as_solve_does(spec: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """The walk under a repair is solve's own block (right-aligned step numbers), only
+    indented further: ``1:`` sits under the ``1`` of ``11:``, not under its first digit."""
+    from trailkit.solvers.cli import main
+    from trailkit.solvers.cli.report import walk_lines
+
+    assert main(["repair", str(SPECS / spec)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    numbered = [line for line in out if re.match(r"\s+\d+: ", line)]
+    assert len(numbered) >= 3
+    assert len({line.index(":") for line in numbered}) == 1, "\n".join(numbered)
+    best = repair(load_spec(SPECS / spec)).repairs[0]
+    block = walk_lines(best.puzzle, best.answer)
+    first = next(i for i, line in enumerate(out) if line.endswith(block[0]))
+    shift = len(out[first]) - len(block[0])
+    assert out[first:first + len(block)] == [" " * shift + line for line in block]
