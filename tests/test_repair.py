@@ -282,3 +282,55 @@ def test_repair_text_wraps_long_walks_as_solve_does(spec: str,
     first = next(i for i, line in enumerate(out) if line.endswith(block[0]))
     shift = len(out[first]) - len(block[0])
     assert out[first:first + len(block)] == [" " * shift + line for line in block]
+
+
+# --------------------------------------------------------------- the best one
+def _single_change_lengths(puzzle: Puzzle, rules: RepairRules) -> dict[int, int]:
+    """The oracle: every allowed single change applied and solved on its own, candidate
+    index -> length of the shortest walk of the changed puzzle."""
+    from trailkit.models.answer import Status
+    from trailkit.solvers.pipeline.solving import solve
+    from trailkit.solvers.repair.candidates import candidate_changes
+
+    out = {}
+    for i, change in enumerate(candidate_changes(puzzle, rules)):
+        answer = solve(apply_changes(puzzle, [change]), "direct", crosscheck=None)
+        if answer.status is Status.SOLVED:
+            out[i] = answer.length
+    return out
+
+
+@pytest.mark.parametrize(("spec", "rules"), [
+    ("tyre-puzzle/original.yaml", RepairRules(add="layout", recolour=True,
+                                              protect=frozenset({"T"}))),
+    ("tyre-puzzle/original.yaml", RepairRules(add="any", protect=frozenset({"T"}))),
+    ("koenigsberg.yaml", RepairRules(add="any", remove=True)),
+], ids=["tyre-recolour", "tyre-any", "koenigsberg-remove"])
+def test_the_repair_shown_has_the_shortest_walk_of_the_fewest(spec: str,
+                                                              rules: RepairRules) -> None:
+    """Without ``all_repairs`` the one repair shown is, of the single changes that repair
+    the puzzle, the one whose repaired puzzle has the shortest walk; of those, the first
+    candidate (so it is the same one every time), and ``all_repairs`` lists it first."""
+    from trailkit.solvers.repair.candidates import candidate_changes
+
+    puzzle = load_spec(SPECS / spec)
+    lengths = _single_change_lengths(puzzle, rules)
+    shortest = min(lengths.values())
+    first = min(i for i, n in lengths.items() if n == shortest)
+    candidates = candidate_changes(puzzle, rules)
+    shown = repair(puzzle, rules)
+    assert shown.changes == 1 and len(shown.repairs) == 1
+    assert shown.repairs[0].answer.length == shortest
+    assert shown.repairs[0].changes == (candidates[first],)
+    listed = repair(puzzle, rules, all_repairs=True)
+    assert listed.repairs[0].changes == (candidates[first],)
+    assert len(listed.repairs) == len(lengths)
+
+
+def test_the_tyre_recolouring_with_the_shortest_walk_is_shown() -> None:
+    """The new user's case: with recolouring allowed a 10-step repair exists, so the
+    25-step AA-AB plank is not the one shown."""
+    puzzle = load_spec(TYRE)
+    shown = repair(puzzle, puzzle.repair.with_(recolour=True)).repairs[0]
+    assert shown.answer.length == 10 and shown.changes[0].op is Op.RECOLOUR
+    assert verify(shown.puzzle, shown.answer.walk) == []
