@@ -334,3 +334,49 @@ def test_the_tyre_recolouring_with_the_shortest_walk_is_shown() -> None:
     shown = repair(puzzle, puzzle.repair.with_(recolour=True)).repairs[0]
     assert shown.answer.length == 10 and shown.changes[0].op is Op.RECOLOUR
     assert verify(shown.puzzle, shown.answer.walk) == []
+
+
+# ------------------------------------------------------------ repair --out
+def _top_keys(text: str) -> list[str]:
+    import yaml
+
+    return list(yaml.safe_load(text))
+
+
+def test_repair_out_says_in_name_and_description_what_changed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The repaired spec no longer calls itself the puzzle as found with no solution: its
+    name and description say it was repaired, by which change, and that the original
+    had none; the author's comments, key order and other text stay."""
+    import yaml
+
+    from trailkit.solvers.cli import main
+
+    out = tmp_path / "fixed.yaml"
+    assert main(["repair", str(TYRE), "--out", str(out)]) == 0
+    capsys.readouterr()
+    text, original = out.read_text(encoding="utf-8"), TYRE.read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    assert data["name"] == ("Toowoomba tyre puzzle (as found) (repaired: green plank AA-AB "
+                            "added)")
+    assert load_spec(out).name == data["name"]
+    about = " ".join(data["description"].split())
+    assert about.startswith("Repaired by trailkit repair from ")
+    assert "green plank AA-AB added (1 change)" in about
+    assert "had no solution (closed-set certificate checked)" in about
+    assert about.index("had no solution") < about.index("It has no solution")  # quoted after
+    assert _top_keys(text) == _top_keys(original)
+    assert [line for line in original.splitlines() if line.startswith("#")] == \
+        [line for line in text.splitlines()[1:] if line.startswith("#")]
+    bare = tmp_path / "bare.yaml"  # no name, no description: both are added
+    bare.write_text("trailkit: 1\n# the bridges\nkind: trail\nedges: [a b, b c]\n"
+                    "closed: true\n", encoding="utf-8")
+    out = tmp_path / "bare-fixed.yaml"
+    assert main(["repair", str(bare), "--out", str(out)]) == 0
+    data = yaml.safe_load(out.read_text(encoding="utf-8"))
+    assert data["name"] == "bare (repaired: edge a-c added)"
+    assert "edge a-c added (1 change)" in data["description"]
+    assert "# the bridges" in out.read_text(encoding="utf-8")
+    assert _top_keys(out.read_text(encoding="utf-8")) == [
+        "trailkit", "name", "description", "kind", "edges", "closed", "expect"]
+    assert main(["solve", str(out)]) == 0

@@ -161,10 +161,14 @@ def _write_repaired(args: argparse.Namespace, puzzle: Puzzle, result: Any) -> No
     expect = "{status: solved" + (f", length: {first.answer.length}"
                                   if first.answer.optimal else "") + "}"
     text = Path(args.spec).read_text(encoding="utf-8")
+    certificate = result.original.certificate
+    why = (f" ({certificate.kind} certificate checked)" if certificate is not None
+           and result.original.certificate_checked else
+           f" ({result.original.reason})" if result.original.reason else "")
     try:
         out_text = repaired_spec_text(
             text, puzzle, first.changes, spec=args.spec, expect=expect,
-            what=_words(puzzle, "; ".join(c.describe(puzzle) for c in first.changes)))
+            original=f"had no solution{why}", words=lambda t: _words(puzzle, t))
     except ValueError as exc:
         raise TrailkitError(f"cannot write the repaired spec: {exc}") from None
     load_spec_text(out_text, source=args.out, base_dir=Path(args.spec).parent)
