@@ -104,7 +104,7 @@ class _Scene:
         xs, ys = [q.x for q in self.xy] or [0.0], [q.y for q in self.xy] or [0.0]
         margin = 0.7 * U  # inside the frame's padding
         self.room = Occupancy(Box(min(xs) - margin, min(ys) - margin, max(xs) + margin,
-                                  max(ys) + margin))
+                                  max(ys) + margin), active=False)
         #: callouts to place once everything else is drawn: (line, text, attributes)
         self.callouts: list[tuple[list[V], str, dict[str, object]]] = []
 
@@ -217,6 +217,7 @@ class _Scene:
         p = self.p
         shading = self.certificate_under()
         halos, ghosts = self.repair_marks()
+        self.room.active = bool(self.callouts)  # record what is drawn only to place them
         overlays = self.certificate_over()
         walk_layer = self.walk_layer()
         edges = self.edges_layer()
@@ -237,8 +238,9 @@ class _Scene:
         for e in range(p.num_edges):
             paint = self.paint_of(e)
             curve = self.curve(e)
-            self.room.add_line(self.samples(curve, 1 if curve[1] == (curve[0] + curve[2]) / 2
-                                            else 8))
+            if self.room.active:
+                self.room.add_line(self.samples(
+                    curve, 1 if curve[1] == (curve[0] + curve[2]) / 2 else 8))
             d = _path_d(curve)
             faded = e in self.faded_edges
             width = PLANK_W * (2.0 if e in walked else 1.0)  # the walk's line runs inside

@@ -110,22 +110,27 @@ class Spot:
 @dataclass
 class Occupancy:
     """What a picture has drawn so far, for placing labels (module docstring); labels
-    stay inside ``bounds``."""
+    stay inside ``bounds``. While not ``active`` (a picture with no label to place)
+    nothing is recorded, so a big picture pays nothing for it."""
 
     bounds: Box
+    active: bool = True
     discs: list[tuple[V, float]] = field(default_factory=list)
     boxes: list[Box] = field(default_factory=list)
     lines: list[tuple[V, V]] = field(default_factory=list)
 
     def add_disc(self, c: V, r: float) -> None:
-        self.discs.append((c, r))
+        if self.active:
+            self.discs.append((c, r))
 
     def add_box(self, box: Box) -> None:
-        self.boxes.append(box)
+        if self.active:
+            self.boxes.append(box)
 
     def add_line(self, points: Sequence[V]) -> None:
         """A polyline a label should rather not cross."""
-        self.lines += list(pairwise(points))
+        if self.active:
+            self.lines += list(pairwise(points))
 
     def place(self, label: Label, line: Sequence[V]) -> Spot:
         """The best clear spot for ``label`` beside the polyline ``line`` (module
