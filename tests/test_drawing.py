@@ -150,7 +150,9 @@ def test_repair_emphasis_marks_added_recoloured_and_removed_edges() -> None:
     assert {puzzle.nodes[puzzle.tail[e]], puzzle.nodes[puzzle.head[e]]} == {"AA", "AB"}
     assert puzzle.colour_name(e) == "green"
     recoloured = groups(root, "recoloured")
-    assert [g.findall(f".//{SVG}text")[-1].text for g in recoloured] == ["was blue"]
+    assert [g.get("data-label") for g in recoloured] == ["was blue"]
+    callouts = {g.get("data-for"): g.find(f"{SVG}text").text for g in groups(root, "callout")}
+    assert callouts == {"added": "added", "recoloured": "was blue", "removed": "removed"}
     removed = groups(root, "removed")
     assert [(g.get("data-from"), g.get("data-to")) for g in removed] == [("B", "C")]
     assert any(t.text == "one plank restored" for t in groups(root, "note"))
@@ -296,7 +298,7 @@ def test_draw_repair_command_emphasises_the_restored_plank(tmp_path, capsys) -> 
 
 
 @pytest.mark.parametrize("module", ["__init__", "emphasis", "geometry", "layout", "palette",
-                                    "svgtext"])
+                                    "placement", "svgtext", "words"])
 def test_drawing_docstring_examples(module: str) -> None:
     import doctest
     import importlib
@@ -335,3 +337,184 @@ def test_png_of_a_big_puzzle_is_drawn_simplified(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(drawing, "render_png", lambda svg: seen.append(svg) or b"png")
     assert main(["draw", str(TYRE / "restored.yaml"), "--out", str(tmp_path / "t.png")]) == 0
     assert "edges-merged" in seen[0] and (tmp_path / "t.png").read_bytes() == b"png"
+
+
+def test_emphasis_reads_the_repair_librarys_own_changes() -> None:
+    """``Emphasis.from_changes(result.repairs[0].changes)``: the library's ``Change``
+    objects read the same as their JSON form (adds, recolourings, removals)."""
+    from trailkit.models.repair_rules import RepairRules
+    from trailkit.solvers.pipeline.repairing import repair
+    from trailkit.solvers.repair.changes import changes_json
+
+    tyre = load_spec(TYRE / "original.yaml")
+    bridges = load_spec(ROOT / "specs" / "koenigsberg.yaml")
+    results = [(tyre, repair(tyre, tyre.repair.with_(recolour=True), all_repairs=True)),
+               (bridges, repair(bridges, RepairRules(add="none", remove=True)))]
+    seen = set()
+    for puzzle, result in results:
+        for r in result.repairs:
+            emphasis = Emphasis.from_changes(r.changes, note="n")
+            assert emphasis == Emphasis.from_changes(changes_json(puzzle, r.changes), note="n")
+            assert not emphasis.is_empty
+            seen |= {c.op.value for c in r.changes}
+            for mark, change in zip(emphasis.added + emphasis.recoloured + emphasis.removed,
+                                    r.changes, strict=True):
+                assert {mark.tail, mark.head} == {change.u, change.v}
+    assert seen == {"add", "recolour", "remove"}
+    recoloured = next(e for _, res in results for r in res.repairs
+                      if (e := Emphasis.from_changes(r.changes)).recoloured)
+    assert recoloured.recoloured[0].old_colour in ("red", "blue", "green")
+
+
+# ------------------------------------------------------------------ captions
+def notes_text(svg: str) -> str:
+    return " ".join(t.text or "" for t in groups(parse(svg), "note"))
+
+
+@pytest.mark.parametrize(("text", "caption"), [
+    (ROOT / "specs" / "dominoes" / "longest-train.yaml", "A longest walk: 7 steps from "),
+    (TYRE / "restored.yaml", "A shortest walk: 25 steps from A to T"),
+    ("trailkit: 1\nkind: walk\nuse: any\nobjective: any\nedges: [a b, b c]\nstart: a\n"
+     "end: c\n", "A walk: 2 steps from a to c"),
+    ("trailkit: 1\nkind: walk\nuse: any\nobjective: shortest\nedges: [a b, b c, a c]\n"
+     "start: a\nend: c\n", "A shortest walk: 1 step from a to c"),
+    ("trailkit: 1\nkind: trail\nedges: [a b]\nstart: a\n", "A walk: 1 step from a to b"),
+], ids=["longest", "shortest", "any", "one-step", "trail"])
+def test_caption_names_the_objective_and_counts_in_words(text, caption: str) -> None:
+    puzzle = load_spec(text) if isinstance(text, Path) else load_spec_text(text)
+    svg = draw_svg(puzzle, solve(puzzle))
+    assert caption in notes_text(svg)
+    assert not re.search(r"\b1 steps\b", svg)
+
+
+def test_a_long_walk_numbers_every_second_step_in_words() -> None:
+    n = 50
+    edges = [(str(i), str((i + 1) % n)) for i in range(n)] * 10  # a 500-step ring walk
+    puzzle = Puzzle.build(kind="trail", edges=edges, closed=True)
+    text = notes_text(draw_svg(puzzle, solve(puzzle), simplify=False))
+    assert "Every 2nd step is numbered (500 steps)." in text, text
+
+
+# ------------------------------------------------- solving an impossible puzzle
+def test_draw_solve_of_an_unsolvable_puzzle_draws_its_certificate(tmp_path) -> None:
+    out = tmp_path / "k.svg"
+    assert main(["draw", str(ROOT / "specs" / "koenigsberg.yaml"), "--solve", "--out",
+                 str(out)]) == 0
+    svg = out.read_text()
+    root = parse(svg)
+    assert {g.get("data-node") for g in groups(root, "odd")} == {"A", "B", "C", "D"}
+    assert {g.get("data-value") for g in groups(root, "odd")} == {"3", "5"}
+    text = notes_text(svg)
+    assert text.startswith("No walk exists.") and text.count("odd number of edges") == 1
+    tyre = load_spec(TYRE / "original.yaml")  # the library call does the same
+    root = parse(draw_svg(tyre, solve(tyre)))
+    assert "T" in {g.get("data-node") for g in groups(root, "unreached")}
+
+
+# ------------------------------------------------------- labels where nothing is
+Box = tuple[float, float, float, float]
+
+
+def label_boxes(root: ET.Element) -> list[tuple[str, Box]]:
+    """The repair callouts (their yellow boxes), with their text."""
+    out = []
+    for g in root.iter(f"{SVG}g"):
+        rects = [r for r in g.findall(f"{SVG}rect") if r.get("fill") == "#F0E442"]
+        texts = g.findall(f"{SVG}text")
+        for r in rects:
+            x, y = float(r.get("x")), float(r.get("y"))
+            out.append((texts[0].text if texts else "", (x, y, x + float(r.get("width")),
+                                                         y + float(r.get("height")))))
+    return out
+
+
+def drawn_discs(root: ET.Element) -> list[tuple[str, float, float, float]]:
+    """Every node circle (tyre, revisit and goal rings) and every step badge."""
+    out = []
+    for what in ("node", "badge", "goal-ring"):
+        for g in groups(root, what):
+            circles = [g] if g.tag == f"{SVG}circle" else g.iter(f"{SVG}circle")
+            for c in circles:
+                out.append((f"{what} {g.get('data-node') or ''}", float(c.get("cx")),
+                            float(c.get("cy")), float(c.get("r")) + 1.0))  # + stroke
+    return out
+
+
+def tag_boxes(root: ET.Element) -> list[Box]:
+    out = []
+    for g in groups(root, "tag"):
+        r = g.find(f"{SVG}rect")
+        x, y = float(r.get("x")), float(r.get("y"))
+        out.append((x, y, x + float(r.get("width")), y + float(r.get("height"))))
+    return out
+
+
+def hits_disc(box: Box, cx: float, cy: float, r: float) -> bool:
+    x0, y0, x1, y1 = box
+    dx, dy = cx - min(max(cx, x0), x1), cy - min(max(cy, y0), y1)
+    return dx * dx + dy * dy < r * r
+
+
+def overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def assert_labels_clear(svg: str, expected: int) -> None:
+    root = parse(svg)
+    labels = label_boxes(root)
+    assert len(labels) == expected, labels
+    discs, tags = drawn_discs(root), tag_boxes(root)
+    assert discs
+    for text, box in labels:
+        hit = [what for what, x, y, r in discs if hits_disc(box, x, y, r)]
+        assert not hit, f"the {text!r} label lies on {hit}"
+        assert not [t for t in tags if overlap(box, t)], f"the {text!r} label lies on a tag"
+    for i, (_, a) in enumerate(labels):
+        assert not any(overlap(a, b) for _, b in labels[i + 1:]), "two labels overlap"
+
+
+def test_repair_labels_clear_nodes_and_badges_in_the_commands_pictures(tmp_path) -> None:
+    """The new user's two pictures: Königsberg's added bridge (a label among step badges)
+    and the tyre puzzle repaired with any new plank (one that runs under three tyres)."""
+    out = tmp_path / "k.svg"
+    assert main(["draw", str(ROOT / "specs" / "koenigsberg.yaml"), "--repair", "--out",
+                 str(out)]) == 0
+    assert_labels_clear(out.read_text(), 1)
+    spec = tmp_path / "tyre-any.yaml"
+    spec.write_text((TYRE / "original.yaml").read_text(encoding="utf-8").replace(
+        "repair: {add: layout, protect: [T]}", "repair: {add: any}"), encoding="utf-8")
+    out = tmp_path / "t.svg"
+    assert main(["draw", str(spec), "--repair", "--out", str(out)]) == 0
+    assert [{g.get("data-from"), g.get("data-to")} for g in groups(parse(out.read_text()),
+                                                                   "added")] == [{"A", "T"}]
+    assert_labels_clear(out.read_text(), 1)
+
+
+TYRE_PLANKS = [("A", "T", "red"), ("A", "Z", "green"), ("B", "W", "red"),
+               ("Q", "W", "blue"), ("AI", "A", "green"), ("K", "P", "red"),
+               ("E", "AK", "blue"), ("AA", "AB", "green"), ("D", "E", "red"),
+               ("X", "AC", "green"), ("F", "AL", "blue"), ("N", "O", "blue")]
+
+
+@pytest.mark.parametrize(("tail", "head", "colour"), TYRE_PLANKS,
+                         ids=[f"{u}-{v}" for u, v, _ in TYRE_PLANKS])
+def test_repair_labels_clear_nodes_and_badges_for_any_added_plank(tail: str, head: str,
+                                                                  colour: str) -> None:
+    """Planks added anywhere in the tyre puzzle (long ones under other tyres, short ones
+    among the walk's badges), with a recoloured and a removed plank beside them: every
+    label's box keeps off every tyre, ring, badge, tag and other label."""
+    from trailkit.solvers.repair.changes import Change, Op, apply_changes
+
+    puzzle = load_spec(TYRE / "original.yaml")
+    changes = [Change(Op.ADD, tail, head, colour)]
+    if {tail, head} != {"N", "O"}:
+        changes.append(Change(Op.RECOLOUR, "N", "O", "blue", "red", next(
+            e for e in range(puzzle.num_edges)
+            if {puzzle.nodes[puzzle.tail[e]], puzzle.nodes[puzzle.head[e]]} == {"N", "O"})))
+    fixed = apply_changes(puzzle, changes)
+    removed = Emphasis.from_changes([{"op": "remove", "from": "B", "to": "C",
+                                      "colour": "blue"}])
+    emphasis = Emphasis.from_changes(changes)
+    emphasis = Emphasis(emphasis.added, emphasis.recoloured, removed.removed)
+    svg = draw_svg(fixed, solve(fixed), emphasis=emphasis)
+    assert_labels_clear(svg, len(changes) + 1)

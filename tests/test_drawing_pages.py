@@ -167,3 +167,23 @@ def test_html_page_of_a_puzzle_without_walk_in_a_browser(browser, tmp_path: Path
     assert page.text_content("#status") == "No walk to step through"
     assert page.is_disabled("#play") and page.is_disabled("#next")
     page.close()
+
+
+def test_html_page_counts_a_one_step_walk_in_words(browser, tmp_path: Path) -> None:
+    from trailkit.models.spec import load_spec_text
+
+    puzzle = load_spec_text("trailkit: 1\nkind: trail\nedges: [a b]\nstart: a\n")
+    out = tmp_path / "one.html"
+    out.write_text(html_page(puzzle, draw_svg(puzzle, solve(puzzle)), solve(puzzle)),
+                   encoding="utf-8")
+    page = browser.new_page()
+    page.goto(out.as_uri())
+    assert page.text_content("#status") == "The whole walk: 1 step"
+    page.close()
+    out = tmp_path / "ring.html"
+    assert main(["draw", str(ROOT / "specs" / "dominoes" / "triangle.yaml"), "--solve",
+                 "--out", str(out)]) == 0
+    page = browser.new_page()
+    page.goto(out.as_uri())
+    assert page.text_content("#status") == "The whole chain: 3 dominoes"
+    page.close()

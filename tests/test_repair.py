@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import doctest
 import importlib
+import re
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -260,3 +261,122 @@ def test_both_optimisers_match_brute_force(use: EdgeUse, data: st.DataObject) ->
             continue  # too big for RC2's model: it says so rather than guess
         assert opt.status == "optimal" and opt.cost == fewest
         assert expected_walk(apply_changes(p, [changes[i] for i in opt.chosen])) is not None
+
+
+# ------------------------------------------------------------ the text output
+@pytest.mark.parametrize("spec", ["dominoes/double-nine.yaml", "tyre-puzzle/original.yaml"])
+def test_repair_text_wraps_long_walks_as_solve_does(spec: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """The walk under a repair is solve's own block (right-aligned step numbers), only
+    indented further: ``1:`` sits under the ``1`` of ``11:``, not under its first digit."""
+    from trailkit.solvers.cli import main
+    from trailkit.solvers.cli.report import walk_lines
+
+    assert main(["repair", str(SPECS / spec)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    numbered = [line for line in out if re.match(r"\s+\d+: ", line)]
+    assert len(numbered) >= 3
+    assert len({line.index(":") for line in numbered}) == 1, "\n".join(numbered)
+    best = repair(load_spec(SPECS / spec)).repairs[0]
+    block = walk_lines(best.puzzle, best.answer)
+    first = next(i for i, line in enumerate(out) if line.endswith(block[0]))
+    shift = len(out[first]) - len(block[0])
+    assert out[first:first + len(block)] == [" " * shift + line for line in block]
+
+
+# --------------------------------------------------------------- the best one
+def _single_change_lengths(puzzle: Puzzle, rules: RepairRules) -> dict[int, int]:
+    """The oracle: every allowed single change applied and solved on its own, candidate
+    index -> length of the shortest walk of the changed puzzle."""
+    from trailkit.models.answer import Status
+    from trailkit.solvers.pipeline.solving import solve
+    from trailkit.solvers.repair.candidates import candidate_changes
+
+    out = {}
+    for i, change in enumerate(candidate_changes(puzzle, rules)):
+        answer = solve(apply_changes(puzzle, [change]), "direct", crosscheck=None)
+        if answer.status is Status.SOLVED:
+            out[i] = answer.length
+    return out
+
+
+@pytest.mark.parametrize(("spec", "rules"), [
+    ("tyre-puzzle/original.yaml", RepairRules(add="layout", recolour=True,
+                                              protect=frozenset({"T"}))),
+    ("tyre-puzzle/original.yaml", RepairRules(add="any", protect=frozenset({"T"}))),
+    ("koenigsberg.yaml", RepairRules(add="any", remove=True)),
+], ids=["tyre-recolour", "tyre-any", "koenigsberg-remove"])
+def test_the_repair_shown_has_the_shortest_walk_of_the_fewest(spec: str,
+                                                              rules: RepairRules) -> None:
+    """Without ``all_repairs`` the one repair shown is, of the single changes that repair
+    the puzzle, the one whose repaired puzzle has the shortest walk; of those, the first
+    candidate (so it is the same one every time), and ``all_repairs`` lists it first."""
+    from trailkit.solvers.repair.candidates import candidate_changes
+
+    puzzle = load_spec(SPECS / spec)
+    lengths = _single_change_lengths(puzzle, rules)
+    shortest = min(lengths.values())
+    first = min(i for i, n in lengths.items() if n == shortest)
+    candidates = candidate_changes(puzzle, rules)
+    shown = repair(puzzle, rules)
+    assert shown.changes == 1 and len(shown.repairs) == 1
+    assert shown.repairs[0].answer.length == shortest
+    assert shown.repairs[0].changes == (candidates[first],)
+    listed = repair(puzzle, rules, all_repairs=True)
+    assert listed.repairs[0].changes == (candidates[first],)
+    assert len(listed.repairs) == len(lengths)
+
+
+def test_the_tyre_recolouring_with_the_shortest_walk_is_shown() -> None:
+    """The new user's case: with recolouring allowed a 10-step repair exists, so the
+    25-step AA-AB plank is not the one shown."""
+    puzzle = load_spec(TYRE)
+    shown = repair(puzzle, puzzle.repair.with_(recolour=True)).repairs[0]
+    assert shown.answer.length == 10 and shown.changes[0].op is Op.RECOLOUR
+    assert verify(shown.puzzle, shown.answer.walk) == []
+
+
+# ------------------------------------------------------------ repair --out
+def _top_keys(text: str) -> list[str]:
+    import yaml
+
+    return list(yaml.safe_load(text))
+
+
+def test_repair_out_says_in_name_and_description_what_changed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The repaired spec no longer calls itself the puzzle as found with no solution: its
+    name and description say it was repaired, by which change, and that the original
+    had none; the author's comments, key order and other text stay."""
+    import yaml
+
+    from trailkit.solvers.cli import main
+
+    out = tmp_path / "fixed.yaml"
+    assert main(["repair", str(TYRE), "--out", str(out)]) == 0
+    capsys.readouterr()
+    text, original = out.read_text(encoding="utf-8"), TYRE.read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    assert data["name"] == ("Toowoomba tyre puzzle (as found) (repaired: green plank AA-AB "
+                            "added)")
+    assert load_spec(out).name == data["name"]
+    about = " ".join(data["description"].split())
+    assert about.startswith("Repaired by trailkit repair from ")
+    assert "green plank AA-AB added (1 change)" in about
+    assert "had no solution (closed-set certificate checked)" in about
+    assert about.index("had no solution") < about.index("It has no solution")  # quoted after
+    assert _top_keys(text) == _top_keys(original)
+    assert [line for line in original.splitlines() if line.startswith("#")] == \
+        [line for line in text.splitlines()[1:] if line.startswith("#")]
+    bare = tmp_path / "bare.yaml"  # no name, no description: both are added
+    bare.write_text("trailkit: 1\n# the bridges\nkind: trail\nedges: [a b, b c]\n"
+                    "closed: true\n", encoding="utf-8")
+    out = tmp_path / "bare-fixed.yaml"
+    assert main(["repair", str(bare), "--out", str(out)]) == 0
+    data = yaml.safe_load(out.read_text(encoding="utf-8"))
+    assert data["name"] == "bare (repaired: edge a-c added)"
+    assert "edge a-c added (1 change)" in data["description"]
+    assert "# the bridges" in out.read_text(encoding="utf-8")
+    assert _top_keys(out.read_text(encoding="utf-8")) == [
+        "trailkit", "name", "description", "kind", "edges", "closed", "expect"]
+    assert main(["solve", str(out)]) == 0

@@ -111,7 +111,7 @@ def _repaired(puzzle: Puzzle, args: argparse.Namespace
     itself (with its walk, or none) when it needs no repair or has none."""
     from trailkit.solvers.drawing import Emphasis
     from trailkit.solvers.pipeline.repairing import RepairStatus, repair
-    from trailkit.solvers.repair.changes import changes_json, describe_changes
+    from trailkit.solvers.repair.changes import describe_changes
 
     found = repair(puzzle, backend=args.backend or "auto", limits=limits_from(args))
     if found.status is RepairStatus.SOLVABLE:
@@ -126,7 +126,7 @@ def _repaired(puzzle: Puzzle, args: argparse.Namespace
 
     note = in_puzzle_words(puzzle, f"Repair: {describe_changes(puzzle, best.changes)}")
     return (best.puzzle, best.answer,
-            Emphasis.from_changes(changes_json(puzzle, best.changes), note=note))
+            Emphasis.from_changes(best.changes, note=note))
 
 
 def _answer(puzzle: Puzzle, args: argparse.Namespace) -> Answer:

@@ -161,10 +161,14 @@ def _write_repaired(args: argparse.Namespace, puzzle: Puzzle, result: Any) -> No
     expect = "{status: solved" + (f", length: {first.answer.length}"
                                   if first.answer.optimal else "") + "}"
     text = Path(args.spec).read_text(encoding="utf-8")
+    certificate = result.original.certificate
+    why = (f" ({certificate.kind} certificate checked)" if certificate is not None
+           and result.original.certificate_checked else
+           f" ({result.original.reason})" if result.original.reason else "")
     try:
         out_text = repaired_spec_text(
             text, puzzle, first.changes, spec=args.spec, expect=expect,
-            what=_words(puzzle, "; ".join(c.describe(puzzle) for c in first.changes)))
+            original=f"had no solution{why}", words=lambda t: _words(puzzle, t))
     except ValueError as exc:
         raise TrailkitError(f"cannot write the repaired spec: {exc}") from None
     load_spec_text(out_text, source=args.out, base_dir=Path(args.spec).parent)
@@ -177,20 +181,21 @@ def _words(puzzle: Puzzle, text: str) -> str:
     return in_puzzle_words(puzzle, text)
 
 
-def _walk_text(puzzle: Puzzle, answer: Any) -> str:
-    """The walk as the solve command shows it (wrapped with step numbers when long),
-    indented to sit under a repair."""
+def _walk_lines(puzzle: Puzzle, answer: Any) -> list[str]:
+    """The walk as the solve command shows it (:func:`~trailkit.solvers.cli.report.
+    walk_lines`: wrapped ten steps a line, step numbers right-aligned), every line
+    indented alike to sit under a repair."""
     from trailkit.solvers.cli.report import walk_lines
 
     if not answer.walk.edges:
-        return "the empty walk"
-    return "\n   ".join(line.strip() if i == 0 else line
-                        for i, line in enumerate(walk_lines(puzzle, answer)))
+        return ["     the empty walk"]
+    return ["   " + line for line in walk_lines(puzzle, answer)]
 
 
 def repair_text(result: Any, spec: str) -> str:
     """The repair answer for people; an edge added beside an existing one is said to be
     walked twice (a line drawn twice, a second bridge)."""
+    from trailkit.solvers.cli.report import plural
     from trailkit.solvers.pipeline.repairing import RepairStatus
     from trailkit.solvers.repair.changes import Op
 
@@ -212,10 +217,9 @@ def repair_text(result: Any, spec: str) -> str:
     if result.status is RepairStatus.NO_REPAIR:
         lines.append(_words(puzzle, f"no repair: {result.proof}"))
         return "\n".join(lines)
-    plural = "s" if result.changes != 1 else ""
     how_many = (f"{len(result.repairs)} repairs" if len(result.repairs) > 1 else "repair")
     proven = "the fewest, proven" if result.minimal else "fewer not ruled out"
-    lines.append(f"{how_many} with {result.changes} change{plural} ({proven}; "
+    lines.append(f"{how_many} with {plural(result.changes or 0, 'change')} ({proven}; "
                  f"{result.method}, {result.time_s:.3f} s):")
     joined = {frozenset((puzzle.nodes[puzzle.tail[e]], puzzle.nodes[puzzle.head[e]]))
               for e in range(puzzle.num_edges)}
@@ -232,11 +236,11 @@ def repair_text(result: Any, spec: str) -> str:
         best = "a shortest walk" if item.answer.optimal and \
             item.puzzle.use is EdgeUse.ANY else "a walk"
         n = item.answer.length
-        size = {(True, True): "domino", (True, False): "dominoes", (False, True): "step",
-                (False, False): "steps"}[(puzzle.kind == "domino-chain", n == 1)]
-        lines.append(f"     {best} in the repaired puzzle, {n} {size}, "
+        size = plural(n, "domino", "dominoes") if puzzle.kind == "domino-chain" else \
+            plural(n, "step")
+        lines.append(f"     {best} in the repaired puzzle, {size}, "
                      "verified by the independent checker:")
-        lines.append(f"     {_walk_text(item.puzzle, item.answer)}")
+        lines += _walk_lines(item.puzzle, item.answer)
     if result.minimal:
         lines.append(_words(puzzle, f"no repair with fewer changes exists: {result.proof}"))
     else:

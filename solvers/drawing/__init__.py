@@ -22,6 +22,7 @@ from trailkit.solvers.drawing.emphasis import EdgeMark, Emphasis
 from trailkit.solvers.drawing.graph import GraphPicture, graph_svg
 from trailkit.solvers.drawing.html import html_page
 from trailkit.solvers.drawing.png import render_png
+from trailkit.solvers.drawing.words import walk_noun, walk_size
 
 __all__ = ["EdgeMark", "Emphasis", "draw_svg", "html_page", "render_png"]
 
@@ -31,7 +32,8 @@ def draw_svg(puzzle: Puzzle, answer: Answer | None = None, *,
              title: str | None = None, simplify: bool | None = None) -> str:
     """The SVG text of ``puzzle``: with ``answer``'s walk on top when it is solved (an
     unsolvable or unknown answer adds a line saying so), ``certificate``'s argument drawn
-    over it, and ``emphasis`` marking what a repair changed.
+    over it (by default an unsolvable answer's own certificate, as
+    ``trailkit draw --solve`` shows it), and ``emphasis`` marking what a repair changed.
 
     ``simplify`` draws the edges as one path per colour and the nodes as unlabelled dots
     (``None``: only past :data:`~trailkit.solvers.drawing.graph.SIMPLIFY_EDGES` edges);
@@ -42,7 +44,9 @@ def draw_svg(puzzle: Puzzle, answer: Answer | None = None, *,
     argument lives.
     """
     walk = answer.walk if answer is not None and answer.status is Status.SOLVED else None
-    notes = [] if answer is None else [_answer_line(puzzle, answer)]
+    if certificate is None and answer is not None and answer.status is Status.UNSOLVABLE:
+        certificate = answer.certificate
+    notes = [] if answer is None else [_answer_line(puzzle, answer, certificate)]
     if puzzle.kind == "domino-chain" and certificate is None and emphasis is None:
         from trailkit.solvers.drawing.dominoes import domino_svg
 
@@ -50,21 +54,24 @@ def draw_svg(puzzle: Puzzle, answer: Answer | None = None, *,
     return graph_svg(GraphPicture(puzzle, walk, certificate, emphasis, title, notes, simplify))
 
 
-def _answer_line(puzzle: Puzzle, answer: Answer) -> str:
-    """One sentence about the answer, under the title."""
+def _answer_line(puzzle: Puzzle, answer: Answer, drawn: Certificate | None) -> str:
+    """One sentence about the answer, under the title (without the certificate's
+    explanation when the ``drawn`` certificate's picture says it)."""
     if answer.status is Status.SOLVED and answer.walk is not None:
         walk = answer.walk
         names = puzzle.nodes
-        shortest = "A shortest walk" if answer.optimal else "A walk"
         if puzzle.kind == "domino-chain":
             shape = "ring" if puzzle.closed else "line"
             tiles = f"all {len(walk)} dominoes" if len(walk) > 1 else "the one domino"
             return f"A {shape} of {tiles} (verified)."
         if not len(walk):
             return f"The empty walk at {names[walk.nodes[0]]} solves it (verified)."
-        return (f"{shortest}: {len(walk)} steps from {names[walk.nodes[0]]} to "
-                f"{names[walk.nodes[-1]]}" + (", verified." if answer.verified else "."))
+        return (f"{walk_noun(puzzle, answer)}: {walk_size(puzzle, len(walk))} from "
+                f"{names[walk.nodes[0]]} to {names[walk.nodes[-1]]}"
+                + (", verified." if answer.verified else "."))
     if answer.status is Status.UNSOLVABLE:
+        if drawn is not None and drawn is answer.certificate:
+            return "No walk exists."
         why = answer.certificate.explanation if answer.certificate else answer.reason
         return f"No walk exists. {why}".strip()
     return f"No answer: {answer.reason or 'a limit was reached'}."

@@ -1,12 +1,17 @@
 """The node-and-edge picture: tyres and planks, one-stroke figures, certificate views.
 
-Layers, bottom to top: component shading, edges (each in its colour and dash pattern),
-repair halos, nodes with their labels, certificate marks, the walk (one group per step:
+Layers, bottom to top: component shading, repair halos, edges (each in its colour and
+dash pattern), nodes with their labels, certificate marks, the walk (one group per step:
 a dark line with a white casing, an arrowhead and a numbered badge), start/goal tags,
-then the title, notes and legend. Every node is a ``<g class="node" data-node=NAME>``,
-every edge a ``<g class="edge" data-edge=INDEX>`` and every walk step a
-``<g class="step" data-step=N data-edge=INDEX>``, so tests and the HTML page find them
-by meaning, not by position.
+the repair's callouts (``added``, ``was blue``, ``removed``), then the title, notes and
+legend. Every node is a ``<g class="node" data-node=NAME>``, every edge a ``<g
+class="edge" data-edge=INDEX>``, every walk step a ``<g class="step" data-step=N
+data-edge=INDEX>`` and every callout a ``<g class="callout" data-for=added|recoloured|
+removed>``, so tests and the HTML page find them by meaning, not by position.
+
+Each layer records what it draws in an
+:class:`~trailkit.solvers.drawing.placement.Occupancy`; the callouts, placed last, go
+where nothing is drawn: never on a node, a badge, an arrowhead, a tag or each other.
 
 Geometry is in pixels with y pointing down; the unit ``U`` is the typical edge length.
 A tyre revisited by the walk gets one more ring per revisit (as the tyre puzzle's author
@@ -27,7 +32,9 @@ from trailkit.solvers.drawing.emphasis import EdgeMark, Emphasis
 from trailkit.solvers.drawing.frame import INK, framed
 from trailkit.solvers.drawing.geometry import V, neighbour_distance, spec_positions
 from trailkit.solvers.drawing.palette import NO_COLOUR, Paint, palette
+from trailkit.solvers.drawing.placement import Box, Label, Occupancy
 from trailkit.solvers.drawing.svgtext import el, fmt, text_el
+from trailkit.solvers.drawing.words import count, ordinal
 
 __all__ = ["SIMPLIFY_EDGES", "GraphPicture", "graph_svg"]
 
@@ -94,6 +101,12 @@ class _Scene:
         self.node_class: dict[int, str] = {}
         self.faded_edges: set[int] = set()
         self._loop_angles: dict[int, float] = {}
+        xs, ys = [q.x for q in self.xy] or [0.0], [q.y for q in self.xy] or [0.0]
+        margin = 0.7 * U  # inside the frame's padding
+        self.room = Occupancy(Box(min(xs) - margin, min(ys) - margin, max(xs) + margin,
+                                  max(ys) + margin), active=False)
+        #: callouts to place once everything else is drawn: (line, text, attributes)
+        self.callouts: list[tuple[list[V], str, dict[str, object]]] = []
 
     # ------------------------------------------------------------- geometry
     def _to_pixels(self, xy: list[V]) -> list[V]:
@@ -189,6 +202,10 @@ class _Scene:
         a, c, b = curve
         return ((c - a) * (2 * (1 - t)) + (b - c) * (2 * t)).unit()
 
+    def samples(self, curve: Curve, pieces: int) -> list[V]:
+        """``pieces + 1`` points along ``curve``, ends included."""
+        return [self.point(curve, k / pieces) for k in range(pieces + 1)]
+
     def paint_of(self, e: int) -> Paint:
         name = self.p.colour_name(e)
         return NO_COLOUR if name is None else self.paint[name]
@@ -200,13 +217,16 @@ class _Scene:
         p = self.p
         shading = self.certificate_under()
         halos, ghosts = self.repair_marks()
+        self.room.active = bool(self.callouts)  # record what is drawn only to place them
         overlays = self.certificate_over()
         walk_layer = self.walk_layer()
         edges = self.edges_layer()
         nodes = self.nodes_layer()
         tags = self.tags_layer()
+        callouts = self.callouts_layer()
         self.legend_colours()
-        body = "".join([shading, halos, edges, ghosts, nodes, overlays, walk_layer, tags])
+        body = "".join([shading, halos, edges, ghosts, nodes, overlays, walk_layer, tags,
+                        callouts])
         return self.frame(body, p)
 
     def edges_layer(self) -> str:
@@ -218,6 +238,9 @@ class _Scene:
         for e in range(p.num_edges):
             paint = self.paint_of(e)
             curve = self.curve(e)
+            if self.room.active:
+                self.room.add_line(self.samples(
+                    curve, 1 if curve[1] == (curve[0] + curve[2]) / 2 else 8))
             d = _path_d(curve)
             faded = e in self.faded_edges
             width = PLANK_W * (2.0 if e in walked else 1.0)  # the walk's line runs inside
@@ -255,8 +278,8 @@ class _Scene:
                           stroke_linecap=_linecap(paint), class_="edges-merged",
                           shape_rendering="optimizeSpeed",  # no anti-aliasing: 5x faster
                           data_colour=name or None))
-        self.notes.append(f"Simplified for its size ({p.num_edges:,} edges): edges are drawn "
-                          "as one line per colour and nodes as unlabelled dots.")
+        self.notes.append(f"Simplified for its size ({count(p.num_edges, 'edge')}): edges are "
+                          "drawn as one line per colour and nodes as unlabelled dots.")
         return el("g", "".join(out), class_="edges")
 
     def nodes_layer(self) -> str:
@@ -277,6 +300,7 @@ class _Scene:
                                 stroke=INK, stroke_width=1.6, class_="revisit"))
             parts.append(el("circle", cx=x, cy=y, r=self.radius[v], fill=fill, stroke=INK,
                             stroke_width=2.0, class_="tyre"))
+            self.room.add_disc(self.xy[v], self.rim[v] + 2.0)  # the outer ring's stroke
             size = self.label_px[v]
             ink = "#FFFFFF" if fill in (INK, "#333333") else (
                 "#8C8C8C" if "unreached" in self.node_class.get(v, "") else INK)
@@ -310,7 +334,8 @@ class _Scene:
             out.append(self._step(i, e, a, b, shift, j, n, badge=(i % every == 0
                                                                   or i == len(walk) - 1)))
         if every > 1:
-            self.notes.append(f"Every {every}th step is numbered ({len(walk):,} steps).")
+            self.notes.append(f"Every {ordinal(every)} step is numbered "
+                              f"({count(len(walk), 'step')}).")
         self.legend.append((_swatch_step(), "step number and direction"))
         if any(c > 1 for c in self.visits.values()):
             self.legend.append((_swatch_revisit(), "stood on again (one ring per revisit)"))
@@ -334,8 +359,8 @@ class _Scene:
                           + text_el(str(i + 1), x=bx, y=by + 4.0, font_size="10",
                                     font_weight="bold", text_anchor="middle", fill=INK),
                           class_="badge", data_step=i + 1))
-        self.notes.append(f"The walk ({len(walk):,} steps) is drawn as one line; every "
-                          f"{every}th step is numbered.")
+        self.notes.append(f"The walk ({count(len(walk), 'step')}) is drawn as one line; "
+                          f"every {ordinal(every)} step is numbered.")
         self.legend.append((_swatch_step(), "step number and direction"))
         return el("g", "".join(out), class_="walk merged")
 
@@ -357,6 +382,7 @@ class _Scene:
         pieces = 10 if a == b or self.offsets[e] + shift else 1  # a straight step: 2 points
         samples = [self.point(pts, t0 + (t1 - t0) * k / pieces) for k in range(pieces + 1)]
         d = "M" + "L".join(f"{fmt(x)} {fmt(y)}" for x, y in samples)
+        self.room.add_line(samples)
         # badge first along the step, arrowhead after it, spread when the edge is reused
         tb = t0 + (t1 - t0) * (0.3 if n == 1 else 0.2 + 0.45 * j / max(1, n - 1))
         ta = min(t0 + (t1 - t0) * 0.9, tb + (t1 - t0) * 0.58)
@@ -370,6 +396,7 @@ class _Scene:
             label = str(i + 1)
             r = BADGE_R + 2.5 * max(0, len(label) - 2)
             ring = self.paint_of(e).hex if self.p.colour_name(e) is not None else INK
+            self.room.add_disc(V(bx, by), r + 1.3)
             parts.append(el("g", el("circle", cx=bx, cy=by, r=r, fill="#FFFFFF", stroke=ring,
                                     stroke_width=2.6)
                             + text_el(label, x=bx, y=by + 4.0, font_size="11",
@@ -387,6 +414,7 @@ class _Scene:
         nrm = d.normal()
         base = tip - d * size
         corners = [tip + d * size * 0.35, base + nrm * size * 0.5, base - nrm * size * 0.5]
+        self.room.add_disc(tip - d * (size * 0.3), size * 0.68)
         return el("path", d="M" + "L".join(f"{fmt(x)} {fmt(y)}" for x, y in corners) + "Z",
                   fill=colour, stroke="#FFFFFF", stroke_width=0.8, class_="arrow")
 
@@ -419,6 +447,7 @@ class _Scene:
             h = 17.0
             dist = self.rim[v] + 4 + 0.5 * (abs(math.cos(angle)) * w + abs(math.sin(angle)) * h)
             x, y = c + V.polar(dist, angle)
+            self.room.add_box(Box.around(V(x, y), w, h))
             out.append(el("g", el("rect", x=x - w / 2, y=y - h / 2, width=w, height=h, rx=4,
                                   fill=INK)
                           + text_el(text, x=x, y=y + 4.3, font_size="12", font_weight="bold",
@@ -426,6 +455,7 @@ class _Scene:
                           class_="tag", data_node=p.nodes[v], data_tag=text))
             if "goal" in text or "end" in text:
                 x0, y0 = c
+                self.room.add_disc(c, self.rim[v] + 5.0)
                 out.append(el("circle", cx=x0, cy=y0, r=self.rim[v] + 3.5, fill="none",
                               stroke=INK, stroke_width=3.0, class_="goal-ring"))
         if "start" in "".join(w for ws in tags.values() for w in ws):
@@ -485,6 +515,8 @@ class _Scene:
         r = self.rim[v] + 6
         angle = self.mark_angle(v)
         lx, ly = x + (r + 11) * math.cos(angle), y + (r + 11) * math.sin(angle)
+        self.room.add_disc(self.xy[v], r + 2.0)
+        self.room.add_disc(V(lx, ly), 11.0)
         return el("g", el("circle", cx=x, cy=y, r=r, fill="none", stroke="#CC79A7",
                           stroke_width=4, stroke_dasharray="7 3")
                   + el("circle", cx=lx, cy=ly, r=10, fill="#CC79A7")
@@ -538,6 +570,7 @@ class _Scene:
                 angle = math.radians(-90 + (k - (len(colours) - 1) / 2) * 38)
                 r = self.rim[v] + 1
                 mx, my = x + r * math.cos(angle), y + r * math.sin(angle)
+                self.room.add_disc(V(mx, my), 9.0)
                 marks.append(el("g", el("circle", cx=mx, cy=my, r=7.5, fill=paint.hex,
                                         stroke="#FFFFFF", stroke_width=1.5)
                                  + text_el(paint.letter, x=mx, y=my + 3.4, font_size="9.5",
@@ -575,15 +608,16 @@ class _Scene:
             curve = self.curve(e)
             label = ("added" if what == "added"
                      else f"was {mark.old_colour}" if mark.old_colour else "recoloured")
-            mid = self.point(curve, 0.5)
+            self.callouts.append((self.samples(curve, 8), label, {
+                "data_for": what, "data_edge": e, "data_from": mark.tail,
+                "data_to": mark.head}))
             halos.append(el("g", el("path", d=_path_d(curve), fill="none", stroke="#F0E442",
                                     stroke_width=PLANK_W * 3.6, stroke_linecap="round")
                             + el("path", d=_path_d(curve), fill="none", stroke=INK,
-                                 stroke_width=1.4, stroke_dasharray="4 3")
-                            + self._callout(mid, curve, label),
+                                 stroke_width=1.4, stroke_dasharray="4 3"),
                             class_=f"repair {what}", data_edge=e,
                             data_from=mark.tail, data_to=mark.head,
-                            data_colour=mark.colour))
+                            data_colour=mark.colour, data_label=label))
         for mark in emph.removed:
             if mark.tail not in p.nodes or mark.head not in p.nodes:
                 continue
@@ -591,14 +625,16 @@ class _Scene:
             b = self.xy[p.node_index(mark.head)]
             paint = self.paint.get(mark.colour or "", NO_COLOUR)
             mx, my = (a + b) / 2
+            self.room.add_disc(V(mx, my), 10.0)  # the cross
+            self.callouts.append(([a, b], "removed", {
+                "data_for": "removed", "data_from": mark.tail, "data_to": mark.head}))
             ghosts.append(el("g", el("line", x1=a[0], y1=a[1], x2=b[0], y2=b[1],
                                      stroke=paint.hex, stroke_width=PLANK_W * 0.6,
                                      stroke_dasharray="3 5", opacity="0.6")
                              + text_el("×", x=mx, y=my + 7, font_size="22", font_weight="bold",
-                                       text_anchor="middle", fill=INK)
-                             + self._callout(V(mx, my), (a, (a + b) / 2, b), "removed"),
+                                       text_anchor="middle", fill=INK),
                              class_="repair removed", data_from=mark.tail, data_to=mark.head,
-                             data_colour=mark.colour))
+                             data_colour=mark.colour, data_label="removed"))
         self.legend.append((_swatch_halo(), "changed by the repair"))
         return el("g", "".join(halos), class_="repairs"), el("g", "".join(ghosts),
                                                              class_="repairs-removed")
@@ -611,18 +647,27 @@ class _Scene:
                 return e
         return None
 
-    def _callout(self, at: V, curve: Curve,
-                 text: str) -> str:
-        d = self.tangent(curve, 0.5)
-        nrm = d.normal()
-        if nrm[1] > 0:
-            nrm = -nrm
-        x, y = at + nrm * 22
-        w = 8 + 6.8 * len(text)
-        return (el("rect", x=x - w / 2, y=y - 9, width=w, height=18, rx=9, fill="#F0E442",
-                   stroke=INK, stroke_width=1.2)
-                + text_el(text, x=x, y=y + 4, font_size="11.5", font_weight="bold",
-                          text_anchor="middle", fill=INK, class_="callout"))
+    def callouts_layer(self) -> str:
+        """The repair's labels, each on a spot where nothing is drawn (placed last, after
+        every node, badge, arrowhead and tag is known), with a leader line back to its
+        edge when it had to stand off."""
+        out = []
+        for line, text, attrs in self.callouts:
+            w = 8 + 6.8 * len(text)
+            spot = self.room.place(Label(w, 18.0), line)
+            box = spot.box
+            x, y = box.centre
+            parts = []
+            if spot.leader:
+                end = box.nearest(spot.anchor)
+                parts.append(el("line", x1=spot.anchor.x, y1=spot.anchor.y, x2=end.x, y2=end.y,
+                                stroke=INK, stroke_width=1.2, class_="leader"))
+            parts.append(el("rect", x=box.x0, y=box.y0, width=w, height=18, rx=9,
+                            fill="#F0E442", stroke=INK, stroke_width=1.2))
+            parts.append(text_el(text, x=x, y=y + 4, font_size="11.5", font_weight="bold",
+                                 text_anchor="middle", fill=INK, class_="callout-text"))
+            out.append(el("g", "".join(parts), class_="callout", **attrs))
+        return el("g", "".join(out), class_="callouts") if out else ""
 
     # ------------------------------------------------------------------ frame
     def legend_colours(self) -> None:

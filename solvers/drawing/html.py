@@ -15,6 +15,7 @@ from xml.sax.saxutils import escape
 
 from trailkit.models.answer import Answer, Status
 from trailkit.models.puzzle import Puzzle
+from trailkit.solvers.drawing.words import walk_size
 
 __all__ = ["html_page"]
 
@@ -73,8 +74,7 @@ function show(k){
     status.textContent = 'Step ' + current + ' of ' + steps.length + ': ' + s.from
       + ' \\u2192 ' + s.to + (s.colour ? ' (' + s.colour + ')' : '');
   } else {
-    status.textContent = steps.length ? 'The whole walk: ' + steps.length + ' steps'
-      : 'No walk to step through';
+    status.textContent = steps.length ? status.dataset.whole : 'No walk to step through';
   }
   document.getElementById('prev').disabled = current === 0;
   document.getElementById('next').disabled = current === steps.length;
@@ -128,6 +128,8 @@ def html_page(puzzle: Puzzle, svg: str, answer: Answer | None = None) -> str:
         items.append(f'<li data-step="{s["step"]}">{escape(s["from"])} → {escape(s["to"])}'
                      f"{swatch}</li>")
     title = escape(puzzle.name or "trailkit drawing")
+    whole = (f"The whole {'chain' if puzzle.kind == 'domino-chain' else 'walk'}: "
+             f"{walk_size(puzzle, len(steps))}")
     inline = svg.split("?>", 1)[1].lstrip() if svg.startswith("<?xml") else svg
     data = json.dumps(steps, ensure_ascii=True).replace("</", "<\\/")
     return f"""<!DOCTYPE html>
@@ -148,7 +150,7 @@ def html_page(puzzle: Puzzle, svg: str, answer: Answer | None = None) -> str:
 <button id="pause" type="button" title="pause (space)">Pause</button>
 <button id="next" type="button" title="step forward (→)">Next ▶</button>
 </div>
-<div id="status" role="status"></div>
+<div id="status" role="status" data-whole="{escape(whole)}"></div>
 <ol id="steps">{"".join(items)}</ol>
 </aside>
 </main>

@@ -80,6 +80,20 @@ class Change:
             return f"remove the {old or colour}edge{ident} {self.u}{arrow}{self.v}"
         return f"recolour the {old}edge{ident} {self.u}{arrow}{self.v} {self.colour}"
 
+    def outcome(self, puzzle: Puzzle) -> str:
+        """The change as done, for a repaired spec's name: ``green edge AA-AB added``,
+        ``edge 3 A-B removed``, ``blue edge 7 A-E recoloured red``."""
+        arrow = "->" if self.directed else "-"
+        ident = "" if self.edge is None else f" {puzzle.edge_id(self.edge)}"
+        if self.op is Op.ADD:
+            colour = f"{self.colour} " if self.colour else ""
+            return f"{colour}edge {self.u}{arrow}{self.v} added"
+        if self.op is Op.REMOVE:
+            was = self.old_colour or self.colour
+            return f"{was + ' ' if was else ''}edge{ident} {self.u}{arrow}{self.v} removed"
+        was = f"{self.old_colour} " if self.old_colour else ""
+        return f"{was}edge{ident} {self.u}{arrow}{self.v} recoloured {self.colour}"
+
 
 def describe_changes(puzzle: Puzzle, changes: Iterable[Change]) -> str:
     """Several changes in words, joined by ``; ``."""

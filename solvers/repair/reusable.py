@@ -9,12 +9,17 @@ allows ``c`` next (and back, for a two-way edge). Then, per candidate:
 
 * **sufficient**: some ``(x, p)`` with ``F`` finite and ``c`` allowed after ``p``, and
   ``B[(y, c)]`` finite: walk to ``x``, cross the new edge, walk on to the goal. The
-  length of that walk, ``F + 1 + B``, ranks the repairs.
+  length of that walk, ``F + 1 + B``, is the candidate's ``estimate``.
 * **necessary**: any walk of the changed puzzle crosses the new edge; its first
   crossing leaves a state the original reaches, and its last crossing lands in a state
   that reaches the goal in the original. A candidate failing this is refuted; one that
   passes it but not the sufficient test (it would need the new edge twice) is settled
   by a search of the changed puzzle.
+* **bound**: the same argument bounds the repaired puzzle's shortest walk from below:
+  ``F + 1 + B`` over one crossing, or at least ``F + 2 + B`` (the best entry and the
+  best landing) when the first and last crossings differ. Candidates are ranked by it,
+  so a caller looking for the repair with the shortest walk can stop as soon as the
+  next candidate's bound exceeds the best walk found.
 
 A recolouring also takes the old colour away, so the original's ``F`` and ``B`` give
 only the necessary test; every recolouring that passes it is confirmed by a search of
@@ -58,10 +63,14 @@ class StateDistances:
 class Screened:
     """A candidate change that passed the necessary test: ``estimate`` is the length of a
     walk crossing the new edge once (``None``: it would need more crossings, or it is a
-    recolouring whose old colour the estimate might have used)."""
+    recolouring whose old colour the estimate might have used); ``bound`` is a lower
+    bound on the length of every walk of the changed puzzle (see the module docstring);
+    ``order`` the candidate's index in the list screened."""
 
     change: Change
     estimate: int | None
+    bound: int
+    order: int
 
 
 def state_distances(puzzle: Puzzle) -> StateDistances:
@@ -119,7 +128,7 @@ def state_distances(puzzle: Puzzle) -> StateDistances:
 def screen_single_changes(puzzle: Puzzle, changes: Sequence[Change],
                           dist: StateDistances) -> list[Screened]:
     """The candidate adds and recolourings that pass the necessary test, ranked by the
-    length of their one-crossing walk (unknown estimates last), ties in candidate order.
+    lower bound on their repaired puzzle's walks, ties in candidate order.
 
     Only for open walks (a closed walk's states also remember where it began); the
     caller uses the general search for closed ones.
@@ -142,21 +151,21 @@ def screen_single_changes(puzzle: Puzzle, changes: Sequence[Change],
             best_entry[key] = min((dist.forward[x * k + p] for p in allowing[c]), default=_FAR)
         return best_entry[key]
 
-    passed: list[tuple[int, int, Screened]] = []
+    passed: list[Screened] = []
     for order, change in enumerate(changes):
         if change.op not in (Op.ADD, Op.RECOLOUR):
             continue
         c = colour_of[change.colour] if puzzle.colours is not None and change.colour else 0
         u, v = index[change.u], index[change.v]
         ways = [(u, v)] if change.directed else [(u, v), (v, u)]
-        enters = [entry(x, c) < _FAR for x, _ in ways]
-        lands = [dist.finishes_from(y * k + 1 + c) for _, y in ways]
-        if not any(enters) or not any(lands):
+        enters = [entry(x, c) for x, _ in ways]
+        lands = [dist.backward[y * k + 1 + c] for _, y in ways]
+        if min(enters) >= _FAR or min(lands) >= _FAR:
             continue
-        single = [entry(x, c) + 1 + dist.backward[y * k + 1 + c] for x, y in ways
-                  if entry(x, c) < _FAR and dist.finishes_from(y * k + 1 + c)]
+        single = [f + 1 + b for f, b in zip(enters, lands, strict=True)
+                  if f < _FAR and b < _FAR]
         estimate = min(single) if single and change.op is Op.ADD else None
-        passed.append((estimate if estimate is not None else _FAR, order,
-                       Screened(change, estimate)))
-    passed.sort(key=lambda item: (item[0], item[1]))
-    return [s for _, _, s in passed]
+        bound = min([*single, min(enters) + 2 + min(lands)])
+        passed.append(Screened(change, estimate, bound, order))
+    passed.sort(key=lambda item: (item.bound, item.order))
+    return passed

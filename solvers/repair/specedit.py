@@ -5,15 +5,21 @@ an added edge becomes one more item of ``edges:`` (or ``dominoes:``), in the lis
 style and with a comment saying it was added; a removed item is commented out in a
 block list (dropped from a flow list); a recoloured edge gets its new colour. The
 ``expect:`` block is replaced by what the repaired puzzle is now known to do, and a
-comment at the top says what changed. Positions come from the composed YAML's marks,
-and the edits are made from the end of the text backwards so that none moves another.
-The result is a spec that loads (the caller checks it before writing).
+comment at the top says what changed. The ``name:`` gets ``(repaired: green edge AA-AB
+added)`` after it, and the ``description:`` says that trailkit repaired the puzzle, by
+which changes, and what was known of the original (that it had no solution), then
+quotes the author's description of it; a spec without them gets both, after its
+``trailkit:`` line. Positions come from the composed YAML's marks, and the edits are
+made from the end of the text backwards so that none moves another. The result is a
+spec that loads (the caller checks it before writing).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+import textwrap
+from collections.abc import Callable, Sequence
+from pathlib import PurePath
 
 import yaml
 
@@ -45,11 +51,22 @@ def _item(puzzle: Puzzle, change: Change, flow: bool) -> str:
     return "[" + ", ".join(_quoted(p) for p in parts) + "]"
 
 
+#: Changes named one by one in a repaired spec's name; more are counted.
+NAMED_CHANGES = 3
+
+
+def _plain(text: str) -> str:
+    return text
+
+
 def repaired_spec_text(text: str, puzzle: Puzzle, changes: Sequence[Change], *,
-                       spec: str, expect: str, what: str | None = None) -> str:
+                       spec: str, expect: str, original: str = "had no solution",
+                       words: Callable[[str], str] = _plain) -> str:
     """``text`` (the spec of ``puzzle``) with ``changes`` made, ``expect:`` set to
-    ``expect`` (a YAML flow mapping) and a header comment saying ``what`` changed
-    (default: the changes described); see the module docstring."""
+    ``expect`` (a YAML flow mapping), and a header comment, the name and the description
+    saying what changed and that the original (the file ``spec``) ``original``; see the
+    module docstring. ``words`` puts the sentences in the puzzle's own words (planks,
+    dominoes)."""
     root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     top = {k.value: (k, v) for k, v in root.value}
     key = "dominoes" if puzzle.kind == "domino-chain" else "edges"
@@ -113,9 +130,67 @@ def repaired_spec_text(text: str, puzzle: Puzzle, changes: Sequence[Change], *,
     else:
         edits.append((len(text), len(text), ("" if text.endswith("\n") else "\n")
                       + f"expect: {expect}\n"))
+    edits += _about_edits(text, top, puzzle, changes, spec=spec, original=original,
+                          words=words)
     for start, end, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         text = text[:start] + new + text[end:]
-    what = what or "; ".join(c.describe(puzzle) for c in changes)
+    what = words("; ".join(c.describe(puzzle) for c in changes))
     header = (f"# Repaired by trailkit repair from {spec}: {what} "
-              f"({len(changes)} change{'s' if len(changes) != 1 else ''}).\n")
+              f"({_count(len(changes))}).\n")
     return header + text
+
+
+def _count(n: int) -> str:
+    return f"{n} change{'s' if n != 1 else ''}"
+
+
+def _tally(changes: Sequence[Change], words: Callable[[str], str]) -> str:
+    """Many changes counted by kind: ``3 dominoes added, 2 removed``."""
+    parts = []
+    for op, done in ((Op.ADD, "added"), (Op.REMOVE, "removed"), (Op.RECOLOUR, "recoloured")):
+        n = sum(1 for c in changes if c.op is op)
+        if n:
+            noun = "" if parts else words(" edge" if n == 1 else " edges")
+            parts.append(f"{n}{noun} {done}")
+    return ", ".join(parts)
+
+
+def _about_edits(text: str, top: dict[str, tuple[yaml.Node, yaml.Node]], puzzle: Puzzle,
+                 changes: Sequence[Change], *, spec: str, original: str,
+                 words: Callable[[str], str]) -> list[tuple[int, int, str]]:
+    """The edits of ``name:`` and ``description:`` (see the module docstring)."""
+    done = [words(c.outcome(puzzle)) for c in changes]
+    short = ", ".join(done) if len(done) <= NAMED_CHANGES else _tally(changes, words)
+    old_name = str(top["name"][1].value) if "name" in top else PurePath(spec).stem
+    name = f"{old_name} (repaired: {short})"
+    about = (f"Repaired by trailkit repair from {spec}: {'; '.join(done)} "
+             f"({_count(len(done))}). The puzzle as written there {original}.")
+    if "description" in top:
+        before = " ".join(str(top["description"][1].value).split())
+        about += f" Before the repair its description read: {before}"
+    edits = []
+    for key, value in (("name", yaml_text(name)), ("description", _folded(about))):
+        if key in top:
+            node = top[key][1]
+            end = node.end_mark.index
+            if node.style not in (">", "|") and value.endswith("\n") \
+                    and text[end:end + 1] == "\n":
+                end += 1  # a one-line value becomes a block: its line break is the block's
+            if node.style in (">", "|") and not value.endswith("\n"):
+                value += "\n"
+            edits.append((node.start_mark.index, end, value))
+    missing = "".join(f"{key}: {value}" + ("" if value.endswith("\n") else "\n")
+                      for key, value in (("name", yaml_text(name)),
+                                         ("description", _folded(about)))
+                      if key not in top)
+    if missing:
+        first = top["trailkit"][1] if "trailkit" in top else None
+        at = 0 if first is None else text.find("\n", first.end_mark.index) + 1 or len(text)
+        edits.append((at, at, missing))
+    return edits
+
+
+def _folded(text: str) -> str:
+    """``text`` as a folded block scalar (``>`` and indented lines), read back as itself."""
+    lines = textwrap.wrap(text, width=86, break_long_words=False, break_on_hyphens=False)
+    return ">\n" + "".join(f"  {line}\n" for line in lines)
