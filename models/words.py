@@ -2,8 +2,8 @@
 names. Every layer's messages use these, so "1 steps" or a list that trails off into
 "and 2 others" cannot come back in one place while fixed in another.
 
->>> plural(1, "step"), plural(1_024, "place")
-('1 step', '1,024 places')
+>>> plural(1, "step"), plural(1_024, "place"), ordinal(2), ordinal(13)
+('1 step', '1,024 places', '2nd', '13th')
 >>> listing(["a"]), listing(["a", "b"]), listing(["a", "b", "c"])
 ('a', 'a and b', 'a, b and c')
 >>> listing([str(i) for i in range(20)])
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["listing", "plural"]
+__all__ = ["listing", "ordinal", "plural"]
 
 #: Lists up to this long are spelt out whole; longer ones show their first names.
 SPELT_OUT = 12
@@ -25,6 +25,13 @@ SHOWN = 8
 def plural(n: int, one: str, many: str | None = None) -> str:
     """``1 step``, ``2 steps``, ``1,024 steps``: a count with its noun."""
     return f"{n:,} {one if n == 1 else (many or one + 's')}"
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``12th``, ``13th``, ``21st``..."""
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def listing(names: Sequence[str], conjunction: str = "and") -> str:

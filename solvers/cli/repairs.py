@@ -195,7 +195,7 @@ def _walk_lines(puzzle: Puzzle, answer: Any) -> list[str]:
 def repair_text(result: Any, spec: str) -> str:
     """The repair answer for people; an edge added beside an existing one is said to be
     walked twice (a line drawn twice, a second bridge)."""
-    from trailkit.solvers.cli.report import plural
+    from trailkit.models.words import plural
     from trailkit.solvers.pipeline.repairing import RepairStatus
     from trailkit.solvers.repair.changes import Op
 

@@ -28,13 +28,13 @@ from xml.sax.saxutils import escape
 
 from trailkit.models.answer import Certificate, Walk
 from trailkit.models.puzzle import Puzzle
+from trailkit.models.words import ordinal, plural
 from trailkit.solvers.drawing.emphasis import EdgeMark, Emphasis
 from trailkit.solvers.drawing.frame import INK, framed
 from trailkit.solvers.drawing.geometry import V, neighbour_distance, spec_positions
 from trailkit.solvers.drawing.palette import NO_COLOUR, Paint, palette
 from trailkit.solvers.drawing.placement import Box, Label, Occupancy
 from trailkit.solvers.drawing.svgtext import el, fmt, text_el
-from trailkit.solvers.drawing.words import count, ordinal
 
 __all__ = ["SIMPLIFY_EDGES", "GraphPicture", "graph_svg"]
 
@@ -278,7 +278,7 @@ class _Scene:
                           stroke_linecap=_linecap(paint), class_="edges-merged",
                           shape_rendering="optimizeSpeed",  # no anti-aliasing: 5x faster
                           data_colour=name or None))
-        self.notes.append(f"Simplified for its size ({count(p.num_edges, 'edge')}): edges are "
+        self.notes.append(f"Simplified for its size ({plural(p.num_edges, 'edge')}): edges are "
                           "drawn as one line per colour and nodes as unlabelled dots.")
         return el("g", "".join(out), class_="edges")
 
@@ -335,7 +335,7 @@ class _Scene:
                                                                   or i == len(walk) - 1)))
         if every > 1:
             self.notes.append(f"Every {ordinal(every)} step is numbered "
-                              f"({count(len(walk), 'step')}).")
+                              f"({plural(len(walk), 'step')}).")
         self.legend.append((_swatch_step(), "step number and direction"))
         if any(c > 1 for c in self.visits.values()):
             self.legend.append((_swatch_revisit(), "stood on again (one ring per revisit)"))
@@ -359,7 +359,7 @@ class _Scene:
                           + text_el(str(i + 1), x=bx, y=by + 4.0, font_size="10",
                                     font_weight="bold", text_anchor="middle", fill=INK),
                           class_="badge", data_step=i + 1))
-        self.notes.append(f"The walk ({count(len(walk), 'step')}) is drawn as one line; "
+        self.notes.append(f"The walk ({plural(len(walk), 'step')}) is drawn as one line; "
                           f"every {ordinal(every)} step is numbered.")
         self.legend.append((_swatch_step(), "step number and direction"))
         return el("g", "".join(out), class_="walk merged")
