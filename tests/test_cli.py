@@ -259,3 +259,42 @@ def test_install_hints_name_the_running_interpreter() -> None:
     hint = pip_install("trailkit[draw]")
     assert hint.startswith(sys.executable) or hint.startswith(f"'{sys.executable}'")
     assert hint.endswith("-m pip install 'trailkit[draw]'")
+
+
+def _all_commands() -> list[tuple[tuple[str, ...], object]]:
+    """Every command and subcommand of the parser, as argv prefixes (``("import",
+    "planks")``) with their parsers."""
+    import argparse
+
+    from trailkit.solvers.cli.app import build_parser
+
+    found: list[tuple[tuple[str, ...], object]] = []
+
+    def visit(parser: argparse.ArgumentParser, prefix: tuple[str, ...]) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, child in action.choices.items():
+                    found.append(((*prefix, name), child))
+                    visit(child, (*prefix, name))
+
+    visit(build_parser(), ())
+    return found
+
+
+@pytest.mark.parametrize("command, parser", _all_commands(), ids=lambda c: " ".join(c)
+                         if isinstance(c, tuple) else "")
+def test_every_command_help_ends_with_examples_and_describes_its_arguments(
+        command: tuple[str, ...], parser: object, capsys: pytest.CaptureFixture[str]) -> None:
+    """The README promises that every command's --help explains each option and ends
+    with examples; a positional argument has an upper-case name and a description."""
+    with pytest.raises(SystemExit) as stop:
+        main([*command, "--help"])
+    assert stop.value.code == 0
+    text = capsys.readouterr().out
+    assert "\nexamples:\n  trailkit " in text, text[-300:]
+    for action in parser._actions:  # type: ignore[attr-defined]
+        if action.option_strings:
+            continue
+        name = action.metavar or action.dest
+        assert action.help, f"{' '.join(command)}: {name} has no description"
+        assert name[:1].isupper() or action.choices is not None, name

@@ -22,7 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("generate", help="write a random puzzle spec, reproducible from a seed",
                        **examples("trailkit generate trail --size 40 --seed 1 --solvable no "
                                   "--out t40.yaml"))
-    p.add_argument("kind", choices=KINDS)
+    p.add_argument("kind", choices=KINDS, metavar="KIND",
+                   help=f"the family of puzzle: {', '.join(KINDS)}")
     p.add_argument("--size", type=positive_int, required=True, metavar="N",
                    help="dominoes: highest pip; trail, alternating: nodes; "
                         "colour-walk: side of the hexagon of tyres; balanced: tyres")
@@ -54,7 +55,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                        **examples("trailkit import planks puzzle.txt --start A --goal T "
                                   "--out puzzle.yaml",
                                   "trailkit import dominoes hand.txt --open --out hand.yaml"))
-    isub = p.add_subparsers(dest="what", metavar="WHAT", parser_class=type(p))
+    isub = p.add_subparsers(dest="what", metavar="WHAT", parser_class=type(p),
+                            help="what the file lists: planks or dominoes")
     isub.required = True
     q = isub.add_parser("planks", help="'U V colour' per line, '#' comments",
                         **examples("trailkit import planks puzzle.txt --start A --goal T "

@@ -16,12 +16,21 @@ from typing import Any
 
 from trailkit.models.answer import Status
 from trailkit.models.errors import TrailkitError
+from trailkit.models.hints import did_you_mean
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.repair_rules import CandidateEdge, RepairRules
 from trailkit.models.spec import load_spec, load_spec_text
 from trailkit.solvers.cli import output
 from trailkit.solvers.cli.files import atomic_write, refuse_overwrite
-from trailkit.solvers.cli.options import Exit, add_limits, limits_from
+from trailkit.solvers.cli.options import (
+    Exit,
+    add_json,
+    add_limits,
+    add_out,
+    add_spec,
+    examples,
+    limits_from,
+)
 from trailkit.solvers.cli.output import say, warn
 
 __all__ = ["EXPLAIN_FORMAT", "REPAIR_FORMAT", "register"]
@@ -35,8 +44,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     from trailkit.solvers.pipeline.repairing import REPAIR_BACKENDS
 
     p = sub.add_parser("repair", help="the fewest changes that make an impossible puzzle "
-                       "solvable, each with a verified walk")
-    p.add_argument("spec")
+                       "solvable, each with a verified walk",
+                       **examples("trailkit repair specs/tyre-puzzle/original.yaml",
+                                  "trailkit repair specs/koenigsberg.yaml --remove --all",
+                                  "trailkit repair specs/tyre-puzzle/original.yaml --recolour "
+                                  "--json",
+                                  "trailkit repair specs/tyre-puzzle/original.yaml --out "
+                                  "fixed.yaml && trailkit solve fixed.yaml"))
+    add_spec(p)
     p.add_argument("--add", metavar="layout|any|none|FILE",
                    help="new edges: between touching nodes of the layout, any pair, none, "
                         "or the candidates in FILE ('u v [colour]' per line)")
@@ -53,31 +68,29 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    "changes")
     p.add_argument("--backend", default="auto", choices=REPAIR_BACKENDS,
                    help="auto (default): the direct methods where they apply, else CP-SAT")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--out", metavar="REPAIRED.yaml",
-                   help="write the spec with the (first) repair applied")
-    p.add_argument("--force", action="store_true", help="replace an existing --out file")
+    add_json(p, "the repairs")
+    add_out(p, "REPAIRED.yaml", "the spec with the repair shown applied (comments kept)",
+            stdout=False)
     add_limits(p)
     p.set_defaults(run=cmd_repair)
 
     p = sub.add_parser("explain", help="why an impossible puzzle is impossible: the "
-                       "certificate in words and a smallest core")
-    p.add_argument("spec")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+                       "certificate in words and a smallest core",
+                       **examples("trailkit explain specs/koenigsberg.yaml",
+                                  "trailkit explain specs/tyre-puzzle/original.yaml --json"))
+    add_spec(p)
+    add_json(p, "the explanation")
     add_limits(p)
     p.set_defaults(run=cmd_explain)
 
 
 # ------------------------------------------------------------------ options
 def _names(puzzle: Puzzle, text: str, what: str) -> list[str]:
-    import difflib
-
     names = [t.strip() for t in text.split(",") if t.strip()]
     for name in names:
         if name not in puzzle.nodes:
-            close = difflib.get_close_matches(name, puzzle.nodes, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise TrailkitError(f"{what} names {name!r}, which is no node of the puzzle{hint}")
+            raise TrailkitError(f"{what} names {name!r}, which is no node of the puzzle"
+                                f"{did_you_mean(name, puzzle.nodes)}")
     return names
 
 
