@@ -185,7 +185,7 @@ def test_console_script_runs_without_traceback(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "trailkit.solvers.cli", "solve", str(spec)],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 2
-    assert "Traceback" not in done.stderr and f"{spec}:4:1: error:" in done.stderr
+    assert "Traceback" not in done.stderr and f"{spec}:3:8: error:" in done.stderr
 
 
 def test_count_json_follows_the_contract(capsys: pytest.CaptureFixture[str]) -> None:
