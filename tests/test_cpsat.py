@@ -109,6 +109,8 @@ def oracle(puzzle: Puzzle) -> tuple[int | None, int]:
     best = min(lengths)
     if puzzle.objective is Objective.SHORTEST:
         return best, lengths[best]
+    if puzzle.wants_longest:  # the longest walks only (CONTRACT 1.2 §5)
+        return best, lengths[max(lengths)]
     return best, sum(lengths.values())
 
 

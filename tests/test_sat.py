@@ -93,9 +93,10 @@ def puzzles(draw, max_nodes: int = 4, max_edges: int = 5):
 
 
 def solution_count(puzzle: Puzzle, walks: list[Walk]) -> int:
-    """The backend's counting rule: all walks (shortest only when asked)."""
-    if puzzle.objective is Objective.SHORTEST and walks:
-        best = min(len(w) for w in walks)
+    """The backend's counting rule: all walks (the shortest or longest only when asked)."""
+    if walks and (puzzle.objective is Objective.SHORTEST or puzzle.wants_longest):
+        pick = min if puzzle.objective is Objective.SHORTEST else max
+        best = pick(len(w) for w in walks)
         return sum(1 for w in walks if len(w) == best)
     return len(walks)
 
