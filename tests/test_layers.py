@@ -1,0 +1,175 @@
+"""The layers of the code, enforced: every import runs down, none runs back up.
+
+Every ``import`` of trailkit's own modules is read from the source with :mod:`ast`,
+those inside functions included (a lazy import is still a dependency). Two rules:
+
+1. **Layers.** Each module belongs to one *unit* (a package such as
+   ``trailkit.solvers.sat``, or a single module such as ``trailkit.solvers.registry``),
+   and each unit to one layer of :data:`LAYERS`. An import from one unit to another
+   must go to a strictly lower layer: backends do not import each other, drawing does
+   not import repair, nothing imports the command line. A fact two units need (a
+   degree count, a size estimate, a palette) moves down to a lower layer.
+2. **No cycles** between modules at all, inside a unit too (``models/`` included).
+
+A new unit must be given its layer here: the test names what is missing.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = {"models": "trailkit.models", "solvers": "trailkit.solvers"}
+
+#: Units from the bottom up: a unit may import units of lower layers only.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("trailkit.models",),
+    ("trailkit.solvers.base", "trailkit.solvers.extras", "trailkit.solvers.version",
+     "trailkit.solvers.specfiles"),
+    ("trailkit.solvers.registry",),
+    ("trailkit.solvers.direct", "trailkit.solvers.cpsat", "trailkit.solvers.sat"),
+    ("trailkit.solvers.pipeline",),
+    ("trailkit.solvers.repair", "trailkit.solvers.drawing", "trailkit.solvers.interchange"),
+    ("trailkit.solvers.isolation",),
+    ("trailkit.solvers.cli",),
+)
+
+#: Unit arrows that break the rules today, each to be removed as it is fixed (issue 20).
+KNOWN: set[tuple[str, str]] = {
+    ("trailkit.solvers.cpsat", "trailkit.solvers.sat"),
+    ("trailkit.solvers.interchange", "trailkit.solvers.drawing"),
+    ("trailkit.solvers.pipeline", "trailkit.solvers.repair"),
+}
+#: Module cycles that exist today, each to be removed as it is broken (issue 20).
+KNOWN_CYCLES: list[set[str]] = [
+    {"trailkit.models.formulas", "trailkit.models.lazy_clauses",
+     "trailkit.models.transition_encoding", "trailkit.models.walk_formula"},
+    {"trailkit.models.repair_rules", "trailkit.models.spec"},
+]
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    parts = [*PACKAGES[parts[0]].split("."), *parts[1:]]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def all_modules() -> dict[str, Path]:
+    return {module_name(p): p for top in PACKAGES for p in sorted((ROOT / top).rglob("*.py"))}
+
+
+def imports(path: Path, modules: set[str]) -> list[tuple[str, int]]:
+    """The trailkit modules ``path`` imports (``from trailkit.x import y`` counts as
+    importing ``trailkit.x.y`` when that is a module), with line numbers."""
+    found: list[tuple[str, int]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
+                and node.module.startswith("trailkit"):
+            subs = [f"{node.module}.{a.name}" for a in node.names]
+            found += [(s, node.lineno) for s in subs if s in modules] or \
+                [(node.module, node.lineno)]
+        elif isinstance(node, ast.Import):
+            found += [(a.name, node.lineno) for a in node.names if a.name.startswith("trailkit")]
+    return found
+
+
+def unit_of(module: str) -> str:
+    for layer in LAYERS:
+        for unit in layer:
+            if module == unit or module.startswith(unit + "."):
+                return unit
+    raise AssertionError(f"{module} belongs to no unit of LAYERS in tests/test_layers.py; "
+                         "give it its layer")
+
+
+def layer_of(unit: str) -> int:
+    return next(i for i, layer in enumerate(LAYERS) if unit in layer)
+
+
+def arrows() -> list[tuple[str, str, str]]:
+    """Every (importer, imported, "file:line") of trailkit's own modules."""
+    modules = all_modules()
+    out = []
+    for name, path in modules.items():
+        for target, line in imports(path, set(modules)):
+            if target != name and not name.startswith(target + "."):  # a parent package
+                out.append((name, target, f"{path.relative_to(ROOT)}:{line}"))
+    return out
+
+
+def test_every_import_runs_down_the_layers() -> None:
+    wrong = []
+    for importer, imported, where in arrows():
+        a, b = unit_of(importer), unit_of(imported)
+        if a == b or (a, b) in KNOWN:
+            continue
+        if layer_of(a) <= layer_of(b):
+            wrong.append(f"{where}: {importer} imports {imported} ({a} is not above {b})")
+    assert not wrong, "imports that do not run down the layers:\n" + "\n".join(sorted(wrong))
+
+
+def test_no_import_cycles_between_modules() -> None:
+    graph: dict[str, set[str]] = defaultdict(set)
+    for importer, imported, _ in arrows():
+        graph[importer].add(imported)
+    cycles = [c for c in _strongly_connected(graph) if c not in KNOWN_CYCLES]
+    assert not cycles, "import cycles:\n" + "\n".join(" <-> ".join(sorted(c)) for c in cycles)
+
+
+def test_known_exceptions_are_still_real() -> None:
+    """An entry of KNOWN that no import needs any more must go (it would hide a new one)."""
+    units = {(unit_of(a), unit_of(b)) for a, b, _ in arrows()}
+    assert not KNOWN - units, f"remove from KNOWN: {sorted(KNOWN - units)}"
+    graph: dict[str, set[str]] = defaultdict(set)
+    for importer, imported, _ in arrows():
+        graph[importer].add(imported)
+    cycles = _strongly_connected(graph)
+    gone = [c for c in KNOWN_CYCLES if c not in cycles]
+    assert not gone, f"remove from KNOWN_CYCLES: {gone}"
+
+
+def _strongly_connected(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The components of more than one module (Tarjan's algorithm, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    found: list[set[str]] = []
+    counter = 0
+    for root in list(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph.get(root, ()))))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = set()
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.add(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(component)
+    return found
