@@ -1,4 +1,4 @@
-"""The fast reader of big inline ``edges:`` lists (``models/spec.py``, ``_read_fast``)
+"""The fast reader of big inline ``edges:`` lists (``models/spec/fast.py``)
 gives exactly the full reader's puzzle, and leaves every spec it cannot take, or that
 has any problem, to the full reader (so every error stays the full reader's)."""
 
@@ -11,7 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from trailkit.models.errors import SpecError
-from trailkit.models.spec import _read_fast, _read_full, check_spec_text, load_spec_text
+from trailkit.models.spec import check_spec_text, load_spec_text
+from trailkit.models.spec.fast import read_fast as _read_fast
+from trailkit.models.spec.reading import read_full as _read_full
 
 # Plain words, YAML 1.1 traps (which must stay text), and words the fast reader refuses.
 WORDS = st.sampled_from(["a", "b", "c", "v1", "v22", "NO", "no", "on", "y", "1e3", "0x1F",
