@@ -40,8 +40,18 @@ from trailkit.models.spec.typed import budget_for
 __all__ = ["FAST_FROM", "inline_edges", "read_fast"]
 
 FAST_FROM = 64 * 1024
-"""Specs of at least this many characters try the fast reader; smaller ones are read by
-the full reader alone. (Measured with ``tests/bench/bench_spec_paths.py``: ...)"""
+"""Specs of at least this many characters (about 5,000 plain edges) try the fast reader;
+smaller ones are read by the full reader alone, so every small spec takes the one code
+path that every error test exercises.
+
+Why this number (``python tests/bench/bench_spec_paths.py``, this project's machine):
+the fast reader is quicker from about 30 edges on (full / fast: 0.26 / 0.07 ms at 100
+edges, 12.8 / 1.6 ms at 5,000 edges or 66 KiB, 115 / 4.5 ms at 30,000), but under 64 KiB
+what it saves is at most about 13 ms, a few percent of the quarter second any
+``trailkit`` command takes to start; from there on the full reader's time grows into
+what a person waits for (seconds at a million edges). Declining a spec costs the fast
+reader a scan, about 0.2 ms per 100 KiB. Tests lower it (to 0) to reach the fast reader
+with small specs."""
 
 # The characters of the items the fast reader takes: plain YAML text in any context that
 # no resolver or indicator can touch (no ':', '#', ',', quotes, brackets, '&', '*', '!',
