@@ -1,12 +1,7 @@
 """The ``repair:`` block of a spec read into :class:`~trailkit.models.repair_rules.
-RepairRules` (what a repair may change, CONTRACT.md v1.1, section 1)::
-
-    repair:
-      add: layout        # layout | any | none | a list of candidate edges like `edges:`
-      colours: any       # colours a new edge may have: any colour of the rule, or a list
-      recolour: false    # an existing edge may change colour
-      remove: false      # an edge may be left out (a domino put aside)
-      protect: [T]       # no change may touch these nodes
+RepairRules` (what a repair may change, CONTRACT.md v1.1, section 1; its keys ``add``,
+``colours``, ``recolour``, ``remove`` and ``protect`` are shown in
+:mod:`trailkit.models.repair_rules`).
 
 Read after the edges and the layout, so node names and the colour palette are known: a
 protected node or a candidate edge's end that names no node, a colour outside the rule,
