@@ -1,7 +1,7 @@
 """The spec reader's package keeps the shape STYLE.md practice 13 asks for: rooms with one
-job each, small enough to read (no class over 300 lines, no function over 60), importing
-one way only (no cycle anywhere in ``models/``, ``models/`` never importing ``solvers/``),
-and its public names where they always were."""
+job each, small enough to read (no class over 300 lines, no function over 60), and its
+public names where they always were. (That its imports run one way, in no cycle, is
+``tests/test_layers.py``'s to check, for every module.)"""
 
 from __future__ import annotations
 
@@ -12,68 +12,7 @@ import pytest
 
 import trailkit.models.spec as spec
 
-MODELS = Path(__file__).resolve().parent.parent / "models"
-PACKAGE = MODELS / "spec"
-
-
-def _module_name(path: Path) -> str:
-    parts = ["trailkit", "models", *path.relative_to(MODELS).with_suffix("").parts]
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def _imports() -> dict[str, set[str]]:
-    """Every ``trailkit`` module each module of ``models/`` imports, anywhere in it (in a
-    function, under ``TYPE_CHECKING``): ``from package import submodule`` counts as the
-    submodule."""
-    files = {_module_name(p): p for p in MODELS.rglob("*.py")}
-    graph: dict[str, set[str]] = {}
-    for name, path in files.items():
-        found: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Import):
-                found.update(a.name for a in node.names if a.name.startswith("trailkit"))
-            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("trailkit"):
-                for alias in node.names:
-                    sub = f"{node.module}.{alias.name}"
-                    found.add(sub if sub in files else str(node.module))
-        graph[name] = found
-    return graph
-
-
-def _cycle_through(graph: dict[str, set[str]], start: str) -> list[str] | None:
-    """An import cycle from ``start`` back to itself, or ``None``."""
-    came_from: dict[str, str] = {}
-    todo = [start]
-    while todo:
-        name = todo.pop()
-        for target in sorted(graph.get(name, ())):
-            if target == start:
-                path = [name]
-                while path[-1] != start:
-                    path.append(came_from[path[-1]])
-                return [start, *reversed(path[:-1]), start]
-            if target in graph and target not in came_from:
-                came_from[target] = name
-                todo.append(target)
-    return None
-
-
-def test_the_spec_reader_is_in_no_import_cycle_and_models_never_import_solvers() -> None:
-    graph = _imports()
-    ours = [m for m in graph if m.startswith("trailkit.models.spec")
-            or m == "trailkit.models.repair_rules"]
-    assert len(ours) > 20
-    cycles = {m: _cycle_through(graph, m) for m in ours}
-    assert not {m: c for m, c in cycles.items() if c}
-    upward = {m: sorted(t for t in ts if t.startswith("trailkit.solvers")) for m, ts in
-              graph.items()}
-    assert not {m: ts for m, ts in upward.items() if ts}
-
-
-def test_the_cycle_finder_finds_a_cycle() -> None:
-    graph = {"a": {"b"}, "b": {"c", "d"}, "c": {"a"}, "d": set()}
-    assert _cycle_through(graph, "a") == ["a", "b", "c", "a"]
-    assert _cycle_through(graph, "d") is None
+PACKAGE = Path(__file__).resolve().parent.parent / "models" / "spec"
 
 
 @pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: p.name)
