@@ -6,6 +6,8 @@
 " (did you mean 'T'?)"
 >>> did_you_mean("zzz", ["red"])
 ''
+>>> did_you_mean("a" * 70, ["b" + "a" * 69], limit=12)
+" (did you mean 'baaaaaaaa...'?)"
 >>> one_edit_away("gren", ["red", "green"]), one_edit_away("yellow", ["red", "green"])
 ('green', None)
 """
@@ -15,7 +17,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-__all__ = ["closest", "did_you_mean", "one_edit_away"]
+__all__ = ["closest", "did_you_mean", "one_edit_away", "short"]
 
 
 def closest(word: str, choices: Iterable[object]) -> str | None:
@@ -29,10 +31,23 @@ def closest(word: str, choices: Iterable[object]) -> str | None:
     return close[0] if close else None
 
 
-def did_you_mean(word: str, choices: Iterable[object]) -> str:
-    """``" (did you mean 'x'?)"``, or ``""`` when nothing is close."""
+def did_you_mean(word: str, choices: Iterable[object], limit: int | None = None) -> str:
+    """``" (did you mean 'x'?)"``, or ``""`` when nothing is close; with ``limit`` the
+    match is cut to that many characters (:func:`short`), as the spec reader's messages
+    cut every name they quote."""
     match = closest(word, choices)
-    return f" (did you mean {match!r}?)" if match else ""
+    if not match:
+        return ""
+    return f" (did you mean {short(match, limit) if limit else match!r}?)"
+
+
+def short(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters for a message (a pasted megabyte stays out).
+
+    >>> short("abc"), short("x" * 70, 10)
+    ('abc', 'xxxxxxx...')
+    """
+    return text if len(text) <= limit else f"{text[:limit - 3]}..."
 
 
 def one_edit_away(word: str, choices: Iterable[object]) -> str | None:

@@ -2,7 +2,9 @@
 what the line-by-line reading numbers, refuses everything that is not uniform, never
 merges two names that share a hash, and leaves every puzzle and every error of the spec
 reader as it was (the reader takes it from :data:`trailkit.models.jit.COMPILE_FROM`
-lines on; the tests here lower that to 0, so small lists go through it too)."""
+lines on; the tests here lower that to 0, so small lists go through it too, and lower
+:data:`trailkit.models.spec.fast.FAST_FROM` to 0 for the whole module, so small inline
+lists are cut out by the fast reader as big ones are)."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from oracles import jit_on_and_off
 from test_fast_reader import specs
 
 from trailkit.models import edge_scan, jit
-from trailkit.models.spec import check_spec, check_spec_text, load_spec, load_spec_text
+from trailkit.models.spec import check_spec, check_spec_text, fast, load_spec, load_spec_text
 from trailkit.models.textformats import parse_edge_columns
 
 # Short names (their own key), long ones (keyed by a hash), UTF-8, and near misses.
@@ -26,6 +28,15 @@ NAMES = st.sampled_from(["a", "b", "v1", "1234567", "12345678", "node_000001",
                          "node_000002", "é", "ü-ü", "x.y", "NO", "a" * 40, "a" * 41])
 COLOURS = st.sampled_from(["red", "blue", "green", "turquoise"])
 GAPS = st.sampled_from([" ", "  ", "\t", " \t "])
+
+
+@pytest.fixture(scope="module", autouse=True)
+def every_spec_tries_the_fast_reader():
+    """Inline lists of any size go through the fast reader (and so through the scan)."""
+    saved = fast.FAST_FROM
+    fast.FAST_FROM = 0
+    yield
+    fast.FAST_FROM = saved
 
 
 @pytest.fixture(scope="module", params=["interpreted", "compiled"])

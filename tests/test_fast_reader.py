@@ -1,9 +1,15 @@
-"""The fast reader of big inline ``edges:`` lists (``models/spec.py``, ``_read_fast``)
-gives exactly the full reader's puzzle, and leaves every spec it cannot take, or that
-has any problem, to the full reader (so every error stays the full reader's)."""
+"""The fast reader of big inline ``edges:`` lists (``models/spec/fast.py``) gives exactly
+the full reader's puzzle, takes the common forms it was built for, leaves every spec it
+cannot take, or that has any problem, to the full reader (so every error stays the full
+reader's), and is never entered by a spec under ``fast.FAST_FROM`` characters.
+
+The tests call the fast reader directly (it is the size threshold's job, tested apart,
+to send it only big specs)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -11,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from trailkit.models.errors import SpecError
-from trailkit.models.spec import _read_fast, _read_full, check_spec_text, load_spec_text
+from trailkit.models.spec import check_spec_text, fast, load_spec_text
+from trailkit.models.spec.reading import read_full
 
 # Plain words, YAML 1.1 traps (which must stay text), and words the fast reader refuses.
 WORDS = st.sampled_from(["a", "b", "c", "v1", "v22", "NO", "no", "on", "y", "1e3", "0x1F",
@@ -63,14 +70,22 @@ def specs(draw: st.DrawFn, words: st.SearchStrategy[str] = WORDS, valid: bool = 
     return "\n".join(lines) + draw(st.sampled_from(["\n", ""]))
 
 
-def readers_agree(text: str) -> None:
-    full, found = _read_full(text, "s.yaml", None)
-    fast = _read_fast(text, "s.yaml", None)
-    if full is None:
-        assert fast is None, found
-    elif fast is not None:
-        assert fast[0] == full  # the same puzzle, and the same warnings
-        assert list(map(str, fast[1])) == list(map(str, found))
+def readers_agree(text: str) -> str:
+    """Check that the fast reader, called directly, gives the full reader's puzzle and
+    warnings, or declines (always, when the full reader finds a problem); return which
+    reader's answer ``text`` gets: ``"fast"`` or ``"full"``."""
+    full, found = read_full(text, "s.yaml", None)
+    quick = fast.read_fast(text, "s.yaml", None)
+    if quick is None:
+        return "full"
+    assert full is not None, found  # it answers only specs that load
+    assert quick[0] == full  # the same puzzle, and the same warnings
+    assert list(map(str, quick[1])) == list(map(str, found))
+    return "fast"
+
+
+def has_edges(text: str) -> bool:
+    return "edges: []" not in text
 
 
 @settings(max_examples=400, deadline=None)
@@ -80,7 +95,17 @@ def test_fast_and_full_readers_agree(text: str) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(text=specs(SAFE, valid=True) | specs(WORDS, valid=True))
+@given(text=specs(SAFE, valid=True))
+def test_the_fast_reader_takes_every_plain_spec_that_loads(text: str) -> None:
+    """Plain names, one edge a line: whenever the full reader loads the spec, the fast
+    reader takes it (and agrees)."""
+    taken = readers_agree(text)
+    if has_edges(text) and not check_spec_text(text):
+        assert taken == "fast", text
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=specs(WORDS, valid=True))
 def test_fast_and_full_readers_agree_on_specs_that_load(text: str) -> None:
     readers_agree(text)
 
@@ -93,9 +118,10 @@ def test_fast_and_full_readers_agree_on_specs_that_load(text: str) -> None:
 ])
 def test_the_common_forms_take_the_fast_path(edges: str) -> None:
     text = f"trailkit: 1\nkind: trail\nclosed: true\n{edges}"
-    fast = _read_fast(text, "s.yaml", None)
-    assert fast is not None and fast[0].num_edges == 3
-    assert fast[0] == _read_full(text, "s.yaml", None)[0] == load_spec_text(text, "s.yaml")
+    assert readers_agree(text) == "fast"
+    quick = fast.read_fast(text, "s.yaml", None)
+    assert quick is not None and quick[0].num_edges == 3
+    assert quick[0] == load_spec_text(text, "s.yaml")
 
 
 @pytest.mark.parametrize("text, where, says", [
@@ -109,9 +135,9 @@ def test_the_common_forms_take_the_fast_path(edges: str) -> None:
     ("trailkit: 1\nkind: trail\nedges:\n  - a b\nclosed: maybe\n", (5, 9), "true or false"),
 ])
 def test_problems_are_the_full_readers(text: str, where: tuple[int, int], says: str) -> None:
-    assert _read_fast(text, "s.yaml", None) is None
+    assert readers_agree(text) == "full"
     problems = check_spec_text(text, "s.yaml")
-    assert sorted(map(str, problems)) == sorted(map(str, _read_full(text, "s.yaml", None)[1]))
+    assert sorted(map(str, problems)) == sorted(map(str, read_full(text, "s.yaml", None)[1]))
     first = problems[0]
     assert isinstance(first, SpecError) and says in first.message, first.message
     assert (first.location.line, first.location.column) == where
@@ -119,8 +145,51 @@ def test_problems_are_the_full_readers(text: str, where: tuple[int, int], says: 
 
 def test_a_spec_with_the_list_inside_a_string_falls_back(tmp_path: Path) -> None:
     text = 'trailkit: 1\nkind: trail\ndescription: "x\nedges:\n  - a b\n"\nedges: [b c]\n'
-    assert _read_fast(text, "s.yaml", None) is None
+    assert readers_agree(text) == "full"
     assert load_spec_text(text).num_edges == 1
+
+
+@contextmanager
+def fast_reader_calls() -> Iterator[list[str]]:
+    """The texts the spec reader hands the fast reader while the block runs."""
+    calls: list[str] = []
+    real = fast.read_fast
+
+    def spy(text: str, *args: object) -> object:
+        calls.append(text)
+        return real(text, *args)  # type: ignore[arg-type]
+
+    fast.read_fast = spy  # type: ignore[assignment]
+    try:
+        yield calls
+    finally:
+        fast.read_fast = real
+
+
+def big_spec(edges: int) -> str:
+    return "trailkit: 1\nkind: trail\nedges:\n" + "".join(
+        f"  - v{i % 97} v{(i * 7 + 3) % 97}\n" for i in range(edges))
+
+
+def test_small_specs_never_enter_the_fast_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    small = big_spec(100)
+    assert len(small) < fast.FAST_FROM and readers_agree(small) == "fast"
+    with fast_reader_calls() as calls:
+        assert load_spec_text(small).num_edges == 100
+    assert calls == []
+    monkeypatch.setattr(fast, "FAST_FROM", len(small))  # the threshold is the only gate
+    with fast_reader_calls() as calls:
+        assert load_spec_text(small).num_edges == 100
+    assert calls == [small]
+
+
+def test_big_specs_are_read_by_the_fast_reader() -> None:
+    big = big_spec(10_000)
+    assert len(big) >= fast.FAST_FROM
+    with fast_reader_calls() as calls:
+        puzzle = load_spec_text(big)
+    assert calls == [big] and readers_agree(big) == "fast"
+    assert puzzle == read_full(big, "<string>", None)[0]
 
 
 @settings(max_examples=300, deadline=None)

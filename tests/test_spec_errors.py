@@ -177,13 +177,15 @@ def test_billion_laughs_is_bounded(key: str, tmp_path: Path,
 
 def test_expansion_budget_stops_alias_blowup() -> None:
     """Aliases may be used, but not to make a small file expand without bound."""
-    from trailkit.models.spec import _compose, _SpecReader
+    from trailkit.models.spec.composing import compose
+    from trailkit.models.spec.document import loaded, read_document
+    from trailkit.models.spec.state import SpecReader
 
     text = HEAD + "kind: trail\nedges: [&e [a, b], *e, *e, *e]\n"
-    puzzle = _SpecReader("<t>", None, budget=1000).read(_compose(text, "<t>"))
+    puzzle = loaded(*read_document(SpecReader("<t>", None, budget=1000), compose(text, "<t>")))
     assert puzzle.num_edges == 4
     with pytest.raises(SpecError, match="expands"):
-        _SpecReader("<t>", None, budget=10).read(_compose(text, "<t>"))
+        loaded(*read_document(SpecReader("<t>", None, budget=10), compose(text, "<t>")))
 
 
 def test_side_file_must_stay_in_spec_folder(tmp_path: Path,

@@ -1,0 +1,57 @@
+"""Plain-text side files (``edges_file:``, ``dominoes_file:``): named relative to the
+spec's folder and never outside it, decoded as UTF-8, held to YAML's rule on control
+characters (a name never hides one); their problems are located in the side file.
+
+>>> from trailkit.models.spec.composing import compose
+>>> from trailkit.models.spec.state import SpecReader
+>>> reader = SpecReader("s.yaml", None, 100)
+>>> read_side_file(reader, compose("e.txt", "s.yaml"), "edges_file")
+Traceback (most recent call last):
+  ...
+trailkit.models.errors.SpecError: s.yaml:1:1: error: 'edges_file' only works in a spec ...
+"""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+
+from trailkit.models.hints import short
+from trailkit.models.spec.composing import control_characters
+from trailkit.models.spec.messages import os_reason
+from trailkit.models.spec.state import SpecReader
+from trailkit.models.spec.vocabulary import NOT_PRINTABLE
+from trailkit.models.textformats import decode_utf8
+
+__all__ = ["read_side_file"]
+
+
+def read_side_file(reader: SpecReader, node: yaml.Node, key: str) -> tuple[str, str] | None:
+    """``(name as shown, text)`` of the plain-text side file named by ``key``, relative to
+    the spec's folder only; ``None`` when its control characters were recorded."""
+    name = reader.string(node, key)
+    bad = NOT_PRINTABLE.search(name) or re.search(r"[\x00-\x1f\x7f]", name)
+    if bad:
+        raise reader.fail(node, f"the file name in '{key}' holds the control character "
+                          f"U+{ord(bad.group()):04X} (at character {bad.start() + 1}); "
+                          "write the plain file name")
+    if reader.base_dir is None:
+        raise reader.fail(node, f"'{key}' only works in a spec loaded from a file")
+    base = reader.base_dir.resolve()
+    try:
+        target = (base / name).resolve()
+    except (OSError, ValueError) as exc:
+        raise reader.fail(node, f"cannot read {short(name)!r}: {os_reason(exc)}") from None
+    if not target.is_relative_to(base):
+        raise reader.fail(node, f"'{key}' must name a file inside the spec's folder {base}")
+    try:
+        data = target.read_bytes()
+    except (OSError, ValueError) as exc:
+        raise reader.fail(node, f"cannot read {short(name)!r}: {os_reason(exc)}") from None
+    shown = str(reader.base_dir / name)
+    text = decode_utf8(data, shown)
+    stray = control_characters(text, shown, in_yaml=False)
+    for problem in stray:
+        reader.record(problem, key)
+    return None if stray else (shown, text)
