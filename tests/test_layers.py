@@ -46,7 +46,6 @@ KNOWN: set[tuple[str, str]] = {
 KNOWN_CYCLES: list[set[str]] = [
     {"trailkit.models.formulas", "trailkit.models.lazy_clauses",
      "trailkit.models.transition_encoding", "trailkit.models.walk_formula"},
-    {"trailkit.models.repair_rules", "trailkit.models.spec"},
 ]
 
 
