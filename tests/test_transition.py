@@ -41,12 +41,11 @@ def ring_key(puzzle: Puzzle, walk: Walk) -> tuple:
     return min(tuple(steps[k:] + steps[:k]) for k in range(len(steps)))
 
 
-def connected_models(puzzle: Puzzle) -> int:
+def connected_models(puzzle: Puzzle, version: str = "transition-v1") -> int:
     """One-piece models, with cut clauses added for every split model (as the backend
     does), each model blocked on its pair, start, finish and orientation variables."""
-    clauses, tmap = encode_transitions(puzzle)
-    primary = [v for v, _, _ in tmap.pairs] + list(tmap.starts.values()) \
-        + list(tmap.finishes.values()) + [d for d in tmap.orientation if d]
+    clauses, tmap = encode_transitions(puzzle, version)
+    primary = tmap.primary()
     count = 0
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
         while solver.solve():
@@ -92,7 +91,7 @@ def test_agrees_with_brute_force_and_certifies_every_refutation(puzzle: Puzzle) 
         assert verify(puzzle, answer.walk) == []
     else:
         cert = answer.certificate
-        assert cert is not None and cert.data["encoding"] == "transition-v1"
+        assert cert is not None and cert.data["encoding"] == "transition-v2"
         assert check_certificate(puzzle, cert) == []
         assert check_certificate(puzzle, Certificate.from_json(cert.to_json())) == []
 
@@ -118,7 +117,7 @@ def test_cut_clauses_are_checked_one_by_one_and_forged_ones_rejected() -> None:
 
 def test_certificates_with_forged_cuts_or_proofs_are_rejected() -> None:
     cert = TRANSITION.prove(BOWTIE)
-    assert cert is not None and cert.data["encoding"] == "transition-v1"
+    assert cert is not None and cert.data["encoding"] == "transition-v2"
     assert check_certificate(BOWTIE, cert) == []
     cuts = cert.data["cuts"]
     if cuts:
@@ -160,7 +159,7 @@ def test_solvers_prove_the_bowtie(solver: str) -> None:
     answer = solve(BOWTIE, f"sat:{solver}/transition", precheck=False, crosscheck=None)
     assert answer.status is Status.UNSOLVABLE and answer.certificate_checked
     assert answer.certificate is not None
-    assert answer.certificate.data["encoding"] == "transition-v1"
+    assert answer.certificate.data["encoding"] == "transition-v2"
 
 
 def test_cpsat_circuit_model_is_estimated_before_it_is_built() -> None:

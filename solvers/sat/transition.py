@@ -14,6 +14,7 @@ solver did with the clauses added between calls.)
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +23,7 @@ from trailkit.models.errors import VerificationFailure
 from trailkit.models.formulas import CertifiedFormula
 from trailkit.models.lazy_clauses import certified_formula, cut_clause
 from trailkit.models.puzzle import Objective, Puzzle
-from trailkit.models.transition_encoding import encode_transitions
+from trailkit.models.transition_encoding import TransitionMap, encode_transitions
 from trailkit.solvers.base import Limits
 from trailkit.solvers.sat.proof import make_certificate
 from trailkit.solvers.sat.runner import (
@@ -35,6 +36,7 @@ from trailkit.solvers.sat.runner import (
     solve_call,
 )
 from trailkit.solvers.sat.sizes import budget_problem, transition_size
+from trailkit.solvers.sat.warm_start import warm_start
 
 __all__ = ["POSITION_HINT", "TransitionOutcome", "solve_transitions", "transition_answer",
            "transition_certificate"]
@@ -59,13 +61,17 @@ def solve_transitions(puzzle: Puzzle, name: str, deadline: Deadline, *,
     clauses, tmap = encode_transitions(puzzle)
     cuts: list[dict[str, Any]] = []
     solver = new_solver(name, clauses)
+    guess = _start_from_guess(solver, puzzle, tmap)
     rounds = 0
     try:
         while True:
             rounds += 1
-            result = solve_call(solver, name, (), deadline)
-            stats = {"rounds": rounds, "cuts": len(cuts), "variables": tmap.num_vars,
-                     "clauses": len(clauses)}
+            result = Verdict.UNSAT
+            if rounds == 1 and guess:  # assumed once: a model at once, or dropped
+                result = solve_call(solver, name, guess, deadline)
+            if result is Verdict.UNSAT:
+                result = solve_call(solver, name, (), deadline)
+            stats = _stats(tmap, rounds, len(cuts), len(clauses))
             if result is Verdict.INTERRUPTED:
                 return TransitionOutcome(result, reason=f"after {rounds - 1} rounds and "
                                          f"{len(cuts)} cut clauses", stats=stats)
@@ -90,8 +96,7 @@ def solve_transitions(puzzle: Puzzle, name: str, deadline: Deadline, *,
     finally:
         solver.delete()
     formula = certified_formula(clauses, tmap, cuts)
-    stats = {"rounds": rounds, "cuts": len(cuts), "variables": tmap.num_vars,
-             "clauses": len(formula.clauses)}
+    stats = _stats(tmap, rounds, len(cuts), len(formula.clauses))
     reason = (f"the SAT solver {name} refuted the transition encoding with {len(cuts)} "
               f"cut clauses added in {rounds} rounds (every edge exactly once)")
     if not proof:
@@ -109,6 +114,20 @@ def solve_transitions(puzzle: Puzzle, name: str, deadline: Deadline, *,
         fresh.delete()
     return TransitionOutcome(Verdict.UNSAT, formula=formula, proof=lines, reason=reason,
                              stats=stats)
+
+
+def _start_from_guess(solver: Any, puzzle: Puzzle, tmap: TransitionMap) -> list[int]:
+    """Give ``solver`` the warm start as phases; return it as assumptions for the first
+    call when the formula has no pair variables (else ``[]``: phases only)."""
+    guess = warm_start(puzzle, tmap)
+    with suppress(NotImplementedError):  # Kissat in python-sat: no phases, assumptions do
+        solver.set_phases(guess)
+    return guess if not tmap.pairs else []
+
+
+def _stats(tmap: TransitionMap, rounds: int, cuts: int, clauses: int) -> dict[str, Any]:
+    return {"rounds": rounds, "cuts": cuts, "variables": tmap.num_vars, "clauses": clauses,
+            "free_nodes": sum(tmap.free), "pairs": len(tmap.pairs)}
 
 
 TRANSITION_HINT = ("try the direct backend, or a larger --memory-limit if the machine has "
@@ -150,7 +169,7 @@ def transition_answer(backend: str, solver: str, puzzle: Puzzle, limits: Limits)
 
 
 def transition_certificate(solver: str, puzzle: Puzzle, limits: Limits) -> Certificate | None:
-    """A ``transition-v1`` certificate that an exactly-once puzzle has no walk, or
+    """A ``transition-v2`` certificate that an exactly-once puzzle has no walk, or
     ``None`` (solvable, over the memory budget, a limit reached)."""
     if budget_problem(transition_size(puzzle), limits.memory_mb, "", "") is not None:
         return None
