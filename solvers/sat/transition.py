@@ -133,39 +133,42 @@ def _stats(tmap: TransitionMap, rounds: int, cuts: int, clauses: int) -> dict[st
 TRANSITION_HINT = ("try the direct backend, or a larger --memory-limit if the machine has "
                    "the memory")
 POSITION_HINT = ("for an exactly-once walk try sat/transition (its size grows with the "
-                 "squared degrees, not edges × steps), or the direct or cpsat backend, or a "
-                 "larger --memory-limit if the machine has the memory")
+                 "squared degrees at most, not edges × steps; plain sat picks it where it "
+                 "fits), or the direct or cpsat backend, or a larger --memory-limit if the "
+                 "machine has the memory")
 
 
-def transition_answer(backend: str, solver: str, puzzle: Puzzle, limits: Limits) -> Answer:
+def transition_answer(backend: str, solver: str, puzzle: Puzzle, limits: Limits, *,
+                      encoding_choice: str = "") -> Answer:
     """The SAT backend's answer with the transition encoding (an exactly-once puzzle with
     edges): its size estimated first, a refutation certified when the solver logs
-    proofs."""
+    proofs. ``encoding_choice`` (why this encoding) goes into the stats."""
+    named = {"encoding": "transition", "encoding_choice": encoding_choice}
     problem = budget_problem(transition_size(puzzle), limits.memory_mb,
                              "transition encoding", TRANSITION_HINT)
     if problem is not None:
-        return Answer.unknown(backend, problem, encoding="transition")
+        return Answer.unknown(backend, problem, **named)
     proof = can_prove(solver)
     try:
         out = run_guarded(lambda d: solve_transitions(puzzle, solver, d, proof=proof), solver,
                           limits.time_limit)
     except SolverTimeout:
-        return Answer.unknown(backend, f"the time limit of {limits.time_limit} s was reached",
-                              encoding="transition")
+        return Answer.unknown(backend, f"the time limit of {limits.time_limit} s was reached "
+                              "(transition encoding)", **named)
     if out.status is Verdict.INTERRUPTED:
         return Answer.unknown(backend, f"the time limit of {limits.time_limit} s was reached "
-                              f"({out.reason})", encoding="transition", **out.stats)
+                              f"(transition encoding, {out.reason})", **named, **out.stats)
     if out.status is Verdict.SAT:
         if out.walk is None:
             raise VerificationFailure(f"{backend} found a one-piece model but decoded no walk")
         optimal = True if puzzle.objective is Objective.SHORTEST else None
-        return Answer.solved(backend, out.walk, optimal=optimal, solver=solver,
-                             encoding="transition", **out.stats)
+        return Answer.solved(backend, out.walk, optimal=optimal, solver=solver, **named,
+                             **out.stats)
     certificate = None
     if out.formula is not None and out.proof is not None:
         certificate = make_certificate(puzzle, out.formula, out.proof, solver)
-    return Answer.unsolvable(backend, certificate, reason=out.reason, solver=solver,
-                             encoding="transition", **out.stats)
+    return Answer.unsolvable(backend, certificate, reason=out.reason, solver=solver, **named,
+                             **out.stats)
 
 
 def transition_certificate(solver: str, puzzle: Puzzle, limits: Limits) -> Certificate | None:
