@@ -14,7 +14,6 @@ solver did with the clauses added between calls.)
 
 from __future__ import annotations
 
-from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -118,10 +117,14 @@ def solve_transitions(puzzle: Puzzle, name: str, deadline: Deadline, *,
 
 def _start_from_guess(solver: Any, puzzle: Puzzle, tmap: TransitionMap) -> list[int]:
     """Give ``solver`` the warm start as phases; return it as assumptions for the first
-    call when the formula has no pair variables (else ``[]``: phases only)."""
+    call when the formula has no pair variables (else ``[]``: phases only). A solver
+    that takes no phases (Kissat in python-sat, which also ignores assumptions, with a
+    warning) starts from its own."""
     guess = warm_start(puzzle, tmap)
-    with suppress(NotImplementedError):  # Kissat in python-sat: no phases, assumptions do
+    try:
         solver.set_phases(guess)
+    except NotImplementedError:
+        return []
     return guess if not tmap.pairs else []
 
 
