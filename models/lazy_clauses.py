@@ -143,9 +143,16 @@ def certified_formula(clauses: list[list[int]], tmap: TransitionMap,
     """The formula (``tmap.version``) from base ``clauses`` and checked ``cuts``, in the
     order the certificate lists them (the order the solver added them)."""
     extra = [list(cut["clause"]) for cut in cuts]
+    if not any(tmap.free):
+        what = "choice of how the walk pairs the edge ends at each node"
+    elif all(tmap.free):
+        what = ("orientation of the edges that balances every node (as many edge ends "
+                "arrive as leave, but for a start and a finish)")
+    else:
+        what = ("choice of how the walk pairs the edge ends at the nodes whose colours "
+                "restrict it, with the other nodes balanced,")
     return CertifiedFormula(
         tmap.version, {"cuts": [dict(cut) for cut in cuts]}, [*clauses, *extra],
         tmap.num_vars,
-        "no walk uses every edge exactly once (no choice of how the walk pairs the edge "
-        f"ends at each node survives the {len(extra)} cut clauses, each checked to hold "
-        "for every walk)")
+        f"no walk uses every edge exactly once (no {what} survives the {len(extra)} cut "
+        "clauses, each checked to hold for every walk)")
