@@ -130,18 +130,13 @@ class TransitionMap:
                 node = puzzle.nodes[self.node_of(puzzle, i)]
                 return (f"at {node}: arrive by {_edge(puzzle, i // 2)}, leave by "
                         f"{_edge(puzzle, j // 2)}")
-        for end, v in self.starts.items():
-            if v == var:
-                return f"start by {_edge(puzzle, end // 2)}"
-        for end, v in self.finishes.items():
-            if v == var:
-                return f"finish after {_edge(puzzle, end // 2)}"
-        for node, v in self.node_starts.items():
-            if v == var:
-                return f"start at {puzzle.nodes[node]}"
-        for node, v in self.node_finishes.items():
-            if v == var:
-                return f"finish at {puzzle.nodes[node]}"
+        named = ((self.starts, "start by {edge}"), (self.finishes, "finish after {edge}"),
+                 (self.node_starts, "start at {node}"), (self.node_finishes, "finish at {node}"))
+        for mapping, text in named:
+            for key, v in mapping.items():
+                if v == var:
+                    return text.format(node=puzzle.nodes[key] if "node" in text else "",
+                                       edge=_edge(puzzle, key // 2) if "edge" in text else "")
         return "orientation or auxiliary"
 
     def primary(self) -> list[int]:
