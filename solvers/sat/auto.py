@@ -53,7 +53,7 @@ def choose_encoding(puzzle: Puzzle, memory_mb: int | None) -> EncodingChoice:
         return EncodingChoice("position", "only the position encoding covers this puzzle")
     position = position_size(puzzle, puzzle.num_edges).megabytes()
     transition = transition_size(puzzle).megabytes()
-    sizes = f"about {position:,.1f} MB against {transition:,.1f} MB"
+    sizes = f"about {_mb(position)} against {_mb(transition)}"
     if memory_mb is not None and position > memory_mb >= transition:
         return EncodingChoice("transition", f"the position encoding would need {sizes} for "
                               f"the transition encoding, over the memory limit of "
@@ -64,3 +64,7 @@ def choose_encoding(puzzle: Puzzle, memory_mb: int | None) -> EncodingChoice:
                               f"transition encoding ({sizes})")
     return EncodingChoice("position", f"the position encoding is small ({sizes} for the "
                           "transition encoding)")
+
+
+def _mb(size: float) -> str:
+    return f"{size:,.1f} MB" if size >= 0.1 else "under 0.1 MB"
