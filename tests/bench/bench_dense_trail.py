@@ -1,7 +1,7 @@
 """Benchmark: plain ``sat`` on dense multigraph Euler trails, against direct in the same run.
 
-Run: ``python tests/bench/bench_dense_trail.py [--sizes 1000:32,10000:100] [--repeat 3]
-[--seed 1] [--backends sat,direct,sat/position] [--time-limit 120] [--out DIR]``.
+Run: ``python tests/bench/bench_dense_trail.py [--sizes 200:10,1000:32,10000:100] [--repeat 3]
+[--seed 1] [--backends sat,direct,sat/position] [--time-limit 120] [--out DIR] [--proofs]``.
 
 It writes, for each ``EDGES:NODES``, a closed random Eulerian multigraph: a closed
 random walk of EDGES steps on NODES nodes, each edge written in a random direction (a
@@ -15,8 +15,15 @@ the median wall time of ``--repeat`` runs, the largest peak resident memory (the
 process and the solver child it forks, from ``os.wait4``), the status, the encoding
 the answer names, and the ratio to direct's median in the same run. ``sat/position``
 runs only where its estimate fits the memory budget (elsewhere it would answer
-``unknown`` at once). The targets for plain ``sat`` are checked at the end: 1,000
-edges on 32 nodes under 5 s, 10,000 on 100 under 60 s, each under 2 GB.
+``unknown`` at once): of the default sizes, only on 200 edges on 10 nodes. The
+targets for plain ``sat`` are checked at the end: 1,000 edges on 32 nodes under 5 s,
+10,000 on 100 under 60 s, each under 2 GB.
+
+``--proofs`` also refutes, in this process, closed mixed multigraphs whose two halves
+no orientation can balance (:func:`hidden_cut`: no structural certificate applies, the
+SAT solver must count) with ``sat/transition``, once with the bundle order clauses of
+:mod:`trailkit.models.parallel_edges` and once without them, and prints the times and
+DRUP proof sizes side by side.
 """
 
 from __future__ import annotations
@@ -32,8 +39,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import load_spec
-from trailkit.solvers.base import DEFAULT_MEMORY_MB
+from trailkit.solvers.base import DEFAULT_MEMORY_MB, Limits
 from trailkit.solvers.sat.sizes import position_size
 
 TARGETS = {(1000, 32): 5.0, (10000, 100): 60.0}
@@ -107,14 +115,74 @@ def measure(spec: Path, m: int, backends: list[str], repeat: int, time_limit: st
     return rows
 
 
+def hidden_cut(k: int, one_way: int, inside: int, seed: int) -> Puzzle:
+    """Halves S and T of ``k`` nodes: each node of S sends ``one_way`` one-way edges into
+    T, each node has about ``inside`` two-way edges inside its half, and ``k * one_way
+    // 2`` two-way edges join the halves (parity fixed inside each half). Every node
+    alone can balance; the cut cannot (more one-way edges leave S than two-way edges
+    could bring back)."""
+    rng = random.Random(seed)
+    halves = ([f"s{i}" for i in range(k)], [f"t{i}" for i in range(k)])
+    edges: list[tuple[str, str]] = []
+    directed: list[bool] = []
+
+    def add(u: str, v: str, one: bool) -> None:
+        edges.append((u, v) if one or rng.random() < 0.5 else (v, u))
+        directed.append(one)
+
+    for s in halves[0]:
+        for _ in range(one_way):
+            add(s, rng.choice(halves[1]), True)
+    for half in halves:
+        for i, x in enumerate(half):
+            for _ in range(inside // 2):
+                add(x, half[(i + 1 + rng.randrange(k - 1)) % k], False)
+    for _ in range(k * one_way // 2):
+        add(rng.choice(halves[0]), rng.choice(halves[1]), False)
+    degree: dict[str, int] = {}
+    for u, v in edges:
+        degree[u], degree[v] = degree.get(u, 0) + 1, degree.get(v, 0) + 1
+    for half in halves:
+        odd = [x for x in half if degree.get(x, 0) % 2]
+        for a, b in zip(odd[::2], odd[1::2], strict=True):
+            add(a, b, False)
+    order = list(range(len(edges)))
+    rng.shuffle(order)
+    return Puzzle.build(kind="walk", edges=[edges[i] for i in order],
+                        directed=[directed[i] for i in order], closed=True)
+
+
+def proofs(time_limit: float) -> None:
+    """The hidden-cut refutations with and without the order clauses (see above)."""
+    from trailkit.models import transition_encoding
+    from trailkit.solvers.sat import SatBackend
+
+    print("\nrefutations by sat/transition, with and without the bundle order clauses")
+    print(f"{'halves':>6}  {'edges':>5}  {'order':<7}  {'status':<10}  {'s':>6}  {'lemmas':>8}")
+    keep = transition_encoding.order_clauses
+    for k, one_way, inside in ((8, 6, 14), (10, 6, 14), (12, 8, 16)):
+        puzzle = hidden_cut(k, one_way, inside, 1)
+        for on in (True, False):
+            transition_encoding.order_clauses = keep if on else (lambda p, f: [])
+            started = time.perf_counter()
+            answer = SatBackend("/transition").solve(puzzle, Limits(time_limit=time_limit))
+            took = time.perf_counter() - started
+            lemmas = answer.certificate.data["proof_lemmas"] if answer.certificate else "-"
+            print(f"{k:>6}  {puzzle.num_edges:>5}  {'on' if on else 'off':<7}  "
+                  f"{answer.status.value:<10}  {took:6.2f}  {lemmas:>8}", flush=True)
+    transition_encoding.order_clauses = keep
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="1000:32,10000:100", help="EDGES:NODES,...")
+    parser.add_argument("--sizes", default="200:10,1000:32,10000:100", help="EDGES:NODES,...")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--backends", default="sat,direct,sat/position")
     parser.add_argument("--time-limit", default="120")
     parser.add_argument("--out", default=None, help="folder for the specs (default: a temp)")
+    parser.add_argument("--proofs", action="store_true",
+                        help="also the refutations with and without the order clauses")
     args = parser.parse_args()
     folder = Path(args.out or tempfile.mkdtemp(prefix="trailkit-dense-"))
     heads = ("edges", "nodes", "backend", "status", "encoding", "median s", "range s",
@@ -145,6 +213,8 @@ def main() -> None:
         print("  ".join(cell.rjust(w) if k in (0, 1, 5, 6, 7, 8) else cell.ljust(w)
                         for k, (cell, w) in enumerate(zip(row, widths, strict=True))))
     print("\n".join(verdicts))
+    if args.proofs:
+        proofs(float(args.time_limit))
 
 
 if __name__ == "__main__":
