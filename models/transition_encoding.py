@@ -76,6 +76,7 @@ from trailkit.models.answer import Walk
 from trailkit.models.formulas import Size
 from trailkit.models.parallel_edges import order_clauses
 from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.models.transition_pieces import FINISH, START, FreeNode, pieces_of
 
 __all__ = ["ENCODING_NAME", "VERSIONS", "TransitionMap", "encode_transitions", "estimate",
            "free_nodes"]
@@ -156,9 +157,25 @@ class TransitionMap:
         """The walk's pieces in ``model``, as edge sequences; an open walk's path (from
         its start) first, then the closed cycles. Pieces that meet at a free node are
         joined there (:mod:`trailkit.models.transition_pieces`)."""
-        from trailkit.models.transition_pieces import model_pieces
-
-        return model_pieces(self, puzzle, _values(model, self.num_vars))
+        value = _values(model, self.num_vars)
+        forward = [d == TRUE or value[d] for d in self.orientation]
+        succ: dict[int, int] = {}
+        for var, i, j in self.pairs:
+            if value[var]:
+                succ[i] = j
+        for end, var in self.starts.items():
+            if value[var]:
+                succ[START] = end
+        for end, var in self.finishes.items():
+            if value[var]:
+                succ[end] = FINISH
+        free: list[FreeNode] = []
+        if any(self.free):
+            at = ends_at(puzzle)
+            for v in (v for v, is_free in enumerate(self.free) if is_free):
+                s, f = self.node_starts.get(v), self.node_finishes.get(v)
+                free.append((at[v], s is not None and value[s], f is not None and value[f]))
+        return pieces_of(succ, forward, free)
 
     def walk(self, puzzle: Puzzle, model: Iterable[int]) -> Walk | None:
         """The walk of a one-piece model (``None`` when it falls apart)."""

@@ -16,64 +16,47 @@ arrival and a departure of their node). Every exchange joins two pieces, so at m
 one piece). Afterwards no two pieces share a free node, which is what the cut clauses
 of :mod:`trailkit.models.lazy_clauses` rely on.
 
->>> from trailkit.models.puzzle import Puzzle
->>> from trailkit.models.transition_encoding import encode_transitions
->>> p = Puzzle.build(edges=[("a", "b"), ("b", "a"), ("a", "c"), ("c", "a")], closed=True)
->>> _, tmap = encode_transitions(p)
->>> [len(piece) for piece in tmap.pieces(p, [1, 2, 3, 4])]
-[4]
+Two 2-cycles through node ``a`` (ends ``2e`` at the tail, ``2e + 1`` at the head of edge
+``e``; a-b, b-a, a-c, c-a, all walked forward), joined at the free node ``a``:
+
+>>> succ = {1: 2, 5: 6}  # at b and at c
+>>> pieces_of(succ, [True] * 4, [([0, 3, 4, 7], False, False)])
+[[0, 1, 2, 3]]
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from trailkit.models.puzzle import Puzzle
-
-if TYPE_CHECKING:
-    from trailkit.models.transition_encoding import TransitionMap
-
-__all__ = ["model_pieces"]
+__all__ = ["FINISH", "START", "FreeNode", "pieces_of"]
 
 START = -1
 """The successor key of an open walk's start: ``succ[START]`` is the first leaving end."""
 FINISH = -2
 """The successor of the end an open walk finishes after."""
 
+FreeNode = tuple[list[int], bool, bool]
+"""A free node as the decoder sees it: its edge ends, and whether the walk starts and
+whether it finishes there."""
 
-def model_pieces(tmap: TransitionMap, puzzle: Puzzle, value: list[bool]) -> list[list[int]]:
-    """The pieces of the model ``value`` (``value[var]``) as edge sequences: the open
-    walk's path first (from its start), then the cycles; joined at free nodes."""
-    from trailkit.models.transition_encoding import TRUE, ends_at
 
-    forward = [d == TRUE or value[d] for d in tmap.orientation]
-    succ: dict[int, int] = {}
-    for var, i, j in tmap.pairs:
-        if value[var]:
-            succ[i] = j
-    for end, var in tmap.starts.items():
-        if value[var]:
-            succ[START] = end
-    for end, var in tmap.finishes.items():
-        if value[var]:
-            succ[end] = FINISH
+def pieces_of(succ: dict[int, int], forward: list[bool], free: list[FreeNode]
+              ) -> list[list[int]]:
+    """The pieces as edge sequences, the open walk's path first (from its start), then
+    the cycles: ``succ`` maps each arriving end at the other nodes to the leaving end
+    after it (``START`` to the first, an end to ``FINISH`` if the walk stops there),
+    ``forward[e]`` says edge ``e`` is walked tail to head, and at each ``free`` node
+    the arrivals are paired with the departures here and pieces joined (``succ`` is
+    completed in place)."""
     keys_at: list[list[int]] = []
-    if any(tmap.free):
-        at = ends_at(puzzle)
-        for v, free in enumerate(tmap.free):
-            if not free:
-                continue
-            arriving = [i for i in at[v] if (i % 2 == 1) == forward[i // 2]]
-            leaving = [j for j in at[v] if (j % 2 == 1) != forward[j // 2]]
-            start = tmap.node_starts.get(v)
-            finish = tmap.node_finishes.get(v)
-            if start is not None and value[start]:
-                arriving.insert(0, START)  # paired with a real departure: never FINISH
-            if finish is not None and value[finish]:
-                leaving.append(FINISH)
-            for a, b in zip(arriving, leaving, strict=False):
-                succ[a] = b
-            keys_at.append(arriving)
+    for ends, starts, finishes in free:
+        arriving = [i for i in ends if (i % 2 == 1) == forward[i // 2]]
+        leaving = [j for j in ends if (j % 2 == 1) != forward[j // 2]]
+        if starts:
+            arriving.insert(0, START)  # paired with a real departure: never FINISH
+        if finishes:
+            leaving.append(FINISH)
+        for a, b in zip(arriving, leaving, strict=False):
+            succ[a] = b
+        keys_at.append(arriving)
     pieces = _follow(succ, forward)
     if len(pieces) > 1 and keys_at:
         _join(succ, pieces, keys_at)
