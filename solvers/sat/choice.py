@@ -23,8 +23,9 @@ __all__ = ["DEFAULT_ENCODING", "ENCODINGS", "SatChoice"]
 
 ENCODINGS = {
     "position": "one variable per step, edge and direction (any rule; DRUP proofs)",
-    "transition": "at each node, how the walk pairs its edge ends, with cut clauses added "
-                  "lazily (exactly-once walks; other rules use the position encoding)",
+    "transition": "at each node, how the walk pairs its edge ends (only balanced where the "
+                  "rules allow every pairing), with cut clauses added lazily (exactly-once "
+                  "walks; other rules use the position encoding)",
 }
 DEFAULT_ENCODING = "auto"
 """No encoding named: chosen per puzzle by :func:`.auto.choose_encoding`."""
