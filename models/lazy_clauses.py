@@ -151,8 +151,9 @@ def certified_formula(clauses: list[list[int]], tmap: TransitionMap,
     else:
         what = ("choice of how the walk pairs the edge ends at the nodes whose colours "
                 "restrict it, with the other nodes balanced,")
+    n = len(extra)
+    survives = (f"survives the {n} cut clause{'s' * (n != 1)}, each checked to hold for "
+                "every walk" if n else "exists")
     return CertifiedFormula(
         tmap.version, {"cuts": [dict(cut) for cut in cuts]}, [*clauses, *extra],
-        tmap.num_vars,
-        f"no walk uses every edge exactly once (no {what} survives the {len(extra)} cut "
-        "clauses, each checked to hold for every walk)")
+        tmap.num_vars, f"no walk uses every edge exactly once (no {what} {survives})")

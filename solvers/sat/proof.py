@@ -84,6 +84,7 @@ def make_certificate(puzzle: Puzzle, formula: CertifiedFormula, proof: list[str]
     }
     explanation = (f"The SAT solver {solver} refuted the {formula.encoding} encoding "
                    f"({formula.num_vars} variables, {len(clauses)} clauses), so "
-                   f"{formula.claim}; its DRUP proof has {lemmas} lemmas and is checked by "
-                   "trailkit's own reverse-unit-propagation checker.")
+                   f"{formula.claim}; its DRUP proof has {lemmas} "
+                   f"lemma{'s' * (lemmas != 1)} and is checked by trailkit's own "
+                   "reverse-unit-propagation checker.")
     return Certificate("drup", data, explanation)

@@ -97,7 +97,8 @@ def solve_transitions(puzzle: Puzzle, name: str, deadline: Deadline, *,
     formula = certified_formula(clauses, tmap, cuts)
     stats = _stats(tmap, rounds, len(cuts), len(formula.clauses))
     reason = (f"the SAT solver {name} refuted the transition encoding with {len(cuts)} "
-              f"cut clauses added in {rounds} rounds (every edge exactly once)")
+              f"cut clause{'s' * (len(cuts) != 1)} added in {rounds} "
+              f"round{'s' * (rounds != 1)} (every edge exactly once)")
     if not proof:
         return TransitionOutcome(Verdict.UNSAT, formula=formula, reason=reason, stats=stats)
     fresh = new_solver(name, formula.clauses, proof=True)
