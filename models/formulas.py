@@ -16,6 +16,10 @@ checks the proof against it, and the SAT backend makes its certificates from the
     exactly-once puzzles: at each node, how the walk pairs the edge ends it meets;
     plus *cut clauses*, each checked on its own by :mod:`trailkit.models.lazy_clauses`
     (a consequence of the puzzle, not of the base formula), before the proof is.
+``transition-v2`` (the same module)
+    transition-v1 with nodes that allow every pairing only balanced (no pair
+    variables there), and interchangeable parallel edges put in order
+    (:mod:`trailkit.models.parallel_edges`, which shows that no walk is lost).
 
 >>> from trailkit.models.puzzle import EdgeUse, Puzzle
 >>> p = Puzzle.build(edges=[("a", "b"), ("c", "d")], use=EdgeUse.AT_MOST_ONCE, start=["a"],
@@ -116,13 +120,14 @@ def _walk(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[st
 def _transition(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:
     from trailkit.models.lazy_clauses import formula_with_cuts
 
-    return formula_with_cuts(puzzle, data["cuts"])
+    return formula_with_cuts(puzzle, data["cuts"], str(data["encoding"]))
 
 
 _REBUILDERS: dict[str, Rebuilder] = {
     "position-v1": _position,
     "walk-v1": _walk,
     "transition-v1": _transition,
+    "transition-v2": _transition,
 }
 
 

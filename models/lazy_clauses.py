@@ -17,15 +17,23 @@ model, and it is one of the clause's literals. So every walk's model satisfies e
 cut clause, and a refutation of the base formula plus cut clauses proves that no
 walk exists.
 
+transition-v2 has no pair variables at its *free* nodes (where the rules allow every
+pairing), so a walk crossing ``C`` there would satisfy no literal of the clause: a cut
+is only valid when no free node has an edge of ``C`` and an edge outside ``C``. The
+backend only ever needs such cuts, since its decoder joins any two pieces that meet
+at a free node (:mod:`trailkit.models.transition_pieces`). Then every crossing of a
+walk happens at a node that is not free, where its pair variable is in the clause.
+
 The checker (:func:`check_cut`) verifies a cut clause on its own, against the base
 encoding rebuilt from the spec: ``C`` names real edges (by id), is neither empty nor
-every edge, and the clause holds every crossing pair variable of ``C`` (extra literals
-only weaken a clause, so they are allowed, if they name variables of the formula).
-Then the DRUP checker checks the proof against base + cuts.
+every edge, shares no free node with the other edges (transition-v2), and the clause
+holds every crossing pair variable of ``C`` (extra literals only weaken a clause, so
+they are allowed, if they name variables of the formula). Then the DRUP checker
+checks the proof against base + cuts.
 
 >>> from trailkit.models.puzzle import Puzzle
 >>> p = Puzzle.build(edges=[("a", "b"), ("b", "a"), ("c", "d"), ("d", "c")], closed=True)
->>> clauses, tmap = encode_transitions(p)
+>>> clauses, tmap = encode_transitions(p, "transition-v1")
 >>> cut_clause(tmap, p, {0, 1})
 []
 >>> check_cut(p, tmap, ["0", "1"], [])
@@ -42,7 +50,6 @@ from typing import Any
 from trailkit.models.formulas import CertifiedFormula
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.transition_encoding import (
-    ENCODING_NAME,
     TransitionMap,
     encode_transitions,
 )
@@ -82,6 +89,10 @@ def check_cut(puzzle: Puzzle, tmap: TransitionMap, edge_ids: Sequence[Any],
         return [f"{where}: an edge is named twice"]
     if len(inside) >= puzzle.num_edges:
         return [f"{where}: the cut names every edge (a cut must leave some edge out)"]
+    shared = _shared_free_node(puzzle, tmap, set(inside))
+    if shared is not None:
+        return [f"{where}: node {puzzle.nodes[shared]} allows every pairing and has edges "
+                "inside and outside the cut, so a walk may cross the cut there"]
     for lit in clause:
         if not isinstance(lit, int) or isinstance(lit, bool) or not 1 <= abs(lit) \
                 <= tmap.num_vars:
@@ -93,17 +104,33 @@ def check_cut(puzzle: Puzzle, tmap: TransitionMap, edge_ids: Sequence[Any],
     return []
 
 
-def formula_with_cuts(puzzle: Puzzle, cuts: Sequence[Mapping[str, Any]]
-                      ) -> CertifiedFormula | list[str]:
-    """The ``transition-v1`` formula: the base encoding of ``puzzle`` followed by the
-    cut clauses ``cuts`` (``{"edges": [ids], "clause": [literals]}``), each checked by
-    :func:`check_cut`; or why it cannot be certified."""
+def _shared_free_node(puzzle: Puzzle, tmap: TransitionMap, inside: set[int]) -> int | None:
+    """A free node with an edge in ``inside`` and an edge outside it, if there is one."""
+    if not any(tmap.free):
+        return None
+    touched_in = [False] * puzzle.num_nodes
+    touched_out = [False] * puzzle.num_nodes
+    for e in range(puzzle.num_edges):
+        if puzzle.usable(e):
+            touched = touched_in if e in inside else touched_out
+            touched[puzzle.tail[e]] = touched[puzzle.head[e]] = True
+    for v, free in enumerate(tmap.free):
+        if free and touched_in[v] and touched_out[v]:
+            return v
+    return None
+
+
+def formula_with_cuts(puzzle: Puzzle, cuts: Sequence[Mapping[str, Any]],
+                      version: str) -> CertifiedFormula | list[str]:
+    """The ``transition-v1`` / ``transition-v2`` formula: the base encoding of
+    ``puzzle`` followed by the cut clauses ``cuts`` (``{"edges": [ids], "clause":
+    [literals]}``), each checked by :func:`check_cut`; or why it cannot be certified."""
     if puzzle.use is not EdgeUse.EXACTLY_ONCE:
-        return ["a transition-v1 certificate only covers puzzles whose edges are used "
+        return [f"a {version} certificate only covers puzzles whose edges are used "
                 "exactly once"]
     if puzzle.num_edges == 0:
         return ["a puzzle without edges is decided without a proof"]
-    clauses, tmap = encode_transitions(puzzle)
+    clauses, tmap = encode_transitions(puzzle, version)
     for number, cut in enumerate(cuts):
         problems = check_cut(puzzle, tmap, list(cut["edges"]), list(cut["clause"]), number)
         if problems:
@@ -113,12 +140,20 @@ def formula_with_cuts(puzzle: Puzzle, cuts: Sequence[Mapping[str, Any]]
 
 def certified_formula(clauses: list[list[int]], tmap: TransitionMap,
                       cuts: Sequence[Mapping[str, Any]]) -> CertifiedFormula:
-    """The ``transition-v1`` formula from base ``clauses`` and checked ``cuts``, in the
+    """The formula (``tmap.version``) from base ``clauses`` and checked ``cuts``, in the
     order the certificate lists them (the order the solver added them)."""
     extra = [list(cut["clause"]) for cut in cuts]
+    if not any(tmap.free):
+        what = "choice of how the walk pairs the edge ends at each node"
+    elif all(tmap.free):
+        what = ("orientation of the edges that balances every node (as many edge ends "
+                "arrive as leave, but for a start and a finish)")
+    else:
+        what = ("choice of how the walk pairs the edge ends at the nodes whose colours "
+                "restrict it, with the other nodes balanced,")
+    n = len(extra)
+    survives = (f"survives the {n} cut clause{'s' * (n != 1)}, each checked to hold for "
+                "every walk" if n else "exists")
     return CertifiedFormula(
-        ENCODING_NAME, {"cuts": [dict(cut) for cut in cuts]}, [*clauses, *extra],
-        tmap.num_vars,
-        "no walk uses every edge exactly once (no choice of how the walk pairs the edge "
-        f"ends at each node survives the {len(extra)} cut clauses, each checked to hold "
-        "for every walk)")
+        tmap.version, {"cuts": [dict(cut) for cut in cuts]}, [*clauses, *extra],
+        tmap.num_vars, f"no walk uses every edge exactly once (no {what} {survives})")

@@ -64,7 +64,8 @@ def interrupted(args: list[str], after: float) -> tuple[int, str, str]:
 # ------------------------------------------------------------------ interrupts
 @pytest.fixture(scope="module")
 def big_trail(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An Euler trail the SAT backend needs many seconds for."""
+    """An Euler trail the SAT backend's position encoding needs many seconds for (plain
+    sat picks the transition encoding here and answers at once)."""
     path = tmp_path_factory.mktemp("big") / "trail.yaml"
     assert main(["generate", "trail", "--size", "200", "--seed", "3", "--solvable", "yes",
                  "--out", str(path)]) == 0
@@ -72,7 +73,7 @@ def big_trail(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_ctrl_c_during_the_sat_backend_exits_130(big_trail: Path) -> None:
-    code, _, err = interrupted(["solve", str(big_trail), "--backend", "sat",
+    code, _, err = interrupted(["solve", str(big_trail), "--backend", "sat/position",
                                 "--crosscheck", "none"], after=4.0)
     assert code == 130, (code, err)
     assert "interrupted" in err and "INTERNAL" not in err

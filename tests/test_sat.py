@@ -4,6 +4,8 @@ the direct backend, published counts, time limits, DIMACS round trips."""
 from __future__ import annotations
 
 import itertools
+import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -19,6 +21,7 @@ from trailkit.models.verify import verify
 from trailkit.solvers.base import Limits
 from trailkit.solvers.registry import get_backend
 from trailkit.solvers.sat import SatBackend, to_dimacs, walk_from_model
+from trailkit.solvers.sat.auto import choose_encoding
 
 NIKOLAUS = ["ab", "ac", "bc", "bd", "be", "cd", "ce", "de"]
 NIKOLAUS_X = ["ab", "ac", "bc", "bd", "bx", "cx", "ce", "xd", "xe", "de"]
@@ -327,3 +330,68 @@ def test_reusable_dimacs_round_trip() -> None:
         assert s.solve()
         model = "v " + " ".join(map(str, s.get_model())) + " 0\n"
     assert verify(p, walk_from_model(p, text, model)) == []
+
+
+# --------------------------------------------------- which encoding plain sat builds
+def dense_eulerian(m: int, n: int, seed: int, *, extra: tuple[str, str] | None = None
+                   ) -> Puzzle:
+    """A closed random walk of ``m`` steps on ``n`` nodes as a closed trail, each edge
+    written in a random direction (many parallel edges; ``extra`` adds one edge)."""
+    rng = random.Random(seed)
+    walk = [rng.randrange(n) for _ in range(m)]
+    edges = [(f"v{walk[i]}", f"v{walk[(i + 1) % m]}") for i in range(m)]
+    edges = [(v, u) if rng.random() < 0.5 else (u, v) for u, v in edges]
+    rng.shuffle(edges)
+    return Puzzle.build(kind="trail", edges=edges + ([extra] if extra else []), closed=True)
+
+
+DENSE = dense_eulerian(1000, 32, 1)  # position encoding: about 12,400 MB
+
+
+def test_small_puzzles_keep_the_position_encoding() -> None:
+    answer = SatBackend("").solve(trail(NIKOLAUS), Limits(memory_mb=4096))
+    assert answer.status is Status.SOLVED and answer.stats["encoding"] == "position"
+    assert "small" in answer.stats["encoding_choice"]
+    koenigsberg = trail(["ab", "ab", "ac", "ac", "ad", "bd", "cd"])
+    answer = SatBackend("").solve(koenigsberg)
+    assert answer.status is Status.UNSOLVABLE and answer.certificate is not None
+    assert answer.certificate.data["encoding"] == "position-v1"
+    assert check_certificate(koenigsberg, answer.certificate) == []
+
+
+def test_a_dense_multigraph_gets_the_transition_encoding() -> None:
+    """Before: "unknown: the position encoding would need about 12,400 MB"."""
+    answer = SatBackend("").solve(DENSE, Limits(memory_mb=4096))
+    assert answer.status is Status.SOLVED, answer.reason
+    assert verify(DENSE, answer.walk) == []
+    assert answer.stats["encoding"] == "transition"
+    assert "over the memory limit of 4,096 MB" in answer.stats["encoding_choice"]
+    forced = SatBackend("/position").solve(DENSE, Limits(memory_mb=4096))
+    assert forced.status is Status.UNKNOWN and "position encoding would need" in forced.reason
+    assert forced.stats["encoding"] == "position"
+
+
+def test_a_much_larger_position_encoding_is_not_built_even_without_a_budget() -> None:
+    p = dense_eulerian(400, 40, 2)
+    choice = choose_encoding(p, None)
+    assert choice.encoding == "transition" and "times the size" in choice.why
+    assert choose_encoding(p, None).encoding == SatBackend("")._choice(p, Limits()).encoding
+    assert choose_encoding(replace(p, use=EdgeUse.AT_MOST_ONCE), None).encoding == "position"
+
+
+def test_proofs_follow_the_choice() -> None:
+    odd = dense_eulerian(1000, 32, 3, extra=("v0", "v1"))  # two odd nodes, closed
+    cert = SatBackend("").prove(odd, Limits(memory_mb=4096))
+    assert cert is not None and cert.data["encoding"] == "transition-v2"
+    assert check_certificate(odd, cert) == []
+    assert SatBackend("/position").prove(odd, Limits(memory_mb=4096)) is None  # too big
+
+
+def test_counts_with_parallel_edges_are_exact_whatever_the_encoding() -> None:
+    """Counting uses the position encoding without symmetry breaking: each of the
+    walks that differ only in which parallel edge they take counts."""
+    p = trail(["ab", "ab", "bc", "cb", "ca", "ac"], closed=True)
+    expected = len(list(all_walks(p, p.num_edges)))
+    assert expected > 0
+    for option in ("", "/transition", "/position"):
+        assert SatBackend(option).count(p).solutions == expected

@@ -65,6 +65,8 @@ def answer_json(puzzle: Puzzle, answer: Answer, spec: str | None) -> dict[str, A
         "reason": answer.reason or None,
         "time_s": round(answer.time_s, 6),
     }
+    if answer.stats.get("encoding"):  # the sat backends: which encoding answered
+        out["encoding"] = answer.stats["encoding"]
     if puzzle.expect:
         out["expect"] = _expect_json(puzzle, answer.status is not Status.UNKNOWN,
                                      expectation_mismatches(puzzle, answer=answer))

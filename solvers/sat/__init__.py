@@ -1,13 +1,18 @@
 """The ``sat`` backend: CNF encodings solved by any python-sat solver, DRUP proofs for UNSAT.
 
 ``sat`` uses CaDiCaL 1.9.5; ``sat:NAME`` any solver python-sat knows (``sat:glucose4``,
-``sat:maplechrono``, ...); ``/transition`` after either (``sat/transition``,
-``sat:glucose4/transition``) picks the transition encoding for exactly-once walks
-(:mod:`.transition`; :mod:`.choice` reads the option). The position encoding is in
+``sat:maplechrono``, ...). For an exactly-once walk either picks the position or the
+transition encoding (:mod:`.transition`) by their size estimates (:mod:`.auto`);
+``/position`` or ``/transition`` after either (``sat/transition``,
+``sat:glucose4/position``) forces one (:mod:`.choice` reads the option). Every answer's
+stats name the encoding used (``encoding``) and why it was chosen
+(``encoding_choice``). The position encoding is in
 :mod:`trailkit.models.position_encoding`, the search in :mod:`.search`, deadlines in
 :mod:`.runner`, certificates in :mod:`.proof`, size estimates in :mod:`.sizes` and
 the DIMACS export in :mod:`.dimacs`. Before an encoding is built its size is
 estimated; beyond ``Limits.memory_mb`` the answer is ``unknown`` with the estimate.
+Counting always uses the position encoding (without symmetry breaking: every walk
+counted once).
 
 An UNSAT answer for an exactly-once puzzle carries a ``drup`` certificate when the
 solver logs proofs (checked by :mod:`trailkit.models.drup`); other UNSAT answers say
@@ -25,6 +30,7 @@ from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
 from trailkit.models.formulas import position_certified
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.base import NO_LIMITS, Backend, Limits
+from trailkit.solvers.sat.auto import EncodingChoice, choose_encoding
 from trailkit.solvers.sat.choice import SatChoice
 from trailkit.solvers.sat.dimacs import to_dimacs, walk_from_model
 from trailkit.solvers.sat.proof import make_certificate
@@ -53,6 +59,8 @@ class SatBackend(Backend):
 
     >>> SatBackend("").name, SatBackend("g4").name, SatBackend("g4/transition").name
     ('sat', 'sat:g4', 'sat:g4/transition')
+    >>> SatBackend("").encoding, SatBackend("/position").encoding
+    ('auto', 'position')
     """
 
     family = "sat"
@@ -63,10 +71,13 @@ class SatBackend(Backend):
         choice = SatChoice.parse(option)
         self.solver, self.encoding, self.name = choice.solver, choice.encoding, choice.name
 
-    def _transitions(self, puzzle: Puzzle) -> bool:
-        """Whether this puzzle goes to the transition encoding (exactly once, with edges)."""
-        return (self.encoding == "transition" and puzzle.use is EdgeUse.EXACTLY_ONCE
-                and puzzle.num_edges > 0)
+    def _choice(self, puzzle: Puzzle, limits: Limits) -> EncodingChoice:
+        """The encoding this puzzle is solved with, and why: the transition encoding
+        only for exactly-once puzzles with edges (other rules: the position one)."""
+        once = puzzle.use is EdgeUse.EXACTLY_ONCE and puzzle.num_edges > 0
+        if self.encoding == "auto" or not once:
+            return choose_encoding(puzzle, limits.memory_mb)
+        return EncodingChoice(self.encoding, f"asked for with /{self.encoding}")
 
     def _too_big(self, puzzle: Puzzle, limits: Limits) -> str | None:
         """Why the position encoding must not be built within the memory budget."""
@@ -77,11 +88,14 @@ class SatBackend(Backend):
 
     # ------------------------------------------------------------------ solve
     def solve(self, puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Answer:
-        if self._transitions(puzzle):
-            return transition_answer(self.name, self.solver, puzzle, limits)
+        choice = self._choice(puzzle, limits)
+        if choice.encoding == "transition":
+            return transition_answer(self.name, self.solver, puzzle, limits,
+                                     encoding_choice=choice.why)
+        named = {"encoding": "position", "encoding_choice": choice.why}
         too_big = self._too_big(puzzle, limits)
         if too_big is not None:
-            return Answer.unknown(self.name, too_big, encoding="position")
+            return Answer.unknown(self.name, too_big, **named)
         proof = puzzle.use is EdgeUse.EXACTLY_ONCE and can_prove(self.solver)
         try:
             outcome = run_guarded(lambda d: search(puzzle, self.solver, d, proof=proof),
@@ -91,16 +105,18 @@ class SatBackend(Backend):
         if outcome.status is Verdict.INTERRUPTED:
             detail = f"; {outcome.reason}" if outcome.reason else ""
             return Answer.unknown(self.name, "the time limit of "
-                                  f"{limits.time_limit} s was reached{detail}")
+                                  f"{limits.time_limit} s was reached (position encoding)"
+                                  f"{detail}", **named)
         if outcome.status is Verdict.SAT:
             if outcome.walk is None:
                 raise VerificationFailure(f"{self.name} found a model but decoded no walk")
             optimal = (outcome.length_proven_minimal  # minimal, or maximal for longest
                        if puzzle.objective is Objective.SHORTEST or puzzle.wants_longest
                        else None)
-            return Answer.solved(self.name, outcome.walk, optimal=optimal, solver=self.solver)
+            return Answer.solved(self.name, outcome.walk, optimal=optimal, solver=self.solver,
+                                 **named)
         return Answer.unsolvable(self.name, self._certificate(puzzle, outcome),
-                                 reason=outcome.reason, solver=self.solver)
+                                 reason=outcome.reason, solver=self.solver, **named)
 
     def _certificate(self, puzzle: Puzzle, outcome: Outcome) -> Certificate | None:
         if outcome.proof is None or outcome.clauses is None or outcome.varmap is None:
@@ -122,15 +138,16 @@ class SatBackend(Backend):
         """A ``drup`` certificate that a once-only puzzle is unsolvable, or ``None``
         (solvable, reusable edges, a limit reached, or a proof too big to be a certificate).
 
-        Exactly once: the position encoding of ``#edges`` steps (with ``/transition``
-        the transition encoding and its cut clauses); at most once: the ``walk-v1``
-        formula of every length at once. A formula over the memory budget is not built.
-        A solver that cannot log proofs is replaced by CaDiCaL for the proof.
+        Exactly once: the encoding :meth:`solve` would use (the position encoding of
+        ``#edges`` steps, or the transition encoding and its cut clauses); at most
+        once: the ``walk-v1`` formula of every length at once. A formula over the
+        memory budget is not built. A solver that cannot log proofs is replaced by
+        CaDiCaL for the proof.
         """
         if self.why_no_proof(puzzle) is not None:
             return None
         name = self.solver if can_prove(self.solver) else DEFAULT_SOLVER
-        if self._transitions(puzzle):
+        if self._choice(puzzle, limits).encoding == "transition":
             return transition_certificate(name, puzzle, limits)
         if self._too_big(puzzle, limits) is not None:
             return None

@@ -54,6 +54,10 @@ def make_certificate(puzzle: Puzzle, formula: CertifiedFormula, proof: list[str]
     missing, unfinished or too big."""
     clauses = formula.clauses
     lines = [line.strip() for line in proof if line.strip()]
+    if any(not clause for clause in clauses):
+        # The formula holds the empty clause (an edge no walk can take, a node that can
+        # never balance): "0" alone refutes it, whatever the solver logged on the way.
+        lines = ["0"]
     if len(lines) > MAX_PROOF_LINES:
         return None
     if not lines or lines[-1] != "0":
@@ -80,6 +84,7 @@ def make_certificate(puzzle: Puzzle, formula: CertifiedFormula, proof: list[str]
     }
     explanation = (f"The SAT solver {solver} refuted the {formula.encoding} encoding "
                    f"({formula.num_vars} variables, {len(clauses)} clauses), so "
-                   f"{formula.claim}; its DRUP proof has {lemmas} lemmas and is checked by "
-                   "trailkit's own reverse-unit-propagation checker.")
+                   f"{formula.claim}; its DRUP proof has {lemmas} "
+                   f"lemma{'s' * (lemmas != 1)} and is checked by trailkit's own "
+                   "reverse-unit-propagation checker.")
     return Certificate("drup", data, explanation)

@@ -3,15 +3,18 @@
 A formula that would not fit in ``Limits.memory_mb`` is never built: the backend
 answers ``unknown`` with the estimate and a hint instead of growing until the
 machine runs out of memory. The estimates count variables, clauses and literals
-from the puzzle's degrees alone (measured against the built formulas: within about
-15% on random Eulerian multigraphs), and :meth:`~trailkit.models.formulas.Size.megabytes`
-turns them into memory.
+from the puzzle's degrees alone (measured against the built formulas: the position
+encoding's within about 15% on random Eulerian multigraphs, the transition
+encoding's an upper bound, 1.0 to 2.4 times), and
+:meth:`~trailkit.models.formulas.Size.megabytes` turns them into memory.
 
 * position encoding: ``L`` steps × the oriented edges, and per step the pairs of
   oriented edges that meet (the sum over nodes of in × out): it grows with
   edges × (edges + squared degrees);
-* transition encoding: the ordered pairs of edge ends at each node (the sum of the
-  squared degrees) and their at-most-one constraints.
+* transition encoding (transition-v2): at each node the colour rule restricts, the
+  ordered pairs of edge ends the rule allows (up to the squared degree) and their
+  at-most-one constraints; at each free node a cardinality network over its two-way
+  ends (degree × log² degree).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from trailkit.models.errors import VerificationFailure
 from trailkit.models.formulas import CertifiedFormula
 from trailkit.models.lazy_clauses import certified_formula, cut_clause
 from trailkit.models.puzzle import Objective, Puzzle
-from trailkit.models.transition_encoding import encode_transitions
+from trailkit.models.transition_encoding import TransitionMap, encode_transitions
 from trailkit.solvers.base import Limits
 from trailkit.solvers.sat.proof import make_certificate
 from trailkit.solvers.sat.runner import (
@@ -35,6 +35,7 @@ from trailkit.solvers.sat.runner import (
     solve_call,
 )
 from trailkit.solvers.sat.sizes import budget_problem, transition_size
+from trailkit.solvers.sat.warm_start import warm_start
 
 __all__ = ["POSITION_HINT", "TransitionOutcome", "solve_transitions", "transition_answer",
            "transition_certificate"]
@@ -59,13 +60,17 @@ def solve_transitions(puzzle: Puzzle, name: str, deadline: Deadline, *,
     clauses, tmap = encode_transitions(puzzle)
     cuts: list[dict[str, Any]] = []
     solver = new_solver(name, clauses)
+    guess = _start_from_guess(solver, puzzle, tmap)
     rounds = 0
     try:
         while True:
             rounds += 1
-            result = solve_call(solver, name, (), deadline)
-            stats = {"rounds": rounds, "cuts": len(cuts), "variables": tmap.num_vars,
-                     "clauses": len(clauses)}
+            result = Verdict.UNSAT
+            if rounds == 1 and guess:  # assumed once: a model at once, or dropped
+                result = solve_call(solver, name, guess, deadline)
+            if result is Verdict.UNSAT:
+                result = solve_call(solver, name, (), deadline)
+            stats = _stats(tmap, rounds, len(cuts), len(clauses))
             if result is Verdict.INTERRUPTED:
                 return TransitionOutcome(result, reason=f"after {rounds - 1} rounds and "
                                          f"{len(cuts)} cut clauses", stats=stats)
@@ -90,10 +95,10 @@ def solve_transitions(puzzle: Puzzle, name: str, deadline: Deadline, *,
     finally:
         solver.delete()
     formula = certified_formula(clauses, tmap, cuts)
-    stats = {"rounds": rounds, "cuts": len(cuts), "variables": tmap.num_vars,
-             "clauses": len(formula.clauses)}
+    stats = _stats(tmap, rounds, len(cuts), len(formula.clauses))
     reason = (f"the SAT solver {name} refuted the transition encoding with {len(cuts)} "
-              f"cut clauses added in {rounds} rounds (every edge exactly once)")
+              f"cut clause{'s' * (len(cuts) != 1)} added in {rounds} "
+              f"round{'s' * (rounds != 1)} (every edge exactly once)")
     if not proof:
         return TransitionOutcome(Verdict.UNSAT, formula=formula, reason=reason, stats=stats)
     fresh = new_solver(name, formula.clauses, proof=True)
@@ -111,46 +116,67 @@ def solve_transitions(puzzle: Puzzle, name: str, deadline: Deadline, *,
                              stats=stats)
 
 
+def _start_from_guess(solver: Any, puzzle: Puzzle, tmap: TransitionMap) -> list[int]:
+    """Give ``solver`` the warm start as phases; return it as assumptions for the first
+    call when the formula has no pair variables (else ``[]``: phases only). A solver
+    that takes no phases (Kissat in python-sat, which also ignores assumptions, with a
+    warning) starts from its own."""
+    guess = warm_start(puzzle, tmap)
+    try:
+        solver.set_phases(guess)
+    except NotImplementedError:
+        return []
+    return guess if not tmap.pairs else []
+
+
+def _stats(tmap: TransitionMap, rounds: int, cuts: int, clauses: int) -> dict[str, Any]:
+    return {"rounds": rounds, "cuts": cuts, "variables": tmap.num_vars, "clauses": clauses,
+            "free_nodes": sum(tmap.free), "pairs": len(tmap.pairs)}
+
+
 TRANSITION_HINT = ("try the direct backend, or a larger --memory-limit if the machine has "
                    "the memory")
 POSITION_HINT = ("for an exactly-once walk try sat/transition (its size grows with the "
-                 "squared degrees, not edges × steps), or the direct or cpsat backend, or a "
-                 "larger --memory-limit if the machine has the memory")
+                 "squared degrees at most, not edges × steps; plain sat picks it where it "
+                 "fits), or the direct or cpsat backend, or a larger --memory-limit if the "
+                 "machine has the memory")
 
 
-def transition_answer(backend: str, solver: str, puzzle: Puzzle, limits: Limits) -> Answer:
+def transition_answer(backend: str, solver: str, puzzle: Puzzle, limits: Limits, *,
+                      encoding_choice: str = "") -> Answer:
     """The SAT backend's answer with the transition encoding (an exactly-once puzzle with
     edges): its size estimated first, a refutation certified when the solver logs
-    proofs."""
+    proofs. ``encoding_choice`` (why this encoding) goes into the stats."""
+    named = {"encoding": "transition", "encoding_choice": encoding_choice}
     problem = budget_problem(transition_size(puzzle), limits.memory_mb,
                              "transition encoding", TRANSITION_HINT)
     if problem is not None:
-        return Answer.unknown(backend, problem, encoding="transition")
+        return Answer.unknown(backend, problem, **named)
     proof = can_prove(solver)
     try:
         out = run_guarded(lambda d: solve_transitions(puzzle, solver, d, proof=proof), solver,
                           limits.time_limit)
     except SolverTimeout:
-        return Answer.unknown(backend, f"the time limit of {limits.time_limit} s was reached",
-                              encoding="transition")
+        return Answer.unknown(backend, f"the time limit of {limits.time_limit} s was reached "
+                              "(transition encoding)", **named)
     if out.status is Verdict.INTERRUPTED:
         return Answer.unknown(backend, f"the time limit of {limits.time_limit} s was reached "
-                              f"({out.reason})", encoding="transition", **out.stats)
+                              f"(transition encoding, {out.reason})", **named, **out.stats)
     if out.status is Verdict.SAT:
         if out.walk is None:
             raise VerificationFailure(f"{backend} found a one-piece model but decoded no walk")
         optimal = True if puzzle.objective is Objective.SHORTEST else None
-        return Answer.solved(backend, out.walk, optimal=optimal, solver=solver,
-                             encoding="transition", **out.stats)
+        return Answer.solved(backend, out.walk, optimal=optimal, solver=solver, **named,
+                             **out.stats)
     certificate = None
     if out.formula is not None and out.proof is not None:
         certificate = make_certificate(puzzle, out.formula, out.proof, solver)
-    return Answer.unsolvable(backend, certificate, reason=out.reason, solver=solver,
-                             encoding="transition", **out.stats)
+    return Answer.unsolvable(backend, certificate, reason=out.reason, solver=solver, **named,
+                             **out.stats)
 
 
 def transition_certificate(solver: str, puzzle: Puzzle, limits: Limits) -> Certificate | None:
-    """A ``transition-v1`` certificate that an exactly-once puzzle has no walk, or
+    """A ``transition-v2`` certificate that an exactly-once puzzle has no walk, or
     ``None`` (solvable, over the memory budget, a limit reached)."""
     if budget_problem(transition_size(puzzle), limits.memory_mb, "", "") is not None:
         return None

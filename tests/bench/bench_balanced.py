@@ -19,7 +19,7 @@ from trailkit.models.spec import load_spec
 from trailkit.solvers.base import Limits
 from trailkit.solvers.registry import get_backend
 
-BACKENDS = ("sat", "sat/transition")
+BACKENDS = ("sat/position", "sat/transition")  # plain sat picks by the estimates
 LIMITS = Limits(time_limit=300)
 
 

@@ -4,7 +4,7 @@ Run: ``python tests/bench/bench_transition.py [--sizes 1000,10000] [--time-limit
 [--memory-limit 4096] [--out DIR]``. It writes random Eulerian multigraphs (a closed
 random walk of ``m`` steps on ``m / 10`` nodes, so about 20 edge ends per node; the
 edges in an ``edges_file``) as closed-trail specs, then runs ``trailkit compare`` on
-them with ``sat/transition``, ``sat`` (the position encoding) and ``cpsat``, one run
+them with ``sat/transition``, ``sat/position`` and ``cpsat``, one run
 each, every run in its own worker process with the time and memory limits (the
 ``peak MB`` column is the worker's peak resident memory). The position encoding and
 the CP-SAT circuit model estimate their size first and answer ``unknown`` with the
@@ -20,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-BACKENDS = "sat/transition,sat,cpsat"
+BACKENDS = "sat/transition,sat/position,cpsat"  # plain sat picks by the estimates
 
 
 def write_spec(folder: Path, m: int, seed: int) -> Path:
