@@ -32,52 +32,17 @@ checks the proof against it, and the SAT backend makes its certificates from the
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from trailkit.models.certified import CertifiedFormula, Clause, Size
 from trailkit.models.puzzle import EdgeUse, Puzzle
 
 if TYPE_CHECKING:
     from trailkit.models.position_encoding import VarMap
 
+# CertifiedFormula and Size are defined in .certified and named here too, where the
+# table of formulas is.
 __all__ = ["CertifiedFormula", "Size", "encodings", "position_certified", "rebuild"]
-
-Clause = list[int]
-
-
-@dataclass(frozen=True)
-class CertifiedFormula:
-    """A formula a refutation is a certificate for.
-
-    ``params`` are stored in the certificate next to ``encoding`` and are all the
-    checker needs to rebuild exactly these clauses; ``variables`` gives the meaning of
-    the primary variables (informative); ``claim`` says in words what a refutation
-    proves.
-    """
-
-    encoding: str
-    params: Mapping[str, Any]
-    clauses: list[Clause]
-    num_vars: int
-    claim: str
-    variables: Mapping[int, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Size:
-    """A formula's size, estimated before it is built: variables, clauses, literals."""
-
-    variables: int
-    clauses: int
-    literals: int
-
-    def megabytes(self) -> float:
-        """Peak memory to build the formula in Python and load it into a solver, in MB:
-        about 250 bytes per clause and 60 per literal, measured on the transition and
-        position encodings with CaDiCaL (the Python lists, the copy the solver is given,
-        its own clauses and watch lists)."""
-        return (250 * self.clauses + 60 * self.literals) / 1e6
-
 
 Rebuilder = Callable[[Puzzle, Mapping[str, Any]], "CertifiedFormula | list[str]"]
 

@@ -47,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from trailkit.models.formulas import CertifiedFormula
+from trailkit.models.certified import CertifiedFormula
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.transition_encoding import (
     TransitionMap,

@@ -73,7 +73,7 @@ from dataclasses import dataclass, field
 from pysat.card import CardEnc, EncType
 
 from trailkit.models.answer import Walk
-from trailkit.models.formulas import Size
+from trailkit.models.certified import Size
 from trailkit.models.parallel_edges import order_clauses
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.transition_pieces import FINISH, START, FreeNode, pieces_of

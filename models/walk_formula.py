@@ -27,7 +27,7 @@ The encoding's guard is the test that counts its models against brute-force walk
 
 from __future__ import annotations
 
-from trailkit.models.formulas import CertifiedFormula
+from trailkit.models.certified import CertifiedFormula
 from trailkit.models.position_encoding import (
     DEFAULT_CARDINALITY,
     VarMap,

@@ -42,11 +42,6 @@ KNOWN: set[tuple[str, str]] = {
     ("trailkit.solvers.interchange", "trailkit.solvers.drawing"),
     ("trailkit.solvers.pipeline", "trailkit.solvers.repair"),
 }
-#: Module cycles that exist today, each to be removed as it is broken (issue 20).
-KNOWN_CYCLES: list[set[str]] = [
-    {"trailkit.models.formulas", "trailkit.models.lazy_clauses",
-     "trailkit.models.transition_encoding", "trailkit.models.walk_formula"},
-]
 
 
 def module_name(path: Path) -> str:
@@ -113,7 +108,7 @@ def test_no_import_cycles_between_modules() -> None:
     graph: dict[str, set[str]] = defaultdict(set)
     for importer, imported, _ in arrows():
         graph[importer].add(imported)
-    cycles = [c for c in _strongly_connected(graph) if c not in KNOWN_CYCLES]
+    cycles = _strongly_connected(graph)
     assert not cycles, "import cycles:\n" + "\n".join(" <-> ".join(sorted(c)) for c in cycles)
 
 
@@ -121,12 +116,6 @@ def test_known_exceptions_are_still_real() -> None:
     """An entry of KNOWN that no import needs any more must go (it would hide a new one)."""
     units = {(unit_of(a), unit_of(b)) for a, b, _ in arrows()}
     assert not KNOWN - units, f"remove from KNOWN: {sorted(KNOWN - units)}"
-    graph: dict[str, set[str]] = defaultdict(set)
-    for importer, imported, _ in arrows():
-        graph[importer].add(imported)
-    cycles = _strongly_connected(graph)
-    gone = [c for c in KNOWN_CYCLES if c not in cycles]
-    assert not gone, f"remove from KNOWN_CYCLES: {gone}"
 
 
 def _strongly_connected(graph: dict[str, set[str]]) -> list[set[str]]:

@@ -19,7 +19,7 @@ encoding's an upper bound, 1.0 to 2.4 times), and
 
 from __future__ import annotations
 
-from trailkit.models.formulas import Size
+from trailkit.models.certified import Size
 from trailkit.models.position_encoding import oriented_edges
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.transition_encoding import estimate as transition_size
