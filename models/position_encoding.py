@@ -58,7 +58,6 @@ __all__ = [
     "VarMap",
     "encode",
     "encode_prefix",
-    "oriented_edges",
     "symmetry_applies",
 ]
 
@@ -151,18 +150,6 @@ class VarMap:
         return Walk(tuple(nodes), tuple(edges))
 
 
-def oriented_edges(puzzle: Puzzle) -> list[tuple[int, int]]:
-    """Every (edge, orientation) a step may take; usable under the colour rule."""
-    out = []
-    for e in range(puzzle.num_edges):
-        if not puzzle.usable(e):
-            continue
-        out.append((e, 0))
-        if not puzzle.is_directed(e) and puzzle.tail[e] != puzzle.head[e]:
-            out.append((e, 1))
-    return out
-
-
 def symmetry_applies(puzzle: Puzzle, length: int) -> bool:
     """Whether step 0 may be fixed to edge 0: a closed exactly-once circuit with free
     endpoints and first colour, so every solution can be rotated to start with edge 0."""
@@ -213,7 +200,7 @@ class _Builder:
         self.length = length
         self.card = cardinality
         self.symmetry = symmetry
-        self.oriented = oriented_edges(puzzle)
+        self.oriented = puzzle.oriented_edges()
         self.index: dict[tuple[int, int, int], int] = {}
         for t in range(length):
             for e, o in self.oriented:

@@ -199,6 +199,19 @@ class Puzzle:
         """May a walk end at node ``v``?"""
         return self.end is None or v in self.end
 
+    def oriented_edges(self) -> list[tuple[int, int]]:
+        """Every (edge, orientation) a step may take: orientation 0 runs tail to head, 1
+        head to tail (two-way edges that are no loop); edges a colour rule makes
+        unusable are left out."""
+        out = []
+        for e in range(self.num_edges):
+            if not self.usable(e):
+                continue
+            out.append((e, 0))
+            if not self.is_directed(e) and self.tail[e] != self.head[e]:
+                out.append((e, 1))
+        return out
+
     def usable(self, e: int) -> bool:
         """May a walk step along edge ``e`` at all? (Under a colour rule an uncoloured
         edge never can.)"""

@@ -32,7 +32,6 @@ from trailkit.models.position_encoding import (
     DEFAULT_CARDINALITY,
     VarMap,
     encode_prefix,
-    oriented_edges,
 )
 from trailkit.models.puzzle import EdgeUse, Puzzle
 
@@ -46,7 +45,7 @@ def walk_horizon(puzzle: Puzzle) -> int:
     or the edges a step may take at all (at most once)."""
     if puzzle.use is EdgeUse.EXACTLY_ONCE:
         return puzzle.num_edges
-    return len({e for e, _ in oriented_edges(puzzle)})
+    return len({e for e, _ in puzzle.oriented_edges()})
 
 
 def _refusal(puzzle: Puzzle) -> list[str]:

@@ -38,7 +38,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 
 #: Unit arrows that break the rules today, each to be removed as it is fixed (issue 20).
 KNOWN: set[tuple[str, str]] = {
-    ("trailkit.solvers.cpsat", "trailkit.solvers.sat"),
     ("trailkit.solvers.interchange", "trailkit.solvers.drawing"),
     ("trailkit.solvers.pipeline", "trailkit.solvers.repair"),
 }
@@ -161,3 +160,16 @@ def _strongly_connected(graph: dict[str, set[str]]) -> list[set[str]]:
                 if len(component) > 1:
                     found.append(component)
     return found
+
+
+def test_loading_cpsat_does_not_load_python_sat() -> None:
+    """CP-SAT's backend needs none of python-sat (its size estimate used to come from the
+    SAT backend's module, which loads pysat)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import trailkit.solvers.cpsat; "
+            "print(any(m == 'pysat' or m.startswith('pysat.') for m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "False"

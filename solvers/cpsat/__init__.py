@@ -38,10 +38,10 @@ from trailkit.models.answer import Answer, Status, Walk
 from trailkit.models.counting import CountResult
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.models.sizes import circuit_problem
 from trailkit.solvers.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.cpsat.circuit_model import encode_edge_circuit
 from trailkit.solvers.cpsat.encoding import Encoding
-from trailkit.solvers.cpsat.sizes import circuit_problem
 from trailkit.solvers.cpsat.state_model import encode_state_paths
 
 __all__ = ["CpSatBackend", "encode", "export_model"]

@@ -46,7 +46,7 @@ def maxsat_changes(puzzle: Puzzle, changes: Sequence[Change], *,
     from pysat.examples.rc2 import RC2
     from pysat.formula import WCNF
 
-    from trailkit.models.position_encoding import encode_prefix, oriented_edges
+    from trailkit.models.position_encoding import encode_prefix
 
     if puzzle.use is EdgeUse.ANY:
         raise ValueError("the MaxSAT repair model is for edges used at most or exactly once")
@@ -55,7 +55,7 @@ def maxsat_changes(puzzle: Puzzle, changes: Sequence[Change], *,
     if ext.num_edges > MAX_EDGES:
         return Optimum("unknown", detail=f"{ext.num_edges} edges with the candidates: over "
                                          f"the MaxSAT model's {MAX_EDGES}")
-    horizon = len({e for e, _ in oriented_edges(ext)})
+    horizon = len({e for e, _ in ext.oriented_edges()})
     if horizon == 0:
         return with_empty_walk(Optimum("infeasible", detail="no edge can be walked"),
                                puzzle, changes, exclude=exclude, at_most=at_most)

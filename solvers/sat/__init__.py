@@ -8,7 +8,7 @@ transition encoding (:mod:`.transition`) by their size estimates (:mod:`.auto`);
 stats name the encoding used (``encoding``) and why it was chosen
 (``encoding_choice``). The position encoding is in
 :mod:`trailkit.models.position_encoding`, the search in :mod:`.search`, deadlines in
-:mod:`.runner`, certificates in :mod:`.proof`, size estimates in :mod:`.sizes` and
+:mod:`.runner`, certificates in :mod:`.proof`, size estimates in :mod:`trailkit.models.sizes` and
 the DIMACS export in :mod:`.dimacs`. Before an encoding is built its size is
 estimated; beyond ``Limits.memory_mb`` the answer is ``unknown`` with the estimate.
 Counting always uses the position encoding (without symmetry breaking: every walk
@@ -29,6 +29,7 @@ from trailkit.models.counting import CountResult
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
 from trailkit.models.formulas import position_certified
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.models.sizes import budget_problem, position_size
 from trailkit.solvers.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.sat.auto import EncodingChoice, choose_encoding
 from trailkit.solvers.sat.choice import SatChoice
@@ -43,7 +44,6 @@ from trailkit.solvers.sat.runner import (
     run_guarded,
 )
 from trailkit.solvers.sat.search import Outcome, count_walks, horizon, search
-from trailkit.solvers.sat.sizes import budget_problem, position_size
 from trailkit.solvers.sat.transition import (
     POSITION_HINT,
     transition_answer,

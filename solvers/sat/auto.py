@@ -1,7 +1,7 @@
 """Which encoding plain ``sat`` builds for an exactly-once walk, chosen by the size estimates.
 
 ``sat`` and ``sat:NAME`` (no ``/ENCODING``) estimate both encodings of an exactly-once
-puzzle before building either (:mod:`.sizes`) and build
+puzzle before building either (:mod:`trailkit.models.sizes`) and build
 
 * the transition encoding when the position encoding would not fit in the memory
   budget and the transition encoding would, or when the position encoding would be
@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from trailkit.models.puzzle import EdgeUse, Puzzle
-from trailkit.solvers.sat.sizes import position_size, transition_size
+from trailkit.models.sizes import position_size, transition_size
 
 __all__ = ["MUCH_LARGER", "POSITION_FLOOR_MB", "EncodingChoice", "choose_encoding"]
 

@@ -42,7 +42,6 @@ from itertools import pairwise
 from pysat.card import CardEnc, EncType
 
 from trailkit.models.answer import Walk
-from trailkit.models.position_encoding import oriented_edges
 from trailkit.models.puzzle import Puzzle
 
 __all__ = ["START", "LayeredEncoding", "State"]
@@ -71,7 +70,7 @@ class LayeredEncoding:
         self.rule = puzzle.colours if puzzle.colour is not None else None
         # moves[u][(v, colour)] = the oriented edges from u to v with that colour
         self.moves: list[dict[State, list[int]]] = [{} for _ in range(puzzle.num_nodes)]
-        for e, o in oriented_edges(puzzle):
+        for e, o in puzzle.oriented_edges():
             u, v = (puzzle.tail[e], puzzle.head[e]) if o == 0 else (puzzle.head[e],
                                                                     puzzle.tail[e])
             self.moves[u].setdefault((v, self._phase(e)), []).append(e)

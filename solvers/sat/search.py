@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from trailkit.models.answer import Walk
-from trailkit.models.position_encoding import VarMap, encode, encode_prefix, oriented_edges
+from trailkit.models.position_encoding import VarMap, encode, encode_prefix
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.sat.layered import LayeredEncoding
 from trailkit.solvers.sat.runner import Deadline, Verdict, new_solver, solve_call
@@ -59,10 +59,10 @@ def horizon(puzzle: Puzzle) -> tuple[int, str]:
     if puzzle.use is EdgeUse.EXACTLY_ONCE:
         return puzzle.num_edges, "an exactly-once walk has one step per edge"
     if puzzle.use is EdgeUse.AT_MOST_ONCE:
-        h = len({e for e, _ in oriented_edges(puzzle)})
+        h = len({e for e, _ in puzzle.oriented_edges()})
         return h, f"a walk using each edge at most once has at most {h} steps"
     phases = len(puzzle.colours.names) if puzzle.colours is not None else 1
-    h = puzzle.num_nodes * phases if oriented_edges(puzzle) else 0
+    h = puzzle.num_nodes * phases if puzzle.oriented_edges() else 0
     return h, (f"a shortest walk never repeats a (node, colour-phase) state after its first "
                f"step, and there are {puzzle.num_nodes} × {phases} = {h} such states")
 

@@ -22,6 +22,7 @@ from trailkit.models.errors import VerificationFailure
 from trailkit.models.formulas import CertifiedFormula
 from trailkit.models.lazy_clauses import certified_formula, cut_clause
 from trailkit.models.puzzle import Objective, Puzzle
+from trailkit.models.sizes import budget_problem, transition_size
 from trailkit.models.transition_encoding import TransitionMap, encode_transitions
 from trailkit.solvers.base import Limits
 from trailkit.solvers.sat.proof import make_certificate
@@ -34,7 +35,6 @@ from trailkit.solvers.sat.runner import (
     run_guarded,
     solve_call,
 )
-from trailkit.solvers.sat.sizes import budget_problem, transition_size
 from trailkit.solvers.sat.warm_start import warm_start
 
 __all__ = ["POSITION_HINT", "TransitionOutcome", "solve_transitions", "transition_answer",

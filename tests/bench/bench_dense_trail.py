@@ -40,9 +40,9 @@ import time
 from pathlib import Path
 
 from trailkit.models.puzzle import Puzzle
+from trailkit.models.sizes import position_size
 from trailkit.models.spec import load_spec
 from trailkit.solvers.base import DEFAULT_MEMORY_MB, Limits
-from trailkit.solvers.sat.sizes import position_size
 
 TARGETS = {(1000, 32): 5.0, (10000, 100): 60.0}
 """Seconds plain ``sat`` may take, per (edges, nodes)."""
