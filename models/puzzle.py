@@ -21,6 +21,7 @@ Backends see only this form, so a new puzzle kind is a few lines of lowering in
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -198,6 +199,14 @@ class Puzzle:
     def may_end(self, v: int) -> bool:
         """May a walk end at node ``v``?"""
         return self.end is None or v in self.end
+
+    def degrees(self) -> list[int]:
+        """Edge ends at each node (a self-loop counts twice), whatever the directions."""
+        deg = [0] * self.num_nodes
+        for ends in (self.tail, self.head):
+            for v, c in Counter(ends).items():
+                deg[v] += c
+        return deg
 
     def oriented_edges(self) -> list[tuple[int, int]]:
         """Every (edge, orientation) a step may take: orientation 0 runs tail to head, 1

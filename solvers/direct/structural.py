@@ -42,24 +42,15 @@ from trailkit.models.words import listing
 __all__ = [
     "alternation_certificate",
     "balances",
+    "components",
     "disconnected_certificate",
     "endpoints_certificate",
     "imbalance_certificate",
     "parity_certificate",
     "structural_certificate",
-    "total_degrees",
 ]
 
 # ------------------------------------------------------------------ counts
-def total_degrees(n: int, tail: Sequence[int], head: Sequence[int]) -> list[int]:
-    """Edge ends at each of ``n`` nodes (a self-loop counts twice), whatever the directions."""
-    deg = [0] * n
-    for counts in (Counter(tail), Counter(head)):
-        for v, c in counts.items():
-            deg[v] += c
-    return deg
-
-
 def balances(n: int, tail: Sequence[int], head: Sequence[int]) -> list[int]:
     """Out-degree minus in-degree at each node, reading every edge as ``tail -> head``."""
     bal = [0] * n
@@ -77,7 +68,7 @@ def _applies(puzzle: Puzzle) -> bool:
 
 
 # ------------------------------------------------------------ disconnected
-def _components(n: int, tail: Sequence[int], head: Sequence[int]) -> list[int]:
+def components(n: int, tail: Sequence[int], head: Sequence[int]) -> list[int]:
     """A representative node for every node's connected piece (union-find, no recursion)."""
     parent = list(range(n))
     for u, v in zip(tail, head, strict=True):
@@ -104,7 +95,7 @@ def disconnected_certificate(puzzle: Puzzle) -> Certificate | None:
     if not _applies(puzzle):
         return None
     tail, head = puzzle.tail, puzzle.head
-    root = _components(len(puzzle.nodes), tail, head)
+    root = components(len(puzzle.nodes), tail, head)
     edge_roots = Counter(root[u] for u in tail)
     if len(edge_roots) < 2:
         return None
@@ -127,7 +118,7 @@ def parity_certificate(puzzle: Puzzle) -> Certificate | None:
     """All nodes that touch an odd number of edges, if there are too many for a trail."""
     if not _applies(puzzle):
         return None
-    deg = total_degrees(len(puzzle.nodes), puzzle.tail, puzzle.head)
+    deg = puzzle.degrees()
     odd = [puzzle.nodes[v] for v, d in enumerate(deg) if d % 2]
     allowed = 0 if puzzle.closed else 2
     if len(odd) <= allowed:
@@ -176,7 +167,7 @@ def _forced_ends(puzzle: Puzzle) -> tuple[list[tuple[int, int]], str] | None:
     """The (start, end) pairs the degrees leave a trail, and why; ``None`` when parity or
     imbalance already rules every trail out (those certificates apply instead)."""
     n, names = len(puzzle.nodes), puzzle.nodes
-    deg = total_degrees(n, puzzle.tail, puzzle.head)
+    deg = puzzle.degrees()
     odd = [v for v in range(n) if deg[v] % 2]
     if len(odd) > 2 or (odd and puzzle.closed):
         return None

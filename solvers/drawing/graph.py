@@ -526,7 +526,7 @@ class _Scene:
 
     def _odd_rings(self, cert: Certificate) -> str:
         p = self.p
-        deg = _degrees(p)
+        deg = p.degrees()
         names = cert.data.get("nodes") or [p.nodes[v] for v in range(p.num_nodes)
                                            if deg[v] % 2]
         out = [self._ring(p.node_index(str(n)), str(deg[p.node_index(str(n))]), "odd")
@@ -706,12 +706,6 @@ def _linecap(paint: Paint) -> str:
 def _path_d(curve: Curve) -> str:
     a, c, b = curve
     return f"M{fmt(a[0])} {fmt(a[1])}Q{fmt(c[0])} {fmt(c[1])} {fmt(b[0])} {fmt(b[1])}"
-
-
-def _degrees(p: Puzzle) -> list[int]:
-    from trailkit.solvers.direct.structural import total_degrees
-
-    return total_degrees(p.num_nodes, p.tail, p.head)
 
 
 def _swatch_line(paint: Paint) -> str:

@@ -35,7 +35,7 @@ from collections import defaultdict
 
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.repair_rules import RepairRules
-from trailkit.solvers.direct.structural import _components, total_degrees
+from trailkit.solvers.direct.structural import components
 from trailkit.solvers.repair.changes import Change, Op
 
 __all__ = ["INFINITE", "change_lower_bound", "direct_additions", "direct_additions_apply",
@@ -47,13 +47,13 @@ INFINITE = 1 << 30
 
 def odd_nodes(puzzle: Puzzle) -> list[int]:
     """The nodes that touch an odd number of edges (a loop counts twice)."""
-    deg = total_degrees(puzzle.num_nodes, puzzle.tail, puzzle.head)
+    deg = puzzle.degrees()
     return [v for v, d in enumerate(deg) if d % 2]
 
 
 def _pieces(puzzle: Puzzle) -> dict[int, list[int]]:
     """The pieces of the graph that hold an edge: representative -> its nodes."""
-    root = _components(puzzle.num_nodes, puzzle.tail, puzzle.head)
+    root = components(puzzle.num_nodes, puzzle.tail, puzzle.head)
     with_edges = {root[u] for u in puzzle.tail}
     pieces: dict[int, list[int]] = defaultdict(list)
     for v in range(puzzle.num_nodes):
