@@ -343,8 +343,8 @@ def test_emphasis_reads_the_repair_librarys_own_changes() -> None:
     """``Emphasis.from_changes(result.repairs[0].changes)``: the library's ``Change``
     objects read the same as their JSON form (adds, recolourings, removals)."""
     from trailkit.models.repair_rules import RepairRules
-    from trailkit.solvers.pipeline.repairing import repair
     from trailkit.solvers.repair.changes import changes_json
+    from trailkit.solvers.repair.fewest_changes import repair
 
     tyre = load_spec(TYRE / "original.yaml")
     bridges = load_spec(ROOT / "specs" / "koenigsberg.yaml")

@@ -22,8 +22,8 @@ from trailkit.models.core_certificates import check_odd_nodes, check_witness
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.spec import load_spec
 from trailkit.solvers.cli import main
-from trailkit.solvers.pipeline.explaining import explain
-from trailkit.solvers.pipeline.repairing import repair, repair_mismatches
+from trailkit.solvers.repair.explanation import explain
+from trailkit.solvers.repair.fewest_changes import repair, repair_mismatches
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 

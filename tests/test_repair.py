@@ -29,8 +29,8 @@ from trailkit.models.repair_rules import RepairRules
 from trailkit.models.spec import load_spec, load_spec_text
 from trailkit.models.verify import verify
 from trailkit.solvers.base import Limits
-from trailkit.solvers.pipeline.repairing import RepairStatus, repair
 from trailkit.solvers.repair.changes import Op, apply_changes
+from trailkit.solvers.repair.fewest_changes import RepairStatus, repair
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 TYRE = SPECS / "tyre-puzzle" / "original.yaml"
@@ -142,8 +142,8 @@ def test_longest_needs_at_most_once() -> None:
 def test_doctests_of_the_repair_modules() -> None:
     names = ["trailkit.models.repair_rules", "trailkit.models.core_certificates",
              "trailkit.solvers.repair.changes", "trailkit.solvers.repair.candidates",
-             "trailkit.solvers.repair.euler", "trailkit.solvers.pipeline.repairing",
-             "trailkit.solvers.pipeline.explaining"]
+             "trailkit.solvers.repair.parity", "trailkit.solvers.repair.fewest_changes",
+             "trailkit.solvers.repair.explanation"]
     for name in names:
         failed, _ = doctest.testmod(importlib.import_module(name))
         assert failed == 0, name

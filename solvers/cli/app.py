@@ -15,7 +15,7 @@ import signal
 from collections.abc import Sequence
 
 from trailkit.models.errors import SpecError, TrailkitError, VerificationFailure
-from trailkit.solvers.cli import answers, compare, drawing, lint, makers, output, repairs, schemas
+from trailkit.solvers.cli import answers, compare, drawing, lint, makers, output, repair, schemas
 from trailkit.solvers.cli.options import Exit, Parser
 from trailkit.solvers.cli.output import warn
 from trailkit.solvers.cli.report import error_json
@@ -24,7 +24,7 @@ from trailkit.solvers.version import trailkit_version
 __all__ = ["build_parser", "main"]
 
 #: The command modules, in the order ``trailkit --help`` lists their commands.
-COMMAND_MODULES = (answers, compare, makers, drawing, lint, repairs, schemas)
+COMMAND_MODULES = (answers, compare, makers, drawing, lint, repair, schemas)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -110,8 +110,8 @@ def _repaired(puzzle: Puzzle, args: argparse.Namespace
     """The repaired puzzle, its verified walk and the changes to emphasise; the puzzle
     itself (with its walk, or none) when it needs no repair or has none."""
     from trailkit.solvers.drawing import Emphasis
-    from trailkit.solvers.pipeline.repairing import RepairStatus, repair
     from trailkit.solvers.repair.changes import describe_changes
+    from trailkit.solvers.repair.fewest_changes import RepairStatus, repair
 
     found = repair(puzzle, backend=args.backend or "auto", limits=limits_from(args))
     if found.status is RepairStatus.SOLVABLE:

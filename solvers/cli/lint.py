@@ -31,7 +31,7 @@ from trailkit.solvers.base import Limits
 from trailkit.solvers.cli import output
 from trailkit.solvers.cli.options import Exit, examples, positive_float
 from trailkit.solvers.cli.output import say, warn
-from trailkit.solvers.pipeline.expectations import EXPECT_TIME_S
+from trailkit.solvers.expect_check import EXPECT_TIME_S
 from trailkit.solvers.specfiles import find_specs
 
 __all__ = ["LINT_FORMAT", "register"]
@@ -75,7 +75,7 @@ class _Finding:
 
 
 def _lint(path: Path, check_expect: bool, limits: Limits) -> _Finding:
-    from trailkit.solvers.pipeline.expectations import expectation_problems
+    from trailkit.solvers.expect_check import expectation_problems
 
     found = lint_spec(path)
     finding = _Finding(path, [p for p in found if not isinstance(p, SpecWarning)],

@@ -1,15 +1,20 @@
 """Repairs and explanations: the changes that make a puzzle solvable, and why it is not.
 
-The library behind ``trailkit repair`` and ``trailkit explain`` (the verbs themselves are
-:mod:`trailkit.solvers.pipeline.repairing` and :mod:`trailkit.solvers.pipeline.explaining`):
+The verbs behind ``trailkit repair`` and ``trailkit explain``, and what they use:
 
+* :mod:`.fewest_changes`: ``repair``, the fewest changes, each with a verified walk;
+* :mod:`.explanation`: ``explain``, the checked certificate, a smallest core, the
+  reachable situations;
 * :mod:`.changes`: a :class:`~.changes.Change` and the puzzle with changes applied;
 * :mod:`.candidates`: the changes the ``repair:`` rules allow;
 * :mod:`.reusable`: single changes of colour walks screened by one forward and one
   backward search over (node, colour-phase) states;
-* :mod:`.euler`: parity and pieces: lower bounds, and the direct Euler additions;
+* :mod:`.parity`: parity and pieces: lower bounds, and the direct Euler additions;
 * :mod:`.optimise`: CP-SAT with optional candidate edges, minimising the changes;
-* :mod:`.search`: change sets of one size tried one by one (the plain method);
+* :mod:`.size_by_size`: change sets of one size tried one by one (the plain method);
 * :mod:`.cores`: smallest sets of edges no walk can all use;
-* :mod:`.reach`: reachable situations and near misses of colour walks.
+* :mod:`.situations`: reachable situations and near misses of colour walks;
+* :mod:`.specedit`: the repaired spec's text, the author's comments and order kept.
+
+Above the solve pipeline: a repair is checked by solving the repaired puzzle again.
 """

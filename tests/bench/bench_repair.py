@@ -33,8 +33,8 @@ from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
 from trailkit.models.repair_rules import RepairRules
 from trailkit.models.verify import verify
 from trailkit.solvers.base import Limits
-from trailkit.solvers.pipeline.repairing import repair
 from trailkit.solvers.repair.cores import find_core
+from trailkit.solvers.repair.fewest_changes import repair
 
 ROOT = Path(__file__).resolve().parents[2]
 COLOURS = ("red", "blue", "green")

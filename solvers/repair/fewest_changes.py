@@ -7,10 +7,10 @@ The methods, by the puzzle's rules (the ``repair:`` block or the caller's
   colour-phase) states screen every single add or recolouring at once
   (:mod:`trailkit.solvers.repair.reusable`);
 * plain Euler trails with free additions: the direct count by parity and pieces
-  (:mod:`trailkit.solvers.repair.euler`);
+  (:mod:`trailkit.solvers.repair.parity`);
 * everything else, and more than one change: CP-SAT over the walk model with optional
   candidates (:mod:`trailkit.solvers.repair.optimise`), or, with ``backend="direct"``,
-  change sets tried size by size (:mod:`trailkit.solvers.repair.search`).
+  change sets tried size by size (:mod:`trailkit.solvers.repair.size_by_size`).
 
 Every repair is applied and its puzzle solved again by the pipeline, so each comes
 with a verified walk (the shortest one for reusable edges). ``minimal`` is true only
@@ -54,15 +54,15 @@ from trailkit.solvers.base import NO_LIMITS, Limits
 from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.repair.candidates import candidate_changes
 from trailkit.solvers.repair.changes import Change, Op, apply_changes
-from trailkit.solvers.repair.euler import (
+from trailkit.solvers.repair.optimise import Optimum
+from trailkit.solvers.repair.parity import (
     INFINITE,
     change_lower_bound,
     direct_additions,
     direct_additions_apply,
     odd_nodes,
 )
-from trailkit.solvers.repair.optimise import Optimum
-from trailkit.solvers.repair.search import Level
+from trailkit.solvers.repair.size_by_size import Level
 
 __all__ = ["REPAIR_BACKENDS", "Repair", "RepairResult", "RepairStatus", "repair",
            "repair_mismatches"]
@@ -441,7 +441,7 @@ class _Finder:
     def confirm_below(self, k: int) -> None:
         """A second method for CP-SAT's optimum ``k``: refute the sizes in between, each
         with a larger budget than the first pass; stops at the first it cannot settle."""
-        from trailkit.solvers.repair.search import try_level
+        from trailkit.solvers.repair.size_by_size import try_level
 
         for size in range(self.refuted + 1, k):
             level = try_level(self.puzzle, self.changes, size, self.limits,
@@ -464,7 +464,7 @@ class _Finder:
     def levels(self, *, cheap_only: bool) -> dict[str, object] | None:
         """Change sets size by size, from the smallest not yet refuted; with ``cheap_only``
         only while a size has few enough sets, leaving the rest to the optimiser."""
-        from trailkit.solvers.repair.search import try_level
+        from trailkit.solvers.repair.size_by_size import try_level
 
         cap = self.cap if self.cap is not None else (3 if not cheap_only else INFINITE)
         size = self.refuted + 1

@@ -8,7 +8,7 @@
   ``odd-nodes`` certificate where that argument applies.
 * Reusable edges (a core is the wrong idea: more edges never hurt): the reachable
   situations and the near misses, or the boundary where the walk is stopped
-  (:mod:`trailkit.solvers.repair.reach`).
+  (:mod:`trailkit.solvers.repair.situations`).
 
 >>> from trailkit.models.spec import load_spec_text
 >>> p = load_spec_text("trailkit: 1\\nkind: trail\\nedges: [a b, a c, a d]\\n")
@@ -27,7 +27,7 @@ from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.solvers.base import NO_LIMITS, Limits
 from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.repair.cores import Core
-from trailkit.solvers.repair.reach import Situations
+from trailkit.solvers.repair.situations import Situations
 
 __all__ = ["Explanation", "explain"]
 
@@ -64,9 +64,9 @@ def explain(puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Explanation:
         lines.append(f"No walk exists: {answer.reason}.")
     core = situations = None
     if puzzle.use is EdgeUse.ANY and not puzzle.closed:
-        from trailkit.solvers.repair.reach import situations as find_situations
-        from trailkit.solvers.repair.reach import situations_text
         from trailkit.solvers.repair.reusable import state_distances
+        from trailkit.solvers.repair.situations import situations as find_situations
+        from trailkit.solvers.repair.situations import situations_text
 
         situations = find_situations(puzzle, state_distances(puzzle))
         lines.append(situations_text(puzzle, situations))

@@ -1,7 +1,7 @@
 """``trailkit repair`` and ``trailkit explain``: the fewest changes, and why it is impossible.
 
-The commands parse options, call :func:`~trailkit.solvers.pipeline.repairing.repair` and
-:func:`~trailkit.solvers.pipeline.explaining.explain`, and format what they return as
+The commands parse options, call :func:`~trailkit.solvers.repair.fewest_changes.repair` and
+:func:`~trailkit.solvers.repair.explanation.explain`, and format what they return as
 text or as the contract's ``trailkit-repair/1`` / ``trailkit-explain/1`` JSON. Exit
 codes: repair 0 (a verified repair, or already solvable), 1 (proven: no repair within
 the limits), 3 (undecided); explain 1 (explained an unsolvable puzzle), 0 (solvable),
@@ -41,7 +41,7 @@ EXPLAIN_FORMAT = "trailkit-explain/1"
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``repair`` and ``explain``."""
-    from trailkit.solvers.pipeline.repairing import REPAIR_BACKENDS
+    from trailkit.solvers.repair.fewest_changes import REPAIR_BACKENDS
 
     p = sub.add_parser("repair", help="the fewest changes that make an impossible puzzle "
                        "solvable, each with a verified walk",
@@ -144,7 +144,7 @@ def rules_from(args: argparse.Namespace, puzzle: Puzzle) -> RepairRules:
 
 # ------------------------------------------------------------------- repair
 def cmd_repair(args: argparse.Namespace) -> int:
-    from trailkit.solvers.pipeline.repairing import RepairStatus, repair
+    from trailkit.solvers.repair.fewest_changes import RepairStatus, repair
 
     puzzle = load_spec(args.spec)
     if args.max_changes is not None and args.max_changes < 0:
@@ -209,8 +209,8 @@ def repair_text(result: Any, spec: str) -> str:
     """The repair answer for people; an edge added beside an existing one is said to be
     walked twice (a line drawn twice, a second bridge)."""
     from trailkit.models.words import plural
-    from trailkit.solvers.pipeline.repairing import RepairStatus
     from trailkit.solvers.repair.changes import Op
+    from trailkit.solvers.repair.fewest_changes import RepairStatus
 
     puzzle = result.puzzle
     title = puzzle.name or spec
@@ -293,7 +293,7 @@ def repair_json(result: Any, spec: str) -> dict[str, Any]:
 
 # ------------------------------------------------------------------ explain
 def cmd_explain(args: argparse.Namespace) -> int:
-    from trailkit.solvers.pipeline.explaining import explain
+    from trailkit.solvers.repair.explanation import explain
 
     puzzle = load_spec(args.spec)
     found = explain(puzzle, limits_from(args))
