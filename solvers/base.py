@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from trailkit.models.counting import CountResult
     from trailkit.models.puzzle import Puzzle
 
-__all__ = ["DEFAULT_MEMORY_MB", "NO_LIMITS", "Backend", "Limits"]
+__all__ = ["DEFAULT_MEMORY_MB", "NO_LIMITS", "Backend", "Limits", "Optimum"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +34,21 @@ class Limits:
     workers: int = 1
     seed: int = 0
     memory_mb: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Optimum:
+    """What an optimisation over numbered choices found (the fewest repairs: CP-SAT's
+    :func:`~trailkit.solvers.cpsat.choices.fewest_choices`, or MaxSAT): ``status`` is
+    ``optimal`` (proven fewest), ``feasible`` (a solution, not proven fewest),
+    ``infeasible`` (no set of choices works) or ``unknown``; ``chosen`` holds the choices
+    taken and ``cost`` how many."""
+
+    status: str
+    cost: int | None = None
+    chosen: tuple[int, ...] = ()
+    time_s: float = 0.0
+    detail: str = ""
 
 
 #: The memory budget of the command line (``--memory-limit``), in MB.

@@ -19,16 +19,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import combinations
 
 from trailkit.models.answer import Certificate, Walk
 from trailkit.models.core_certificates import check_odd_nodes, check_witness
 from trailkit.models.errors import VerificationFailure
-from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.solvers.base import Limits
 
-__all__ = ["Core", "find_core", "walk_using"]
+__all__ = ["Core", "find_core"]
 
 #: How many CP-SAT calls the search for a smaller core may make.
 SMALLER_BUDGET = 300
@@ -56,36 +56,13 @@ class Core:
         return self.certificate is not None
 
 
-def walk_using(puzzle: Puzzle, required: Collection[int], limits: Limits
-               ) -> tuple[str, Walk | None]:
-    """A walk of ``puzzle`` with edges used at most once that uses every edge in
-    ``required``: ``("solved", walk)``, ``("unsolvable", None)`` or ``("unknown", None)``."""
-    from ortools.sat.python import cp_model
+def _walk_using(puzzle: Puzzle, required: Collection[int], limits: Limits
+                ) -> tuple[str, Walk | None]:
+    """CP-SAT's :func:`~trailkit.solvers.cpsat.choices.walk_using`, imported when first
+    asked (it loads OR-Tools, which an explanation by certificate alone never needs)."""
+    from trailkit.solvers.cpsat.choices import walk_using
 
-    from trailkit.solvers.cpsat import encode, make_solver
-
-    relaxed = replace(puzzle, use=EdgeUse.AT_MOST_ONCE, objective=Objective.ANY, expect=None)
-    if not required:  # the circuit model always takes a step: the empty walk is apart
-        still = relaxed.empty_walk_nodes()
-        if still:
-            return "solved", Walk((still[0],), ())
-    enc = encode(relaxed, break_symmetry=False)
-    used: dict[int, list] = {}
-    for arc in enc.arcs:
-        if arc.steps:
-            used.setdefault(arc.steps[0].edge, []).append(arc.lit)
-    for e in required:
-        if not used.get(e):
-            return "unsolvable", None
-        enc.model.add(sum(used[e]) == 1)
-    solver = make_solver(limits, tuning=enc.params)
-    # measured: presolve spends seconds on these small models (an 8-node figure with
-    # one required chord: 4.8 s with presolve, 1 ms without)
-    solver.parameters.cp_model_presolve = False
-    status = solver.solve(enc.model)
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return "solved", enc.decode(solver.boolean_value)
-    return ("unsolvable" if status == cp_model.INFEASIBLE else "unknown"), None
+    return walk_using(puzzle, required, limits)
 
 
 def find_core(puzzle: Puzzle, limits: Limits = Limits()) -> Core | None:
@@ -101,7 +78,7 @@ def find_core(puzzle: Puzzle, limits: Limits = Limits()) -> Core | None:
     witness: dict[int, Walk] = {}
     for e in list(core):
         rest = [f for f in core if f != e]
-        status, walk = walk_using(puzzle, rest, limits)
+        status, walk = _walk_using(puzzle, rest, limits)
         calls += 1
         if status == "unknown":
             return None
@@ -145,7 +122,7 @@ def _smaller(puzzle: Puzzle, core: Sequence[int], limits: Limits, known: list[Wa
                 continue
             if calls >= SMALLER_BUDGET:
                 return None
-            status, walk = walk_using(puzzle, subset, limits)
+            status, walk = _walk_using(puzzle, subset, limits)
             calls += 1
             if walk is not None:
                 used.append(set(walk.edges))
@@ -154,7 +131,7 @@ def _smaller(puzzle: Puzzle, core: Sequence[int], limits: Limits, known: list[Wa
             if status == "unsolvable":
                 witnesses: dict[int, Walk] = {}
                 for e in subset:
-                    st, walk = walk_using(puzzle, [f for f in subset if f != e], limits)
+                    st, walk = _walk_using(puzzle, [f for f in subset if f != e], limits)
                     calls += 1
                     if st != "solved" or walk is None:
                         return None  # not minimal: a smaller one came first, so unreachable

@@ -50,11 +50,10 @@ from trailkit.models.answer import Answer, Status
 from trailkit.models.errors import BackendUnavailable, UnsupportedPuzzle, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.repair_rules import RepairRules
-from trailkit.solvers.base import NO_LIMITS, Limits
+from trailkit.solvers.base import NO_LIMITS, Limits, Optimum
 from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.repair.candidates import candidate_changes
 from trailkit.solvers.repair.changes import Change, Op, apply_changes
-from trailkit.solvers.repair.optimise import Optimum
 from trailkit.solvers.repair.parity import (
     INFINITE,
     change_lower_bound,

@@ -23,13 +23,9 @@ import time
 from collections.abc import Sequence
 
 from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.solvers.base import Optimum
 from trailkit.solvers.repair.changes import Change, Op
-from trailkit.solvers.repair.optimise import (
-    Optimum,
-    change_roles,
-    extended_puzzle,
-    with_empty_walk,
-)
+from trailkit.solvers.repair.optimise import change_roles, extended_puzzle, with_empty_walk
 
 __all__ = ["MAX_EDGES", "maxsat_changes"]
 

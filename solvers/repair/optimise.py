@@ -2,9 +2,9 @@
 
 The puzzle is extended with every candidate at once: each new edge and each
 recolouring (a second copy of the edge in its new colour) becomes an extra edge, and
-the walk model of :mod:`trailkit.solvers.cpsat` is built over the extended puzzle with
-edges used *at most* once (or reused, for reusable-edge puzzles). Then a 0/1 variable
-per candidate says it is chosen, and:
+the candidates become the choices of :func:`trailkit.solvers.cpsat.choices.fewest_choices`
+(the CP-SAT walk model over the extended puzzle, edges used *at most* once or reused),
+where a 0/1 variable per candidate says it is chosen, and:
 
 * an added edge or a recoloured copy is chosen exactly when the walk uses it (a chosen
   one the walk never used would be a wasted change);
@@ -21,30 +21,15 @@ found, so all minimum repairs can be listed one at a time.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
 
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
-from trailkit.solvers.base import Limits
+from trailkit.solvers.base import Limits, Optimum
 from trailkit.solvers.repair.changes import Change, Op
 
 __all__ = ["Optimum", "change_roles", "extended_puzzle", "optimise_changes",
            "with_empty_walk"]
-
-
-@dataclass(frozen=True, slots=True)
-class Optimum:
-    """What the optimiser found: ``status`` is ``optimal`` (proven), ``feasible`` (a repair,
-    not proven fewest), ``infeasible`` (no repair from these candidates at all) or
-    ``unknown``; ``chosen`` holds the candidate indices of the repair found."""
-
-    status: str
-    cost: int | None = None
-    chosen: tuple[int, ...] = ()
-    time_s: float = 0.0
-    detail: str = ""
 
 
 def extended_puzzle(puzzle: Puzzle, changes: Sequence[Change]) -> tuple[Puzzle, dict[int, int]]:
@@ -121,85 +106,14 @@ def optimise_changes(puzzle: Puzzle, changes: Sequence[Change], limits: Limits, 
     another argument (parity), which lets CP-SAT stop as soon as it meets it. Needs
     OR-Tools.
     """
+    from trailkit.solvers.cpsat.choices import EdgeChoices, fewest_choices  # loads OR-Tools
 
-    from trailkit.solvers.cpsat import encode, make_solver
-
-    began = time.perf_counter()
     ext, extra = extended_puzzle(puzzle, changes)
-    enc = encode(ext, break_symmetry=False)
-    model = enc.model
-    model.clear_objective()
-    y = [model.new_bool_var(f"change{i}") for i in range(len(changes))]
-    by_edge: dict[int, list] = {}
-    for arc in enc.arcs:
-        for step in arc.steps[:1] if puzzle.use is not EdgeUse.ANY else ():
-            by_edge.setdefault(step.edge, []).append(arc.lit)
     recolours, removal = change_roles(changes)
-    candidate_edge = {i: e for e, i in extra.items()}
-    for lits in recolours.values():
-        if len(lits) > 1:
-            model.add_at_most_one([y[i] for i in lits])
-    if puzzle.use is EdgeUse.ANY:
-        for arc in enc.arcs:
-            if not arc.steps:
-                continue
-            available = []
-            plain = False
-            for step in arc.steps:
-                if step.edge in extra:
-                    available.append(y[extra[step.edge]])
-                elif step.edge in recolours:
-                    available.append(1 - sum(y[i] for i in recolours[step.edge]))
-                else:
-                    plain = True
-                    break
-            if not plain:
-                model.add(arc.lit <= sum(available))
-        for i in range(len(changes)):  # a chosen change the walk does not need is waste,
-            if changes[i].op is Op.REMOVE:  # and removals never help reusable edges
-                model.add(y[i] == 0)
-    else:
-        for i, e in candidate_edge.items():
-            model.add(sum(by_edge.get(e, [])) == y[i])
-        for e in range(puzzle.num_edges):
-            copies = [candidate_edge[i] for i in recolours.get(e, [])]
-            used = sum(by_edge.get(e, [])) + sum(sum(by_edge.get(c, [])) for c in copies)
-            if puzzle.use is EdgeUse.EXACTLY_ONCE:
-                model.add(used + (y[removal[e]] if e in removal else 0) == 1)
-            else:
-                model.add(used <= 1)
-        for i, change in enumerate(changes):
-            if change.op is Op.REMOVE and puzzle.use is not EdgeUse.EXACTLY_ONCE:
-                model.add(y[i] == 0)
-    for chosen in exclude:
-        model.add_bool_or([y[i].Not() for i in chosen])
-    total = sum(y) if y else 0
-    if cost is not None:
-        model.add(total == cost)
-    if at_most is not None:
-        model.add(total <= at_most)
-    if at_least > 0:
-        model.add(total >= at_least)
-    model.minimize(total)
-    solver = make_solver(limits, tuning=enc.params)
-    status = solver.solve(model)
-    return with_empty_walk(_optimum(solver, status, y, began), puzzle, changes,
-                           exclude=exclude, cost=cost, at_most=at_most)
-
-
-def _optimum(solver: Any, status: Any, y: list[Any], began: float) -> Optimum:
-    """CP-SAT's answer as an :class:`Optimum`."""
-    from ortools.sat.python import cp_model
-
-    elapsed = time.perf_counter() - began
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        chosen = tuple(i for i in range(len(y)) if solver.boolean_value(y[i]))
-        return Optimum("optimal" if status == cp_model.OPTIMAL else "feasible", len(chosen),
-                       chosen, elapsed)
-    if status == cp_model.INFEASIBLE:
-        return Optimum("infeasible", time_s=elapsed,
-                       detail="CP-SAT proved that no set of the allowed changes makes the "
-                              "puzzle solvable")
-    return Optimum("unknown", time_s=elapsed,
-                   detail=f"CP-SAT stopped with {solver.status_name(status)} after "
-                          f"{elapsed:.2f} s")
+    useless = () if puzzle.use is EdgeUse.EXACTLY_ONCE else tuple(removal.values())
+    choices = EdgeChoices(len(changes), puzzle.num_edges, puzzle.use, adds=extra,
+                          swaps=recolours, removes=removal, unused=useless)
+    found = fewest_choices(ext, choices, limits, exclude=exclude, cost=cost,
+                           at_most=at_most, at_least=at_least)
+    return with_empty_walk(found, puzzle, changes, exclude=exclude, cost=cost,
+                           at_most=at_most)
