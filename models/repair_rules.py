@@ -11,7 +11,7 @@
 
 This module holds the rules as data, for the solvers that repair a puzzle; the block is
 read, every mistake located (``file:line:col``) like any other spec error, by
-:mod:`trailkit.models.spec.repair` (so this module imports nothing of the spec reader,
+:mod:`trailkit.models.spec.repair_block` (so this module imports nothing of the spec reader,
 and the reader depends on it, never the other way). The result is a frozen
 :class:`RepairRules` kept on :attr:`Puzzle.repair`; the command line's flags override
 it field by field (:meth:`RepairRules.with_`).

@@ -11,7 +11,7 @@ from trailkit.models.errors import UnsupportedPuzzle
 
 if TYPE_CHECKING:
     from trailkit.models.answer import Answer, Certificate
-    from trailkit.models.counting import CountResult
+    from trailkit.models.counts import CountResult
     from trailkit.models.puzzle import Puzzle
 
 __all__ = ["DEFAULT_MEMORY_MB", "NO_LIMITS", "Backend", "Limits", "Optimum"]

@@ -22,7 +22,7 @@ from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
 from trailkit.models.verify import verify
 from trailkit.solvers.base import Limits
 from trailkit.solvers.direct import DirectBackend
-from trailkit.solvers.direct.counting import count_walks
+from trailkit.solvers.direct.enumeration import count_walks
 from trailkit.solvers.direct.exact_count import count_euler_circuits, exact_count
 
 HOUSE = "ab ac bc bd be cd ce de"

@@ -298,7 +298,7 @@ def test_draw_repair_command_emphasises_the_restored_plank(tmp_path, capsys) -> 
 
 
 @pytest.mark.parametrize("module", ["__init__", "emphasis", "geometry", "layout", "palette",
-                                    "placement", "svgtext", "words"])
+                                    "placement", "svgtext", "captions"])
 def test_drawing_docstring_examples(module: str) -> None:
     import doctest
     import importlib

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from oracles import jit_on_and_off
 
 from trailkit.models.puzzle import Puzzle
-from trailkit.solvers.direct.counting import count_walks
+from trailkit.solvers.direct.enumeration import count_walks
 from trailkit.solvers.direct.exact_count import count_euler_circuits, exact_count
 
 pytestmark = pytest.mark.usefixtures("compiled_kernels")

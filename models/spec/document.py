@@ -26,7 +26,7 @@ from trailkit.models.spec.endpoints import check_closed
 from trailkit.models.spec.expect import read_expect
 from trailkit.models.spec.kinds import LOWERINGS
 from trailkit.models.spec.nodes import read_layout, read_nodes
-from trailkit.models.spec.repair import read_repair_rules
+from trailkit.models.spec.repair_block import read_repair_rules
 from trailkit.models.spec.state import SpecReader
 from trailkit.models.spec.typed import Entries
 from trailkit.models.spec.vocabulary import COMMON_KEYS, KEYS, KINDS

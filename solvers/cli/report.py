@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from trailkit.models.answer import Answer, CrossCheck, Status
-from trailkit.models.counting import CountResult
+from trailkit.models.counts import CountResult
 from trailkit.models.jsontext import StepsJson
 from trailkit.models.puzzle import Objective, Puzzle
 from trailkit.models.words import plural

@@ -35,7 +35,7 @@ from dataclasses import replace
 from ortools.sat.python import cp_model
 
 from trailkit.models.answer import Answer, Status, Walk
-from trailkit.models.counting import CountResult
+from trailkit.models.counts import CountResult
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.sizes import circuit_problem

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from trailkit.models.answer import Answer, Walk
-from trailkit.models.counting import CountResult
+from trailkit.models.counts import CountResult
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.base import NO_LIMITS, Backend, Limits
 
@@ -62,6 +62,6 @@ class DirectBackend(Backend):
 
     def count(self, puzzle: Puzzle, limits: Limits = NO_LIMITS, *, failures: bool = False,
               progress: Callable[[int], None] | None = None) -> CountResult:
-        from trailkit.solvers.direct.counting import count_walks
+        from trailkit.solvers.direct.enumeration import count_walks
 
         return count_walks(puzzle, limits, failures=failures, progress=progress)

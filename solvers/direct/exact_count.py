@@ -57,7 +57,7 @@ cores, or a transfer-matrix count along a path decomposition of small width.
   the same circuit, the reversal is another one. K5 has 264 and K7 129,976,320.
 * Parallel edges are distinct; an undirected self-loop is one step with no
   direction (it is oriented one fixed way before counting, so it is counted once).
-* :func:`exact_count` counts what :func:`trailkit.solvers.direct.counting.count_walks`
+* :func:`exact_count` counts what :func:`trailkit.solvers.direct.enumeration.count_walks`
   counts: walks as step sequences *with their start*. A circuit of ``m`` edges has
   ``m`` rotations, all distinct, so for a closed puzzle (or an open one whose
   degrees are all even) with ``start``/``end`` any the count is ``ec · m``; a start
@@ -93,7 +93,7 @@ from typing import Literal
 
 import numpy as np
 
-from trailkit.models.counting import CountResult, StartCounts
+from trailkit.models.counts import CountResult, StartCounts
 from trailkit.models.jit import kernel
 from trailkit.models.puzzle import EdgeUse, Puzzle
 

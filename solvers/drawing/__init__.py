@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from trailkit.models.answer import Answer, Certificate, Status
 from trailkit.models.puzzle import Puzzle
+from trailkit.solvers.drawing.captions import walk_noun, walk_size
 from trailkit.solvers.drawing.emphasis import EdgeMark, Emphasis
 from trailkit.solvers.drawing.graph import GraphPicture, graph_svg
 from trailkit.solvers.drawing.html import html_page
 from trailkit.solvers.drawing.png import render_png
-from trailkit.solvers.drawing.words import walk_noun, walk_size
 
 __all__ = ["EdgeMark", "Emphasis", "draw_svg", "html_page", "render_png"]
 

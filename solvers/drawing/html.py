@@ -15,7 +15,7 @@ from xml.sax.saxutils import escape
 
 from trailkit.models.answer import Answer, Status
 from trailkit.models.puzzle import Puzzle
-from trailkit.solvers.drawing.words import walk_size
+from trailkit.solvers.drawing.captions import walk_size
 
 __all__ = ["html_page"]
 

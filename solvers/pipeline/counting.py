@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from enum import StrEnum
 
-from trailkit.models.counting import CountResult
+from trailkit.models.counts import CountResult
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.base import NO_LIMITS, Backend, Limits

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from trailkit.models.answer import Answer, Status
-from trailkit.models.counting import CountResult
+from trailkit.models.counts import CountResult
 from trailkit.models.puzzle import Puzzle
 
 __all__ = ["COUNT_KEYS", "expectation_mismatches"]

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from trailkit.models.answer import Answer, Certificate
-from trailkit.models.counting import CountResult
+from trailkit.models.counts import CountResult
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
 from trailkit.models.formulas import position_certified
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle

@@ -22,7 +22,7 @@ from typing import Any
 
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.base import Limits
-from trailkit.solvers.direct.counting import count_walks
+from trailkit.solvers.direct.enumeration import count_walks
 from trailkit.solvers.direct.exact_count import count_euler_circuits, exact_count
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from trailkit.models.spec.kinds.colour_walk import lower_colour_walk
-from trailkit.models.spec.kinds.dominoes import lower_dominoes
+from trailkit.models.spec.kinds.domino_chain import lower_dominoes
 from trailkit.models.spec.kinds.trail import lower_trail
 from trailkit.models.spec.kinds.walk import lower_walk
 from trailkit.models.spec.state import SpecReader

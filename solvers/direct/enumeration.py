@@ -61,7 +61,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from trailkit.models.counting import CountResult, StartCounts
+from trailkit.models.counts import CountResult, StartCounts
 from trailkit.models.errors import UnsupportedPuzzle
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.base import Limits
