@@ -12,7 +12,7 @@ from trailkit.models.answer import Status
 from trailkit.models.spec import load_spec, load_spec_text
 from trailkit.solvers.base import Limits
 from trailkit.solvers.cli import main
-from trailkit.solvers.cli.generate import CONFIRMERS, KINDS, generate
+from trailkit.solvers.generate import CONFIRMERS, KINDS, generate
 from trailkit.solvers.pipeline import solve
 
 #: Sizes small enough that the direct backend (for balanced: its confirmer, the SAT

@@ -31,7 +31,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("trailkit.solvers.registry",),
     ("trailkit.solvers.direct", "trailkit.solvers.cpsat", "trailkit.solvers.sat"),
     ("trailkit.solvers.pipeline",),
-    ("trailkit.solvers.repair", "trailkit.solvers.drawing", "trailkit.solvers.interchange"),
+    ("trailkit.solvers.repair", "trailkit.solvers.drawing", "trailkit.solvers.interchange",
+     "trailkit.solvers.generate"),
     ("trailkit.solvers.isolation", "trailkit.solvers.expect_check"),
     ("trailkit.solvers.cli",),
 )
@@ -172,3 +173,12 @@ def test_loading_cpsat_does_not_load_python_sat() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_no_two_modules_share_a_name() -> None:
+    """A basename means one thing: ``counting.py`` three times meant three things."""
+    seen: dict[str, list[str]] = defaultdict(list)
+    for name, path in all_modules().items():
+        if path.name != "__init__.py":
+            seen[path.name].append(name)
+    assert not {k: v for k, v in seen.items() if len(v) > 1}

@@ -10,9 +10,9 @@ import argparse
 
 from trailkit.models.spec import load_spec
 from trailkit.solvers.cli.files import atomic_write, refuse_overwrite
-from trailkit.solvers.cli.generate import KINDS
 from trailkit.solvers.cli.options import Exit, add_out, add_spec, examples, positive_int
 from trailkit.solvers.cli.output import warn, write_raw
+from trailkit.solvers.generate import KINDS
 
 __all__ = ["register"]
 
@@ -84,7 +84,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from trailkit.solvers.cli.generate import generate
+    from trailkit.solvers.generate import generate
 
     if args.out:
         refuse_overwrite(args.out, [], allow_existing=args.force)
@@ -117,7 +117,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from trailkit.solvers.cli.importers import import_dominoes, import_planks
+    from trailkit.models.list_import import import_dominoes, import_planks
 
     if args.what == "planks":
         colours = [c.strip() for c in args.colours.split(",") if c.strip()]

@@ -1,4 +1,5 @@
-"""``trailkit generate``: random puzzles of every family, reproducible from a seed.
+"""Random puzzles of every family, reproducible from a seed (what ``trailkit generate``
+writes).
 
 Kinds and what ``--size N`` means:
 

@@ -1,4 +1,5 @@
-"""``trailkit import``: turn plank lists and domino lists into YAML specs.
+"""Plank lists and domino lists turned into YAML spec text (what ``trailkit import``
+writes).
 
 The plank format is the one the Toowoomba tyre puzzle's author used: ``U V colour``
 per line, ``#`` comments. Comments are carried into the spec; a plank listed twice
