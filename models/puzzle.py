@@ -221,6 +221,14 @@ class Puzzle:
                 out.append((e, 1))
         return out
 
+    def start_nodes(self) -> list[int]:
+        """The nodes a walk may start at, in index order."""
+        return list(range(self.num_nodes)) if self.start is None else sorted(self.start)
+
+    def end_nodes(self) -> list[int]:
+        """The nodes a walk may end at, in index order."""
+        return list(range(self.num_nodes)) if self.end is None else sorted(self.end)
+
     def usable(self, e: int) -> bool:
         """May a walk step along edge ``e`` at all? (Under a colour rule an uncoloured
         edge never can.)"""

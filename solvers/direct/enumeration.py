@@ -159,7 +159,7 @@ class _TrailCounter:
         p = self.p
         if self.exact and mask != self.full:
             return False
-        if p.end is not None and node not in p.end:
+        if not p.may_end(node):
             return False
         if p.closed:
             if node != start:
@@ -177,8 +177,7 @@ class _TrailCounter:
 
     # ----------------------------------------------------------------- search
     def run(self) -> CountResult:
-        starts = (sorted(self.p.start) if self.p.start is not None
-                  else range(self.p.num_nodes))
+        starts = self.p.start_nodes()
         results: dict[int, _Sums] = {}
         stopped = ""
         partial = (0, 0, 0)
@@ -369,7 +368,7 @@ def _count_shortest_reusable(puzzle: Puzzle) -> CountResult:
     the sum over the starts whose shortest walk has the overall fewest steps.
     """
     t0 = time.perf_counter()
-    starts = sorted(puzzle.start) if puzzle.start is not None else range(puzzle.num_nodes)
+    starts = puzzle.start_nodes()
     found = {s: _bfs_count(puzzle, s) for s in starts}
     best = min((length for length, _ in found.values()), default=_INF)
     per = {puzzle.nodes[s]: StartCounts(count if length == best else 0)
@@ -390,7 +389,7 @@ def _bfs_count(puzzle: Puzzle, s: int) -> tuple[float, int]:
 
     def goal(state: tuple[int, int, int], steps: int) -> bool:
         node, last, first = state
-        if puzzle.end is not None and node not in puzzle.end:
+        if not puzzle.may_end(node):
             return False
         if not puzzle.closed:
             return True

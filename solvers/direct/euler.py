@@ -91,7 +91,7 @@ def _empty_walk(puzzle: Puzzle) -> Answer:
     starts: Iterable[int] = range(len(puzzle.nodes)) if puzzle.start is None \
         else sorted(puzzle.start)
     for v in starts:
-        if puzzle.end is None or v in puzzle.end:
+        if puzzle.may_end(v):
             return Answer.solved(NAME, Walk((v,), ()), optimal=True
                                  if puzzle.objective is Objective.SHORTEST else None)
     certificate = structural_certificate(puzzle)  # the endpoints argument for no edges
@@ -119,7 +119,7 @@ def _disconnected(puzzle: Puzzle) -> Answer:
 # ------------------------------------------------------------ start choice
 def _allowed(puzzle: Puzzle, s: int, t: int) -> bool:
     return ((puzzle.start is None or s in puzzle.start)
-            and (puzzle.end is None or t in puzzle.end))
+            and puzzle.may_end(t))
 
 
 def _closing_start(puzzle: Puzzle, touched: Sequence[int] | np.ndarray) -> int | None:
@@ -127,7 +127,7 @@ def _closing_start(puzzle: Puzzle, touched: Sequence[int] | np.ndarray) -> int |
     candidates: Iterable[int] = range(len(puzzle.nodes)) if puzzle.start is None \
         else sorted(puzzle.start)
     for v in candidates:
-        if touched[v] and (puzzle.end is None or v in puzzle.end):
+        if touched[v] and puzzle.may_end(v):
             return v
     return None
 

@@ -477,7 +477,7 @@ def exact_count(puzzle: Puzzle) -> CountResult | None:
         return CountResult(backend=BACKEND, solutions=1, method="trivial", by_formula=True)
     t0 = time.perf_counter()
     g = _Graph.of(puzzle)
-    starts = sorted(puzzle.start) if puzzle.start is not None else range(puzzle.num_nodes)
+    starts = puzzle.start_nodes()
     ends = puzzle.end if puzzle.end is not None else frozenset(range(puzzle.num_nodes))
     odd = [v for v in range(g.n) if g.degree[v] % 2]
     per: dict[str, int] = {}

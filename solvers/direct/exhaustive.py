@@ -116,7 +116,7 @@ class _TrailSearch:
         self.relaxed_length = relaxed_length
         n = puzzle.num_nodes
         self.is_end = [puzzle.may_end(v) for v in range(n)]
-        self.starts: Sequence[int] = range(n) if puzzle.start is None else sorted(puzzle.start)
+        self.starts: Sequence[int] = puzzle.start_nodes()
         if puzzle.closed:
             self.starts = [s for s in self.starts if self.is_end[s]]
         self.work_limit = limits.work_limit if limits.work_limit is not None \

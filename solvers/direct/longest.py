@@ -49,8 +49,7 @@ def solve_longest(puzzle: Puzzle, limits: Limits) -> Answer:
         moves[u].append((e, v))
         if u != v and not puzzle.is_directed(e):
             moves[v].append((e, u))
-    starts = range(puzzle.num_nodes) if puzzle.start is None else sorted(puzzle.start)
-    ends = set(range(puzzle.num_nodes)) if puzzle.end is None else set(puzzle.end)
+    starts = puzzle.start_nodes()
     deadline = None if limits.time_limit is None else time.monotonic() + limits.time_limit
     best: list[Walk] = []
     used = bytearray(puzzle.num_edges)
@@ -59,7 +58,7 @@ def solve_longest(puzzle: Puzzle, limits: Limits) -> Answer:
     work = [0]
 
     def finishes(at: int) -> bool:
-        if at not in ends:
+        if not puzzle.may_end(at):
             return False
         if not puzzle.closed:
             return True

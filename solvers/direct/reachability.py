@@ -343,7 +343,7 @@ def solve_reusable(puzzle: Puzzle, limits: Limits) -> Answer:
     """
     started = time.monotonic()
     deadline = _deadline(limits)
-    starts = range(puzzle.num_nodes) if puzzle.start is None else sorted(puzzle.start)
+    starts = puzzle.start_nodes()
     ends = range(puzzle.num_nodes) if puzzle.end is None else sorted(puzzle.end)
     if not puzzle.closed or puzzle.num_edges == 0:
         # With no edge at all a closed walk may stand still (verify accepts it).

@@ -81,8 +81,7 @@ def with_empty_walk(found: Optimum, puzzle: Puzzle, changes: Sequence[Change], *
     removal = {c.edge: i for i, c in enumerate(changes) if c.op is Op.REMOVE}
     if len(removal) < puzzle.num_edges:
         return found
-    starts = set(range(puzzle.num_nodes)) if puzzle.start is None else set(puzzle.start)
-    ends = set(range(puzzle.num_nodes)) if puzzle.end is None else set(puzzle.end)
+    starts, ends = set(puzzle.start_nodes()), set(puzzle.end_nodes())
     chosen = tuple(sorted(removal.values()))
     k = len(chosen)
     if not starts & ends or (cost is not None and k != cost) or (

@@ -80,7 +80,7 @@ def state_distances(puzzle: Puzzle) -> StateDistances:
     n = puzzle.num_nodes
     forward = [_FAR] * (n * k)
     queue: deque[int] = deque()
-    for s in range(n) if puzzle.start is None else sorted(puzzle.start):
+    for s in puzzle.start_nodes():
         forward[s * k] = 0
         queue.append(s * k)
     offsets, targets, allowed = graph.offsets, graph.targets, graph.allowed

@@ -72,7 +72,7 @@ def situations(puzzle: Puzzle, dist: StateDistances) -> Situations:
     phase_name: list[str | None] = [None, *(rule.names if rule else ("a step",))]
     reached: list[list[int]] = [[p for p in range(k) if dist.reached(v * k + p)]
                                 for v in range(puzzle.num_nodes)]
-    goal = set(range(puzzle.num_nodes)) if puzzle.end is None else set(puzzle.end)
+    goal = set(puzzle.end_nodes())
 
     def crossing(e: int, x: int, y: int) -> Crossing:
         c = 0 if rule is None or puzzle.colour is None else puzzle.colour[e]
