@@ -79,8 +79,8 @@ def walk_using(puzzle: Puzzle, required: Collection[int], limits: Limits
             return "unsolvable", None
         enc.model.add(sum(used[e]) == 1)
     solver = make_solver(limits, tuning=enc.params)
-    # measured: presolve spends seconds on these small models (an 8-node figure with
-    # one required chord: 4.8 s with presolve, 1 ms without)
+    # measured: presolve costs far more than the search on these small models
+    # (docs/benchmarks.md, repair)
     solver.parameters.cp_model_presolve = False
     status = solver.solve(enc.model)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
