@@ -40,7 +40,8 @@ class Walk:
     arrays (``.node_array`` / ``.edge_array``, what the compiled backends produce and
     the verifier reads). Each form is made from the other on first use, so a
     million-step walk from a compiled backend is checked without ever becoming a
-    tuple of a million Python ints (that costs about 30 ms and 36 MB).
+    tuple of a million Python ints (time and memory spent for nothing; the figures are
+    in ``docs/benchmarks.md``).
 
     >>> w = Walk((0, 1, 0), (4, 4))
     >>> len(w), w.nodes, w.edge_array.tolist(), w == Walk(np.array([0, 1, 0]), (4, 4))

@@ -1,6 +1,6 @@
 """What a count of solutions says: totals, failures, early failures, per-start rows.
 
-Definitions (from the Nikolaus seed; see the README): a *solution* is a walk (a
+Definitions (from the Nikolaus seed; see docs/counting.md): a *solution* is a walk (a
 step sequence; parallel edges are distinct) obeying every rule; a *failure* is a
 walk that cannot take another step while the puzzle is not yet solved; an *early
 failure* is a walk whose last step was the mistake (without it the walk could

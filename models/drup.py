@@ -15,9 +15,10 @@ checked, the conflict and reasons its derivation used. A lemma nothing uses is
 skipped (the refutation stands without it). Propagation in the backward pass
 is *core-first*, as in drat-trim: clauses already marked are propagated before
 any other, so conflicts rest on them where they can and fewer lemmas join the
-core (8 to 13% fewer on solver proofs). ``backward=False`` checks every lemma
-when it is added. Either way the proof must contain the empty clause, and every
-lemma a refutation rests on is checked against the clauses present at its line.
+core (how many fewer on solver proofs: ``docs/benchmarks.md``). ``backward=False``
+checks every lemma when it is added. Either way the proof must contain the empty
+clause, and every lemma a refutation rests on is checked against the clauses present
+at its line.
 
 As drat-trim does, the checker ignores deletions of unit clauses and of clauses
 that are the reason of a top-level assignment: Glucose and MapleChrono delete
@@ -69,8 +70,8 @@ _SMALL: ContextVar[bool] = ContextVar("small_drup_check", default=False)
 class _Kernels:
     """:mod:`trailkit.models.drup_kernel` as this module calls it: each kernel compiled,
     or, during the check of a small proof, interpreted. Loading Numba and the checker's
-    cached machine code costs over a second (compiling it on first use, half a minute),
-    far more than a proof of a few hundred lines takes interpreted; the very same code
+    cached machine code (compiling it on first use, all the more) costs far more than a
+    proof of a few hundred lines takes interpreted; the very same code
     runs either way (the tests compare the two)."""
 
     def __getattr__(self, name: str) -> Any:

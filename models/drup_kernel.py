@@ -5,10 +5,11 @@ is the clause database it checks the proof with: two watched literals, unit
 propagation at top level, reverse-unit-propagation (RUP) checks, and the forward
 and backward passes over the proof. Everything lives in NumPy arrays (one
 :class:`Database`) and every function is written in the subset of Python that
-Numba compiles, so with Numba installed the hot loop runs as machine code (30 to
-50 times faster than the same code interpreted: ``tests/bench/bench_sat.py
---checker``). Without Numba, or with ``NUMBA_DISABLE_JIT=1``, the very same
-functions run as plain Python: slower, never different.
+Numba compiles, so with Numba installed the hot loop runs as machine code (far
+faster than the same code interpreted: ``docs/benchmarks.md``, from
+``tests/bench/bench_sat.py --checker``). Without Numba, or with
+``NUMBA_DISABLE_JIT=1``, the very same functions run as plain Python: slower, never
+different.
 
 Encoding. Variables are numbered from 1; literal ``v`` is coded ``2v``
 and ``-v`` is ``2v + 1`` (``code ^ 1`` negates). ``truth[code]`` is 1 when that

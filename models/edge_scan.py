@@ -4,8 +4,8 @@ A million-line edge list (``edges_file:``, or a spec's inline ``edges:`` list on
 fast reader has cut out its items) is almost always *uniform*: every line ``u v`` or
 every line ``u v colour``, no comments, arrows or blank lines. Cutting such a text
 with ``str.split`` makes three million small strings, and numbering the node names
-through a dict then costs about two seconds and a few hundred megabytes, far more
-than the solving. :func:`scan_edges` instead walks the bytes once in a compiled
+through a dict then costs far more time and memory than the solving
+(``docs/benchmarks.md``). :func:`scan_edges` instead walks the bytes once in a compiled
 kernel (:func:`trailkit.models.jit.kernel`) that cuts the words and gives each a key
 (the word itself when short, else a hash), then numbers the keys in an
 open-addressing table (node names and colours apart), in order of first appearance,
@@ -13,8 +13,7 @@ exactly as the line-by-line reading numbers them; words keyed by a hash are then
 compared byte for byte with the first word of their number. Only the distinct names
 ever become Python strings. (Cutting and numbering are separate loops on purpose:
 the numbering loop is so small that the processor overlaps its random reads of the
-table, five to ten times faster, on this project's machine, than a loop that also
-cuts.)
+table, which a loop that also cuts does not allow: measured in ``docs/benchmarks.md``.)
 
 Anything that is not uniform gives ``None`` and the caller reads the text line by
 line (:func:`trailkit.models.textformats.parse_edge_columns`), so every problem is

@@ -8,8 +8,8 @@ where Numba is missing; ``NUMBA_DISABLE_JIT=1`` runs the very same code interpre
 process instead.
 
 Numba is imported only when a kernel is first compiled, because importing it and
-loading the cached machine code costs 0.6 to 1.3 s on this project's machine, ten
-times what solving Das Haus vom Nikolaus takes. So a caller with a small input asks
+loading the cached machine code costs many times what solving Das Haus vom Nikolaus
+takes (``docs/benchmarks.md``). So a caller with a small input asks
 :meth:`Kernel.sized` for the interpreted function instead: below
 :data:`COMPILE_FROM` items (unless Numba is loaded already) it is the faster choice.
 Kernels may call each other; each variant calls the same variant of the others.
@@ -44,9 +44,9 @@ COMPILED = importlib.util.find_spec("numba") is not None
 """Whether kernels run compiled (Numba is installed)."""
 
 COMPILE_FROM = 20_000
-"""Input size (edges, states, ...) from which :meth:`Kernel.sized` compiles: the
-interpreted kernels take about 2 to 5 µs per item, so below this they finish before
-Numba would have loaded."""
+"""Input size (edges, states, ...) from which :meth:`Kernel.sized` compiles: below this
+the interpreted kernels finish before Numba would have loaded (their cost per item:
+``docs/benchmarks.md``)."""
 
 
 class Kernel:

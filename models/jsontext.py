@@ -1,8 +1,8 @@
 """A walk's ``steps`` list as JSON text, written from its arrays: no dict per step.
 
 The contract's ``steps`` list (:meth:`Walk.steps_json`) is one ``{"from", "to", "edge",
-"colour"}`` object per step. Building a million of those dicts and encoding them costs
-seconds; :class:`StepsJson` stands in for the list inside an answer object instead and
+"colour"}`` object per step. Building a million of those dicts and encoding them is
+slow; :class:`StepsJson` stands in for the list inside an answer object instead and
 writes its text, one step object a line (as the value of a top-level key in an
 indented document)::
 

@@ -150,7 +150,7 @@ class Puzzle:
     def int_array(self, name: str) -> np.ndarray:
         """Edge list ``name`` (``"tail"``, ``"head"`` or ``"colour"``) as an int64 array,
         for the compiled algorithms: the copy the spec reader kept when it is a copy of
-        this very list (a million-item list is not converted back, 60 ms each), else
+        this very list (so a million-item list is not converted back), else
         converted now. Treat it as read-only: it may be shared."""
         values = getattr(self, name)
         kept = self.edge_arrays.get(name)

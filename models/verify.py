@@ -9,9 +9,8 @@ Long walks are first checked by a compiled kernel of the verifier's own
 (:func:`_walk_ok`, Numba through :mod:`trailkit.models.jit`; it shares no code with
 the backends' kernels): it only answers whether every rule holds, and when one does
 not, the plain checker below runs to describe each violation, so the messages are
-the same either way. A million-step walk: 0.5 to 0.9 s in the plain checker, about
-0.2 s through the kernel, most of it turning the puzzle's lists into arrays
-(``tests/bench/bench_perf.py``). Walks shorter than
+the same either way (how much faster the kernel checks a million-step walk:
+``docs/benchmarks.md``, from ``tests/bench/bench_perf.py``). Walks shorter than
 :data:`~trailkit.models.jit.COMPILE_FROM` steps go straight to the plain checker,
 which is faster than loading Numba.
 

@@ -40,7 +40,7 @@ def in_puzzle_words(puzzle: Puzzle, text: str) -> str:
 
 
 def answer_json(puzzle: Puzzle, answer: Answer, spec: str | None) -> dict[str, Any]:
-    """The ``trailkit-result/1`` object (the README's "JSON answers" section)."""
+    """The ``trailkit-result/1`` object (docs/json.md)."""
     walk = answer.walk
     certificate = None
     if answer.certificate is not None:

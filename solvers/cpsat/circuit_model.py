@@ -85,9 +85,8 @@ def encode_edge_circuit(puzzle: Puzzle, *, break_symmetry: bool = True) -> Encod
         model.maximize(length)  # the skippable steps, as many on the circuit as can be
     if not (puzzle.objective is Objective.SHORTEST or puzzle.wants_longest) \
             or puzzle.use is EdgeUse.EXACTLY_ONCE:
-        # No real objective to bound: the LP relaxation only costs time (measured: a
-        # 400-edge Euler circuit 7.4 s -> 1.3 s, alternating trails up to 600 edges no
-        # slower, solvable or not).
+        # No real objective to bound: the LP relaxation only costs time (measured on
+        # Euler circuits and alternating trails, solvable or not: docs/benchmarks.md).
         params["linearization_level"] = 0
     rule = "exactly once" if puzzle.use is EdgeUse.EXACTLY_ONCE else "at most once"
     return Encoding(

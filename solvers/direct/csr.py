@@ -3,9 +3,8 @@ layout the direct backend's graph algorithms walk over.
 
 :func:`group_by` is a stable counting sort that also carries a value along, in one
 pass: linear time, where ``np.argsort(..., kind="stable")`` is a comparison sort
-and a gather afterwards is a second pass of random reads (two million half-edges:
-40 to 50 ms against 80 to 150 ms for counting sort + gather, and 160 to 230 ms for
-the argsort alone, on this project's machine). Both the Euler walk (:mod:`.euler`)
+and a gather afterwards is a second pass of random reads (measured on two million
+half-edges: ``docs/benchmarks.md``). Both the Euler walk (:mod:`.euler`)
 and the (node, colour-phase) search (:mod:`.reachability`) build their adjacency
 with it. Entries are int32, so a walk over them reads half the memory.
 

@@ -8,15 +8,16 @@
   every node balances (an open trail's two ends excepted), then as above.
 
 The walk itself comes from an iterative Hierholzer in compiled code
-(:func:`_hierholzer`, Numba through :mod:`trailkit.models.jit`) over a
-compressed-sparse-row adjacency built by a counting sort (:func:`.csr.group_by`). A
-two-way edge ``e`` of ``m`` is split into two half-edges ``e`` (from its tail) and
-``m + e`` (from its head); the walk stays a NumPy array until it is printed
-(:class:`~trailkit.models.answer.Walk`). A million edges (``tests/bench/bench_perf.py``,
-dense / sparse instance): 0.10 / 1.8 s when the puzzle holds arrays, against 0.16 /
-1.1 s for a plain C Hierholzer parsing its input, and 0.5 / 2.0 s from the lists
-today's spec reader builds, 0.4 s of that turning them into arrays (the pure-Python
-Hierholzer this replaced took 0.8 / 2.7 s on a quieter machine).
+(:func:`_hierholzer`, Numba through :mod:`trailkit.models.jit`; a small puzzle runs the
+same code interpreted) over a compressed-sparse-row adjacency built by a counting sort
+(:func:`.csr.group_by`). A two-way edge ``e`` of ``m`` is split into two half-edges
+``e`` (from its tail) and ``m + e`` (from its head); the walk stays a NumPy array until
+it is printed (:class:`~trailkit.models.answer.Walk`). The edge ends come from
+:meth:`Puzzle.int_array <trailkit.models.puzzle.Puzzle.int_array>`: the spec reader's
+own arrays when its compiled scanner read a big edge list (nothing converted), else
+the Python lists converted first. How it compares with NetworkX and a plain C
+Hierholzer on a million edges, from lists and from arrays: ``docs/benchmarks.md``
+(``tests/bench/bench_perf.py``).
 
 When no trail exists the answer carries a structural certificate
 (:mod:`.structural`), except for mixed graphs that fail only because no
@@ -147,7 +148,7 @@ def _parity_ends(puzzle: Puzzle, deg: Sequence[int] | np.ndarray,
 # ------------------------------------------------------------------ routes
 def _arrays(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
     """The edges' ends as int64 arrays (:meth:`Puzzle.int_array`: free when the reader
-    kept them, else ``np.fromiter``, 70 ms per million-int list)."""
+    kept them, else ``np.fromiter``)."""
     return puzzle.int_array("tail"), puzzle.int_array("head")
 
 
@@ -278,9 +279,8 @@ def _balancing_flips(puzzle: Puzzle, s: int, t: int) -> np.ndarray | None:
     edges (capacity one each), into the nodes with a deficit. ``None`` when the
     maximum flow cannot carry every surplus away.
 
-    The flow runs compiled (:func:`_max_flow`): on a million-edge mixed graph, half
-    of it two-way, 2.2 s (dense) and 50 s (sparse) in pure Python became
-    well under a second (``tests/bench/bench_perf.py``).
+    The flow runs compiled (:func:`_max_flow`): in pure Python it was the slow part of
+    a big mixed graph (figures in ``docs/benchmarks.md``).
     """
     n = len(puzzle.nodes)
     tail, head = _arrays(puzzle)
@@ -311,9 +311,8 @@ def _max_flow(count: int, frm: np.ndarray, to: np.ndarray, capacity: np.ndarray,
     arc's residual capacity.
 
     The arcs and their reverses are kept in compressed sparse rows (``rev[a]`` is the
-    reverse of arc position ``a``), so a node's arcs are read in one sweep: with the
-    linked lists of the pure-Python version the sparse instance spent 5 s in cache
-    misses, with rows 0.3 s.
+    reverse of arc position ``a``), so a node's arcs are read in one sweep, where the
+    linked lists of the pure-Python version missed the cache at every arc.
     """
     m = len(frm)
     ptr = np.zeros(count + 1, dtype=np.int64)

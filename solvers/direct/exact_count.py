@@ -39,14 +39,14 @@ bound (about 60 nodes, or heavy multiplicities) :func:`_reference_sum`, the
 original enumeration with Python-integer determinants, is used: exact at any size,
 and the oracle the tests compare against.
 
-Measured on this project's 2-core machine (``tests/bench/bench_perf.py``): K9's
-3,230,080 orientations (911,520,057,021,235,200 circuits, OEIS A135388) take about
-2 s of CPU compiled, against 290 s for the reference enumeration; the double-eight
-set (K9 plus nine doubles) the same.
+Measured with ``tests/bench/bench_perf.py`` (figures in ``docs/benchmarks.md``): K9's
+3,230,080 orientations (911,520,057,021,235,200 circuits, OEIS A135388) are counted
+far faster compiled than by the reference enumeration, and so is the double-eight set
+(K9 plus nine doubles).
 
 **Where it stops**: the work is the number of Eulerian orientations, which grows
-super-exponentially: K11 has about 4.8e10, some 15,000 times K9's (about 9 hours on
-one core). Going further needs fewer orientations rather than faster ones: the
+super-exponentially: K11 has about 4.8e10, some 15,000 times K9's (hours on one
+core). Going further needs fewer orientations rather than faster ones: the
 graph's symmetry (for K_n, count one orientation per orbit of the n! relabellings
 and multiply by the orbit's size), a split of the search's first levels over
 cores, or a transfer-matrix count along a path decomposition of small width.
@@ -261,7 +261,7 @@ def _arborescences(adj: list[list[int]], nodes: list[int]) -> int:
 
 def _reference_sum(g: _Graph, nodes: list[int]) -> int:
     """Σ_D t_w(D) by enumerating every orientation and taking its determinant in Python
-    integers: exact at any size, slow (K9: 290 s). The oracle for the compiled path."""
+    integers: exact at any size, slow (K9: minutes). The oracle for the compiled path."""
     return sum(_arborescences(adj, nodes) for adj in _orientations(g))
 
 

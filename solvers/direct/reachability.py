@@ -15,9 +15,8 @@ moves are stored once, grouped by (node, colour) in compressed-sparse-row form
 same successors, so each (node, colour) group is expanded at most once per search,
 and the whole search reads every plank end at most once. Each breadth-first level
 is expanded in compiled code (:func:`_expand`); Python only looks at the clock
-between levels. A million planks: building the state graph took 8.5 s and the
-search 1 s in the pure-Python version, both are now a small fraction of a second
-(``tests/bench/bench_perf.py``).
+between levels (against the pure-Python version this replaced: ``docs/benchmarks.md``,
+from ``tests/bench/bench_perf.py``).
 
 >>> from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
 >>> from trailkit.solvers.base import Limits

@@ -2,7 +2,7 @@
 and the scale between neighbours.
 
 Plain Python rather than NumPy on purpose: a puzzle whose spec lays it out is drawn
-without importing NumPy at all, which saves a third of a second of a ``trailkit draw``
+without importing NumPy at all, which saves the import's time in every ``trailkit draw``
 run (NumPy loads only for an automatic layout, in :mod:`.layout`).
 
 >>> V(3, 4).norm(), V(1, 2) + V(1, 1) * 2

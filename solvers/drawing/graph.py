@@ -276,7 +276,7 @@ class _Scene:
             out.append(el("path", d="".join(segments), fill="none", stroke=paint.hex,
                           stroke_width=PLANK_W, stroke_dasharray=paint.dasharray(PLANK_W),
                           stroke_linecap=_linecap(paint), class_="edges-merged",
-                          shape_rendering="optimizeSpeed",  # no anti-aliasing: 5x faster
+                          shape_rendering="optimizeSpeed",  # no anti-aliasing: renders faster
                           data_colour=name or None))
         self.notes.append(f"Simplified for its size ({plural(p.num_edges, 'edge')}): edges are "
                           "drawn as one line per colour and nodes as unlabelled dots.")

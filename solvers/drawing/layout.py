@@ -321,7 +321,7 @@ def count_crossings(xy: np.ndarray, edges: np.ndarray, *, limit: int = 1500) -> 
 
 def _pivot_mds(n: int, adj: list[list[int]]) -> np.ndarray:
     """Pivot MDS: distances to a few far-apart pivots, double-centred, projected on their
-    two main axes. Linear in the edges per pivot, so 100,000 nodes take seconds."""
+    two main axes. Linear in the edges per pivot, so it scales to the biggest pictures."""
     k = min(_PIVOTS, n)
     pivots = [0]
     dist = _bfs(adj, 0)

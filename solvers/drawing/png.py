@@ -2,16 +2,15 @@
 
 resvg (the Rust renderer, through the ``resvg-py`` wheel) was chosen over CairoSVG by
 measuring both (``tests/bench/bench_draw.py``): they render the solved tyre picture in
-about the same time (0.56 s against 0.62 s, 1.5x), but resvg is one self-contained
+about the same time (``docs/benchmarks.md``), but resvg is one self-contained
 wheel of 3 MB, where CairoSVG needs Debian's ``libcairo2`` on the machine and pulls in
 cairocffi, Pillow, tinycss2 and cssselect2 (9 MB). It reads the system's fonts; the
 pictures name DejaVu Sans and Liberation Sans first.
 
 A PNG is capped at :data:`MAX_PIXELS` pixels, and ``trailkit draw`` renders puzzles of
 more than :data:`SIMPLIFY_EDGES` edges simplified (one path per colour, unlabelled
-dots): the full 10,000-edge picture took 16 s as 35 million pixels and still 10.6 s as
-8 million, where the simplified one takes under 2 s as 4 million (its SVG, which zooms,
-keeps every detail).
+dots): the full picture of such a puzzle renders many times slower than the
+simplified one (``docs/benchmarks.md``), and its SVG, which zooms, keeps every detail.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A very small SVG writer: elements as text, attributes escaped, numbers short.
 
-Plain text rather than a drawing library, measured: 10,000 dashed lines take 0.17 s
-and 1.0 MB here against 1.15 s and 1.5 MB with ``drawsvg`` 2.4, the pictures use a
+Plain text rather than a drawing library, measured (faster and smaller than ``drawsvg``
+2.4: ``docs/benchmarks.md``), the pictures use a
 dozen element kinds, the core install stays without another dependency, and the tests
 read the output back with an XML parser anyway. Every attribute value and text goes through
 :func:`xml.sax.saxutils` escaping, so a node named ``<b>&`` is drawn as written.

@@ -110,8 +110,8 @@ def _precheck_answer(puzzle: Puzzle, engine: Backend) -> Answer | None:
     """The pre-check for the search backends (``direct`` makes the same argument itself,
     as part of its algorithm: its answer is its own).
 
-    Parity arguments are hard for resolution (a SAT solver needs minutes for an Euler
-    trail in K6); the certificate is one line.
+    Parity arguments are hard for resolution (measured: ``docs/benchmarks.md``); the
+    certificate is one line.
     """
     return None if engine.family == "direct" else precheck(puzzle)
 

@@ -18,3 +18,8 @@ The verbs behind ``trailkit repair`` and ``trailkit explain``, and what they use
 
 Above the solve pipeline: a repair is checked by solving the repaired puzzle again.
 """
+
+from trailkit.solvers.repair.explanation import Explanation, explain
+from trailkit.solvers.repair.fewest_changes import Repair, RepairResult, RepairStatus, repair
+
+__all__ = ["Explanation", "Repair", "RepairResult", "RepairStatus", "explain", "repair"]

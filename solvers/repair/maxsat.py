@@ -14,7 +14,7 @@ describes the walks of 1 up to (number of edges) steps, each edge at most once. 
 RC2's optimum is the fewest changes (its cost), found by unsatisfiable-core guided
 search; the model names the change set. The encoding grows with (edges x steps), so
 puzzles over :data:`MAX_EDGES` edges (candidates included) are left to CP-SAT (RC2
-has no time limit; 46 edges already took minutes).
+has no time limit, and its time grows fast past that size: ``docs/benchmarks.md``).
 """
 
 from __future__ import annotations

@@ -83,7 +83,7 @@ def solve_transitions(puzzle: Puzzle, name: str, deadline: Deadline, *,
                 return TransitionOutcome(Verdict.SAT, walk, stats=stats)
             # One cut per round, the smallest piece's: measured on random Eulerian
             # multigraphs, adding every piece's cut at once can make the next call
-            # very hard (a 1,000-edge trail: over 120 s, against 0.5 s in 10 rounds).
+            # very hard (a 1,000-edge trail: docs/benchmarks.md, transition encoding).
             # A piece no step can ever leave (an empty cut) refutes at once.
             clauses_of = [(cut_clause(tmap, puzzle, piece), piece)
                           for piece in sorted(pieces, key=len)]

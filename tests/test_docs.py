@@ -1,0 +1,280 @@
+"""The documentation stays true: the site builds cleanly, and every example in
+``README.md`` and ``docs/*.md`` runs and prints what the page shows.
+
+How a page marks its examples (docs/layout.md, "Documentation", says the same):
+
+* A fenced ``console`` block holds commands and what they print. A line
+  ``$ trailkit ARGS`` is a command; the lines after it, up to the next ``$`` line or
+  the end of the block, are its output (standard output and standard error together,
+  as a terminal shows them). Only ``trailkit`` commands run, without pipes or
+  redirections. Every command must exit 0 unless the line just before the block is
+  ``<!-- exit: N -->`` (or ``<!-- exit: N, M -->``): one exit code per command, in order.
+* Each block runs in a fresh temporary folder holding a copy of ``specs/`` and
+  ``docs/examples/`` (at the same paths as in the repository), its
+  commands one after the other, so ``--out`` files land there (never in the
+  repository) and a later command of the same block reads them. A command runs as
+  ``python -m trailkit.solvers.cli ARGS`` with ``COLUMNS=80`` and UTF-8 output.
+* Times are masked before comparing (``0.012 s``, ``"time_s": 0.0123``: the masks of
+  ``tests/bench/outputs_snapshot.py``), so a page shows the real ones.
+* Fenced ``pycon`` blocks are doctests: a page's blocks run in order in one namespace,
+  in the same kind of temporary folder.
+* ``python tests/test_docs.py --update [PAGE ...]`` runs every ``console`` block again
+  and writes its real output and exit codes into the page (review the diff).
+
+Other fenced blocks (``yaml``, ``sh``, ``text``, ...) are not run.
+"""
+
+from __future__ import annotations
+
+import difflib
+import doctest
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from bench.outputs_snapshot import masked  # tests/ is on the path (pytest, or run as a script)
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+TRAILKIT = [sys.executable, "-m", "trailkit.solvers.cli"]
+FENCE = re.compile(r"^```([\w-]*)\s*$")
+EXIT_MARK = re.compile(r"^<!--\s*exit:\s*([\d,\s]+?)\s*-->\s*$")
+SHELL_SYNTAX = {"|", "||", "&&", ";", ">", ">>", "<", "2>", "2>&1", "&"}
+README_MAX_LINES = 250
+SANDBOX = ("specs", "docs/examples")  # copied into each example's folder
+
+
+@dataclass(frozen=True)
+class Command:
+    line: str  # the text after "$ "
+    output: tuple[str, ...]
+
+    def argv(self) -> list[str]:
+        words = shlex.split(self.line, comments=True)
+        if not words or words[0] != "trailkit":
+            raise ValueError(f"only trailkit commands run in console blocks: {self.line!r}")
+        if SHELL_SYNTAX & set(words):
+            raise ValueError(f"no pipes or redirections in console blocks: {self.line!r}")
+        return words[1:]
+
+
+@dataclass(frozen=True)
+class Example:
+    page: Path
+    opening: int  # 0-based index of the opening fence
+    closing: int  # 0-based index of the closing fence
+    marker: int | None  # index of the exit marker line, if any
+    commands: tuple[Command, ...]
+    exits: tuple[int, ...]
+
+    @property
+    def name(self) -> str:
+        return f"{self.page.relative_to(ROOT)}:{self.opening + 1}"
+
+
+def fenced_blocks(lines: list[str]) -> list[tuple[str, int, int]]:
+    """Every top-level fenced block as (language, opening index, closing index)."""
+    blocks, open_at, language = [], None, ""
+    for i, line in enumerate(lines):
+        fence = FENCE.match(line)
+        if fence is None:
+            continue
+        if open_at is None:
+            open_at, language = i, fence.group(1)
+        elif not fence.group(1):
+            blocks.append((language, open_at, i))
+            open_at = None
+    if open_at is not None:
+        raise ValueError(f"a code block opened on line {open_at + 1} is never closed")
+    return blocks
+
+
+def examples(page: Path) -> list[Example]:
+    """The ``console`` blocks of ``page``, parsed."""
+    lines = page.read_text(encoding="utf-8").splitlines()
+    found = []
+    for language, opening, closing in fenced_blocks(lines):
+        if language != "console":
+            continue
+        where = f"{page.relative_to(ROOT)}:{opening + 1}"
+        commands: list[Command] = []
+        current: tuple[str, list[str]] | None = None
+        for line in lines[opening + 1:closing]:
+            if line.startswith("$ "):
+                if current:
+                    commands.append(Command(current[0], tuple(current[1])))
+                current = (line[2:], [])
+            elif current is None:
+                raise ValueError(f"{where}: a console block starts with '$ trailkit ...'")
+            else:
+                current[1].append(line)
+        if current:
+            commands.append(Command(current[0], tuple(current[1])))
+        mark = EXIT_MARK.match(lines[opening - 1]) if opening else None
+        exits = (tuple(int(c) for c in re.split(r"[,\s]+", mark.group(1)) if c) if mark
+                 else (0,) * len(commands))
+        if len(exits) != len(commands):
+            raise ValueError(f"{where}: {len(exits)} exit codes for {len(commands)} commands")
+        found.append(Example(page, opening, closing, opening - 1 if mark else None,
+                             tuple(commands), exits))
+    return found
+
+
+def sandbox(folder: Path) -> Path:
+    """``folder`` with a copy of the bundled specs and of the pages' example files
+    (``docs/examples/``), at the same paths as in the repository: where an example runs."""
+    for part in SANDBOX:
+        shutil.copytree(ROOT / part, folder / part)
+    return folder
+
+
+def run(command: Command, folder: Path) -> tuple[int, str]:
+    """Exit code and output (stdout and stderr in the order written) of one command."""
+    env = {**os.environ, "COLUMNS": "80", "PYTHONIOENCODING": "utf-8", "PYTHONUNBUFFERED": "1"}
+    done = subprocess.run([*TRAILKIT, *command.argv()], cwd=folder, env=env, timeout=300,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          encoding="utf-8", check=False)
+    return done.returncode, done.stdout
+
+
+def _normal(text: str) -> str:
+    return "\n".join(line.rstrip() for line in masked(text).strip("\n").splitlines())
+
+
+def same_text(actual: str, expected: str) -> bool:
+    """Whether two outputs agree once times are masked and trailing blanks dropped."""
+    return _normal(actual) == _normal(expected)
+
+
+ALL_EXAMPLES = [example for page in PAGES for example in examples(page)]
+
+
+def test_the_pages_have_examples() -> None:
+    """The convention is in use (a typo in a fence's language would silently skip a block)."""
+    assert len(ALL_EXAMPLES) >= 20
+    assert sum(1 for e in ALL_EXAMPLES if e.page.name == "README.md") >= 4
+
+
+@pytest.mark.parametrize("example", ALL_EXAMPLES, ids=lambda e: e.name)
+def test_console_example(example: Example, tmp_path: Path) -> None:
+    folder = sandbox(tmp_path)
+    for command, code in zip(example.commands, example.exits, strict=True):
+        got_code, got = run(command, folder)
+        expected = "\n".join(command.output)
+        diff = "\n".join(difflib.unified_diff(
+            _normal(expected).splitlines(), _normal(got).splitlines(), "the page", "printed",
+            lineterm=""))
+        assert same_text(got, expected) and got_code == code, (
+            f"{example.name}: $ {command.line}\n"
+            f"exit {got_code} (the page says {code})\n{diff}\n"
+            f"(python tests/test_docs.py --update rewrites the page's outputs)")
+
+
+def pycon_blocks(page: Path) -> list[tuple[int, str]]:
+    lines = page.read_text(encoding="utf-8").splitlines()
+    return [(opening + 1, "\n".join(lines[opening + 1:closing]) + "\n")
+            for language, opening, closing in fenced_blocks(lines) if language == "pycon"]
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if pycon_blocks(p)],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_python_examples(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page's ``pycon`` blocks, run as doctests in order, sharing their names."""
+    monkeypatch.chdir(sandbox(tmp_path))
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    names: dict[str, object] = {"__name__": "docs"}
+    for line, text in pycon_blocks(page):
+        test = parser.get_doctest(text, names, f"{page.name}:{line}", str(page), line)
+        runner.run(test, clear_globs=False)
+        names = test.globs  # a DocTest works on a copy: the next block goes on from here
+    assert runner.summarize(verbose=False).failed == 0, f"a Python example of {page.name} failed"
+
+
+def test_the_site_builds_without_a_warning(tmp_path: Path) -> None:
+    """``mkdocs build --strict``: a broken link, a missing anchor or a page left out of
+    the navigation fails the build."""
+    pytest.importorskip("mkdocs", reason="mkdocs comes with the test and docs extras")
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file",
+                           str(ROOT / "mkdocs.yml"), "--site-dir", str(tmp_path / "site")],
+                          cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "site" / "index.html").exists()
+
+
+def _anchors(page: Path) -> set[str]:
+    from markdown.extensions.toc import slugify
+
+    lines = page.read_text(encoding="utf-8").splitlines()
+    code = {i for _, a, b in fenced_blocks(lines) for i in range(a, b + 1)}
+    return {slugify(re.sub(r"[`*]", "", line.lstrip("#").strip()), "-")
+            for i, line in enumerate(lines) if line.startswith("#") and i not in code}
+
+
+def test_the_readme_links_lead_somewhere() -> None:
+    """The README is outside the site (mkdocs does not check it): every relative link
+    names a file that exists, and every ``#anchor`` a heading of that file."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)\s]+)\)", readme)
+    assert links
+    for link in links:
+        if re.match(r"[a-z]+:", link):
+            continue
+        path, _, anchor = link.partition("#")
+        target = ROOT / path if path else ROOT / "README.md"
+        assert target.exists(), f"README links to {path}, which does not exist"
+        if anchor:
+            assert anchor in _anchors(target), f"README links to {link}: no such heading"
+
+
+def test_the_readme_stays_a_front_page() -> None:
+    """Short, and its second Quick start command is the one CI runs (``.ci/run``)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) < README_MAX_LINES
+    start = readme.split("## Quick start", 1)[1]
+    commands = re.findall(r"```sh\n(.+?)\n```", start, re.S)[:2]
+    assert commands[0].endswith("trailkit solve specs/nikolaus.yaml --backend all")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").rstrip().splitlines()[-1]
+    assert commands[1] == ci
+
+
+# ------------------------------------------------------------------- --update
+def update(page: Path) -> int:
+    """Run every console block of ``page`` and write its real outputs and exit codes in
+    (an output that differs from the page's only in its times is left as it is)."""
+    lines = page.read_text(encoding="utf-8").splitlines()
+    changed = 0
+    for example in reversed(examples(page)):
+        body, codes = [], []
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = sandbox(Path(tmp))
+            for command in example.commands:
+                code, output = run(command, folder)
+                if same_text(output, "\n".join(command.output)):
+                    output = "\n".join(command.output)  # only the times differ: keep the page's
+                body += [f"$ {command.line}", *output.rstrip("\n").splitlines()]
+                codes.append(code)
+        marker = ([f"<!-- exit: {', '.join(map(str, codes))} -->"] if any(codes) else [])
+        first = example.opening if example.marker is None else example.marker
+        new = [*marker, lines[example.opening], *body, lines[example.closing]]
+        if lines[first:example.closing + 1] != new:
+            changed += 1
+            print(f"updated {example.name}")
+        lines[first:example.closing + 1] = new
+    page.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return changed
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] != ["--update"]:
+        sys.exit(f"usage: python {sys.argv[0]} --update [PAGE ...]")
+    chosen = [Path(p).resolve() for p in sys.argv[2:]] or PAGES
+    total = sum(update(page) for page in chosen)
+    print(f"{total} example(s) rewritten")
