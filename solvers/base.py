@@ -21,12 +21,14 @@ __all__ = ["DEFAULT_MEMORY_MB", "NO_LIMITS", "Backend", "Limits", "Optimum"]
 class Limits:
     """Resource limits and determinism knobs for one solve.
 
-    ``time_limit`` is in seconds (``None``: no limit); ``work_limit`` bounds the
-    number of search nodes of exhaustive searches; ``memory_mb`` is the memory a
-    backend may plan to use: it estimates a model's size before building it and
-    answers ``unknown`` (with the estimate) beyond it; ``workers`` and ``seed`` pass
-    through to solvers that use them. A limit reached yields ``unknown``, never a
-    guess.
+    ``time_limit`` is in seconds (``None``: no limit); ``work_limit`` bounds the work
+    in the backend's own unit (:attr:`Backend.work_unit`: search nodes of the direct
+    backend's exhaustive searches, conflicts for CP-SAT), so the same number means
+    different amounts of work on different backends and is given to one backend at a
+    time; ``memory_mb`` is the memory a backend may plan to use: it estimates a
+    model's size before building it and answers ``unknown`` (with the estimate) beyond
+    it; ``workers`` and ``seed`` pass through to solvers that use them. A limit reached
+    yields ``unknown``, never a guess.
     """
 
     time_limit: float | None = None
@@ -76,6 +78,8 @@ class Backend(ABC):
     supports_proof: ClassVar[bool] = False
     #: ``Limits.work_limit`` bounds the search (otherwise the option is refused).
     honours_work_limit: ClassVar[bool] = False
+    #: What one unit of ``Limits.work_limit`` is for this backend, in words.
+    work_unit: ClassVar[str] = ""
 
     @abstractmethod
     def solve(self, puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Answer:

@@ -100,7 +100,8 @@ def add_limits(p: argparse.ArgumentParser) -> None:
     p.add_argument("--time-limit", type=positive_float, metavar="S",
                    help="give up after S seconds (answer: unknown, exit code 3)")
     p.add_argument("--work-limit", type=positive_int, metavar="N",
-                   help="bound exhaustive searches to N search nodes")
+                   help="bound the backend's work: N search nodes (direct's exhaustive "
+                        "searches) or N conflicts (cpsat); refused by backends without one")
     p.add_argument("--workers", type=positive_int, default=1, metavar="N",
                    help="solver threads for CP-SAT (default 1: deterministic)")
     p.add_argument("--seed", type=int, default=0, help="random seed for the solvers")

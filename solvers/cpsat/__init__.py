@@ -97,6 +97,7 @@ class CpSatBackend(Backend):
     supports_counting = True
     supports_proof = False
     honours_work_limit = True
+    work_unit = "conflicts"
 
     # ------------------------------------------------------------------ solve
     def solve(self, puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Answer:

@@ -33,6 +33,7 @@ class DirectBackend(Backend):
     supports_failures = True
     supports_proof = False
     honours_work_limit = True
+    work_unit = "search nodes"
 
     def solve(self, puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Answer:
         if not puzzle.nodes:  # no dominoes at all: they form a ring, the empty one

@@ -24,7 +24,8 @@ __all__ = ["AUTO", "CROSSCHECK_WORK_LIMIT", "PRECHECK", "count_second_opinion",
 AUTO = "auto"
 #: The stage name an answer found by the structural pre-check is stamped with.
 PRECHECK = "pre-check"
-#: The work limit given to a second backend that only confirms or cross-checks.
+#: The work limit given to a second backend that only confirms or cross-checks, in its
+#: own unit (search nodes for direct, conflicts for CP-SAT: see ``Backend.work_unit``).
 CROSSCHECK_WORK_LIMIT = 2_000_000
 
 
