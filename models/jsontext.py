@@ -138,7 +138,7 @@ class StepsJson:
                         colour_at, parts, part_at)
         assert written == size, (written, size)
         out[-len(close):] = np.frombuffer(close, dtype=np.uint8)
-        return memoryview(out)
+        return out.data
 
 
 def _table(encoded: list[bytes]) -> tuple[np.ndarray, np.ndarray]:

@@ -96,8 +96,8 @@ def parse_edge_columns(text: str, source: str, *, allow_colour: bool = True,
     numbers: list[int] = []
     one_way: list[bool] = []
     widest = 3 if allow_colour else 2
-    rows = (us.append, vs.append, colours.append, numbers.append, one_way.append)
-    add_u, add_v, add_colour, add_number, add_arrow = rows
+    add_u, add_v, add_colour = us.append, vs.append, colours.append
+    add_number, add_arrow = numbers.append, one_way.append
     for number, raw in enumerate(text.splitlines(), start=1):
         fields = (raw.split("#", 1)[0] if "#" in raw else raw).split()
         width = len(fields)
@@ -121,8 +121,11 @@ def parse_edge_columns(text: str, source: str, *, allow_colour: bool = True,
             on_error(problem)
             continue
         u, v, colour, arrow = edge
-        for add, value in zip(rows, (u, v, colour, number, arrow), strict=True):
-            add(value)
+        add_u(u)
+        add_v(v)
+        add_colour(colour)
+        add_number(number)
+        add_arrow(arrow)
     return us, vs, colours, numbers, one_way
 
 
@@ -160,7 +163,7 @@ def _uniform_columns(text: str, widest: int
         before = first[width - 1::width][:len(ends)] < ends
         if not (after.all() and before.all()):
             continue
-        colours: list[str | None] = [None] * lines if width == 2 else words[2::width]
+        colours: list[str | None] = [None] * lines if width == 2 else list(words[2::width])
         return (words[0::width], words[1::width], colours, list(range(1, lines + 1)),
                 [False] * lines)
     return None

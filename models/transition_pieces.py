@@ -103,10 +103,10 @@ def _join(succ: dict[int, int], pieces: list[list[int]], keys_at: list[list[int]
             k = parent[k]
         return k
 
-    def piece(key: int) -> int:  # the start belongs to the path: the piece of its edge
+    def piece_at(key: int) -> int:  # the start belongs to the path: the piece of its edge
         return piece_of[(succ[key] if key == START else key) // 2]
 
-    owner = {key: piece(key) for keys in keys_at for key in keys}
+    owner = {key: piece_at(key) for keys in keys_at for key in keys}
     for keys in keys_at:
         anchor = keys[0]
         for key in keys[1:]:

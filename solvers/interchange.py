@@ -121,7 +121,7 @@ def from_networkx(graph: Any, kind: str | None = None, **rules: Any) -> Puzzle:
             continue
         spec[key] = value
     directed_graph = graph.is_directed()
-    edges = []
+    edges: list[dict[str, Any] | list[str]] = []  # dominoes as pairs, edges as mappings
     for u, v, data in _edges_in_order(graph):
         if kind == "domino-chain":
             edges.append([str(u), str(v)])
@@ -162,7 +162,8 @@ def _edges_in_order(graph: Any) -> list[tuple[Any, Any, dict[str, Any]]]:
 
     numbers = [number(k) for _, _, k, _ in rows]
     if None not in numbers and len(set(numbers)) == len(numbers):
-        rows = [row for _, row in sorted(zip(numbers, rows, strict=True), key=lambda r: r[0])]
+        order = sorted(range(len(rows)), key=lambda i: numbers[i] or 0)
+        rows = [rows[i] for i in order]
     return [(u, v, data) for u, v, _, data in rows]
 
 

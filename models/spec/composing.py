@@ -40,7 +40,7 @@ def control_characters(text: str, source: str, *, in_yaml: bool = True) -> list[
     Side files (``in_yaml=False``) are held to the same rule: a name never hides one."""
     if text.isascii() and not text.encode("ascii").translate(None, _PRINTABLE_ASCII):
         return []  # the common case: every byte allowed (bytes.translate runs in C)
-    out = []
+    out: list[SpecError] = []
     for match in NOT_PRINTABLE.finditer(text):
         if len(out) == MAX_PROBLEMS:
             break

@@ -15,6 +15,7 @@ unsupported version, no or an unknown ``kind``, the alias budget) stop it.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import yaml
@@ -68,8 +69,7 @@ def _read_spec(reader: SpecReader, root: yaml.Node) -> Puzzle:
     rules: dict[str, Any] = {"kind": kind}
     for key in ("name", "description"):
         if key in top:
-            rules[key] = reader.guard(key, None,
-                                      lambda k=key: reader.scalar_text(top[k][1], k))
+            rules[key] = reader.guard(key, None, partial(reader.scalar_text, top[key][1], key))
     if "nodes" in top and not reader.attempt("nodes",
                                              lambda: read_nodes(reader, top["nodes"][1])):
         reader.nodes_complete = False

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import yaml
@@ -30,11 +31,8 @@ def read_expect(reader: SpecReader, node: yaml.Node) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, (_, value) in entries.items():
         path = f"expect.{key}"
-        if key == "status":
-            read: Callable[[], Any] = lambda v=value, p=path: reader.choice(  # noqa: E731
-                v, p, _STATUSES)
-        else:
-            read = lambda v=value, p=path: reader.integer(v, p)  # noqa: E731
+        read: Callable[[], Any] = (partial(reader.choice, value, path, _STATUSES)
+                                   if key == "status" else partial(reader.integer, value, path))
         result = reader.guard(path, None, read)
         if result is not None:
             out[key] = result

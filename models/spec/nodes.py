@@ -15,6 +15,8 @@ computed layout (the caller keeps it as ``meta["layout"] = "auto"``).
 
 from __future__ import annotations
 
+from functools import partial
+
 import yaml
 
 from trailkit.models.hints import short
@@ -30,8 +32,7 @@ def read_nodes(reader: SpecReader, node: yaml.Node) -> None:
     reader.declared = {}
     for i, item in enumerate(items):
         path = f"nodes[{i}]"
-        name = reader.guard(path, None, lambda item=item, path=path:
-                            reader.name_text(item, path))
+        name = reader.guard(path, None, partial(reader.name_text, item, path))
         if name is None:
             reader.nodes_complete = False
         elif name in reader.declared:
@@ -55,8 +56,8 @@ def read_layout(reader: SpecReader, node: yaml.Node) -> dict[str, tuple[float, f
     out: dict[str, tuple[float, float]] = {}
     for name, (key_node, value) in reader.mapping(node, "layout").items():
         path = f"layout.{name}"
-        position = reader.guard(path, None, lambda n=key_node, v=value, p=path:
-                                _read_position(reader, n, v, p))
+        position = reader.guard(path, None,
+                                partial(_read_position, reader, key_node, value, path))
         if position is not None:
             out[key_node.value] = position
     return out

@@ -97,7 +97,11 @@ class NodeReader:
 
     def attempt(self, path: str, action: Callable[[], object]) -> bool:
         """Run ``action``; ``False`` after recording the problem it raised (as :meth:`guard`)."""
-        return self.guard(path, False, lambda: action() or True)
+        def run() -> bool:
+            action()
+            return True
+
+        return self.guard(path, False, run)
 
     def spend(self, node: yaml.Node, amount: int = 1) -> None:
         self.budget -= amount

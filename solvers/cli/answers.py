@@ -28,7 +28,7 @@ from trailkit.solvers.cli.output import clear_status_line, say, status_line, war
 __all__ = ["register"]
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``solve``, ``count``, ``prove`` and ``check-certificate``."""
     p = sub.add_parser("solve", help="find a (shortest) walk, or prove there is none",
                        **examples("trailkit solve specs/nikolaus.yaml --backend all",

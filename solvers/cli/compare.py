@@ -44,7 +44,7 @@ from trailkit.solvers.specfiles import find_specs
 __all__ = ["register", "scatter_path", "table"]
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``compare``."""
     p = sub.add_parser("compare", help="run several backends on specs and tabulate",
                        **examples("trailkit compare specs/bench --backends direct,cpsat,sat "

@@ -39,7 +39,7 @@ __all__ = ["FORMATS", "register"]
 FORMATS = (".svg", ".png", ".html")
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``draw``."""
     p = sub.add_parser("draw", help="draw the puzzle, a solution, a certificate or a repair "
                                     "(SVG, PNG or an HTML page with a step control)",

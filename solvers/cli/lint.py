@@ -39,7 +39,7 @@ __all__ = ["LINT_FORMAT", "register"]
 LINT_FORMAT = "trailkit-lint/1"
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``lint``."""
     p = sub.add_parser("lint", help="validate specs (files or folders): every problem, located",
                        **examples("trailkit lint specs", "trailkit lint specs --expect",

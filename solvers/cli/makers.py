@@ -17,7 +17,7 @@ from trailkit.solvers.generate import KINDS
 __all__ = ["register"]
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``generate``, ``export`` and ``import``."""
     p = sub.add_parser("generate", help="write a random puzzle spec, reproducible from a seed",
                        **examples("trailkit generate trail --size 40 --seed 1 --solvable no "

@@ -39,7 +39,7 @@ REPAIR_FORMAT = "trailkit-repair/1"
 EXPLAIN_FORMAT = "trailkit-explain/1"
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``repair`` and ``explain``."""
     from trailkit.solvers.repair.fewest_changes import REPAIR_BACKENDS
 

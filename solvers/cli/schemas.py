@@ -35,7 +35,7 @@ def schema_for_format(fmt: str) -> str | None:
     return stem if stem in SCHEMA_NAMES else None
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``schema``."""
     p = sub.add_parser("schema", help="print the JSON Schema of an output format or of specs",
                        description="Print a JSON Schema (draft 2020-12). 'spec' describes "

@@ -27,7 +27,7 @@ class V(NamedTuple):
     x: float
     y: float
 
-    def __add__(self, other: object) -> V:  # type: ignore[override]
+    def __add__(self, other: object) -> V:
         o = _v(other)
         return V(self.x + o.x, self.y + o.y)
 
@@ -35,11 +35,12 @@ class V(NamedTuple):
         o = _v(other)
         return V(self.x - o.x, self.y - o.y)
 
-    def __mul__(self, k: object) -> V:  # type: ignore[override]
+    def __mul__(self, k: object) -> V:
         f = float(k)  # type: ignore[arg-type]
         return V(self.x * f, self.y * f)
 
-    __rmul__ = __mul__  # type: ignore[assignment]
+    def __rmul__(self, k: object) -> V:
+        return self * k
 
     def __truediv__(self, k: float) -> V:
         return V(self.x / k, self.y / k)
@@ -66,8 +67,8 @@ class V(NamedTuple):
 def _v(other: object) -> V:
     if isinstance(other, V):
         return other
-    x, y = other  # type: ignore[misc]
-    return V(float(x), float(y))
+    x, y = other  # type: ignore[misc]  # any pair of numbers (a tuple, a NumPy row)
+    return V(float(x), float(y))  # type: ignore[has-type]
 
 
 def spec_positions(puzzle: Puzzle) -> list[V] | None:

@@ -123,10 +123,10 @@ def html_page(puzzle: Puzzle, svg: str, answer: Answer | None = None) -> str:
     items = []
     for s in steps:
         colour = s["colour"]
-        swatch = (f'<span class="swatch" style="background:{paint[colour].hex}"></span>'
-                  f"{escape(colour)}" if colour else "")
-        items.append(f'<li data-step="{s["step"]}">{escape(s["from"])} → {escape(s["to"])}'
-                     f"{swatch}</li>")
+        swatch = (f'<span class="swatch" style="background:{paint[str(colour)].hex}"></span>'
+                  f"{escape(str(colour))}" if colour else "")
+        items.append(f'<li data-step="{s["step"]}">{escape(str(s["from"]))} → '
+                     f'{escape(str(s["to"]))}{swatch}</li>')
     title = escape(puzzle.name or "trailkit drawing")
     whole = (f"The whole {'chain' if puzzle.kind == 'domino-chain' else 'walk'}: "
              f"{walk_size(puzzle, len(steps))}")

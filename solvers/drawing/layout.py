@@ -109,7 +109,7 @@ def stress_layout(n: int, tail: Sequence[int], head: Sequence[int]) -> np.ndarra
     d = _distances(adj)
     edges = np.array([(u, v) for u, v in zip(tail, head, strict=True) if u != v],
                      dtype=int).reshape(-1, 2)
-    scored = []
+    scored: list[tuple[int, float, int, np.ndarray]] = []
     for start in _starts(d, adj):
         xy = _smacof(d, start)
         scored.append((_clashes(xy, edges), _stress(d, xy), len(scored), xy))

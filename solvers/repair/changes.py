@@ -138,19 +138,19 @@ def apply_changes(puzzle: Puzzle, changes: Sequence[Change]) -> Puzzle:
             continue
         tail.append(puzzle.tail[e])
         head.append(puzzle.head[e])
-        c = puzzle.colour[e] if puzzle.colour is not None else -1
-        colour.append(colour_index(recoloured[e]) if e in recoloured else c)
+        was = puzzle.colour[e] if puzzle.colour is not None else -1
+        colour.append(colour_index(recoloured[e]) if e in recoloured else was)
         directed.append(puzzle.is_directed(e))
         ids.append(puzzle.edge_id(e))
     used_ids = {str(puzzle.edge_id(e)) for e in range(puzzle.num_edges)}
     next_id = puzzle.num_edges
-    for c in changes:
-        if c.op is not Op.ADD:
+    for change in changes:
+        if change.op is not Op.ADD:
             continue
-        tail.append(index[c.u])
-        head.append(index[c.v])
-        colour.append(colour_index(c.colour))
-        directed.append(c.directed)
+        tail.append(index[change.u])
+        head.append(index[change.v])
+        colour.append(colour_index(change.colour))
+        directed.append(change.directed)
         while str(next_id) in used_ids:
             next_id += 1
         ids.append(next_id)

@@ -45,6 +45,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from trailkit.models.answer import Answer, Status
 from trailkit.models.errors import BackendUnavailable, UnsupportedPuzzle, VerificationFailure
@@ -157,7 +158,7 @@ def repair(puzzle: Puzzle, rules: RepairRules | None = None, *,
     began = time.perf_counter()
     rules = rules or puzzle.repair or RepairRules()
     original = solve(puzzle, limits=limits)
-    base = {"puzzle": puzzle, "rules": rules, "original": original}
+    base: dict[str, Any] = {"puzzle": puzzle, "rules": rules, "original": original}
     if original.status is Status.SOLVED:
         return RepairResult(RepairStatus.SOLVABLE, **base, changes=0, minimal=True,
                             proof="the puzzle is already solvable: no change is needed",
@@ -172,7 +173,7 @@ def repair(puzzle: Puzzle, rules: RepairRules | None = None, *,
     bound, bound_why = change_lower_bound(
         puzzle, has_add=any(c.op is Op.ADD for c in changes),
         has_remove=any(c.op is Op.REMOVE for c in changes), fixed_odd=fixed)
-    common = {**base, "candidates": len(changes)}
+    common: dict[str, Any] = {**base, "candidates": len(changes)}
     if not changes or bound >= INFINITE or (max_changes is not None
                                             and max(bound, 1) > max_changes):
         proof = ("no change is allowed (no candidate edge, recolouring or removal fits the "
@@ -227,7 +228,7 @@ class _Finder:
     # ------------------------------------------------------------ outcome
     def repaired(self, sets: Sequence[tuple[Change, ...]], method: str, *, proven: bool,
                  proof: str, complete_list: bool = False,
-                 answers: Sequence[Answer | None] = ()) -> dict[str, object]:
+                 answers: Sequence[Answer | None] = ()) -> dict[str, Any]:
         repairs = []
         for i, chosen in enumerate(sets):
             known = answers[i] if i < len(answers) else None
@@ -275,7 +276,7 @@ class _Finder:
         return False, ""
 
     # ------------------------------------------------------------ methods
-    def run(self) -> dict[str, object]:
+    def run(self) -> dict[str, Any]:
         puzzle = self.puzzle
         if puzzle.use is EdgeUse.ANY and not puzzle.closed and self.backend != "cpsat":
             found = self.single_reusable()
@@ -301,7 +302,7 @@ class _Finder:
             found = None
         return found or self.undecided()
 
-    def single_reusable(self) -> dict[str, object] | None:
+    def single_reusable(self) -> dict[str, Any] | None:
         """Reusable open walks: screen every single change at once, confirm by search."""
         from trailkit.solvers.repair.reusable import screen_single_changes, state_distances
 
@@ -330,7 +331,7 @@ class _Finder:
                 "complete_list": self.all,
                 "stats": {"screened": len(screened), "states": len(dist.forward)}}
 
-    def euler_direct(self) -> dict[str, object] | None:
+    def euler_direct(self) -> dict[str, Any] | None:
         """Plain Euler trails with free additions: the count by parity and pieces."""
         adds = tuple(direct_additions(self.puzzle))
         if not adds or (self.cap is not None and len(adds) > self.cap):
@@ -353,7 +354,8 @@ class _Finder:
                          "method confirmed it")
         return self.repaired([adds], "direct Euler count", proven=proven, proof=proof)
 
-    def optimise(self, **kwargs: object) -> Optimum:
+    def optimise(self, *, exclude: Sequence[Sequence[int]] = (), cost: int | None = None,
+                 at_most: int | None = None) -> Optimum:
         """CP-SAT's optimum, told every size already refuted, within the time left."""
         from trailkit.solvers.repair.optimise import optimise_changes
 
@@ -362,8 +364,8 @@ class _Finder:
             left = max(0.01, self.deadline - time.monotonic())
             limits = Limits(time_limit=left, work_limit=limits.work_limit,
                             workers=limits.workers, seed=limits.seed)
-        return optimise_changes(self.puzzle, self.changes, limits,  # type: ignore[arg-type]
-                                at_least=self.refuted + 1, **kwargs)
+        return optimise_changes(self.puzzle, self.changes, limits, exclude=exclude,
+                                cost=cost, at_most=at_most, at_least=self.refuted + 1)
 
     def proof_so_far(self) -> str:
         """Why no repair has fewer than ``refuted + 1`` changes."""
@@ -391,7 +393,7 @@ class _Finder:
             return "CP-SAT and RC2 (MaxSAT) agree on the optimum"
         return ""
 
-    def optimised(self, primary: str = "cpsat") -> dict[str, object] | None:
+    def optimised(self, primary: str = "cpsat") -> dict[str, Any] | None:
         """The optimiser's optimum; every repair of that size with ``all_repairs``."""
         solve_with = self.maxsat if primary == "sat" else self.optimise
         opt = solve_with(at_most=self.cap)
@@ -460,7 +462,7 @@ class _Finder:
                                 f"({how})")
         self.refuted = level.size
 
-    def levels(self, *, cheap_only: bool) -> dict[str, object] | None:
+    def levels(self, *, cheap_only: bool) -> dict[str, Any] | None:
         """Change sets size by size, from the smallest not yet refuted; with ``cheap_only``
         only while a size has few enough sets, leaving the rest to the optimiser."""
         from trailkit.solvers.repair.size_by_size import try_level
@@ -496,7 +498,7 @@ class _Finder:
         self.stopped = f"repairs with more than {self.refuted} changes were not searched"
         return None
 
-    def undecided(self) -> dict[str, object]:
+    def undecided(self) -> dict[str, Any]:
         return {"status": RepairStatus.UNKNOWN, "method": "search",
                 "reason": f"{self.proof_so_far()}; {self.stopped or 'the optimiser gave up'}"}
 

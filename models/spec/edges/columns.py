@@ -18,6 +18,8 @@ line. The ids are the line positions, never repeated.
 
 from __future__ import annotations
 
+from functools import partial
+
 from trailkit.models import jit
 from trailkit.models.edge_scan import scan_edges
 from trailkit.models.errors import Location
@@ -65,8 +67,9 @@ def _number_ends(reader: SpecReader, us: list[str], vs: list[str], numbers: list
     for u, v, number in zip(us, vs, numbers, strict=True):
         for name in (u, v):
             if name not in index:
-                reader.attempt("edges_file", lambda n=name, at=number: reader.edge_end(
-                    n, Location(source, at + first_line - 1, 1), "this line"))
+                reader.attempt("edges_file", partial(
+                    reader.edge_end, name, Location(source, number + first_line - 1, 1),
+                    "this line"))
     return None
 
 
@@ -79,7 +82,7 @@ def _colour_column(edges: EdgeCollector, names: list[str | None], numbers: list[
         for name in dict.fromkeys(names):
             if name is not None and name not in edges.label_index:
                 edges.colour_id(name, Location(source, first_line, 1), "this line")
-    lookup: dict[str | None, int] = dict(edges.label_index)
+    lookup: dict[str | None, int] = {name: i for name, i in edges.label_index.items()}
     if not edges.need_colour:
         lookup[None] = -1
     colour = edges.colour
@@ -89,5 +92,6 @@ def _colour_column(edges: EdgeCollector, names: list[str | None], numbers: list[
         for name, number in zip(names, numbers, strict=True):
             known = edges.label_index.get(name) if name is not None else None
             colour.append(known if known is not None else reader.guard(
-                "edges_file", -1, lambda n=name, at=number + first_line - 1:
-                edges.colour_id(n, Location(source, at, 1), "this line")))
+                "edges_file", -1, partial(edges.colour_id, name,
+                                          Location(source, number + first_line - 1, 1),
+                                          "this line")))

@@ -70,13 +70,12 @@ def _read_dominoes_file(pieces: _Pieces, node: yaml.Node) -> None:
     side = reader.guard("dominoes_file", None, lambda: read_side_file(
         reader, node, "dominoes_file"))
     lines = reader.guard("dominoes_file", None, lambda: parse_domino_lines(
-        side[1], side[0])) if side else None  # type: ignore[index]
+        side[1], side[0])) if side else None
     reader.edges_complete = lines is not None
     for line in lines or []:
         path = f"dominoes_file line {line.line}"
         where = Location(side[0], line.line, 1)  # type: ignore[index]
-        reader.attempt(path, lambda a=line.u, b=line.v, w=where, p=path:
-                       pieces.add(a, b, w, p))
+        reader.attempt(path, partial(pieces.add, line.u, line.v, where, path))
 
 
 def read_domino(reader: SpecReader, node: yaml.Node, path: str) -> tuple[str, str]:
