@@ -9,14 +9,16 @@ import {syntaxHighlighting, defaultHighlightStyle, indentOnInput, bracketMatchin
 import {lintGutter, setDiagnostics} from "@codemirror/lint";
 import {yaml} from "@codemirror/lang-yaml";
 
-// Make an editor in `parent` holding `doc`; `onChange(text)` runs after every edit.
-export function create(parent, doc, onChange) {
+// Make an editor in `parent` holding `doc`; `onChange(text)` runs after every edit;
+// `nonce` is the page's style nonce (its Content-Security-Policy allows no other inline style).
+export function create(parent, doc, onChange, nonce) {
   const extensions = [
+        EditorView.cspNonce.of(nonce || ""),
         lineNumbers(), highlightActiveLineGutter(), highlightActiveLine(), drawSelection(),
         history(), indentOnInput(), bracketMatching(), lintGutter(),
         syntaxHighlighting(defaultHighlightStyle, {fallback: true}), yaml(),
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
-        EditorState.tabSize.of(2),
+        EditorState.tabSize.of(2), EditorView.lineWrapping,
         EditorView.updateListener.of(u => { if (u.docChanged) onChange(u.state.doc.toString()); }),
   ];
   const view = new EditorView({parent, state: EditorState.create({doc, extensions})});
