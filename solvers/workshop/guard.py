@@ -92,10 +92,12 @@ class Guard:
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
             await _refuse(send, 413, f"request body over {self.max_body:,} bytes refused")
             return
-        started = False
+        started = refused = False
 
         async def guarded_send(message: Message) -> None:
             nonlocal started
+            if refused:  # the 413 went out already: the app's answer is dropped
+                return
             if message["type"] == "http.response.start":
                 started = True
                 names = {k.lower() for k, _ in message.get("headers", [])}
@@ -104,11 +106,25 @@ class Guard:
                                           *security_headers()]
             await send(message)
 
+        seen = 0
+
+        async def capped_receive() -> Message:
+            nonlocal seen, refused
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_body and not started:
+                    refused = True
+                    await _refuse(send, 413, f"request body over {self.max_body:,} bytes "
+                                  "refused")
+                    return {"type": "http.disconnect"}
+            return message
+
         try:
-            await self.app(scope, _capped(receive, self.max_body), guarded_send)
-        except _TooLarge:
-            if not started:
-                await _refuse(send, 413, f"request body over {self.max_body:,} bytes refused")
+            await self.app(scope, capped_receive, guarded_send)
+        except Exception:
+            if not refused:
+                raise
 
 
 def _same(given: str, token: str) -> bool:
@@ -123,26 +139,6 @@ def _cookie(header: str) -> str:
         return ""
     morsel = jar.get(COOKIE)
     return morsel.value if morsel is not None else ""
-
-
-def _capped(receive: Receive, limit: int) -> Receive:
-    """``receive`` that stops a body growing past ``limit`` bytes (chunked uploads)."""
-    seen = 0
-
-    async def wrapped() -> Message:
-        nonlocal seen
-        message = await receive()
-        if message["type"] == "http.request":
-            seen += len(message.get("body", b""))
-            if seen > limit:
-                raise _TooLarge
-        return message
-
-    return wrapped
-
-
-class _TooLarge(Exception):
-    """A request body grew past the cap while it was read."""
 
 
 async def _welcome(scope: Scope, send: Send, token: str, query: dict[str, list[str]]) -> None:
