@@ -10,7 +10,7 @@ const slot = "page-" + Math.random().toString(36).slice(2);
 const state = {
   info: null, name: null, view: null, puzzle: null, seq: 0, shown: 0,
   pending: null, inFlight: false, timer: null, steps: [], step: 0,
-  picked: null, answerFor: null, savedText: null, running: 0,
+  picked: null, answerFor: null, answerShown: false, savedText: null, running: 0,
 };
 window.workshop = state;  // for tests and the curious: the page's state
 
@@ -31,7 +31,7 @@ function changed() {
   // a newer edit makes any run's answer moot: cancel it, and redraw soon
   if (state.running) api("/api/cancel", {slot}).catch(() => {});
   clearTimeout(state.timer);
-  state.timer = setTimeout(analyseNow, 30);
+  state.timer = setTimeout(() => { state.timer = null; analyseNow(); }, 30);
   fileStatus();
 }
 
@@ -58,7 +58,11 @@ function show(out, forText) {
   showProblems(out.problems);
   if (out.svg) {
     state.puzzle = out.puzzle;
-    if (state.answerFor !== forText) { drawSvg(out.svg); answerStale(); }
+    if (!(state.answerShown && state.answerFor === forText)) {
+      drawSvg(out.svg);
+      state.answerShown = false;
+      answerStale();
+    }
     colours();
   }
   $("picture").classList.toggle("stale", !out.svg);
@@ -259,7 +263,7 @@ async function run(op) {
     if (text() !== forText) return;  // the spec changed meanwhile: the answer is moot
     state.answerFor = forText;
     answer(out);
-    if (out.svg) drawSvg(out.svg);
+    if (out.svg) { drawSvg(out.svg); state.answerShown = true; }
   } catch (e) {
     answer({status: "error", text: e.message});
   } finally {
