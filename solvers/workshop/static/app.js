@@ -10,7 +10,7 @@ const slot = "page-" + Math.random().toString(36).slice(2);
 const state = {
   info: null, name: null, view: null, puzzle: null, seq: 0, shown: 0,
   pending: null, inFlight: false, timer: null, steps: [], step: 0,
-  picked: null, answerFor: null, answerShown: false, savedText: null, running: 0,
+  picked: null, answerFor: null, answerShown: false, changeAt: null, latencyMs: null, savedText: null, running: 0,
 };
 window.workshop = state;  // for tests and the curious: the page's state
 
@@ -28,6 +28,7 @@ async function api(path, body) {
 function text() { return E.text(state.view); }
 
 function changed() {
+  if (state.changeAt === null) state.changeAt = performance.now();
   // a newer edit makes any run's answer moot: cancel it, and redraw soon
   if (state.running) api("/api/cancel", {slot}).catch(() => {});
   clearTimeout(state.timer);
@@ -66,6 +67,10 @@ function show(out, forText) {
     colours();
   }
   $("picture").classList.toggle("stale", !out.svg);
+  if (state.changeAt !== null) {  // from the first keystroke to what it shows now
+    state.latencyMs = performance.now() - state.changeAt;
+    state.changeAt = null;
+  }
   document.body.dataset.analysed = String(state.shown);
   document.body.dataset.serverMs = String(out.time_ms);
 }
@@ -404,7 +409,7 @@ async function start() {
   $("time-limit").value = info.time_limit;
   $("file-controls").hidden = !info.folder;
   listFiles(info.files);
-  state.view = E.create($("editor"), info.scratch, changed, nonce);
+  state.view = E.create($("editor"), "", changed, nonce);
   document.querySelectorAll("button.run").forEach(b => b.onclick = () => run(b.dataset.op));
   $("cancel").onclick = () => api("/api/cancel", {slot}).catch(() => {});
   $("files").onchange = () => openFile($("files").value);
@@ -437,8 +442,14 @@ async function start() {
       svgEl() && svgEl().querySelectorAll(".node.picked").forEach(n => n.classList.remove("picked"));
     }
   });
-  if (info.files.length) await openFile(info.files[0]);
-  else { fileStatus(); analyseNow(); }
+  // the first spec comes read and analysed with the info: no further round trip
+  state.name = info.open.name;
+  state.savedText = info.open.name ? info.open.text : null;
+  E.setText(state.view, info.open.text);
+  state.shown = state.seq = 1;
+  show(info.open.analysis, info.open.text);
+  fileStatus();
+  document.body.dataset.readyMs = String(Math.round(performance.now()));  // since navigation
   document.body.dataset.ready = "1";
 }
 start().catch(e => { document.body.dataset.ready = "error"; $("answer-text").textContent = String(e); });
