@@ -6,11 +6,11 @@ drawing a spec of the size the page accepts takes milliseconds, and
 :data:`~trailkit.models.spec.MAX_SPEC_BYTES` and the alias budget bound it); anything that
 searches (solve, count, repair) goes to a worker (:mod:`trailkit.solvers.workshop.runs`).
 
->>> out = analyse("trailkit: 1\\nkind: trail\\nedges: [a b, b c, c d]\\nstart: x\\n")
+>>> out = analyse("trailkit: 1\nkind: trail\nnodes: [a, b]\nedges: [a b]\nstart: bb\n")
 >>> [(p["line"], p["column"]) for p in out["problems"]], out["svg"] is None
-([(4, 8)], True)
->>> "did you mean" in out["problems"][0]["message"] or out["problems"][0]["message"]
-'start names 'x', which is no node of the puzzle (nodes are a, b, c, d)'
+([(5, 8)], True)
+>>> "did you mean 'b'" in out["problems"][0]["message"]
+True
 """
 
 from __future__ import annotations
