@@ -6,7 +6,7 @@ drawing a spec of the size the page accepts takes milliseconds, and
 :data:`~trailkit.models.spec.MAX_SPEC_BYTES` and the alias budget bound it); anything that
 searches (solve, count, repair) goes to a worker (:mod:`trailkit.solvers.workshop.runs`).
 
->>> out = analyse("trailkit: 1\nkind: trail\nnodes: [a, b]\nedges: [a b]\nstart: bb\n")
+>>> out = analyse("trailkit: 1\\nkind: trail\\nnodes: [a, b]\\nedges: [a b]\\nstart: bb\\n")
 >>> [(p["line"], p["column"]) for p in out["problems"]], out["svg"] is None
 ([(5, 8)], True)
 >>> "did you mean 'b'" in out["problems"][0]["message"]
