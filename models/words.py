@@ -12,9 +12,14 @@ names. Every layer's messages use these, so "1 steps" or a list that trails off 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-__all__ = ["listing", "ordinal", "plural"]
+if TYPE_CHECKING:
+    from trailkit.models.puzzle import Puzzle
+
+__all__ = ["in_puzzle_words", "listing", "ordinal", "plural"]
 
 #: Lists up to this long are spelt out whole; longer ones show their first names.
 SPELT_OUT = 12
@@ -44,3 +49,21 @@ def listing(names: Sequence[str], conjunction: str = "and") -> str:
     if len(names) == 1:
         return names[0]
     return f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
+
+
+_WORDS = {
+    "domino-chain": {"nodes": "pips", "Nodes": "Pips", "node": "pip", "Node": "Pip",
+                     "edges": "dominoes", "Edges": "Dominoes", "edge": "domino",
+                     "Edge": "Domino", "a loop": "a double", "walk": "chain"},
+    "colour-walk": {"edges": "planks", "Edges": "Planks", "edge": "plank", "Edge": "Plank"},
+}
+
+
+def in_puzzle_words(puzzle: Puzzle, text: str) -> str:
+    """Say ``text`` in the puzzle's own words: dominoes and pips, planks, ..."""
+    words = _WORDS.get(puzzle.kind)
+    if not words:
+        return text
+    pattern = re.compile(r"\b(" + "|".join(re.escape(w) for w in
+                                           sorted(words, key=len, reverse=True)) + r")\b")
+    return pattern.sub(lambda m: words[m.group(1)], text)

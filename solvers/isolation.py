@@ -48,7 +48,8 @@ from trailkit.models.errors import BackendUnavailable, TrailkitError, Verificati
 from trailkit.solvers.base import DEFAULT_MEMORY_MB, Limits
 from trailkit.solvers.registry import get_backend
 
-__all__ = ["Comparison", "Row", "compare", "disagreements", "run_one", "unavailable_backends"]
+__all__ = ["Comparison", "Row", "compare", "disagreements", "finish_worker", "run_one",
+           "start_worker", "unavailable_backends"]
 
 #: Seconds a worker may run past its time limit before it is killed as a timeout.
 GRACE_S = 5.0
@@ -126,6 +127,18 @@ class _Child:
 def _start(index: int, spec: str, backend: str, limits: Limits,
            memory_mb: int | None, precheck: bool) -> _Child:
     """Fork a worker that solves once under an address-space limit and pipes back JSON."""
+    wall = (limits.time_limit or DEFAULT_TIMEOUT_S) + GRACE_S
+    return start_worker(lambda: _solve_once(spec, backend, limits, precheck),
+                        wall_s=wall, memory_mb=memory_mb, index=index)
+
+
+def start_worker(job: Callable[[], dict[str, Any]], *, wall_s: float,
+                 memory_mb: int | None, index: int = 0) -> _Child:
+    """Fork a child that runs ``job()`` under an address-space limit of ``memory_mb`` MB
+    and pipes back its result (plain JSON data), ignoring Ctrl-C; the caller reads
+    ``child.fd`` until it closes, kills ``child.pid`` past ``child.deadline`` (``wall_s``
+    from now), and then calls :func:`finish_worker`. Any run of trailkit code in an
+    isolated child goes through here (a comparison's solves, the workshop's runs)."""
     read_fd, write_fd = os.pipe()
     stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _finish, after the child ends
     pid = os.fork()  # the child ends with os._exit: it never flushes the parent's buffers
@@ -138,7 +151,7 @@ def _start(index: int, spec: str, backend: str, limits: Limits,
             if memory_mb:
                 size = memory_mb * 1024 * 1024
                 resource.setrlimit(resource.RLIMIT_AS, (size, size))
-            _send(write_fd, _solve_once(spec, backend, limits, precheck))
+            _send(write_fd, job())
         except BaseException as exc:  # e.g. an import that fails under the memory limit
             os.write(2, traceback.format_exc().encode())  # the child's last words
             code = 70
@@ -149,8 +162,14 @@ def _start(index: int, spec: str, backend: str, limits: Limits,
         finally:
             os._exit(code)
     os.close(write_fd)
-    wall = (limits.time_limit or DEFAULT_TIMEOUT_S) + GRACE_S
-    return _Child(index, pid, read_fd, stderr, time.monotonic() + wall, wall)
+    return _Child(index, pid, read_fd, stderr, time.monotonic() + wall_s, wall_s)
+
+
+def finish_worker(child: _Child, *, killed: bool) -> dict[str, Any]:
+    """Reap a worker of :func:`start_worker` (``killed``: by the caller, past its deadline
+    or cancelled) and return its result: what it sent, else ``timeout``, ``memout`` or
+    ``crash`` with a ``detail``; ``peak_mb`` is its peak memory."""
+    return _finish(child, killed=killed)
 
 
 def _send(fd: int, result: dict[str, Any]) -> None:

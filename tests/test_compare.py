@@ -24,7 +24,7 @@ from trailkit.solvers import isolation as compare_module
 from trailkit.solvers import registry
 from trailkit.solvers.base import Backend, Limits
 from trailkit.solvers.cli import main
-from trailkit.solvers.cli.files import atomic_write
+from trailkit.solvers.files import atomic_write
 
 TRIANGLE = "trailkit: 1\nkind: domino-chain\ndominoes: [[1, 2], [2, 3], [3, 1]]\n"
 KOENIGSBERG = ("trailkit: 1\nkind: trail\n"

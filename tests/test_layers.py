@@ -27,13 +27,14 @@ PACKAGES = {"models": "trailkit.models", "solvers": "trailkit.solvers"}
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("trailkit.models",),
     ("trailkit.solvers.base", "trailkit.solvers.extras", "trailkit.solvers.version",
-     "trailkit.solvers.specfiles"),
+     "trailkit.solvers.specfiles", "trailkit.solvers.files"),
     ("trailkit.solvers.registry",),
     ("trailkit.solvers.direct", "trailkit.solvers.cpsat", "trailkit.solvers.sat"),
     ("trailkit.solvers.pipeline",),
     ("trailkit.solvers.repair", "trailkit.solvers.drawing", "trailkit.solvers.interchange",
      "trailkit.solvers.generate"),
     ("trailkit.solvers.isolation", "trailkit.solvers.expect_check"),
+    ("trailkit.solvers.workshop",),
     ("trailkit.solvers.cli",),
 )
 

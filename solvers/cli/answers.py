@@ -10,7 +10,6 @@ from trailkit.models.answer import Status
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import load_spec
 from trailkit.solvers.cli import output
-from trailkit.solvers.cli.files import atomic_write, refuse_overwrite
 from trailkit.solvers.cli.options import (
     BACKEND_HELP,
     Exit,
@@ -24,6 +23,7 @@ from trailkit.solvers.cli.options import (
     limits_from,
 )
 from trailkit.solvers.cli.output import clear_status_line, say, status_line, warn
+from trailkit.solvers.files import atomic_write, refuse_overwrite
 
 __all__ = ["register"]
 

@@ -14,6 +14,7 @@ import os
 import signal
 from collections.abc import Sequence
 
+import trailkit.solvers.cli.serve as serve
 from trailkit.models.errors import SpecError, TrailkitError, VerificationFailure
 from trailkit.solvers.cli import answers, compare, drawing, lint, makers, output, repair, schemas
 from trailkit.solvers.cli.options import Exit, Parser
@@ -24,7 +25,7 @@ from trailkit.solvers.version import trailkit_version
 __all__ = ["build_parser", "main"]
 
 #: The command modules, in the order ``trailkit --help`` lists their commands.
-COMMAND_MODULES = (answers, compare, makers, drawing, lint, repair, schemas)
+COMMAND_MODULES = (answers, compare, makers, drawing, lint, repair, schemas, serve)
 
 
 def build_parser() -> argparse.ArgumentParser:

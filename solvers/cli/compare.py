@@ -18,7 +18,6 @@ from pathlib import Path
 
 from trailkit.models.errors import TrailkitError
 from trailkit.solvers.cli import output
-from trailkit.solvers.cli.files import atomic_write, refuse_overwrite
 from trailkit.solvers.cli.options import (
     BACKEND_HELP,
     Exit,
@@ -31,6 +30,7 @@ from trailkit.solvers.cli.options import (
 )
 from trailkit.solvers.cli.output import say, warn, write_raw
 from trailkit.solvers.extras import pip_install
+from trailkit.solvers.files import atomic_write, refuse_overwrite
 from trailkit.solvers.isolation import (
     DECIDED,
     Row,

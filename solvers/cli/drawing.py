@@ -19,7 +19,6 @@ from trailkit.models.answer import Answer, Status
 from trailkit.models.errors import TrailkitError
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import load_spec
-from trailkit.solvers.cli.files import atomic_write, refuse_overwrite
 from trailkit.solvers.cli.options import (
     BACKEND_HELP,
     Exit,
@@ -29,6 +28,7 @@ from trailkit.solvers.cli.options import (
     limits_from,
 )
 from trailkit.solvers.cli.output import warn
+from trailkit.solvers.files import atomic_write, refuse_overwrite
 
 if TYPE_CHECKING:
     from trailkit.solvers.drawing import Emphasis

@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 
 from trailkit.models.spec import load_spec
-from trailkit.solvers.cli.files import atomic_write, refuse_overwrite
 from trailkit.solvers.cli.options import Exit, add_out, add_spec, examples, positive_int
 from trailkit.solvers.cli.output import warn, write_raw
+from trailkit.solvers.files import atomic_write, refuse_overwrite
 from trailkit.solvers.generate import KINDS
 
 __all__ = ["register"]

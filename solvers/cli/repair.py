@@ -21,7 +21,6 @@ from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.repair_rules import CandidateEdge, RepairRules
 from trailkit.models.spec import load_spec, load_spec_text
 from trailkit.solvers.cli import output
-from trailkit.solvers.cli.files import atomic_write, refuse_overwrite
 from trailkit.solvers.cli.options import (
     Exit,
     add_json,
@@ -32,6 +31,7 @@ from trailkit.solvers.cli.options import (
     limits_from,
 )
 from trailkit.solvers.cli.output import say, warn
+from trailkit.solvers.files import atomic_write, refuse_overwrite
 
 __all__ = ["EXPLAIN_FORMAT", "REPAIR_FORMAT", "register"]
 

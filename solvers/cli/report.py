@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from trailkit.models.answer import Answer, CrossCheck, Status
 from trailkit.models.counts import CountResult
 from trailkit.models.jsontext import StepsJson
 from trailkit.models.puzzle import Objective, Puzzle
-from trailkit.models.words import plural
+from trailkit.models.words import in_puzzle_words, plural
 from trailkit.solvers.pipeline.expectations import expectation_mismatches
 from trailkit.solvers.pipeline.policy import PRECHECK
 
@@ -19,24 +18,6 @@ __all__ = ["COUNT_FORMAT", "RESULT_FORMAT", "answer_json", "answer_text", "count
 RESULT_FORMAT = "trailkit-result/1"
 ERROR_FORMAT = "trailkit-error/1"
 COUNT_FORMAT = "trailkit-count/1"
-
-
-_WORDS = {
-    "domino-chain": {"nodes": "pips", "Nodes": "Pips", "node": "pip", "Node": "Pip",
-                     "edges": "dominoes", "Edges": "Dominoes", "edge": "domino",
-                     "Edge": "Domino", "a loop": "a double", "walk": "chain"},
-    "colour-walk": {"edges": "planks", "Edges": "Planks", "edge": "plank", "Edge": "Plank"},
-}
-
-
-def in_puzzle_words(puzzle: Puzzle, text: str) -> str:
-    """Say ``text`` in the puzzle's own words: dominoes and pips, planks, ..."""
-    words = _WORDS.get(puzzle.kind)
-    if not words:
-        return text
-    pattern = re.compile(r"\b(" + "|".join(re.escape(w) for w in
-                                           sorted(words, key=len, reverse=True)) + r")\b")
-    return pattern.sub(lambda m: words[m.group(1)], text)
 
 
 def answer_json(puzzle: Puzzle, answer: Answer, spec: str | None) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from trailkit.models.answer import Answer, Status
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.drawing.captions import walk_size
 
-__all__ = ["html_page"]
+__all__ = ["html_page", "walk_steps"]
 
 _STYLE = """
 body{font-family:"DejaVu Sans","Liberation Sans",Arial,sans-serif;margin:0;color:#1a1a1a;
@@ -108,15 +108,22 @@ show(0);
 """
 
 
-def html_page(puzzle: Puzzle, svg: str, answer: Answer | None = None) -> str:
-    """The page for ``svg`` (from :func:`~trailkit.solvers.drawing.draw_svg`), with the
-    steps of ``answer``'s walk in the list and the control (none without a walk)."""
+def walk_steps(puzzle: Puzzle, answer: Answer | None) -> list[dict[str, object]]:
+    """The steps a page steps through: ``step`` (1-based), ``from``, ``to``, ``edge`` (the
+    index that ``.edge[data-edge=E]`` and ``.step[data-edge=E]`` carry in the SVG) and
+    ``colour``; none unless ``answer`` is solved."""
     walk = answer.walk if answer is not None and answer.status is Status.SOLVED else None
-    steps = [] if walk is None else [
+    return [] if walk is None else [
         {"step": i + 1, "from": puzzle.nodes[walk.nodes[i]],
          "to": puzzle.nodes[walk.nodes[i + 1]], "edge": e,
          "colour": puzzle.colour_name(e)}
         for i, e in enumerate(walk.edges)]
+
+
+def html_page(puzzle: Puzzle, svg: str, answer: Answer | None = None) -> str:
+    """The page for ``svg`` (from :func:`~trailkit.solvers.drawing.draw_svg`), with the
+    steps of ``answer``'s walk in the list and the control (none without a walk)."""
+    steps = walk_steps(puzzle, answer)
     from trailkit.solvers.drawing.palette import palette
 
     paint = palette(list(puzzle.colour_names))

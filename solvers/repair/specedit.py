@@ -27,7 +27,7 @@ from trailkit.models.puzzle import Puzzle
 from trailkit.models.textformats import yaml_text
 from trailkit.solvers.repair.changes import Change, Op
 
-__all__ = ["repaired_spec_text"]
+__all__ = ["apply_edits", "change_edits", "repaired_spec_text"]
 
 _PLAIN = re.compile(r"[A-Za-z0-9_.\-]+")
 
@@ -69,9 +69,36 @@ def repaired_spec_text(text: str, puzzle: Puzzle, changes: Sequence[Change], *,
     dominoes)."""
     root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     top = {k.value: (k, v) for k, v in root.value}
+    edits = change_edits(text, puzzle, changes, root=root)
+    if "expect" in top:
+        value = top["expect"][1]
+        edits.append((value.start_mark.index, value.end_mark.index, expect))
+    else:
+        edits.append((len(text), len(text), ("" if text.endswith("\n") else "\n")
+                      + f"expect: {expect}\n"))
+    edits += _about_edits(text, top, puzzle, changes, spec=spec, original=original,
+                          words=words)
+    text = apply_edits(text, edits)
+    what = words("; ".join(c.describe(puzzle) for c in changes))
+    header = (f"# Repaired by trailkit repair from {spec}: {what} "
+              f"({_count(len(changes))}).\n")
+    return header + text
+
+
+def change_edits(text: str, puzzle: Puzzle, changes: Sequence[Change], *,
+                 root: yaml.Node | None = None, note: str | None = "trailkit repair"
+                 ) -> list[tuple[int, int, str]]:
+    """The text edits (start, end, replacement) that make ``changes`` in ``text``, the
+    spec of ``puzzle``: an added edge is one more item of the list in its own style,
+    a recoloured one gets its new colour, a removed one is commented out in a block list
+    (with ``note=None`` its line goes) and dropped from a flow list; items added to a
+    block list say ``# added by NOTE``. Apply them with :func:`apply_edits`."""
+    if root is None:
+        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    top = {k.value: (k, v) for k, v in root.value}
     key = "dominoes" if puzzle.kind == "domino-chain" else "edges"
     if key not in top:
-        raise ValueError(f"the spec keeps its {key} in a side file; --out needs them inline")
+        raise ValueError(f"the spec keeps its {key} in a side file; edits need them inline")
     seq = top[key][1]
     flow = bool(seq.flow_style)
     edits: list[tuple[int, int, str]] = []  # (start, end, replacement)
@@ -90,9 +117,13 @@ def repaired_spec_text(text: str, puzzle: Puzzle, changes: Sequence[Change], *,
                 else:
                     before = text.rfind(",", 0, start)
                     edits.append((before if before >= 0 else start, end, ""))
+            elif note is None:  # the whole line goes
+                line_start = text.rfind("\n", 0, start) + 1
+                line_end = text.find("\n", end)
+                edits.append((line_start, len(text) if line_end < 0 else line_end + 1, ""))
             else:
                 line_start = text.rfind("\n", 0, start) + 1
-                edits.append((line_start, line_start, "# removed by trailkit repair:\n# "))
+                edits.append((line_start, line_start, f"# removed by {note}:\n# "))
         else:
             original = text[start:end]
             if isinstance(item, yaml.MappingNode):
@@ -122,22 +153,17 @@ def repaired_spec_text(text: str, puzzle: Puzzle, changes: Sequence[Change], *,
             line_end = text.find("\n", last.end_mark.index)
             line_end = len(text) if line_end < 0 else line_end
             lines = "".join(f"\n{' ' * indent}- {_item(puzzle, c, False)}"
-                            f"  # added by trailkit repair" for c in added)
+                            + (f"  # added by {note}" if note else "") for c in added)
             edits.append((line_end, line_end, lines))
-    if "expect" in top:
-        value = top["expect"][1]
-        edits.append((value.start_mark.index, value.end_mark.index, expect))
-    else:
-        edits.append((len(text), len(text), ("" if text.endswith("\n") else "\n")
-                      + f"expect: {expect}\n"))
-    edits += _about_edits(text, top, puzzle, changes, spec=spec, original=original,
-                          words=words)
+    return edits
+
+
+def apply_edits(text: str, edits: Sequence[tuple[int, int, str]]) -> str:
+    """``text`` with the (start, end, replacement) ``edits`` made, from the end of the
+    text backwards so that none moves another."""
     for start, end, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         text = text[:start] + new + text[end:]
-    what = words("; ".join(c.describe(puzzle) for c in changes))
-    header = (f"# Repaired by trailkit repair from {spec}: {what} "
-              f"({_count(len(changes))}).\n")
-    return header + text
+    return text
 
 
 def _count(n: int) -> str:

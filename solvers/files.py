@@ -1,4 +1,9 @@
-"""Writing outputs safely: atomically, and never over a file the user gave as input."""
+"""Writing outputs safely: atomically, and never over a file the user gave as input.
+
+Every command's ``--out`` and the workshop's *save* (:mod:`trailkit.solvers.workshop`)
+write through here, so both follow one rule: a crash or a full disk never leaves a
+half-written file, and nothing existing is replaced unless the caller allows it.
+"""
 
 from __future__ import annotations
 

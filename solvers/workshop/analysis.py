@@ -1,0 +1,85 @@
+"""What the page shows as the author types: every problem ``lint`` would report, located,
+and the drawing of the spec when it loads, with what editing on the picture needs.
+
+This is the keystroke path, so it runs in the server process (no worker: reading and
+drawing a spec of the size the page accepts takes milliseconds, and
+:data:`~trailkit.models.spec.MAX_SPEC_BYTES` and the alias budget bound it); anything that
+searches (solve, count, repair) goes to a worker (:mod:`trailkit.solvers.workshop.runs`).
+
+>>> out = analyse("trailkit: 1\\nkind: trail\\nnodes: [a, b]\\nedges: [a b]\\nstart: bb\\n")
+>>> [(p["line"], p["column"]) for p in out["problems"]], out["svg"] is None
+([(5, 8)], True)
+>>> "did you mean 'b'" in out["problems"][0]["message"]
+True
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from trailkit.models.errors import SpecError
+from trailkit.models.puzzle import Puzzle
+from trailkit.models.spec import lint_spec_text, load_spec_text
+
+__all__ = ["analyse", "problem_json"]
+
+
+def problem_json(problem: SpecError) -> dict[str, Any]:
+    """One problem as the page (and ``lint --json``) shows it."""
+    location = problem.location
+    return {"line": location.line if location else None,
+            "column": location.column if location else None,
+            "file": location.file if location else None,
+            "message": problem.message, "path": problem.path or None,
+            "level": problem.level}
+
+
+def analyse(text: str, source: str = "scratch.yaml", base_dir: Path | None = None
+            ) -> dict[str, Any]:
+    """Lint ``text``; when it loads, draw it and describe it for editing on the picture.
+
+    Returns ``problems`` (each with ``line``, ``column``, ``message``, ``level``: errors
+    and warnings, in file order), ``svg`` (``None`` while the spec has errors) and
+    ``puzzle`` (``kind``, ``nodes`` with their layout positions, ``edges`` with their
+    ends, colour and direction, ``colours``), and ``time_ms``, the server's time.
+    """
+    started = time.perf_counter()
+    problems = lint_spec_text(text, source, base_dir)
+    out: dict[str, Any] = {"problems": [problem_json(p) for p in problems],
+                           "svg": None, "puzzle": None}
+    if not any(p.level == "error" for p in problems):
+        from trailkit.solvers.drawing import draw_svg
+
+        try:
+            puzzle = load_spec_text(text, source, base_dir)
+            out["svg"] = draw_svg(puzzle, title=puzzle.name or source)
+            out["puzzle"] = describe(puzzle)
+        except SpecError as exc:  # lint and load agree; this is a belt for the braces
+            out["problems"].append(problem_json(exc))
+    out["time_ms"] = round((time.perf_counter() - started) * 1000, 2)
+    return out
+
+
+def describe(puzzle: Puzzle) -> dict[str, Any]:
+    """What editing on the picture needs: the positions the drawing used (in the spec's
+    ``layout:`` units), every edge's ends, colour and direction, the colours."""
+    from trailkit.solvers.drawing.layout import node_positions
+    from trailkit.solvers.drawing.palette import palette
+
+    if puzzle.kind == "domino-chain":
+        return {"kind": puzzle.kind, "nodes": [], "edges": [], "colours": [],
+                "layout": "none"}
+    positions, method = node_positions(puzzle)
+    colours = list(puzzle.colours.names) if puzzle.colours is not None \
+        else list(puzzle.colour_names)
+    names = puzzle.nodes
+    return {"kind": puzzle.kind, "layout": method,
+            "nodes": [{"name": n, "x": round(float(x), 4), "y": round(float(y), 4)}
+                      for n, (x, y) in zip(names, positions.tolist(), strict=True)],
+            "edges": [{"u": names[puzzle.tail[e]], "v": names[puzzle.head[e]],
+                       "colour": puzzle.colour_name(e), "directed": puzzle.is_directed(e)}
+                      for e in range(puzzle.num_edges)],
+            "colours": colours,
+            "paint": {name: paint.hex for name, paint in palette(colours).items()}}

@@ -1,0 +1,232 @@
+"""The workshop's routes (Starlette): the page, its static files, and a small JSON API.
+
+``GET /`` the page; ``GET /static/NAME`` its scripts and styles (from the package,
+held in memory); ``GET /api/info`` what the page needs to start (the folder's specs,
+the backends, the limits); ``POST /api/analyse`` problems and drawing of a text (the
+keystroke path); ``POST /api/edit`` an edit made on the picture, as new text;
+``POST /api/run`` a solve, count, prove, repair or explain (in a worker); ``POST
+/api/cancel`` a page's runs; ``GET /api/file``, ``POST /api/save``, ``POST /api/create``
+the folder's specs. Every request passes :class:`~trailkit.solvers.workshop.guard.Guard`
+first. A text over :data:`MAX_TEXT_BYTES` is refused with a message (413).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from trailkit.models.errors import TrailkitError
+from trailkit.solvers.workshop.analysis import analyse
+from trailkit.solvers.workshop.edits import edit_text
+from trailkit.solvers.workshop.folder import SpecFolder
+from trailkit.solvers.workshop.guard import security_headers
+from trailkit.solvers.workshop.jobs import OPS, Job
+from trailkit.solvers.workshop.runs import Busy, RunManager
+
+__all__ = ["MAX_TEXT_BYTES", "SCRATCH", "Settings", "build_app"]
+
+#: The largest spec text the page may send (the request body cap is a little larger).
+MAX_TEXT_BYTES = 1_000_000
+#: The longest time limit a run may ask for, in seconds.
+MAX_TIME_S = 120.0
+#: The spec a page without a folder starts from.
+SCRATCH = """trailkit: 1
+name: My puzzle
+kind: trail
+# Edges are 'u v' (or 'u v colour' in a colour walk). Drag the nodes on the picture,
+# click two nodes to join them, click an edge to change it.
+edges: [a b, b c, c a]
+layout: {a: [0, 0], b: [2, 0], c: [1, 1.5]}
+"""
+_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+          ".html": "text/html; charset=utf-8"}
+
+
+@dataclass
+class Settings:
+    """How one workshop runs: its folder (``None``: a scratch spec), the runs' limits."""
+
+    folder: Path | None = None
+    workers: int = 2
+    queue: int = 8
+    memory_mb: int = 2048
+    time_limit: float = 10.0
+    backends: list[str] = field(default_factory=list)
+
+
+def _static() -> dict[str, tuple[bytes, str]]:
+    """The page's files, read once from the package: name -> (bytes, ETag)."""
+    out = {}
+    for item in resources.files("trailkit.solvers.workshop").joinpath("static").iterdir():
+        if item.is_file() and Path(item.name).suffix in _TYPES:
+            data = item.read_bytes()
+            out[item.name] = (data, '"' + hashlib.sha256(data).hexdigest()[:16] + '"')
+    return out
+
+
+def build_app(settings: Settings, runs: RunManager) -> Starlette:
+    """The Starlette app of one workshop (wrap it in a Guard before serving it)."""
+    folder = SpecFolder(settings.folder) if settings.folder is not None else None
+    files = _static()
+
+    async def page(request: Request) -> Response:
+        nonce = secrets.token_urlsafe(12)
+        html = files["index.html"][0].decode().replace("{{nonce}}", nonce)
+        return Response(html, media_type=_TYPES[".html"],
+                        headers={"cache-control": "no-store",
+                                 **{k.decode(): v.decode() for k, v in
+                                    security_headers(nonce)}})
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in files or name == "index.html":
+            return JSONResponse({"error": f"no file {name}"}, status_code=404)
+        data, etag = files[name]
+        if request.headers.get("if-none-match") == etag:
+            return Response(status_code=304, headers={"etag": etag})
+        return Response(data, media_type=_TYPES[Path(name).suffix],
+                        headers={"etag": etag, "cache-control": "no-cache"})
+
+    async def info(request: Request) -> Response:
+        """What the page starts from, with the spec it opens first already read and
+        analysed (one round trip instead of three on the first load)."""
+        names = folder.names() if folder else []
+        first = names[0] if names and folder else None
+        text = folder.read(first, MAX_TEXT_BYTES) if first and folder else SCRATCH
+        return JSONResponse({
+            "folder": str(folder.root) if folder else None,
+            "files": names,
+            "open": {"name": first, "text": text,
+                     "analysis": analyse(text, _source(first), _base(folder, first))},
+            "scratch": SCRATCH, "backends": settings.backends, "ops": list(OPS),
+            "time_limit": settings.time_limit, "max_text_bytes": MAX_TEXT_BYTES,
+            "runs": runs.busy})
+
+    async def analyse_route(request: Request) -> Response:
+        body = await _body(request)
+        name = body.get("name")
+        return JSONResponse(analyse(_text(body), _source(name), _base(folder, name)))
+
+    async def edit_route(request: Request) -> Response:
+        body = await _body(request)
+        name = body.get("name")
+        edit = body.get("edit")
+        if not isinstance(edit, dict):
+            raise TrailkitError("an edit is a JSON object with a 'kind'")
+        text = edit_text(_text(body), edit, _base(folder, name))
+        return JSONResponse({"text": text,
+                             **analyse(text, _source(name), _base(folder, name))})
+
+    async def run_route(request: Request) -> Response:
+        body = await _body(request)
+        op = body.get("op")
+        if op not in OPS:
+            raise TrailkitError(f"unknown op {op!r}; choose from {', '.join(OPS)}")
+        name = body.get("name")
+        backend = body.get("backend") or None
+        if backend is not None and backend not in settings.backends:
+            raise TrailkitError(f"unknown backend {backend!r}; choose from "
+                                f"{', '.join(settings.backends)}")
+        try:
+            limit = float(body.get("time_limit") or settings.time_limit)
+        except (TypeError, ValueError):
+            raise TrailkitError("time_limit is a number of seconds") from None
+        given = body.get("rules")
+        rules: dict[str, Any] = given if isinstance(given, dict) else {}
+        base = _base(folder, name)
+        job = Job(op, _text(body), _source(name), str(base) if base else None, backend,
+                  max(0.1, min(limit, MAX_TIME_S)), rules)
+        try:
+            result = await runs.run(str(body.get("slot") or "page"), job)
+        except Busy as exc:
+            return JSONResponse({"error": f"busy: {exc}"}, status_code=503,
+                                headers={"retry-after": "1"})
+        return JSONResponse(result)
+
+    async def cancel_route(request: Request) -> Response:
+        body = await _body(request)
+        return JSONResponse({"cancelled": runs.cancel(str(body.get("slot") or "page"))})
+
+    async def file_route(request: Request) -> Response:
+        name = request.query_params.get("name", "")
+        return JSONResponse({"name": name, "text": _folder(folder).read(name, MAX_TEXT_BYTES)})
+
+    async def save_route(request: Request) -> Response:
+        body = await _body(request)
+        name = str(body.get("name") or "")
+        _folder(folder).save(name, _text(body))
+        return JSONResponse({"saved": name, "files": _folder(folder).names()})
+
+    async def create_route(request: Request) -> Response:
+        body = await _body(request)
+        name = str(body.get("name") or "")
+        _folder(folder).create(name, _text(body))
+        return JSONResponse({"created": name, "files": _folder(folder).names()})
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        status = 413 if isinstance(exc, _TooBig) else 400
+        return JSONResponse({"error": str(exc)}, status_code=status)
+
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)
+
+    routes = [Route("/", page), Route("/static/{name}", static), Route("/favicon.ico", no_icon),
+              Route("/api/info", info), Route("/api/file", file_route),
+              Route("/api/analyse", analyse_route, methods=["POST"]),
+              Route("/api/edit", edit_route, methods=["POST"]),
+              Route("/api/run", run_route, methods=["POST"]),
+              Route("/api/cancel", cancel_route, methods=["POST"]),
+              Route("/api/save", save_route, methods=["POST"]),
+              Route("/api/create", create_route, methods=["POST"])]
+    return Starlette(routes=routes, exception_handlers={TrailkitError: refused})
+
+
+class _TooBig(TrailkitError):
+    """A spec text over the page's limit."""
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except ValueError:
+        raise TrailkitError("the request body is not JSON") from None
+    if not isinstance(body, dict):
+        raise TrailkitError("the request body is a JSON object")
+    return body
+
+
+def _text(body: dict[str, Any]) -> str:
+    text = body.get("text")
+    if not isinstance(text, str):
+        raise TrailkitError("the request has no spec 'text'")
+    if len(text.encode("utf-8")) > MAX_TEXT_BYTES:
+        raise _TooBig(f"the spec is larger than {MAX_TEXT_BYTES // 1_000_000} MB; the "
+                      "workshop edits smaller specs (trailkit lint and solve take any size)")
+    return text
+
+
+def _source(name: Any) -> str:
+    return str(name) if isinstance(name, str) and name else "scratch.yaml"
+
+
+def _folder(folder: SpecFolder | None) -> SpecFolder:
+    if folder is None:
+        raise TrailkitError("this workshop has no folder (start it as 'trailkit serve "
+                            "FOLDER'); download the spec instead")
+    return folder
+
+
+def _base(folder: SpecFolder | None, name: Any) -> Path | None:
+    """Where a spec's side files are read from: its folder (none for a scratch spec)."""
+    if folder is None:
+        return None
+    return folder.base_dir(name if isinstance(name, str) and name else None)

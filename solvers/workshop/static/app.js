@@ -1,0 +1,456 @@
+// The workshop page: the editor, the located problems, the live picture, runs, and
+// editing on the picture. Every change of the text (typed, made on the picture, or a
+// repair applied) goes through the editor, so it is one step of its undo history.
+(function () {
+"use strict";
+const E = window.TrailkitEditor;
+const $ = id => document.getElementById(id);
+const nonce = document.querySelector('meta[name="csp-nonce"]').content;
+const slot = "page-" + Math.random().toString(36).slice(2);
+const state = {
+  info: null, name: null, view: null, puzzle: null, seq: 0, shown: 0,
+  pending: null, inFlight: false, timer: null, steps: [], step: 0,
+  picked: null, answerFor: null, answerShown: false, changeAt: null, latencyMs: null, savedText: null, running: 0,
+};
+window.workshop = state;  // for tests and the curious: the page's state
+
+async function api(path, body) {
+  const opts = body === undefined ? {} : {
+    method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify(body)};
+  const res = await fetch(path, opts);
+  let data;
+  try { data = await res.json(); } catch (e) { data = {error: res.status + " " + res.statusText}; }
+  if (!res.ok) throw new Error(data.error || res.statusText);
+  return data;
+}
+
+// ------------------------------------------------------------ text and analysis
+function text() { return E.text(state.view); }
+
+function changed() {
+  if (state.changeAt === null) state.changeAt = performance.now();
+  // a newer edit makes any run's answer moot: cancel it, and redraw soon
+  if (state.running) api("/api/cancel", {slot}).catch(() => {});
+  clearTimeout(state.timer);
+  state.timer = setTimeout(() => { state.timer = null; analyseNow(); }, 30);
+  fileStatus();
+}
+
+function analyseNow() {
+  const body = {text: text(), name: state.name, seq: ++state.seq};
+  if (state.inFlight) { state.pending = body; return; }
+  send(body);
+}
+
+async function send(body) {
+  state.inFlight = true;
+  try {
+    const out = await api("/api/analyse", body);
+    if (body.seq >= state.shown) { state.shown = body.seq; show(out, body.text); }
+  } catch (e) {
+    showProblems([{line: 1, column: 1, level: "error", message: String(e.message)}]);
+  } finally {
+    state.inFlight = false;
+    if (state.pending) { const next = state.pending; state.pending = null; send(next); }
+  }
+}
+
+function show(out, forText) {
+  showProblems(out.problems);
+  if (out.svg) {
+    state.puzzle = out.puzzle;
+    if (!(state.answerShown && state.answerFor === forText)) {
+      drawSvg(out.svg);
+      state.answerShown = false;
+      answerStale();
+    }
+    colours();
+  }
+  $("picture").classList.toggle("stale", !out.svg);
+  if (state.changeAt !== null) {  // from the first keystroke to what it shows now
+    state.latencyMs = performance.now() - state.changeAt;
+    state.changeAt = null;
+  }
+  document.body.dataset.analysed = String(state.shown);
+  document.body.dataset.serverMs = String(out.time_ms);
+}
+
+function showProblems(problems) {
+  E.showProblems(state.view, problems);
+  const list = $("problems");
+  list.replaceChildren();
+  for (const p of problems) {
+    const li = document.createElement("li");
+    li.className = p.level;
+    li.textContent = (p.line ? `line ${p.line}, column ${p.column}: ` : "") + p.message;
+    li.dataset.line = p.line || "";
+    li.dataset.column = p.column || "";
+    li.onclick = () => p.line && E.goTo(state.view, p.line, p.column || 1);
+    list.appendChild(li);
+  }
+  if (!problems.length) {
+    const li = document.createElement("li");
+    li.className = "ok";
+    li.textContent = "no problems: the spec loads";
+    list.appendChild(li);
+  }
+  const errors = problems.filter(p => p.level === "error").length;
+  $("problems-title").textContent = errors ? `Problems (${errors})` : "Problems";
+}
+
+// --------------------------------------------------------------------- picture
+function drawSvg(svgText) {
+  const doc = new DOMParser().parseFromString(svgText, "image/svg+xml");
+  const svg = doc.documentElement;
+  if (svg.nodeName !== "svg") return;
+  for (const s of svg.querySelectorAll("script")) s.remove();
+  const box = $("drawing");
+  box.replaceChildren(document.importNode(svg, true));
+  wirePicture();
+}
+
+function svgEl() { return $("drawing").querySelector("svg"); }
+
+function svgPoint(ev) {
+  const svg = svgEl();
+  const pt = svg.createSVGPoint();
+  pt.x = ev.clientX; pt.y = ev.clientY;
+  return pt.matrixTransform(svg.getScreenCTM().inverse());
+}
+
+// the map from the spec's layout units to the picture's pixels, fitted on the nodes
+function fit() {
+  const pts = [];
+  for (const n of (state.puzzle && state.puzzle.nodes) || []) {
+    const c = svgEl().querySelector(`.node[data-node="${CSS.escape(n.name)}"] circle.tyre`);
+    if (c) pts.push({x: n.x, y: n.y, px: +c.getAttribute("cx"), py: +c.getAttribute("cy")});
+  }
+  const axis = (k, pk) => {
+    let lo = pts[0], hi = pts[0];
+    for (const p of pts) { if (p[k] < lo[k]) lo = p; if (p[k] > hi[k]) hi = p; }
+    if (!lo || hi[k] - lo[k] < 1e-9) return null;
+    const a = (hi[pk] - lo[pk]) / (hi[k] - lo[k]);
+    return {a, b: lo[pk] - a * lo[k]};
+  };
+  let fx = axis("x", "px"), fy = axis("y", "py");
+  if (!fx && fy) fx = {a: -fy.a, b: pts[0].px + fy.a * pts[0].x};
+  if (!fy && fx) fy = {a: -fx.a, b: pts[0].py + fx.a * pts[0].y};
+  if (!fx) { fx = {a: 100, b: pts.length ? pts[0].px - 100 * pts[0].x : 0}; }
+  if (!fy) { fy = {a: -100, b: pts.length ? pts[0].py + 100 * pts[0].y : 0}; }
+  return {toLayout: (px, py) => [(px - fx.b) / fx.a, (py - fy.b) / fy.a]};
+}
+
+function wirePicture() {
+  const svg = svgEl();
+  if (!svg) return;
+  for (const g of svg.querySelectorAll(".node")) g.addEventListener("pointerdown", nodeDown);
+  for (const g of svg.querySelectorAll(".edge")) g.addEventListener("click", edgeClick);
+  if (state.picked) {
+    const g = svg.querySelector(`.node[data-node="${CSS.escape(state.picked)}"]`);
+    if (g) g.classList.add("picked"); else state.picked = null;
+  }
+}
+
+function nodeDown(ev) {
+  if (ev.button !== 0) return;
+  ev.preventDefault();
+  const g = ev.currentTarget, name = g.dataset.node;
+  const start = svgPoint(ev);
+  let moved = false, last = start;
+  g.setPointerCapture(ev.pointerId);
+  const move = e => {
+    last = svgPoint(e);
+    if (!moved && Math.hypot(last.x - start.x, last.y - start.y) > 4) {
+      moved = true; g.classList.add("dragging");
+    }
+    if (moved) g.setAttribute("transform", `translate(${last.x - start.x},${last.y - start.y})`);
+  };
+  const up = () => {
+    g.removeEventListener("pointermove", move);
+    g.removeEventListener("pointerup", up);
+    g.classList.remove("dragging");
+    if (moved) dropNode(name, g, last.x - start.x, last.y - start.y);
+    else pickNode(name, g);
+  };
+  g.addEventListener("pointermove", move);
+  g.addEventListener("pointerup", up);
+}
+
+function dropNode(name, g, dx, dy) {
+  const c = g.querySelector("circle.tyre");
+  const [x, y] = fit().toLayout(+c.getAttribute("cx") + dx, +c.getAttribute("cy") + dy);
+  const positions = {};
+  for (const n of state.puzzle.nodes) positions[n.name] = [n.x, n.y];
+  edit({kind: "move", node: name, x: round(x), y: round(y), positions});
+}
+
+function round(v) { return Math.round(v * 100) / 100; }
+
+function pickNode(name, g) {
+  if (!state.picked) { state.picked = name; g.classList.add("picked"); return; }
+  const first = state.picked;
+  state.picked = null;
+  for (const n of svgEl().querySelectorAll(".node.picked")) n.classList.remove("picked");
+  if (first === name) return;
+  const colour = state.puzzle && state.puzzle.colours.length ? $("colour").value : null;
+  edit({kind: "add", u: first, v: name, colour});
+}
+
+function edgeClick(ev) {
+  const e = +ev.currentTarget.dataset.edge;
+  const info = state.puzzle && state.puzzle.edges[e];
+  if (!info) return;
+  const menu = $("edge-menu");
+  menu.dataset.edge = String(e);
+  $("edge-menu-title").textContent = `${info.u} ${info.directed ? "→" : "–"} ${info.v}` +
+    (info.colour ? ` (${info.colour})` : "");
+  const box = $("edge-colours");
+  box.replaceChildren();
+  for (const c of state.puzzle.colours) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.colour = c;
+    const sw = document.createElement("span");
+    sw.className = "swatch";
+    sw.style.background = (state.puzzle.paint || {})[c] || "#999";
+    b.append(sw, document.createTextNode(c));
+    b.disabled = c === info.colour;
+    b.onclick = () => { hideMenu(); edit({kind: "recolour", edge: e, colour: c}); };
+    box.appendChild(b);
+  }
+  menu.hidden = false;
+  menu.style.left = Math.min(ev.clientX + 8, window.innerWidth - 200) + "px";
+  menu.style.top = Math.min(ev.clientY + 8, window.innerHeight - 160) + "px";
+}
+
+function hideMenu() { $("edge-menu").hidden = true; }
+
+async function edit(change) {
+  try {
+    const out = await api("/api/edit", {text: text(), name: state.name, edit: change});
+    E.replaceText(state.view, out.text);  // one undo step; the editor's listener re-lints
+  } catch (e) {
+    answer({status: "error", text: "That edit could not be made: " + e.message});
+  }
+}
+
+function colours() {
+  const sel = $("colour"), list = (state.puzzle && state.puzzle.colours) || [];
+  $("colour-label").hidden = !list.length;
+  const keep = sel.value;
+  if (sel.options.length !== list.length || [...sel.options].some((o, i) => o.value !== list[i])) {
+    sel.replaceChildren(...list.map(c => new Option(c, c)));
+    if (list.includes(keep)) sel.value = keep;
+  }
+}
+
+// ------------------------------------------------------------------------ runs
+async function run(op) {
+  const forText = text();
+  const body = {op, text: forText, name: state.name, slot, backend: $("backend").value,
+                time_limit: +$("time-limit").value || 10,
+                rules: {add: $("rule-add").value || undefined,
+                        recolour: $("rule-recolour").checked || undefined,
+                        remove: $("rule-remove").checked || undefined}};
+  const button = $(op);
+  state.running++;
+  button.classList.add("busy");
+  $("cancel").disabled = false;
+  answer({status: "running", text: `${op}: running…`});
+  const started = performance.now();
+  try {
+    const out = await api("/api/run", body);
+    out.wall_ms = Math.round(performance.now() - started);
+    if (out.status === "cancelled") {
+      if (text() === forText) answer(out);
+      return;
+    }
+    if (text() !== forText) return;  // the spec changed meanwhile: the answer is moot
+    state.answerFor = forText;
+    answer(out);
+    if (out.svg) { drawSvg(out.svg); state.answerShown = true; }
+  } catch (e) {
+    answer({status: "error", text: e.message});
+  } finally {
+    state.running--;
+    button.classList.remove("busy");
+    $("cancel").disabled = state.running === 0;
+  }
+}
+
+function answer(out) {
+  const t = $("answer-text");
+  t.textContent = out.text || out.status;
+  t.className = out.status;
+  document.body.dataset.answer = out.status + (out.op ? ":" + out.op : "");
+  state.steps = out.steps || [];
+  $("walk").hidden = !state.steps.length;
+  const list = $("steps");
+  list.replaceChildren(...state.steps.map((s, i) => {
+    const li = document.createElement("li");
+    li.textContent = `${s.from} → ${s.to}` + (s.colour ? ` (${s.colour})` : "");
+    li.onclick = () => stepTo(i + 1);
+    return li;
+  }));
+  const reps = $("repairs");
+  reps.replaceChildren(...(out.repairs || []).map((r, i) => {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "apply";
+    b.textContent = "Apply: " + r.text;
+    b.onclick = () => edit({kind: "changes", changes: r.apply});
+    const view = document.createElement("button");
+    view.type = "button";
+    view.textContent = "Show";
+    view.onclick = () => drawSvg(r.svg);
+    li.append(b, " ", view, ` (a walk of ${r.length} steps in the repaired puzzle)`);
+    if (i === 0) li.dataset.first = "1";
+    return li;
+  }));
+  state.step = 0;
+  if (state.steps.length) stepTo(0);
+}
+
+function answerStale() {
+  if (state.answerFor !== null && state.answerFor !== text()) {
+    state.answerFor = null;
+    const t = $("answer-text");
+    if (t.textContent && !t.textContent.endsWith("(before the last edit)")) {
+      t.textContent += "\n(before the last edit)";
+    }
+    $("walk").hidden = true;
+    state.steps = [];
+  }
+}
+
+function stepTo(k) {
+  const steps = state.steps, svg = svgEl();
+  if (!svg) return;
+  state.step = Math.max(0, Math.min(steps.length, k));
+  const cur = state.step;
+  svg.querySelectorAll(".current").forEach(e => e.classList.remove("current"));
+  svg.querySelectorAll(".step").forEach(g =>
+    g.classList.toggle("later", cur > 0 && Number(g.dataset.step) > cur));
+  [...$("steps").children].forEach((li, i) => li.classList.toggle("current", i + 1 === cur));
+  if (cur > 0) {
+    const s = steps[cur - 1];
+    svg.querySelectorAll(`.step[data-step="${cur}"]`).forEach(g => g.classList.add("current"));
+    svg.querySelectorAll(`.edge[data-edge="${s.edge}"]`).forEach(g => g.classList.add("current"));
+    svg.querySelectorAll(`.node[data-node="${CSS.escape(s.to)}"]`)
+      .forEach(g => g.classList.add("current"));
+    $("steps").children[cur - 1].scrollIntoView({block: "nearest"});
+    $("step-text").textContent = `Step ${cur} of ${steps.length}: ${s.from} → ${s.to}` +
+      (s.colour ? ` (${s.colour})` : "");
+  } else {
+    $("step-text").textContent = `The whole walk: ${steps.length} steps`;
+  }
+  $("prev").disabled = cur === 0;
+  $("next").disabled = cur === steps.length;
+  document.body.dataset.step = String(cur);
+}
+
+// ----------------------------------------------------------------------- files
+function fileStatus() {
+  const dirty = state.savedText !== null && state.savedText !== text();
+  $("file-status").textContent = state.name ? state.name + (dirty ? " (changed)" : " (saved)")
+    : "scratch spec (not saved: download it)";
+}
+
+async function openFile(name) {
+  const out = await api("/api/file?name=" + encodeURIComponent(name));
+  state.name = name;
+  state.savedText = out.text;
+  state.answerFor = null;
+  E.setText(state.view, out.text);
+  answer({status: "", text: ""});
+  changed();
+}
+
+async function save() {
+  if (!state.name) { download(); return; }
+  try {
+    await api("/api/save", {name: state.name, text: text()});
+    state.savedText = text();
+    fileStatus();
+    $("file-status").textContent = state.name + " (saved)";
+  } catch (e) { $("file-status").textContent = "not saved: " + e.message; }
+}
+
+async function create() {
+  const name = prompt("Name of the new spec (in the folder, ending in .yaml):", "new-puzzle.yaml");
+  if (!name) return;
+  try {
+    const out = await api("/api/create", {name, text: state.info.scratch});
+    listFiles(out.files);
+    await openFile(name);
+    $("files").value = name;
+  } catch (e) { $("file-status").textContent = "not created: " + e.message; }
+}
+
+function download() {
+  const blob = new Blob([text()], {type: "application/yaml"});
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = (state.name || "scratch.yaml").split("/").pop();
+  document.body.appendChild(a);
+  a.click();
+  setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+}
+
+function listFiles(files) {
+  $("files").replaceChildren(...files.map(f => new Option(f, f)));
+}
+
+// ------------------------------------------------------------------------ start
+async function start() {
+  const info = state.info = await api("/api/info");
+  $("backend").replaceChildren(...info.backends.map(b => new Option(b, b)));
+  $("time-limit").value = info.time_limit;
+  $("file-controls").hidden = !info.folder;
+  listFiles(info.files);
+  state.view = E.create($("editor"), "", changed, nonce);
+  document.querySelectorAll("button.run").forEach(b => b.onclick = () => run(b.dataset.op));
+  $("cancel").onclick = () => api("/api/cancel", {slot}).catch(() => {});
+  $("files").onchange = () => openFile($("files").value);
+  $("new").onclick = create;
+  $("save").onclick = save;
+  $("download").onclick = download;
+  $("undo").onclick = () => E.undo(state.view);
+  $("redo").onclick = () => E.redo(state.view);
+  $("prev").onclick = () => stepTo(state.step - 1);
+  $("next").onclick = () => stepTo(state.step + 1);
+  $("whole").onclick = () => stepTo(0);
+  $("edge-close").onclick = hideMenu;
+  $("edge-reverse").onclick = () => { hideMenu(); edit({kind: "reverse", edge: +$("edge-menu").dataset.edge}); };
+  $("edge-delete").onclick = () => { hideMenu(); edit({kind: "remove", edge: +$("edge-menu").dataset.edge}); };
+  document.addEventListener("keydown", ev => {
+    const inEditor = ev.target.closest && ev.target.closest(".cm-editor");
+    const mod = ev.ctrlKey || ev.metaKey;
+    if (mod && ev.key.toLowerCase() === "s") { ev.preventDefault(); save(); return; }
+    if (inEditor || ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT") return;
+    if (mod && ev.key.toLowerCase() === "z") {
+      ev.preventDefault();
+      (ev.shiftKey ? E.redo : E.undo)(state.view);
+    } else if (mod && ev.key.toLowerCase() === "y") { ev.preventDefault(); E.redo(state.view); }
+    else if (ev.key === "ArrowRight" && state.steps.length) stepTo(state.step + 1);
+    else if (ev.key === "ArrowLeft" && state.steps.length) stepTo(state.step - 1);
+    else if (ev.key === "Home" && state.steps.length) stepTo(0);
+    else if (ev.key === "Escape") {
+      hideMenu();
+      state.picked = null;
+      svgEl() && svgEl().querySelectorAll(".node.picked").forEach(n => n.classList.remove("picked"));
+    }
+  });
+  // the first spec comes read and analysed with the info: no further round trip
+  state.name = info.open.name;
+  state.savedText = info.open.name ? info.open.text : null;
+  E.setText(state.view, info.open.text);
+  state.shown = state.seq = 1;
+  show(info.open.analysis, info.open.text);
+  fileStatus();
+  document.body.dataset.readyMs = String(Math.round(performance.now()));  // since navigation
+  document.body.dataset.ready = "1";
+}
+start().catch(e => { document.body.dataset.ready = "error"; $("answer-text").textContent = String(e); });
+})();
