@@ -20,6 +20,7 @@ from trailkit.models.answer import Answer, Walk
 from trailkit.models.counting import CountResult
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.base import NO_LIMITS, Backend, Limits
+from trailkit.solvers.signs import SOLVING, sign
 
 __all__ = ["DirectBackend"]
 
@@ -35,6 +36,7 @@ class DirectBackend(Backend):
     honours_work_limit = True
 
     def solve(self, puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Answer:
+        sign(SOLVING, self.name)  # no formula to build: the search starts here
         if not puzzle.nodes:  # no dominoes at all: they form a ring, the empty one
             return Answer.solved(self.name, Walk.nowhere(), optimal=True
                                  if puzzle.objective is Objective.SHORTEST else None)
@@ -64,4 +66,5 @@ class DirectBackend(Backend):
               progress: Callable[[int], None] | None = None) -> CountResult:
         from trailkit.solvers.direct.counting import count_walks
 
+        sign(SOLVING, self.name)
         return count_walks(puzzle, limits, failures=failures, progress=progress)
