@@ -44,3 +44,16 @@ class CountResult:
     per_start: Mapping[str, StartCounts] | None = None
     reason: str = ""
     stats: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def interrupted(cls, backend: str, solutions: int, *, method: str = "enumeration",
+                    **stats: Any) -> CountResult:
+        """A count the user stopped (Ctrl-C) after ``solutions`` walks, a lower bound;
+        ``stats["interrupted"]`` says so (the command line's exit code 130).
+
+        >>> CountResult.interrupted("sat", 12).reason
+        'interrupted (Ctrl-C); the number is a lower bound (at least)'
+        """
+        return cls(backend, solutions, complete=False, method=method,
+                   reason="interrupted (Ctrl-C); the number is a lower bound (at least)",
+                   stats={**stats, "interrupted": True})
