@@ -47,3 +47,16 @@ class CountResult:
     reason: str = ""
     stats: Mapping[str, Any] = field(default_factory=dict)
     by_formula: bool = False
+
+    @classmethod
+    def interrupted(cls, backend: str, solutions: int, *, method: str = "enumeration",
+                    **stats: Any) -> CountResult:
+        """A count the user stopped (Ctrl-C) after ``solutions`` walks, a lower bound;
+        ``stats["interrupted"]`` says so (the command line's exit code 130).
+
+        >>> CountResult.interrupted("sat", 12).reason
+        'interrupted (Ctrl-C); the number is a lower bound (at least)'
+        """
+        return cls(backend, solutions, complete=False, method=method,
+                   reason="interrupted (Ctrl-C); the number is a lower bound (at least)",
+                   stats={**stats, "interrupted": True})

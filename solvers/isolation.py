@@ -21,7 +21,11 @@ How a run is isolated (POSIX only: ``fork``, ``resource``):
   ``memout`` when it raised :class:`MemoryError` or its last words on stderr speak of
   memory (C++ ``std::bad_alloc``, "Cannot allocate memory");
 * ``jobs=N`` keeps N children running at once (times are then noisier);
-* children ignore Ctrl-C; the parent kills them and keeps every finished row.
+* children ignore Ctrl-C and die with the parent (so does a child's own helper
+  process, :func:`trailkit.solvers.sat.runner.run_guarded`); on Ctrl-C the parent kills
+  the running children at once and keeps every finished row;
+* the parent gives the sign ``solving`` (:mod:`trailkit.solvers.signs`) with
+  ``BACKEND on SPEC`` as each run starts.
 
 ``on_row`` sees the rows after every finished run, so a caller can keep a file
 that always holds every finished row, and an interrupt loses nothing finished.
@@ -46,7 +50,9 @@ from typing import Any, BinaryIO
 
 from trailkit.models.errors import BackendUnavailable, TrailkitError, VerificationFailure
 from trailkit.solvers.base import DEFAULT_MEMORY_MB, Limits
+from trailkit.solvers.interrupts import ignore_interrupts_and_die_with_parent, interrupts_held
 from trailkit.solvers.registry import get_backend
+from trailkit.solvers.signs import SOLVING, sign, stop_listening
 
 __all__ = ["Comparison", "Row", "compare", "disagreements", "finish_worker", "run_one",
            "start_worker", "unavailable_backends"]
@@ -141,12 +147,14 @@ def start_worker(job: Callable[[], dict[str, Any]], *, wall_s: float,
     isolated child goes through here (a comparison's solves, the workshop's runs)."""
     read_fd, write_fd = os.pipe()
     stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _finish, after the child ends
+    parent = os.getpid()
     pid = os.fork()  # the child ends with os._exit: it never flushes the parent's buffers
     if pid == 0:  # the child: never returns
         code = 0
         try:
             os.close(read_fd)
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            ignore_interrupts_and_die_with_parent(parent)
+            stop_listening()
             os.dup2(stderr.fileno(), 2)
             if memory_mb:
                 size = memory_mb * 1024 * 1024
@@ -241,8 +249,10 @@ def _run_all(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int | 
             while pending and len(running) < jobs:
                 index = pending.pop()
                 spec, backend = tasks[index]
-                child = _start(index, spec, backend, limits, memory_mb, precheck)
-                running[child.fd] = child
+                with interrupts_held():  # the child is known before a Ctrl-C unwinds
+                    child = _start(index, spec, backend, limits, memory_mb, precheck)
+                    running[child.fd] = child
+                sign(SOLVING, f"{backend} on {spec}")
             readable, _, _ = select.select(list(running), [], [], 0.05)
             now = time.monotonic()
             for fd, child in list(running.items()):

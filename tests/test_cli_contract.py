@@ -1,4 +1,5 @@
-"""Every exit path keeps the contract: interrupts, consoles, files, JSON, who decided.
+"""Every exit path keeps the contract: consoles, files, JSON, who decided (interrupts:
+``test_interrupts.py``).
 
 Each test here pins one behaviour a user saw go wrong (issue "no typo becomes an
 answer, every exit path keeps the contract").
@@ -8,11 +9,9 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import stat
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -37,55 +36,6 @@ def trailkit(*args: str, encoding: str = "utf-8") -> subprocess.CompletedProcess
     return subprocess.run([sys.executable, "-m", "trailkit.solvers.cli", *args],
                           capture_output=True, encoding=encoding, timeout=120,
                           env={**os.environ, "PYTHONIOENCODING": encoding})
-
-
-def interrupted(args: list[str], after: float) -> tuple[int, str, str]:
-    """Run trailkit, press Ctrl-C after ``after`` seconds; (exit code, stdout, stderr).
-
-    Ctrl-C is pressed again every few seconds, as a person would: python-sat's C code can
-    swallow one that arrives while it builds a solver (its own handler is not yet armed).
-    """
-    process = subprocess.Popen([sys.executable, "-m", "trailkit.solvers.cli", *args],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(after)
-    for _ in range(10):
-        process.send_signal(signal.SIGINT)
-        try:
-            out, err = process.communicate(timeout=5)
-            break
-        except subprocess.TimeoutExpired:
-            continue
-    else:
-        process.kill()
-        out, err = process.communicate()
-    return process.returncode, out, err
-
-
-# ------------------------------------------------------------------ interrupts
-@pytest.fixture(scope="module")
-def big_trail(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An Euler trail the SAT backend's position encoding needs many seconds for (plain
-    sat picks the transition encoding here and answers at once)."""
-    path = tmp_path_factory.mktemp("big") / "trail.yaml"
-    assert main(["generate", "trail", "--size", "200", "--seed", "3", "--solvable", "yes",
-                 "--out", str(path)]) == 0
-    return path
-
-
-def test_ctrl_c_during_the_sat_backend_exits_130(big_trail: Path) -> None:
-    code, _, err = interrupted(["solve", str(big_trail), "--backend", "sat/position",
-                                "--crosscheck", "none"], after=4.0)
-    assert code == 130, (code, err)
-    assert "interrupted" in err and "INTERNAL" not in err
-
-
-def test_ctrl_c_during_a_count_prints_what_was_found(tmp_path: Path) -> None:
-    spec = tmp_path / "k8.yaml"
-    edges = ", ".join(f"{a} {b}" for a in range(8) for b in range(a + 1, 8))
-    spec.write_text(f"trailkit: 1\nkind: trail\nclosed: true\nedges: [{edges}]\n")
-    code, out, err = interrupted(["count", str(spec), "--method", "enumerate"], after=3.0)
-    assert code == 130, err
-    assert "solutions:      at least " in out and "interrupted" in err
 
 
 # ------------------------------------------------------------------ consoles

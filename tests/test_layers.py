@@ -27,7 +27,8 @@ PACKAGES = {"models": "trailkit.models", "solvers": "trailkit.solvers"}
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("trailkit.models",),
     ("trailkit.solvers.base", "trailkit.solvers.extras", "trailkit.solvers.version",
-     "trailkit.solvers.specfiles", "trailkit.solvers.files"),
+     "trailkit.solvers.specfiles", "trailkit.solvers.files", "trailkit.solvers.interrupts",
+     "trailkit.solvers.signs"),
     ("trailkit.solvers.registry",),
     ("trailkit.solvers.direct", "trailkit.solvers.cpsat", "trailkit.solvers.sat"),
     ("trailkit.solvers.pipeline",),

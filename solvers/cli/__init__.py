@@ -21,11 +21,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``trailkit`` console script; returns the exit code.
 
     The command modules are imported here, inside the guard, so that a Ctrl-C while
-    they load is an interrupt (exit 130) like any other, not a traceback.
+    they load is an interrupt (exit 130) like any other, not a traceback. Run as the
+    command (``argv`` from ``sys.argv``), an interrupted trailkit ends as soon as its
+    output is flushed (:func:`trailkit.solvers.cli.app.exit_now`: tearing down a big
+    formula would delay the exit by a good part of a second).
     """
     try:
+        from trailkit.solvers.cli.app import exit_now
         from trailkit.solvers.cli.app import main as run
     except KeyboardInterrupt:
         sys.stderr.write("trailkit: interrupted\n")
         return 130
-    return run(argv)
+    code = run(argv)
+    if code == 130 and argv is None:  # an interrupted count, compare, ...
+        exit_now(code)
+    return code

@@ -4,7 +4,10 @@ and map what went wrong to an exit code.
 Each command module has ``register(subparsers)``, which adds its subcommands with
 ``set_defaults(run=...)``; ``run(args)`` returns the exit code. Errors become one
 located line on standard error and exit code 2 (input) or 4 (a bug), never a
-traceback.
+traceback. A Ctrl-C is exit code 130 with "trailkit: interrupted" on standard error,
+whatever the backend was doing (:mod:`trailkit.solvers.interrupts`); with
+``TRAILKIT_TEST_SIGNS=1`` the phases of a run are written to standard error as they
+begin (:mod:`trailkit.solvers.signs`), for tests that press Ctrl-C at a known moment.
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 import trailkit.solvers.cli.serve as serve
 from trailkit.models.errors import SpecError, TrailkitError, VerificationFailure
@@ -20,6 +25,8 @@ from trailkit.solvers.cli import answers, compare, drawing, lint, makers, output
 from trailkit.solvers.cli.options import Exit, Parser
 from trailkit.solvers.cli.output import warn
 from trailkit.solvers.cli.report import error_json
+from trailkit.solvers.interrupts import keep_pysat_off_sigint
+from trailkit.solvers.signs import listen
 from trailkit.solvers.version import trailkit_version
 
 __all__ = ["build_parser", "main"]
@@ -44,6 +51,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``trailkit`` console script; returns the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    keep_pysat_off_sigint()
+    if os.environ.get("TRAILKIT_TEST_SIGNS") == "1":
+        listen(_show_sign)
     as_json = bool(getattr(args, "json", False))
     try:
         return int(args.run(args))
@@ -61,21 +71,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             output.emit_json(error_json(exc))
         return Exit.INPUT
     except KeyboardInterrupt:
-        _ignore_further_interrupts()
-        warn("trailkit: interrupted")
-        return Exit.INTERRUPTED
+        return _interrupted(argv)
     except BrokenPipeError:
         return Exit.OK
     except Exception as exc:  # never exit 1 (= unsolvable) from an uncaught exception
         if _is_interrupt(exc):
-            _ignore_further_interrupts()
-            warn("trailkit: interrupted")
-            return Exit.INTERRUPTED
+            return _interrupted(argv)
         if os.environ.get("TRAILKIT_DEBUG"):
             raise
         warn(f"trailkit: INTERNAL ERROR (a bug, please report it; set TRAILKIT_DEBUG=1 for "
              f"the traceback): {type(exc).__name__}: {exc}")
         return Exit.INCONSISTENT
+
+
+def _show_sign(phase: str, who: str) -> None:
+    """``trailkit: solving with cpsat`` on standard error (``TRAILKIT_TEST_SIGNS=1``)."""
+    warn(f"trailkit: {phase} with {who}")
 
 
 def _is_interrupt(exc: BaseException) -> bool:
@@ -84,7 +95,26 @@ def _is_interrupt(exc: BaseException) -> bool:
     return "keyboard interrupt" in str(exc).lower()
 
 
-def _ignore_further_interrupts() -> None:
-    """A second Ctrl-C while trailkit reports the first must not turn the clean exit 130
-    into a traceback."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _interrupted(argv: Sequence[str] | None) -> int:
+    """Report a Ctrl-C: exit code 130.
+
+    Run as the command (``argv`` from ``sys.argv``), trailkit ignores a second Ctrl-C
+    (it must not turn the clean exit into a traceback) and exits here and now, its
+    output flushed: the traceback being handled still holds the formula, and freeing a
+    big one would delay the exit by a good part of a second, with nothing left to do
+    (helper processes are gone, files are written atomically).
+    """
+    command = argv is None  # else called from Python: the caller's process goes on
+    if command:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    warn("trailkit: interrupted")
+    if command:
+        exit_now(Exit.INTERRUPTED)
+    return Exit.INTERRUPTED
+
+
+def exit_now(code: int) -> NoReturn:
+    """Flush the output and end the process without tearing it down."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

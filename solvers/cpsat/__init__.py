@@ -18,6 +18,13 @@ Counting enumerates with a solution callback on **one** worker (with several, CP
 9.15 silently returns fewer solutions while reporting OPTIMAL), deduplicating on the
 arc literals that define a walk.
 
+Ctrl-C: CP-SAT's own SIGINT handler is off (``catch_sigint_signal``: it would turn a
+Ctrl-C into UNKNOWN, exit code 3, and then leave SIGINT at its default action); the
+solver :func:`make_solver` returns runs each ``solve`` in a worker thread, so that a
+Ctrl-C calls ``stop_search()`` and is raised on as :class:`KeyboardInterrupt` once the
+search has stopped; an interrupted count returns the walks found so far, as a lower
+bound (:meth:`CountResult.interrupted`).
+
 >>> from trailkit.models.puzzle import Puzzle
 >>> p = Puzzle.build(kind="trail", edges=[("a", "b"), ("b", "c"), ("c", "a")], closed=True)
 >>> CpSatBackend().solve(p).status.value
@@ -43,10 +50,25 @@ from trailkit.solvers.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.cpsat.circuit_model import encode_edge_circuit
 from trailkit.solvers.cpsat.encoding import Encoding
 from trailkit.solvers.cpsat.state_model import encode_state_paths
+from trailkit.solvers.interrupts import run_stoppable
+from trailkit.solvers.signs import BUILDING, SOLVING, sign
 
 __all__ = ["CpSatBackend", "encode", "export_model"]
 
 NAME = "cpsat"
+
+
+class StoppableSolver(cp_model.CpSolver):
+    """A CpSolver whose ``solve`` a Ctrl-C stops within moments, as a
+    :class:`KeyboardInterrupt` (the search runs in a worker thread; see the module
+    docstring)."""
+
+    def solve(self, model: cp_model.CpModel,
+              solution_callback: cp_model.CpSolverSolutionCallback | None = None
+              ) -> cp_model.CpSolverStatus:
+        sign(SOLVING, NAME)
+        return run_stoppable(lambda: super(StoppableSolver, self).solve(model, solution_callback),
+                             self.stop_search)
 
 
 def encode(puzzle: Puzzle, *, break_symmetry: bool = True) -> Encoding:
@@ -67,13 +89,15 @@ def export_model(puzzle: Puzzle) -> str:
 
 
 def make_solver(limits: Limits, *, enumerate_all: bool = False,
-                tuning: dict[str, int] | None = None) -> cp_model.CpSolver:
-    """A CpSolver with the limits applied (one worker whenever all solutions are wanted).
+                tuning: dict[str, int] | None = None) -> StoppableSolver:
+    """A CpSolver with the limits applied (one worker whenever all solutions are wanted)
+    that a Ctrl-C stops (:class:`StoppableSolver`; CP-SAT's own SIGINT handler is off).
 
     ``tuning`` holds a formulation's preferred parameters (:attr:`Encoding.params`).
     """
-    solver = cp_model.CpSolver()
+    solver = StoppableSolver()
     params = solver.parameters
+    params.catch_sigint_signal = False
     for key, value in (tuning or {}).items():
         setattr(params, key, value)
     if limits.time_limit is not None:
@@ -108,6 +132,7 @@ class CpSatBackend(Backend):
         too_big = circuit_problem(puzzle, limits.memory_mb)
         if too_big is not None:
             return Answer.unknown(NAME, too_big).with_(time_s=time.perf_counter() - began)
+        sign(BUILDING, NAME)
         enc = encode(puzzle)
         solver = make_solver(limits, tuning=enc.params)
         status = solver.solve(enc.model)
@@ -139,7 +164,8 @@ class CpSatBackend(Backend):
 
         A walk is a step sequence with its start (a ring counts once per rotation and
         direction), parallel edges are distinct, the empty walk counts once per node it
-        solves. On a limit the count is a lower bound with ``complete=False``.
+        solves. On a limit the count is a lower bound with ``complete=False``; after a
+        Ctrl-C too, with ``stats["interrupted"]``.
         """
         if failures:
             raise UnsupportedPuzzle("the cpsat backend does not count failures; "
@@ -191,13 +217,20 @@ def _enumerate(puzzle: Puzzle, limits: Limits, length: int | None, empties: int,
                began: float, extreme: str = "") -> CountResult:
     """Every walk (of ``length`` steps when given: the ``extreme`` ones), plus the
     ``empties`` empty walks, each distinct circuit counted once."""
+    sign(BUILDING, NAME)
     enc = encode(puzzle, break_symmetry=False)
     enc.model.clear_objective()  # every walk is counted (of one length, when given)
     if length is not None:
         enc.model.add(enc.length == length)
     solver = make_solver(limits, enumerate_all=True, tuning=enc.params)
     collector = _Collector(enc)
-    status = solver.solve(enc.model, collector)
+    method = "enumeration" if length is None else f"enumeration of {extreme}"
+    try:
+        status = solver.solve(enc.model, collector)
+    except KeyboardInterrupt:  # Ctrl-C: the walks found so far, as a lower bound
+        return CountResult.interrupted(NAME, collector.walks + empties, method=method,
+                                       raw_solutions=collector.raw,
+                                       time_s=time.perf_counter() - began)
     complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
     reason = "" if complete else _unknown_reason(solver, status, limits)
     stats = {**_stats(solver, status, enc), "raw_solutions": collector.raw,
@@ -205,8 +238,7 @@ def _enumerate(puzzle: Puzzle, limits: Limits, length: int | None, empties: int,
              "time_s": time.perf_counter() - began}
     if length is not None:
         stats["length"] = length
-    return CountResult(NAME, collector.walks + empties, complete=complete,
-                       method="enumeration" if length is None else f"enumeration of {extreme}",
+    return CountResult(NAME, collector.walks + empties, complete=complete, method=method,
                        reason=reason, stats=stats)
 
 

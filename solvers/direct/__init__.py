@@ -20,6 +20,7 @@ from trailkit.models.answer import Answer, Walk
 from trailkit.models.counts import CountResult
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.base import NO_LIMITS, Backend, Limits
+from trailkit.solvers.signs import SOLVING, sign
 
 __all__ = ["DirectBackend"]
 
@@ -36,6 +37,7 @@ class DirectBackend(Backend):
     work_unit = "search nodes"
 
     def solve(self, puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Answer:
+        sign(SOLVING, self.name)  # no formula to build: the search starts here
         if not puzzle.nodes:  # no dominoes at all: they form a ring, the empty one
             return Answer.solved(self.name, Walk.nowhere(), optimal=True
                                  if puzzle.objective is Objective.SHORTEST else None)
@@ -65,4 +67,5 @@ class DirectBackend(Backend):
               progress: Callable[[int], None] | None = None) -> CountResult:
         from trailkit.solvers.direct.enumeration import count_walks
 
+        sign(SOLVING, self.name)
         return count_walks(puzzle, limits, failures=failures, progress=progress)

@@ -92,11 +92,14 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
         if failures and not engine.supports_failures:
             raise UnsupportedPuzzle(f"the {engine.name} backend counts solutions only, not "
                                     "failures (use the direct backend for --failures)")
-        result = engine.count(puzzle, limits, failures=failures, progress=progress)
+        try:
+            result = engine.count(puzzle, limits, failures=failures, progress=progress)
+        except KeyboardInterrupt:  # before the backend had counted anything
+            result = CountResult.interrupted(engine.name, 0)
     stats = {**result.stats, "time_s": time.perf_counter() - started}
     second_name = count_second_opinion(engine, crosscheck) if enumerated else (
         None if crosscheck in (AUTO, None) else crosscheck)
-    if second_name:
+    if second_name and not result.stats.get("interrupted"):  # one Ctrl-C stops it all
         other = get_backend(second_name).count(puzzle, second_limits(limits), failures=False)
         decided = other.complete and result.complete
         agrees = (other.solutions == result.solutions) if decided else None

@@ -199,6 +199,8 @@ class SatBackend(Backend):
         except SolverTimeout:
             return CountResult(self.name, int(seen.value), complete=False,
                                reason="the time limit was reached")
+        except KeyboardInterrupt:  # Ctrl-C: the walks counted so far, as a lower bound
+            return CountResult.interrupted(self.name, int(seen.value), solver=self.solver)
         total, complete, reason = result
         return CountResult(self.name, total, complete=complete, reason=reason,
                            stats={"solver": self.solver})

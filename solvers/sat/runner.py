@@ -1,19 +1,29 @@
-"""Running python-sat solvers under a deadline, with or without proof logging.
+"""Running python-sat solvers under a deadline and a Ctrl-C, with or without proof logging.
 
-Some solvers (Glucose, MapleChrono, MiniSat, ...) can be interrupted: a
-``threading.Timer`` calls ``interrupt()`` and ``solve_limited`` returns ``None``.
-CaDiCaL, Lingeling and Kissat cannot be interrupted through python-sat, so a job
-with a deadline on them runs in a forked child process that is killed when time
-is up. Either way a reached limit is reported as :data:`Verdict.INTERRUPTED` or
-:class:`SolverTimeout`, never as UNSAT.
+Some solvers (Glucose, MapleChrono, MiniSat, ...) can be interrupted: every call is
+``solve_limited(expect_interrupt=True)``, which releases the GIL, run by
+:func:`~trailkit.solvers.interrupts.run_stoppable` so that a passed deadline or a
+Ctrl-C calls ``interrupt()``. CaDiCaL, Lingeling and Kissat cannot be interrupted
+through python-sat, so a job on them runs in a forked child process that is killed
+when time is up or the user presses Ctrl-C (the child ignores Ctrl-C and dies with
+its parent). A reached limit is reported as :data:`Verdict.INTERRUPTED` or
+:class:`SolverTimeout`, never as UNSAT; a Ctrl-C is a :class:`KeyboardInterrupt`,
+whatever the solver was doing. python-sat's own SIGINT handler is switched off
+(:func:`~trailkit.solvers.interrupts.keep_pysat_off_sigint`: it jumps (``longjmp``) out of
+C code) when this module is imported.
+
+Each job gives the signs ``building`` (as it starts) and ``solving`` (at each solver
+call) of :mod:`trailkit.solvers.signs`, from whichever process runs it.
 """
 
 from __future__ import annotations
 
 import gc
+import io
 import multiprocessing as mp
+import os
+import pickle
 import sys
-import threading
 import time
 from collections.abc import Callable, Sequence
 from enum import Enum
@@ -23,6 +33,14 @@ from typing import Any, TypeVar
 from pysat.solvers import Solver, SolverNames
 
 from trailkit.models.errors import BackendUnavailable
+from trailkit.solvers.interrupts import (
+    ignore_interrupts_and_die_with_parent,
+    interrupts_held,
+    interrupts_reach_here,
+    keep_pysat_off_sigint,
+    run_stoppable,
+)
+from trailkit.solvers.signs import BUILDING, SOLVING, sign
 
 __all__ = ["DEFAULT_SOLVER", "Deadline", "SolverTimeout", "Verdict", "available_solvers",
            "can_interrupt", "can_prove", "resolve_solver", "run_guarded", "solve_call"]
@@ -30,6 +48,7 @@ __all__ = ["DEFAULT_SOLVER", "Deadline", "SolverTimeout", "Verdict", "available_
 DEFAULT_SOLVER = "cadical195"
 """CaDiCaL 1.9.5, the newest CaDiCaL in python-sat 1.9 that logs proofs."""
 
+keep_pysat_off_sigint()
 
 
 class Verdict(Enum):
@@ -42,6 +61,8 @@ class Verdict(Enum):
 
 class SolverTimeout(Exception):
     """:func:`run_guarded` killed a job that ran past its time limit."""
+
+
 T = TypeVar("T")
 
 
@@ -132,65 +153,115 @@ class Deadline:
 
 def solve_call(solver: Solver, name: str, assumptions: Sequence[int] = (),
                deadline: Deadline | None = None) -> Verdict:
-    """One ``solve``: SAT, UNSAT, or INTERRUPTED by the deadline.
+    """One ``solve``: SAT, UNSAT, or INTERRUPTED by the deadline; a Ctrl-C raises
+    :class:`KeyboardInterrupt` once the solver has stopped.
 
-    Without interrupt support the call runs to completion; :func:`run_guarded`
-    then enforces the deadline from outside.
+    A solver that cannot be interrupted runs to completion here; :func:`run_guarded`
+    then enforces the deadline and the Ctrl-C from outside (it runs such a job in a
+    child process whenever either can happen).
     """
+    sign(SOLVING, name)
     left = None if deadline is None else deadline.remaining()
-    if left is None or not can_interrupt(name):
+    if not can_interrupt(name):
         return Verdict.SAT if solver.solve(assumptions=list(assumptions)) else Verdict.UNSAT
-    if left <= 0:
+    if left is not None and left <= 0:
         return Verdict.INTERRUPTED
-    timer = threading.Timer(left, solver.interrupt)
-    timer.start()
     try:
-        result = solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
-    finally:
-        timer.cancel()
-        solver.clear_interrupt()
+        result = run_stoppable(
+            lambda: solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True),
+            solver.interrupt, timeout=left)
+    except KeyboardInterrupt:  # the call may still run (it did not stop in time), and
+        solver.abandoned = True  # freeing a big solver takes a good part of a second
+        raise
+    solver.clear_interrupt()
     return {True: Verdict.SAT, False: Verdict.UNSAT}.get(result, Verdict.INTERRUPTED)
 
 
 def run_guarded(job: Callable[[Deadline], T], name: str, seconds: float | None) -> T:
     """Run ``job(deadline)`` and return its result; raise :class:`SolverTimeout` if it
-    had to be killed.
+    had to be killed, :class:`KeyboardInterrupt` on Ctrl-C.
 
-    A solver that cannot be interrupted runs in a forked child that is killed after
-    ``seconds`` (its result comes back pickled through a pipe).
+    A solver that cannot be interrupted runs in a forked child whenever a deadline or a
+    Ctrl-C can stop it: the child is killed after ``seconds``, or at once on Ctrl-C (its
+    result comes back pickled through a pipe).
     """
-    deadline = Deadline(seconds)
-    if seconds is None or can_interrupt(name):
+    def signed(deadline: Deadline) -> T:
+        sign(BUILDING, name)
         return job(deadline)
+
+    deadline = Deadline(seconds)
+    if can_interrupt(name) or (seconds is None and not interrupts_reach_here()):
+        return signed(deadline)
     ctx = mp.get_context("fork")
     receiver, sender = ctx.Pipe(duplex=False)
+    parent = os.getpid()
 
     def child() -> None:
+        ignore_interrupts_and_die_with_parent(parent)
         try:
-            sender.send(("ok", job(Deadline(None))))
+            sender.send_bytes(_dumps(("ok", signed(Deadline(None)))))
         except BaseException as exc:  # report, never hang the parent
-            sender.send(("error", exc))
+            sender.send_bytes(_dumps(("error", exc)))
 
     process = ctx.Process(target=child, daemon=True)
-    process.start()
-    sender.close()
-    try:
-        if not receiver.poll(max(seconds, 0.0)):
+    try:  # a Ctrl-C lands in poll() or recv() as KeyboardInterrupt; the child is killed
+        with interrupts_held():
+            process.start()
+        sender.close()
+        if not receiver.poll(None if seconds is None else max(seconds, 0.0)):
             raise SolverTimeout(f"no answer within {seconds} s")
-        kind, value = receiver.recv()
+        kind, value = _loads(receiver.recv_bytes())
     except EOFError:
         kind, value = "error", RuntimeError("the solver process died")
     finally:
-        if process.is_alive():
-            process.kill()
-        process.join()
+        if process.pid is not None:  # started
+            if process.is_alive():
+                process.kill()
+            process.join()
+        sender.close()
         receiver.close()
     if kind == "error":
         raise value
     return value
 
 
+def _dumps(obj: object) -> bytes:
+    """``obj`` pickled without the memo where it has no cycles: an UNSAT outcome carries
+    the formula, and memoising its millions of small clause lists takes 4x longer."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.fast = True
+    try:
+        pickler.dump(obj)
+    except ValueError:  # a cycle: the memo is needed after all
+        return pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    return out.getvalue()
+
+
+def _loads(data: bytes) -> Any:
+    """Unpickle with the garbage collector paused: millions of new clause lists would
+    set it off again and again (3-4x slower)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return pickle.loads(data)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+class _Solver(Solver):
+    """A python-sat solver that is left unfreed once a Ctrl-C stopped it (``abandoned``:
+    a call may still use it, and the process is about to report the interrupt and exit)."""
+
+    abandoned = False
+
+    def delete(self) -> None:
+        if not self.abandoned:
+            super().delete()
+
+
 def new_solver(name: str, clauses: Sequence[Sequence[int]], *, proof: bool = False) -> Any:
     """A python-sat solver loaded with ``clauses`` (proof logging on request)."""
     # python-sat reads any sequence of literals; no copy (a million clauses cost 100s of MB)
-    return Solver(name=name, bootstrap_with=clauses, with_proof=proof)
+    return _Solver(name=name, bootstrap_with=clauses, with_proof=proof)

@@ -1,0 +1,188 @@
+"""One Ctrl-C stops every backend, building or searching: exit 130, what was found printed.
+
+Each test presses Ctrl-C when trailkit says the phase it wants to interrupt has begun
+(:func:`ctrl_c.ctrl_c`: SIGINT to the whole process group, as a terminal does, or to
+trailkit alone, as ``kill -INT`` does) and expects exit code 130, "interrupted" on
+stderr, no traceback, and nothing of the session left running. How long the exit
+takes is measured by ``tests/bench/bench_interrupts.py``; here it only has to happen
+within a bound meant for a loaded machine.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from ctrl_c import Interrupted, ctrl_c, write_slow_puzzles
+
+from trailkit.solvers import interrupts
+from trailkit.solvers.registry import backend_names
+
+ROOT = Path(__file__).resolve().parent.parent
+SPECS = ROOT / "specs"
+
+
+def assert_clean_interrupt(run: Interrupted) -> None:
+    assert run.code == 130, (run.code, run.err[-2000:])
+    assert "interrupted" in run.err
+    assert "Traceback" not in run.err and "INTERNAL" not in run.err, run.err[-2000:]
+
+
+@pytest.fixture(scope="module")
+def puzzles(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    return write_slow_puzzles(tmp_path_factory.mktemp("interrupts"))
+
+
+# ------------------------------------------------------------------ solve
+#: (backend, the puzzle whose search lasts, the name its signs give, extra options).
+SEARCHES = [
+    ("direct", "longest-k8", "direct", []),
+    ("cpsat", "k12", "cpsat", ["--precheck", "off"]),
+    ("sat", "k6", "cadical195", ["--precheck", "off"]),  # not interruptible: a child process
+    ("sat:lingeling", "k6", "lingeling", ["--precheck", "off"]),  # not interruptible either
+    ("sat:glucose4", "k6", "glucose4", ["--precheck", "off"]),  # interrupt() works
+    ("sat/transition", "trail-200", "cadical195", []),
+]
+#: (backend, the puzzle whose formula takes long to build, the name its signs give).
+BUILDS = [
+    ("cpsat", "k61-ring", "cpsat"),
+    ("sat", "trail-200", "cadical195"),
+    ("sat:lingeling", "trail-200", "lingeling"),
+    ("sat:glucose4", "trail-200", "glucose4"),
+]
+
+
+def test_every_registered_backend_is_interrupted_here() -> None:
+    assert set(backend_names()) <= {backend for backend, *_ in SEARCHES}
+    assert set(backend_names()) - {"direct"} <= {backend for backend, *_ in BUILDS}
+
+
+@pytest.mark.parametrize(("backend", "puzzle", "who", "options"), SEARCHES,
+                         ids=[case[0] for case in SEARCHES])
+def test_one_ctrl_c_stops_the_search(puzzles: dict[str, str], backend: str, puzzle: str,
+                                     who: str, options: list[str]) -> None:
+    run = ctrl_c(["solve", puzzles[puzzle], "--backend", backend, "--crosscheck", "none",
+                  *options], f"trailkit: solving with {who}")
+    assert_clean_interrupt(run)
+
+
+@pytest.mark.parametrize(("backend", "puzzle", "who"), BUILDS, ids=[case[0] for case in BUILDS])
+def test_one_ctrl_c_stops_the_formula_building(puzzles: dict[str, str], backend: str,
+                                               puzzle: str, who: str) -> None:
+    run = ctrl_c(["solve", puzzles[puzzle], "--backend", backend, "--crosscheck", "none"],
+                 f"trailkit: building with {who}")
+    assert_clean_interrupt(run)
+    assert "solving with" not in run.err  # it was stopped while building
+
+
+@pytest.mark.parametrize("phase", ["building", "solving"])
+def test_a_ctrl_c_sent_to_trailkit_alone_kills_its_solver_process(
+        puzzles: dict[str, str], phase: str) -> None:
+    """``kill -INT`` reaches the parent only: it must kill the CaDiCaL child itself."""
+    puzzle = "trail-200" if phase == "building" else "k6"
+    run = ctrl_c(["solve", puzzles[puzzle], "--backend", "sat", "--precheck", "off",
+                  "--crosscheck", "none"], f"trailkit: {phase} with cadical195",
+                 whole_group=False)
+    assert_clean_interrupt(run)
+
+
+def test_a_time_limit_and_a_ctrl_c_together(puzzles: dict[str, str]) -> None:
+    for backend, who in (("sat", "cadical195"), ("sat:glucose4", "glucose4")):
+        run = ctrl_c(["solve", puzzles["k6"], "--backend", backend, "--precheck", "off",
+                      "--crosscheck", "none", "--time-limit", "600"],
+                     f"trailkit: solving with {who}")
+        assert_clean_interrupt(run)
+
+
+def test_a_ctrl_c_after_cp_sat_has_run_is_still_an_interrupt(puzzles: dict[str, str]) -> None:
+    """CP-SAT's own SIGINT handler, once it had run, left SIGINT at its default action:
+    the next Ctrl-C (here in the direct cross-check) killed trailkit without a word."""
+    run = ctrl_c(["solve", puzzles["longest-k6"], "--backend", "cpsat"],
+                 "trailkit: solving with direct")
+    assert "solving with cpsat" in run.err
+    assert_clean_interrupt(run)
+
+
+# ------------------------------------------------------------------ the other commands
+@pytest.mark.parametrize(("backend", "who"), [("direct", "direct"), ("cpsat", "cpsat"),
+                                              ("sat", "cadical195"),
+                                              ("sat:glucose4", "glucose4")])
+def test_an_interrupted_count_says_at_least(puzzles: dict[str, str], backend: str,
+                                            who: str) -> None:
+    run = ctrl_c(["count", puzzles["k7-ring"], "--backend", backend, "--method", "enumerate"],
+                 f"trailkit: solving with {who}")
+    assert_clean_interrupt(run)
+    assert "solutions:      at least " in run.out
+    assert "solving with direct" not in run.err or backend == "direct"  # no cross-check
+
+
+@pytest.mark.parametrize(("backend", "who"), [("sat", "cadical195"),
+                                              ("sat:glucose4", "glucose4")])
+def test_ctrl_c_stops_prove(puzzles: dict[str, str], backend: str, who: str) -> None:
+    run = ctrl_c(["prove", puzzles["k6"], "--drup", "--backend", backend],
+                 f"trailkit: solving with {who}")
+    assert_clean_interrupt(run)
+
+
+def test_ctrl_c_stops_compare_and_keeps_the_finished_rows(puzzles: dict[str, str]) -> None:
+    koenigsberg = str(SPECS / "koenigsberg.yaml")
+    run = ctrl_c(["compare", koenigsberg, puzzles["k6"], "--backends", "direct,sat",
+                  "--precheck", "off"], f"trailkit: solving with sat on {puzzles['k6']}")
+    assert_clean_interrupt(run)
+    assert "interrupted after 3 of 4 runs" in run.err
+    rows = [line.split() for line in run.out.splitlines()]
+    assert sum(1 for row in rows if "unsolvable" in row) == 3  # the finished runs
+
+
+def test_ctrl_c_stops_repair() -> None:
+    run = ctrl_c(["repair", str(SPECS / "bench" / "hard-alternating-12-no.yaml")],
+                 "trailkit: solving with cpsat")
+    assert_clean_interrupt(run)
+
+
+def test_ctrl_c_stops_explain(puzzles: dict[str, str]) -> None:
+    run = ctrl_c(["explain", puzzles["k12"]], "trailkit: solving with cpsat")
+    assert_clean_interrupt(run)
+
+
+# ------------------------------------------------------------------ the mechanism
+def test_a_stopped_call_returns_before_the_interrupt_is_raised() -> None:
+    """The solver must not be freed under a call that still runs."""
+    stopped = threading.Event()
+    finished = []
+
+    def call() -> None:
+        os.kill(os.getpid(), signal.SIGINT)  # the Ctrl-C, while the call runs
+        assert stopped.wait(10)
+        time.sleep(0.1)  # a solver takes a moment to notice
+        finished.append(True)
+
+    with pytest.raises(KeyboardInterrupt):
+        interrupts.run_stoppable(call, stopped.set)
+    assert finished == [True]
+
+
+def test_a_call_that_will_not_stop_is_left_behind(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(interrupts, "STOP_GRACE_S", 0.2)
+    release = threading.Event()
+
+    def call() -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        release.wait(10)
+
+    began = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        interrupts.run_stoppable(call, lambda: None)
+    assert time.monotonic() - began < 5  # the interrupt goes on without it
+    release.set()
+    assert interrupts.run_stoppable(lambda: 42, lambda: None) == 42  # a fresh worker
+
+
+def test_a_deadline_stops_the_call_and_returns_its_result() -> None:
+    stopped = threading.Event()
+    assert interrupts.run_stoppable(lambda: stopped.wait(10), stopped.set,
+                                    timeout=0.05) is True
