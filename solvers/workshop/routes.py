@@ -13,6 +13,7 @@ first. A text over :data:`MAX_TEXT_BYTES` is refused with a message (413).
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 from dataclasses import dataclass, field
 from importlib import resources
@@ -79,8 +80,13 @@ def build_app(settings: Settings, runs: RunManager) -> Starlette:
     files = _static()
 
     async def page(request: Request) -> Response:
+        """The page, with what ``/api/info`` answers inside it as a JSON data block
+        (not a script: the CSP runs none), so the first load needs no round trip after
+        the scripts."""
         nonce = secrets.token_urlsafe(12)
-        html = files["index.html"][0].decode().replace("{{nonce}}", nonce)
+        data = json.dumps(start_info()).replace("<", "\\u003c")  # no "</script>" inside
+        html = files["index.html"][0].decode().replace("{{nonce}}", nonce) \
+            .replace("{{info}}", data)
         return Response(html, media_type=_TYPES[".html"],
                         headers={"cache-control": "no-store",
                                  **{k.decode(): v.decode() for k, v in
@@ -96,20 +102,23 @@ def build_app(settings: Settings, runs: RunManager) -> Starlette:
         return Response(data, media_type=_TYPES[Path(name).suffix],
                         headers={"etag": etag, "cache-control": "no-cache"})
 
-    async def info(request: Request) -> Response:
+    def start_info() -> dict[str, Any]:
         """What the page starts from, with the spec it opens first already read and
         analysed (one round trip instead of three on the first load)."""
         names = folder.names() if folder else []
         first = names[0] if names and folder else None
         text = folder.read(first, MAX_TEXT_BYTES) if first and folder else SCRATCH
-        return JSONResponse({
+        return {
             "folder": str(folder.root) if folder else None,
             "files": names,
             "open": {"name": first, "text": text,
                      "analysis": analyse(text, _source(first), _base(folder, first))},
             "scratch": SCRATCH, "backends": settings.backends, "ops": list(OPS),
             "time_limit": settings.time_limit, "max_text_bytes": MAX_TEXT_BYTES,
-            "runs": runs.busy})
+            "runs": runs.busy}
+
+    async def info(request: Request) -> Response:
+        return JSONResponse(start_info())
 
     async def analyse_route(request: Request) -> Response:
         body = await _body(request)
