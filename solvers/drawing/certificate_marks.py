@@ -12,8 +12,8 @@ import math
 from collections import defaultdict
 
 from trailkit.models.answer import Certificate
+from trailkit.models.palette import NO_COLOUR
 from trailkit.solvers.drawing.geometry import V
-from trailkit.solvers.drawing.palette import NO_COLOUR
 from trailkit.solvers.drawing.scene import Canvas, U, path_d
 from trailkit.solvers.drawing.svgtext import el, text_el
 from trailkit.solvers.drawing.swatches import (

@@ -14,10 +14,10 @@ from collections import Counter, defaultdict
 from xml.sax.saxutils import escape
 
 from trailkit.models.answer import Walk
+from trailkit.models.palette import NO_COLOUR
 from trailkit.models.words import ordinal, plural
 from trailkit.solvers.drawing.frame import INK
 from trailkit.solvers.drawing.geometry import V
-from trailkit.solvers.drawing.palette import NO_COLOUR
 from trailkit.solvers.drawing.placement import Box
 from trailkit.solvers.drawing.scene import (
     BADGE_R,

@@ -9,10 +9,10 @@ a node, a badge, an arrowhead, a tag or each other.
 
 from __future__ import annotations
 
+from trailkit.models.palette import NO_COLOUR
 from trailkit.solvers.drawing.emphasis import EdgeMark
 from trailkit.solvers.drawing.frame import INK
 from trailkit.solvers.drawing.geometry import V
-from trailkit.solvers.drawing.palette import NO_COLOUR
 from trailkit.solvers.drawing.placement import Label
 from trailkit.solvers.drawing.scene import PLANK_W, Canvas, path_d
 from trailkit.solvers.drawing.svgtext import el, text_el

@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from trailkit.models.answer import Certificate, Walk
+from trailkit.models.palette import NO_COLOUR, Paint, palette
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.drawing.emphasis import Emphasis
 from trailkit.solvers.drawing.geometry import V, neighbour_distance, spec_positions
-from trailkit.solvers.drawing.palette import NO_COLOUR, Paint, palette
 from trailkit.solvers.drawing.placement import Box, Occupancy
 from trailkit.solvers.drawing.svgtext import el, fmt
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from trailkit.models.palette import NO_COLOUR, Paint
 from trailkit.solvers.drawing.frame import INK
-from trailkit.solvers.drawing.palette import NO_COLOUR, Paint
 from trailkit.solvers.drawing.scene import BADGE_R, PLANK_W, WALK_W, linecap
 from trailkit.solvers.drawing.svgtext import el, text_el
 
