@@ -18,6 +18,7 @@ when an entry is no longer needed, so the list only shrinks.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -70,6 +71,7 @@ def _definitions(node: ast.AST, prefix: str = "") -> Iterator[tuple[str, ast.AST
             yield from _definitions(child, prefix)
 
 
+@functools.cache
 def too_long() -> dict[str, str]:
     """``"path:name"`` -> what is too long, for every definition over its limit."""
     found: dict[str, str] = {}
@@ -115,3 +117,16 @@ def test_kernels_are_recognised() -> None:
     kernels = _kernel_names(tree)
     flags = [_is_kernel(n, kernels) for n in tree.body if isinstance(n, ast.FunctionDef)]
     assert flags == [True, True, False]
+
+
+def test_test_modules_do_not_import_each_other() -> None:
+    """Shared generators, oracles and helpers live in helper modules (``oracles.py``,
+    ``spec_texts.py``, ...), never in a ``test_*.py`` another test module imports."""
+    wrong = []
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            wrong += [f"tests/{path.name}:{node.lineno} imports {name}" for name in names
+                      if name.split(".")[-1].startswith("test_")]
+    assert not wrong, "\n".join(wrong)
