@@ -56,7 +56,6 @@ BADGE_R = 10.0
 SIMPLIFY_EDGES = 20_000
 #: Past this many walk steps only every k-th step gets a numbered badge.
 BADGED_STEPS = 400
-_SHADES = ("#56B4E9", "#E69F00", "#CC79A7", "#009E73")
 
 
 @dataclass
@@ -211,8 +210,8 @@ class Canvas:
         name = self.p.colour_name(e)
         return NO_COLOUR if name is None else self.paint[name]
 
-    def arrowhead(self, pts: Curve, t: float,
-                   colour: str, size: float) -> str:
+    def arrowhead(self, pts: Curve, t: float, colour: str, size: float) -> str:
+        """An arrowhead ``size`` pixels long at ``t`` along ``pts``, pointing its way."""
         tip = self.point(pts, t)
         d = self.tangent(pts, t)
         nrm = d.normal()
