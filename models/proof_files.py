@@ -20,7 +20,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["FORMULA", "LRAT", "PROOF", "formula_file", "proof_file"]
+from trailkit.models.errors import VerificationFailure
+from trailkit.models.puzzle import Puzzle
+
+__all__ = ["FORMULA", "LRAT", "PROOF", "formula_file", "lrat_file", "proof_file"]
 
 FORMULA = "formula.cnf"
 PROOF = "proof.drat"
@@ -56,3 +59,19 @@ def proof_file(data: Mapping[str, Any]) -> str:
     if isinstance(proof, str):
         return proof if proof.endswith("\n") else proof + "\n"
     return "".join(f"{line}\n" for line in proof)
+
+
+def lrat_file(puzzle: Puzzle, data: Mapping[str, Any]) -> str:
+    """``proof.lrat``: the certificate's proof as LRAT, its hints recorded by trailkit's
+    DRUP checker (:func:`trailkit.models.drup.drup_to_lrat`) against the formula
+    rebuilt from ``puzzle``; raises :class:`VerificationFailure` if the proof fails."""
+    from trailkit.models.drup import drup_to_lrat
+    from trailkit.models.formulas import rebuild
+
+    formula = rebuild(puzzle, data)
+    if isinstance(formula, list):
+        raise VerificationFailure("; ".join(formula))
+    ok, message, text = drup_to_lrat(formula.clauses, proof_file(data).encode("ascii"))
+    if not ok or text is None:
+        raise VerificationFailure(f"the DRUP proof could not be turned into LRAT: {message}")
+    return text

@@ -239,7 +239,8 @@ def _write_proof_files(puzzle: Puzzle, data: Mapping[str, Any],
     from trailkit.models import proof_files
 
     texts = {proof_files.FORMULA: lambda: proof_files.formula_file(data, puzzle.name),
-             proof_files.PROOF: lambda: proof_files.proof_file(data)}
+             proof_files.PROOF: lambda: proof_files.proof_file(data),
+             proof_files.LRAT: lambda: proof_files.lrat_file(puzzle, data)}
     next(iter(targets.values())).parent.mkdir(parents=True, exist_ok=True)
     for name, path in targets.items():
         atomic_write(path, texts[name]())
