@@ -610,7 +610,8 @@ def check_drup_certificate(puzzle: Puzzle, certificate: Certificate, *,
     The data must carry ``format``, ``encoding`` with the parameters that encoding
     needs (:func:`trailkit.models.formulas.rebuild`: ``cardinality``, ``length`` and
     ``symmetry`` for ``position-v1``; ``cardinality`` for ``walk-v1``; ``cuts`` for
-    ``transition-v1``), ``cnf_sha256`` and ``proof`` (a list of lines, or one text);
+    ``transition-v1``), ``cnf_sha256`` and ``proof`` (a list of lines, or one text, as
+    ``str`` or as the ``bytes`` of a side file);
     ``cnf`` (DIMACS text), ``num_vars``, ``variables``, ``trailkit_version``,
     ``spec_sha256`` and ``solver`` are informative. The formula is re-derived from the
     puzzle, so a proof made for another spec or another formula is rejected.
@@ -647,6 +648,6 @@ def _check_drup_data(puzzle: Puzzle, data: Mapping[str, Any], time_limit: float 
     if problems:
         return problems
     proof = data["proof"]
-    text = proof if isinstance(proof, str) else [str(x) for x in proof]
+    text = proof if isinstance(proof, str | bytes) else [str(x) for x in proof]
     ok, message = check_drup(clauses, text, time_limit=time_limit, progress=progress)
     return [] if ok else [message]

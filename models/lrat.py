@@ -34,6 +34,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from trailkit.models.puzzle import Puzzle
+
 __all__ = ["LratError", "check_lrat", "check_lrat_certificate", "check_lrat_files",
            "read_dimacs"]
 
@@ -48,18 +50,19 @@ class LratError(Exception):
 
 
 def _lines(proof: Lines) -> Iterator[str]:
-    """The proof's lines, one at a time (a text is not split into a list first)."""
-    if isinstance(proof, bytes | bytearray):
-        proof = bytes(proof).decode("ascii", errors="replace")
-    if not isinstance(proof, str):
-        yield from proof
+    """The proof's lines, one at a time (a text, or bytes, is not split or decoded
+    whole: a big proof is never held twice)."""
+    if isinstance(proof, bytes | bytearray | str):
+        newline: Any = b"\n" if isinstance(proof, bytes | bytearray) else "\n"
+        start = 0
+        while start < len(proof):
+            end = proof.find(newline, start)
+            end = len(proof) if end < 0 else end
+            line = proof[start:end]
+            yield line if isinstance(line, str) else line.decode("ascii", errors="replace")
+            start = end + 1
         return
-    start = 0
-    while start < len(proof):
-        end = proof.find("\n", start)
-        end = len(proof) if end < 0 else end
-        yield proof[start:end]
-        start = end + 1
+    yield from proof
 
 
 def _numbers(line: int, tokens: list[str]) -> list[int]:
@@ -224,19 +227,29 @@ def _canonical_sha256(num_vars: int, clauses: Sequence[Sequence[int]]) -> str:
     return digest.hexdigest()
 
 
-def check_lrat_certificate(puzzle: Any, data: Mapping[str, Any], proof: Lines) -> list[str]:
-    """Why the LRAT ``proof`` of a ``drup`` certificate's formula fails (``[]``: accepted).
+def check_lrat_certificate(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
+    """Why a ``drup`` certificate whose ``proof`` is LRAT (``proof_format: lrat``) fails
+    (``[]``: accepted).
 
     The formula is rebuilt from ``puzzle`` with the encoding and parameters ``data`` names
     (:func:`trailkit.models.formulas.rebuild`, the formula's trusted definition) and must
-    hash to ``data["cnf_sha256"]``; then ``proof`` is checked against it."""
+    hash to ``data["cnf_sha256"]``; then the proof (lines, a text or bytes) is checked
+    against it."""
     from trailkit.models.formulas import rebuild
 
-    formula = rebuild(puzzle, data)
-    if isinstance(formula, list):
-        return formula
-    if _canonical_sha256(formula.num_vars, formula.clauses) != data["cnf_sha256"]:
-        return ["the certified CNF is not the encoding of this puzzle: a proof for another "
-                "spec or formula"]
-    ok, message = check_lrat(formula.clauses, proof)
+    if data.get("format") != "trailkit-drup/1":
+        return [f"unknown drup certificate format {data.get('format')!r} (expected "
+                "'trailkit-drup/1')"]
+    try:
+        formula = rebuild(puzzle, data)
+        if isinstance(formula, list):
+            return formula
+        if _canonical_sha256(formula.num_vars, formula.clauses) != data["cnf_sha256"]:
+            return ["the certified CNF is not the encoding of this puzzle: a proof for "
+                    "another spec or formula"]
+        proof = data["proof"]
+        ok, message = check_lrat(formula.clauses, proof if isinstance(proof, str | bytes)
+                                 else [str(line) for line in proof])
+    except (KeyError, TypeError, ValueError) as exc:
+        return [f"malformed LRAT certificate: {exc!r}"]
     return [] if ok else [message]

@@ -20,10 +20,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from trailkit.models.answer import Certificate
 from trailkit.models.errors import VerificationFailure
 from trailkit.models.puzzle import Puzzle
 
-__all__ = ["FORMULA", "LRAT", "PROOF", "formula_file", "lrat_file", "proof_file"]
+__all__ = ["FORMULA", "LRAT", "PROOF", "formula_file", "lrat_certificate", "lrat_file",
+           "proof_file"]
 
 FORMULA = "formula.cnf"
 PROOF = "proof.drat"
@@ -75,3 +77,15 @@ def lrat_file(puzzle: Puzzle, data: Mapping[str, Any]) -> str:
     if not ok or text is None:
         raise VerificationFailure(f"the DRUP proof could not be turned into LRAT: {message}")
     return text
+
+
+def lrat_certificate(puzzle: Puzzle, certificate: Certificate) -> Certificate:
+    """The ``drup`` certificate ``certificate`` with its proof turned into LRAT
+    (``proof_format: lrat``), which :mod:`trailkit.models.lrat` checks."""
+    text = lrat_file(puzzle, certificate.data)
+    lemmas = text.count("\n") - text.count(" d ")
+    data = {**certificate.data, "proof": text, "proof_format": "lrat", "proof_lemmas": lemmas}
+    claim = certificate.explanation.split("; its DRUP proof")[0]
+    return Certificate("drup", data, f"{claim}; its LRAT proof ({lemmas} lemmas, the hints "
+                       "recorded by trailkit's DRUP checker) is checked by trailkit's small "
+                       "LRAT checker, and cake_lpr reads it too.")

@@ -1,6 +1,7 @@
 """``prove --proof-dir DIR [--lrat] [--force]`` (CONTRACT 1.2 §5): every bundled unsolvable
-spec with a DRUP proof gets ``formula.cnf`` and ``proof.drat`` (and ``proof.lrat``) that
-check when read back, with trailkit's checkers and, when installed, drat-trim; existing
+spec with a DRUP proof gets ``formula.cnf``, ``proof.drat`` and ``proof.lrat`` that check
+when read back, with trailkit's DRUP and LRAT checkers and, when installed, drat-trim (and
+its lrat-check); existing
 files are refused without ``--force``; cut clauses are named in the formula's comments."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pytest
 import yaml
 
 from trailkit.models.drup import check_drup
+from trailkit.models.lrat import check_lrat_files
 from trailkit.solvers.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,6 +66,13 @@ def drat_trim() -> str | None:
     return shutil.which("drat-trim")
 
 
+def lrat_checker() -> str | None:
+    """drat-trim's ``lrat-check``, next to drat-trim (when built there) or on ``PATH``."""
+    found = drat_trim()
+    beside = Path(found).with_name("lrat-check") if found else None
+    return str(beside) if beside and beside.is_file() else shutil.which("lrat-check")
+
+
 def prove_into(spec: Path, folder: Path, capsys: pytest.CaptureFixture[str],
                *extra: str) -> tuple[int, str, str]:
     code = main(["prove", str(spec), "--proof-dir", str(folder), *extra])
@@ -74,7 +83,7 @@ def prove_into(spec: Path, folder: Path, capsys: pytest.CaptureFixture[str],
 @pytest.mark.parametrize("spec", unsolvable_specs(), ids=lambda p: p.stem)
 def test_every_unsolvable_spec_round_trips(spec: Path, tmp_path: Path, capsys) -> None:
     folder = tmp_path / "proof"
-    code, out, err = prove_into(spec, folder, capsys)
+    code, out, err = prove_into(spec, folder, capsys, "--lrat")
     if code == 2:  # no DRUP proof applies (walks that may reuse edges): said, nothing written
         assert "no DRUP proof applies" in err and not folder.exists()
         return
@@ -88,12 +97,20 @@ def test_every_unsolvable_spec_round_trips(spec: Path, tmp_path: Path, capsys) -
     assert comments[0].startswith("c trailkit ") and " formula of " in comments[0]
     ok, message = check_drup(clauses, (folder / "proof.drat").read_bytes())
     assert ok, message
+    ok, message = check_lrat_files(folder / "formula.cnf", folder / "proof.lrat")
+    assert ok, message
     assert num_vars >= max((abs(x) for c in clauses for x in c), default=0)
     checker = drat_trim()
     if checker is not None:
         run = subprocess.run([checker, str(folder / "formula.cnf"), str(folder / "proof.drat")],
                              capture_output=True, text=True, check=False)
         assert "s VERIFIED" in run.stdout, run.stdout[-2000:]
+    lrat_check = lrat_checker()
+    if lrat_check is not None:  # drat-trim's own LRAT checker, beside it
+        run = subprocess.run([lrat_check, str(folder / "formula.cnf"),
+                              str(folder / "proof.lrat")], capture_output=True, text=True,
+                             check=False)
+        assert "c VERIFIED" in run.stdout and "FAILED" not in run.stdout, run.stdout[-2000:]
 
 
 def test_existing_files_are_refused_without_force(tmp_path: Path, capsys) -> None:

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trailkit.models.answer import Status
 from trailkit.models.errors import TrailkitError
@@ -27,6 +26,9 @@ from trailkit.solvers.cli.options import (
 )
 from trailkit.solvers.cli.output import clear_status_line, say, status_line, warn
 from trailkit.solvers.files import atomic_write, refuse_overwrite
+
+if TYPE_CHECKING:
+    from trailkit.solvers.pipeline.proving import Proof
 
 __all__ = ["register"]
 
@@ -82,7 +84,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "--drup) for outside checkers: drat-trim formula.cnf proof.drat "
                         "(--force replaces them)")
     p.add_argument("--lrat", action="store_true",
-                   help="with --proof-dir, also write DIR/proof.lrat (LRAT, for cake_lpr)")
+                   help="with --proof-dir, also write DIR/proof.lrat (LRAT, for cake_lpr); "
+                        "with --out, the certificate's proof is LRAT (implies --drup)")
     add_json(p, "what was proved")
     add_limits(p)
     add_precheck(p)
@@ -182,16 +185,19 @@ def cmd_prove(args: argparse.Namespace) -> int:
 
     puzzle = load_spec(args.spec)
     if args.out:
-        refuse_overwrite(args.out, [args.spec], allow_existing=args.force)
-    if args.lrat and not args.proof_dir:
-        raise TrailkitError("--lrat needs --proof-dir DIR (it names where proof.lrat goes)")
+        for side in (args.out, Path(args.out).with_suffix(".lrat" if args.lrat else ".drat")):
+            refuse_overwrite(side, [args.spec], allow_existing=args.force)
+    if args.lrat and not (args.proof_dir or args.out):
+        raise TrailkitError("--lrat needs --proof-dir DIR or --out CERT.json (where the "
+                            "LRAT proof goes)")
     targets = _proof_targets(args)
     proof = prove(puzzle, args.backend, limits_from(args), spec_path=args.spec,
-                  drup=args.drup or bool(args.proof_dir), precheck=args.precheck == "on")
-    if args.out and proof.document is not None:
-        atomic_write(args.out, json.dumps(proof.document, indent=1) + "\n")
+                  drup=args.drup or bool(args.proof_dir) or args.lrat,
+                  precheck=args.precheck == "on")
     if targets and proof.certificate is not None:
         _write_proof_files(puzzle, proof.certificate.data, targets)
+    if args.out and proof.document is not None:
+        _write_certificate(puzzle, proof, args.out, args.lrat)
     if args.json:
         output.emit_json({"format": "trailkit-prove/1", "spec": args.spec,
                           "status": proof.status.value,
@@ -231,6 +237,20 @@ def _proof_targets(args: argparse.Namespace) -> dict[str, Path]:
     for path in targets.values():
         refuse_overwrite(path, [args.spec], allow_existing=args.force)
     return targets
+
+
+def _write_certificate(puzzle: Puzzle, proof: Proof, out: str, lrat: bool) -> None:
+    """Write the certificate file ``out`` (and its proof's side file), atomically; with
+    ``lrat`` its proof is LRAT."""
+    from trailkit.models.proof_files import lrat_certificate
+    from trailkit.solvers.pipeline.proving import certificate_files
+
+    document = proof.document or {}
+    if lrat and proof.certificate is not None and proof.certificate.kind == "drup":
+        document = {**document,
+                    "certificate": lrat_certificate(puzzle, proof.certificate).to_json()}
+    for path, content in certificate_files(document, out):
+        atomic_write(path, content)
 
 
 def _write_proof_files(puzzle: Puzzle, data: Mapping[str, Any],
