@@ -93,8 +93,8 @@ _INTERPRETED_BELOW = 4
 fewer than ``jit.COMPILE_FROM / _INTERPRETED_BELOW`` (5,000; RUP checking does more work
 per literal than the linear kernels ``COMPILE_FROM`` was set for)."""
 
-__all__ = ["MAX_LEMMAS", "check_drup", "check_drup_certificate", "cnf_sha256", "cnf_text",
-           "drup_to_lrat"]
+__all__ = ["COMPILING", "MAX_LEMMAS", "check_drup", "check_drup_certificate", "cnf_sha256",
+           "cnf_text", "drup_to_lrat", "will_compile"]
 
 MAX_LEMMAS = 2_000_000
 """Proofs with more lemma lines than this are not accepted as certificates (too big)."""
@@ -392,12 +392,27 @@ def _check(clauses: Iterable[Sequence[int]], proof_lines: ProofText,
     the check is backward and an accepted proof's LRAT text is appended to it."""
     clauses = list(clauses)
     size = sum(map(len, clauses)) + _text_size(proof_lines)
-    token = _SMALL.set(size * _INTERPRETED_BELOW < jit.COMPILE_FROM)
+    small = size * _INTERPRETED_BELOW < jit.COMPILE_FROM
+    if progress is not None and not small and will_compile():
+        progress(COMPILING)
+    token = _SMALL.set(small)
     try:
         return _check_with(clauses, proof_lines, time_limit, max_lemmas, backward,
                            core_first, progress, lrat)
     finally:
         _SMALL.reset(token)
+
+
+COMPILING = ("compiling the DRUP checker (once after installing or upgrading trailkit; "
+             "about half a minute)")
+"""What ``progress`` hears before a check that compiles the kernels first."""
+
+
+def will_compile() -> bool:
+    """Whether the next check of a proof too big to run interpreted compiles the
+    checker's kernels first (nothing cached yet: the first check after installing)."""
+    return jit.will_compile(drup_kernel.forward, drup_kernel.backward,
+                            drup_kernel.scan_proof, drup_kernel.normalise)
 
 
 def _text_size(proof: ProofText) -> int:

@@ -148,3 +148,26 @@ def test_cut_clauses_are_marked_in_the_formula(tmp_path: Path, capsys) -> None:
     assert any("not by drat-trim" in line for line in marked)
     assert any(line.startswith(f"c clause {len(clauses)} = cut of edges") for line in marked)
     assert check_drup(clauses, (tmp_path / "proof" / "proof.drat").read_bytes())[0]
+
+
+def test_the_first_check_says_it_compiles(tmp_path: Path, capsys,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before a check that compiles the checker (the first after installing), the status
+    line says so; once compiled, the library says nothing more will compile."""
+    from trailkit.models import drup
+
+    shown: list[str] = []
+    monkeypatch.setattr("trailkit.solvers.cli.answers.status_line", lambda: shown.append)
+    monkeypatch.setattr(drup, "will_compile", lambda: True)
+    spec = SPECS / "koenigsberg.yaml"  # its proof is big enough to run compiled
+    code = main(["prove", str(spec), "--drup"])
+    capsys.readouterr()
+    assert code == 1 and drup.COMPILING in shown
+    monkeypatch.undo()
+    assert check_drup(*_koenigsberg_formula_and_proof(tmp_path, capsys))[0]
+    assert drup.will_compile() is False  # compiled (or cached) now
+
+
+def _koenigsberg_formula_and_proof(tmp_path: Path, capsys) -> tuple[list[list[int]], bytes]:
+    assert prove_into(SPECS / "koenigsberg.yaml", tmp_path / "k", capsys, "--drup")[0] == 1
+    return read_cnf(tmp_path / "k" / "formula.cnf")[1], (tmp_path / "k" / "proof.drat").read_bytes()

@@ -191,9 +191,12 @@ def cmd_prove(args: argparse.Namespace) -> int:
         raise TrailkitError("--lrat needs --proof-dir DIR or --out CERT.json (where the "
                             "LRAT proof goes)")
     targets = _proof_targets(args)
+    status = status_line() if not args.json else None
     proof = prove(puzzle, args.backend, limits_from(args), spec_path=args.spec,
                   drup=args.drup or bool(args.proof_dir) or args.lrat,
-                  precheck=args.precheck == "on")
+                  precheck=args.precheck == "on", progress=status)
+    if status is not None:
+        clear_status_line()
     if targets and proof.certificate is not None:
         _write_proof_files(puzzle, proof.certificate.data, targets)
     if args.out and proof.document is not None:

@@ -82,14 +82,16 @@ def _sha256(path: str | None) -> str | None:
 
 
 def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = NO_LIMITS, *,
-          spec_path: str | None = None, drup: bool = False, precheck: bool = True) -> Proof:
+          spec_path: str | None = None, drup: bool = False, precheck: bool = True,
+          progress: Callable[[str], None] | None = None) -> Proof:
     """Find a checkable certificate that ``puzzle`` has no walk.
 
     Structural certificates come first (they are one line); otherwise, or always with
     ``drup`` (or ``precheck=False``), ``backend`` (a SAT backend, ``sat`` by default)
     is asked for a DRUP proof, which is checked before it is returned. That is also
     tried when direct reaches its limit: a checked proof settles the question, and
-    without one the answer stays unknown.
+    without one the answer stays unknown. ``progress`` hears how the check of a long
+    proof goes (and that the checker compiles first, the first time after installing).
     """
     answer = solve(puzzle, "direct", limits)
     if answer.status is Status.SOLVED:
@@ -117,7 +119,7 @@ def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = NO_LIMITS
         certificate = engine.prove(puzzle, limits)
         decided_by = engine.name
         if certificate is not None:
-            problems = check_certificate(puzzle, certificate)
+            problems = check_certificate(puzzle, certificate, progress=progress)
             if problems:
                 raise VerificationFailure(f"{engine.name} made a proof the checker rejects: "
                                           f"{'; '.join(problems[:3])}")
