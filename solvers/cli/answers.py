@@ -199,8 +199,8 @@ def cmd_prove(args: argparse.Namespace) -> int:
         clear_status_line()
     if targets and proof.certificate is not None:
         _write_proof_files(puzzle, proof.certificate.data, targets)
-    if args.out and proof.document is not None:
-        _write_certificate(puzzle, proof, args.out, args.lrat)
+    written = _write_certificate(puzzle, proof, args.out, args.lrat) \
+        if args.out and proof.document is not None else []
     if args.json:
         output.emit_json({"format": "trailkit-prove/1", "spec": args.spec,
                           "status": proof.status.value,
@@ -214,8 +214,9 @@ def cmd_prove(args: argparse.Namespace) -> int:
     elif proof.certificate is not None:
         say(f"unsolvable: {proof.certificate.explanation}\n"
             f"({proof.certificate.kind} certificate accepted by the independent checker)")
-        if args.out:
-            say(f"certificate written to {args.out}")
+        if written:
+            side = f" (its proof in {written[0]})" if len(written) > 1 else ""
+            say(f"certificate written to {args.out}{side}")
         if targets:
             say(f"proof files written: {', '.join(map(str, targets.values()))}")
     else:
@@ -242,9 +243,9 @@ def _proof_targets(args: argparse.Namespace) -> dict[str, Path]:
     return targets
 
 
-def _write_certificate(puzzle: Puzzle, proof: Proof, out: str, lrat: bool) -> None:
-    """Write the certificate file ``out`` (and its proof's side file), atomically; with
-    ``lrat`` its proof is LRAT."""
+def _write_certificate(puzzle: Puzzle, proof: Proof, out: str, lrat: bool) -> list[Path]:
+    """Write the certificate file ``out`` (after its proof's side file), atomically; with
+    ``lrat`` its proof is LRAT. Returns the files written, in order."""
     from trailkit.models.proof_files import lrat_certificate
     from trailkit.solvers.pipeline.proving import certificate_files
 
@@ -252,8 +253,10 @@ def _write_certificate(puzzle: Puzzle, proof: Proof, out: str, lrat: bool) -> No
     if lrat and proof.certificate is not None and proof.certificate.kind == "drup":
         document = {**document,
                     "certificate": lrat_certificate(puzzle, proof.certificate).to_json()}
-    for path, content in certificate_files(document, out):
+    files = certificate_files(document, out)
+    for path, content in files:
         atomic_write(path, content)
+    return [path for path, _ in files]
 
 
 def _write_proof_files(puzzle: Puzzle, data: Mapping[str, Any],
