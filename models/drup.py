@@ -172,6 +172,7 @@ def _read_proof(proof: ProofText, max_lemmas: int) -> _Proof | str:
     :func:`_exact_proof`, which gives the same lines and names the malformed one.
     """
     lines: list[str] | None = None
+    data: bytes | bytearray | None
     if isinstance(proof, bytes | bytearray | memoryview):
         data = bytes(proof) if isinstance(proof, memoryview) else proof
     elif isinstance(proof, str):
@@ -193,6 +194,7 @@ def _read_proof(proof: ProofText, max_lemmas: int) -> _Proof | str:
         if status == kernel.SCANNED:
             return _scanned(text, clauses, literals, top, lines)
     if lines is None:
+        assert isinstance(proof, str | bytes | bytearray | memoryview)  # lines were joined
         text_lines = proof if isinstance(proof, str) else bytes(proof).decode(
             "utf-8", errors="replace")
         lines = text_lines.splitlines()
@@ -325,7 +327,7 @@ _PROGRESS_EVERY = 0.5
 class _Reporter:
     """Calls ``progress`` with the proof line reached, at most twice a second."""
 
-    def __init__(self, progress: Progress | None, numbers: list[int]) -> None:
+    def __init__(self, progress: Progress | None, numbers: np.ndarray) -> None:
         self.progress, self.numbers = progress, numbers
         self.last = time.monotonic()
 
