@@ -571,30 +571,14 @@ def _lrat_text(run: _Pass, stop: int, hints: np.ndarray, starts: np.ndarray,
     ids[:base] = np.arange(1, base + 1)
     ids[base:][checked] = base + 1 + np.arange(int(checked.sum()))
     variables = (np.arange(len(db.reason) + 1) if names is None
-                 else np.concatenate(([0], names)))
-    out: list[str] = []
-    last_id = base
-    deleted: list[int] = []
-    for i in range(stop):
-        if run.applied[i] == 0:
-            continue
-        if run.kind[i]:
-            if ids[run.target[i]]:
-                deleted.append(int(ids[run.target[i]]))
-            continue
-        if not checked[i]:
-            continue
-        if deleted:
-            out.append(f"{last_id} d {' '.join(map(str, deleted))} 0\n")
-            deleted = []
-        c = base + i
-        codes = db.lits[db.start[c]:db.start[c] + db.size[c]]
-        lits = np.where(codes & 1, -variables[codes >> 1], variables[codes >> 1])
-        last_id = int(ids[c])
-        out.append(f"{last_id} {' '.join(map(str, lits.tolist()))} 0 "
-                   f"{' '.join(map(str, ids[hints[starts[i]:ends[i]]].tolist()))} 0\n")
-    out.append(f"{last_id + 1} 0 {' '.join(map(str, ids[final].tolist()))} 0\n")
-    return "".join(out)
+                 else np.concatenate(([0], names))).astype(np.int64)
+    numbers = (int(db.size[base:base + stop][checked].sum())
+               + int((ends[:stop] - starts[:stop])[checked].sum()) + 3 * int(checked.sum()))
+    room = 12 * (numbers + len(final) + 3) + 27 * int(run.kind[:stop].sum()) + 64
+    out = np.empty(room, dtype=np.uint8)
+    end = hint_kernel.write_lrat(db, run.kind, run.target, run.applied, base, stop, hints,
+                                 starts, ends, final, ids, variables, out)
+    return out[:end].tobytes().decode("ascii")
 
 
 def drup_to_lrat(clauses: Iterable[Sequence[int]], proof_lines: ProofText, *,

@@ -10,7 +10,7 @@ variables are marked first, so a top-level reason of a literal the lemma assumes
 is not a hint (in LRAT it would be satisfied, not unit).
 
 Clause ids in the buffer are the checker's (formula ``0 ..``, then ``base + line``);
-:mod:`trailkit.models.drup` renumbers them as LRAT ids when it writes the file.
+:func:`write_lrat` renumbers them as LRAT ids as it writes the file's text.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from trailkit.models.drup_kernel import (
 )
 from trailkit.models.jit import kernel as _kernel
 
-__all__ = ["ROOM", "backward_hints", "collect_hints"]
+__all__ = ["ROOM", "backward_hints", "collect_hints", "write_lrat"]
 
 ROOM = 3
 """What :func:`backward_hints` returns when the buffer may not hold the next lemma's
@@ -145,3 +145,80 @@ def backward_hints(db: Database, kind: np.ndarray, target: np.ndarray, before: n
             hint_start[i], hint_end[i] = at, end
             at = end
     return CONTINUE, at
+
+
+@_kernel
+def _put(out: np.ndarray, at: int, value: int, after: int) -> int:
+    """Write ``value`` in decimal, then the byte ``after``, at ``out[at:]``; returns the end."""
+    if value < 0:
+        out[at] = 45  # "-"
+        at += 1
+        value = -value
+    digits = 1
+    rest = value // 10
+    while rest > 0:
+        digits += 1
+        rest //= 10
+    end = at + digits
+    for k in range(end - 1, at - 1, -1):
+        out[k] = 48 + value % 10
+        value //= 10
+    out[end] = after
+    return end + 1
+
+
+@_kernel
+def write_lrat(db: Database, kind: np.ndarray, target: np.ndarray, applied: np.ndarray,
+               base: int, stop: int, hints: np.ndarray, hint_start: np.ndarray,
+               hint_end: np.ndarray, final: np.ndarray, ids: np.ndarray,
+               variables: np.ndarray, out: np.ndarray) -> int:
+    """Write the LRAT proof as ASCII to ``out`` (room enough: 12 bytes a number, 27 a
+    deleted clause); returns its length. Lines ``0 .. stop - 1`` in order: each checked
+    lemma (``hint_end[i] >= 0``) as ``ID LITERALS 0 HINTS 0``, the applied deletions of
+    clauses with an id (``ids[c] > 0``) gathered as ``ID d IDS 0``, then the empty
+    clause with the ``final`` hints. Literal codes name variables through ``variables``."""
+    lits, start, size = db.lits, db.start, db.size
+    at = 0
+    last_id = base
+    pending = False
+    for i in range(stop):
+        if applied[i] == 0:
+            continue
+        if kind[i] == DELETION:
+            t = target[i]
+            if ids[t] != 0:
+                if not pending:
+                    at = _put(out, at, last_id, 32)
+                    out[at], out[at + 1] = 100, 32  # "d "
+                    at += 2
+                    pending = True
+                at = _put(out, at, ids[t], 32)
+            continue
+        if hint_end[i] < 0:
+            continue
+        if pending:
+            out[at], out[at + 1] = 48, 10
+            at += 2
+            pending = False
+        c = base + i
+        last_id = ids[c]
+        at = _put(out, at, last_id, 32)
+        for k in range(start[c], start[c] + size[c]):
+            v = variables[lits[k] >> 1]
+            at = _put(out, at, -v if lits[k] & 1 else v, 32)
+        out[at], out[at + 1] = 48, 32
+        at += 2
+        for k in range(hint_start[i], hint_end[i]):
+            at = _put(out, at, ids[hints[k]], 32)
+        out[at], out[at + 1] = 48, 10
+        at += 2
+    if pending:
+        out[at], out[at + 1] = 48, 10
+        at += 2
+    at = _put(out, at, last_id + 1, 32)
+    out[at], out[at + 1] = 48, 32
+    at += 2
+    for k in range(len(final)):
+        at = _put(out, at, ids[final[k]], 32)
+    out[at], out[at + 1] = 48, 10
+    return at + 2
