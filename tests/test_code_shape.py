@@ -32,7 +32,6 @@ KERNEL_DECORATORS = {("trailkit.models.jit", "kernel"), ("numba", "njit"), ("num
 
 #: ``"path:qualified name"`` -> why it may stay longer than the limit.
 KNOWN: dict[str, str] = {
-    "models/drup.py:_check_with": "being rewritten for issue 23",
     "models/certificates.py:_check_closed_set": "being rewritten for issue 23",
 }
 
