@@ -43,11 +43,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                                   "trailkit export specs/koenigsberg.yaml --format dot > k.dot"))
     add_spec(p)
     p.add_argument("--format", required=True,
-                   choices=("dimacs", "cpsat", "dot", "graphml", "json-graph"),
+                   choices=("dimacs", "cpsat", "mzn", "dot", "graphml", "json-graph"),
                    help="dimacs: CNF with comment lines naming every variable (run any SAT "
                         "solver, then solve --from-model); cpsat: the CP-SAT model as protobuf "
-                        "text; dot: Graphviz; graphml: Gephi, yEd, igraph; json-graph: "
-                        "NetworkX node-link JSON")
+                        "text; mzn: the MiniZinc model, data included; dot: Graphviz; "
+                        "graphml: Gephi, yEd, igraph; json-graph: NetworkX node-link JSON")
     add_out(p, "FILE", "the model")
     p.set_defaults(run=cmd_export)
 

@@ -1,0 +1,255 @@
+"""The ``dimacs:COMMAND`` backend: any SAT solver program that reads DIMACS CNF.
+
+``COMMAND`` is a program on PATH or a path, with flags if wanted (``dimacs:cadical``,
+``dimacs:minisat``, ``dimacs:picosat``, ``dimacs:cryptominisat5``,
+``dimacs:/opt/kissat/bin/kissat --sat``). trailkit writes the certified formula (the
+CNF ``export --format dimacs`` writes: ``position-v1`` for exactly-once walks,
+``walk-v1`` for at-most-once ones; for reusable edges the prefix formula of every
+length up to the number of (node, colour-phase) states), runs the program with the
+time limit (killed shortly after it), and reads its answer in the SAT competition's
+format (:mod:`.competition`).
+
+Trust: a model is decoded into a walk, which the pipeline verifies (a model that is no
+walk, or a walk that breaks the rules, is exit code 4: the solver is never believed).
+For UNSATISFIABLE, solvers known to write DRAT proofs (CaDiCaL, Kissat: a proof file
+after the CNF) are asked for one; it is read as text or binary DRAT (:mod:`.drat`) and
+becomes a ``drup`` certificate that the pipeline checks with trailkit's own checker
+against the certified formula. An UNSATISFIABLE without a checkable proof rests on the
+solver alone, as CP-SAT's does: the pipeline certifies it or a second backend confirms.
+
+Under ``objective: shortest`` or ``longest`` on prefix formulas the program is run
+again with a unit clause bounding the length, until the bound is unsatisfiable (then
+the length is proven best, on the solver's word) or the time is up (a verified walk,
+not proven best).
+"""
+
+from __future__ import annotations
+
+import shlex
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from trailkit.models.answer import Answer, Certificate, Walk
+from trailkit.models.drup import cnf_text
+from trailkit.models.drup_certificate import MAX_PROOF_LINES, make_certificate
+from trailkit.models.errors import BackendUnavailable, VerificationFailure
+from trailkit.models.formulas import CertifiedFormula, position_certified
+from trailkit.models.position_encoding import VarMap, encode, encode_prefix
+from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.models.walk_formula import encode_walks, walk_formula, walk_horizon
+from trailkit.solvers.base import NO_LIMITS, Backend, Limits
+from trailkit.solvers.dimacs.competition import (
+    SolverOutputError,
+    read_answer,
+    read_minisat_result,
+)
+from trailkit.solvers.dimacs.drat import DratError, read_drat
+from trailkit.solvers.external import require_program, run_program
+from trailkit.solvers.signs import SOLVING, sign
+
+__all__ = ["DEFAULT_COMMAND", "INSTALL", "DimacsBackend"]
+
+DEFAULT_COMMAND = "cadical"
+INSTALL = ("on Debian or Ubuntu: apt-get install cadical minisat picosat cryptominisat "
+           "(or give the path of any SAT solver program: dimacs:/path/to/solver)")
+#: Programs that write a DRAT proof to a file named after the CNF.
+PROOF_AFTER_CNF = frozenset({"cadical", "kissat"})
+
+
+@dataclass(frozen=True)
+class Formula:
+    """The CNF given to the solver, the map back to walks, and the certified formula a
+    refutation of it proves (``None`` for reusable edges: the pipeline certifies)."""
+
+    clauses: list[list[int]]
+    vmap: VarMap
+    certified: CertifiedFormula | None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One run of the program: ``SAT`` / ``UNSAT`` / ``UNKNOWN``, the model, the proof
+    lines (``None``: no proof asked for or none written), and why an UNKNOWN."""
+
+    status: str
+    model: list[int]
+    proof: list[str] | None
+    why: str = ""
+
+
+def certified_cnf(puzzle: Puzzle) -> Formula:
+    """The formula of ``puzzle`` the solver gets (see the module docstring)."""
+    if puzzle.use is EdgeUse.EXACTLY_ONCE:
+        clauses, vmap = encode(puzzle, puzzle.num_edges)
+        return Formula(clauses, vmap, position_certified(puzzle, clauses, vmap))
+    if puzzle.use is EdgeUse.AT_MOST_ONCE and not puzzle.empty_walk_nodes():
+        walks, wmap = encode_walks(puzzle)
+        certified = walk_formula(puzzle)
+        if wmap is None or isinstance(certified, list):
+            raise ValueError("no formula: no step can be taken")
+        return Formula(walks, wmap, certified)
+    if puzzle.use is EdgeUse.AT_MOST_ONCE:  # longest, the empty walk allowed: no certificate
+        horizon = walk_horizon(puzzle)
+    else:
+        phases = len(puzzle.colours.names) if puzzle.colours is not None else 1
+        horizon = puzzle.num_nodes * phases
+    clauses, vmap = encode_prefix(puzzle, horizon)
+    return Formula([*clauses, [vmap.active[0]]], vmap, None)
+
+
+class DimacsBackend(Backend):
+    """A SAT solver program behind the :class:`Backend` interface (made only when the
+    program is found; else :class:`BackendUnavailable` says what to install)."""
+
+    family = "dimacs"
+
+    def __init__(self, option: str = "") -> None:
+        try:
+            argv = shlex.split(option or DEFAULT_COMMAND)
+        except ValueError as exc:
+            raise BackendUnavailable(f"cannot read the command {option!r}: {exc}") from None
+        if not argv:
+            raise BackendUnavailable("dimacs: needs a command, e.g. dimacs:cadical")
+        self.argv = [require_program(argv[0], INSTALL), *argv[1:]]
+        self.program = Path(argv[0]).name
+        self.name = f"dimacs:{option or DEFAULT_COMMAND}"
+
+    # ------------------------------------------------------------------ one run
+    def _run(self, formula: Formula, extra: list[list[int]], time_limit: float | None
+             ) -> Verdict:
+        """Write the CNF (plus ``extra`` unit clauses), run the program, read its answer."""
+        clauses = [*formula.clauses, *extra]
+        with tempfile.TemporaryDirectory(prefix="trailkit-dimacs-") as tmp:
+            cnf, proof, result = (Path(tmp) / n for n in ("formula.cnf", "proof.drat",
+                                                           "result.txt"))
+            cnf.write_text(cnf_text(formula.vmap.num_vars, clauses), encoding="ascii")
+            argv = [*self.argv, str(cnf)]
+            wants_proof = self.program in PROOF_AFTER_CNF and not extra \
+                and formula.certified is not None
+            if wants_proof:
+                argv.append(str(proof))
+            elif self.program == "minisat":
+                argv.append(str(result))
+            sign(SOLVING, self.name)
+            done = run_program(argv, time_limit, cwd=tmp)
+            if done.killed:
+                return Verdict("UNKNOWN", [], None, "the time limit of "
+                               f"{time_limit:g} s was reached; {self.program} was stopped")
+            try:
+                status, model = read_answer(done.stdout, done.returncode)
+                if self.program == "minisat" and result.exists():
+                    status, model = read_minisat_result(result.read_text(errors="replace"))
+            except SolverOutputError as exc:
+                raise VerificationFailure(f"{self.name} printed an answer that cannot be "
+                                          f"believed: {exc}") from None
+            lines = self._proof(proof) if wants_proof and status == "UNSAT" else None
+        why = "" if status != "UNKNOWN" else (
+            f"{self.program} exited with code {done.returncode} without an answer"
+            + (f": {done.stderr.strip()[-300:]}" if done.stderr.strip() else ""))
+        return Verdict(status, model, lines, why)
+
+    @staticmethod
+    def _proof(path: Path) -> list[str] | None:
+        try:
+            return read_drat(path.read_bytes(), MAX_PROOF_LINES)
+        except (OSError, DratError):
+            return None
+
+    def _walk(self, puzzle: Puzzle, formula: Formula, model: list[int]) -> Walk:
+        try:
+            return formula.vmap.decode(puzzle, model)
+        except ValueError as exc:
+            raise VerificationFailure(f"{self.name} printed a model that is no walk of this "
+                                      f"puzzle: {exc}") from None
+
+    # ------------------------------------------------------------------ solve
+    def solve(self, puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Answer:
+        began = time.perf_counter()
+        trivial = _trivial_answer(self.name, puzzle)
+        if trivial is not None:
+            return trivial.with_(time_s=time.perf_counter() - began)
+        formula = certified_cnf(puzzle)
+        stats: dict[str, Any] = {"program": self.program, "variables": formula.vmap.num_vars,
+                                 "clauses": len(formula.clauses),
+                                 "formula": formula.certified.encoding if formula.certified
+                                 else "prefix (reusable edges)"}
+        first = self._run(formula, [], limits.time_limit)
+        if first.status == "UNKNOWN":
+            return Answer.unknown(self.name, first.why, **stats).with_(
+                time_s=time.perf_counter() - began)
+        if first.status == "UNSAT":
+            return self._unsat(puzzle, formula, first, stats).with_(
+                time_s=time.perf_counter() - began)
+        walk = self._walk(puzzle, formula, first.model)
+        best = puzzle.objective is Objective.SHORTEST or puzzle.wants_longest
+        optimal: bool | None = None
+        if best:
+            walk, optimal, stats["runs"] = self._improve(puzzle, formula, walk, limits, began)
+        return Answer.solved(self.name, walk, optimal=optimal, **stats).with_(
+            time_s=time.perf_counter() - began)
+
+    def _unsat(self, puzzle: Puzzle, formula: Formula, verdict: Verdict,
+               stats: dict[str, Any]) -> Answer:
+        empty = puzzle.empty_walk_nodes()
+        if empty:  # longest, and no step fits anywhere: the empty walk is longest
+            return Answer.solved(self.name, Walk((empty[0],), ()), optimal=True, **stats)
+        certificate: Certificate | None = None
+        if formula.certified is not None and verdict.proof is not None:
+            certificate = make_certificate(puzzle, formula.certified, verdict.proof,
+                                           self.name)
+            if certificate is not None:
+                return Answer.unsolvable(self.name, certificate, reason=(
+                    f"{self.program} refuted the {formula.certified.encoding} formula and "
+                    "wrote a DRAT proof"), **stats)
+        why = ("its proof could not be used" if verdict.proof is not None or
+               (self.program in PROOF_AFTER_CNF and formula.certified is not None)
+               else "it writes no proof trailkit knows how to ask for")
+        return Answer.unsolvable(self.name, None, reason=(
+            f"{self.program} says UNSATISFIABLE ({why}); this rests on {self.program} "
+            "alone, not on a checkable certificate"), **stats)
+
+    def _improve(self, puzzle: Puzzle, formula: Formula, walk: Walk, limits: Limits,
+                 began: float) -> tuple[Walk, bool, int]:
+        """The best length, by rerunning with a bound (prefix formulas only)."""
+        active = formula.vmap.active
+        longest = puzzle.wants_longest
+        if not active:  # a fixed-length formula: every walk has the one length
+            return walk, True, 1
+        runs = 1
+        while True:
+            k = len(walk)
+            if (longest and k >= len(active)) or (not longest and k <= 1):
+                return walk, True, runs
+            bound = [active[k]] if longest else [-active[k - 1]]
+            left = None if limits.time_limit is None else \
+                limits.time_limit - (time.perf_counter() - began)
+            if left is not None and left <= 0:
+                return walk, False, runs
+            runs += 1
+            verdict = self._run(formula, [bound], left)
+            if verdict.status == "UNSAT":
+                return walk, True, runs
+            if verdict.status != "SAT":
+                return walk, False, runs
+            walk = self._walk(puzzle, formula, verdict.model)
+
+
+def _trivial_answer(name: str, puzzle: Puzzle) -> Answer | None:
+    """Answers that need no solver: an empty walk that solves the puzzle, or no step at
+    all to take."""
+    shortest = puzzle.objective is Objective.SHORTEST
+    if not puzzle.num_nodes:
+        return Answer.solved(name, Walk.nowhere(), optimal=True if shortest else None)
+    empty = puzzle.empty_walk_nodes()
+    if empty and not puzzle.wants_longest:
+        return Answer.solved(name, Walk((empty[0],), ()), optimal=True if shortest else None)
+    if not puzzle.oriented_edges() or (puzzle.use is EdgeUse.EXACTLY_ONCE
+                                       and not puzzle.num_edges):
+        if empty:  # longest, and no step at all: the empty walk
+            return Answer.solved(name, Walk((empty[0],), ()), optimal=True)
+        return Answer.unsolvable(name, None, reason="no edge can be taken and the empty "
+                                 "walk is not allowed")
+    return None
