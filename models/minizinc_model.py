@@ -24,9 +24,9 @@ backend answers it without a solver).
 
 >>> from trailkit.models.puzzle import Puzzle
 >>> m = minizinc_model(Puzzle.build(kind="trail", edges=[("a", "b"), ("b", "c")]))
->>> m.form, m.size
-('edges', 3)
->>> m.decode([3, 1, 2]).edges
+>>> m.form, m.size  # four steps (two edges, each crossed either way) and the depot
+('edges', 5)
+>>> m.decode([3, 2, 5, 4, 1]).edges  # depot -> step 1 (a->b) -> step 3 (b->c) -> depot
 (0, 1)
 """
 
