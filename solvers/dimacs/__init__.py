@@ -39,6 +39,7 @@ from trailkit.models.errors import BackendUnavailable, VerificationFailure
 from trailkit.models.formulas import CertifiedFormula, position_certified
 from trailkit.models.position_encoding import VarMap, encode, encode_prefix
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.models.sizes import budget_problem, position_size
 from trailkit.models.walk_formula import encode_walks, walk_formula, walk_horizon
 from trailkit.solvers.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.dimacs.competition import (
@@ -55,8 +56,11 @@ __all__ = ["DEFAULT_COMMAND", "INSTALL", "DimacsBackend"]
 DEFAULT_COMMAND = "cadical"
 INSTALL = ("on Debian or Ubuntu: apt-get install cadical minisat picosat cryptominisat "
            "(or give the path of any SAT solver program: dimacs:/path/to/solver)")
+BIG_HINT = ("the sat backend's transition encoding (--backend sat) or cpsat handle puzzles "
+            "this big")
 #: Programs that write a DRAT proof to a file named after the CNF.
 PROOF_AFTER_CNF = frozenset({"cadical", "kissat"})
+KILLED = "killed at the time limit"
 
 
 @dataclass(frozen=True)
@@ -80,8 +84,30 @@ class Verdict:
     why: str = ""
 
 
-def certified_cnf(puzzle: Puzzle) -> Formula:
-    """The formula of ``puzzle`` the solver gets (see the module docstring)."""
+def _horizons(puzzle: Puzzle) -> list[int]:
+    """The walk lengths to try: once-only walks all at once (the certified formula);
+    reusable edges 16, 32, ... up to the number of states (a shortest walk repeats no
+    state), so that a short walk is found without the formula of every length."""
+    if puzzle.use is EdgeUse.EXACTLY_ONCE:
+        return [puzzle.num_edges]
+    if puzzle.use is EdgeUse.AT_MOST_ONCE:
+        return [walk_horizon(puzzle)]
+    phases = len(puzzle.colours.names) if puzzle.colours is not None else 1
+    full = puzzle.num_nodes * phases
+    out = [h for h in (16 * 2 ** i for i in range(40)) if h < full]
+    return [*out, full]
+
+
+def _left(limits: Limits, began: float) -> float | None:
+    """The time left of ``limits.time_limit`` (zero or less: none), or ``None``."""
+    if limits.time_limit is None:
+        return None
+    return limits.time_limit - (time.perf_counter() - began)
+
+
+def certified_cnf(puzzle: Puzzle, horizon: int | None = None) -> Formula:
+    """The formula of ``puzzle`` the solver gets (see the module docstring); for reusable
+    edges, of the walks of 1..``horizon`` steps (default: as many as there are states)."""
     if puzzle.use is EdgeUse.EXACTLY_ONCE:
         clauses, vmap = encode(puzzle, puzzle.num_edges)
         return Formula(clauses, vmap, position_certified(puzzle, clauses, vmap))
@@ -91,11 +117,8 @@ def certified_cnf(puzzle: Puzzle) -> Formula:
         if wmap is None or isinstance(certified, list):
             raise ValueError("no formula: no step can be taken")
         return Formula(walks, wmap, certified)
-    if puzzle.use is EdgeUse.AT_MOST_ONCE:  # longest, the empty walk allowed: no certificate
-        horizon = walk_horizon(puzzle)
-    else:
-        phases = len(puzzle.colours.names) if puzzle.colours is not None else 1
-        horizon = puzzle.num_nodes * phases
+    if horizon is None or puzzle.use is EdgeUse.AT_MOST_ONCE:  # (longest, empty walk allowed)
+        horizon = _horizons(puzzle)[-1]
     clauses, vmap = encode_prefix(puzzle, horizon)
     return Formula([*clauses, [vmap.active[0]]], vmap, None)
 
@@ -136,8 +159,7 @@ class DimacsBackend(Backend):
             sign(SOLVING, self.name)
             done = run_program(argv, time_limit, cwd=tmp)
             if done.killed:
-                return Verdict("UNKNOWN", [], None, "the time limit of "
-                               f"{time_limit:g} s was reached; {self.program} was stopped")
+                return Verdict("UNKNOWN", [], None, KILLED)
             try:
                 status, model = read_answer(done.stdout, done.returncode)
                 if self.program == "minisat" and result.exists():
@@ -171,25 +193,42 @@ class DimacsBackend(Backend):
         trivial = _trivial_answer(self.name, puzzle)
         if trivial is not None:
             return trivial.with_(time_s=time.perf_counter() - began)
-        formula = certified_cnf(puzzle)
+        horizons = _horizons(puzzle)
+        for h in horizons:
+            too_big = budget_problem(position_size(puzzle, h), limits.memory_mb,
+                                     f"formula for {self.name}", BIG_HINT)
+            if too_big is not None:
+                return Answer.unknown(self.name, too_big)
+            answer = self._solve_within(puzzle, limits, began, h, last=h == horizons[-1])
+            if answer is not None:
+                return answer.with_(time_s=time.perf_counter() - began)
+        raise AssertionError("the last horizon always answers")  # pragma: no cover
+
+    def _solve_within(self, puzzle: Puzzle, limits: Limits, began: float, horizon: int,
+                      *, last: bool) -> Answer | None:
+        """The answer from walks of at most ``horizon`` steps, or ``None`` when there is
+        none that short and a longer horizon is still to be tried."""
+        formula = certified_cnf(puzzle, horizon)
         stats: dict[str, Any] = {"program": self.program, "variables": formula.vmap.num_vars,
-                                 "clauses": len(formula.clauses),
+                                 "clauses": len(formula.clauses), "horizon": horizon,
                                  "formula": formula.certified.encoding if formula.certified
                                  else "prefix (reusable edges)"}
-        first = self._run(formula, [], limits.time_limit)
+        left = _left(limits, began)
+        first = self._run(formula, [], left) if left is None or left > 0 else \
+            Verdict("UNKNOWN", [], None, KILLED)
         if first.status == "UNKNOWN":
-            return Answer.unknown(self.name, first.why, **stats).with_(
-                time_s=time.perf_counter() - began)
+            why = first.why if first.why != KILLED else (
+                f"the time limit of {limits.time_limit} s was reached (walks of up to "
+                f"{horizon} steps; {self.program} was stopped or not started)")
+            return Answer.unknown(self.name, why, **stats)
         if first.status == "UNSAT":
-            return self._unsat(puzzle, formula, first, stats).with_(
-                time_s=time.perf_counter() - began)
+            return self._unsat(puzzle, formula, first, stats) if last else None
         walk = self._walk(puzzle, formula, first.model)
         best = puzzle.objective is Objective.SHORTEST or puzzle.wants_longest
         optimal: bool | None = None
         if best:
             walk, optimal, stats["runs"] = self._improve(puzzle, formula, walk, limits, began)
-        return Answer.solved(self.name, walk, optimal=optimal, **stats).with_(
-            time_s=time.perf_counter() - began)
+        return Answer.solved(self.name, walk, optimal=optimal, **stats)
 
     def _unsat(self, puzzle: Puzzle, formula: Formula, verdict: Verdict,
                stats: dict[str, Any]) -> Answer:
@@ -224,8 +263,7 @@ class DimacsBackend(Backend):
             if (longest and k >= len(active)) or (not longest and k <= 1):
                 return walk, True, runs
             bound = [active[k]] if longest else [-active[k - 1]]
-            left = None if limits.time_limit is None else \
-                limits.time_limit - (time.perf_counter() - began)
+            left = _left(limits, began)
             if left is not None and left <= 0:
                 return walk, False, runs
             runs += 1
