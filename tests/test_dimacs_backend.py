@@ -141,3 +141,20 @@ def test_binary_and_text_drat_read_alike() -> None:
     assert read_drat(text) == read_drat(binary) == ["1 -2 0", "d 1 -2 0", "-3 0", "0"]
     big = bytes([0x61, 0x80 | (400 & 0x7F), 400 >> 7, 0])  # literal 200: two bytes
     assert read_drat(big) == ["200 0"]
+
+
+@pytest.mark.parametrize("whole_group", [True, False], ids=["terminal", "kill-INT"])
+def test_one_ctrl_c_stops_the_outside_solver(tmp_path: Path, whole_group: bool) -> None:
+    """Exit 130 and the solver program gone, also when the Ctrl-C reaches trailkit alone."""
+    from ctrl_c import ctrl_c
+    from test_interrupts import assert_clean_interrupt
+
+    pid_file = tmp_path / "pid"
+    program = fake_solver(tmp_path, "hangs", f'echo $$ > "{pid_file}"; exec sleep 600')
+    run = ctrl_c(["solve", NIKOLAUS, "--backend", f"dimacs:{program}", "--crosscheck", "none"],
+                 f"trailkit: solving with dimacs:{program}", whole_group=whole_group)
+    assert_clean_interrupt(run)
+    if pid_file.exists():  # it had started: it must be gone
+        pid = int(pid_file.read_text())
+        assert not Path(f"/proc/{pid}").exists() or \
+            Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"

@@ -111,11 +111,18 @@ def test_minizinc_missing_from_path_is_unavailable(monkeypatch: pytest.MonkeyPat
 
 
 @needs_gecode
-def test_flattening_time_is_reported_apart_from_solving() -> None:
+def test_flattening_time_is_reported_apart_from_solving(
+        capsys: pytest.CaptureFixture[str]) -> None:
     answer = get_backend("minizinc:gecode").solve(load_spec(ROOT / "specs/nikolaus.yaml"))
     assert answer.status is Status.SOLVED
     assert answer.stats["flatten_s"] is not None and answer.stats["flatten_s"] >= 0
     assert answer.stats["solve_s"] is not None and answer.stats["solve_s"] >= 0
+    spec = str(ROOT / "specs/nikolaus.yaml")
+    assert main(["solve", spec, "--backend", "minizinc:gecode"]) == 0
+    assert "MiniZinc: flattening " in capsys.readouterr().out
+    assert main(["solve", spec, "--backend", "minizinc:gecode", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)["minizinc"]
+    assert shown["flatten_s"] >= 0 and shown["solve_s"] >= 0
 
 
 @needs_gecode
