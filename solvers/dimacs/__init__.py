@@ -36,12 +36,10 @@ from trailkit.models.answer import Answer, Certificate, Walk
 from trailkit.models.drup import cnf_text
 from trailkit.models.drup_certificate import MAX_PROOF_LINES, make_certificate
 from trailkit.models.errors import BackendUnavailable, VerificationFailure
-from trailkit.models.formulas import CertifiedFormula, position_certified
-from trailkit.models.position_encoding import VarMap, encode, encode_prefix
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.sizes import budget_problem, position_size
-from trailkit.models.walk_formula import encode_walks, walk_formula, walk_horizon
 from trailkit.solvers.base import NO_LIMITS, Backend, Limits
+from trailkit.solvers.dimacs.cnf import Formula, certified_cnf, horizons
 from trailkit.solvers.dimacs.competition import (
     SolverOutputError,
     read_answer,
@@ -64,16 +62,6 @@ KILLED = "killed at the time limit"
 
 
 @dataclass(frozen=True)
-class Formula:
-    """The CNF given to the solver, the map back to walks, and the certified formula a
-    refutation of it proves (``None`` for reusable edges: the pipeline certifies)."""
-
-    clauses: list[list[int]]
-    vmap: VarMap
-    certified: CertifiedFormula | None
-
-
-@dataclass(frozen=True)
 class Verdict:
     """One run of the program: ``SAT`` / ``UNSAT`` / ``UNKNOWN``, the model, the proof
     lines (``None``: no proof asked for or none written), and why an UNKNOWN."""
@@ -84,43 +72,11 @@ class Verdict:
     why: str = ""
 
 
-def _horizons(puzzle: Puzzle) -> list[int]:
-    """The walk lengths to try: once-only walks all at once (the certified formula);
-    reusable edges 16, 32, ... up to the number of states (a shortest walk repeats no
-    state), so that a short walk is found without the formula of every length."""
-    if puzzle.use is EdgeUse.EXACTLY_ONCE:
-        return [puzzle.num_edges]
-    if puzzle.use is EdgeUse.AT_MOST_ONCE:
-        return [walk_horizon(puzzle)]
-    phases = len(puzzle.colours.names) if puzzle.colours is not None else 1
-    full = puzzle.num_nodes * phases
-    out = [h for h in (16 * 2 ** i for i in range(40)) if h < full]
-    return [*out, full]
-
-
 def _left(limits: Limits, began: float) -> float | None:
     """The time left of ``limits.time_limit`` (zero or less: none), or ``None``."""
     if limits.time_limit is None:
         return None
     return limits.time_limit - (time.perf_counter() - began)
-
-
-def certified_cnf(puzzle: Puzzle, horizon: int | None = None) -> Formula:
-    """The formula of ``puzzle`` the solver gets (see the module docstring); for reusable
-    edges, of the walks of 1..``horizon`` steps (default: as many as there are states)."""
-    if puzzle.use is EdgeUse.EXACTLY_ONCE:
-        clauses, vmap = encode(puzzle, puzzle.num_edges)
-        return Formula(clauses, vmap, position_certified(puzzle, clauses, vmap))
-    if puzzle.use is EdgeUse.AT_MOST_ONCE and not puzzle.empty_walk_nodes():
-        walks, wmap = encode_walks(puzzle)
-        certified = walk_formula(puzzle)
-        if wmap is None or isinstance(certified, list):
-            raise ValueError("no formula: no step can be taken")
-        return Formula(walks, wmap, certified)
-    if horizon is None or puzzle.use is EdgeUse.AT_MOST_ONCE:  # (longest, empty walk allowed)
-        horizon = _horizons(puzzle)[-1]
-    clauses, vmap = encode_prefix(puzzle, horizon)
-    return Formula([*clauses, [vmap.active[0]]], vmap, None)
 
 
 class DimacsBackend(Backend):
@@ -148,7 +104,7 @@ class DimacsBackend(Backend):
         with tempfile.TemporaryDirectory(prefix="trailkit-dimacs-") as tmp:
             cnf, proof, result = (Path(tmp) / n for n in ("formula.cnf", "proof.drat",
                                                            "result.txt"))
-            cnf.write_text(cnf_text(formula.vmap.num_vars, clauses), encoding="ascii")
+            cnf.write_text(cnf_text(formula.num_vars, clauses), encoding="ascii")
             argv = [*self.argv, str(cnf)]
             wants_proof = self.program in PROOF_AFTER_CNF and not extra \
                 and formula.certified is not None
@@ -180,9 +136,9 @@ class DimacsBackend(Backend):
         except (OSError, DratError):
             return None
 
-    def _walk(self, puzzle: Puzzle, formula: Formula, model: list[int]) -> Walk:
+    def _walk(self, formula: Formula, model: list[int]) -> Walk:
         try:
-            return formula.vmap.decode(puzzle, model)
+            return formula.read(model)
         except ValueError as exc:
             raise VerificationFailure(f"{self.name} printed a model that is no walk of this "
                                       f"puzzle: {exc}") from None
@@ -193,26 +149,31 @@ class DimacsBackend(Backend):
         trivial = _trivial_answer(self.name, puzzle)
         if trivial is not None:
             return trivial.with_(time_s=time.perf_counter() - began)
-        horizons = _horizons(puzzle)
-        for h in horizons:
-            too_big = budget_problem(position_size(puzzle, h), limits.memory_mb,
-                                     f"formula for {self.name}", BIG_HINT)
+        lengths = horizons(puzzle)
+        floor = 0
+        for h in lengths:
+            too_big = None if puzzle.use is EdgeUse.ANY else budget_problem(
+                position_size(puzzle, h), limits.memory_mb, f"formula for {self.name}",
+                BIG_HINT)
             if too_big is not None:
                 return Answer.unknown(self.name, too_big)
-            answer = self._solve_within(puzzle, limits, began, h, last=h == horizons[-1])
+            answer = self._solve_within(puzzle, limits, began, h, last=h == lengths[-1],
+                                        floor=floor)
             if answer is not None:
                 return answer.with_(time_s=time.perf_counter() - began)
+            floor = h
         raise AssertionError("the last horizon always answers")  # pragma: no cover
 
     def _solve_within(self, puzzle: Puzzle, limits: Limits, began: float, horizon: int,
-                      *, last: bool) -> Answer | None:
+                      *, last: bool, floor: int) -> Answer | None:
         """The answer from walks of at most ``horizon`` steps, or ``None`` when there is
-        none that short and a longer horizon is still to be tried."""
+        none that short and a longer horizon is still to be tried (``floor``: no walk
+        has that many steps or fewer, from the horizons tried before)."""
         formula = certified_cnf(puzzle, horizon)
-        stats: dict[str, Any] = {"program": self.program, "variables": formula.vmap.num_vars,
+        stats: dict[str, Any] = {"program": self.program, "variables": formula.num_vars,
                                  "clauses": len(formula.clauses), "horizon": horizon,
                                  "formula": formula.certified.encoding if formula.certified
-                                 else "prefix (reusable edges)"}
+                                 else "layered states (reusable edges)"}
         left = _left(limits, began)
         first = self._run(formula, [], left) if left is None or left > 0 else \
             Verdict("UNKNOWN", [], None, KILLED)
@@ -223,11 +184,12 @@ class DimacsBackend(Backend):
             return Answer.unknown(self.name, why, **stats)
         if first.status == "UNSAT":
             return self._unsat(puzzle, formula, first, stats) if last else None
-        walk = self._walk(puzzle, formula, first.model)
+        walk = self._walk(formula, first.model)
         best = puzzle.objective is Objective.SHORTEST or puzzle.wants_longest
         optimal: bool | None = None
         if best:
-            walk, optimal, stats["runs"] = self._improve(puzzle, formula, walk, limits, began)
+            walk, optimal, stats["runs"] = self._improve(
+                formula, walk, limits, began, longest=puzzle.wants_longest, floor=floor)
         return Answer.solved(self.name, walk, optimal=optimal, **stats)
 
     def _unsat(self, puzzle: Puzzle, formula: Formula, verdict: Verdict,
@@ -250,29 +212,33 @@ class DimacsBackend(Backend):
             f"{self.program} says UNSATISFIABLE ({why}); this rests on {self.program} "
             "alone, not on a checkable certificate"), **stats)
 
-    def _improve(self, puzzle: Puzzle, formula: Formula, walk: Walk, limits: Limits,
-                 began: float) -> tuple[Walk, bool, int]:
-        """The best length, by rerunning with a bound (prefix formulas only)."""
-        active = formula.vmap.active
-        longest = puzzle.wants_longest
-        if not active:  # a fixed-length formula: every walk has the one length
+    def _improve(self, formula: Formula, walk: Walk, limits: Limits, began: float, *,
+                 longest: bool, floor: int) -> tuple[Walk, bool, int]:
+        """The best length, by rerunning with a bound on the length: the longest upwards,
+        one step at a time; the shortest by bisection between ``floor`` (no walk has that
+        many steps or fewer) and the walk found."""
+        if not formula.longest_possible:  # a fixed-length formula: the one length
             return walk, True, 1
-        runs = 1
+        lo, runs = floor, 1
         while True:
             k = len(walk)
-            if (longest and k >= len(active)) or (not longest and k <= 1):
+            if (longest and k >= formula.longest_possible) or (not longest and k - lo <= 1):
                 return walk, True, runs
-            bound = [active[k]] if longest else [-active[k - 1]]
+            mid = (lo + k) // 2
+            bound = formula.more_than(k) if longest else formula.at_most(mid)
             left = _left(limits, began)
-            if left is not None and left <= 0:
-                return walk, False, runs
+            if bound is None or (left is not None and left <= 0):
+                return walk, bound is None, runs
             runs += 1
             verdict = self._run(formula, [bound], left)
-            if verdict.status == "UNSAT":
+            if verdict.status == "UNSAT" and longest:
                 return walk, True, runs
-            if verdict.status != "SAT":
+            if verdict.status == "UNSAT":
+                lo = mid
+            elif verdict.status == "SAT":
+                walk = self._walk(formula, verdict.model)
+            else:
                 return walk, False, runs
-            walk = self._walk(puzzle, formula, verdict.model)
 
 
 def _trivial_answer(name: str, puzzle: Puzzle) -> Answer | None:
