@@ -4,10 +4,9 @@
 ``dimacs:minisat``, ``dimacs:picosat``, ``dimacs:cryptominisat5``,
 ``dimacs:/opt/kissat/bin/kissat --sat``). trailkit writes the certified formula (the
 CNF ``export --format dimacs`` writes: ``position-v1`` for exactly-once walks,
-``walk-v1`` for at-most-once ones; for reusable edges the prefix formula of every
-length up to the number of (node, colour-phase) states), runs the program with the
-time limit (killed shortly after it), and reads its answer in the SAT competition's
-format (:mod:`.competition`).
+``walk-v1`` for at-most-once ones; for reusable edges the layered state encoding, with
+growing horizons: :mod:`.cnf`), runs the program with the time limit (killed shortly
+after it), and reads its answer in the SAT competition's format (:mod:`.competition`).
 
 Trust: a model is decoded into a walk, which the pipeline verifies (a model that is no
 walk, or a walk that breaks the rules, is exit code 4: the solver is never believed).
@@ -17,10 +16,10 @@ becomes a ``drup`` certificate that the pipeline checks with trailkit's own chec
 against the certified formula. An UNSATISFIABLE without a checkable proof rests on the
 solver alone, as CP-SAT's does: the pipeline certifies it or a second backend confirms.
 
-Under ``objective: shortest`` or ``longest`` on prefix formulas the program is run
-again with a unit clause bounding the length, until the bound is unsatisfiable (then
-the length is proven best, on the solver's word) or the time is up (a verified walk,
-not proven best).
+Under ``objective: shortest`` (always for reusable edges) or ``longest`` the program
+is run again with a clause bounding the length (bisection for the shortest), until the
+bound is unsatisfiable (then the length is proven best, on the solver's word) or the
+time is up (a verified walk, not proven best).
 """
 
 from __future__ import annotations
