@@ -147,3 +147,34 @@ def test_time_limit_kills_minizinc_and_says_unknown() -> None:
     if answer.status is Status.SOLVED:
         assert verify(puzzle, answer.walk) == []
     assert answer.time_s < 1 + 5
+
+
+def fake_minizinc(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str) -> None:
+    """A ``minizinc`` on PATH that lists one solver, ``fake``, and runs ``body``."""
+    script = tmp_path / "minizinc"
+    script.write_text("#!/bin/sh\ncase \"$*\" in *--solvers-json*) "
+                      "echo '[{\"id\": \"org.example.fake\", \"tags\": [\"cp\"]}]'; exit 0;; "
+                      "esac\n" + body + "\n", encoding="utf-8")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
+
+
+def test_a_solution_breaking_the_rules_is_wrong_exit_4(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The walk of one step (depot -> step 1 -> depot) leaves seven of Nikolaus' eight
+    lines undrawn: the checker refuses it."""
+    line = json.dumps({"type": "solution", "output": {"json": {"succ": [17, *range(2, 17), 1]}}})
+    fake_minizinc(tmp_path, monkeypatch, f"echo '{line}'")
+    assert main(["solve", str(ROOT / "specs/nikolaus.yaml"), "--backend", "minizinc:fake"]) == 4
+
+
+def test_minizinc_that_ignores_its_time_limit_is_killed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As when flattening outlasts MiniZinc's own limit: trailkit stops it."""
+    marker = tmp_path / "started"
+    fake_minizinc(tmp_path, monkeypatch, f'touch "{marker}"; exec sleep 600')
+    answer = get_backend("minizinc:fake").solve(load_spec(ROOT / "specs/nikolaus.yaml"),
+                                                Limits(time_limit=0.5))
+    assert marker.exists()
+    assert answer.status is Status.UNKNOWN and "time limit" in answer.reason
+    assert answer.time_s < 0.5 + 10

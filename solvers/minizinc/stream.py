@@ -131,6 +131,6 @@ def run_minizinc(executable: str, solver: str, model_text: str, time_limit: floa
 
 
 def describe_failure(run: Run, solver: str) -> str:
-    """What went wrong, in one message: the errors, then MiniZinc's other words."""
-    said: Sequence[str] = [*run.errors, *run.messages[-3:]]
+    """What went wrong, in one message: the errors (else MiniZinc's last words)."""
+    said: Sequence[str] = run.errors or run.messages[-3:]
     return f"minizinc --solver {solver} failed: " + "; ".join(s.strip() for s in said)[:1500]
