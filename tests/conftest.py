@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, settings
 
 from trailkit.models import jit
 from trailkit.models.errors import BackendUnavailable
-from trailkit.solvers.registry import backend_names, get_backend
+from trailkit.solvers.registry import EXTERNAL_EXAMPLES, backend_names, get_backend
 
 # No deadline: an example's time depends on the machine's load (and on a first Numba
 # compile), not on the code under test.
@@ -30,8 +30,20 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 @pytest.fixture(params=backend_names())
 def backend(request: pytest.FixtureRequest):
     """Every registered backend; a backend whose library is missing is skipped with the reason."""
+    return made(request.param)
+
+
+@pytest.fixture(params=EXTERNAL_EXAMPLES)
+def external_backend(request: pytest.FixtureRequest):
+    """One backend of each outside solver family (``minizinc:gecode``, ``dimacs:cadical``);
+    skipped with the reason (what to install) where the program is missing."""
+    return made(request.param)
+
+
+def made(name: str):
+    """The backend ``name``, or a skip saying why it cannot run here."""
     try:
-        return get_backend(request.param)
+        return get_backend(name)
     except BackendUnavailable as exc:
         pytest.skip(str(exc))
 

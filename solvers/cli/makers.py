@@ -51,11 +51,11 @@ def _add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                                   "trailkit export specs/koenigsberg.yaml --format dot > k.dot"))
     add_spec(p)
     p.add_argument("--format", required=True,
-                   choices=("dimacs", "cpsat", "dot", "graphml", "json-graph"),
+                   choices=("dimacs", "cpsat", "mzn", "dot", "graphml", "json-graph"),
                    help="dimacs: CNF with comment lines naming every variable (run any SAT "
                         "solver, then solve --from-model); cpsat: the CP-SAT model as protobuf "
-                        "text; dot: Graphviz; graphml: Gephi, yEd, igraph; json-graph: "
-                        "NetworkX node-link JSON")
+                        "text; mzn: the MiniZinc model, data included; dot: Graphviz; "
+                        "graphml: Gephi, yEd, igraph; json-graph: NetworkX node-link JSON")
     add_out(p, "FILE", "the model")
     p.set_defaults(run=cmd_export)
 
