@@ -98,6 +98,13 @@ def ctrl_c(args: list[str], sign: str, *, whole_group: bool = True,
     return Interrupted(code, "".join(out), "".join(err), seconds)
 
 
+def assert_clean_interrupt(run: Interrupted) -> None:
+    """Exit 130, "interrupted" said, no traceback."""
+    assert run.code == 130, (run.code, run.err[-2000:])
+    assert "interrupted" in run.err
+    assert "Traceback" not in run.err and "INTERNAL" not in run.err, run.err[-2000:]
+
+
 def assert_nothing_left(group: int) -> None:
     """The session's process group is empty (a helper killed with its parent may take
     a moment to be reaped)."""

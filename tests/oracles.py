@@ -28,6 +28,7 @@ from trailkit.models.answer import Status, Walk
 from trailkit.models.certificates import check_certificate
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
 from trailkit.models.verify import verify
+from trailkit.solvers.base import Backend, Limits
 
 COLOURS = ("red", "blue", "green")
 RGB = ColourRule.from_cycle(COLOURS)
@@ -125,6 +126,18 @@ def expected_walk(p: Puzzle) -> Walk | None:
     if p.use is EdgeUse.ANY:
         return brute_shortest(p, reusable_bound(p))
     return brute_shortest(p, p.num_edges, distinct_edges=True)
+
+
+def check_against_oracle(backend: Backend, p: Puzzle) -> None:
+    """The backend's answer on ``p`` is sound and agrees with brute force (solvability,
+    and the shortest length where it claims optimality)."""
+    answer = backend.solve(p, Limits(time_limit=30))
+    assert answer.status is not Status.UNKNOWN, answer.reason
+    assert_sound(p, answer)
+    expected = expected_walk(p)
+    assert (answer.status is Status.SOLVED) == (expected is not None), answer
+    if expected is not None and answer.optimal:
+        assert len(answer.walk) == len(expected)
 
 
 def jit_on_and_off(script: str) -> tuple[Any, Any]:

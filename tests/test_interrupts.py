@@ -17,19 +17,13 @@ import time
 from pathlib import Path
 
 import pytest
-from ctrl_c import Interrupted, ctrl_c, write_slow_puzzles
+from ctrl_c import assert_clean_interrupt, ctrl_c, write_slow_puzzles
 
 from trailkit.solvers import interrupts
 from trailkit.solvers.registry import backend_names
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ROOT / "specs"
-
-
-def assert_clean_interrupt(run: Interrupted) -> None:
-    assert run.code == 130, (run.code, run.err[-2000:])
-    assert "interrupted" in run.err
-    assert "Traceback" not in run.err and "INTERNAL" not in run.err, run.err[-2000:]
 
 
 @pytest.fixture(scope="module")
