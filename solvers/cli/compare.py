@@ -17,6 +17,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from trailkit.models.errors import TrailkitError
+from trailkit.solvers.campaigns.campaign import Campaign
 from trailkit.solvers.cli import output
 from trailkit.solvers.cli.options import (
     BACKEND_HELP,
@@ -26,6 +27,7 @@ from trailkit.solvers.cli.options import (
     add_precheck,
     examples,
     limits_from,
+    positive_float,
     positive_int,
 )
 from trailkit.solvers.cli.output import say, warn, write_raw
@@ -33,6 +35,7 @@ from trailkit.solvers.extras import pip_install
 from trailkit.solvers.files import atomic_write, refuse_overwrite
 from trailkit.solvers.isolation import (
     DECIDED,
+    Comparison,
     Row,
     compare,
     disagreements,
@@ -48,7 +51,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``compare``."""
     p = sub.add_parser("compare", help="run several backends on specs and tabulate",
                        **examples("trailkit compare specs/bench --backends direct,cpsat,sat "
-                                  "--precheck off --time-limit 30"))
+                                  "--precheck off --time-limit 30",
+                                  "trailkit compare specs/bench --db runs.sqlite --time-limit 30"
+                                  "   # rerun: only what is missing",
+                                  "trailkit compare specs/bench --db runs.sqlite "
+                                  "--cluster local:2"))
     p.add_argument("specs", nargs="+", metavar="SPEC", help="spec files or folders of specs")
     p.add_argument("--backends", default=",".join(backend_names()),
                    help=f"comma-separated, from {BACKEND_HELP} (default: all; one that cannot "
@@ -67,6 +74,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "FILE-scatter.png (needs matplotlib: pip install 'trailkit[plot]')")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="N",
                    help="run N worker processes at once (default 1: steadier times)")
+    p.add_argument("--db", metavar="FILE.sqlite",
+                   help="keep every run in this SQLite file as it ends (table 'runs'); run "
+                        "again, only the runs it lacks are run; 'trailkit report' ranks it")
+    p.add_argument("--rerun", choices=("failed", "all"),
+                   help="with --db: also redo the runs that ended in timeout, memout or "
+                        "crash (failed), or every run (all)")
+    p.add_argument("--cpu-limit", type=positive_float, metavar="S",
+                   help="processor seconds a run may use (RLIMIT_CPU; default: its wall "
+                        "limit times --workers); a run it ends is a timeout by 'cpu'")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="run on a Dask cluster: tcp://HOST:8786 (a running 'dask scheduler') "
+                        "or local:N (N local worker processes); needs "
+                        "pip install 'trailkit[cluster]'")
     add_limits(p)
     add_precheck(p)
     p.set_defaults(run=run_compare)
@@ -203,12 +223,19 @@ def run_compare(args: argparse.Namespace) -> int:
         atomic_write(args.out, render(rows))
 
     limits = limits_from(args)
-    progress = _Progress()
-    result = compare(specs, backends, limits, args.repeat,
-                     write_out if args.out else None, jobs=args.jobs,
-                     memory_mb=limits.memory_mb, unavailable=unavailable,
-                     precheck=args.precheck == "on", progress=progress.step)
-    progress.close()
+    result: Comparison | Campaign
+    if args.db or args.cluster or args.rerun or args.cpu_limit:
+        from trailkit.solvers.cli.campaign_runs import run_into_db
+
+        result = run_into_db(args, specs, backends, limits, unavailable,
+                             write_out if args.out else None)
+    else:
+        progress = _Progress()
+        result = compare(specs, backends, limits, args.repeat,
+                         write_out if args.out else None, jobs=args.jobs,
+                         memory_mb=limits.memory_mb, unavailable=unavailable,
+                         precheck=args.precheck == "on", progress=progress.step)
+        progress.close()
     rows = result.rows
     if args.out:
         write_out(rows)
