@@ -100,12 +100,12 @@ class Cluster:
         payloads: dict[str, Any] = {}
         futures: dict[Any, int] = {}
         for index, (spec, backend) in enumerate(tasks):
-            if spec not in payloads:  # each spec's content goes to the cluster once
-                try:
+            if spec not in payloads:  # read once; sent with each run (scattered data dies
+                try:                  # with its worker, and the runs that need it with it)
                     files: dict[str, bytes] | None = spec_files(spec)
                 except OSError:
                     files = None
-                payloads[spec] = self.client.scatter(files) if files is not None else None
+                payloads[spec] = files
             future = self.client.submit(run_remotely, spec, payloads[spec], backend, limits,
                                         memory_mb, precheck, cpu_s, pure=False,
                                         key=f"trailkit-run-{index}-{id(futures)}")
