@@ -281,6 +281,13 @@ def run_tasks(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int |
     return _run_all(tasks, limits, memory_mb, jobs, on_result, precheck=precheck, cpu_s=cpu_s)
 
 
+def _preload() -> None:
+    """Import in the parent what every run's child imports (the spec reader, the
+    pipeline): the forked children inherit it instead of importing it once per run."""
+    import trailkit.models.spec
+    import trailkit.solvers.pipeline  # noqa: F401
+
+
 def _run_all(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int | None,
              jobs: int, on_result: Callable[[int, dict[str, Any]], None] | None = None,
              *, precheck: bool = True, cpu_s: float | None = None
@@ -291,6 +298,8 @@ def _run_all(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int | 
     ``on_result`` has already seen every finished run.
     """
     results: dict[int, dict[str, Any]] = {}
+    if tasks:
+        _preload()
     pending = list(range(len(tasks)))[::-1]
     running: dict[int, _Child] = {}
     try:

@@ -243,3 +243,44 @@ def test_two_campaigns_on_one_file_lose_and_duplicate_nothing(tmp_path: Path) ->
     assert len(rows) == len(set(keys(rows))) == 4 * 2 * 2  # repeat 0 once, repeat 1 once
     assert {r["status"] for r in rows} == {"solved", "unsolvable"}
     assert integrity(db) == "ok"
+
+
+def test_out_json_and_csv_come_from_the_same_rows(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    specs = corpus(tmp_path / "corpus", a=TRIANGLE, b=KOENIGSBERG)
+    db, out = tmp_path / "runs.sqlite", tmp_path / "rows.json"
+    assert main(["compare", str(specs), "--backends", "direct", "--db", str(db), "--out",
+                 str(out)]) == 0
+    rows = json.loads(out.read_text())["rows"]
+    assert [(Path(r["spec"]).stem, r["status"]) for r in rows] == [("a", "solved"),
+                                                                  ("b", "unsolvable")]
+    capsys.readouterr()
+    assert main(["compare", str(specs), "--backends", "direct", "--db", str(db), "--csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("spec,backend,status") and len(lines) == 3
+
+
+def test_the_progress_line_on_a_terminal(tmp_path: Path) -> None:
+    """On a terminal, stderr shows runs done by status, the time so far and what is left."""
+    import pty
+
+    specs = corpus(tmp_path / "corpus", a=TRIANGLE, b=KOENIGSBERG)
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-c", SCRIPT, "compare", str(specs),
+                                "--backends", "direct", "--db", str(tmp_path / "r.sqlite")],
+                               stdout=subprocess.DEVNULL, stderr=follower)
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal's other end closed: the process is done
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(leader)
+    assert process.wait(timeout=60) == 0
+    text = seen.decode()
+    assert "1/2 runs: 1 solved; " in text and "about " in text and " left" in text
+    assert "2/2 runs: 1 solved, 1 unsolvable; " in text
