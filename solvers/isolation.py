@@ -37,6 +37,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import multiprocessing
 import os
 import resource
 import select
@@ -166,6 +167,8 @@ def start_worker(job: Callable[[], dict[str, Any]], *, wall_s: float,
         code = 0
         try:
             os.close(read_fd)
+            if multiprocessing.current_process().daemon:  # forked in a Dask worker: the run
+                multiprocessing.current_process().daemon = False  # may start its own helpers
             ignore_interrupts_and_die_with_parent(parent)
             stop_listening()
             os.dup2(stderr.fileno(), 2)

@@ -284,3 +284,26 @@ def test_the_progress_line_on_a_terminal(tmp_path: Path) -> None:
     text = seen.decode()
     assert "1/2 runs: 1 solved; " in text and "about " in text and " left" in text
     assert "2/2 runs: 1 solved, 1 unsolvable; " in text
+
+
+def test_an_unavailable_backend_is_a_row_and_tried_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    patched = dict(registry.BACKENDS)
+    patched["ghost"] = dataclasses.replace(registry.BACKENDS["direct"],
+                                           module="trailkit.solvers.no_such_module")
+    monkeypatch.setattr(registry, "BACKENDS", patched)
+    specs = corpus(tmp_path / "corpus", a=TRIANGLE)
+    db = tmp_path / "runs.sqlite"
+    command = ["compare", str(specs), "--backends", "direct,ghost", "--db", str(db), "--json"]
+    assert main(command) == 0
+    first = capsys.readouterr()
+    assert "backend ghost is unavailable" in first.err
+    assert [(r["backend"], r["status"]) for r in json.loads(first.out)["rows"]] == [
+        ("direct", "solved"), ("ghost", "unavailable")]
+    assert main(command) == 0  # ghost is looked for again; direct is not run again
+    again = capsys.readouterr()
+    assert "backend ghost is unavailable" in again.err and "1 kept from earlier" in again.err
+    assert sorted((r["backend"], r["status"]) for r in runs(db)) == [
+        ("direct", "solved"), ("ghost", "unavailable")]
+    assert main(["compare", str(specs), "--backends", "direct,ghots", "--db", str(db)]) == 2

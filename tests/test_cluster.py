@@ -88,6 +88,17 @@ def test_a_local_cluster_gives_the_statuses_of_a_local_campaign(
     assert "0 run(s) written" in capsys.readouterr().err
 
 
+def test_a_run_on_a_worker_may_start_helper_processes(tmp_path: Path) -> None:
+    """Dask's worker processes are daemonic; a run forked there is not, so that a backend
+    may start its own helper (CP-SAT's unsolvable answer is confirmed by a SAT solver in
+    a child process: that run crashed while the run inherited the flag)."""
+    db = tmp_path / "runs.sqlite"
+    spec = str(Path(__file__).parents[1] / "specs" / "bench" / "small-balanced-4-no.yaml")
+    assert main(["compare", spec, "--backends", "cpsat,sat", "--db", str(db),
+                 "--time-limit", "10", "--cluster", "local:1"]) == 0
+    assert set(statuses(db).values()) == {"unsolvable"}
+
+
 def test_a_worker_that_dies_mid_run_is_retried_once_then_a_crash_row(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from trailkit.solvers.campaigns.cluster import connect

@@ -76,6 +76,12 @@ class Campaign:
     runs_done: int
     interrupted: bool = False
     versions: list[str] = field(default_factory=list)
+    unavailable_rows: int = 0
+
+    @property
+    def kept(self) -> int:
+        """The campaign's runs already in the file, not run again."""
+        return self.runs_total - self.runs_started - self.unavailable_rows
 
 
 def _needs_run(status: str | None, rerun: str) -> tuple[bool, bool]:
@@ -142,31 +148,39 @@ def comparison_rows(keys: list[RunKey], stored: dict[tuple[str, str, str, int], 
 def run_campaign(store: Store, specs: list[str], backends: list[str], limits: Limits,
                  repeat: int = 1, *, rerun: str = "missing", jobs: int = 1,
                  memory_mb: int | None = DEFAULT_MEMORY_MB, precheck: bool = True,
-                 unavailable: dict[str, str] | None = None, cpu_limit: float | None = None,
+                 unavailable: dict[str, str] | Callable[[list[str]], dict[str, str]] | None
+                 = None, cpu_limit: float | None = None,
                  execute: Executor | None = None,
                  progress: Callable[[Progress], None] | None = None,
                  on_row: Callable[[list[Row]], None] | None = None) -> Campaign:
     """Run what the file lacks (see the module's docstring), writing each row as its run
-    ends; ``on_row`` sees the comparison's rows after every run, ``progress`` the count."""
+    ends; ``on_row`` sees the comparison's rows after every run, ``progress`` the count.
+    ``unavailable`` maps the backends that cannot run here to why, or finds them, given
+    the backends that have runs to do (a finished campaign loads no backend)."""
     if rerun not in RERUN:
         raise ValueError(f"rerun must be one of {RERUN}, not {rerun!r}")
-    unavailable = unavailable or {}
     hashes = {s: spec_sha256(s) for s in dict.fromkeys(specs)}
     keys = plan(specs, backends, options_json(limits, precheck=precheck, cpu_limit=cpu_limit),
                 repeat, hashes)
     stored = {tuple(r[c] for c in ("spec_sha256", "backend", "options", "repeat")): r
               for r in store.rows()}
     time_limit = limits.time_limit or DEFAULT_TIMEOUT_S
+    needed = {key: _needs_run(None if key.key not in stored else stored[key.key]["status"],
+                              rerun) for key in dict.fromkeys(keys)}
+    if callable(unavailable):
+        unavailable = unavailable(list(dict.fromkeys(k.backend for k, (run, _) in needed.items()
+                                                     if run)))
+    unavailable = unavailable or {}
     todo: list[tuple[RunKey, bool]] = []
-    for key in dict.fromkeys(keys):
-        old = stored.get(key.key)
-        run, replace = _needs_run(None if old is None else old["status"], rerun)
+    written = 0
+    for key, (run, replace) in needed.items():
         if key.backend in unavailable:
             if run:  # no run: a row that says why
                 row = _record(key, {"status": "unavailable", "detail": unavailable[key.backend]},
                               time_limit)
                 store.write(row, replace=replace)
                 stored[key.key] = row
+                written += 1
         elif run:
             todo.append((key, replace))
     state = Progress(total=len(keys), to_run=len(todo))
@@ -197,4 +211,5 @@ def run_campaign(store: Store, specs: list[str], backends: list[str], limits: Li
     except KeyboardInterrupt:
         interrupted = True
     rows = comparison_rows(keys, stored, unavailable)
-    return Campaign(rows, len(keys), len(tasks), state.done, interrupted, store.versions())
+    return Campaign(rows, len(keys), len(tasks), state.done, interrupted, store.versions(),
+                    written)

@@ -29,6 +29,7 @@ from trailkit.solvers.base import Limits
 from trailkit.solvers.campaigns.plan import machine, spec_files
 from trailkit.solvers.extras import pip_install
 from trailkit.solvers.isolation import run_one
+from trailkit.solvers.registry import get_backend
 
 __all__ = ["Cluster", "connect", "run_remotely"]
 
@@ -59,6 +60,8 @@ def run_remotely(spec: str, files: dict[str, bytes] | None, backend: str, limits
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(data)
             path = str(Path(folder, Path(spec).name))
+        with contextlib.suppress(Exception):  # imported here once, as the local parent
+            get_backend(backend)               # does: not once per run in its child
         result = run_one(path, backend, limits, memory_mb, precheck=precheck, cpu_s=cpu_s)
     if result.get("detail"):
         result["detail"] = str(result["detail"]).replace(path, spec)

@@ -57,7 +57,7 @@ def _duration(seconds: float) -> str:
 
 
 def run_into_db(args: argparse.Namespace, specs: list[str], backends: list[str],
-                limits: Limits, unavailable: dict[str, str],
+                limits: Limits, unavailable: Callable[[list[str]], dict[str, str]],
                 on_row: Callable[[list[Row]], None] | None) -> Campaign:
     """Run the campaign of ``compare``'s arguments (``--db``, else a file in memory)."""
     if args.rerun and not args.db:
@@ -81,7 +81,7 @@ def run_into_db(args: argparse.Namespace, specs: list[str], backends: list[str],
                               execute=execute, progress=line, on_row=on_row)
         line.close()
     if args.db:
-        kept = result.runs_total - result.runs_started
+        kept = result.kept
         warn(f"{result.runs_done} run(s) written to {args.db}"
              + (f", {kept} kept from earlier" if kept else ""))
     return result

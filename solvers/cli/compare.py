@@ -13,6 +13,7 @@ import io
 import json
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 
@@ -41,7 +42,7 @@ from trailkit.solvers.isolation import (
     disagreements,
     unavailable_backends,
 )
-from trailkit.solvers.registry import backend_names
+from trailkit.solvers.registry import BackendName, backend_names
 from trailkit.solvers.specfiles import find_specs
 
 __all__ = ["register", "scatter_path", "table"]
@@ -77,7 +78,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--db", metavar="FILE.sqlite",
                    help="keep every run in this SQLite file as it ends (table 'runs'); run "
                         "again, only the runs it lacks are run; 'trailkit report' ranks it")
-    p.add_argument("--rerun", choices=("failed", "all"),
+    p.add_argument("--rerun", choices=("failed", "all"), metavar="WHICH",
                    help="with --db: also redo the runs that ended in timeout, memout or "
                         "crash (failed), or every run (all)")
     p.add_argument("--cpu-limit", type=positive_float, metavar="S",
@@ -205,9 +206,11 @@ def run_compare(args: argparse.Namespace) -> int:
     backends = list(dict.fromkeys(b.strip() for b in args.backends.split(",") if b.strip()))
     if not backends:
         raise TrailkitError("--backends names no backend")
-    unavailable = unavailable_backends(backends)
-    for name, why in unavailable.items():
-        warn(f"trailkit compare: backend {name} is unavailable, its rows say so: {why}")
+    campaign = bool(args.db or args.cluster or args.rerun or args.cpu_limit)
+    for name in backends:  # an unknown name is exit 2 before anything runs
+        BackendName.parse(name)
+    # a campaign loads only the backends it has runs for (a finished one: none)
+    unavailable = {} if campaign else _unavailable(backends)
     fmt = _format(args)
     if args.out:
         refuse_overwrite(args.out, specs, allow_existing=args.force)
@@ -222,20 +225,8 @@ def run_compare(args: argparse.Namespace) -> int:
     def write_out(rows: list[Row]) -> None:
         atomic_write(args.out, render(rows))
 
-    limits = limits_from(args)
-    result: Comparison | Campaign
-    if args.db or args.cluster or args.rerun or args.cpu_limit:
-        from trailkit.solvers.cli.campaign_runs import run_into_db
-
-        result = run_into_db(args, specs, backends, limits, unavailable,
-                             write_out if args.out else None)
-    else:
-        progress = _Progress()
-        result = compare(specs, backends, limits, args.repeat,
-                         write_out if args.out else None, jobs=args.jobs,
-                         memory_mb=limits.memory_mb, unavailable=unavailable,
-                         precheck=args.precheck == "on", progress=progress.step)
-        progress.close()
+    result = _runs(args, specs, backends, _unavailable if campaign else unavailable,
+                   write_out if args.out else None)
     rows = result.rows
     if args.out:
         write_out(rows)
@@ -263,6 +254,31 @@ def run_compare(args: argparse.Namespace) -> int:
     if disagreements(rows):
         return Exit.INCONSISTENT
     return Exit.INPUT if any("error" in r.status.split("/") for r in rows) else Exit.OK
+
+
+def _unavailable(backends: list[str]) -> dict[str, str]:
+    """The backends that cannot be loaded here (each said on stderr), with the reason."""
+    unavailable = unavailable_backends(backends)
+    for name, why in unavailable.items():
+        warn(f"trailkit compare: backend {name} is unavailable, its rows say so: {why}")
+    return unavailable
+
+
+def _runs(args: argparse.Namespace, specs: list[str], backends: list[str],
+          unavailable: dict[str, str] | Callable[[list[str]], dict[str, str]],
+          on_row: Callable[[list[Row]], None] | None) -> Comparison | Campaign:
+    """The runs: a campaign (``--db``, ``--cluster``, ...) or a plain comparison."""
+    limits = limits_from(args)
+    if callable(unavailable):
+        from trailkit.solvers.cli.campaign_runs import run_into_db
+
+        return run_into_db(args, specs, backends, limits, unavailable, on_row)
+    progress = _Progress()
+    result = compare(specs, backends, limits, args.repeat, on_row, jobs=args.jobs,
+                     memory_mb=limits.memory_mb, unavailable=unavailable,
+                     precheck=args.precheck == "on", progress=progress.step)
+    progress.close()
+    return result
 
 
 def scatter_path(plot: str) -> str:

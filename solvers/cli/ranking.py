@@ -30,8 +30,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``report``."""
     p = sub.add_parser("report", help="rank the backends of a compare --db campaign file",
                        description="Rank the backends of a campaign file as solver "
-                       "competitions do: decided specs, PAR-2, unique decisions, share of "
-                       "the virtual best, pairwise wins, and every disagreement (exit 4).",
+                       "competitions do: decided specs,\nPAR-2, unique decisions, share of "
+                       "the virtual best, pairwise wins, and every\ndisagreement with its "
+                       "answers (exit 4).",
                        **examples("trailkit report runs.sqlite",
                                   "trailkit report runs.sqlite --json",
                                   "trailkit report runs.sqlite --plot cactus.png "
