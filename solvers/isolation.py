@@ -286,9 +286,12 @@ def run_tasks(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int |
 
 def _preload() -> None:
     """Import in the parent what every run's child imports (the spec reader, the
-    pipeline): the forked children inherit it instead of importing it once per run."""
-    import trailkit.models.spec
+    pipeline), and read one tiny spec (a first read fills the reader's lazy tables): the
+    forked children inherit all of it instead of doing it once per run."""
     import trailkit.solvers.pipeline  # noqa: F401
+    from trailkit.models.spec import load_spec_text
+
+    load_spec_text("trailkit: 1\nkind: trail\nedges: [a b, b c]\n")
 
 
 def _run_all(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int | None,
