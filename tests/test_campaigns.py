@@ -307,3 +307,22 @@ def test_an_unavailable_backend_is_a_row_and_tried_again(
     assert sorted((r["backend"], r["status"]) for r in runs(db)) == [
         ("direct", "solved"), ("ghost", "unavailable")]
     assert main(["compare", str(specs), "--backends", "direct,ghots", "--db", str(db)]) == 2
+
+
+def test_ctrl_c_keeps_the_finished_rows_and_exits_130(tmp_path: Path) -> None:
+    import signal
+
+    specs = corpus(tmp_path / "corpus", a=TRIANGLE, b=SQUARE)
+    db = tmp_path / "runs.sqlite"
+    process = client("compare", str(specs), "--backends", "direct,napper", "--db", str(db),
+                     env={HANG: "4", "TRAILKIT_TEST_SIGNS": "1"})
+    assert process.stderr is not None
+    for line in process.stderr:
+        if "napper on" in line and "b.yaml" in line:
+            break
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert "interrupted after 3 of 4 runs" in err
+    assert [(Path(str(r["spec"])).stem, r["backend"]) for r in runs(db)] == [
+        ("a", "direct"), ("a", "napper"), ("b", "direct")]
