@@ -36,6 +36,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("trailkit.solvers.repair", "trailkit.solvers.drawing", "trailkit.solvers.interchange",
      "trailkit.solvers.generate"),
     ("trailkit.solvers.isolation", "trailkit.solvers.expect_check"),
+    ("trailkit.solvers.campaigns",),
     ("trailkit.solvers.workshop",),
     ("trailkit.solvers.cli",),
 )
