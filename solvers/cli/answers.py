@@ -35,6 +35,13 @@ __all__ = ["register"]
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``solve``, ``count``, ``prove`` and ``check-certificate``."""
+    _add_solve(sub)
+    _add_count(sub)
+    _add_prove(sub)
+    _add_check_certificate(sub)
+
+
+def _add_solve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("solve", help="find a (shortest) walk, or prove there is none",
                        **examples("trailkit solve specs/nikolaus.yaml --backend all",
                                   "trailkit solve specs/koenigsberg.yaml --json",
@@ -51,6 +58,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_precheck(p)
     p.set_defaults(run=cmd_solve)
 
+
+def _add_count(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("count", help="count solutions (and failures)",
                        **examples("trailkit count specs/nikolaus.yaml --failures",
                                   "trailkit count specs/dominoes/double-six.yaml"))
@@ -70,6 +79,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_precheck(p)
     p.set_defaults(run=cmd_count)
 
+
+def _add_prove(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("prove", help="write a certificate that the puzzle is unsolvable",
                        **examples("trailkit prove specs/koenigsberg.yaml --out cert.json",
                                   "trailkit check-certificate specs/koenigsberg.yaml cert.json"))
@@ -91,6 +102,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_precheck(p)
     p.set_defaults(run=cmd_prove)
 
+
+def _add_check_certificate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("check-certificate", help="check a certificate against a spec "
                        "(exit 0 accepted, 1 rejected, 2 unreadable)",
                        **examples("trailkit prove specs/koenigsberg.yaml --out cert.json",
