@@ -69,7 +69,8 @@ peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 print(json.dumps([took, peak, run.stdout]))
 """
 
-# trailkit's side: read the CNF and the proof file, check, say VERIFIED as drat-trim does.
+# trailkit's side: read the CNF and the proof file, check, say VERIFIED as drat-trim does
+# (without the certificates' cap on proof lines: PHP(10)'s proof has 4.6 million).
 TRAILKIT = """
 import sys, time
 from pathlib import Path
@@ -84,7 +85,7 @@ for line in Path(sys.argv[1]).read_text().splitlines():
                 clauses.append(clause)
                 clause = []
 t0 = time.perf_counter()
-ok, message = check_drup(clauses, Path(sys.argv[2]).read_bytes())
+ok, message = check_drup(clauses, Path(sys.argv[2]).read_bytes(), max_lemmas=10**9)
 print(f"c check {time.perf_counter() - t0:.3f} s: {message}")
 print("s VERIFIED" if ok else "s NOT VERIFIED")
 """
@@ -98,7 +99,7 @@ from trailkit.models.drup import drup_to_lrat
 from trailkit.models.lrat import read_dimacs
 _, clauses = read_dimacs(Path(sys.argv[1]).read_text())
 t0 = time.perf_counter()
-ok, message, text = drup_to_lrat(clauses, Path(sys.argv[2]).read_bytes())
+ok, message, text = drup_to_lrat(clauses, Path(sys.argv[2]).read_bytes(), max_lemmas=10**9)
 if ok:
     Path(sys.argv[3]).write_text(text)
 print(f"c check {time.perf_counter() - t0:.3f} s: {message}")
@@ -252,8 +253,9 @@ def main() -> None:
             print(f"{label:<22} {lemmas:>8,} {t_ours:>10.2f} {mb_ours:>5.0f} {t_peer:>11.2f} "
                   f"{mb_peer:>5.0f} {t_ours / t_peer:>5.2f}x {mb_ours / mb_peer:>5.2f}x  "
                   f"{agree:<5} {check}", flush=True)
-        if args.lrat:
-            lrat_table(jobs, peer, args.repeat)
+        if args.lrat:  # not on PHP(10): each LRAT run there takes minutes
+            lrat_table([job for job in jobs if not job[0].startswith("PHP(10)")], peer,
+                       args.repeat)
 
 
 if __name__ == "__main__":
