@@ -1,7 +1,12 @@
 """The one map from backend names to backends.
 
 Names are ``direct``, ``cpsat``, ``sat`` and ``sat:NAME`` (any python-sat solver), with
-an optional ``/ENCODING`` for ``sat`` (``sat/transition``, ``sat:glucose4/position``).
+an optional ``/ENCODING`` for ``sat`` (``sat/transition``, ``sat:glucose4/position``),
+and the external backends ``minizinc:SOLVER`` (any solver the installed MiniZinc
+lists) and ``dimacs:COMMAND`` (a SAT solver program reading DIMACS: a name on PATH or a
+path, with flags). The external ones are not among :func:`backend_names` (``--backend
+all`` and the default ``compare`` run trailkit's own); :data:`EXTERNAL_EXAMPLES` names
+one of each.
 A name is parsed once, by :meth:`BackendName.parse`, into a small value; everything
 after that reads its fields. Backends are imported lazily, so a missing optional
 library only matters when its backend is asked for, and the error names the package
@@ -23,7 +28,7 @@ from trailkit.models.hints import did_you_mean
 from trailkit.solvers.base import Backend
 from trailkit.solvers.extras import pip_install
 
-__all__ = ["BACKENDS", "BackendName", "backend_names", "get_backend"]
+__all__ = ["BACKENDS", "EXTERNAL_EXAMPLES", "BackendName", "backend_names", "get_backend"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,13 +37,21 @@ class _Entry:
     cls: str
     package: str  # the pip package that provides the backend's library
     takes_option: bool = False  # accepts a ``name:OPTION`` suffix
+    external: bool = False  # runs a program installed outside Python (not in backend_names)
 
 
 BACKENDS: dict[str, _Entry] = {
     "direct": _Entry("trailkit.solvers.direct", "DirectBackend", "trailkit"),
     "cpsat": _Entry("trailkit.solvers.cpsat", "CpSatBackend", "ortools"),
     "sat": _Entry("trailkit.solvers.sat", "SatBackend", "python-sat", takes_option=True),
+    "minizinc": _Entry("trailkit.solvers.minizinc", "MiniZincBackend", "trailkit",
+                       takes_option=True, external=True),
+    "dimacs": _Entry("trailkit.solvers.dimacs", "DimacsBackend", "trailkit",
+                     takes_option=True, external=True),
 }
+
+#: One name of each external backend (the tests run them when they are installed).
+EXTERNAL_EXAMPLES = ("minizinc:gecode", "dimacs:cadical")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +76,8 @@ class BackendName:
         if entry is None:
             raise BackendUnavailable(
                 f"unknown backend {text!r}{did_you_mean(family, BACKENDS)}; choose from "
-                f"{', '.join(backend_names())} or sat:SOLVER[/ENCODING]")
+                f"{', '.join(backend_names())}, sat:SOLVER[/ENCODING], minizinc:SOLVER or "
+                f"dimacs:COMMAND")
         if option and not entry.takes_option:
             raise BackendUnavailable(f"backend {family!r} takes no ':{option}' option")
         return cls(family, option)
@@ -75,8 +89,9 @@ class BackendName:
 
 
 def backend_names() -> list[str]:
-    """The registered backend names, in a stable order."""
-    return list(BACKENDS)
+    """The names of trailkit's own backends, in a stable order (the external ones,
+    ``minizinc:SOLVER`` and ``dimacs:COMMAND``, are asked for by name)."""
+    return [name for name, entry in BACKENDS.items() if not entry.external]
 
 
 def get_backend(name: str | BackendName) -> Backend:

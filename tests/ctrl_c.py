@@ -75,10 +75,13 @@ def ctrl_c(args: list[str], sign: str, *, whole_group: bool = True,
             f"no {sign!r} on stderr: {''.join(err)[-2000:]}"
         time.sleep(after)
         pressed = time.monotonic()
-        if whole_group:
-            os.killpg(process.pid, signal.SIGINT)
-        else:
-            process.send_signal(signal.SIGINT)
+        try:
+            if whole_group:
+                os.killpg(process.pid, signal.SIGINT)
+            else:
+                process.send_signal(signal.SIGINT)
+        except ProcessLookupError:  # it had already ended: its exit code tells the rest
+            pass
         try:
             code = process.wait(EXIT_TIMEOUT_S)
         except subprocess.TimeoutExpired:

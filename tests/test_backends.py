@@ -6,7 +6,8 @@ walk verified and every certificate accepted: the behaviour all backends share.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from budget import costly
+from hypothesis import HealthCheck, given
 from oracles import assert_sound, expected_walk, walk_puzzles
 
 from trailkit.models.answer import Status
@@ -14,7 +15,7 @@ from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.solvers.base import Backend, Limits
 
 LIMITS = Limits(time_limit=30)
-SETTINGS = settings(max_examples=40, deadline=None,
+SETTINGS = costly(0.2, "each example runs a backend and the brute-force oracle",
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])
 

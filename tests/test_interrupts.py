@@ -107,6 +107,16 @@ def test_a_ctrl_c_after_cp_sat_has_run_is_still_an_interrupt(puzzles: dict[str, 
     assert_clean_interrupt(run)
 
 
+def test_a_ctrl_c_once_the_answer_is_out_changes_nothing(puzzles: dict[str, str]) -> None:
+    """Pressed while the interpreter tears down a big formula, after the answer was
+    printed: the exit code stays the answer's (it was a death by SIGINT, -2)."""
+    run = ctrl_c(["solve", puzzles["trail-200"], "--backend", "sat/transition",
+                  "--crosscheck", "none", "--json"], "trailkit: answered")
+    assert run.code == 0, (run.code, run.err[-2000:])
+    assert '"status": "solved"' in run.out or '"status":"solved"' in run.out, run.out[:300]
+    assert "Traceback" not in run.err
+
+
 # ------------------------------------------------------------------ the other commands
 @pytest.mark.parametrize(("backend", "who"), [("direct", "direct"), ("cpsat", "cpsat"),
                                               ("sat", "cadical195"),

@@ -2,7 +2,8 @@
 
 ``export_model(puzzle, "dimacs")`` writes the SAT backend's CNF with ``c`` lines
 naming every step variable, ``export_model(puzzle, "cpsat")`` the CP-SAT model as
-protobuf text. ``answer_from_model`` reads an external SAT solver's model (``v``
+protobuf text, ``export_model(puzzle, "mzn")`` the MiniZinc model.
+``answer_from_model`` reads an external SAT solver's model (``v``
 lines) back into a walk; the pipeline's checker then judges it like any answer.
 """
 
@@ -28,7 +29,11 @@ def export_model(puzzle: Puzzle, fmt: str) -> str:
         from trailkit.solvers.cpsat import export_model as cpsat_text
 
         return cpsat_text(puzzle)
-    raise TrailkitError(f"unknown export format {fmt!r}; choose dimacs or cpsat")
+    if fmt == "mzn":
+        from trailkit.models.minizinc_model import minizinc_model
+
+        return minizinc_model(puzzle).text
+    raise TrailkitError(f"unknown export format {fmt!r}; choose dimacs, cpsat or mzn")
 
 
 def answer_from_model(puzzle: Puzzle, model_path: str) -> Answer:

@@ -19,6 +19,12 @@ __all__ = ["register"]
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``generate``, ``export`` and ``import``."""
+    _add_generate(sub)
+    _add_export(sub)
+    _add_import(sub)
+
+
+def _add_generate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("generate", help="write a random puzzle spec, reproducible from a seed",
                        **examples("trailkit generate trail --size 40 --seed 1 --solvable no "
                                   "--out t40.yaml"))
@@ -35,6 +41,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_out(p, "SPEC.yaml", "the spec")
     p.set_defaults(run=cmd_generate)
 
+
+def _add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("export", help="write the puzzle as a SAT (DIMACS) or CP-SAT model, "
                                       "or as a graph (Graphviz DOT, GraphML, NetworkX JSON)",
                        **examples("trailkit export specs/nikolaus.yaml --format dimacs --out n.cnf",
@@ -43,14 +51,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                                   "trailkit export specs/koenigsberg.yaml --format dot > k.dot"))
     add_spec(p)
     p.add_argument("--format", required=True,
-                   choices=("dimacs", "cpsat", "dot", "graphml", "json-graph"),
+                   choices=("dimacs", "cpsat", "mzn", "dot", "graphml", "json-graph"),
                    help="dimacs: CNF with comment lines naming every variable (run any SAT "
                         "solver, then solve --from-model); cpsat: the CP-SAT model as protobuf "
-                        "text; dot: Graphviz; graphml: Gephi, yEd, igraph; json-graph: "
-                        "NetworkX node-link JSON")
+                        "text; mzn: the MiniZinc model, data included; dot: Graphviz; "
+                        "graphml: Gephi, yEd, igraph; json-graph: NetworkX node-link JSON")
     add_out(p, "FILE", "the model")
     p.set_defaults(run=cmd_export)
 
+
+def _add_import(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("import", help="turn a plank or domino list into a YAML spec",
                        **examples("trailkit import planks puzzle.txt --start A --goal T "
                                   "--out puzzle.yaml",

@@ -40,7 +40,7 @@ _STATUS_EXIT = {Status.SOLVED: Exit.OK, Status.UNSOLVABLE: Exit.UNSOLVABLE,
                 Status.UNKNOWN: Exit.UNKNOWN}
 
 #: How ``--backend`` options describe their choices.
-BACKEND_HELP = ", ".join([*backend_names(), "sat:NAME"])
+BACKEND_HELP = ", ".join([*backend_names(), "sat:NAME", "minizinc:SOLVER", "dimacs:COMMAND"])
 
 
 def exit_for(status: Status) -> Exit:

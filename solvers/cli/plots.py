@@ -99,7 +99,7 @@ _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
 
 def _styles(names: list[str]) -> dict[str, tuple[str, str]]:
     """(tint, marker) per backend: Okabe–Ito tints in order, one marker each."""
-    from trailkit.solvers.drawing.palette import palette
+    from trailkit.models.palette import palette
 
     # names that happen to be colour words must not take that colour's tint: by position
     paint = palette([f"backend {i}" for i in range(len(names))])

@@ -48,6 +48,9 @@ def answer_json(puzzle: Puzzle, answer: Answer, spec: str | None) -> dict[str, A
     }
     if answer.stats.get("encoding"):  # the sat backends: which encoding answered
         out["encoding"] = answer.stats["encoding"]
+    if "flatten_s" in answer.stats:  # minizinc:SOLVER: flattening apart from solving
+        out["minizinc"] = {"flatten_s": answer.stats["flatten_s"],
+                           "solve_s": answer.stats.get("solve_s")}
     if puzzle.expect:
         out["expect"] = _expect_json(puzzle, answer.status is not Status.UNKNOWN,
                                      expectation_mismatches(puzzle, answer=answer))
@@ -160,6 +163,10 @@ def answer_text(puzzle: Puzzle, answer: Answer, spec: str | None) -> str:
             lines.append(f"  {reason}")
     else:
         lines.append(f"unknown after {took} with {answer.backend}: {answer.reason}")
+    if answer.stats.get("flatten_s") is not None and answer.decided_by != PRECHECK:
+        solving = answer.stats.get("solve_s")
+        lines.append(f"  MiniZinc: flattening {answer.stats['flatten_s']:.3f} s"
+                     + ("" if solving is None else f", solving {solving:.3f} s"))
     if answer.crosscheck is not None:
         lines.append(_crosscheck_line(answer.crosscheck))
     for problem in expectation_mismatches(puzzle, answer=answer):

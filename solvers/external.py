@@ -1,0 +1,82 @@
+"""Running an outside solver program under a deadline, and finding it.
+
+The external backends (``minizinc:SOLVER``, ``dimacs:COMMAND``) start a program, give
+it the time limit, and kill it (its whole process group: MiniZinc starts the solver as
+a child of its own) shortly after the limit if it has not stopped by itself: a
+program's own limit may not cover everything it does (MiniZinc's does not cover
+flattening). A Ctrl-C kills the program too and is raised on, so one Ctrl-C stops the
+run. The program gets its own session, so the terminal's Ctrl-C reaches trailkit
+alone and trailkit decides.
+
+>>> run_program(["sh", "-c", "echo hello"], None).stdout
+'hello\\n'
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from trailkit.models.errors import BackendUnavailable
+
+__all__ = ["GRACE_S", "Finished", "require_program", "run_program"]
+
+#: How long after the time limit a program still running is killed.
+GRACE_S = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """What a program left: its output, exit code (negative: killed by that signal),
+    whether trailkit killed it at the limit, and its wall time in seconds."""
+
+    stdout: str
+    stderr: str
+    returncode: int
+    killed: bool
+    wall_s: float
+
+
+def require_program(name: str, install: str) -> str:
+    """The full path of program ``name`` (a name on PATH or a path), or
+    :class:`BackendUnavailable` saying how to get it (``install``)."""
+    found = shutil.which(name)
+    if found is None:
+        raise BackendUnavailable(f"the program {name!r} is not installed (not found on PATH); "
+                                 f"{install}")
+    return found
+
+
+def _kill(proc: subprocess.Popen[str]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        proc.kill()
+
+
+def run_program(argv: Sequence[str], time_limit: float | None, *,
+                cwd: str | None = None) -> Finished:
+    """Run ``argv`` to its end, or kill it :data:`GRACE_S` after ``time_limit`` seconds."""
+    began = time.perf_counter()
+    proc = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, errors="replace", cwd=cwd,
+                            start_new_session=True)
+    killed = False
+    try:
+        try:
+            out, err = proc.communicate(
+                timeout=None if time_limit is None else time_limit + GRACE_S)
+        except subprocess.TimeoutExpired:
+            killed = True
+            _kill(proc)
+            out, err = proc.communicate()
+    except BaseException:  # a Ctrl-C: the program goes with it
+        _kill(proc)
+        proc.wait()
+        raise
+    return Finished(out, err, proc.returncode, killed, time.perf_counter() - began)
