@@ -145,12 +145,19 @@ def comparison_rows(keys: list[RunKey], stored: dict[tuple[str, str, str, int], 
     return rows
 
 
-def _split_work(store: Store, stored: dict[tuple[Any, ...], dict[str, Any]],
-                needed: dict[RunKey, tuple[bool, bool]], unavailable: dict[str, str],
-                time_limit: float) -> tuple[list[tuple[RunKey, bool]], int]:
-    """The runs to do (with whether each replaces a stored row), after writing a row
-    that says why for each run of a backend that cannot run here; and how many such
-    rows were written."""
+def _to_run(store: Store, keys: list[RunKey], stored: dict[tuple[str, str, str, int],
+            dict[str, Any]], rerun: str,
+            unavailable: dict[str, str] | Callable[[list[str]], dict[str, str]] | None,
+            time_limit: float) -> tuple[list[tuple[RunKey, bool]], dict[str, str], int]:
+    """The runs to start (each with whether it replaces a row), the unavailable backends
+    (looked for only among those with runs to do), and how many ``unavailable`` rows were
+    written for them instead of runs."""
+    needed = {key: _needs_run(None if key.key not in stored else stored[key.key]["status"],
+                              rerun) for key in dict.fromkeys(keys)}
+    if callable(unavailable):
+        unavailable = unavailable(list(dict.fromkeys(k.backend for k, (run, _) in needed.items()
+                                                     if run)))
+    unavailable = unavailable or {}
     todo: list[tuple[RunKey, bool]] = []
     written = 0
     for key, (run, replace) in needed.items():
@@ -163,7 +170,7 @@ def _split_work(store: Store, stored: dict[tuple[Any, ...], dict[str, Any]],
                 written += 1
         elif run:
             todo.append((key, replace))
-    return todo, written
+    return todo, unavailable, written
 
 
 def run_campaign(store: Store, specs: list[str], backends: list[str], limits: Limits,
@@ -186,13 +193,7 @@ def run_campaign(store: Store, specs: list[str], backends: list[str], limits: Li
     stored = {tuple(r[c] for c in ("spec_sha256", "backend", "options", "repeat")): r
               for r in store.rows()}
     time_limit = limits.time_limit or DEFAULT_TIMEOUT_S
-    needed = {key: _needs_run(None if key.key not in stored else stored[key.key]["status"],
-                              rerun) for key in dict.fromkeys(keys)}
-    if callable(unavailable):
-        unavailable = unavailable(list(dict.fromkeys(k.backend for k, (run, _) in needed.items()
-                                                     if run)))
-    unavailable = unavailable or {}
-    todo, written = _split_work(store, stored, needed, unavailable, time_limit)
+    todo, unavailable, written = _to_run(store, keys, stored, rerun, unavailable, time_limit)
     state = Progress(total=len(keys), to_run=len(todo))
 
     def on_result(index: int, result: dict[str, Any]) -> None:
