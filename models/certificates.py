@@ -270,44 +270,16 @@ def _check_closed_set(puzzle: Puzzle, data: Mapping[str, Any]) -> Problems:
     Accepted when every start state is in the set, every move from a state in the
     set lands in the set, and no state in the set finishes the walk.
     """
-    rule = puzzle.colours
+    states = _closed_set_states(puzzle, data["states"])
+    if isinstance(states, str):
+        return [states]
     closed = puzzle.closed
-    lookup = _node_lookup(puzzle)
-    colour_index = {name: i for i, name in enumerate(rule.names)} if rule else {}
-
-    def phase_of(name: Any) -> int | None:
-        if name is None:
-            return None
-        if rule is None:
-            if name != ANY_PHASE:
-                raise ValueError(f"phase {name!r}: without a colour rule use {ANY_PHASE!r}")
-            return -1
-        return colour_index[str(name)]
-
-    width = 4 if closed else 2
-    states: set[tuple[Any, ...]] = set()
-    for raw in data["states"]:
-        if len(raw) != width:
-            return [f"state {raw!r} should have {width} parts"]
-        rest = (lookup[str(raw[2])], phase_of(raw[3])) if closed else ()
-        states.add((lookup[str(raw[0])], phase_of(raw[1]), *rest))
-
     problems: Problems = []
-    n = len(puzzle.nodes)
-    for s in range(n) if puzzle.start is None else sorted(puzzle.start):
+    for s in range(len(puzzle.nodes)) if puzzle.start is None else sorted(puzzle.start):
         if ((s, None, s, None) if closed else (s, None)) not in states:
             problems.append(f"the start state at {puzzle.nodes[s]} is missing")
-
-    moves: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    for e in range(len(puzzle.tail)):
-        u, v = puzzle.tail[e], puzzle.head[e]
-        c = -1 if rule is None or puzzle.colour is None else puzzle.colour[e]
-        if rule is not None and c < 0:
-            continue  # an uncoloured edge can never be taken under a colour rule
-        moves[u].append((v, c))
-        if not (puzzle.directed is not None and puzzle.directed[e]) and u != v:
-            moves[v].append((u, c))
-
+    moves = _moves(puzzle)
+    rule = puzzle.colours
     for state in states:
         node, phase = state[0], state[1]
         if _finishes(puzzle, state):
@@ -326,6 +298,48 @@ def _check_closed_set(puzzle: Puzzle, data: Mapping[str, Any]) -> Problems:
                                 f"{_state_text(puzzle, nxt)} leaves the set")
                 return problems
     return problems
+
+
+def _closed_set_states(puzzle: Puzzle, raw_states: Any) -> set[tuple[Any, ...]] | str:
+    """The certificate's states as (node, phase[, origin, first]) index tuples, or the
+    problem with one of them."""
+    rule = puzzle.colours
+    lookup = _node_lookup(puzzle)
+    colour_index = {name: i for i, name in enumerate(rule.names)} if rule else {}
+
+    def phase_of(name: Any) -> int | None:
+        if name is None:
+            return None
+        if rule is None:
+            if name != ANY_PHASE:
+                raise ValueError(f"phase {name!r}: without a colour rule use {ANY_PHASE!r}")
+            return -1
+        return colour_index[str(name)]
+
+    width = 4 if puzzle.closed else 2
+    states: set[tuple[Any, ...]] = set()
+    for raw in raw_states:
+        if len(raw) != width:
+            return f"state {raw!r} should have {width} parts"
+        rest = (lookup[str(raw[2])], phase_of(raw[3])) if puzzle.closed else ()
+        states.add((lookup[str(raw[0])], phase_of(raw[1]), *rest))
+    return states
+
+
+def _moves(puzzle: Puzzle) -> list[list[tuple[int, int]]]:
+    """For each node, the (next node, edge colour) of every step that may leave it
+    (colour -1 without a colour rule; uncoloured edges are never taken under one)."""
+    rule = puzzle.colours
+    moves: list[list[tuple[int, int]]] = [[] for _ in range(len(puzzle.nodes))]
+    for e in range(len(puzzle.tail)):
+        u, v = puzzle.tail[e], puzzle.head[e]
+        c = -1 if rule is None or puzzle.colour is None else puzzle.colour[e]
+        if rule is not None and c < 0:
+            continue  # an uncoloured edge can never be taken under a colour rule
+        moves[u].append((v, c))
+        if not (puzzle.directed is not None and puzzle.directed[e]) and u != v:
+            moves[v].append((u, c))
+    return moves
 
 
 ANY_PHASE = "*"

@@ -31,9 +31,7 @@ MAX_FUNCTION = 60
 KERNEL_DECORATORS = {("trailkit.models.jit", "kernel"), ("numba", "njit"), ("numba", "jit")}
 
 #: ``"path:qualified name"`` -> why it may stay longer than the limit.
-KNOWN: dict[str, str] = {
-    "models/certificates.py:_check_closed_set": "being rewritten for issue 23",
-}
+KNOWN: dict[str, str] = {}
 
 
 def _kernel_names(tree: ast.Module) -> set[str]:
