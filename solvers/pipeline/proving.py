@@ -108,8 +108,8 @@ def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = NO_LIMITS
                                     "sat:NAME")
         why_not = engine.why_no_proof(puzzle)
         if why_not is not None:
-            option = "--drup" if drup else "--precheck off"
-            instead = (f" (without {option}, trailkit proves it with its "
+            unless = "no DRUP proof is asked for" if drup else "the pre-check is on"
+            instead = (f" (when {unless}, trailkit proves it with its "
                        f"{answer.certificate.kind} certificate)"
                        if answer.certificate_checked and answer.certificate is not None else "")
             message = f"no DRUP proof applies: {why_not}{instead}"
