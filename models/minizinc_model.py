@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from trailkit.models.answer import Walk
@@ -148,7 +148,7 @@ def _set(values: Sequence[int]) -> str:
     return "{" + ", ".join(str(v) for v in values) + "}" if values else "1..0"
 
 
-def _header(puzzle: Puzzle, form: str) -> list[str]:
+def _header(puzzle: Puzzle, form: str, circuit: str = "subcircuit") -> list[str]:
     lines = [f"% trailkit MiniZinc model of {_quote(puzzle.name or 'a walk puzzle')}"
              f" ({puzzle.kind})",
              f"% form: {form}",
@@ -159,7 +159,7 @@ def _header(puzzle: Puzzle, form: str) -> list[str]:
     if puzzle.empty_walk_nodes() and not puzzle.wants_longest:
         lines.append("% Note: the empty walk (no step) also solves this puzzle; the model "
                      "asks for at least one step.")
-    return [*lines, 'include "subcircuit.mzn";', ""]
+    return [*lines, f'include "{circuit}.mzn";', ""]
 
 
 def _rules(puzzle: Puzzle) -> str:
@@ -233,8 +233,9 @@ def _edge_model(puzzle: Puzzle, length: int | None) -> MznModel:
     lines += ["", "% the steps taken form one path from the depot back to it",
               "constraint subcircuit(succ);", ""]
     lines += _edge_use(puzzle, steps)
-    lines += _edge_closed(puzzle, steps) if puzzle.closed else []
-    lines += _balance(puzzle, steps)
+    used, ends = (lambda i: f"succ[{i}] != {i}"), (lambda i: f"succ[{i}] = depot")
+    lines += _edge_closed(puzzle, steps, ends) if puzzle.closed else []
+    lines += _balance(puzzle, steps, used, ends)
     lines += _objective(puzzle, length, "n_steps",
                         "sum(s in 1..n_steps)(bool2int(succ[s] != s))")
     lines += ['output ["succ = \\(succ);\\n"];']
@@ -264,14 +265,15 @@ def _edge_use(puzzle: Puzzle, steps: list[MznStep]) -> list[str]:
     return [*lines, ""]
 
 
-def _balance(puzzle: Puzzle, steps: list[MznStep]) -> list[str]:
+def _balance(puzzle: Puzzle, steps: list[MznStep], used: Callable[[int], str],
+             ends: Callable[[int], str]) -> list[str]:
     """Redundant, for propagation: at each node, steps out minus steps in is 1 where the
     walk starts, -1 where it ends, 0 elsewhere (0 everywhere for a closed walk)."""
     flow: dict[int, list[str]] = defaultdict(list)
     for i, s in enumerate(steps, start=1):
         if s.src != s.dst:
-            flow[s.src].append(f"bool2int(succ[{i}] != {i})")
-            flow[s.dst].append(f"-bool2int(succ[{i}] != {i})")
+            flow[s.src].append(f"bool2int({used(i)})")
+            flow[s.dst].append(f"-bool2int({used(i)})")
     lines = ["% redundant: at each node, steps out minus steps in is 1 at the start, -1 at the "
              "end, 0 elsewhere"]
     if not puzzle.closed:
@@ -280,8 +282,9 @@ def _balance(puzzle: Puzzle, steps: list[MznStep]) -> list[str]:
                   "array[1..n_steps] of int: to = ["
                   + ", ".join(str(s.dst + 1) for s in steps) + "];",
                   f"var 1..{puzzle.num_nodes}: first_node = from[succ[depot]];",
-                  f"var 1..{puzzle.num_nodes}: last_node;",
-                  "constraint forall(s in 1..n_steps)(succ[s] = depot -> to[s] = last_node);"]
+                  f"var 1..{puzzle.num_nodes}: last_node;"]
+        lines += [f"constraint {ends(i)} -> to[{i}] = last_node;"
+                  for i in range(1, len(steps) + 1)]
     for v in sorted(flow):
         terms = " + ".join(flow[v]).replace("+ -", "- ")
         rhs = "0" if puzzle.closed else \
@@ -290,20 +293,23 @@ def _balance(puzzle: Puzzle, steps: list[MznStep]) -> list[str]:
     return [*lines, ""]
 
 
-def _edge_closed(puzzle: Puzzle, steps: list[MznStep]) -> list[str]:
+def _edge_closed(puzzle: Puzzle, steps: list[MznStep], ends: Callable[[int], str]
+                 ) -> list[str]:
     """The last step ends where the first began (and the first colour may follow the last)."""
     lines = ["% a closed walk: the last step ends where the first began",
              "array[1..n_steps] of int: src = [" + ", ".join(str(s.src + 1) for s in steps)
              + "];  % node numbers, 1-based, in the order of the puzzle's nodes",
              "array[1..n_steps] of int: dst = [" + ", ".join(str(s.dst + 1) for s in steps)
              + "];"]
-    cond = "dst[s] = src[succ[depot]]"
+    cond = "dst[{i}] = src[succ[depot]]"
     if puzzle.colours is not None:
         lines += _colour_table(puzzle)
         lines.append("array[1..n_steps] of int: colour = ["
                      + ", ".join(str(s.colour + 1) for s in steps) + "];")
-        cond += " /\\ may_follow[colour[s], colour[succ[depot]]]"
-    return [*lines, f"constraint forall(s in 1..n_steps)(succ[s] = depot -> ({cond}));", ""]
+        cond += " /\\ may_follow[colour[{i}], colour[succ[depot]]]"
+    lines += [f"constraint {ends(i)} -> ({cond.format(i=i)});"
+              for i in range(1, len(steps) + 1)]
+    return [*lines, ""]
 
 
 def _states(puzzle: Puzzle, steps: list[MznStep]) -> list[tuple[int, int]]:
