@@ -29,7 +29,9 @@ Kinds checked here (the exact data each carries is in its checker's docstring):
     state, is closed under every move, and holds no finishing state. Moves ignore
     edge-use limits, so the argument holds for exactly-once and at-most-once too.
 
-DRUP certificates (from the SAT backend) are checked in :mod:`trailkit.models.drup`.
+DRUP certificates (from the SAT backend) are checked in :mod:`trailkit.models.drup`; one
+whose ``proof_format`` is ``lrat`` carries an LRAT proof instead, checked by the small
+independent checker of :mod:`trailkit.models.lrat`.
 """
 
 from __future__ import annotations
@@ -53,6 +55,10 @@ def check_certificate(puzzle: Puzzle, certificate: Certificate, *,
     """
     checker = _CHECKERS.get(certificate.kind)
     if checker is None:
+        if certificate.kind == "drup" and certificate.data.get("proof_format") == "lrat":
+            from trailkit.models.lrat import check_lrat_certificate
+
+            return check_lrat_certificate(puzzle, certificate.data)
         if certificate.kind == "drup":
             from trailkit.models.drup import check_drup_certificate
 

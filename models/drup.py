@@ -52,6 +52,7 @@ from __future__ import annotations
 import hashlib
 import re
 import time
+import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from itertools import chain
@@ -59,7 +60,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from trailkit.models import drup_kernel, jit
+from trailkit.models import drup_kernel, jit, lrat_kernel
 from trailkit.models.answer import Certificate
 from trailkit.models.puzzle import Puzzle
 
@@ -68,27 +69,32 @@ _SMALL: ContextVar[bool] = ContextVar("small_drup_check", default=False)
 
 
 class _Kernels:
-    """:mod:`trailkit.models.drup_kernel` as this module calls it: each kernel compiled,
-    or, during the check of a small proof, interpreted. Loading Numba and the checker's
-    cached machine code (compiling it on first use, all the more) costs far more than a
-    proof of a few hundred lines takes interpreted; the very same code
-    runs either way (the tests compare the two)."""
+    """:mod:`trailkit.models.drup_kernel` (or another kernel module) as this module calls
+    it: each kernel compiled, or, during the check of a small proof, interpreted. Loading
+    Numba and the checker's cached machine code (compiling it on first use, all the more)
+    costs far more than a proof of a few hundred lines takes interpreted; the very same
+    code runs either way (the tests compare the two)."""
+
+    def __init__(self, module: types.ModuleType) -> None:
+        self._module = module
 
     def __getattr__(self, name: str) -> Any:
-        value = getattr(drup_kernel, name)
+        value = getattr(self._module, name)
         if isinstance(value, jit.Kernel):
             return value.interpreted if _SMALL.get() else value.compiled
         return value
 
 
-kernel = _Kernels()
+kernel = _Kernels(drup_kernel)
+hint_kernel = _Kernels(lrat_kernel)
 
 _INTERPRETED_BELOW = 4
 """A check runs interpreted when its formula's literals and its proof's bytes come to
 fewer than ``jit.COMPILE_FROM / _INTERPRETED_BELOW`` (5,000; RUP checking does more work
 per literal than the linear kernels ``COMPILE_FROM`` was set for)."""
 
-__all__ = ["MAX_LEMMAS", "check_drup", "check_drup_certificate", "cnf_sha256", "cnf_text"]
+__all__ = ["COMPILING", "MAX_LEMMAS", "check_drup", "check_drup_certificate", "cnf_sha256",
+           "cnf_text", "drup_to_lrat", "will_compile"]
 
 MAX_LEMMAS = 2_000_000
 """Proofs with more lemma lines than this are not accepted as certificates (too big)."""
@@ -166,6 +172,7 @@ def _read_proof(proof: ProofText, max_lemmas: int) -> _Proof | str:
     :func:`_exact_proof`, which gives the same lines and names the malformed one.
     """
     lines: list[str] | None = None
+    data: bytes | bytearray | None
     if isinstance(proof, bytes | bytearray | memoryview):
         data = bytes(proof) if isinstance(proof, memoryview) else proof
     elif isinstance(proof, str):
@@ -187,6 +194,7 @@ def _read_proof(proof: ProofText, max_lemmas: int) -> _Proof | str:
         if status == kernel.SCANNED:
             return _scanned(text, clauses, literals, top, lines)
     if lines is None:
+        assert isinstance(proof, str | bytes | bytearray | memoryview)  # lines were joined
         text_lines = proof if isinstance(proof, str) else bytes(proof).decode(
             "utf-8", errors="replace")
         lines = text_lines.splitlines()
@@ -253,13 +261,15 @@ def _exact_proof(proof_lines: list[str], max_lemmas: int) -> _Proof | str:
                   fill, texts.__getitem__)
 
 
-def _database(clauses: list[Sequence[int]], proof: _Proof) -> drup_kernel.Database:
+def _database(clauses: list[Sequence[int]], proof: _Proof,
+              names: list[np.ndarray] | None = None) -> drup_kernel.Database:
     """The kernel's database over the formula's clauses then one clause per proof line.
 
     Sparse variable numbers are renumbered densely (so a proof naming variable 10^9
     costs nothing), and every clause is sorted, without repeats, with tautologies
     flagged. Dense ones are written as literal codes straight from the proof's
-    text into the one array the database keeps (no copy of the numbers).
+    text into the one array the database keeps (no copy of the numbers). ``names``, if
+    given, receives the original number of each dense variable (when renumbered).
     """
     formula_sizes = np.fromiter(map(len, clauses), dtype=np.int32, count=len(clauses))
     formula = np.fromiter(chain.from_iterable(clauses), dtype=np.int64,
@@ -281,6 +291,8 @@ def _database(clauses: list[Sequence[int]], proof: _Proof) -> drup_kernel.Databa
         variables, dense = np.unique(np.abs(literals), return_inverse=True)
         codes[room:] = 2 * (dense + 1) + (literals < 0)
         num_vars = len(variables)
+        if names is not None:
+            names.append(variables)
         del literals, dense
     sizes = np.concatenate((formula_sizes, proof.sizes))
     starts = np.arange(kernel.HEADER, room + 1, kernel.HEADER, dtype=np.int64)
@@ -315,7 +327,7 @@ _PROGRESS_EVERY = 0.5
 class _Reporter:
     """Calls ``progress`` with the proof line reached, at most twice a second."""
 
-    def __init__(self, progress: Progress | None, numbers: list[int]) -> None:
+    def __init__(self, progress: Progress | None, numbers: np.ndarray) -> None:
         self.progress, self.numbers = progress, numbers
         self.last = time.monotonic()
 
@@ -375,18 +387,34 @@ def check_drup(clauses: Iterable[Sequence[int]], proof_lines: ProofText, *,
 
 def _check(clauses: Iterable[Sequence[int]], proof_lines: ProofText,
            time_limit: float | None, max_lemmas: int, backward: bool,
-           core_first: bool = True,
-           progress: Progress | None = None) -> tuple[bool, str, drup_kernel.Database | None]:
+           core_first: bool = True, progress: Progress | None = None,
+           lrat: list[str] | None = None) -> tuple[bool, str, drup_kernel.Database | None]:
     """:func:`check_drup`, also returning the database it ended with (None if the
-    proof could not be parsed), for tests that look inside."""
+    proof could not be parsed), for tests that look inside. With ``lrat`` (a list),
+    the check is backward and an accepted proof's LRAT text is appended to it."""
     clauses = list(clauses)
     size = sum(map(len, clauses)) + _text_size(proof_lines)
-    token = _SMALL.set(size * _INTERPRETED_BELOW < jit.COMPILE_FROM)
+    small = size * _INTERPRETED_BELOW < jit.COMPILE_FROM
+    if progress is not None and not small and will_compile():
+        progress(COMPILING)
+    token = _SMALL.set(small)
     try:
         return _check_with(clauses, proof_lines, time_limit, max_lemmas, backward,
-                           core_first, progress)
+                           core_first, progress, lrat)
     finally:
         _SMALL.reset(token)
+
+
+COMPILING = ("compiling the DRUP checker (once after installing or upgrading trailkit; "
+             "about half a minute)")
+"""What ``progress`` hears before a check that compiles the kernels first."""
+
+
+def will_compile() -> bool:
+    """Whether the next check of a proof too big to run interpreted compiles the
+    checker's kernels first (nothing cached yet: the first check after installing)."""
+    return jit.will_compile(drup_kernel.forward, drup_kernel.backward,
+                            drup_kernel.scan_proof, drup_kernel.normalise)
 
 
 def _text_size(proof: ProofText) -> int:
@@ -398,9 +426,22 @@ def _text_size(proof: ProofText) -> int:
     return jit.COMPILE_FROM  # an iterator: not measured, taken as big
 
 
+class _Pass(NamedTuple):
+    """What the forward and backward passes share: the database and the per-line arrays."""
+
+    db: drup_kernel.Database
+    kind: np.ndarray
+    target: np.ndarray
+    before: np.ndarray
+    applied: np.ndarray
+    base: int
+    deadline: float | None
+    report: _Reporter
+
+
 def _check_with(clauses: list[Sequence[int]], proof_lines: ProofText,
                 time_limit: float | None, max_lemmas: int, backward: bool,
-                core_first: bool, progress: Progress | None
+                core_first: bool, progress: Progress | None, lrat: list[str] | None
                 ) -> tuple[bool, str, drup_kernel.Database | None]:
     """:func:`_check` with its kernels chosen."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
@@ -408,35 +449,25 @@ def _check_with(clauses: list[Sequence[int]], proof_lines: ProofText,
     if isinstance(proof, str):
         return False, proof, None
     base, lines = len(clauses), len(proof.sizes)
+    names: list[np.ndarray] = []
     try:
-        db = _database(clauses, proof)
+        db = _database(clauses, proof, names)
     except MemoryError:
         return False, _NO_MEMORY, None
     kind = proof.deletion
-    target = _deletion_targets(db, kind, base)
-    before = np.zeros(lines, dtype=np.int32)
-    applied = np.zeros(lines, dtype=np.uint8)
+    run = _Pass(db, kind, _deletion_targets(db, kind, base), np.zeros(lines, dtype=np.int32),
+                np.zeros(lines, dtype=np.uint8), base, deadline,
+                _Reporter(progress, proof.numbers))
     meta = db.meta
-    report = _Reporter(progress, proof.numbers)
 
     def failed(index: int) -> tuple[bool, str, drup_kernel.Database]:
         return False, (f"proof line {proof.numbers[index]} ({proof.line(index)[:60]!r}) "
                        "does not follow by reverse unit propagation"), db
 
     try:
-        kernel.add_formula(db, base)
-        stop = lines
-        for first in range(0, lines, _CHUNK):
-            _tick(deadline, first)
-            report("adding lemmas", first)
-            status = kernel.forward(db, kind, target, before, applied, base, first,
-                                    min(lines, first + _CHUNK), not backward)
-            if status == kernel.FAILED:
-                return failed(int(meta[kernel.AT]))
-            if status == kernel.STOPPED:
-                stop = int(meta[kernel.AT])
-                break
-            _tidy(db)
+        stop = _forward(run, lines, not backward)
+        if stop < 0:
+            return failed(int(meta[kernel.AT]))
         empty = np.flatnonzero((kind[stop:] == 0) & (db.size[base + stop:] == 0))
         if len(empty) == 0:
             return False, (f"the proof ends after {proof.numbers[-1] if lines else 0} lines "
@@ -448,14 +479,10 @@ def _check_with(clauses: list[Sequence[int]], proof_lines: ProofText,
         if backward:
             meta[kernel.CORE_FIRST] = int(core_first)
             kernel.analyze(db, int(meta[kernel.CONFLICT]))
-            for last in range(stop, 0, -_CHUNK):
-                _tick(deadline, last - 1)
-                report("checking lemmas backward", last - 1)
-                status = kernel.backward(db, kind, target, before, applied, base,
-                                         max(0, last - _CHUNK), last)
-                if status == kernel.FAILED:
-                    return failed(int(meta[kernel.AT]))
-                _tidy(db)
+            at = _backward(run, stop) if lrat is None else _backward_lrat(run, stop, lrat,
+                                                                            names)
+            if at >= 0:
+                return failed(at)
     except _OutOfTime as out:
         return False, (f"unchecked: the time limit of {time_limit} s ran out at proof "
                        f"line {proof.numbers[out.index]}"), db
@@ -465,6 +492,111 @@ def _check_with(clauses: list[Sequence[int]], proof_lines: ProofText,
     how = "backward" if backward else "forward"
     return True, (f"the proof derives the empty clause at line {proof.numbers[index]} "
                   f"({1 + int(meta[kernel.CHECKED])} of {lemmas} lemmas checked, {how})"), db
+
+
+def _forward(run: _Pass, lines: int, check: bool) -> int:
+    """Add the formula and the proof lines until the database is inconsistent (or an
+    empty-clause line); return that line's index, or -1 when a lemma fails (``check``)."""
+    db = run.db
+    kernel.add_formula(db, run.base)
+    for first in range(0, lines, _CHUNK):
+        _tick(run.deadline, first)
+        run.report("adding lemmas", first)
+        status = kernel.forward(db, run.kind, run.target, run.before, run.applied, run.base,
+                                first, min(lines, first + _CHUNK), check)
+        if status == kernel.FAILED:
+            return -1
+        if status == kernel.STOPPED:
+            return int(db.meta[kernel.AT])
+        _tidy(db)
+    return lines
+
+
+def _backward(run: _Pass, stop: int) -> int:
+    """The backward pass over lines ``stop - 1 .. 0``: -1, or the index of a lemma that
+    does not follow."""
+    db = run.db
+    for last in range(stop, 0, -_CHUNK):
+        _tick(run.deadline, last - 1)
+        run.report("checking lemmas backward", last - 1)
+        status = kernel.backward(db, run.kind, run.target, run.before, run.applied, run.base,
+                                 max(0, last - _CHUNK), last)
+        if status == kernel.FAILED:
+            return int(db.meta[kernel.AT])
+        _tidy(db)
+    return -1
+
+
+def _backward_lrat(run: _Pass, stop: int, out: list[str], names: list[np.ndarray]) -> int:
+    """:func:`_backward`, recording each checked lemma's hints; on success the LRAT text
+    goes to ``out``."""
+    db, base = run.db, run.base
+    room = len(db.reason) + 2
+    hints = np.zeros(max(1 << 16, 4 * room), dtype=np.int32)
+    keys = np.zeros(room, dtype=np.int64)
+    starts = np.zeros(max(stop, 1), dtype=np.int64)
+    ends = np.full(max(stop, 1), -1, dtype=np.int64)
+    at = int(hint_kernel.collect_hints(db, int(db.meta[kernel.CONFLICT]), -1, hints, 0, keys))
+    final = hints[:at].copy()
+    at = 0
+    last = stop
+    while last > 0:
+        _tick(run.deadline, last - 1)
+        run.report("checking lemmas backward", last - 1)
+        first = max(0, last - _CHUNK)
+        status, at = hint_kernel.backward_hints(db, run.kind, run.target, run.before,
+                                                run.applied, base, first, last, hints,
+                                                starts, ends, keys, at)
+        if status == kernel.FAILED:
+            return int(db.meta[kernel.AT])
+        if status == lrat_kernel.ROOM:
+            hints = np.concatenate((hints, np.zeros(len(hints), dtype=np.int32)))
+            last = int(db.meta[kernel.AT]) + 1
+            continue
+        last = first
+        _tidy(db)
+    out.append(_lrat_text(run, stop, hints, starts, ends, final,
+                          names[0] if names else None))
+    return -1
+
+
+def _lrat_text(run: _Pass, stop: int, hints: np.ndarray, starts: np.ndarray,
+               ends: np.ndarray, final: np.ndarray, names: np.ndarray | None) -> str:
+    """The LRAT proof: the checked lemmas with their hints, the deletions of the clauses
+    it holds, and the empty clause. Formula clause ``c`` has id ``c + 1``; the lemmas
+    are numbered on from ``base + 1`` in proof order."""
+    db, base = run.db, run.base
+    checked = ends[:stop] >= 0
+    ids = np.zeros(base + stop, dtype=np.int64)
+    ids[:base] = np.arange(1, base + 1)
+    ids[base:][checked] = base + 1 + np.arange(int(checked.sum()))
+    variables = (np.arange(len(db.reason) + 1) if names is None
+                 else np.concatenate(([0], names))).astype(np.int64)
+    numbers = (int(db.size[base:base + stop][checked].sum())
+               + int((ends[:stop] - starts[:stop])[checked].sum()) + 3 * int(checked.sum()))
+    room = 12 * (numbers + len(final) + 3) + 27 * int(run.kind[:stop].sum()) + 64
+    out = np.empty(room, dtype=np.uint8)
+    end = hint_kernel.write_lrat(db, run.kind, run.target, run.applied, base, stop, hints,
+                                 starts, ends, final, ids, variables, out)
+    return out[:end].tobytes().decode("ascii")
+
+
+def drup_to_lrat(clauses: Iterable[Sequence[int]], proof_lines: ProofText, *,
+                 time_limit: float | None = None, max_lemmas: int = MAX_LEMMAS,
+                 progress: Progress | None = None) -> tuple[bool, str, str | None]:
+    """Check a DRUP refutation of ``clauses`` (backward, core-first, as
+    :func:`check_drup`) and turn it into LRAT: ``(ok, message, lrat_text)``, the text
+    ``None`` when the proof is rejected.
+
+    Each checked lemma's hints are the clauses its reverse-unit-propagation check used,
+    in the order they became unit (as ``drat-trim -L`` writes them); the formula's
+    clauses have ids ``1 .. len(clauses)`` and the lemmas follow. Lemmas the refutation
+    does not use are left out, as are deletions of clauses the LRAT proof never holds
+    and the deletions the checker ignores (of units and reasons)."""
+    out: list[str] = []
+    ok, message, _ = _check(clauses, proof_lines, time_limit, max_lemmas, True, True,
+                            progress, out)
+    return ok, message, out[0] if ok and out else None
 
 
 # ------------------------------------------------------------- certificates
@@ -479,7 +611,8 @@ def check_drup_certificate(puzzle: Puzzle, certificate: Certificate, *,
     The data must carry ``format``, ``encoding`` with the parameters that encoding
     needs (:func:`trailkit.models.formulas.rebuild`: ``cardinality``, ``length`` and
     ``symmetry`` for ``position-v1``; ``cardinality`` for ``walk-v1``; ``cuts`` for
-    ``transition-v1``), ``cnf_sha256`` and ``proof`` (a list of lines, or one text);
+    ``transition-v1``), ``cnf_sha256`` and ``proof`` (a list of lines, or one text, as
+    ``str`` or as the ``bytes`` of a side file);
     ``cnf`` (DIMACS text), ``num_vars``, ``variables``, ``trailkit_version``,
     ``spec_sha256`` and ``solver`` are informative. The formula is re-derived from the
     puzzle, so a proof made for another spec or another formula is rejected.
@@ -516,6 +649,6 @@ def _check_drup_data(puzzle: Puzzle, data: Mapping[str, Any], time_limit: float 
     if problems:
         return problems
     proof = data["proof"]
-    text = proof if isinstance(proof, str) else [str(x) for x in proof]
+    text = proof if isinstance(proof, str | bytes) else [str(x) for x in proof]
     ok, message = check_drup(clauses, text, time_limit=time_limit, progress=progress)
     return [] if ok else [message]

@@ -289,7 +289,7 @@ def scan_proof(text: np.ndarray, max_lines: int, fill: bool, lits: np.ndarray, o
 
 
 @_kernel
-def _clause_hash(lits: np.ndarray, b: int, n: int) -> int:
+def _clause_hash(lits: np.ndarray, b: int, n: int) -> np.int64:
     """A hash of the literals ``lits[b:b + n]`` (30 bits: no overflow, interpreted or not)."""
     h = np.int64(n)
     for k in range(b, b + n):
@@ -475,14 +475,14 @@ def compact(db: Database) -> None:
 
 
 @_kernel
-def _entry(b: int, low: int) -> int:
+def _entry(b: int, low: int) -> np.int64:
     """The watch pool entry of the clause starting at ``b`` with ``low`` (its blocker,
     or'ed with ENTRY_CORE for a core clause; ``b`` and the blocker below 2^31)."""
     return (np.int64(b) << 32) | np.int64(low)
 
 
 @_kernel
-def _core_bit(header: int) -> int:
+def _core_bit(header: int) -> np.int64:
     """ENTRY_CORE if the clause header ``header`` says core, else 0."""
     return (np.int64(header) & CORE_CLAUSE) << 30  # int64: int32 would overflow
 

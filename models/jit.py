@@ -38,7 +38,7 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["COMPILED", "COMPILE_FROM", "Kernel", "kernel"]
+__all__ = ["COMPILED", "COMPILE_FROM", "Kernel", "kernel", "will_compile"]
 
 COMPILED = importlib.util.find_spec("numba") is not None
 """Whether kernels run compiled (Numba is installed)."""
@@ -104,3 +104,24 @@ class Kernel:
 def kernel(function: Callable[..., Any]) -> Kernel:
     """Mark ``function`` as a kernel (see the module docstring)."""
     return Kernel(function)
+
+
+def will_compile(*kernels: Kernel) -> bool:
+    """Whether calling ``kernels`` compiled would compile one of them first: Numba is
+    installed, and neither this process nor the disk cache has its machine code yet (the
+    first use after installing, or after the source changed). For a word to the user
+    before a long wait; reads Numba's cache index, so ``False`` when that cannot be
+    read."""
+    if not COMPILED:
+        return False
+    for k in kernels:
+        dispatcher = k.compiled
+        if getattr(dispatcher, "overloads", None):
+            continue  # compiled in this process already
+        try:
+            index = dispatcher._cache._cache_file._load_index()  # type: ignore[attr-defined]
+        except Exception:  # Numba's private cache API: no answer
+            return False
+        if not index:
+            return True
+    return False

@@ -284,43 +284,15 @@ class Puzzle:
         A convenience for tests and the Python API; specs go through
         :func:`trailkit.models.spec.load_spec`, which validates and locates errors.
         """
-        index: dict[str, int] = {}
-        names: list[str] = []
-
-        def node(name: Any) -> int:
-            name = str(name)
-            if name not in index:
-                index[name] = len(names)
-                names.append(name)
-            return index[name]
-
-        for name in nodes:
-            node(name)
-        palette = list(colours.names if colours is not None else colour_names)
-        tail: list[int] = []
-        head: list[int] = []
-        colour: list[int] = []
-        any_colour = False
-        for edge in edges:
-            tail.append(node(edge[0]))
-            head.append(node(edge[1]))
-            if len(edge) > 2 and edge[2] is not None:
-                if str(edge[2]) not in palette:
-                    if colours is not None:
-                        raise ValueError(f"colour {edge[2]!r} is not in the colour rule")
-                    palette.append(str(edge[2]))
-                colour.append(palette.index(str(edge[2])))
-                any_colour = True
-            else:
-                colour.append(-1)
+        index, tail, head, colour, palette = _numbered(nodes, edges, colours, colour_names)
         directed_list = list(directed) if directed is not None else None
         return cls(
             kind=kind,
-            nodes=tuple(names),
+            nodes=tuple(index),
             tail=tail,
             head=head,
             directed=directed_list,
-            colour=colour if any_colour or colours is not None else None,
+            colour=colour,
             colour_names=tuple(palette),
             colours=colours,
             start=None if start is None else frozenset(index[str(s)] for s in start),
@@ -329,3 +301,37 @@ class Puzzle:
             else frozenset(colours.index(c) for c in first),
             **rules,
         )
+
+
+def _numbered(nodes: Iterable[str], edges: Iterable[Sequence[Any]],
+              colours: ColourRule | None, colour_names: Sequence[str]
+              ) -> tuple[dict[str, int], list[int], list[int], list[int] | None, list[str]]:
+    """Number the nodes (``nodes`` first, then each edge's ends as they come) and the
+    colours of :meth:`Puzzle.build`'s edges: the node index (in number order), tails,
+    heads, edge colours (``None`` when no edge has one and there is no rule) and the
+    colour names."""
+    index: dict[str, int] = {}
+
+    def node(name: Any) -> int:
+        return index.setdefault(str(name), len(index))
+
+    for name in nodes:
+        node(name)
+    palette = list(colours.names if colours is not None else colour_names)
+    tail: list[int] = []
+    head: list[int] = []
+    colour: list[int] = []
+    any_colour = False
+    for edge in edges:
+        tail.append(node(edge[0]))
+        head.append(node(edge[1]))
+        if len(edge) > 2 and edge[2] is not None:
+            if str(edge[2]) not in palette:
+                if colours is not None:
+                    raise ValueError(f"colour {edge[2]!r} is not in the colour rule")
+                palette.append(str(edge[2]))
+            colour.append(palette.index(str(edge[2])))
+            any_colour = True
+        else:
+            colour.append(-1)
+    return index, tail, head, colour if any_colour or colours is not None else None, palette

@@ -332,6 +332,16 @@ class _Builder:
             if _two_way(puzzle, e):
                 self.orientation[e] = self._new()
         self.colour = puzzle.colour if puzzle.colour is not None else [-1] * m
+        # The tables :meth:`build` fills (see :class:`TransitionMap`).
+        self.pairs: list[tuple[int, int, int]] = []
+        self.at_node: list[list[int]] = [[] for _ in range(puzzle.num_nodes)]
+        self.starts: dict[int, int] = {}
+        self.finishes: dict[int, int] = {}
+        self.node_starts: dict[int, int] = {}
+        self.node_finishes: dict[int, int] = {}
+        #: per edge end, the pairs (and the finish) it may go on to / come from
+        self.succ: dict[int, list[int]] = {}
+        self.pred: dict[int, list[int]] = {}
 
     def _new(self) -> int:
         self.top += 1
@@ -390,65 +400,66 @@ class _Builder:
         at = ends_at(p)
         v2 = self.version == "transition-v2"
         free = free_nodes(p, at) if v2 else (False,) * p.num_nodes
-        pairs: list[tuple[int, int, int]] = []
-        at_node: list[list[int]] = [[] for _ in range(p.num_nodes)]
-        starts: dict[int, int] = {}
-        finishes: dict[int, int] = {}
-        node_starts: dict[int, int] = {}
-        node_finishes: dict[int, int] = {}
-        succ: dict[int, list[int]] = {}
-        pred: dict[int, list[int]] = {}
-        follows = p.colour_may_follow
-        colour = self.colour
-        add = self.clauses.append
         for v, here in enumerate(at):
             if free[v]:
-                self._balance(v, here, node_starts, node_finishes)
-                continue
-            arriving = [(i, self.arrives(i)) for i in here if self.arrives(i) is not False]
-            leaving = [(j, self.leaves(j)) for j in here if self.leaves(j) is not False]
-            for i, arrive in arriving:
-                ci = colour[i // 2]
-                out = succ.setdefault(i, [])
-                for j, leave in leaving:
-                    if j != i and follows(ci, colour[j // 2]):
-                        self.top += 1
-                        var = self.top
-                        at_node[v].append(len(pairs))
-                        pairs.append((var, i, j))
-                        out.append(var)
-                        pred.setdefault(j, []).append(var)
-                        if arrive is not True:  # the pair needs i to arrive, j to leave
-                            add([-var, arrive])
-                        if leave is not True:
-                            add([-var, leave])
-            if not p.closed:
-                if p.may_start(v):
-                    for j, _ in leaving:
-                        if p.may_come_first(colour[j // 2]):
-                            starts[j] = start = self._new()
-                            pred.setdefault(j, []).append(start)
-                            self._implies(start, self.leaves(j))
-                if p.may_end(v):
-                    for i, _ in arriving:
-                        finishes[i] = finish = self._new()
-                        succ.setdefault(i, []).append(finish)
-                        self._implies(finish, self.arrives(i))
+                self._balance(v, here, self.node_starts, self.node_finishes)
+            else:
+                self._pair_up(v, here)
         for v, here in enumerate(at):
             if free[v]:
                 continue
             for end in here:
-                self._exactly_one(self.arrives(end), succ.get(end, []))
-                self._exactly_one(self.leaves(end), pred.get(end, []))
+                self._exactly_one(self.arrives(end), self.succ.get(end, []))
+                self._exactly_one(self.leaves(end), self.pred.get(end, []))
         if p.closed:
-            self._closed_start(pairs, free)
+            self._closed_start(self.pairs, free)
         else:
-            self._exactly_one(True, [*starts.values(), *node_starts.values()])
+            self._exactly_one(True, [*self.starts.values(), *self.node_starts.values()])
         if v2:
             self.clauses.extend(order_clauses(p, self.walked_from))
-        return self.clauses, TransitionMap(pairs, starts, finishes, self.orientation,
-                                           self.top, at_node, free, node_starts,
-                                           node_finishes, self.version)
+        return self.clauses, TransitionMap(self.pairs, self.starts, self.finishes,
+                                           self.orientation, self.top, self.at_node, free,
+                                           self.node_starts, self.node_finishes,
+                                           self.version)
+
+    def _pair_up(self, v: int, here: list[int]) -> None:
+        """Node ``v`` (not free): a variable per (arriving end, leaving end) pair whose
+        colours may follow each other, and the walk's start and finish literals here."""
+        colour, follows, add = self.colour, self.p.colour_may_follow, self.clauses.append
+        arriving = [(i, self.arrives(i)) for i in here if self.arrives(i) is not False]
+        leaving = [(j, self.leaves(j)) for j in here if self.leaves(j) is not False]
+        for i, arrive in arriving:
+            ci = colour[i // 2]
+            out = self.succ.setdefault(i, [])
+            for j, leave in leaving:
+                if j != i and follows(ci, colour[j // 2]):
+                    self.top += 1
+                    var = self.top
+                    self.at_node[v].append(len(self.pairs))
+                    self.pairs.append((var, i, j))
+                    out.append(var)
+                    self.pred.setdefault(j, []).append(var)
+                    if arrive is not True:  # the pair needs i to arrive, j to leave
+                        add([-var, arrive])
+                    if leave is not True:
+                        add([-var, leave])
+        if not self.p.closed:
+            self._open_ends(v, [i for i, _ in arriving], [j for j, _ in leaving])
+
+    def _open_ends(self, v: int, arriving: list[int], leaving: list[int]) -> None:
+        """An open walk may start at ``v`` by a leaving end, finish by an arriving one."""
+        p, colour = self.p, self.colour
+        if p.may_start(v):
+            for j in leaving:
+                if p.may_come_first(colour[j // 2]):
+                    self.starts[j] = start = self._new()
+                    self.pred.setdefault(j, []).append(start)
+                    self._implies(start, self.leaves(j))
+        if p.may_end(v):
+            for i in arriving:
+                self.finishes[i] = finish = self._new()
+                self.succ.setdefault(i, []).append(finish)
+                self._implies(finish, self.arrives(i))
 
     def _balance(self, v: int, here: list[int], node_starts: dict[int, int],
                  node_finishes: dict[int, int]) -> None:

@@ -192,7 +192,7 @@ def _dot_id(text: Any) -> str:
 def _dot(puzzle: Puzzle) -> str:
     """Graphviz: a ``digraph`` when any edge is one-way (two-way edges get ``dir=none``),
     colours painted as the drawings paint them, positions pinned (``neato -n``)."""
-    from trailkit.solvers.drawing.palette import palette
+    from trailkit.models.palette import palette
 
     paint = palette(list(puzzle.colour_names))
     directed = puzzle.any_directed

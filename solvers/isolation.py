@@ -17,9 +17,10 @@ How a run is isolated (POSIX only: ``fork``, ``resource``):
 * each run is a forked child with ``RLIMIT_AS`` set to ``--memory-limit`` MB; it
   sends one JSON object back through a pipe and exits;
 * the parent kills a child that is still running ``GRACE_S`` seconds after its time
-  limit (``timeout``); a child that dies without answering is a ``crash``, or a
-  ``memout`` when it raised :class:`MemoryError` or its last words on stderr speak of
-  memory (C++ ``std::bad_alloc``, "Cannot allocate memory");
+  limit (``timeout``), and ``RLIMIT_CPU`` ends one that has used as much processor time
+  (``timeout`` too: ``limit_hit`` says ``wall`` or ``cpu``); a child that dies without
+  answering is a ``crash``, or a ``memout`` when it raised :class:`MemoryError` or its
+  last words on stderr speak of memory (C++ ``std::bad_alloc``, "Cannot allocate memory");
 * ``jobs=N`` keeps N children running at once (times are then noisier);
 * children ignore Ctrl-C and die with the parent (so does a child's own helper
   process, :func:`trailkit.solvers.sat.runner.run_guarded`); on Ctrl-C the parent kills
@@ -35,6 +36,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
+import multiprocessing
 import os
 import resource
 import select
@@ -54,8 +57,8 @@ from trailkit.solvers.interrupts import ignore_interrupts_and_die_with_parent, i
 from trailkit.solvers.registry import get_backend
 from trailkit.solvers.signs import SOLVING, sign, stop_listening
 
-__all__ = ["Comparison", "Row", "compare", "disagreements", "finish_worker", "run_one",
-           "start_worker", "unavailable_backends"]
+__all__ = ["Comparison", "Row", "compare", "disagreements", "finish_worker", "mark_agreement",
+           "run_one", "run_tasks", "start_worker", "summarise", "unavailable_backends"]
 
 #: Seconds a worker may run past its time limit before it is killed as a timeout.
 GRACE_S = 5.0
@@ -104,9 +107,13 @@ def _solve_once(spec: str, backend: str, limits: Limits, precheck: bool) -> dict
         answer = solve(puzzle, backend, limits, crosscheck=None, precheck=precheck)
         # the backend's own time: a second backend that confirms an unsolvable answer
         # without a certificate (the pipeline insists) is not charged to this one
+        certificate = answer.certificate
         return {"status": answer.status.value, "length": answer.length,
                 "optimal": answer.optimal, "time_s": answer.time_s, "detail": answer.reason,
-                "decided_by": answer.decided_by}
+                "decided_by": answer.decided_by, "encoding": answer.stats.get("encoding"),
+                "certificate": None if certificate is None else certificate.kind,
+                "certificate_checked": bool(answer.certificate_checked)
+                if certificate is not None else None}
     except MemoryError:
         return {"status": "memout", "detail": "out of memory (MemoryError)"}
     except VerificationFailure as exc:
@@ -128,23 +135,30 @@ class _Child:
     deadline: float
     wall: float
     data: bytearray = field(default_factory=bytearray)
+    started: float = 0.0
+    cpu_limit: int | None = None
 
 
 def _start(index: int, spec: str, backend: str, limits: Limits,
-           memory_mb: int | None, precheck: bool) -> _Child:
-    """Fork a worker that solves once under an address-space limit and pipes back JSON."""
+           memory_mb: int | None, precheck: bool, cpu_s: float | None = None) -> _Child:
+    """Fork a worker that solves once under an address-space limit and pipes back JSON;
+    its processor-time limit is ``cpu_s``, else the wall limit times the solver threads."""
     wall = (limits.time_limit or DEFAULT_TIMEOUT_S) + GRACE_S
     return start_worker(lambda: _solve_once(spec, backend, limits, precheck),
-                        wall_s=wall, memory_mb=memory_mb, index=index)
+                        wall_s=wall, memory_mb=memory_mb, index=index,
+                        cpu_s=cpu_s or wall * max(1, limits.workers))
 
 
 def start_worker(job: Callable[[], dict[str, Any]], *, wall_s: float,
-                 memory_mb: int | None, index: int = 0) -> _Child:
+                 memory_mb: int | None, index: int = 0, cpu_s: float | None = None) -> _Child:
     """Fork a child that runs ``job()`` under an address-space limit of ``memory_mb`` MB
-    and pipes back its result (plain JSON data), ignoring Ctrl-C; the caller reads
-    ``child.fd`` until it closes, kills ``child.pid`` past ``child.deadline`` (``wall_s``
-    from now), and then calls :func:`finish_worker`. Any run of trailkit code in an
-    isolated child goes through here (a comparison's solves, the workshop's runs)."""
+    (and ``RLIMIT_CPU`` of ``cpu_s`` seconds, rounded up, when given) and pipes back its
+    result (plain JSON data), ignoring Ctrl-C; the caller reads ``child.fd`` until it
+    closes, kills ``child.pid`` past ``child.deadline`` (``wall_s`` from now), and then
+    calls :func:`finish_worker`. Any run of trailkit code in an isolated child goes
+    through here (a comparison's solves, the workshop's runs)."""
+    cpu_limit = None if cpu_s is None else max(1, math.ceil(cpu_s))
+    started = time.monotonic()
     read_fd, write_fd = os.pipe()
     stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _finish, after the child ends
     parent = os.getpid()
@@ -153,12 +167,16 @@ def start_worker(job: Callable[[], dict[str, Any]], *, wall_s: float,
         code = 0
         try:
             os.close(read_fd)
+            if multiprocessing.current_process().daemon:  # forked in a Dask worker: the run
+                multiprocessing.current_process().daemon = False  # may start its own helpers
             ignore_interrupts_and_die_with_parent(parent)
             stop_listening()
             os.dup2(stderr.fileno(), 2)
             if memory_mb:
                 size = memory_mb * 1024 * 1024
                 resource.setrlimit(resource.RLIMIT_AS, (size, size))
+            if cpu_limit:  # SIGXCPU at the soft limit, SIGKILL a second later
+                resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 1))
             _send(write_fd, job())
         except BaseException as exc:  # e.g. an import that fails under the memory limit
             os.write(2, traceback.format_exc().encode())  # the child's last words
@@ -170,13 +188,16 @@ def start_worker(job: Callable[[], dict[str, Any]], *, wall_s: float,
         finally:
             os._exit(code)
     os.close(write_fd)
-    return _Child(index, pid, read_fd, stderr, time.monotonic() + wall_s, wall_s)
+    return _Child(index, pid, read_fd, stderr, started + wall_s, wall_s, started=started,
+                  cpu_limit=cpu_limit)
 
 
 def finish_worker(child: _Child, *, killed: bool) -> dict[str, Any]:
     """Reap a worker of :func:`start_worker` (``killed``: by the caller, past its deadline
     or cancelled) and return its result: what it sent, else ``timeout``, ``memout`` or
-    ``crash`` with a ``detail``; ``peak_mb`` is its peak memory."""
+    ``crash`` with a ``detail``; ``peak_mb`` is its peak memory, ``wall_s`` and ``cpu_s``
+    (user + system, from ``wait4``) its times, ``limit_hit`` the limit that ended it
+    (``wall``, ``cpu``, ``memory``) or ``None``."""
     return _finish(child, killed=killed)
 
 
@@ -196,21 +217,40 @@ def _finish(child: _Child, *, killed: bool) -> dict[str, Any]:
     """Reap a child and turn what it said (or its silence) into a run result."""
     os.close(child.fd)
     _, status, usage = os.wait4(child.pid, 0)
+    wall_s = time.monotonic() - child.started
+    cpu_s = usage.ru_utime + usage.ru_stime
     peak_mb = usage.ru_maxrss / 1024  # kilobytes on Linux
     child.stderr.seek(0, os.SEEK_END)
     child.stderr.seek(max(0, child.stderr.tell() - 4096))
     last_words = child.stderr.read().decode("utf-8", "replace").strip()
     child.stderr.close()
     result: dict[str, Any]
+    limit_hit = None
     if killed:
         result = {"status": "timeout", "detail": f"no answer within {child.wall:.0f} s"}
+        limit_hit = "wall"
     else:
         try:
             result = json.loads(bytes(child.data))
         except ValueError:
             result = _silent_death(status, last_words)
-    result["peak_mb"] = round(peak_mb, 1)
+            if _cpu_limit_ended(child, status, cpu_s):
+                result = {"status": "timeout", "detail": f"no answer within "
+                          f"{child.cpu_limit} s of processor time ({result['detail']})"}
+                limit_hit = "cpu"
+    if result["status"] == "memout":
+        limit_hit = "memory"
+    result.update(peak_mb=round(peak_mb, 1), wall_s=round(wall_s, 6), cpu_s=round(cpu_s, 6),
+                  limit_hit=limit_hit)
     return result
+
+
+def _cpu_limit_ended(child: _Child, status: int, cpu_s: float) -> bool:
+    """Whether ``RLIMIT_CPU`` ended the child: SIGXCPU, or SIGKILL at the hard limit."""
+    if child.cpu_limit is None or not os.WIFSIGNALED(status):
+        return False
+    signum = os.WTERMSIG(status)
+    return signum == signal.SIGXCPU or (signum == signal.SIGKILL and cpu_s >= child.cpu_limit)
 
 
 def _silent_death(status: int, last_words: str) -> dict[str, Any]:
@@ -226,22 +266,46 @@ def _silent_death(status: int, last_words: str) -> dict[str, Any]:
 
 
 def run_one(spec: str, backend: str, limits: Limits,
-            memory_mb: int | None = DEFAULT_MEMORY_MB, *, precheck: bool = True
-            ) -> dict[str, Any]:
-    """Run one solve in a fresh process with a hard wall-clock and memory limit."""
-    results = _run_all([(spec, backend)], limits, memory_mb, jobs=1, precheck=precheck)
+            memory_mb: int | None = DEFAULT_MEMORY_MB, *, precheck: bool = True,
+            cpu_s: float | None = None) -> dict[str, Any]:
+    """Run one solve in a fresh process with a hard wall-clock, CPU and memory limit."""
+    results = _run_all([(spec, backend)], limits, memory_mb, jobs=1, precheck=precheck,
+                       cpu_s=cpu_s)
     return results[0]
+
+
+def run_tasks(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int | None,
+              jobs: int, on_result: Callable[[int, dict[str, Any]], None] | None = None,
+              *, precheck: bool = True, cpu_s: float | None = None
+              ) -> dict[int, dict[str, Any]]:
+    """Run ``tasks`` (spec, backend), each once in its own worker, at most ``jobs`` at a
+    time; ``on_result(index, result)`` as each finishes (a campaign writes its row there).
+    On ``KeyboardInterrupt`` the running workers are killed and the exception goes on."""
+    return _run_all(tasks, limits, memory_mb, jobs, on_result, precheck=precheck, cpu_s=cpu_s)
+
+
+def _preload() -> None:
+    """Import in the parent what every run's child imports (the spec reader, the
+    pipeline), and read one tiny spec (a first read fills the reader's lazy tables): the
+    forked children inherit all of it instead of doing it once per run."""
+    import trailkit.solvers.pipeline  # noqa: F401
+    from trailkit.models.spec import load_spec_text
+
+    load_spec_text("trailkit: 1\nkind: trail\nedges: [a b, b c]\n")
 
 
 def _run_all(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int | None,
              jobs: int, on_result: Callable[[int, dict[str, Any]], None] | None = None,
-             *, precheck: bool = True) -> dict[int, dict[str, Any]]:
+             *, precheck: bool = True, cpu_s: float | None = None
+             ) -> dict[int, dict[str, Any]]:
     """Run ``tasks`` (spec, backend) with at most ``jobs`` workers; results by task index.
 
     On ``KeyboardInterrupt`` the running workers are killed and the exception goes on;
     ``on_result`` has already seen every finished run.
     """
     results: dict[int, dict[str, Any]] = {}
+    if tasks:
+        _preload()
     pending = list(range(len(tasks)))[::-1]
     running: dict[int, _Child] = {}
     try:
@@ -250,7 +314,7 @@ def _run_all(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int | 
                 index = pending.pop()
                 spec, backend = tasks[index]
                 with interrupts_held():  # the child is known before a Ctrl-C unwinds
-                    child = _start(index, spec, backend, limits, memory_mb, precheck)
+                    child = _start(index, spec, backend, limits, memory_mb, precheck, cpu_s)
                     running[child.fd] = child
                 sign(SOLVING, f"{backend} on {spec}")
             readable, _, _ = select.select(list(running), [], [], 0.05)
@@ -343,6 +407,16 @@ def compare(specs: list[str], backends: list[str], limits: Limits, repeat: int,
         if on_row is not None:
             on_row(ordered())
     return Comparison(ordered(), runs_done, len(tasks), interrupted)
+
+
+def summarise(spec: str, backend: str, runs: list[dict[str, Any]]) -> Row:
+    """One row from the repeated runs (results of :func:`run_tasks`) of a backend on a spec."""
+    return _summarise(spec, backend, runs)
+
+
+def mark_agreement(rows: list[Row]) -> None:
+    """Set ``agrees`` on the rows of one spec (see :func:`compare`)."""
+    _agreement(rows)
 
 
 def _summarise(spec: str, backend: str, runs: list[dict[str, Any]]) -> Row:

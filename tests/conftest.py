@@ -1,14 +1,30 @@
-"""Shared fixtures: the ``backend`` fixture runs a test once per registered backend."""
+"""Shared fixtures: the ``backend`` fixture runs a test once per registered backend.
+
+Also the Hypothesis settings profiles, chosen by ``HYPOTHESIS_PROFILE``: ``ci`` (the
+default, what CI runs) and ``dev`` (a quarter of the examples, for a quick run while
+working). Tests do not hard-code ``max_examples``; a test whose examples are costly
+asks for a share of the profile's count (``tests/budget.py``).
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from trailkit.models import jit
 from trailkit.models.errors import BackendUnavailable
 from trailkit.solvers.registry import EXTERNAL_EXAMPLES, backend_names, get_backend
+
+# No deadline: an example's time depends on the machine's load (and on a first Numba
+# compile), not on the code under test.
+settings.register_profile("ci", max_examples=200, deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=50, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(params=backend_names())

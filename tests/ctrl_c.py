@@ -75,10 +75,13 @@ def ctrl_c(args: list[str], sign: str, *, whole_group: bool = True,
             f"no {sign!r} on stderr: {''.join(err)[-2000:]}"
         time.sleep(after)
         pressed = time.monotonic()
-        if whole_group:
-            os.killpg(process.pid, signal.SIGINT)
-        else:
-            process.send_signal(signal.SIGINT)
+        try:
+            if whole_group:
+                os.killpg(process.pid, signal.SIGINT)
+            else:
+                process.send_signal(signal.SIGINT)
+        except ProcessLookupError:  # it had already ended: its exit code tells the rest
+            pass
         try:
             code = process.wait(EXIT_TIMEOUT_S)
         except subprocess.TimeoutExpired:
@@ -93,6 +96,13 @@ def ctrl_c(args: list[str], sign: str, *, whole_group: bool = True,
             reader.join()
     assert_nothing_left(process.pid)
     return Interrupted(code, "".join(out), "".join(err), seconds)
+
+
+def assert_clean_interrupt(run: Interrupted) -> None:
+    """Exit 130, "interrupted" said, no traceback."""
+    assert run.code == 130, (run.code, run.err[-2000:])
+    assert "interrupted" in run.err
+    assert "Traceback" not in run.err and "INTERNAL" not in run.err, run.err[-2000:]
 
 
 def assert_nothing_left(group: int) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from oracles import expected_walk
 
@@ -28,7 +28,6 @@ def red_blue_puzzles(draw: st.DrawFn) -> Puzzle:
     return alternating(edges, draw(st.booleans()))
 
 
-@settings(max_examples=300, deadline=None)
 @given(red_blue_puzzles())
 def test_certificate_is_sound_and_accepted(p: Puzzle) -> None:
     certificate = alternation_certificate(p)

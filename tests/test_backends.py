@@ -6,27 +6,16 @@ walk verified and every certificate accepted: the behaviour all backends share.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
-from oracles import assert_sound, expected_walk, walk_puzzles
+from budget import costly
+from hypothesis import HealthCheck, given
+from oracles import check_against_oracle, walk_puzzles
 
-from trailkit.models.answer import Status
 from trailkit.models.puzzle import EdgeUse, Puzzle
-from trailkit.solvers.base import Backend, Limits
+from trailkit.solvers.base import Backend
 
-LIMITS = Limits(time_limit=30)
-SETTINGS = settings(max_examples=40, deadline=None,
+SETTINGS = costly(0.2, "each example runs a backend and the brute-force oracle",
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])
-
-
-def check_against_oracle(backend: Backend, p: Puzzle) -> None:
-    answer = backend.solve(p, LIMITS)
-    assert answer.status is not Status.UNKNOWN, answer.reason
-    assert_sound(p, answer)
-    expected = expected_walk(p)
-    assert (answer.status is Status.SOLVED) == (expected is not None), answer
-    if expected is not None and answer.optimal:
-        assert len(answer.walk) == len(expected)
 
 
 @SETTINGS

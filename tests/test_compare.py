@@ -35,11 +35,14 @@ TWO_ROUTES = ("trailkit: 1\nkind: colour-walk\nstart: S\ngoal: T\n"
 
 
 class SleepyBackend(Backend):
-    """Hangs: never answers, whatever its time limit says."""
+    """Hangs: never answers, whatever its time limit says. Its sign that it runs: the
+    file named by ``SLEEPY_SIGN`` (when set) exists."""
 
     name = "sleepy"
 
     def solve(self, puzzle: Puzzle, limits: Limits = Limits()) -> Answer:
+        if os.environ.get("SLEEPY_SIGN"):
+            Path(os.environ["SLEEPY_SIGN"]).write_text("running\n")
         time.sleep(60)
         raise AssertionError("unreachable")
 
@@ -245,14 +248,17 @@ def test_ctrl_c_keeps_every_finished_row(tmp_path: Path) -> None:
         "module='test_compare', cls='SleepyBackend')\n"
         "from trailkit.solvers.cli import main\n"
         "sys.exit(main(sys.argv[1:]))\n")
+    sign = tmp_path / "sleepy-runs"
     process = subprocess.Popen(
         [sys.executable, "-c", script, "compare", str(corpus), "--backends", "direct,sleepy",
          "--time-limit", "60", "--out", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 15
-    while not (out.exists() and out.read_text().strip()) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(0.3)  # the sleepy worker is running now
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "SLEEPY_SIGN": str(sign)})
+    deadline = time.monotonic() + 30
+    while not (sign.exists() and out.exists() and out.read_text().strip()) \
+            and time.monotonic() < deadline:
+        time.sleep(0.05)  # polling for the signs: the first row written, the worker runs
+    assert sign.exists(), "the sleepy worker never started"
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=15)
     assert process.returncode == 130, stderr

@@ -1,6 +1,6 @@
 """Counting: published numbers, exact counts, and brute-force oracles on random graphs.
 
-The brute force here enumerates every walk of the search tree one by one (no
+The brute force (``tests/oracles.py``) enumerates every walk of the search tree one by one (no
 memoisation, no shared code with the counter) and asks the independent checker
 :func:`trailkit.models.verify.verify` whether each walk is a solution.
 """
@@ -8,13 +8,12 @@ memoisation, no shared code with the counter) and asks the independent checker
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from itertools import pairwise
 
 import pytest
-from hypothesis import given, settings
+from budget import costly
+from hypothesis import given
 from hypothesis import strategies as st
-from oracles import steps_from
+from oracles import brute_tallies, colours_ok, count_puzzles, prefix_ok, steps_from
 
 from trailkit.models.answer import Walk
 from trailkit.models.errors import UnsupportedPuzzle
@@ -122,84 +121,14 @@ def test_reusable_failures_are_unsupported() -> None:
         count_walks(puzzle, failures=True)
 
 
-# ------------------------------------------------------------ brute-force oracle
-@dataclass
-class Tally:
-    solutions: int = 0
-    failures: int = 0
-    early: int = 0
-
-
-def _colours_ok(puzzle: Puzzle, edges: list[int]) -> bool:
-    """The colour part of the step rules: colours in order from an allowed first colour."""
-    rule, colour = puzzle.colours, puzzle.colour
-    if rule is None:
-        return True
-    assert colour is not None
-    if any(colour[e] < 0 for e in edges):
-        return False
-    if edges and puzzle.first is not None and colour[edges[0]] not in puzzle.first:
-        return False
-    return all(rule.allows(colour[a], colour[b]) for a, b in pairwise(edges))
-
-
-def _prefix_ok(puzzle: Puzzle, edges: list[int]) -> bool:
-    """The step rules of a trail: no edge twice, and the colour rule."""
-    return len(set(edges)) == len(edges) and _colours_ok(puzzle, edges)
-
-
-def brute_force(puzzle: Puzzle) -> dict[int, Tally]:
-    """Per start node: the seed's three numbers by plain enumeration of every walk."""
-    def explore(nodes: list[int], edges: list[int], tally: Tally) -> bool:
-        solved = not verify(puzzle, Walk(tuple(nodes), tuple(edges)))
-        tally.solutions += solved
-        children = [(e, w) for e, w in steps_from(puzzle, nodes[-1])
-                    if _prefix_ok(puzzle, [*edges, e])]
-        if not children and not solved:
-            tally.failures += 1
-        results = [explore([*nodes, w], [*edges, e], tally) for e, w in children]
-        solvable = solved or any(results)
-        if solvable:
-            tally.early += results.count(False)
-        return solvable
-
-    starts = sorted(puzzle.start) if puzzle.start is not None else range(puzzle.num_nodes)
-    tallies = {s: Tally() for s in starts}
-    solvable = {s: explore([s], [], tallies[s]) for s in starts}
-    if any(solvable.values()):
-        for s in starts:
-            tallies[s].early += not solvable[s]
-    return tallies
-
-
 NAMES = "abcd"
 RULE = ColourRule.from_cycle(["r", "g", "b"])
 
 
-@st.composite
-def small_puzzles(draw: st.DrawFn, use: EdgeUse | None = None) -> Puzzle:
-    n = draw(st.integers(1, 4))
-    nodes = st.sampled_from(NAMES[:n])
-    m = draw(st.integers(0, 6))
-    coloured = draw(st.booleans())
-    edges = [(draw(nodes), draw(nodes), draw(st.sampled_from("rgb")) if coloured else None)
-             for _ in range(m)]
-    subset = st.one_of(st.none(), st.lists(nodes, min_size=1, max_size=n))
-    return Puzzle.build(
-        nodes=NAMES[:n], edges=edges,
-        directed=draw(st.lists(st.booleans(), min_size=m, max_size=m)),
-        colours=RULE if coloured else None,
-        first=draw(st.one_of(st.none(), st.lists(st.sampled_from("rgb"), min_size=1)))
-        if coloured else None,
-        start=draw(subset), end=draw(subset), closed=draw(st.booleans()),
-        use=use or draw(st.sampled_from([EdgeUse.EXACTLY_ONCE, EdgeUse.AT_MOST_ONCE])),
-    )
-
-
-@settings(max_examples=150, deadline=None)
-@given(small_puzzles())
+@costly(0.75, "each example counts walks by enumeration and by brute force")
+@given(count_puzzles())
 def test_counts_match_brute_force(puzzle: Puzzle) -> None:
-    expected = brute_force(puzzle)
+    expected = brute_tallies(puzzle)
     result = count_walks(puzzle, failures=True)
     assert result.complete and result.per_start is not None
     got = {puzzle.node_index(name): c for name, c in result.per_start.items()}
@@ -208,8 +137,8 @@ def test_counts_match_brute_force(puzzle: Puzzle) -> None:
     assert result.solutions == sum(t.solutions for t in expected.values())
 
 
-@settings(max_examples=60, deadline=None)
-@given(small_puzzles(use=EdgeUse.AT_MOST_ONCE))
+@costly(0.3, "each example counts walks by enumeration and by brute force")
+@given(count_puzzles(use=EdgeUse.AT_MOST_ONCE))
 def test_shortest_at_most_once_counts_the_feweststeps_from(puzzle: Puzzle) -> None:
     shortest = Puzzle(**{**_fields(puzzle), "objective": Objective.SHORTEST})
     lengths = _solution_lengths(shortest)
@@ -229,7 +158,7 @@ def _solution_lengths(puzzle: Puzzle) -> list[int]:
         if not verify(puzzle, Walk(tuple(nodes), tuple(edges))):
             found.append(len(edges))
         for e, w in steps_from(puzzle, nodes[-1]):
-            if _prefix_ok(puzzle, [*edges, e]):
+            if prefix_ok(puzzle, [*edges, e]):
                 walk([*nodes, w], [*edges, e])
 
     starts = sorted(puzzle.start) if puzzle.start is not None else range(puzzle.num_nodes)
@@ -238,8 +167,8 @@ def _solution_lengths(puzzle: Puzzle) -> list[int]:
     return found
 
 
-@settings(max_examples=80, deadline=None)
-@given(small_puzzles(use=EdgeUse.ANY))
+@costly(0.4, "each example counts walks by enumeration and by brute force")
+@given(count_puzzles(use=EdgeUse.ANY))
 def test_reusable_counts_shortest_walks(puzzle: Puzzle) -> None:
     """Brute force: walks of 0, 1, 2, ... steps until some are solutions (or give up)."""
     layer: list[tuple[list[int], list[int]]] = [
@@ -251,7 +180,7 @@ def test_reusable_counts_shortest_walks(puzzle: Puzzle) -> None:
         if expected:
             break
         layer = [([*n, w], [*e, x]) for n, e in layer for x, w in steps_from(puzzle, n[-1])
-                 if _colours_ok(puzzle, [*e, x])]
+                 if colours_ok(puzzle, [*e, x])]
     result = count_walks(puzzle)
     if expected:
         assert result.solutions == expected
@@ -284,7 +213,7 @@ def eulerian_multigraphs(draw: st.DrawFn) -> Puzzle:
                         start=draw(subset), end=draw(subset))
 
 
-@settings(max_examples=150, deadline=None)
+@costly(0.75, "each example counts walks by enumeration and by brute force")
 @given(eulerian_multigraphs())
 def test_exact_count_matches_enumeration(puzzle: Puzzle) -> None:
     exact = exact_count(puzzle)
@@ -296,7 +225,7 @@ def test_exact_count_matches_enumeration(puzzle: Puzzle) -> None:
         k: v.solutions for k, v in enumerated.per_start.items()}
 
 
-@settings(max_examples=60, deadline=None)
+@costly(0.3, "each example counts walks by enumeration and by brute force")
 @given(eulerian_multigraphs())
 def test_circuits_times_edges_is_closed_sequences(puzzle: Puzzle) -> None:
     closed = Puzzle(**{**_fields(puzzle), "closed": True, "start": None, "end": None})

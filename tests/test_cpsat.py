@@ -1,9 +1,9 @@
 """Behaviour of the ``cpsat`` backend, checked against verify, brute force and published counts.
 
-The brute-force oracle below shares no code with the backend: it walks tiny graphs
-step by step and lets :func:`verify` decide which walks are solutions (for reusable
-edges it counts walks by dynamic programming over (start, first colour, node, last
-colour) states, a space in which the shortest length is bounded).
+The brute-force oracles (``tests/oracles.py``) share no code with the backend: they
+walk tiny graphs step by step and let :func:`verify` decide which walks are solutions
+(for reusable edges they count walks by dynamic programming over (start, first colour,
+node, last colour) states, a space in which the shortest length is bounded).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
-from oracles import steps_from
+from budget import costly
+from hypothesis import assume, given
+from oracles import once_lengths, reusable_shortest, rule_puzzles, solution_oracle
 
 from trailkit.models.answer import Status, Walk
 from trailkit.models.errors import UnsupportedPuzzle
@@ -45,115 +45,13 @@ def cpsat() -> CpSatBackend:
     return CpSatBackend()
 
 
-# --------------------------------------------------------------- the oracle
-def brute_once(puzzle: Puzzle) -> Counter[int]:
-    """Lengths of every valid walk of a use-once puzzle, by exhaustive depth-first search."""
-    found: Counter[int] = Counter()
-
-    def grow(nodes: list[int], edges: list[int]) -> None:
-        if not verify(puzzle, Walk(tuple(nodes), tuple(edges))):
-            found[len(edges)] += 1
-        for e, nxt in steps_from(puzzle, nodes[-1]):
-            if e not in edges:
-                grow([*nodes, nxt], [*edges, e])
-
-    for v in range(puzzle.num_nodes):
-        grow([v], [])
-    return found
-
-
-def brute_reusable(puzzle: Puzzle) -> tuple[int | None, int]:
-    """(shortest length or None, number of shortest walks) for a reusable-edge puzzle."""
-    rule, colour = puzzle.colours, puzzle.colour
-
-    def col(e: int) -> int:
-        return -1 if colour is None else colour[e]
-
-    def ok_end(state: tuple[int, int, int, int], k: int) -> bool:
-        start, first, at, last = state
-        if puzzle.end is not None and at not in puzzle.end:
-            return False
-        if puzzle.closed:
-            return k >= 1 and at == start and (rule is None or first in rule.successors[last])
-        return True
-
-    layer: Counter[tuple[int, int, int, int]] = Counter(
-        {(u, -9, u, -9): 1 for u in range(puzzle.num_nodes)
-         if puzzle.start is None or u in puzzle.start})
-    bound = (puzzle.num_nodes * (len(puzzle.colour_names) + 1)) ** 2 + 2
-    for k in range(bound):
-        total = sum(n for s, n in layer.items() if ok_end(s, k))
-        if total:
-            return k, total
-        nxt: Counter[tuple[int, int, int, int]] = Counter()
-        for (start, first, at, last), n in layer.items():
-            for e, to in steps_from(puzzle, at):
-                c = col(e)
-                if rule is not None:
-                    if c < 0 or (k == 0 and puzzle.first is not None and c not in puzzle.first):
-                        continue
-                    if k > 0 and c not in rule.successors[last]:
-                        continue
-                nxt[(start, c if k == 0 else first, to, c)] += n
-        layer = nxt
-    return None, 0
-
-
-def oracle(puzzle: Puzzle) -> tuple[int | None, int]:
-    """(shortest valid length or None, number of solutions the backend should count)."""
-    if puzzle.use is EdgeUse.ANY:
-        return brute_reusable(puzzle)
-    lengths = brute_once(puzzle)
-    if not lengths:
-        return None, 0
-    best = min(lengths)
-    if puzzle.objective is Objective.SHORTEST:
-        return best, lengths[best]
-    if puzzle.wants_longest:  # the longest walks only (CONTRACT 1.2 §5)
-        return best, lengths[max(lengths)]
-    return best, sum(lengths.values())
-
-
-# ----------------------------------------------------- random small puzzles
-@st.composite
-def small_puzzles(draw: st.DrawFn, use: EdgeUse | None = None, max_edges: int = 5) -> Puzzle:
-    n = draw(st.integers(2, 4))
-    names = "abcd"[:n]
-    m = draw(st.integers(1, max_edges))
-    colours = draw(st.sampled_from(["none", "cycle", "table"]))
-    palette = ["red", "blue", "green"]
-    rule = None
-    if colours == "cycle":
-        rule = ColourRule.from_cycle(palette[: draw(st.integers(2, 3))])
-    elif colours == "table":
-        k = draw(st.integers(1, 3))
-        table = {a: draw(st.sets(st.sampled_from(palette[:k]))) for a in palette[:k]}
-        rule = ColourRule.from_transitions(palette[:k], table)
-    edges = []
-    for _ in range(m):
-        u, v = draw(st.sampled_from(names)), draw(st.sampled_from(names))
-        c = draw(st.sampled_from([*rule.names, None])) if rule else None
-        edges.append((u, v, c))
-    directed = draw(st.one_of(st.none(), st.lists(st.booleans(), min_size=m, max_size=m)))
-    subset = st.one_of(st.none(), st.sets(st.sampled_from(names), min_size=1))
-    first = draw(st.one_of(st.none(), st.sets(st.sampled_from(rule.names), min_size=1))
-                 ) if rule else None
-    return Puzzle.build(
-        kind="walk", edges=edges, nodes=names, directed=directed, colours=rule,
-        start=draw(subset), end=draw(subset), first=first,
-        use=use or draw(st.sampled_from(list(EdgeUse))),
-        closed=draw(st.booleans()),
-        objective=draw(st.sampled_from(list(Objective))))
-
-
-SETTINGS = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = costly(0.3, "each example builds and solves a CP-SAT model")
 
 
 @SETTINGS
-@given(small_puzzles())
+@given(rule_puzzles())
 def test_solve_agrees_with_brute_force(puzzle: Puzzle) -> None:
-    best, _ = oracle(puzzle)
+    best, _ = solution_oracle(puzzle)
     answer = CpSatBackend().solve(puzzle)
     if best is None:
         assert answer.status is Status.UNSOLVABLE
@@ -166,24 +64,24 @@ def test_solve_agrees_with_brute_force(puzzle: Puzzle) -> None:
         assert len(answer.walk) == best
     elif puzzle.wants_longest:  # objective longest (at most once): the longest walk
         assert answer.optimal is True
-        assert len(answer.walk) == max(brute_once(puzzle))
+        assert len(answer.walk) == max(once_lengths(puzzle))
     else:
         assert answer.optimal is None
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(small_puzzles(max_edges=4))
+@costly(0.2, "each example builds and solves a CP-SAT model")
+@given(rule_puzzles(max_edges=4))
 def test_count_agrees_with_brute_force(puzzle: Puzzle) -> None:
-    _, expected = oracle(puzzle)
+    _, expected = solution_oracle(puzzle)
     result = CpSatBackend().count(puzzle)
     assert result.complete
     assert result.solutions == expected
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(small_puzzles(use=EdgeUse.ANY, max_edges=7))
+@costly(0.2, "each example builds and solves a CP-SAT model")
+@given(rule_puzzles(use=EdgeUse.ANY, max_edges=7))
 def test_reusable_colour_walks_are_shortest(puzzle: Puzzle) -> None:
-    best, _ = brute_reusable(puzzle)
+    best, _ = reusable_shortest(puzzle)
     answer = CpSatBackend().solve(replace(puzzle, objective=Objective.SHORTEST))
     if best is None:
         assert answer.status is Status.UNSOLVABLE
@@ -193,16 +91,14 @@ def test_reusable_colour_walks_are_shortest(puzzle: Puzzle) -> None:
         assert len(answer.walk) == best
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(small_puzzles(max_edges=4))
+@costly(0.15, "each example builds and solves a CP-SAT model")
+@given(rule_puzzles(max_edges=4))
 def test_agrees_with_direct_backend(puzzle: Puzzle) -> None:
     limits = Limits(work_limit=10**6)
+    direct = get_backend("direct")  # always registered: its absence is a failure
     try:
-        direct = get_backend("direct")
         theirs = direct.solve(puzzle, limits)
         their_count = direct.count(puzzle, limits)
-    except (ImportError, ModuleNotFoundError) as exc:
-        pytest.skip(f"direct backend not available here: {exc}")
     except UnsupportedPuzzle:
         assume(False)  # direct counts no reusable walks: nothing to compare
     ours = CpSatBackend().solve(puzzle)
@@ -264,10 +160,10 @@ def test_toowoomba_style_colour_walk(cpsat: CpSatBackend) -> None:
     answer = cpsat.solve(puzzle)
     assert answer.status is Status.SOLVED and answer.optimal
     assert verify(puzzle, answer.walk) == []
-    assert len(answer.walk) == brute_reusable(puzzle)[0]
+    assert len(answer.walk) == reusable_shortest(puzzle)[0]
     gone = Puzzle.build(kind="colour-walk", edges=edges[:4], nodes=["T"], colours=RGB, start=["S"],
                         end=["T"], use=EdgeUse.ANY, objective=Objective.SHORTEST)
-    assert brute_reusable(gone)[0] is None
+    assert reusable_shortest(gone)[0] is None
     no = cpsat.solve(gone)
     assert no.status is Status.UNSOLVABLE and "never repeats a state" in no.reason
 
@@ -278,7 +174,7 @@ def test_mixed_directed_alternating_trail(cpsat: CpSatBackend) -> None:
     puzzle = Puzzle.build(kind="walk", edges=edges, directed=[True, False, True, False],
                           colours=rule, closed=True)
     answer = cpsat.solve(puzzle)
-    assert (answer.status is Status.SOLVED) == (oracle(puzzle)[0] is not None)
+    assert (answer.status is Status.SOLVED) == (solution_oracle(puzzle)[0] is not None)
     if answer.walk is not None:
         assert verify(puzzle, answer.walk) == []
 
@@ -287,7 +183,7 @@ def test_self_loops_and_parallel_edges(cpsat: CpSatBackend) -> None:
     puzzle = trail(["aa", "ab", "ab", "bb", "ab"])
     answer = cpsat.solve(puzzle)
     assert answer.status is Status.SOLVED and verify(puzzle, answer.walk) == []
-    assert cpsat.count(puzzle).solutions == oracle(puzzle)[1]
+    assert cpsat.count(puzzle).solutions == solution_oracle(puzzle)[1]
 
 
 # ------------------------------------------------------------------ traps

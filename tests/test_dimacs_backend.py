@@ -146,8 +146,7 @@ def test_binary_and_text_drat_read_alike() -> None:
 @pytest.mark.parametrize("whole_group", [True, False], ids=["terminal", "kill-INT"])
 def test_one_ctrl_c_stops_the_outside_solver(tmp_path: Path, whole_group: bool) -> None:
     """Exit 130 and the solver program gone, also when the Ctrl-C reaches trailkit alone."""
-    from ctrl_c import ctrl_c
-    from test_interrupts import assert_clean_interrupt
+    from ctrl_c import assert_clean_interrupt, ctrl_c
 
     pid_file = tmp_path / "pid"
     program = fake_solver(tmp_path, "hangs", f'echo $$ > "{pid_file}"; exec sleep 600')

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from oracles import assert_sound, brute_shortest, walk_puzzles
 
@@ -24,8 +24,6 @@ from trailkit.solvers.registry import get_backend
 
 RB = ColourRule.from_cycle(["red", "blue"])
 RGB = ColourRule.from_cycle(["red", "blue", "green"])
-SETTINGS = settings(max_examples=300, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
 
 
 def _check_against_brute(p: Puzzle) -> Any:
@@ -56,14 +54,12 @@ def reuse_tempting(draw: Any) -> Puzzle:
                   objective=Objective.SHORTEST)
 
 
-@SETTINGS
 @given(reuse_tempting())
 def test_at_most_once_where_the_relaxation_reuses_edges(p: Puzzle) -> None:
     """Exercises the iterative deepening: the relaxation's walk is often not a trail."""
     _assert_shortest_like_brute_force(p)
 
 
-@SETTINGS
 @given(walk_puzzles(use=EdgeUse.AT_MOST_ONCE, max_nodes=4, max_edges=6))
 def test_at_most_once_shortest_matches_brute_force(p: Puzzle) -> None:
     _assert_shortest_like_brute_force(p)
@@ -76,13 +72,11 @@ def _assert_shortest_like_brute_force(p: Puzzle) -> None:
         assert answer.optimal is True and len(answer.walk) == len(expected)
 
 
-@SETTINGS
 @given(walk_puzzles(use=EdgeUse.AT_MOST_ONCE, max_nodes=4, max_edges=6))
 def test_at_most_once_any_walk_matches_brute_force(p: Puzzle) -> None:
     _check_against_brute(dataclasses.replace(p, objective=Objective.ANY))
 
 
-@SETTINGS
 @given(walk_puzzles(use=EdgeUse.EXACTLY_ONCE, max_nodes=4, max_edges=6))
 def test_exactly_once_with_colours_matches_brute_force(p: Puzzle) -> None:
     if p.colours is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from oracles import COLOURS, RGB, assert_sound, brute_shortest, reusable_bound, walk_puzzles
 
 from trailkit.models.answer import Status
@@ -18,7 +18,6 @@ from trailkit.solvers.registry import get_backend
 
 
 # ------------------------------------------------------- property tests
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(walk_puzzles())
 def test_matches_brute_force(p: Puzzle) -> None:
     answer = solve_reusable(p, Limits())
@@ -32,7 +31,6 @@ def test_matches_brute_force(p: Puzzle) -> None:
         assert len(answer.walk) == len(expected)
 
 
-@settings(max_examples=200, deadline=None)
 @given(walk_puzzles(closed=True, max_nodes=3, max_edges=5))
 def test_closed_walks_match_brute_force(p: Puzzle) -> None:
     answer = solve_reusable(p, Limits())

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from trailkit.models.answer import Certificate
+from trailkit.models.palette import palette
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
 from trailkit.models.spec import load_spec, load_spec_text
 from trailkit.solvers.cli import main
 from trailkit.solvers.drawing import EdgeMark, Emphasis, draw_svg
 from trailkit.solvers.drawing.layout import count_crossings, node_positions
-from trailkit.solvers.drawing.palette import palette
 from trailkit.solvers.pipeline import solve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -297,7 +297,7 @@ def test_draw_repair_command_emphasises_the_restored_plank(tmp_path, capsys) -> 
     assert "nothing to repair" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("module", ["__init__", "emphasis", "geometry", "layout", "palette",
+@pytest.mark.parametrize("module", ["__init__", "emphasis", "geometry", "layout",
                                     "placement", "svgtext", "captions"])
 def test_drawing_docstring_examples(module: str) -> None:
     import doctest

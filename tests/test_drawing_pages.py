@@ -5,12 +5,12 @@ the page's own buttons step through the walk and the current plank is highlighte
 from __future__ import annotations
 
 import re
-import shutil
 import struct
 import zlib
 from pathlib import Path
 
 import pytest
+from chromium import CHROMIUM_ARGS, find_chromium
 
 from trailkit.models.spec import load_spec
 from trailkit.solvers.cli import main
@@ -19,9 +19,6 @@ from trailkit.solvers.pipeline import solve
 
 ROOT = Path(__file__).resolve().parent.parent
 RESTORED = ROOT / "specs" / "tyre-puzzle" / "restored.yaml"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync"]
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -78,18 +75,10 @@ def test_html_page_is_self_contained(tmp_path: Path) -> None:
     assert page.count("<li data-step=") == 25
 
 
-def _chromium() -> str | None:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
-
-
 @pytest.fixture(scope="module")
 def browser():
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    executable = _chromium()
+    executable = find_chromium()
     if executable is None:
         pytest.skip("no chromium found on PATH (Debian: apt-get install chromium)")
     with sync_api.sync_playwright() as pw:

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from budget import costly
+from hypothesis import HealthCheck, assume, given
 from hypothesis import strategies as st
 from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
@@ -190,8 +191,8 @@ def exactly_once_puzzles(draw):
                         start=draw(st.none() | st.just([names[0]])))
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.filter_too_much])
+@costly(0.125, "each example runs a SAT solver with proof logging and checks the proof",
+        suppress_health_check=[HealthCheck.filter_too_much])
 @given(exactly_once_puzzles(), st.sampled_from(PROOF_SOLVERS))
 def test_every_unsat_answer_has_an_accepted_proof(puzzle: Puzzle, solver: str) -> None:
     answer = SatBackend(solver).solve(puzzle)
@@ -248,8 +249,8 @@ def test_modes_agree_on_pigeonhole_proofs(solver: str) -> None:
     assert_modes_agree(cnf.clauses, proof)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.filter_too_much])
+@costly(0.075, "each example runs a SAT solver with proof logging and checks the proof",
+        suppress_health_check=[HealthCheck.filter_too_much])
 @given(exactly_once_puzzles(), st.sampled_from(PROOF_SOLVERS))
 def test_modes_agree_on_random_unsolvable_encodings(puzzle: Puzzle, solver: str) -> None:
     clauses, _ = encode(puzzle, puzzle.num_edges)

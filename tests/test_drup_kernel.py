@@ -110,8 +110,7 @@ def formulas_and_proofs(draw):
     return clauses, lines
 
 
-SETTINGS = settings(max_examples=300, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+SETTINGS = settings(suppress_health_check=[HealthCheck.filter_too_much])
 
 
 CHECKS = [{"backward": True}, {"backward": True, "core_first": False}, {"backward": False}]
@@ -186,6 +185,7 @@ def test_interpreted_kernel_says_what_the_compiled_one_says(tmp_path) -> None:
     assert any(ok for ok, _ in compiled) and not all(ok for ok, _ in compiled)
 
 
+@pytest.mark.slow
 def test_a_small_proof_is_checked_interpreted_with_the_compiled_verdicts(tmp_path) -> None:
     """Below the size where loading Numba costs more than the check, the checker runs
     its kernels interpreted: Numba is never imported, and every verdict is the compiled
@@ -248,6 +248,7 @@ def test_an_exhausted_watch_pool_leaves_the_proof_unchecked(monkeypatch) -> None
     assert not ok and message.startswith("unchecked:") and "memory" in message
 
 
+@pytest.mark.slow
 def test_variables_are_renumbered_and_bounded() -> None:
     # a variable numbered in the billions costs nothing: it is renumbered densely
     xor = [[1, 9_999_999_999], [-1, 9_999_999_999], [1, -9_999_999_999],
@@ -329,7 +330,6 @@ def kernels(request, monkeypatch) -> str:
     return request.param
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(proof_lines(), st.sampled_from([2, 5, drup.MAX_LEMMAS]),
        st.sampled_from(["\n", "\r\n"]))
 def test_the_byte_scanner_reads_what_the_exact_reader_reads(lines, max_lemmas, newline) -> None:
@@ -377,7 +377,7 @@ _CLAUSE = st.lists(st.integers(1, 4).flatmap(lambda v: st.sampled_from([v, -v]))
                    max_size=3)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[
+@settings(suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(st.lists(_CLAUSE, max_size=5), st.lists(st.tuples(st.booleans(), _CLAUSE), max_size=12))
 def test_deletions_find_the_clause_the_definition_names(kernels, clauses, lines) -> None:

@@ -14,10 +14,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from budget import costly
+from hypothesis import given
 from hypothesis import strategies as st
 from oracles import jit_on_and_off
-from test_fast_reader import specs
+from spec_texts import specs
 
 from trailkit.models import edge_scan, jit
 from trailkit.models.spec import check_spec, check_spec_text, fast, load_spec, load_spec_text
@@ -97,13 +98,14 @@ def scanned_with(text: str, lead: int
     return result.names, result.ends.tolist(), result.colour_names, colours
 
 
-@settings(max_examples=150, deadline=None)
+@pytest.mark.slow
+@costly(0.75, "each example scans a list with the kernels compiled and interpreted")
 @given(text=uniform_texts())
 def test_a_uniform_list_is_scanned_as_the_lines_read(variant: str, text: str) -> None:
     assert scanned(text) == reference(text)
 
 
-@settings(max_examples=80, deadline=None)
+@costly(0.4, "each example scans a list with the kernels compiled and interpreted")
 @given(text=uniform_texts(), indent=st.integers(0, 3))
 def test_list_items_are_scanned_in_place(variant: str, text: str, indent: int) -> None:
     """A YAML block list's lines (indentation and '- ' first) scan as the items alone."""
@@ -116,7 +118,7 @@ def test_list_items_are_scanned_in_place(variant: str, text: str, indent: int) -
         assert edge_scan.scan_edges("".join(rows), lead=len(lead)) is None
 
 
-@settings(max_examples=150, deadline=None)
+@costly(0.75, "each example scans a list with the kernels compiled and interpreted")
 @given(text=any_texts())
 def test_any_list_is_scanned_as_the_lines_read_or_left_to_them(variant: str,
                                                                  text: str) -> None:
@@ -147,7 +149,7 @@ def test_two_long_names_with_one_hash_are_never_merged(variant: str) -> None:
     assert honest.numbers.tolist() == [0, 0]  # what the check is there to catch
 
 
-@settings(max_examples=120, deadline=None)
+@costly(0.6, "each example scans a list with the kernels compiled and interpreted")
 @given(text=specs())
 def test_specs_read_the_same_through_the_scan(text: str) -> None:
     """Inline lists (the fast reader cuts them out first): the same puzzle, or the same

@@ -15,7 +15,7 @@ import textwrap
 import networkx as nx
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from oracles import jit_on_and_off
 
@@ -64,7 +64,6 @@ def networkx_says(puzzle: Puzzle) -> bool:
     return nx.is_eulerian(graph) if puzzle.closed else nx.has_eulerian_path(graph)
 
 
-@settings(max_examples=300, deadline=None)
 @given(st.sampled_from(["undirected", "directed"]).flatmap(walk_graphs))
 def test_one_way_or_two_way_graphs_agree_with_networkx(puzzle: Puzzle) -> None:
     answer = solve_euler(puzzle, Limits())
@@ -73,7 +72,6 @@ def test_one_way_or_two_way_graphs_agree_with_networkx(puzzle: Puzzle) -> None:
         assert verify(puzzle, answer.walk) == []
 
 
-@settings(max_examples=200, deadline=None)
 @given(walk_graphs("mixed", stray=False))
 def test_mixed_graphs_from_a_walk_are_solved(puzzle: Puzzle) -> None:
     answer = solve_euler(puzzle, Limits())
@@ -106,7 +104,6 @@ def _balanced(puzzle: Puzzle, flipped: set[int], s: int, t: int) -> bool:
     return bal == want
 
 
-@settings(max_examples=400, deadline=None)
 @given(mixed_graphs())
 def test_max_flow_finds_a_balancing_orientation_iff_one_exists(
         case: tuple[Puzzle, int, int]) -> None:
@@ -150,6 +147,7 @@ WALKS_SCRIPT = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_the_same_walks_with_the_jit_off() -> None:
     compiled, interpreted = jit_on_and_off(WALKS_SCRIPT)
     assert compiled == interpreted

@@ -14,7 +14,8 @@ import textwrap
 from itertools import pairwise
 
 import pytest
-from hypothesis import given, settings
+from budget import costly
+from hypothesis import given
 from hypothesis import strategies as st
 from oracles import jit_on_and_off
 
@@ -46,14 +47,13 @@ def closed_multigraphs(draw: st.DrawFn, max_nodes: int = 6, max_edges: int = 13)
     return Puzzle.build(nodes=NAMES[:n], edges=edges, directed=directed, closed=True)
 
 
-@settings(max_examples=300, deadline=None)
 @given(closed_multigraphs())
 def test_compiled_sum_equals_the_reference(puzzle: Puzzle) -> None:
     assert (count_euler_circuits(puzzle, "compiled")
             == count_euler_circuits(puzzle, "reference"))
 
 
-@settings(max_examples=80, deadline=None)
+@costly(0.4, "each example enumerates every walk to compare with the formula")
 @given(closed_multigraphs(max_nodes=5, max_edges=9))
 def test_compiled_count_equals_enumeration(puzzle: Puzzle) -> None:
     circuits = count_euler_circuits(puzzle, "compiled")
@@ -96,6 +96,7 @@ def test_open_trails_count_through_the_compiled_path() -> None:
     assert exact.solutions == count_walks(k5_minus).solutions > 0
 
 
+@pytest.mark.slow
 def test_the_same_counts_with_the_jit_off() -> None:
     script = textwrap.dedent("""
         from trailkit.models.puzzle import Puzzle

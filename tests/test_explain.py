@@ -13,7 +13,8 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from budget import costly
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 from oracles import once_walks, walk_puzzles
 
@@ -37,7 +38,7 @@ def _is_core(covered: list[frozenset[int]], subset: frozenset[int]) -> bool:
     return not any(subset <= c for c in covered)
 
 
-CORES = settings(max_examples=40, deadline=None,
+CORES = costly(0.2, "each example searches unsatisfiable cores with a solver",
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from budget import costly
+from hypothesis import given
 from hypothesis import strategies as st
 
 from trailkit.models.answer import Status
@@ -50,7 +51,7 @@ def test_other_seeds_give_other_specs(kind: str) -> None:
     assert len(texts) > 1
 
 
-@settings(max_examples=12, deadline=None)
+@costly(0.06, "each example generates a puzzle and confirms its promise by solving it")
 @given(kind=st.sampled_from(KINDS), seed=st.integers(0, 10**6),
        solvable=st.sampled_from(["yes", "no"]), grow=st.integers(0, 2))
 def test_the_promise_holds_for_any_seed(kind: str, seed: int, solvable: str, grow: int) -> None:
@@ -83,6 +84,7 @@ def test_sizes_out_of_range_are_input_errors(args: list[str]) -> None:
     assert main(["generate", *args]) == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [3, 5, 8])
 def test_balanced_no_is_balanced_everywhere_yet_certified_impossible(size: int) -> None:
     """Every count a short argument could use balances: even degrees, one piece, equal

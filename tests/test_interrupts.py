@@ -17,19 +17,13 @@ import time
 from pathlib import Path
 
 import pytest
-from ctrl_c import Interrupted, ctrl_c, write_slow_puzzles
+from ctrl_c import assert_clean_interrupt, ctrl_c, write_slow_puzzles
 
 from trailkit.solvers import interrupts
 from trailkit.solvers.registry import backend_names
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ROOT / "specs"
-
-
-def assert_clean_interrupt(run: Interrupted) -> None:
-    assert run.code == 130, (run.code, run.err[-2000:])
-    assert "interrupted" in run.err
-    assert "Traceback" not in run.err and "INTERNAL" not in run.err, run.err[-2000:]
 
 
 @pytest.fixture(scope="module")
@@ -105,6 +99,16 @@ def test_a_ctrl_c_after_cp_sat_has_run_is_still_an_interrupt(puzzles: dict[str, 
                  "trailkit: solving with direct")
     assert "solving with cpsat" in run.err
     assert_clean_interrupt(run)
+
+
+def test_a_ctrl_c_once_the_answer_is_out_changes_nothing(puzzles: dict[str, str]) -> None:
+    """Pressed while the interpreter tears down a big formula, after the answer was
+    printed: the exit code stays the answer's (it was a death by SIGINT, -2)."""
+    run = ctrl_c(["solve", puzzles["trail-200"], "--backend", "sat/transition",
+                  "--crosscheck", "none", "--json"], "trailkit: answered")
+    assert run.code == 0, (run.code, run.err[-2000:])
+    assert '"status": "solved"' in run.out or '"status":"solved"' in run.out, run.out[:300]
+    assert "Traceback" not in run.err
 
 
 # ------------------------------------------------------------------ the other commands

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import orjson
 import pytest
-from hypothesis import given, settings
+from budget import costly
+from hypothesis import given
 from hypothesis import strategies as st
 
 from trailkit.models.answer import Walk
@@ -47,8 +48,9 @@ def reference(steps: StepsJson) -> bytes:
     return b"[\n" + b",\n".join(line(step) for step in steps.to_list()) + b"\n  ]"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["interpreted", "compiled"])
-@settings(max_examples=60, deadline=None)
+@costly(0.3, "each example writes a walk with the kernels compiled and interpreted")
 @given(case=walks())
 def test_written_text_is_orjsons(variant: str, case: tuple[Puzzle, Walk]) -> None:
     puzzle, walk = case
@@ -68,6 +70,7 @@ def test_empty_walk_and_big_edge_index() -> None:
     assert bytes(steps.written_by(write_steps.interpreted)) == reference(steps)
 
 
+@pytest.mark.slow
 def test_every_walk_of_a_document_is_written_in_its_place() -> None:
     """``--backend all`` puts several walks in one document: each one's steps are written
     where it stands, and the whole reads back as JSON."""
@@ -85,7 +88,7 @@ def test_every_walk_of_a_document_is_written_in_its_place() -> None:
     assert b"\x00" not in done.stdout
 
 
-@settings(max_examples=30, deadline=None)
+@costly(0.15, "each example writes a walk with the kernels compiled and interpreted")
 @given(case=walks(), indent=st.integers(0, 8))
 def test_steps_are_indented_under_their_key(case: tuple[Puzzle, Walk], indent: int) -> None:
     """Nested answers (``all_backends``) put their steps deeper: each step line two
@@ -100,6 +103,7 @@ def test_steps_are_indented_under_their_key(case: tuple[Puzzle, Walk], indent: i
     assert steps.ascii_text(indent).isascii()
 
 
+@pytest.mark.slow
 def test_a_console_that_is_not_utf8_gets_the_same_answer_in_ascii(tmp_path) -> None:
     import json
     import os

@@ -11,7 +11,8 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from budget import costly
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 from oracles import once_walks, walk_puzzles
 
@@ -29,8 +30,8 @@ def _longest(p: Puzzle) -> int | None:
     return max((len(w) for w in once_walks(p)), default=None)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.function_scoped_fixture])
+@costly(0.2, "each example runs a longest-walk search on a backend and by brute force",
+        suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.data())
 def test_longest_matches_brute_force(backend: Backend, data: st.DataObject) -> None:
     p = data.draw(walk_puzzles(EdgeUse.AT_MOST_ONCE, max_nodes=4, max_edges=6))
@@ -51,8 +52,8 @@ def test_the_bundled_hand(backend: Backend) -> None:
 
 
 @pytest.mark.parametrize("closed", [False, True], ids=["open", "closed"])
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.function_scoped_fixture])
+@costly(0.15, "each example runs a longest-walk search on a backend and by brute force",
+        suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_longest_counts_match_brute_force(backend: Backend, closed: bool,
                                           data: st.DataObject) -> None:

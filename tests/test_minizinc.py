@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from oracles import walk_puzzles
-from test_backends import check_against_oracle
+from oracles import check_against_oracle, walk_puzzles
 
 from trailkit.models.answer import Status
 from trailkit.models.errors import BackendUnavailable

@@ -51,13 +51,28 @@ def test_drup_certificate_round_trip_and_rejections(tmp_path: Path, capsys) -> N
     code, out, _ = run(["check-certificate", KOENIGSBERG, str(cert), "--json"], capsys)
     assert code == 0 and json.loads(out)["accepted"] is True
 
+    side = cert.with_suffix(".drat")  # the proof lives next to the JSON, hashed in it
+    assert document["certificate"]["proof_file"] == side.name and side.exists()
+    assert "proof" not in document["certificate"]
+    lines = side.read_text().splitlines()
     truncated = json.loads(cert.read_text())
-    truncated["certificate"]["proof"] = truncated["certificate"]["proof"][:-1]
-    bad = tmp_path / "truncated.json"
-    bad.write_text(json.dumps(truncated))
+    inline = {**truncated["certificate"], "proof": lines[:-1]}
+    del inline["proof_file"], inline["proof_sha256"]
+    bad = tmp_path / "truncated.json"  # an old certificate, its proof inline: still read
+    bad.write_text(json.dumps({**truncated, "certificate": inline}))
     code, out, _ = run(["check-certificate", KOENIGSBERG, str(bad)], capsys)
     assert code == 1 and out.startswith("rejected:") and "empty clause" in out
+    bad.write_text(json.dumps({**truncated, "certificate": {**inline, "proof": lines}}))
+    assert run(["check-certificate", KOENIGSBERG, str(bad)], capsys)[0] == 0
 
+    side.write_text("\n".join(lines[:-1]) + "\n")  # the side file changed under its hash
+    code, out, _ = run(["check-certificate", KOENIGSBERG, str(cert)], capsys)
+    assert code == 1 and "does not match the SHA-256" in out
+    side.unlink()
+    code, out, err = run(["check-certificate", KOENIGSBERG, str(cert)], capsys)
+    assert code == 2 and "cannot read the certificate's proof file" in err
+
+    side.write_text("\n".join(lines) + "\n")
     code, out, _ = run(["check-certificate", DOUBLE_NINE, str(cert)], capsys)
     assert code == 1 and out.startswith("rejected:")  # made for another spec
 
@@ -90,3 +105,29 @@ def test_a_drup_proof_settles_what_direct_gave_up_on(monkeypatch) -> None:
     assert outcome.status is Status.UNSOLVABLE and outcome.decided_by == "sat"
     assert outcome.document is not None
     assert outcome.document["certificate"]["type"] == "drup"
+
+
+def test_lrat_certificate_round_trip_and_rejections(tmp_path: Path, capsys) -> None:
+    cert = proved(tmp_path, capsys, "--lrat")
+    body = json.loads(cert.read_text())["certificate"]
+    assert body["type"] == "drup" and body["proof_format"] == "lrat"
+    side = cert.with_suffix(".lrat")
+    assert body["proof_file"] == side.name
+    code, out, _ = run(["check-certificate", KOENIGSBERG, str(cert)], capsys)
+    assert code == 0 and "LRAT" in out, out
+
+    lines = side.read_text().splitlines()
+    inline = {**body, "proof": lines[:-1]}  # inline, without its empty clause
+    del inline["proof_file"], inline["proof_sha256"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"certificate": inline}))
+    code, out, _ = run(["check-certificate", KOENIGSBERG, str(bad)], capsys)
+    assert code == 1 and "without the empty clause" in out
+    first = next(k for k, line in enumerate(lines) if " d " not in line)
+    numbers = lines[first].split()
+    lines[first] = " ".join([*numbers[:-2], "0"])  # the conflict's hint dropped
+    bad.write_text(json.dumps({"certificate": {**inline, "proof": lines}}))
+    code, out, _ = run(["check-certificate", KOENIGSBERG, str(bad)], capsys)
+    assert code == 1 and f"LRAT line {first + 1}:" in out and "hint is missing" in out
+    code, out, _ = run(["check-certificate", DOUBLE_NINE, str(cert)], capsys)
+    assert code == 1 and out.startswith("rejected:")  # made for another spec

@@ -12,7 +12,8 @@ import textwrap
 
 import networkx as nx
 import pytest
-from hypothesis import given, settings
+from budget import costly
+from hypothesis import given
 from hypothesis import strategies as st
 from oracles import jit_on_and_off
 
@@ -64,7 +65,7 @@ def product_graph_length(p: Puzzle) -> int | None:
         return None
 
 
-@settings(max_examples=60, deadline=None)
+@costly(0.3, "each example runs both kernel variants and networkx")
 @given(st.integers(0, 10**6), st.integers(1, 3000), st.integers(2, 1500), st.booleans())
 def test_shortest_lengths_agree_with_networkx(seed: int, planks: int, tyres: int,
                                               one_way: bool) -> None:

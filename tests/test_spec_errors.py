@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from spec_texts import write
 
 from trailkit.models.errors import SpecError
 from trailkit.models.spec import MAX_SPEC_BYTES, load_spec
@@ -24,15 +25,6 @@ def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
     code = main(args)
     out, err = capsys.readouterr()
     return code, out, err
-
-
-def write(tmp_path: Path, text: str | bytes, name: str = "p.yaml") -> Path:
-    path = tmp_path / name
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-    return path
 
 
 # (spec text, line, column, words the message must contain)

@@ -17,6 +17,7 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
+from mutants import SEED, mutants
 
 from trailkit.models.errors import TrailkitError
 from trailkit.models.schemas import load_schema, schema_names, schema_text
@@ -129,8 +130,6 @@ def test_every_spec_the_reader_accepts_validates(tmp_path: Path,
                                                 ) -> None:
     """On the fuzzer's mutants: the schema never rejects a spec the reader accepts (an
     editor must not underline a good spec)."""
-    from test_fuzz_specs import SEED, mutants
-
     limit = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(0)  # an editor's parser reads long pips; Python's limit aside
     accepted = 0

@@ -7,10 +7,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from budget import costly
+from hypothesis import assume, given
 from hypothesis import strategies as st
+from oracles import all_walks, tiny_puzzles
 from pysat.solvers import Solver
-from test_sat import all_walks, puzzles
 
 from trailkit.models.answer import Certificate, Status, Walk
 from trailkit.models.certificates import check_certificate
@@ -71,8 +72,8 @@ def connected_models(puzzle: Puzzle, version: str = "transition-v1") -> int:
     return count
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(puzzles(max_nodes=4, max_edges=5))
+@costly(0.4, "each example builds a transition encoding and enumerates its models")
+@given(tiny_puzzles(max_nodes=4, max_edges=5))
 def test_one_piece_models_are_exactly_the_walks(puzzle: Puzzle) -> None:
     puzzle = replace(puzzle, use=EdgeUse.EXACTLY_ONCE)
     assume(puzzle.num_edges > 0)
@@ -81,8 +82,8 @@ def test_one_piece_models_are_exactly_the_walks(puzzle: Puzzle) -> None:
     assert connected_models(puzzle) == expected
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(puzzles(max_nodes=5, max_edges=7))
+@costly(0.2, "each example builds a transition encoding and enumerates its models")
+@given(tiny_puzzles(max_nodes=5, max_edges=7))
 def test_agrees_with_brute_force_and_certifies_every_refutation(puzzle: Puzzle) -> None:
     puzzle = replace(puzzle, use=EdgeUse.EXACTLY_ONCE)
     assume(puzzle.num_edges > 0)
@@ -199,7 +200,8 @@ def multigraphs(draw, max_nodes: int = 4, max_bundles: int = 3, max_copies: int 
                         start=draw(node_set), end=draw(node_set), closed=draw(st.booleans()))
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
+@costly(0.4, "each example builds a transition encoding and enumerates its models")
 @given(multigraphs())
 def test_bundles_in_order_keep_exactly_the_solvable_puzzles(puzzle: Puzzle) -> None:
     """Brute force on multigraphs: sat/transition (transition-v2, order clauses on) says
@@ -228,7 +230,7 @@ def disconnected(puzzle: Puzzle) -> bool:
     return any(puzzle.tail[e] not in seen for e in range(puzzle.num_edges))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@costly(0.3, "each example builds a transition encoding and enumerates its models")
 @given(multigraphs(max_copies=2))
 def test_every_model_of_a_connected_uncoloured_puzzle_is_one_piece(puzzle: Puzzle) -> None:
     """All nodes free: the decoder joins whatever pieces the balanced orientation gives,

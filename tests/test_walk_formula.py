@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from hypothesis import HealthCheck, assume, given, settings
+import pytest
+from budget import costly
+from hypothesis import HealthCheck, assume, given
 from hypothesis import strategies as st
+from oracles import all_walks, tiny_puzzles
 from pysat.solvers import Solver
-from test_sat import all_walks, puzzles
 
 from trailkit.models.answer import Certificate
 from trailkit.models.certificates import check_certificate
@@ -42,8 +44,8 @@ def with_proof(cert: Certificate, proof: list[str]) -> Certificate:
     return replace(cert, data={**cert.data, "proof": proof})
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(puzzles(max_nodes=4, max_edges=5), st.sampled_from(ONCE_ONLY))
+@costly(0.3, "each example builds a walk formula and enumerates its models")
+@given(tiny_puzzles(max_nodes=4, max_edges=5), st.sampled_from(ONCE_ONLY))
 def test_models_are_exactly_the_walks(puzzle: Puzzle, use: EdgeUse) -> None:
     puzzle = replace(puzzle, use=use)
     assume(not puzzle.empty_walk_nodes())
@@ -57,9 +59,9 @@ def test_a_formula_only_for_the_puzzles_it_describes() -> None:
     assert "reusable" in walk_formula(replace(p, use=EdgeUse.ANY))[0]  # type: ignore[index]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.filter_too_much])
-@given(puzzles(max_nodes=4, max_edges=6))
+@costly(0.2, "each example builds a walk formula and enumerates its models",
+        suppress_health_check=[HealthCheck.filter_too_much])
+@given(tiny_puzzles(max_nodes=4, max_edges=6))
 def test_every_refutation_is_an_accepted_certificate(puzzle: Puzzle) -> None:
     puzzle = replace(puzzle, use=EdgeUse.AT_MOST_ONCE)
     cert = SatBackend("").prove(puzzle)
@@ -84,6 +86,7 @@ DETOUR = Puzzle.build(kind="walk", colours=RGB, use=EdgeUse.AT_MOST_ONCE, start=
                           ("c", "d", "blue"), ("b", "d", "blue"), ("c", "a", "green")])
 
 
+@pytest.mark.slow
 def test_mutated_and_misplaced_proofs_are_rejected() -> None:
     cert = SatBackend("").prove(DETOUR)
     assert cert is not None and check_certificate(DETOUR, cert) == []

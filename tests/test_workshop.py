@@ -5,7 +5,9 @@ containment). The page itself is tested in a browser in ``test_workshop_page.py`
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -133,7 +135,28 @@ def test_every_answer_carries_the_content_security_policy(served: Served) -> Non
             assert "script-src 'self'" in policy and "default-src 'none'" in policy
             assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
         page = c.get("/").text
-        assert "<script>" not in page and "http" not in page.split("<body>")[1]
+        # the page's start data is a JSON block (never run); outside it, no inline
+        # script and nothing fetched from elsewhere
+        head, data, rest = re.split(r'<script type="application/json" id="start-info">'
+                                    r'(.*?)</script>', page, flags=re.S)
+        assert json.loads(data)["open"]["analysis"] and "</" not in data
+        assert "<script>" not in head + rest and "http" not in rest
+
+
+def test_a_spec_cannot_close_the_pages_data_block(tmp_path: Path) -> None:
+    """The first spec comes inside the page: its text cannot end the JSON block and
+    start markup of its own."""
+    hostile = "# </script><script>alert(1)</script><!--\n" + NIKOLAUS.read_text()
+    (tmp_path / "a.yaml").write_text(hostile)
+    server = start(tmp_path)
+    try:
+        with client(server) as c:
+            page = c.get("/").text
+    finally:
+        assert server.stop() == 0
+    assert page.count("</script>") == page.count("<script")
+    data = re.search(r'id="start-info">(.*?)</script>', page, flags=re.S)
+    assert data and json.loads(data.group(1))["open"]["text"] == hostile
 
 
 @pytest.mark.parametrize("name", ["../original.yaml", "/etc/passwd.yaml", "escape.yaml",
@@ -256,6 +279,7 @@ def test_fifty_concurrent_runs_are_answered_or_refused(served: Served) -> None:
     assert served.workers() == []
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_runs_and_workers_and_exits_0(folder: Path) -> None:
     server = start(folder)
     with client(server) as c:

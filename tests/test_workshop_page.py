@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_drawing_pages import CHROMIUM_ARGS, _chromium
+from chromium import CHROMIUM_ARGS, find_chromium
 from workshop_server import Served, start
 
 from trailkit.models.spec import load_spec_text
@@ -36,7 +36,7 @@ layout: {a: [1, 2], b: [0, 1], c: [2, 1], d: [0, 0], e: [2, 0]}
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    executable = _chromium()
+    executable = find_chromium()
     if executable is None:
         pytest.skip("no chromium found on PATH (Debian: apt-get install chromium)")
     with sync_api.sync_playwright() as pw:
@@ -94,6 +94,7 @@ def wait_analysed(page) -> None:
                            " && workshop.shown === workshop.seq && !workshop.inFlight")
 
 
+@pytest.mark.slow
 def test_type_see_fix_and_solve_with_every_backend(browser, shots: Path) -> None:
     server = start(None)
     try:
@@ -146,6 +147,7 @@ def test_type_see_fix_and_solve_with_every_backend(browser, shots: Path) -> None
         assert server.stop() == 0
 
 
+@pytest.mark.slow
 def test_repair_edit_on_the_picture_and_save(browser, shots: Path,
                                              tmp_path: Path) -> None:
     folder = tmp_path / "specs"

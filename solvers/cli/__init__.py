@@ -11,6 +11,8 @@ picks exit codes. Everything else in trailkit returns data.
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -24,7 +26,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     they load is an interrupt (exit 130) like any other, not a traceback. Run as the
     command (``argv`` from ``sys.argv``), an interrupted trailkit ends as soon as its
     output is flushed (:func:`trailkit.solvers.cli.app.exit_now`: tearing down a big
-    formula would delay the exit by a good part of a second).
+    formula would delay the exit by a good part of a second); once it has answered, a
+    late Ctrl-C is ignored, so the exit code stays the answer's.
     """
     try:
         from trailkit.solvers.cli.app import exit_now
@@ -33,6 +36,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write("trailkit: interrupted\n")
         return 130
     code = run(argv)
+    if argv is None:
+        # The answer is out: a Ctrl-C during the interpreter's teardown (freeing a big
+        # formula takes a while) must not turn the exit into a death by SIGINT.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if os.environ.get("TRAILKIT_TEST_SIGNS") == "1":
+            sys.stderr.write("trailkit: answered\n")
+            sys.stderr.flush()
     if code == 130 and argv is None:  # an interrupted count, compare, ...
         exit_now(code)
     return code

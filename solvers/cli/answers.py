@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from trailkit.models.answer import Status
+from trailkit.models.errors import TrailkitError
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import load_spec
 from trailkit.solvers.cli import output
@@ -25,11 +27,21 @@ from trailkit.solvers.cli.options import (
 from trailkit.solvers.cli.output import clear_status_line, say, status_line, warn
 from trailkit.solvers.files import atomic_write, refuse_overwrite
 
+if TYPE_CHECKING:
+    from trailkit.solvers.pipeline.proving import Proof
+
 __all__ = ["register"]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``solve``, ``count``, ``prove`` and ``check-certificate``."""
+    _add_solve(sub)
+    _add_count(sub)
+    _add_prove(sub)
+    _add_check_certificate(sub)
+
+
+def _add_solve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("solve", help="find a (shortest) walk, or prove there is none",
                        **examples("trailkit solve specs/nikolaus.yaml --backend all",
                                   "trailkit solve specs/koenigsberg.yaml --json",
@@ -46,6 +58,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_precheck(p)
     p.set_defaults(run=cmd_solve)
 
+
+def _add_count(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("count", help="count solutions (and failures)",
                        **examples("trailkit count specs/nikolaus.yaml --failures",
                                   "trailkit count specs/dominoes/double-six.yaml"))
@@ -65,6 +79,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_precheck(p)
     p.set_defaults(run=cmd_count)
 
+
+def _add_prove(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("prove", help="write a certificate that the puzzle is unsolvable",
                        **examples("trailkit prove specs/koenigsberg.yaml --out cert.json",
                                   "trailkit check-certificate specs/koenigsberg.yaml cert.json"))
@@ -74,11 +90,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_out(p, "CERT.json", "the certificate", stdout=False)
     p.add_argument("--drup", action="store_true",
                    help="make a DRUP proof even where a structural certificate exists")
+    p.add_argument("--proof-dir", metavar="DIR",
+                   help="write DIR/formula.cnf and DIR/proof.drat (a DRUP proof; implies "
+                        "--drup) for outside checkers: drat-trim formula.cnf proof.drat "
+                        "(--force replaces them)")
+    p.add_argument("--lrat", action="store_true",
+                   help="with --proof-dir, also write DIR/proof.lrat (LRAT, for cake_lpr); "
+                        "with --out, the certificate's proof is LRAT (implies --drup)")
     add_json(p, "what was proved")
     add_limits(p)
     add_precheck(p)
     p.set_defaults(run=cmd_prove)
 
+
+def _add_check_certificate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("check-certificate", help="check a certificate against a spec "
                        "(exit 0 accepted, 1 rejected, 2 unreadable)",
                        **examples("trailkit prove specs/koenigsberg.yaml --out cert.json",
@@ -173,11 +198,22 @@ def cmd_prove(args: argparse.Namespace) -> int:
 
     puzzle = load_spec(args.spec)
     if args.out:
-        refuse_overwrite(args.out, [args.spec], allow_existing=args.force)
+        for side in (args.out, Path(args.out).with_suffix(".lrat" if args.lrat else ".drat")):
+            refuse_overwrite(side, [args.spec], allow_existing=args.force)
+    if args.lrat and not (args.proof_dir or args.out):
+        raise TrailkitError("--lrat needs --proof-dir DIR or --out CERT.json (where the "
+                            "LRAT proof goes)")
+    targets = _proof_targets(args)
+    status = status_line() if not args.json else None
     proof = prove(puzzle, args.backend, limits_from(args), spec_path=args.spec,
-                  drup=args.drup, precheck=args.precheck == "on")
-    if args.out and proof.document is not None:
-        atomic_write(args.out, json.dumps(proof.document, indent=1) + "\n")
+                  drup=args.drup or bool(args.proof_dir) or args.lrat,
+                  precheck=args.precheck == "on", progress=status)
+    if status is not None:
+        clear_status_line()
+    if targets and proof.certificate is not None:
+        _write_proof_files(puzzle, proof.certificate.data, targets)
+    written = _write_certificate(puzzle, proof, args.out, args.lrat) \
+        if args.out and proof.document is not None else []
     if args.json:
         output.emit_json({"format": "trailkit-prove/1", "spec": args.spec,
                           "status": proof.status.value,
@@ -191,13 +227,62 @@ def cmd_prove(args: argparse.Namespace) -> int:
     elif proof.certificate is not None:
         say(f"unsolvable: {proof.certificate.explanation}\n"
             f"({proof.certificate.kind} certificate accepted by the independent checker)")
-        if args.out:
-            say(f"certificate written to {args.out}")
+        if written:
+            side = f" (its proof in {written[0]})" if len(written) > 1 else ""
+            say(f"certificate written to {args.out}{side}")
+        if targets:
+            say(f"proof files written: {', '.join(map(str, targets.values()))}")
     else:
         say(proof.reason if proof.reason.startswith("unsolvable") else
             f"unknown: {proof.reason}")
     return {Status.SOLVED: Exit.OK, Status.UNSOLVABLE: Exit.UNSOLVABLE}.get(
         proof.status, Exit.UNKNOWN)
+
+
+def _proof_targets(args: argparse.Namespace) -> dict[str, Path]:
+    """The files ``--proof-dir`` will write, by name; refuses (exit 2) before any work
+    when one exists without ``--force``, or is the spec."""
+    from trailkit.models import proof_files
+
+    if not args.proof_dir:
+        return {}
+    folder = Path(args.proof_dir)
+    if folder.exists() and not folder.is_dir():
+        raise TrailkitError(f"--proof-dir {folder} is a file, not a folder")
+    names = [proof_files.FORMULA, proof_files.PROOF] + [proof_files.LRAT] * args.lrat
+    targets = {name: folder / name for name in names}
+    for path in targets.values():
+        refuse_overwrite(path, [args.spec], allow_existing=args.force)
+    return targets
+
+
+def _write_certificate(puzzle: Puzzle, proof: Proof, out: str, lrat: bool) -> list[Path]:
+    """Write the certificate file ``out`` (after its proof's side file), atomically; with
+    ``lrat`` its proof is LRAT. Returns the files written, in order."""
+    from trailkit.models.proof_files import lrat_certificate
+    from trailkit.solvers.pipeline.proving import certificate_files
+
+    document = proof.document or {}
+    if lrat and proof.certificate is not None and proof.certificate.kind == "drup":
+        document = {**document,
+                    "certificate": lrat_certificate(puzzle, proof.certificate).to_json()}
+    files = certificate_files(document, out)
+    for path, content in files:
+        atomic_write(path, content)
+    return [path for path, _ in files]
+
+
+def _write_proof_files(puzzle: Puzzle, data: Mapping[str, Any],
+                       targets: Mapping[str, Path]) -> None:
+    """Write the proof files of the ``drup`` certificate ``data`` (atomically)."""
+    from trailkit.models import proof_files
+
+    texts = {proof_files.FORMULA: lambda: proof_files.formula_file(data, puzzle.name),
+             proof_files.PROOF: lambda: proof_files.proof_file(data),
+             proof_files.LRAT: lambda: proof_files.lrat_file(puzzle, data)}
+    next(iter(targets.values())).parent.mkdir(parents=True, exist_ok=True)
+    for name, path in targets.items():
+        atomic_write(path, texts[name]())
 
 
 def cmd_check_certificate(args: argparse.Namespace) -> int:

@@ -21,7 +21,17 @@ from typing import NoReturn
 
 import trailkit.solvers.cli.serve as serve
 from trailkit.models.errors import SpecError, TrailkitError, VerificationFailure
-from trailkit.solvers.cli import answers, compare, drawing, lint, makers, output, repair, schemas
+from trailkit.solvers.cli import (
+    answers,
+    compare,
+    drawing,
+    lint,
+    makers,
+    output,
+    ranking,
+    repair,
+    schemas,
+)
 from trailkit.solvers.cli.options import Exit, Parser
 from trailkit.solvers.cli.output import warn
 from trailkit.solvers.cli.report import error_json
@@ -32,7 +42,7 @@ from trailkit.solvers.version import trailkit_version
 __all__ = ["build_parser", "main"]
 
 #: The command modules, in the order ``trailkit --help`` lists their commands.
-COMMAND_MODULES = (answers, compare, makers, drawing, lint, repair, schemas, serve)
+COMMAND_MODULES = (answers, compare, ranking, makers, drawing, lint, repair, schemas, serve)
 
 
 def build_parser() -> argparse.ArgumentParser:

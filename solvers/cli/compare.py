@@ -13,10 +13,12 @@ import io
 import json
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 
 from trailkit.models.errors import TrailkitError
+from trailkit.solvers.campaigns.campaign import Campaign
 from trailkit.solvers.cli import output
 from trailkit.solvers.cli.options import (
     BACKEND_HELP,
@@ -26,6 +28,7 @@ from trailkit.solvers.cli.options import (
     add_precheck,
     examples,
     limits_from,
+    positive_float,
     positive_int,
 )
 from trailkit.solvers.cli.output import say, warn, write_raw
@@ -33,12 +36,13 @@ from trailkit.solvers.extras import pip_install
 from trailkit.solvers.files import atomic_write, refuse_overwrite
 from trailkit.solvers.isolation import (
     DECIDED,
+    Comparison,
     Row,
     compare,
     disagreements,
     unavailable_backends,
 )
-from trailkit.solvers.registry import backend_names
+from trailkit.solvers.registry import BackendName, backend_names
 from trailkit.solvers.specfiles import find_specs
 
 __all__ = ["register", "scatter_path", "table"]
@@ -48,7 +52,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``compare``."""
     p = sub.add_parser("compare", help="run several backends on specs and tabulate",
                        **examples("trailkit compare specs/bench --backends direct,cpsat,sat "
-                                  "--precheck off --time-limit 30"))
+                                  "--precheck off --time-limit 30",
+                                  "trailkit compare specs/bench --db runs.sqlite --time-limit 30"
+                                  "   # rerun: only what is missing",
+                                  "trailkit compare specs/bench --db runs.sqlite "
+                                  "--cluster local:2"))
     p.add_argument("specs", nargs="+", metavar="SPEC", help="spec files or folders of specs")
     p.add_argument("--backends", default=",".join(backend_names()),
                    help=f"comma-separated, from {BACKEND_HELP} (default: all; one that cannot "
@@ -67,6 +75,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "FILE-scatter.png (needs matplotlib: pip install 'trailkit[plot]')")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="N",
                    help="run N worker processes at once (default 1: steadier times)")
+    p.add_argument("--db", metavar="FILE.sqlite",
+                   help="keep every run in this SQLite file as it ends (table 'runs'); run "
+                        "again, only the runs it lacks are run; 'trailkit report' ranks it")
+    p.add_argument("--rerun", choices=("failed", "all"), metavar="WHICH",
+                   help="with --db: also redo the runs that ended in timeout, memout or "
+                        "crash (failed), or every run (all)")
+    p.add_argument("--cpu-limit", type=positive_float, metavar="S",
+                   help="processor seconds a run may use (RLIMIT_CPU; default: its wall "
+                        "limit times --workers); a run it ends is a timeout by 'cpu'")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="run on a Dask cluster: tcp://HOST:8786 (a running 'dask scheduler') "
+                        "or local:N (N local worker processes); needs "
+                        "pip install 'trailkit[cluster]'")
     add_limits(p)
     add_precheck(p)
     p.set_defaults(run=run_compare)
@@ -185,9 +206,11 @@ def run_compare(args: argparse.Namespace) -> int:
     backends = list(dict.fromkeys(b.strip() for b in args.backends.split(",") if b.strip()))
     if not backends:
         raise TrailkitError("--backends names no backend")
-    unavailable = unavailable_backends(backends)
-    for name, why in unavailable.items():
-        warn(f"trailkit compare: backend {name} is unavailable, its rows say so: {why}")
+    campaign = bool(args.db or args.cluster or args.rerun or args.cpu_limit)
+    for name in backends:  # an unknown name is exit 2 before anything runs
+        BackendName.parse(name)
+    # a campaign loads only the backends it has runs for (a finished one: none)
+    unavailable = {} if campaign else _unavailable(backends)
     fmt = _format(args)
     if args.out:
         refuse_overwrite(args.out, specs, allow_existing=args.force)
@@ -202,13 +225,8 @@ def run_compare(args: argparse.Namespace) -> int:
     def write_out(rows: list[Row]) -> None:
         atomic_write(args.out, render(rows))
 
-    limits = limits_from(args)
-    progress = _Progress()
-    result = compare(specs, backends, limits, args.repeat,
-                     write_out if args.out else None, jobs=args.jobs,
-                     memory_mb=limits.memory_mb, unavailable=unavailable,
-                     precheck=args.precheck == "on", progress=progress.step)
-    progress.close()
+    result = _runs(args, specs, backends, _unavailable if campaign else unavailable,
+                   write_out if args.out else None)
     rows = result.rows
     if args.out:
         write_out(rows)
@@ -236,6 +254,31 @@ def run_compare(args: argparse.Namespace) -> int:
     if disagreements(rows):
         return Exit.INCONSISTENT
     return Exit.INPUT if any("error" in r.status.split("/") for r in rows) else Exit.OK
+
+
+def _unavailable(backends: list[str]) -> dict[str, str]:
+    """The backends that cannot be loaded here (each said on stderr), with the reason."""
+    unavailable = unavailable_backends(backends)
+    for name, why in unavailable.items():
+        warn(f"trailkit compare: backend {name} is unavailable, its rows say so: {why}")
+    return unavailable
+
+
+def _runs(args: argparse.Namespace, specs: list[str], backends: list[str],
+          unavailable: dict[str, str] | Callable[[list[str]], dict[str, str]],
+          on_row: Callable[[list[Row]], None] | None) -> Comparison | Campaign:
+    """The runs: a campaign (``--db``, ``--cluster``, ...) or a plain comparison."""
+    limits = limits_from(args)
+    if callable(unavailable):
+        from trailkit.solvers.cli.campaign_runs import run_into_db
+
+        return run_into_db(args, specs, backends, limits, unavailable, on_row)
+    progress = _Progress()
+    result = compare(specs, backends, limits, args.repeat, on_row, jobs=args.jobs,
+                     memory_mb=limits.memory_mb, unavailable=unavailable,
+                     precheck=args.precheck == "on", progress=progress.step)
+    progress.close()
+    return result
 
 
 def scatter_path(plot: str) -> str:

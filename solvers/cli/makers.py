@@ -19,6 +19,12 @@ __all__ = ["register"]
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``generate``, ``export`` and ``import``."""
+    _add_generate(sub)
+    _add_export(sub)
+    _add_import(sub)
+
+
+def _add_generate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("generate", help="write a random puzzle spec, reproducible from a seed",
                        **examples("trailkit generate trail --size 40 --seed 1 --solvable no "
                                   "--out t40.yaml"))
@@ -35,6 +41,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_out(p, "SPEC.yaml", "the spec")
     p.set_defaults(run=cmd_generate)
 
+
+def _add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("export", help="write the puzzle as a SAT (DIMACS) or CP-SAT model, "
                                       "or as a graph (Graphviz DOT, GraphML, NetworkX JSON)",
                        **examples("trailkit export specs/nikolaus.yaml --format dimacs --out n.cnf",
@@ -51,6 +59,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_out(p, "FILE", "the model")
     p.set_defaults(run=cmd_export)
 
+
+def _add_import(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("import", help="turn a plank or domino list into a YAML spec",
                        **examples("trailkit import planks puzzle.txt --start A --goal T "
                                   "--out puzzle.yaml",

@@ -16,7 +16,7 @@ from typing import Any
 from trailkit.models.errors import TrailkitError
 from trailkit.solvers.extras import pip_install
 
-__all__ = ["cactus_plot", "require_matplotlib", "scatter_plot"]
+__all__ = ["cactus_plot", "report_cactus", "report_scatter", "require_matplotlib", "scatter_plot"]
 
 _DECIDED = ("solved", "unsolvable")
 
@@ -90,3 +90,87 @@ def scatter_plot(rows: list[Any], first: str, second: str, path: str) -> None:
     figure.tight_layout()
     figure.savefig(path, dpi=120)
     plt.close(figure)
+
+
+# ------------------------------------------------------------------ trailkit report
+#: A marker per backend, so the lines read in greyscale too (tints: the Okabe–Ito palette).
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
+
+
+def _styles(names: list[str]) -> dict[str, tuple[str, str]]:
+    """(tint, marker) per backend: Okabe–Ito tints in order, one marker each."""
+    from trailkit.models.palette import palette
+
+    # names that happen to be colour words must not take that colour's tint: by position
+    paint = palette([f"backend {i}" for i in range(len(names))])
+    return {name: (paint[f"backend {i}"].hex, _MARKERS[i % len(_MARKERS)])
+            for i, name in enumerate(names)}
+
+
+def _save(figure: Any, plt: Any, path: str, names: list[str]) -> None:
+    """Write the PNG; its ``Description`` names every backend drawn (tests read it)."""
+    figure.tight_layout()
+    figure.savefig(path, dpi=120, metadata={"Description": "backends: " + ", ".join(names)})
+    plt.close(figure)
+
+
+def report_cactus(scores: Any, path: str) -> list[str]:
+    """The cactus plot of a campaign's ranking: per backend, its decided instances sorted
+    by time (x: instances decided, y: time, log); returns the backends it names."""
+    plt = require_matplotlib()
+    names = [b.name for b in scores.backends]
+    styles = _styles(names)
+    figure, axes = plt.subplots(figsize=(6.4, 4.2))
+    for name in names:
+        values = sorted(t for t in scores.times[name].values() if t is not None)
+        tint, marker = styles[name]
+        axes.plot(range(1, len(values) + 1), values, label=name, color=tint, marker=marker,
+                  markersize=4, linewidth=1.2, drawstyle="steps-post")
+    if scores.limits:
+        axes.axhline(max(scores.limits.values()), color="grey", linestyle="--", linewidth=0.8,
+                     label="time limit")
+    axes.set_xlabel("instances decided")
+    axes.set_ylabel("wall time (s)")
+    axes.set_yscale("log")
+    axes.set_xlim(0, max(scores.instances, 1) + 0.5)
+    axes.set_title(f"cactus plot: {scores.instances} instance(s)")
+    axes.legend()
+    _save(figure, plt, path, names)
+    return names
+
+
+def report_scatter(scores: Any, first: str, second: str, path: str) -> list[str]:
+    """One point per instance, ``first``'s time (x) against ``second``'s (y), log axes;
+    an instance one of them did not decide sits on the time limit, which is drawn."""
+    plt = require_matplotlib()
+    limit = max(scores.limits.values(), default=1.0)
+    times = [t for name in (first, second) for t in scores.times[name].values() if t]
+    floor = min(times, default=limit / 1000) / 2
+    figure, axes = plt.subplots(figsize=(5, 5))
+    styles = _styles([first, second])
+    xs, ys, kinds = [], [], []
+    for inst in scores.times[first]:
+        tx, ty = scores.times[first][inst], scores.times[second].get(inst)
+        xs.append(max(tx, floor) if tx is not None else limit)
+        ys.append(max(ty, floor) if ty is not None else limit)
+        kinds.append((tx is None) or (ty is None))
+    for missing, marker, label in ((False, styles[first][1], "both decided"),
+                                   (True, "x", "one did not decide (on the limit)")):
+        chosen = [(x, y) for x, y, k in zip(xs, ys, kinds, strict=True) if k is missing]
+        if chosen:
+            axes.scatter([x for x, _ in chosen], [y for _, y in chosen], marker=marker,
+                         color=styles[first][0] if not missing else styles[second][0],
+                         label=label)
+    axes.plot([floor, limit], [floor, limit], color="grey", linewidth=0.8)
+    axes.axvline(limit, color="grey", linestyle="--", linewidth=0.8)
+    axes.axhline(limit, color="grey", linestyle="--", linewidth=0.8, label="time limit")
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xlim(floor, limit * 1.5)
+    axes.set_ylim(floor, limit * 1.5)
+    axes.set_xlabel(f"{first} wall time (s)")
+    axes.set_ylabel(f"{second} wall time (s)")
+    axes.set_title(f"{first} vs {second}: below the diagonal, {second} is faster")
+    axes.legend(fontsize="small")
+    _save(figure, plt, path, [first, second])
+    return [first, second]

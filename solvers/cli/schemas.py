@@ -20,8 +20,8 @@ from trailkit.solvers.cli.output import write_raw
 __all__ = ["SCHEMA_NAMES", "load_output_schema", "register", "schema_for_format"]
 
 #: Every schema ``trailkit schema`` prints, in the order ``--help`` lists them.
-SCHEMA_NAMES = ("spec", "result", "count", "prove", "check", "compare", "repair", "explain",
-                "lint", "error")
+SCHEMA_NAMES = ("spec", "result", "count", "prove", "check", "compare", "report", "repair",
+                "explain", "lint", "error")
 
 
 def load_output_schema(name: str) -> dict[str, Any]:

@@ -124,7 +124,7 @@ def html_page(puzzle: Puzzle, svg: str, answer: Answer | None = None) -> str:
     """The page for ``svg`` (from :func:`~trailkit.solvers.drawing.draw_svg`), with the
     steps of ``answer``'s walk in the list and the control (none without a walk)."""
     steps = walk_steps(puzzle, answer)
-    from trailkit.solvers.drawing.palette import palette
+    from trailkit.models.palette import palette
 
     paint = palette(list(puzzle.colour_names))
     items = []

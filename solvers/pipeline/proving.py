@@ -1,10 +1,15 @@
 """Proving unsolvability and checking certificate files (``prove``, ``check-certificate``).
 
-A certificate file is self-contained JSON::
+A certificate file is JSON::
 
     {"format": "trailkit-certificate/1", "trailkit": "0.1.0",
      "spec": "specs/koenigsberg.yaml", "spec_sha256": "...",
      "certificate": {"type": "parity", "nodes": ["A", "B", "C", "D"], "explanation": "..."}}
+
+A ``drup`` certificate's proof (a million lines, for big puzzles) is written to a side file
+next to it (:func:`certificate_files`: ``CERT.drat``, or ``CERT.lrat`` for an LRAT proof),
+which the JSON names (``proof_file``) with its SHA-256 (``proof_sha256``); certificates
+holding their proof inline (``proof``: a list of lines) are read as ever.
 
 Checking never trusts the file: the certificate is re-checked against the spec as it
 is now (a DRUP certificate's formula is re-derived from the spec and must match).
@@ -34,7 +39,8 @@ from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.registry import get_backend
 from trailkit.solvers.version import trailkit_version
 
-__all__ = ["CERTIFICATE_FORMAT", "CertificateCheck", "Proof", "check_certificate_file", "prove"]
+__all__ = ["CERTIFICATE_FORMAT", "CertificateCheck", "Proof", "certificate_files",
+           "check_certificate_file", "prove"]
 
 CERTIFICATE_FORMAT = "trailkit-certificate/1"
 
@@ -76,14 +82,16 @@ def _sha256(path: str | None) -> str | None:
 
 
 def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = NO_LIMITS, *,
-          spec_path: str | None = None, drup: bool = False, precheck: bool = True) -> Proof:
+          spec_path: str | None = None, drup: bool = False, precheck: bool = True,
+          progress: Callable[[str], None] | None = None) -> Proof:
     """Find a checkable certificate that ``puzzle`` has no walk.
 
     Structural certificates come first (they are one line); otherwise, or always with
     ``drup`` (or ``precheck=False``), ``backend`` (a SAT backend, ``sat`` by default)
     is asked for a DRUP proof, which is checked before it is returned. That is also
     tried when direct reaches its limit: a checked proof settles the question, and
-    without one the answer stays unknown.
+    without one the answer stays unknown. ``progress`` hears how the check of a long
+    proof goes (and that the checker compiles first, the first time after installing).
     """
     answer = solve(puzzle, "direct", limits)
     if answer.status is Status.SOLVED:
@@ -111,7 +119,7 @@ def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = NO_LIMITS
         certificate = engine.prove(puzzle, limits)
         decided_by = engine.name
         if certificate is not None:
-            problems = check_certificate(puzzle, certificate)
+            problems = check_certificate(puzzle, certificate, progress=progress)
             if problems:
                 raise VerificationFailure(f"{engine.name} made a proof the checker rejects: "
                                           f"{'; '.join(problems[:3])}")
@@ -125,6 +133,46 @@ def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = NO_LIMITS
     return Proof(Status.UNSOLVABLE, certificate, document, decided_by=decided_by)
 
 
+def certificate_files(document: dict[str, Any], out: str | Path) -> list[tuple[Path, str]]:
+    """The files ``prove --out OUT`` writes, in order, with their contents: for a ``drup``
+    certificate first its proof, in a side file next to ``OUT`` (``OUT`` with the suffix
+    ``.drat``, or ``.lrat`` for an LRAT proof), then ``OUT``, the JSON naming the side
+    file and its SHA-256."""
+    target = Path(out)
+    body = document.get("certificate") or {}
+    if body.get("type") != "drup" or "proof" not in body:
+        return [(target, json.dumps(document, indent=1) + "\n")]
+    proof = body["proof"]
+    text = proof if isinstance(proof, str) else "".join(f"{line}\n" for line in proof)
+    side = target.with_suffix(".lrat" if body.get("proof_format") == "lrat" else ".drat")
+    if side == target:
+        side = target.with_name(target.name + ".proof")
+    digest = hashlib.sha256(text.encode("ascii")).hexdigest()
+    moved = {**{k: v for k, v in body.items() if k != "proof"}, "proof_file": side.name,
+             "proof_sha256": digest}
+    return [(side, text),
+            (target, json.dumps({**document, "certificate": moved}, indent=1) + "\n")]
+
+
+def _side_proof(body: dict[str, Any], path: str) -> dict[str, Any] | str:
+    """``body`` with the proof its ``proof_file`` names read in (as bytes, the one copy
+    held), or why the side file does not match the hash the certificate gives."""
+    name = str(body["proof_file"])
+    if Path(name).name != name or name in ("", ".", ".."):
+        raise SpecError(f"proof_file {name!r} must be a file name next to the certificate",
+                        Location(path))
+    side = Path(path).parent / name
+    try:
+        data = side.read_bytes()
+    except OSError as exc:
+        raise TrailkitError(f"cannot read the certificate's proof file {side}: "
+                            f"{exc.strerror or exc}") from None
+    if hashlib.sha256(data).hexdigest() != body.get("proof_sha256"):
+        return (f"the proof file {side} does not match the SHA-256 the certificate gives "
+                "(changed or replaced since it was written)")
+    return {**body, "proof": data}
+
+
 def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None = None,
                            progress: Callable[[str], None] | None = None
                            ) -> CertificateCheck:
@@ -134,8 +182,9 @@ def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None =
     trouble); a certificate whose claim does not hold comes back ``accepted=False``.
 
     Accepts a ``trailkit-certificate/1`` document, a ``trailkit-result/1`` answer
-    (its ``certificate`` field) or a bare certificate object. ``progress`` receives
-    a line now and then while a long DRUP proof is checked.
+    (its ``certificate`` field) or a bare certificate object; a proof in a side file
+    (``proof_file``, next to ``path``) is read as bytes and must match ``proof_sha256``.
+    ``progress`` receives a line now and then while a long DRUP proof is checked.
     """
     try:
         raw = Path(path).read_text(encoding="utf-8")
@@ -154,6 +203,12 @@ def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None =
     if not isinstance(body, dict) or "type" not in body:
         raise SpecError("no certificate found (expected a 'type' field, as trailkit prove "
                         "--out writes)", Location(path))
+    if "proof_file" in body:
+        read = _side_proof(body, path)
+        if isinstance(read, str):
+            return CertificateCheck(False, f"{body['type']} certificate: {read}",
+                                    str(body["type"]))
+        body = read
     certificate = Certificate.from_json(body)
     problems = check_certificate(puzzle, certificate, progress=progress)
     if problems:

@@ -106,56 +106,70 @@ def change_edits(text: str, puzzle: Puzzle, changes: Sequence[Change], *,
         if change.op is Op.ADD or change.edge is None:
             continue
         item = seq.value[change.edge]
-        start, end = item.start_mark.index, item.end_mark.index
         if change.op is Op.REMOVE:
-            if flow:
-                # drop the item and the comma after it (or before it, for the last one)
-                after = text.find(",", end)
-                close = text.find("]", end)
-                if 0 <= after < close:
-                    edits.append((start, after + 1, ""))
-                else:
-                    before = text.rfind(",", 0, start)
-                    edits.append((before if before >= 0 else start, end, ""))
-            elif note is None:  # the whole line goes
-                line_start = text.rfind("\n", 0, start) + 1
-                line_end = text.find("\n", end)
-                edits.append((line_start, len(text) if line_end < 0 else line_end + 1, ""))
-            else:
-                line_start = text.rfind("\n", 0, start) + 1
-                edits.append((line_start, line_start, f"# removed by {note}:\n# "))
+            edits.append(_removal(text, item, flow, note))
         else:
-            original = text[start:end]
-            if isinstance(item, yaml.MappingNode):
-                entries = {k.value: v for k, v in item.value}
-                node = entries.get("colour") or entries.get("color")
-                if node is not None:
-                    edits.append((node.start_mark.index, node.end_mark.index,
-                                  _quoted(change.colour or "")))
-                continue
-            if isinstance(item, yaml.SequenceNode):
-                node = item.value[-1]
-                edits.append((node.start_mark.index, node.end_mark.index,
-                              _quoted(change.colour or "")))
-                continue
-            words = original.strip("'\"").split()
-            words[-1] = change.colour or words[-1]
-            edits.append((start, end, " ".join(words)))
+            recolour = _recolouring(text, item, change)
+            if recolour is not None:
+                edits.append(recolour)
     added = [c for c in changes if c.op is Op.ADD]
     if added:
-        if flow:
-            close = seq.end_mark.index - 1
-            body = "".join(f", {_item(puzzle, c, True)}" for c in added)
-            edits.append((close, close, body if seq.value else body[2:]))
-        else:
-            last = seq.value[-1]
-            indent = last.start_mark.column - 2
-            line_end = text.find("\n", last.end_mark.index)
-            line_end = len(text) if line_end < 0 else line_end
-            lines = "".join(f"\n{' ' * indent}- {_item(puzzle, c, False)}"
-                            + (f"  # added by {note}" if note else "") for c in added)
-            edits.append((line_end, line_end, lines))
+        edits.append(_additions(text, seq, puzzle, added, note))
     return edits
+
+
+def _removal(text: str, item: yaml.Node, flow: bool, note: str | None
+             ) -> tuple[int, int, str]:
+    """The edit that removes list ``item``: dropped from a flow list, its line gone
+    (``note=None``) or commented out in a block list."""
+    start, end = item.start_mark.index, item.end_mark.index
+    if flow:
+        # drop the item and the comma after it (or before it, for the last one)
+        after = text.find(",", end)
+        close = text.find("]", end)
+        if 0 <= after < close:
+            return start, after + 1, ""
+        before = text.rfind(",", 0, start)
+        return before if before >= 0 else start, end, ""
+    line_start = text.rfind("\n", 0, start) + 1
+    if note is None:  # the whole line goes
+        line_end = text.find("\n", end)
+        return line_start, len(text) if line_end < 0 else line_end + 1, ""
+    return line_start, line_start, f"# removed by {note}:\n# "
+
+
+def _recolouring(text: str, item: yaml.Node, change: Change) -> tuple[int, int, str] | None:
+    """The edit that gives list ``item`` its new colour (``None``: a mapping without a
+    colour key, left as it is)."""
+    if isinstance(item, yaml.MappingNode):
+        entries = {k.value: v for k, v in item.value}
+        node = entries.get("colour") or entries.get("color")
+        if node is None:
+            return None
+        return node.start_mark.index, node.end_mark.index, _quoted(change.colour or "")
+    if isinstance(item, yaml.SequenceNode):
+        node = item.value[-1]
+        return node.start_mark.index, node.end_mark.index, _quoted(change.colour or "")
+    start, end = item.start_mark.index, item.end_mark.index
+    words = text[start:end].strip("'\"").split()
+    words[-1] = change.colour or words[-1]
+    return start, end, " ".join(words)
+
+
+def _additions(text: str, seq: yaml.Node, puzzle: Puzzle, added: Sequence[Change],
+               note: str | None) -> tuple[int, int, str]:
+    """The edit that appends the ``added`` edges to list ``seq``, in its own style."""
+    if seq.flow_style:
+        close = seq.end_mark.index - 1
+        body = "".join(f", {_item(puzzle, c, True)}" for c in added)
+        return close, close, body if seq.value else body[2:]
+    last = seq.value[-1]
+    indent = last.start_mark.column - 2
+    line_end = text.find("\n", last.end_mark.index)
+    line_end = len(text) if line_end < 0 else line_end
+    lines = "".join(f"\n{' ' * indent}- {_item(puzzle, c, False)}"
+                    + (f"  # added by {note}" if note else "") for c in added)
+    return line_end, line_end, lines
 
 
 def apply_edits(text: str, edits: Sequence[tuple[int, int, str]]) -> str:

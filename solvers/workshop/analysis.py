@@ -65,8 +65,8 @@ def analyse(text: str, source: str = "scratch.yaml", base_dir: Path | None = Non
 def describe(puzzle: Puzzle) -> dict[str, Any]:
     """What editing on the picture needs: the positions the drawing used (in the spec's
     ``layout:`` units), every edge's ends, colour and direction, the colours."""
+    from trailkit.models.palette import palette
     from trailkit.solvers.drawing.layout import node_positions
-    from trailkit.solvers.drawing.palette import palette
 
     if puzzle.kind == "domino-chain":
         return {"kind": puzzle.kind, "nodes": [], "edges": [], "colours": [],

@@ -77,54 +77,68 @@ class Guard:
         if given and _same(given, self.token) and scope["method"] in ("GET", "HEAD"):
             await _welcome(scope, send, self.token, query)
             return
-        if not _same(_cookie(headers.get("cookie", "")), self.token):
-            await _refuse(send, 403, "no access token: open the URL that trailkit serve "
-                          "printed (it ends in ?token=...)")
+        refusal = self._refusal(scope, headers, host)
+        if refusal is not None:
+            await _refuse(send, *refusal)
             return
+        await _CappedExchange(send, receive, self.max_body).run(self.app, scope)
+
+    def _refusal(self, scope: Scope, headers: dict[str, str], host: str
+                 ) -> tuple[int, str] | None:
+        """Why a request with a known Host is refused (status, message), if it is: no
+        token cookie, a write from another origin, a body declared too big."""
+        if not _same(_cookie(headers.get("cookie", "")), self.token):
+            return 403, ("no access token: open the URL that trailkit serve "
+                         "printed (it ends in ?token=...)")
         if scope["method"] not in ("GET", "HEAD"):
             origin = headers.get("origin", "")
             if origin.lower() != f"http://{host}" \
                     or headers.get("sec-fetch-site", "same-origin") != "same-origin":
-                await _refuse(send, 403, "cross-origin request refused: writes come from "
-                              "the workshop's own page only")
-                return
+                return 403, ("cross-origin request refused: writes come from "
+                             "the workshop's own page only")
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            await _refuse(send, 413, f"request body over {self.max_body:,} bytes refused")
-            return
-        started = refused = False
+            return 413, f"request body over {self.max_body:,} bytes refused"
+        return None
 
-        async def guarded_send(message: Message) -> None:
-            nonlocal started
-            if refused:  # the 413 went out already: the app's answer is dropped
-                return
-            if message["type"] == "http.response.start":
-                started = True
-                names = {k.lower() for k, _ in message.get("headers", [])}
-                if b"content-security-policy" not in names:
-                    message["headers"] = [*message.get("headers", []),
-                                          *security_headers()]
-            await send(message)
 
-        seen = 0
+class _CappedExchange:
+    """One request passed to the app with its body capped at ``max_body`` bytes as it
+    streams in (a 413 then, the app's answer dropped), and the security headers added
+    to an answer that has none."""
 
-        async def capped_receive() -> Message:
-            nonlocal seen, refused
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.max_body and not started:
-                    refused = True
-                    await _refuse(send, 413, f"request body over {self.max_body:,} bytes "
-                                  "refused")
-                    return {"type": "http.disconnect"}
-            return message
+    def __init__(self, send: Send, receive: Receive, max_body: int) -> None:
+        self._send, self._receive, self.max_body = send, receive, max_body
+        self.started = self.refused = False
+        self.seen = 0
 
+    async def run(self, app: ASGIApp, scope: Scope) -> None:
         try:
-            await self.app(scope, capped_receive, guarded_send)
+            await app(scope, self.receive, self.send)
         except Exception:
-            if not refused:
+            if not self.refused:
                 raise
+
+    async def send(self, message: Message) -> None:
+        if self.refused:  # the 413 went out already: the app's answer is dropped
+            return
+        if message["type"] == "http.response.start":
+            self.started = True
+            names = {k.lower() for k, _ in message.get("headers", [])}
+            if b"content-security-policy" not in names:
+                message["headers"] = [*message.get("headers", []), *security_headers()]
+        await self._send(message)
+
+    async def receive(self) -> Message:
+        message = await self._receive()
+        if message["type"] == "http.request":
+            self.seen += len(message.get("body", b""))
+            if self.seen > self.max_body and not self.started:
+                self.refused = True
+                await _refuse(self._send, 413, f"request body over {self.max_body:,} bytes "
+                              "refused")
+                return {"type": "http.disconnect"}
+        return message
 
 
 def _same(given: str, token: str) -> bool:

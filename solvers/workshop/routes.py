@@ -13,6 +13,7 @@ first. A text over :data:`MAX_TEXT_BYTES` is refused with a message (413).
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 from dataclasses import dataclass, field
 from importlib import resources
@@ -75,119 +76,138 @@ def _static() -> dict[str, tuple[bytes, str]]:
 
 def build_app(settings: Settings, runs: RunManager) -> Starlette:
     """The Starlette app of one workshop (wrap it in a Guard before serving it)."""
-    folder = SpecFolder(settings.folder) if settings.folder is not None else None
-    files = _static()
+    app = _Handlers(settings, runs)
+    routes = [Route("/", app.page), Route("/static/{name}", app.static),
+              Route("/favicon.ico", _no_icon),
+              Route("/api/info", app.info), Route("/api/file", app.file_route),
+              Route("/api/analyse", app.analyse_route, methods=["POST"]),
+              Route("/api/edit", app.edit_route, methods=["POST"]),
+              Route("/api/run", app.run_route, methods=["POST"]),
+              Route("/api/cancel", app.cancel_route, methods=["POST"]),
+              Route("/api/save", app.save_route, methods=["POST"]),
+              Route("/api/create", app.create_route, methods=["POST"])]
+    return Starlette(routes=routes, exception_handlers={TrailkitError: _refused})
 
-    async def page(request: Request) -> Response:
+
+class _Handlers:
+    """The request handlers of one workshop: its settings, runs, folder and page files."""
+
+    def __init__(self, settings: Settings, runs: RunManager) -> None:
+        self.settings = settings
+        self.runs = runs
+        self.folder = SpecFolder(settings.folder) if settings.folder is not None else None
+        self.files = _static()
+
+    async def page(self, request: Request) -> Response:
+        """The page, with what ``/api/info`` answers inside it as a JSON data block
+        (not a script: the CSP runs none), so the first load needs no round trip after
+        the scripts."""
         nonce = secrets.token_urlsafe(12)
-        html = files["index.html"][0].decode().replace("{{nonce}}", nonce)
+        data = json.dumps(self.start_info()).replace("<", "\\u003c")  # no "</script>"
+        html = self.files["index.html"][0].decode().replace("{{nonce}}", nonce) \
+            .replace("{{info}}", data)
         return Response(html, media_type=_TYPES[".html"],
                         headers={"cache-control": "no-store",
                                  **{k.decode(): v.decode() for k, v in
                                     security_headers(nonce)}})
 
-    async def static(request: Request) -> Response:
+    async def static(self, request: Request) -> Response:
         name = request.path_params["name"]
-        if name not in files or name == "index.html":
+        if name not in self.files or name == "index.html":
             return JSONResponse({"error": f"no file {name}"}, status_code=404)
-        data, etag = files[name]
+        data, etag = self.files[name]
         if request.headers.get("if-none-match") == etag:
             return Response(status_code=304, headers={"etag": etag})
         return Response(data, media_type=_TYPES[Path(name).suffix],
                         headers={"etag": etag, "cache-control": "no-cache"})
 
-    async def info(request: Request) -> Response:
+    async def info(self, request: Request) -> Response:
+        return JSONResponse(self.start_info())
+
+    def start_info(self) -> dict[str, Any]:
         """What the page starts from, with the spec it opens first already read and
         analysed (one round trip instead of three on the first load)."""
-        names = folder.names() if folder else []
-        first = names[0] if names and folder else None
-        text = folder.read(first, MAX_TEXT_BYTES) if first and folder else SCRATCH
-        return JSONResponse({
-            "folder": str(folder.root) if folder else None,
+        names = self.folder.names() if self.folder else []
+        first = names[0] if names and self.folder else None
+        text = self.folder.read(first, MAX_TEXT_BYTES) if first and self.folder else SCRATCH
+        return {
+            "folder": str(self.folder.root) if self.folder else None,
             "files": names,
             "open": {"name": first, "text": text,
-                     "analysis": analyse(text, _source(first), _base(folder, first))},
-            "scratch": SCRATCH, "backends": settings.backends, "ops": list(OPS),
-            "time_limit": settings.time_limit, "max_text_bytes": MAX_TEXT_BYTES,
-            "runs": runs.busy})
+                     "analysis": analyse(text, _source(first), _base(self.folder, first))},
+            "scratch": SCRATCH, "backends": self.settings.backends, "ops": list(OPS),
+            "time_limit": self.settings.time_limit, "max_text_bytes": MAX_TEXT_BYTES,
+            "runs": self.runs.busy}
 
-    async def analyse_route(request: Request) -> Response:
+    async def analyse_route(self, request: Request) -> Response:
         body = await _body(request)
         name = body.get("name")
-        return JSONResponse(analyse(_text(body), _source(name), _base(folder, name)))
+        return JSONResponse(analyse(_text(body), _source(name), _base(self.folder, name)))
 
-    async def edit_route(request: Request) -> Response:
+    async def edit_route(self, request: Request) -> Response:
         body = await _body(request)
         name = body.get("name")
         edit = body.get("edit")
         if not isinstance(edit, dict):
             raise TrailkitError("an edit is a JSON object with a 'kind'")
-        text = edit_text(_text(body), edit, _base(folder, name))
+        text = edit_text(_text(body), edit, _base(self.folder, name))
         return JSONResponse({"text": text,
-                             **analyse(text, _source(name), _base(folder, name))})
+                             **analyse(text, _source(name), _base(self.folder, name))})
 
-    async def run_route(request: Request) -> Response:
+    async def run_route(self, request: Request) -> Response:
         body = await _body(request)
         op = body.get("op")
         if op not in OPS:
             raise TrailkitError(f"unknown op {op!r}; choose from {', '.join(OPS)}")
         name = body.get("name")
         backend = body.get("backend") or None
-        if backend is not None and backend not in settings.backends:
+        if backend is not None and backend not in self.settings.backends:
             raise TrailkitError(f"unknown backend {backend!r}; choose from "
-                                f"{', '.join(settings.backends)}")
+                                f"{', '.join(self.settings.backends)}")
         try:
-            limit = float(body.get("time_limit") or settings.time_limit)
+            limit = float(body.get("time_limit") or self.settings.time_limit)
         except (TypeError, ValueError):
             raise TrailkitError("time_limit is a number of seconds") from None
         given = body.get("rules")
         rules: dict[str, Any] = given if isinstance(given, dict) else {}
-        base = _base(folder, name)
+        base = _base(self.folder, name)
         job = Job(op, _text(body), _source(name), str(base) if base else None, backend,
                   max(0.1, min(limit, MAX_TIME_S)), rules)
         try:
-            result = await runs.run(str(body.get("slot") or "page"), job)
+            result = await self.runs.run(str(body.get("slot") or "page"), job)
         except Busy as exc:
             return JSONResponse({"error": f"busy: {exc}"}, status_code=503,
                                 headers={"retry-after": "1"})
         return JSONResponse(result)
 
-    async def cancel_route(request: Request) -> Response:
+    async def cancel_route(self, request: Request) -> Response:
         body = await _body(request)
-        return JSONResponse({"cancelled": runs.cancel(str(body.get("slot") or "page"))})
+        return JSONResponse({"cancelled": self.runs.cancel(str(body.get("slot") or "page"))})
 
-    async def file_route(request: Request) -> Response:
+    async def file_route(self, request: Request) -> Response:
         name = request.query_params.get("name", "")
-        return JSONResponse({"name": name, "text": _folder(folder).read(name, MAX_TEXT_BYTES)})
+        text = _folder(self.folder).read(name, MAX_TEXT_BYTES)
+        return JSONResponse({"name": name, "text": text})
 
-    async def save_route(request: Request) -> Response:
+    async def save_route(self, request: Request) -> Response:
         body = await _body(request)
         name = str(body.get("name") or "")
-        _folder(folder).save(name, _text(body))
-        return JSONResponse({"saved": name, "files": _folder(folder).names()})
+        _folder(self.folder).save(name, _text(body))
+        return JSONResponse({"saved": name, "files": _folder(self.folder).names()})
 
-    async def create_route(request: Request) -> Response:
+    async def create_route(self, request: Request) -> Response:
         body = await _body(request)
         name = str(body.get("name") or "")
-        _folder(folder).create(name, _text(body))
-        return JSONResponse({"created": name, "files": _folder(folder).names()})
+        _folder(self.folder).create(name, _text(body))
+        return JSONResponse({"created": name, "files": _folder(self.folder).names()})
 
-    async def refused(request: Request, exc: Exception) -> Response:
-        status = 413 if isinstance(exc, _TooBig) else 400
-        return JSONResponse({"error": str(exc)}, status_code=status)
 
-    async def no_icon(request: Request) -> Response:
-        return Response(status_code=204)
+async def _refused(request: Request, exc: Exception) -> Response:
+    status = 413 if isinstance(exc, _TooBig) else 400
+    return JSONResponse({"error": str(exc)}, status_code=status)
 
-    routes = [Route("/", page), Route("/static/{name}", static), Route("/favicon.ico", no_icon),
-              Route("/api/info", info), Route("/api/file", file_route),
-              Route("/api/analyse", analyse_route, methods=["POST"]),
-              Route("/api/edit", edit_route, methods=["POST"]),
-              Route("/api/run", run_route, methods=["POST"]),
-              Route("/api/cancel", cancel_route, methods=["POST"]),
-              Route("/api/save", save_route, methods=["POST"]),
-              Route("/api/create", create_route, methods=["POST"])]
-    return Starlette(routes=routes, exception_handlers={TrailkitError: refused})
+async def _no_icon(request: Request) -> Response:
+    return Response(status_code=204)
 
 
 class _TooBig(TrailkitError):

@@ -1,7 +1,7 @@
 """Benchmark: trailkit's DRUP checker against drat-trim on the same proof files.
 
 Run on demand: ``python tests/bench/bench_drup.py [--repeat 3] [--drat-trim PATH]
-[--quick] [--keep DIR]``.
+[--quick] [--big] [--lrat] [--keep DIR]``.
 
 The proofs are logged by python-sat's solvers and written, with their CNF, to a
 temporary folder (``--keep DIR``: to DIR, kept, so the same files can be re-timed):
@@ -18,10 +18,16 @@ one text is checked; process start, imports, reading, parsing and checking
 included); drat-trim's is ``drat-trim CNF PROOF`` (its default backward mode,
 core-first). Times are medians of ``--repeat`` runs; ``MB`` is the
 child's peak resident set (``RUSAGE_CHILDREN`` of a one-child wrapper). Ratios are
-trailkit over drat-trim, of medians in this same run; the targets are 1.5x in time
+trailkit over drat-trim, of medians in this same run; the targets are 1.2x in time
 and 2x in memory. Both must say VERIFIED (the ``ok`` column). ``check s`` is the
 median time of trailkit's check alone, inside its process (no interpreter start,
 imports, Numba's loading of its compiled code, or reading the files).
+
+``--lrat`` adds a second table: trailkit checking and writing LRAT
+(:func:`trailkit.models.drup.drup_to_lrat`, the file written) against ``drat-trim CNF PROOF
+-L FILE``, and the small LRAT checker (:mod:`trailkit.models.lrat`) on trailkit's LRAT file
+and on drat-trim's. ``--big`` adds PHP(10) refuted by CaDiCaL, a proof of over a million
+lemmas, for the memory target.
 
 drat-trim is found as ``--drat-trim PATH``, else ``$DRAT_TRIM``, else on ``PATH``,
 else at ``/work/peer/drat-trim/drat-trim``; it is third-party code and never part of
@@ -46,7 +52,7 @@ from pysat.solvers import Solver
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_sat import random_3sat  # the checker benchmark's formula
 
-TIME_TARGET = 1.5
+TIME_TARGET = 1.2
 MEMORY_TARGET = 2.0
 SOLVERS = [("CaDiCaL", "cadical195"), ("Glucose", "glucose4")]
 DEFAULT_PEER = Path("/work/peer/drat-trim/drat-trim")
@@ -63,7 +69,8 @@ peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 print(json.dumps([took, peak, run.stdout]))
 """
 
-# trailkit's side: read the CNF and the proof file, check, say VERIFIED as drat-trim does.
+# trailkit's side: read the CNF and the proof file, check, say VERIFIED as drat-trim does
+# (without the certificates' cap on proof lines: PHP(10)'s proof has 4.6 million).
 TRAILKIT = """
 import sys, time
 from pathlib import Path
@@ -78,17 +85,45 @@ for line in Path(sys.argv[1]).read_text().splitlines():
                 clauses.append(clause)
                 clause = []
 t0 = time.perf_counter()
-ok, message = check_drup(clauses, Path(sys.argv[2]).read_bytes())
+ok, message = check_drup(clauses, Path(sys.argv[2]).read_bytes(), max_lemmas=10**9)
 print(f"c check {time.perf_counter() - t0:.3f} s: {message}")
 print("s VERIFIED" if ok else "s NOT VERIFIED")
 """
 
 
-def instances(quick: bool) -> list[tuple[str, list[list[int]]]]:
-    """The formulas, named."""
+# --lrat: trailkit writes the LRAT proof (drup_to_lrat) as drat-trim -L does.
+TRAILKIT_LRAT = """
+import sys, time
+from pathlib import Path
+from trailkit.models.drup import drup_to_lrat
+from trailkit.models.lrat import read_dimacs
+_, clauses = read_dimacs(Path(sys.argv[1]).read_text())
+t0 = time.perf_counter()
+ok, message, text = drup_to_lrat(clauses, Path(sys.argv[2]).read_bytes(), max_lemmas=10**9)
+if ok:
+    Path(sys.argv[3]).write_text(text)
+print(f"c check {time.perf_counter() - t0:.3f} s: {message}")
+print("s VERIFIED" if ok else "s NOT VERIFIED")
+"""
+
+# --lrat: trailkit's small LRAT checker on an LRAT file (its own, or drat-trim's).
+LRAT_CHECK = """
+import sys, time
+from trailkit.models.lrat import check_lrat_files
+t0 = time.perf_counter()
+ok, message = check_lrat_files(sys.argv[1], sys.argv[2])
+print(f"c check {time.perf_counter() - t0:.3f} s: {message}")
+print("s VERIFIED" if ok else "s NOT VERIFIED")
+"""
+
+
+def instances(quick: bool, big: bool) -> list[tuple[str, list[list[int]]]]:
+    """The formulas, named; ``big`` adds PHP(10), whose CaDiCaL proof has over a million
+    lemmas (for the memory target)."""
     if quick:
         return [("PHP(8)", PHP(8).clauses), ("3-SAT n=200", random_3sat(200, 1))]
-    return [("PHP(9)", PHP(9).clauses), ("3-SAT n=230", random_3sat(230, 0))]
+    return [("PHP(9)", PHP(9).clauses), ("3-SAT n=230", random_3sat(230, 0))] + (
+        [("PHP(10)", PHP(10).clauses)] if big else [])
 
 
 def write_proof(folder: Path, label: str, clauses: list[list[int]], solver: str,
@@ -138,12 +173,46 @@ def find_peer(given: str | None) -> Path | None:
     return None
 
 
+def lrat_table(jobs: list[tuple[str, Path, Path, int]], peer: Path | None,
+               repeat: int) -> None:
+    """trailkit writing LRAT against ``drat-trim -L``, and trailkit's LRAT checker on
+    both LRAT files."""
+    print(f"\n# LRAT: writing it (trailkit drup_to_lrat / drat-trim -L), then checking "
+          f"it with models/lrat.py (on trailkit's file / on drat-trim's); medians of "
+          f"{repeat}")
+    print(f"{'instance':<22} {'trailkit -L s':>13} {'MB':>5} {'drat-trim -L s':>14} "
+          f"{'MB':>5} {'time':>6} {'memory':>6}  {'lrat.py s':>9} {'MB':>5} "
+          f"{'on drat-trim':>12}  ok")
+    ours, checker = [sys.executable, "-c", TRAILKIT_LRAT], [sys.executable, "-c", LRAT_CHECK]
+    for label, cnf, drup, _ in jobs:
+        mine, theirs = drup.with_suffix(".trailkit.lrat"), drup.with_suffix(".drat-trim.lrat")
+        t_ours, mb_ours, ok_ours, _ = measure([*ours, str(cnf), str(drup), str(mine)], repeat)
+        t_check, mb_check, ok_check, _ = measure([*checker, str(cnf), str(mine)], repeat)
+        row = f"{label:<22} {t_ours:>13.2f} {mb_ours:>5.0f} "
+        if peer is None:
+            print(f"{row}{'-':>14} {'-':>5} {'-':>6} {'-':>6}  {t_check:>9.2f} "
+                  f"{mb_check:>5.0f} {'-':>12}  {ok_ours and ok_check}", flush=True)
+            continue
+        t_peer, mb_peer, ok_peer, _ = measure([str(peer), str(cnf), str(drup), "-L",
+                                               str(theirs)], repeat)
+        t_other, _, ok_other, _ = measure([*checker, str(cnf), str(theirs)], repeat)
+        ok = ok_ours and ok_check and ok_peer and ok_other
+        print(f"{row}{t_peer:>14.2f} {mb_peer:>5.0f} {t_ours / t_peer:>5.2f}x "
+              f"{mb_ours / mb_peer:>5.2f}x  {t_check:>9.2f} {mb_check:>5.0f} "
+              f"{t_other:>12.2f}  {'yes' if ok else 'NO'}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--drat-trim", dest="drat_trim", default=None,
                         help="drat-trim's executable")
     parser.add_argument("--quick", action="store_true", help="smaller formulas")
+    parser.add_argument("--big", action="store_true",
+                        help="add PHP(10) (CaDiCaL: over a million lemmas; minutes)")
+    parser.add_argument("--lrat", action="store_true",
+                        help="also time writing LRAT against drat-trim -L, and the LRAT "
+                             "checker")
     parser.add_argument("--keep", metavar="DIR", default=None,
                         help="write the CNF and proof files to DIR and keep them "
                              "(to re-time the same files), instead of a temporary folder")
@@ -158,8 +227,8 @@ def main() -> None:
         folder = Path(args.keep or tmp)
         folder.mkdir(parents=True, exist_ok=True)
         jobs = []
-        for label, clauses in instances(args.quick):
-            for name, solver in SOLVERS:
+        for label, clauses in instances(args.quick, args.big):
+            for name, solver in SOLVERS[:1] if label == "PHP(10)" else SOLVERS:
                 job = write_proof(folder, label, clauses, solver, name)
                 if job is None:
                     print(f"# {label} is satisfiable: skipped")
@@ -184,6 +253,9 @@ def main() -> None:
             print(f"{label:<22} {lemmas:>8,} {t_ours:>10.2f} {mb_ours:>5.0f} {t_peer:>11.2f} "
                   f"{mb_peer:>5.0f} {t_ours / t_peer:>5.2f}x {mb_ours / mb_peer:>5.2f}x  "
                   f"{agree:<5} {check}", flush=True)
+        if args.lrat:  # not on PHP(10): each LRAT run there takes minutes
+            lrat_table([job for job in jobs if not job[0].startswith("PHP(10)")], peer,
+                       args.repeat)
 
 
 if __name__ == "__main__":

@@ -404,7 +404,8 @@ function listFiles(files) {
 
 // ------------------------------------------------------------------------ start
 async function start() {
-  const info = state.info = await api("/api/info");
+  // what /api/info answers came inside the page (a JSON data block, not a script)
+  const info = state.info = JSON.parse($("start-info").textContent);
   $("backend").replaceChildren(...info.backends.map(b => new Option(b, b)));
   $("time-limit").value = info.time_limit;
   $("file-controls").hidden = !info.folder;

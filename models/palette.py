@@ -6,6 +6,10 @@ twelve, so the common names map to the Okabe–Ito palette (designed to stay apa
 every common colour-vision deficiency) and every colour also gets its own dash pattern
 and letter, so the picture reads even in greyscale. The legend names each colour.
 
+These are facts about a puzzle's colours, shared by the drawings, the exports
+(:mod:`trailkit.solvers.interchange` paints DOT and GraphML edges with them) and the
+workshop page, so they live below all of them.
+
 >>> paint = palette(["red", "blue", "green"])
 >>> paint["red"].hex, paint["red"].dash, paint["blue"].dash, paint["green"].letter
 ('#D55E00', '', '3 1.6', 'G')

@@ -1,4 +1,5 @@
-"""Issue 11, the spec reader's side: no typo becomes an answer, every problem is located.
+"""``check_spec`` and ``load_spec`` (:mod:`trailkit.models.spec`) on the mistakes authors
+make: no typo becomes an answer, every problem is located.
 
 Each mistake below was once read as a puzzle (and "solved" or "proved unsolvable"), or
 reported without a usable location. Tests compare locations (file:line:column), key
@@ -11,7 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_spec_errors import write
+from spec_texts import write
 
 from trailkit.models.errors import SpecError
 from trailkit.models.spec import (

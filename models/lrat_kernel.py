@@ -1,0 +1,224 @@
+"""The DRUP checker's backward pass, recording LRAT hints (as ``drat-trim -L`` does).
+
+The backward pass of :mod:`trailkit.models.drup_kernel` RUP-checks each core lemma: with
+its literals false, unit propagation reaches a conflict, and :func:`analyze` marks the
+clauses that conflict rests on. Those clauses, ordered by when the literal each one
+implied was assigned (the conflict last), are the lemma's LRAT hints: each is unit in
+that order, the last is false. :func:`backward_hints` is the backward pass doing exactly
+that and writing every checked lemma's hints to one growing buffer. The lemma's own
+variables are marked first, so a top-level reason of a literal the lemma assumes anyway
+is not a hint (in LRAT it would be satisfied, not unit).
+
+Clause ids in the buffer are the checker's (formula ``0 ..``, then ``base + line``);
+:func:`write_lrat` renumbers them as LRAT ids as it writes the file's text.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from trailkit.models.drup_kernel import (
+    AT,
+    CHECKED,
+    CONFLICT,
+    CORE_CLAUSE,
+    DELETION,
+    FAILED,
+    STAMP,
+    TRAIL,
+    Database,
+    _remove,
+    _rollback,
+    analyze,
+    propagate,
+    restore,
+)
+from trailkit.models.jit import kernel as _kernel
+
+__all__ = ["ROOM", "backward_hints", "collect_hints", "write_lrat"]
+
+ROOM = 3
+"""What :func:`backward_hints` returns when the buffer may not hold the next lemma's
+hints (line ``meta[AT]``): grow it and call again from that line."""
+CONTINUE = 0
+
+
+@_kernel
+def collect_hints(db: Database, conflict: int, lemma: int, hints: np.ndarray, at: int,
+                  keys: np.ndarray) -> int:
+    """Write to ``hints[at:]`` the clauses ``conflict`` rests on, in the order their
+    literals were assigned (``db.position`` of each implied variable), ``conflict`` last;
+    the variables of clause ``lemma`` (-1: none) are assumptions, not followed. Returns
+    the end of what was written. Needs ``len(hints) - at`` above the number of variables."""
+    lits, start, size, reason, seen, stack = (db.lits, db.start, db.size, db.reason,
+                                              db.seen, db.stack)
+    db.meta[STAMP] += 1
+    stamp = db.meta[STAMP]
+    if lemma >= 0:
+        for k in range(start[lemma], start[lemma] + size[lemma]):
+            seen[lits[k] >> 1] = stamp
+    stack[0] = conflict
+    depth = 1
+    count = 0
+    while depth > 0:
+        depth -= 1
+        c = stack[depth]
+        for k in range(start[c], start[c] + size[c]):
+            var = lits[k] >> 1
+            if seen[var] != stamp:
+                seen[var] = stamp
+                r = reason[var]
+                if r != -1 and r != c:
+                    stack[depth] = r
+                    depth += 1
+                    hints[at + count] = r
+                    keys[count] = db.position[var]
+                    count += 1
+    order = np.argsort(keys[:count], kind="mergesort")
+    for k in range(count):
+        keys[k] = hints[at + order[k]]
+    for k in range(count):
+        hints[at + k] = keys[k]
+    hints[at + count] = conflict
+    return at + count + 1
+
+
+@_kernel
+def _rup_hints(db: Database, clause: int, hints: np.ndarray, at: int,
+               keys: np.ndarray) -> int:
+    """:func:`trailkit.models.drup_kernel.rup` with ``mark``, also writing the lemma's
+    hints to ``hints[at:]``; returns their end, or -1 when the lemma does not follow."""
+    meta, truth, trail, lits = db.meta, db.truth, db.trail, db.lits
+    top = meta[TRAIL]
+    source = -1
+    for k in range(db.start[clause], db.start[clause] + db.size[clause]):
+        lit = lits[k]
+        if truth[lit] != 0:  # true at top level: its reason is falsified by the others
+            source = db.reason[lit >> 1]
+            break
+        if truth[lit ^ 1] == 0:
+            truth[lit ^ 1] = 1
+            db.reason[lit >> 1] = -1
+            trail[meta[TRAIL]] = lit ^ 1
+            meta[TRAIL] += 1
+    if source == -1 and propagate(db):
+        source = meta[CONFLICT]
+    end = -1
+    if source != -1:
+        for k in range(top, meta[TRAIL]):
+            db.position[trail[k] >> 1] = k
+        analyze(db, source)
+        end = collect_hints(db, source, clause, hints, at, keys)
+    _rollback(db, top)
+    return end
+
+
+@_kernel
+def backward_hints(db: Database, kind: np.ndarray, target: np.ndarray, before: np.ndarray,
+                   applied: np.ndarray, base: int, first: int, last: int,
+                   hints: np.ndarray, hint_start: np.ndarray, hint_end: np.ndarray,
+                   keys: np.ndarray, at: int) -> tuple[int, int]:
+    """:func:`trailkit.models.drup_kernel.backward` over lines ``last - 1`` down to
+    ``first``, writing each checked lemma's hints to ``hints[hint_start[i]:hint_end[i]]``
+    from ``at`` on. Returns ``(status, at)``: FAILED (line ``meta[AT]``), ROOM (line
+    ``meta[AT]`` not begun: the buffer needs to grow) or CONTINUE."""
+    room = len(db.reason) + 2
+    for i in range(last - 1, first - 1, -1):
+        if applied[i] == 0:
+            continue
+        if kind[i] == DELETION:
+            restore(db, target[i])
+            continue
+        c = base + i
+        core = db.lits[db.start[c] - 1] & CORE_CLAUSE != 0
+        if core and len(hints) - at < room:
+            db.meta[AT] = i
+            return ROOM, at
+        _remove(db, c)
+        _rollback(db, before[i])
+        if core:
+            db.meta[CHECKED] += 1
+            end = _rup_hints(db, c, hints, at, keys)
+            if end < 0:
+                db.meta[AT] = i
+                return FAILED, at
+            hint_start[i], hint_end[i] = at, end
+            at = end
+    return CONTINUE, at
+
+
+@_kernel
+def _put(out: np.ndarray, at: int, value: int, after: int) -> int:
+    """Write ``value`` in decimal, then the byte ``after``, at ``out[at:]``; returns the end."""
+    if value < 0:
+        out[at] = 45  # "-"
+        at += 1
+        value = -value
+    digits = 1
+    rest = value // 10
+    while rest > 0:
+        digits += 1
+        rest //= 10
+    end = at + digits
+    for k in range(end - 1, at - 1, -1):
+        out[k] = 48 + value % 10
+        value //= 10
+    out[end] = after
+    return end + 1
+
+
+@_kernel
+def write_lrat(db: Database, kind: np.ndarray, target: np.ndarray, applied: np.ndarray,
+               base: int, stop: int, hints: np.ndarray, hint_start: np.ndarray,
+               hint_end: np.ndarray, final: np.ndarray, ids: np.ndarray,
+               variables: np.ndarray, out: np.ndarray) -> int:
+    """Write the LRAT proof as ASCII to ``out`` (room enough: 12 bytes a number, 27 a
+    deleted clause); returns its length. Lines ``0 .. stop - 1`` in order: each checked
+    lemma (``hint_end[i] >= 0``) as ``ID LITERALS 0 HINTS 0``, the applied deletions of
+    clauses with an id (``ids[c] > 0``) gathered as ``ID d IDS 0``, then the empty
+    clause with the ``final`` hints. Literal codes name variables through ``variables``."""
+    lits, start, size = db.lits, db.start, db.size
+    at = 0
+    last_id = base
+    pending = False
+    for i in range(stop):
+        if applied[i] == 0:
+            continue
+        if kind[i] == DELETION:
+            t = target[i]
+            if ids[t] != 0:
+                if not pending:
+                    at = _put(out, at, last_id, 32)
+                    out[at], out[at + 1] = 100, 32  # "d "
+                    at += 2
+                    pending = True
+                at = _put(out, at, ids[t], 32)
+            continue
+        if hint_end[i] < 0:
+            continue
+        if pending:
+            out[at], out[at + 1] = 48, 10
+            at += 2
+            pending = False
+        c = base + i
+        last_id = ids[c]
+        at = _put(out, at, last_id, 32)
+        for k in range(start[c], start[c] + size[c]):
+            v = variables[lits[k] >> 1]
+            at = _put(out, at, -v if lits[k] & 1 else v, 32)
+        out[at], out[at + 1] = 48, 32
+        at += 2
+        for k in range(hint_start[i], hint_end[i]):
+            at = _put(out, at, ids[hints[k]], 32)
+        out[at], out[at + 1] = 48, 10
+        at += 2
+    if pending:
+        out[at], out[at + 1] = 48, 10
+        at += 2
+    at = _put(out, at, last_id + 1, 32)
+    out[at], out[at + 1] = 48, 32
+    at += 2
+    for k in range(len(final)):
+        at = _put(out, at, ids[final[k]], 32)
+    out[at], out[at + 1] = 48, 10
+    return at + 2

@@ -1,0 +1,328 @@
+"""``trailkit compare --db``: every run in SQLite as it ends, resume, reruns, two campaigns
+on one file, CPU time and the limit that ended a run.
+
+The misbehaving backends are test doubles registered by monkeypatching the registry (the
+workers are forked, so they see it); a client run as its own process registers them in
+the script it runs (:data:`SCRIPT`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from trailkit.models.answer import Answer
+from trailkit.models.puzzle import Puzzle
+from trailkit.solvers import isolation, registry
+from trailkit.solvers.base import Backend, Limits
+from trailkit.solvers.campaigns.store import COLUMNS, open_store
+from trailkit.solvers.cli import main
+from trailkit.solvers.registry import get_backend
+
+TRIANGLE = "trailkit: 1\nkind: domino-chain\ndominoes: [[1, 2], [2, 3], [3, 1]]\n"
+KOENIGSBERG = ("trailkit: 1\nkind: trail\nedges: [a b, a b, a c, a c, a d, b d, c d]\n")
+SQUARE = "trailkit: 1\nkind: trail\nedges: [a b, b c, c d, d a]\n"
+PATH3 = "trailkit: 1\nkind: trail\nedges: [a b, b c, c d]\n"
+#: The columns CONTRACT 1.2 §5 pins for the table ``runs``.
+CONTRACT_COLUMNS = ("spec", "spec_sha256", "backend", "options", "repeat", "status", "wall_s",
+                    "cpu_s", "peak_mb", "decided_by", "length", "optimal", "certificate",
+                    "host", "started_at", "trailkit_version")
+HANG = "TRAILKIT_TEST_HANG"
+
+
+class NapperBackend(Backend):
+    """Hangs on puzzles of ``TRAILKIT_TEST_HANG`` edges, else answers as ``direct`` does."""
+
+    name = "napper"
+
+    def solve(self, puzzle: Puzzle, limits: Limits = Limits()) -> Answer:
+        while os.environ.get(HANG) == str(puzzle.num_edges):
+            time.sleep(0.05)
+        return dataclasses.replace(get_backend("direct").solve(puzzle, limits),
+                                   backend=self.name)
+
+
+class SpinnerBackend(Backend):
+    """Burns processor time and never answers."""
+
+    name = "spinner"
+
+    def solve(self, puzzle: Puzzle, limits: Limits = Limits()) -> Answer:
+        while True:
+            pass
+
+
+class DoomedBackend(Backend):
+    """Dies abruptly, as a segfaulting C extension would."""
+
+    name = "doomed"
+
+    def solve(self, puzzle: Puzzle, limits: Limits = Limits()) -> Answer:
+        os._exit(3)
+
+
+DOUBLES = (NapperBackend, SpinnerBackend, DoomedBackend)
+SCRIPT = (
+    "import dataclasses, sys\n"
+    f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+    "from trailkit.solvers import registry\n"
+    "for name in ('napper', 'spinner', 'doomed'):\n"
+    "    registry.BACKENDS[name] = dataclasses.replace(registry.BACKENDS['direct'], "
+    "module='test_campaigns', cls=name.title() + 'Backend')\n"
+    "from trailkit.solvers.cli import main\n"
+    "sys.exit(main(sys.argv[1:]))\n")
+
+
+@pytest.fixture
+def doubles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Register the test doubles above under their names (for this test only)."""
+    patched = dict(registry.BACKENDS)
+    for cls in DOUBLES:
+        patched[cls.name] = dataclasses.replace(registry.BACKENDS["direct"], module=__name__,
+                                                cls=cls.__name__)
+    monkeypatch.setattr(registry, "BACKENDS", patched)
+    monkeypatch.setattr(isolation, "GRACE_S", 0.5)
+
+
+def corpus(folder: Path, **specs: str) -> Path:
+    folder.mkdir(exist_ok=True)
+    for name, text in specs.items():
+        (folder / f"{name}.yaml").write_text(text)
+    return folder
+
+
+def runs(db: Path) -> list[dict[str, object]]:
+    """The rows of a campaign file, read with a connection of its own."""
+    store = open_store(db, create=False)
+    try:
+        return store.rows()
+    finally:
+        store.close()
+
+
+def integrity(db: Path) -> str:
+    with sqlite3.connect(db) as connection:
+        return str(connection.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+def keys(rows: list[dict[str, object]]) -> list[tuple[object, ...]]:
+    return [(r["spec_sha256"], r["backend"], r["options"], r["repeat"]) for r in rows]
+
+
+def client(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    """``trailkit ARGS`` in a process of its own, with the test doubles registered."""
+    return subprocess.Popen([sys.executable, "-c", SCRIPT, *args], text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, **(env or {})})
+
+
+def test_every_run_is_a_row_and_a_rerun_runs_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    specs = corpus(tmp_path / "corpus", a=TRIANGLE, b=KOENIGSBERG)
+    db = tmp_path / "runs.sqlite"
+    command = ["compare", str(specs), "--backends", "direct,cpsat", "--repeat", "2",
+               "--db", str(db), "--json"]
+    assert main(command) == 0
+    first = json.loads(capsys.readouterr().out)
+    rows = runs(db)
+    assert len(rows) == 2 * 2 * 2 and len(set(keys(rows))) == 8
+    assert set(CONTRACT_COLUMNS) <= set(rows[0]) and set(rows[0]) == {c for c, _ in COLUMNS}
+    by = {(Path(str(r["spec"])).stem, r["backend"], r["repeat"]): r for r in rows}
+    assert {k: r["status"] for k, r in by.items()} == {
+        (s, b, n): "solved" if s == "a" else "unsolvable"
+        for s in "ab" for b in ("direct", "cpsat") for n in (0, 1)}
+    assert by[("a", "direct", 0)]["length"] == 3 and by[("a", "direct", 0)]["optimal"] is None
+    assert by[("b", "direct", 1)]["certificate"] == "parity"
+    for row in rows:
+        assert row["cpu_s"] is not None and row["wall_s"] is not None and row["peak_mb"]
+        assert json.loads(str(row["options"]))["precheck"] is True
+        assert str(row["started_at"]).endswith("+00:00") and row["trailkit_version"]
+    assert integrity(db) == "ok"
+
+    assert main(command) == 0  # nothing missing: nothing runs, the same rows come back
+    again = capsys.readouterr()
+    assert "0 run(s) written" in again.err and "8 kept from earlier" in again.err
+    assert json.loads(again.out) == first
+    assert runs(db) == rows
+
+
+def test_rerun_failed_redoes_crashes_only(tmp_path: Path, doubles: None,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    specs = corpus(tmp_path / "corpus", a=TRIANGLE)
+    db = tmp_path / "runs.sqlite"
+    command = ["compare", str(specs), "--backends", "direct,doomed", "--db", str(db)]
+    assert main(command) == 0
+    before = {r["backend"]: r for r in runs(db)}
+    assert before["doomed"]["status"] == "crash" and before["direct"]["status"] == "solved"
+    capsys.readouterr()
+    assert main([*command, "--rerun", "failed"]) == 0
+    assert "1 run(s) written" in capsys.readouterr().err
+    after = {r["backend"]: r for r in runs(db)}
+    assert len(runs(db)) == 2 and after["direct"] == before["direct"]
+    assert after["doomed"]["started_at"] >= before["doomed"]["started_at"]  # type: ignore[operator]
+    assert main([*command, "--rerun", "all"]) == 0
+    assert "2 run(s) written" in capsys.readouterr().err
+    assert len(runs(db)) == 2
+
+
+def test_rerun_needs_a_db(tmp_path: Path) -> None:
+    specs = corpus(tmp_path / "corpus", a=TRIANGLE)
+    assert main(["compare", str(specs), "--backends", "direct", "--rerun", "all"]) == 2
+
+
+def test_the_limit_that_ended_a_run_is_named(tmp_path: Path, doubles: None) -> None:
+    specs = corpus(tmp_path / "corpus", a=TRIANGLE)
+    cpu_db = tmp_path / "cpu.sqlite"
+    assert main(["compare", str(specs), "--backends", "spinner", "--db", str(cpu_db),
+                 "--time-limit", "30", "--cpu-limit", "1"]) == 0
+    (cpu,) = runs(cpu_db)
+    assert (cpu["status"], cpu["limit_hit"]) == ("timeout", "cpu")
+    assert 0.5 <= float(cpu["cpu_s"]) < 10 and "processor time" in str(cpu["detail"])  # type: ignore[arg-type]
+    assert json.loads(str(cpu["options"]))["cpu_limit"] == 1.0
+
+
+def test_a_hanging_run_ends_at_the_wall_limit(tmp_path: Path, doubles: None,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(HANG, "3")
+    specs = corpus(tmp_path / "corpus", a=TRIANGLE)
+    db = tmp_path / "runs.sqlite"
+    assert main(["compare", str(specs), "--backends", "napper", "--db", str(db),
+                 "--time-limit", "0.5"]) == 0
+    (row,) = runs(db)
+    assert (row["status"], row["limit_hit"]) == ("timeout", "wall")
+    assert float(row["cpu_s"]) < float(row["wall_s"])  # type: ignore[arg-type]
+
+
+def test_a_killed_client_loses_no_finished_run(tmp_path: Path) -> None:
+    """SIGKILL the client while a run hangs (its sign on stderr), rerun: every finished
+    run is kept once, the missing ones run, the file is sound."""
+    specs = corpus(tmp_path / "corpus", a=TRIANGLE, b=SQUARE, c=KOENIGSBERG)
+    db = tmp_path / "runs.sqlite"
+    command = ["compare", str(specs), "--backends", "direct,napper", "--db", str(db)]
+    process = client(*command, env={HANG: "4", "TRAILKIT_TEST_SIGNS": "1"})  # b: SQUARE
+    assert process.stderr is not None
+    solving = []
+    for line in process.stderr:  # a.yaml's runs, then b's: napper hangs on b
+        solving += [line] if line.startswith("trailkit: solving with") else []
+        if "napper on" in line and "b.yaml" in line:
+            break
+    process.kill()
+    process.wait(timeout=30)
+    finished = runs(db)
+    assert [(Path(str(r["spec"])).stem, r["backend"]) for r in finished] == [
+        ("a", "direct"), ("a", "napper"), ("b", "direct")]
+    assert integrity(db) == "ok"
+
+    rerun = client(*command)
+    _, err = rerun.communicate(timeout=120)
+    assert rerun.returncode == 0, err
+    assert "3 run(s) written" in err and "3 kept from earlier" in err
+    rows = runs(db)
+    assert len(rows) == 6 and len(set(keys(rows))) == 6
+    assert rows[:3] == finished  # the finished rows, untouched
+    assert integrity(db) == "ok"
+
+
+def test_two_campaigns_on_one_file_lose_and_duplicate_nothing(tmp_path: Path) -> None:
+    specs = corpus(tmp_path / "corpus", a=TRIANGLE, b=SQUARE, c=KOENIGSBERG, d=PATH3)
+    db = tmp_path / "runs.sqlite"
+    command = ["compare", str(specs), "--backends", "direct,cpsat", "--db", str(db)]
+    first, second = client(*command), client(*command, "--repeat", "2")
+    for process in (first, second):
+        _, err = process.communicate(timeout=300)
+        assert process.returncode == 0, err
+    rows = runs(db)
+    assert len(rows) == len(set(keys(rows))) == 4 * 2 * 2  # repeat 0 once, repeat 1 once
+    assert {r["status"] for r in rows} == {"solved", "unsolvable"}
+    assert integrity(db) == "ok"
+
+
+def test_out_json_and_csv_come_from_the_same_rows(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    specs = corpus(tmp_path / "corpus", a=TRIANGLE, b=KOENIGSBERG)
+    db, out = tmp_path / "runs.sqlite", tmp_path / "rows.json"
+    assert main(["compare", str(specs), "--backends", "direct", "--db", str(db), "--out",
+                 str(out)]) == 0
+    rows = json.loads(out.read_text())["rows"]
+    assert [(Path(r["spec"]).stem, r["status"]) for r in rows] == [("a", "solved"),
+                                                                  ("b", "unsolvable")]
+    capsys.readouterr()
+    assert main(["compare", str(specs), "--backends", "direct", "--db", str(db), "--csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("spec,backend,status") and len(lines) == 3
+
+
+def test_the_progress_line_on_a_terminal(tmp_path: Path) -> None:
+    """On a terminal, stderr shows runs done by status, the time so far and what is left."""
+    import pty
+
+    specs = corpus(tmp_path / "corpus", a=TRIANGLE, b=KOENIGSBERG)
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-c", SCRIPT, "compare", str(specs),
+                                "--backends", "direct", "--db", str(tmp_path / "r.sqlite")],
+                               stdout=subprocess.DEVNULL, stderr=follower)
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal's other end closed: the process is done
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(leader)
+    assert process.wait(timeout=60) == 0
+    text = seen.decode()
+    assert "1/2 runs: 1 solved; " in text and "about " in text and " left" in text
+    assert "2/2 runs: 1 solved, 1 unsolvable; " in text
+
+
+def test_an_unavailable_backend_is_a_row_and_tried_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    patched = dict(registry.BACKENDS)
+    patched["ghost"] = dataclasses.replace(registry.BACKENDS["direct"],
+                                           module="trailkit.solvers.no_such_module")
+    monkeypatch.setattr(registry, "BACKENDS", patched)
+    specs = corpus(tmp_path / "corpus", a=TRIANGLE)
+    db = tmp_path / "runs.sqlite"
+    command = ["compare", str(specs), "--backends", "direct,ghost", "--db", str(db), "--json"]
+    assert main(command) == 0
+    first = capsys.readouterr()
+    assert "backend ghost is unavailable" in first.err
+    assert [(r["backend"], r["status"]) for r in json.loads(first.out)["rows"]] == [
+        ("direct", "solved"), ("ghost", "unavailable")]
+    assert main(command) == 0  # ghost is looked for again; direct is not run again
+    again = capsys.readouterr()
+    assert "backend ghost is unavailable" in again.err and "1 kept from earlier" in again.err
+    assert sorted((r["backend"], r["status"]) for r in runs(db)) == [
+        ("direct", "solved"), ("ghost", "unavailable")]
+    assert main(["compare", str(specs), "--backends", "direct,ghots", "--db", str(db)]) == 2
+
+
+def test_ctrl_c_keeps_the_finished_rows_and_exits_130(tmp_path: Path) -> None:
+    import signal
+
+    specs = corpus(tmp_path / "corpus", a=TRIANGLE, b=SQUARE)
+    db = tmp_path / "runs.sqlite"
+    process = client("compare", str(specs), "--backends", "direct,napper", "--db", str(db),
+                     env={HANG: "4", "TRAILKIT_TEST_SIGNS": "1"})
+    assert process.stderr is not None
+    for line in process.stderr:
+        if "napper on" in line and "b.yaml" in line:
+            break
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert "interrupted after 3 of 4 runs" in err
+    assert [(Path(str(r["spec"])).stem, r["backend"]) for r in runs(db)] == [
+        ("a", "direct"), ("a", "napper"), ("b", "direct")]
