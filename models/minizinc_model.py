@@ -11,6 +11,10 @@ the CP-SAT backend uses:
   step and the last step's successor is the depot. MiniZinc's ``circuit`` is over
   nodes, so multigraphs, self-loops and dominoes need this edge level. The colour
   rule, the allowed starts and ends are each step's allowed successors (its domain).
+  Exactly once (every edge usable): a plain ``circuit`` through *every* step instead,
+  the orientation of an edge not crossed sitting right after the one crossed (the
+  ``paired`` form: solvers propagate ``circuit`` natively, and Debian's Gecode library
+  has no ``subcircuit``, whose decomposition grows with the square of the steps).
 * **reusable edges** (colour walks): a shortest walk never repeats a (node,
   colour-phase) state after its first step (cutting the steps between two equal states
   leaves a shorter walk obeying every rule), so it is a simple path over those states:
@@ -25,8 +29,8 @@ backend answers it without a solver).
 >>> from trailkit.models.puzzle import Puzzle
 >>> m = minizinc_model(Puzzle.build(kind="trail", edges=[("a", "b"), ("b", "c")]))
 >>> m.form, m.size  # four steps (two edges, each crossed either way) and the depot
-('edges', 5)
->>> m.decode([3, 2, 5, 4, 1]).edges  # depot -> step 1 (a->b) -> step 3 (b->c) -> depot
+('paired', 5)
+>>> m.decode([2, 3, 4, 5, 1]).edges  # depot, a->b (then b->a, skipped), b->c (c->b), depot
 (0, 1)
 """
 
@@ -34,7 +38,7 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from trailkit.models.answer import Walk
@@ -71,6 +75,7 @@ class MznModel:
     steps: tuple[MznStep, ...] = ()
     states: tuple[tuple[int, int], ...] = ()
     moves: dict[tuple[int, int], tuple[MznStep, ...]] = field(default_factory=dict)
+    partner: dict[int, int] = field(default_factory=dict)
 
     def _path(self, succ: Sequence[int]) -> list[int]:
         """The circuit nodes after the depot, in order (``ValueError`` if it is no path)."""
@@ -82,6 +87,11 @@ class MznModel:
             if not 1 <= at <= self.size or len(path) >= self.size:
                 raise ValueError("succ does not lead back to the depot")
             path.append(at)
+            other = self.partner.get(at)
+            if other is not None:  # paired form: the other orientation sits right after
+                if succ[at - 1] != other:
+                    raise ValueError(f"step {at} is not followed by its other orientation")
+                at = other
             at = succ[at - 1]
         return path
 
@@ -89,7 +99,7 @@ class MznModel:
         """The walk a solution's ``succ`` array stands for (the first of parallel edges
         joining the same two states); the caller verifies it."""
         path = self._path(succ)
-        if self.form == "edges":
+        if self.form in ("edges", "paired"):
             steps = [self.steps[i - 1] for i in path]
         else:
             steps = [self.moves[(a, b)][0] for a, b in itertools.pairwise(path)]
@@ -100,7 +110,7 @@ class MznModel:
     def multiplicity(self, succ: Sequence[int]) -> int:
         """How many walks a solution stands for (parallel edges of one colour joining the
         same two states: the state form keeps one arc for all of them)."""
-        if self.form == "edges":
+        if self.form in ("edges", "paired"):
             return 1
         path = self._path(succ)
         count = 1
@@ -127,6 +137,9 @@ def minizinc_model(puzzle: Puzzle, *, length: int | None = None) -> MznModel:
         return _no_step_model(puzzle)
     if puzzle.use is EdgeUse.ANY:
         return _state_model(puzzle, length)
+    if puzzle.use is EdgeUse.EXACTLY_ONCE and all(puzzle.usable(e)
+                                                  for e in range(puzzle.num_edges)):
+        return _paired_model(puzzle, length)
     return _edge_model(puzzle, length)
 
 
@@ -148,7 +161,7 @@ def _set(values: Sequence[int]) -> str:
     return "{" + ", ".join(str(v) for v in values) + "}" if values else "1..0"
 
 
-def _header(puzzle: Puzzle, form: str) -> list[str]:
+def _header(puzzle: Puzzle, form: str, circuit: str = "subcircuit") -> list[str]:
     lines = [f"% trailkit MiniZinc model of {_quote(puzzle.name or 'a walk puzzle')}"
              f" ({puzzle.kind})",
              f"% form: {form}",
@@ -159,7 +172,7 @@ def _header(puzzle: Puzzle, form: str) -> list[str]:
     if puzzle.empty_walk_nodes() and not puzzle.wants_longest:
         lines.append("% Note: the empty walk (no step) also solves this puzzle; the model "
                      "asks for at least one step.")
-    return [*lines, 'include "subcircuit.mzn";', ""]
+    return [*lines, f'include "{circuit}.mzn";', ""]
 
 
 def _rules(puzzle: Puzzle) -> str:
@@ -233,12 +246,73 @@ def _edge_model(puzzle: Puzzle, length: int | None) -> MznModel:
     lines += ["", "% the steps taken form one path from the depot back to it",
               "constraint subcircuit(succ);", ""]
     lines += _edge_use(puzzle, steps)
-    lines += _edge_closed(puzzle, steps) if puzzle.closed else []
-    lines += _balance(puzzle, steps)
+    used, ends = (lambda i: f"succ[{i}] != {i}"), (lambda i: f"succ[{i}] = depot")
+    lines += _edge_closed(puzzle, steps, ends) if puzzle.closed else []
+    lines += _balance(puzzle, steps, used, ends)
     lines += _objective(puzzle, length, "n_steps",
                         "sum(s in 1..n_steps)(bool2int(succ[s] != s))")
     lines += ['output ["succ = \\(succ);\\n"];']
     return MznModel("\n".join(lines) + "\n", "edges", depot, steps=tuple(steps))
+
+
+def _paired_model(puzzle: Puzzle, length: int | None) -> MznModel:
+    """Exactly once, every edge usable: one ``circuit`` through every step and the depot.
+
+    Of an edge's two orientations one is crossed and the other, not crossed, sits on
+    the circuit right after it (``succ[a] = b``: ``a`` crossed, ``b`` skipped, and
+    ``succ[b]`` is the step after ``a``). So a walk is one circuit through all circuit
+    nodes, which solvers propagate natively (``circuit``; Gecode's library has no
+    ``subcircuit``, whose decomposition grows with the square of the steps).
+    """
+    steps = steps_of(puzzle)
+    n, depot = len(steps), len(steps) + 1
+    names = puzzle.nodes
+    partner: dict[int, int] = {}
+    by_edge: dict[int, list[int]] = defaultdict(list)
+    for i, s in enumerate(steps, start=1):
+        by_edge[s.edge].append(i)
+    for group in by_edge.values():
+        if len(group) == 2:
+            partner[group[0]], partner[group[1]] = group[1], group[0]
+    lines = _header(puzzle, "oriented-edge circuit (each circuit node is a step: one edge "
+                    "crossed one way; the orientation not crossed follows the one crossed)",
+                    "circuit")
+    lines += [f"int: n_steps = {n};", f"int: depot = {depot};",
+              "array[1..depot] of var 1..depot: succ;", ""]
+    leaving: dict[int, list[int]] = defaultdict(list)
+    for i, s in enumerate(steps, start=1):
+        leaving[s.src].append(i)
+    firsts = [i for i, s in enumerate(steps, start=1)
+              if puzzle.may_start(s.src) and puzzle.may_come_first(s.colour)]
+    lines += ["% the walk starts with a step leaving an allowed start (in an allowed first "
+              "colour)", f"constraint succ[depot] in {_set(firsts)};"]
+    for i, s in enumerate(steps, start=1):
+        other = partner.get(i)
+        crossed = steps[other - 1] if other is not None else s  # the step i may follow
+        nxt = [j for j in leaving[crossed.dst] if steps[j - 1].edge != s.edge
+               and puzzle.colour_may_follow(crossed.colour, steps[j - 1].colour)]
+        ends = [depot] if puzzle.may_end(crossed.dst) else []
+        lines.append(f"% step {i}: {_quote(puzzle.describe_edge(s.edge))} crossed "
+                     f"{_quote(names[s.src])} -> {_quote(names[s.dst])}")
+        lines.append(f"constraint succ[{i}] in {_set([*([other] if other else []), *nxt, *ends])};")
+    lines += ["", "% every edge is crossed exactly once: one orientation, then the other"]
+    lines += [f"constraint succ[{a}] = {b} \\/ succ[{b}] = {a};"
+              for a, b in partner.items() if a < b]
+    lines += ["", "% all steps form one circuit with the depot", "constraint circuit(succ);", ""]
+
+    def used(i: int) -> str:
+        return f"succ[{i}] = {partner[i]}" if i in partner else "true"
+
+    def ends_walk(i: int) -> str:
+        return (f"(succ[{i}] = {partner[i]} /\\ succ[{partner[i]}] = depot)" if i in partner
+                else f"succ[{i}] = depot")
+
+    lines += _edge_closed(puzzle, steps, ends_walk) if puzzle.closed else []
+    lines += _balance(puzzle, steps, used, ends_walk)
+    lines += _objective(puzzle, length, "n_steps", str(puzzle.num_edges))
+    lines += ['output ["succ = \\(succ);\\n"];']
+    return MznModel("\n".join(lines) + "\n", "paired", depot, steps=tuple(steps),
+                    partner=partner)
 
 
 def _edge_use(puzzle: Puzzle, steps: list[MznStep]) -> list[str]:
@@ -264,14 +338,15 @@ def _edge_use(puzzle: Puzzle, steps: list[MznStep]) -> list[str]:
     return [*lines, ""]
 
 
-def _balance(puzzle: Puzzle, steps: list[MznStep]) -> list[str]:
+def _balance(puzzle: Puzzle, steps: list[MznStep], used: Callable[[int], str],
+             ends: Callable[[int], str]) -> list[str]:
     """Redundant, for propagation: at each node, steps out minus steps in is 1 where the
     walk starts, -1 where it ends, 0 elsewhere (0 everywhere for a closed walk)."""
     flow: dict[int, list[str]] = defaultdict(list)
     for i, s in enumerate(steps, start=1):
         if s.src != s.dst:
-            flow[s.src].append(f"bool2int(succ[{i}] != {i})")
-            flow[s.dst].append(f"-bool2int(succ[{i}] != {i})")
+            flow[s.src].append(f"bool2int({used(i)})")
+            flow[s.dst].append(f"-bool2int({used(i)})")
     lines = ["% redundant: at each node, steps out minus steps in is 1 at the start, -1 at the "
              "end, 0 elsewhere"]
     if not puzzle.closed:
@@ -280,8 +355,9 @@ def _balance(puzzle: Puzzle, steps: list[MznStep]) -> list[str]:
                   "array[1..n_steps] of int: to = ["
                   + ", ".join(str(s.dst + 1) for s in steps) + "];",
                   f"var 1..{puzzle.num_nodes}: first_node = from[succ[depot]];",
-                  f"var 1..{puzzle.num_nodes}: last_node;",
-                  "constraint forall(s in 1..n_steps)(succ[s] = depot -> to[s] = last_node);"]
+                  f"var 1..{puzzle.num_nodes}: last_node;"]
+        lines += [f"constraint {ends(i)} -> to[{i}] = last_node;"
+                  for i in range(1, len(steps) + 1)]
     for v in sorted(flow):
         terms = " + ".join(flow[v]).replace("+ -", "- ")
         rhs = "0" if puzzle.closed else \
@@ -290,20 +366,23 @@ def _balance(puzzle: Puzzle, steps: list[MznStep]) -> list[str]:
     return [*lines, ""]
 
 
-def _edge_closed(puzzle: Puzzle, steps: list[MznStep]) -> list[str]:
+def _edge_closed(puzzle: Puzzle, steps: list[MznStep], ends: Callable[[int], str]
+                 ) -> list[str]:
     """The last step ends where the first began (and the first colour may follow the last)."""
     lines = ["% a closed walk: the last step ends where the first began",
              "array[1..n_steps] of int: src = [" + ", ".join(str(s.src + 1) for s in steps)
              + "];  % node numbers, 1-based, in the order of the puzzle's nodes",
              "array[1..n_steps] of int: dst = [" + ", ".join(str(s.dst + 1) for s in steps)
              + "];"]
-    cond = "dst[s] = src[succ[depot]]"
+    cond = "dst[{i}] = src[succ[depot]]"
     if puzzle.colours is not None:
         lines += _colour_table(puzzle)
         lines.append("array[1..n_steps] of int: colour = ["
                      + ", ".join(str(s.colour + 1) for s in steps) + "];")
-        cond += " /\\ may_follow[colour[s], colour[succ[depot]]]"
-    return [*lines, f"constraint forall(s in 1..n_steps)(succ[s] = depot -> ({cond}));", ""]
+        cond += " /\\ may_follow[colour[{i}], colour[succ[depot]]]"
+    lines += [f"constraint {ends(i)} -> ({cond.format(i=i)});"
+              for i in range(1, len(steps) + 1)]
+    return [*lines, ""]
 
 
 def _states(puzzle: Puzzle, steps: list[MznStep]) -> list[tuple[int, int]]:

@@ -11,7 +11,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from budget import costly
+from hypothesis import HealthCheck, given
 from oracles import check_against_oracle, walk_puzzles
 
 from trailkit.models.answer import Status
@@ -30,8 +31,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SMALL = sorted([*ROOT.glob("specs/*.yaml"), *ROOT.glob("specs/dominoes/*.yaml"),
                 *ROOT.glob("specs/tyre-puzzle/*.yaml"), *ROOT.glob("specs/bench/small-*.yaml")])
 SMALL = [p for p in SMALL if p.name not in ("double-nine.yaml", "small-trail-10-no.yaml")]
-SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                          HealthCheck.too_slow])
+SETTINGS = costly(0.1, "each example starts an outside solver program (and MiniZinc "
+                  "flattens a model) besides the brute-force oracle",
+                  suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                         HealthCheck.too_slow])
 needs_gecode = pytest.mark.skipif(shutil.which("minizinc") is None,
                                   reason="MiniZinc is not installed (apt-get install minizinc)")
 
