@@ -81,7 +81,7 @@ def test_text_and_csv_name_every_backend_and_the_virtual_best(
     code, text = report(capsys, str(db))
     assert code == 0
     lines = text.splitlines()
-    assert "4 instance(s), written by trailkit 0.1.0" in lines[0]
+    assert "4 instances, written by trailkit 0.1.0" in lines[0]
     ranked = [line.split()[0] for line in lines if line.split()[:1] in (["x"], ["y"], ["z"])]
     assert ranked[:3] == ["y", "x", "z"]  # 2 solved each, then by PAR-2
     assert any(line.startswith("(virtual best)  3") and "23.000" in line for line in lines)

@@ -14,6 +14,7 @@ from collections import defaultdict
 from typing import Any
 
 from trailkit.models.errors import TrailkitError
+from trailkit.models.words import plural
 from trailkit.solvers.extras import pip_install
 
 __all__ = ["cactus_plot", "report_cactus", "report_scatter", "require_matplotlib", "scatter_plot"]
@@ -133,7 +134,7 @@ def report_cactus(scores: Any, path: str) -> list[str]:
     axes.set_ylabel("wall time (s)")
     axes.set_yscale("log")
     axes.set_xlim(0, max(scores.instances, 1) + 0.5)
-    axes.set_title(f"cactus plot: {scores.instances} instance(s)")
+    axes.set_title(f"cactus plot: {plural(scores.instances, 'instance')}")
     axes.legend()
     _save(figure, plt, path, names)
     return names

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from trailkit.models.errors import TrailkitError
+from trailkit.models.words import plural
 from trailkit.solvers.campaigns.scores import Scores, score
 from trailkit.solvers.campaigns.store import open_store
 from trailkit.solvers.cli import output
@@ -72,7 +73,7 @@ def _aligned(headers: list[str], lines: list[list[str]]) -> list[str]:
 def report_text(scores: Scores, path: str, versions: list[str]) -> str:
     """The ranking as text: the backends and the virtual best, the pairwise wins, and
     the disagreements with every answer."""
-    out = [f"{path}: {scores.instances} instance(s), written by trailkit "
+    out = [f"{path}: {plural(scores.instances, 'instance')}, written by trailkit "
            f"{', '.join(versions) or 'unknown'}", ""]
     ranked = sorted(scores.backends, key=lambda b: (-b.solved, b.par2, b.name))
     out += _aligned(["backend", "solved", "par2 s", "unique", "vbs share"],
@@ -88,7 +89,7 @@ def report_text(scores: Scores, path: str, versions: list[str]) -> str:
                           "-" if p.median_ratio is None else f"{p.median_ratio:.2f}"]
                          for p in scores.pairs])
     if scores.disagreements:
-        out += ["", f"BACKENDS DISAGREE on {len(scores.disagreements)} instance(s):"]
+        out += ["", f"BACKENDS DISAGREE on {plural(len(scores.disagreements), 'instance')}:"]
         for d in scores.disagreements:
             out.append(f"  {d.spec}: {d.reason}")
             for a in d.answers:
