@@ -119,7 +119,7 @@ def will_compile(*kernels: Kernel) -> bool:
         if getattr(dispatcher, "overloads", None):
             continue  # compiled in this process already
         try:
-            index = dispatcher._cache._cache_file._load_index()  # type: ignore[attr-defined]
+            index = dispatcher._cache._cache_file._load_index()  # type: ignore[attr-defined]  # private
         except Exception:  # Numba's private cache API: no answer
             return False
         if not index:

@@ -85,8 +85,8 @@ def run_stoppable(call: Callable[[], T], stop: Callable[[], None], *,
         raise
     ok, value = job.outcome[0]
     if not ok:
-        raise value  # type: ignore[misc]
-    return value  # type: ignore[return-value]
+        raise value  # type: ignore[misc]  # the worker's exception, carried as an object
+    return value  # type: ignore[return-value]  # the call's own result
 
 
 class _Job:

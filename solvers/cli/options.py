@@ -51,7 +51,7 @@ def exit_for(status: Status) -> Exit:
 class Parser(argparse.ArgumentParser):
     """argparse, but usage errors say how to get help (exit code 2, as argparse does)."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> None:  # type: ignore[override]  # exits, as argparse's does
         self.print_usage(sys.stderr)
         self.exit(Exit.INPUT, f"{self.prog}: error: {message}\n"
                               f"(run '{self.prog} --help' for the options)\n")

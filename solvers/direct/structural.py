@@ -270,7 +270,7 @@ def alternation_certificate(puzzle: Puzzle) -> Certificate | None:
     uneven = {puzzle.nodes[v]: d for v, d in enumerate(surplus) if d}
     if sum(abs(d) for d in uneven.values()) <= allowed:
         return None
-    a, b = (puzzle.colours.names[i] for i in pair)  # type: ignore[union-attr]
+    a, b = (puzzle.colours.names[i] for i in pair)  # type: ignore[union-attr]  # a pair implies a rule
     shown = listing([f"{name} ({d:+d})" for name, d in uneven.items()])
     ends = ("and a closed walk pairs its first and last steps too, so every node must "
             "balance" if puzzle.closed else

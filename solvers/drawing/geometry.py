@@ -36,7 +36,7 @@ class V(NamedTuple):
         return V(self.x - o.x, self.y - o.y)
 
     def __mul__(self, k: object) -> V:
-        f = float(k)  # type: ignore[arg-type]
+        f = float(k)  # type: ignore[arg-type]  # any number: int, float, a NumPy scalar
         return V(self.x * f, self.y * f)
 
     def __rmul__(self, k: object) -> V:
@@ -68,7 +68,7 @@ def _v(other: object) -> V:
     if isinstance(other, V):
         return other
     x, y = other  # type: ignore[misc]  # any pair of numbers (a tuple, a NumPy row)
-    return V(float(x), float(y))  # type: ignore[has-type]
+    return V(float(x), float(y))  # type: ignore[has-type]  # as above
 
 
 def spec_positions(puzzle: Puzzle) -> list[V] | None:

@@ -124,7 +124,7 @@ def check_answer(puzzle: Puzzle, answer: Answer) -> Answer:
         try:
             problems = verify(puzzle, answer.walk)
         except (IndexError, TypeError) as exc:  # a malformed walk is a backend bug too
-            problems = [f"malformed walk: {exc!r}"]  # type: ignore[list-item]
+            problems = [f"malformed walk: {exc!r}"]  # type: ignore[list-item]  # text, as problems are
         if problems:
             listing = "; ".join(str(p) for p in problems[:5])
             raise VerificationFailure(

@@ -375,7 +375,7 @@ class _Finder:
         """RC2's optimum over the position encoding (small once-only puzzles)."""
         from trailkit.solvers.repair.maxsat import maxsat_changes
 
-        return maxsat_changes(self.puzzle, self.changes, **kwargs)  # type: ignore[arg-type]
+        return maxsat_changes(self.puzzle, self.changes, **kwargs)  # type: ignore[arg-type]  # limits passed through
 
     def second_optimum(self, primary: str, k: int) -> str:
         """The other optimiser's optimum, when it agrees with ``k``: the words to say so."""

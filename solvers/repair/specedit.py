@@ -59,6 +59,14 @@ def _plain(text: str) -> str:
     return text
 
 
+def _compose(text: str) -> yaml.MappingNode:
+    """The YAML node tree of a spec's text (a mapping: the spec was read before)."""
+    root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    if not isinstance(root, yaml.MappingNode):
+        raise ValueError("a spec is a YAML mapping")
+    return root
+
+
 def repaired_spec_text(text: str, puzzle: Puzzle, changes: Sequence[Change], *,
                        spec: str, expect: str, original: str = "had no solution",
                        words: Callable[[str], str] = _plain) -> str:
@@ -67,7 +75,7 @@ def repaired_spec_text(text: str, puzzle: Puzzle, changes: Sequence[Change], *,
     saying what changed and that the original (the file ``spec``) ``original``; see the
     module docstring. ``words`` puts the sentences in the puzzle's own words (planks,
     dominoes)."""
-    root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    root = _compose(text)
     top = {k.value: (k, v) for k, v in root.value}
     edits = change_edits(text, puzzle, changes, root=root)
     if "expect" in top:
@@ -86,7 +94,7 @@ def repaired_spec_text(text: str, puzzle: Puzzle, changes: Sequence[Change], *,
 
 
 def change_edits(text: str, puzzle: Puzzle, changes: Sequence[Change], *,
-                 root: yaml.Node | None = None, note: str | None = "trailkit repair"
+                 root: yaml.MappingNode | None = None, note: str | None = "trailkit repair"
                  ) -> list[tuple[int, int, str]]:
     """The text edits (start, end, replacement) that make ``changes`` in ``text``, the
     spec of ``puzzle``: an added edge is one more item of the list in its own style,
@@ -94,12 +102,14 @@ def change_edits(text: str, puzzle: Puzzle, changes: Sequence[Change], *,
     (with ``note=None`` its line goes) and dropped from a flow list; items added to a
     block list say ``# added by NOTE``. Apply them with :func:`apply_edits`."""
     if root is None:
-        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        root = _compose(text)
     top = {k.value: (k, v) for k, v in root.value}
     key = "dominoes" if puzzle.kind == "domino-chain" else "edges"
     if key not in top:
         raise ValueError(f"the spec keeps its {key} in a side file; edits need them inline")
     seq = top[key][1]
+    if not isinstance(seq, yaml.SequenceNode):
+        raise ValueError(f"the spec's {key} are not a YAML list")
     flow = bool(seq.flow_style)
     edits: list[tuple[int, int, str]] = []  # (start, end, replacement)
     for change in changes:
@@ -156,7 +166,7 @@ def _recolouring(text: str, item: yaml.Node, change: Change) -> tuple[int, int, 
     return start, end, " ".join(words)
 
 
-def _additions(text: str, seq: yaml.Node, puzzle: Puzzle, added: Sequence[Change],
+def _additions(text: str, seq: yaml.SequenceNode, puzzle: Puzzle, added: Sequence[Change],
                note: str | None) -> tuple[int, int, str]:
     """The edit that appends the ``added`` edges to list ``seq``, in its own style."""
     if seq.flow_style:
@@ -186,7 +196,7 @@ def _count(n: int) -> str:
 
 def _tally(changes: Sequence[Change], words: Callable[[str], str]) -> str:
     """Many changes counted by kind: ``3 dominoes added, 2 removed``."""
-    parts = []
+    parts: list[str] = []
     for op, done in ((Op.ADD, "added"), (Op.REMOVE, "removed"), (Op.RECOLOUR, "recoloured")):
         n = sum(1 for c in changes if c.op is op)
         if n:
@@ -213,10 +223,11 @@ def _about_edits(text: str, top: dict[str, tuple[yaml.Node, yaml.Node]], puzzle:
         if key in top:
             node = top[key][1]
             end = node.end_mark.index
-            if node.style not in (">", "|") and value.endswith("\n") \
+            style = node.style if isinstance(node, yaml.ScalarNode) else None
+            if style not in (">", "|") and value.endswith("\n") \
                     and text[end:end + 1] == "\n":
                 end += 1  # a one-line value becomes a block: its line break is the block's
-            if node.style in (">", "|") and not value.endswith("\n"):
+            if style in (">", "|") and not value.endswith("\n"):
                 value += "\n"
             edits.append((node.start_mark.index, end, value))
     missing = "".join(f"{key}: {value}" + ("" if value.endswith("\n") else "\n")

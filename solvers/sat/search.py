@@ -140,7 +140,7 @@ def _layered_lengths(enc: LayeredEncoding, solver: object, deadline: Deadline):
             return
         enc.extend_to(k)
         for clause in enc.take_new():
-            solver.add_clause(clause)  # type: ignore[attr-defined]
+            solver.add_clause(clause)  # type: ignore[attr-defined]  # python-sat ships no types
         if k in enc.finish:
             yield k, enc.finish[k]
 

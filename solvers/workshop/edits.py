@@ -55,8 +55,8 @@ def edit_text(text: str, edit: dict[str, Any], base_dir: Path | None = None) -> 
         raise TrailkitError(f"unknown edit {kind!r}; edits are {', '.join(EDIT_KINDS)}")
     puzzle = load_spec_text(text, base_dir=base_dir)
     root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    if root is None:  # load_spec_text refused an empty text already
-        raise TrailkitError("the spec is empty")
+    if not isinstance(root, yaml.MappingNode):  # load_spec_text refused these already
+        raise TrailkitError("the spec is not a YAML mapping")
     try:
         if kind == "move":
             edits = _move(text, root, puzzle, edit)

@@ -86,7 +86,7 @@ def _colour_column(edges: EdgeCollector, names: list[str | None], numbers: list[
     if not edges.need_colour:
         lookup[None] = -1
     colour = edges.colour
-    colour.extend(map(lookup.get, names))  # type: ignore[arg-type]
+    colour.extend(map(lookup.get, names))  # type: ignore[arg-type]  # every name was given an id above
     if None in colour:  # a missing or unknown colour: name by name, as ever
         colour.clear()
         for name, number in zip(names, numbers, strict=True):

@@ -74,7 +74,7 @@ def _read_dominoes_file(pieces: _Pieces, node: yaml.Node) -> None:
     reader.edges_complete = lines is not None
     for line in lines or []:
         path = f"dominoes_file line {line.line}"
-        where = Location(side[0], line.line, 1)  # type: ignore[index]
+        where = Location(side[0], line.line, 1)  # type: ignore[index]  # side is set: lines came from it
         reader.attempt(path, partial(pieces.add, line.u, line.v, where, path))
 
 
