@@ -18,6 +18,7 @@ import os
 import shutil
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -59,15 +60,35 @@ def _kill(proc: subprocess.Popen[str]) -> None:
         proc.kill()
 
 
+def _start(argv: Sequence[str], cwd: str | None) -> tuple[subprocess.Popen[str], list[int]]:
+    """Start the program in its own session, a Ctrl-C meanwhile only noted (in the list
+    returned): one raised inside ``Popen`` would leave a running program that nobody
+    kills (it is not in trailkit's process group: the terminal's Ctrl-C misses it)."""
+    def start() -> subprocess.Popen[str]:
+        return subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, errors="replace",
+                                cwd=cwd, start_new_session=True)
+
+    pressed: list[int] = []
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        return start(), pressed  # only the main thread hears SIGINT; or it is ignored
+    previous = signal.signal(signal.SIGINT, lambda number, frame: pressed.append(number))
+    try:
+        return start(), pressed
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def run_program(argv: Sequence[str], time_limit: float | None, *,
                 cwd: str | None = None) -> Finished:
     """Run ``argv`` to its end, or kill it :data:`GRACE_S` after ``time_limit`` seconds."""
     began = time.perf_counter()
-    proc = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, errors="replace", cwd=cwd,
-                            start_new_session=True)
+    proc, pressed = _start(argv, cwd)
     killed = False
     try:
+        if pressed:  # the Ctrl-C held back while the program started: now it counts
+            raise KeyboardInterrupt
         try:
             out, err = proc.communicate(
                 timeout=None if time_limit is None else time_limit + GRACE_S)
