@@ -410,7 +410,8 @@ async function start() {
   $("time-limit").value = info.time_limit;
   $("file-controls").hidden = !info.folder;
   listFiles(info.files);
-  state.view = E.create($("editor"), "", changed, nonce);
+  // the editor is made holding the first spec: no second state to lay out
+  state.view = E.create($("editor"), info.open.text, changed, nonce);
   document.querySelectorAll("button.run").forEach(b => b.onclick = () => run(b.dataset.op));
   $("cancel").onclick = () => api("/api/cancel", {slot}).catch(() => {});
   $("files").onchange = () => openFile($("files").value);
@@ -446,7 +447,6 @@ async function start() {
   // the first spec comes read and analysed with the info: no further round trip
   state.name = info.open.name;
   state.savedText = info.open.name ? info.open.text : null;
-  E.setText(state.view, info.open.text);
   state.shown = state.seq = 1;
   show(info.open.analysis, info.open.text);
   fileStatus();
