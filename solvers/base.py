@@ -7,14 +7,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from trailkit.models.answer import Answer, Walk
 from trailkit.models.errors import UnsupportedPuzzle
+from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 
 if TYPE_CHECKING:
-    from trailkit.models.answer import Answer, Certificate
+    from trailkit.models.answer import Certificate
     from trailkit.models.counts import CountResult
-    from trailkit.models.puzzle import Puzzle
 
-__all__ = ["DEFAULT_MEMORY_MB", "NO_LIMITS", "Backend", "Limits", "Optimum"]
+__all__ = ["DEFAULT_MEMORY_MB", "NO_LIMITS", "Backend", "Limits", "Optimum", "trivial_answer"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,3 +106,23 @@ class Backend(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
+
+
+def trivial_answer(name: str, puzzle: Puzzle) -> Answer | None:
+    """The answer of backend ``name`` where no search is needed, else ``None``: a puzzle
+    without nodes (the walk that stands nowhere), an empty walk that solves it (unless
+    the longest is asked for: a step may fit), and an every-edge walk of a puzzle with
+    no edges (the empty walk, or none when no node may be both start and end)."""
+    shortest = puzzle.objective is Objective.SHORTEST
+    if not puzzle.num_nodes:
+        return Answer.solved(name, Walk.nowhere(), optimal=True if shortest else None)
+    empty = puzzle.empty_walk_nodes()
+    if empty and not puzzle.wants_longest:
+        return Answer.solved(name, Walk((empty[0],), ()), optimal=True if shortest else None)
+    if puzzle.use is EdgeUse.EXACTLY_ONCE and not puzzle.num_edges:
+        if empty:  # the longest of one walk: the empty one
+            return Answer.solved(name, Walk((empty[0],), ()), optimal=True)
+        return Answer.unsolvable(name, None, reason="the puzzle has no edges, so only an "
+                                 "empty walk could solve it, and no node is both an allowed "
+                                 "start and an allowed end")
+    return None

@@ -46,7 +46,7 @@ from trailkit.models.counts import CountResult
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.sizes import circuit_problem
-from trailkit.solvers.base import NO_LIMITS, Backend, Limits
+from trailkit.solvers.base import NO_LIMITS, Backend, Limits, trivial_answer
 from trailkit.solvers.cpsat.circuit_model import encode_edge_circuit
 from trailkit.solvers.cpsat.encoding import Encoding
 from trailkit.solvers.cpsat.state_model import encode_state_paths
@@ -126,7 +126,7 @@ class CpSatBackend(Backend):
     # ------------------------------------------------------------------ solve
     def solve(self, puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Answer:
         began = time.perf_counter()
-        trivial = _trivial_answer(puzzle)
+        trivial = trivial_answer(NAME, puzzle)
         if trivial is not None:
             return trivial.with_(time_s=time.perf_counter() - began)
         too_big = circuit_problem(puzzle, limits.memory_mb)
@@ -240,22 +240,6 @@ def _enumerate(puzzle: Puzzle, limits: Limits, length: int | None, empties: int,
         stats["length"] = length
     return CountResult(NAME, collector.walks + empties, complete=complete, method=method,
                        reason=reason, stats=stats)
-
-
-def _trivial_answer(puzzle: Puzzle) -> Answer | None:
-    """Answers that need no model: an empty walk that solves the puzzle (with no nodes at
-    all, the walk that stands nowhere)."""
-    shortest = puzzle.objective is Objective.SHORTEST
-    if not puzzle.num_nodes:
-        return Answer.solved(NAME, Walk.nowhere(), optimal=True if shortest else None)
-    empty = puzzle.empty_walk_nodes()
-    if empty and not puzzle.wants_longest:  # longest: a step may fit
-        return Answer.solved(NAME, Walk((empty[0],), ()), optimal=True if shortest else None)
-    if puzzle.use is EdgeUse.EXACTLY_ONCE and not puzzle.num_edges:
-        return Answer.unsolvable(NAME, None, reason="the puzzle has no edges, so only an "
-                                 "empty walk could solve it, and no node is both an allowed "
-                                 "start and an allowed end")
-    return None
 
 
 def _stats(solver: cp_model.CpSolver, status: cp_model.CpSolverStatus,

@@ -37,7 +37,7 @@ from trailkit.models.drup_certificate import MAX_PROOF_LINES, make_certificate
 from trailkit.models.errors import BackendUnavailable, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.sizes import budget_problem, position_size
-from trailkit.solvers.base import NO_LIMITS, Backend, Limits
+from trailkit.solvers.base import NO_LIMITS, Backend, Limits, trivial_answer
 from trailkit.solvers.dimacs.cnf import Formula, certified_cnf, horizons
 from trailkit.solvers.dimacs.competition import (
     SolverOutputError,
@@ -241,18 +241,12 @@ class DimacsBackend(Backend):
 
 
 def _trivial_answer(name: str, puzzle: Puzzle) -> Answer | None:
-    """Answers that need no solver: an empty walk that solves the puzzle, or no step at
-    all to take."""
-    shortest = puzzle.objective is Objective.SHORTEST
-    if not puzzle.num_nodes:
-        return Answer.solved(name, Walk.nowhere(), optimal=True if shortest else None)
+    """:func:`trivial_answer`, and no step at all to take (no formula to write then)."""
+    answer = trivial_answer(name, puzzle)
+    if answer is not None or puzzle.oriented_edges():
+        return answer
     empty = puzzle.empty_walk_nodes()
-    if empty and not puzzle.wants_longest:
-        return Answer.solved(name, Walk((empty[0],), ()), optimal=True if shortest else None)
-    if not puzzle.oriented_edges() or (puzzle.use is EdgeUse.EXACTLY_ONCE
-                                       and not puzzle.num_edges):
-        if empty:  # longest, and no step at all: the empty walk
-            return Answer.solved(name, Walk((empty[0],), ()), optimal=True)
-        return Answer.unsolvable(name, None, reason="no edge can be taken and the empty "
-                                 "walk is not allowed")
-    return None
+    if empty:  # longest, and no step at all: the empty walk
+        return Answer.solved(name, Walk((empty[0],), ()), optimal=True)
+    return Answer.unsolvable(name, None, reason="no edge can be taken and the empty walk "
+                             "is not allowed")

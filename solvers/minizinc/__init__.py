@@ -24,7 +24,7 @@ from trailkit.models.counts import CountResult
 from trailkit.models.errors import BackendUnavailable, UnsupportedPuzzle, VerificationFailure
 from trailkit.models.minizinc_model import MznModel, minizinc_model
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
-from trailkit.solvers.base import NO_LIMITS, Backend, Limits
+from trailkit.solvers.base import NO_LIMITS, Backend, Limits, trivial_answer
 from trailkit.solvers.minizinc.stream import Run, check_solver, describe_failure, run_minizinc
 from trailkit.solvers.signs import SOLVING, sign
 
@@ -73,7 +73,7 @@ class MiniZincBackend(Backend):
     # ------------------------------------------------------------------ solve
     def solve(self, puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Answer:
         began = time.perf_counter()
-        trivial = _trivial_answer(self.name, puzzle)
+        trivial = trivial_answer(self.name, puzzle)
         if trivial is not None:
             return trivial.with_(time_s=time.perf_counter() - began)
         model = minizinc_model(puzzle)
@@ -153,19 +153,3 @@ class MiniZincBackend(Backend):
         reason = "" if complete else self._unknown(run, limits)
         return CountResult(self.name, walks + empties, complete=complete, method=method,
                            reason=reason, stats=stats)
-
-
-def _trivial_answer(name: str, puzzle: Puzzle) -> Answer | None:
-    """Answers that need no model: an empty walk that solves the puzzle, or no edge at all
-    where every edge must be used."""
-    shortest = puzzle.objective is Objective.SHORTEST
-    if not puzzle.num_nodes:
-        return Answer.solved(name, Walk.nowhere(), optimal=True if shortest else None)
-    empty = puzzle.empty_walk_nodes()
-    if empty and not puzzle.wants_longest:
-        return Answer.solved(name, Walk((empty[0],), ()), optimal=True if shortest else None)
-    if puzzle.use is EdgeUse.EXACTLY_ONCE and not puzzle.num_edges:
-        return Answer.unsolvable(name, None, reason="the puzzle has no edges, so only an "
-                                 "empty walk could solve it, and no node is both an allowed "
-                                 "start and an allowed end")
-    return None
