@@ -219,15 +219,13 @@ def _objective(puzzle: Puzzle, length: int | None, bound: str, expr: str) -> lis
     return [*lines, "solve satisfy;"]
 
 
-# ------------------------------------------------------------------ the two forms
-def _edge_model(puzzle: Puzzle, length: int | None) -> MznModel:
-    steps = steps_of(puzzle)
+def _steps_and_depot(puzzle: Puzzle, steps: Sequence[MznStep]
+                     ) -> tuple[list[str], dict[int, list[int]]]:
+    """The lines both step forms begin with (the steps, the depot, the successor array and
+    the first step's constraint), and the steps leaving each node."""
     n, depot = len(steps), len(steps) + 1
-    names = puzzle.nodes
-    lines = _header(puzzle, "oriented-edge subcircuit (each circuit node is a step: one "
-                    "edge crossed one way)")
-    lines += [f"int: n_steps = {n};", f"int: depot = {depot};",
-              "array[1..depot] of var 1..depot: succ;", ""]
+    lines = [f"int: n_steps = {n};", f"int: depot = {depot};",
+             "array[1..depot] of var 1..depot: succ;", ""]
     leaving: dict[int, list[int]] = defaultdict(list)
     for i, s in enumerate(steps, start=1):
         leaving[s.src].append(i)
@@ -235,6 +233,18 @@ def _edge_model(puzzle: Puzzle, length: int | None) -> MznModel:
               if puzzle.may_start(s.src) and puzzle.may_come_first(s.colour)]
     lines += ["% the walk starts with a step leaving an allowed start (in an allowed first "
               "colour)", f"constraint succ[depot] in {_set(firsts)};"]
+    return lines, leaving
+
+
+# ------------------------------------------------------------------ the two forms
+def _edge_model(puzzle: Puzzle, length: int | None) -> MznModel:
+    steps = steps_of(puzzle)
+    depot = len(steps) + 1
+    names = puzzle.nodes
+    lines = _header(puzzle, "oriented-edge subcircuit (each circuit node is a step: one "
+                    "edge crossed one way)")
+    preamble, leaving = _steps_and_depot(puzzle, steps)
+    lines += preamble
     for i, s in enumerate(steps, start=1):
         nxt = [j for j in leaving[s.dst] if steps[j - 1].edge != s.edge
                and puzzle.colour_may_follow(s.colour, steps[j - 1].colour)]
@@ -265,7 +275,7 @@ def _paired_model(puzzle: Puzzle, length: int | None) -> MznModel:
     ``subcircuit``, whose decomposition grows with the square of the steps).
     """
     steps = steps_of(puzzle)
-    n, depot = len(steps), len(steps) + 1
+    depot = len(steps) + 1
     names = puzzle.nodes
     partner: dict[int, int] = {}
     by_edge: dict[int, list[int]] = defaultdict(list)
@@ -277,15 +287,8 @@ def _paired_model(puzzle: Puzzle, length: int | None) -> MznModel:
     lines = _header(puzzle, "oriented-edge circuit (each circuit node is a step: one edge "
                     "crossed one way; the orientation not crossed follows the one crossed)",
                     "circuit")
-    lines += [f"int: n_steps = {n};", f"int: depot = {depot};",
-              "array[1..depot] of var 1..depot: succ;", ""]
-    leaving: dict[int, list[int]] = defaultdict(list)
-    for i, s in enumerate(steps, start=1):
-        leaving[s.src].append(i)
-    firsts = [i for i, s in enumerate(steps, start=1)
-              if puzzle.may_start(s.src) and puzzle.may_come_first(s.colour)]
-    lines += ["% the walk starts with a step leaving an allowed start (in an allowed first "
-              "colour)", f"constraint succ[depot] in {_set(firsts)};"]
+    preamble, leaving = _steps_and_depot(puzzle, steps)
+    lines += preamble
     for i, s in enumerate(steps, start=1):
         other = partner.get(i)
         crossed = steps[other - 1] if other is not None else s  # the step i may follow
