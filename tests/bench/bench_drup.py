@@ -29,9 +29,9 @@ imports, Numba's loading of its compiled code, or reading the files).
 and on drat-trim's. ``--big`` adds PHP(10) refuted by CaDiCaL, a proof of over a million
 lemmas, for the memory target.
 
-drat-trim is found as ``--drat-trim PATH``, else ``$DRAT_TRIM``, else on ``PATH``,
-else at ``/work/peer/drat-trim/drat-trim``; it is third-party code and never part of
-this repository. Without it the table still shows trailkit's numbers.
+drat-trim is found as ``--drat-trim PATH``, else ``$DRAT_TRIM``, else on ``PATH``; it
+is third-party code and never part of this repository. Without it the table still shows
+trailkit's numbers.
 """
 
 from __future__ import annotations
@@ -55,7 +55,6 @@ from bench_sat import random_3sat  # the checker benchmark's formula
 TIME_TARGET = 1.2
 MEMORY_TARGET = 2.0
 SOLVERS = [("CaDiCaL", "cadical195"), ("Glucose", "glucose4")]
-DEFAULT_PEER = Path("/work/peer/drat-trim/drat-trim")
 BUILD_HINT = ("build it from drat-trim's public C source (github.com/marijnheule/drat-trim): "
               "cc -O2 -o drat-trim drat-trim.c, then pass --drat-trim PATH or set $DRAT_TRIM")
 
@@ -165,9 +164,8 @@ def check_seconds(outs: list[str]) -> str:
 
 
 def find_peer(given: str | None) -> Path | None:
-    """drat-trim's executable: ``--drat-trim``, ``$DRAT_TRIM``, ``PATH``, the default."""
-    for candidate in (given, os.environ.get("DRAT_TRIM"), shutil.which("drat-trim"),
-                      str(DEFAULT_PEER)):
+    """drat-trim's executable: ``--drat-trim``, ``$DRAT_TRIM``, or ``PATH``."""
+    for candidate in (given, os.environ.get("DRAT_TRIM"), shutil.which("drat-trim")):
         if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
             return Path(candidate)
     return None
