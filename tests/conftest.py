@@ -40,6 +40,13 @@ def external_backend(request: pytest.FixtureRequest):
     return made(request.param)
 
 
+@pytest.fixture(params=[*backend_names(), *EXTERNAL_EXAMPLES])
+def any_backend(request: pytest.FixtureRequest):
+    """Every registered backend and one of each outside solver family: what any backend
+    must do (solve soundly); skipped with the reason where a library or program is missing."""
+    return made(request.param)
+
+
 def made(name: str):
     """The backend ``name``, or a skip saying why it cannot run here."""
     try:

@@ -1,4 +1,5 @@
-"""Every registered backend against the brute-force oracle, on random small puzzles.
+"""Every registered backend, and the outside solvers (``minizinc:gecode``,
+``dimacs:cadical``) where installed, against the brute-force oracle, on random small puzzles.
 
 Same solvability, same shortest length (where the backend proves optimality), every
 walk verified and every certificate accepted: the behaviour all backends share.
@@ -20,17 +21,17 @@ SETTINGS = costly(0.2, "each example runs a backend and the brute-force oracle",
 
 @SETTINGS
 @given(p=walk_puzzles(use=EdgeUse.ANY))
-def test_reusable_walks(backend: Backend, p: Puzzle) -> None:
-    check_against_oracle(backend, p)
+def test_reusable_walks(any_backend: Backend, p: Puzzle) -> None:
+    check_against_oracle(any_backend, p)
 
 
 @SETTINGS
 @given(p=walk_puzzles(use=EdgeUse.AT_MOST_ONCE, max_edges=5))
-def test_at_most_once_walks(backend: Backend, p: Puzzle) -> None:
-    check_against_oracle(backend, p)
+def test_at_most_once_walks(any_backend: Backend, p: Puzzle) -> None:
+    check_against_oracle(any_backend, p)
 
 
 @SETTINGS
 @given(p=walk_puzzles(use=EdgeUse.EXACTLY_ONCE, max_edges=6))
-def test_exactly_once_walks(backend: Backend, p: Puzzle) -> None:
-    check_against_oracle(backend, p)
+def test_exactly_once_walks(any_backend: Backend, p: Puzzle) -> None:
+    check_against_oracle(any_backend, p)

@@ -1,7 +1,7 @@
 """The ``minizinc:SOLVER`` backend and ``export --format mzn``: the exported model is
-accepted by MiniZinc as written and its solutions read back verify; the behaviour every
-backend shares (the brute-force oracle) holds for the outside solvers too; every small
-bundled spec gets the same answer as from the direct backend."""
+accepted by MiniZinc as written and its solutions read back verify; every small bundled
+spec gets the same answer as from the direct backend. (The behaviour every backend
+shares, against the brute-force oracle, is tests/test_backends.py's, over these too.)"""
 
 from __future__ import annotations
 
@@ -11,14 +11,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from budget import costly
-from hypothesis import HealthCheck, given
-from oracles import check_against_oracle, walk_puzzles
 
 from trailkit.models.answer import Status
 from trailkit.models.errors import BackendUnavailable
 from trailkit.models.minizinc_model import minizinc_model
-from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.spec import load_spec
 from trailkit.models.verify import verify
 from trailkit.solvers.base import Backend, Limits
@@ -31,30 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SMALL = sorted([*ROOT.glob("specs/*.yaml"), *ROOT.glob("specs/dominoes/*.yaml"),
                 *ROOT.glob("specs/tyre-puzzle/*.yaml"), *ROOT.glob("specs/bench/small-*.yaml")])
 SMALL = [p for p in SMALL if p.name not in ("double-nine.yaml", "small-trail-10-no.yaml")]
-SETTINGS = costly(0.1, "each example starts an outside solver program (and MiniZinc "
-                  "flattens a model) besides the brute-force oracle",
-                  suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                         HealthCheck.too_slow])
 needs_gecode = pytest.mark.skipif(shutil.which("minizinc") is None,
                                   reason="MiniZinc is not installed (apt-get install minizinc)")
-
-
-@SETTINGS
-@given(p=walk_puzzles(use=EdgeUse.ANY))
-def test_reusable_walks(external_backend: Backend, p: Puzzle) -> None:
-    check_against_oracle(external_backend, p)
-
-
-@SETTINGS
-@given(p=walk_puzzles(use=EdgeUse.AT_MOST_ONCE, max_edges=5))
-def test_at_most_once_walks(external_backend: Backend, p: Puzzle) -> None:
-    check_against_oracle(external_backend, p)
-
-
-@SETTINGS
-@given(p=walk_puzzles(use=EdgeUse.EXACTLY_ONCE, max_edges=6))
-def test_exactly_once_walks(external_backend: Backend, p: Puzzle) -> None:
-    check_against_oracle(external_backend, p)
 
 
 @pytest.mark.parametrize("spec", SMALL, ids=lambda p: p.name)
