@@ -8,6 +8,7 @@ asks for a share of the profile's count (``tests/budget.py``).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterator
 
@@ -16,6 +17,7 @@ from hypothesis import HealthCheck, settings
 
 from trailkit.models import jit
 from trailkit.models.errors import BackendUnavailable
+from trailkit.solvers import registry
 from trailkit.solvers.registry import EXTERNAL_EXAMPLES, backend_names, get_backend
 
 # No deadline: an example's time depends on the machine's load (and on a first Numba
@@ -45,6 +47,17 @@ def any_backend(request: pytest.FixtureRequest):
     """Every registered backend and one of each outside solver family: what any backend
     must do (solve soundly); skipped with the reason where a library or program is missing."""
     return made(request.param)
+
+
+@pytest.fixture
+def ghost_backend(monkeypatch: pytest.MonkeyPatch) -> str:
+    """The name of a registered backend whose module is missing (``ghost``): unavailable
+    wherever it is asked for."""
+    patched = dict(registry.BACKENDS)
+    patched["ghost"] = dataclasses.replace(registry.BACKENDS["direct"],
+                                           module="trailkit.solvers.no_such_module")
+    monkeypatch.setattr(registry, "BACKENDS", patched)
+    return "ghost"
 
 
 def made(name: str):

@@ -287,12 +287,8 @@ def test_the_progress_line_on_a_terminal(tmp_path: Path) -> None:
 
 
 def test_an_unavailable_backend_is_a_row_and_tried_again(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path, ghost_backend: str,
         capsys: pytest.CaptureFixture[str]) -> None:
-    patched = dict(registry.BACKENDS)
-    patched["ghost"] = dataclasses.replace(registry.BACKENDS["direct"],
-                                           module="trailkit.solvers.no_such_module")
-    monkeypatch.setattr(registry, "BACKENDS", patched)
     specs = corpus(tmp_path / "corpus", a=TRIANGLE)
     db = tmp_path / "runs.sqlite"
     command = ["compare", str(specs), "--backends", "direct,ghost", "--db", str(db), "--json"]

@@ -166,12 +166,8 @@ def test_disagreement_is_shown_and_exits_4(tmp_path: Path, fake_backends: None, 
 
 
 def test_an_unavailable_backend_is_a_row_not_a_failure(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path, ghost_backend: str,
         capsys: pytest.CaptureFixture[str]) -> None:
-    patched = dict(registry.BACKENDS)
-    patched["ghost"] = dataclasses.replace(registry.BACKENDS["direct"],
-                                           module="trailkit.solvers.no_such_module")
-    monkeypatch.setattr(registry, "BACKENDS", patched)
     corpus = write_specs(tmp_path / "corpus", triangle=TRIANGLE)
     assert main(["compare", str(corpus), "--backends", "direct,ghost", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["rows"]
