@@ -17,10 +17,15 @@ literal is true at the moment. Clause ``c`` is ``lits[start[c]:start[c] + size[c
 (literals sorted and without repeats), after a three-slot header (where the last
 search for a new watch stopped, its size, its id and flags); the formula's clauses
 come first, then one clause id per proof line (``base + line index``). A clause in
-propagation watches its first two literals. Each literal's watch list is a
-contiguous run of one shared pool (one int64 entry ``start << 32 | core << 31 |
-blocker``, MiniSat style: a true blocker literal settles the entry without touching
-the clause); a full run moves to the pool's end, and a full pool is compacted. A
+propagation watches its first two literals. Each literal has two watch lists, one
+for the clauses marked core and one for the rest (list ``2 * code + core``), so
+that core-first propagation visits only the entries of the pass it is in (in one
+mixed list, as drat-trim keeps them, three visits in four on a backward check were
+of the other pass's clauses, passed over: ``docs/benchmarks.md``). A clause marked
+core moves its entries to the core lists of its watched literals. Each list is a
+contiguous run of one shared pool (one int64 entry ``start << 32 | blocker``,
+MiniSat style: a true blocker literal settles the entry without touching the
+clause); a full run moves to the pool's end, and a full pool is compacted. A
 clause leaves propagation lazily: its entries are dropped when a scan or a
 compaction meets them.
 
@@ -68,13 +73,13 @@ STAMP = 3     # last mark used by analyze
 AT = 4        # the proof line index a pass stopped or failed at
 CHECKED = 5   # lemmas RUP-checked so far
 POOL_END = 6  # first unused pool entry
-SCAN_LIT = 7  # the literal whose watch list propagate() is scanning, or -1
+SCAN_LIT = 7  # the watch list propagate() is scanning, or -1
 SCAN_READ = 8   # ... its next entry to read
 SCAN_WRITE = 9  # ... its next entry to keep
 MOVES = 10    # compactions so far (a scan reloads its place after one)
 CORE_FIRST = 11  # 1: propagate core clauses first (set for the backward pass)
 WATCHING = 12   # clauses in propagation now
-RESUME_LIT = 13  # the literal whose REST scan stopped after an assignment, or -1
+RESUME_LIT = 13  # the watch list whose REST scan stopped after an assignment, or -1
 RESUME_AT = 14   # ... the pool entry to go on from (entries before it were visited)
 SLOTS = 15
 
@@ -82,19 +87,17 @@ SLOTS = 15
 # stopped (an offset from start[c], 2 at first), lits[start[c] - 2] is its size,
 # lits[start[c] - 1] is
 # c << 2 | WATCHED (in propagation: watches its first two) | CORE_CLAUSE (used by a
-# checked derivation). A watch entry names the clause by its start, so a scan finds
-# the flags, the id, the size, the search position and the watched literals in one
-# cache line (a separate array of search positions was one more cache miss per visit).
+# checked derivation; never cleared). A watch entry names the clause by its start, so
+# a scan finds the flags, the id, the size, the search position and the watched
+# literals in one cache line (a separate array of search positions was one more cache
+# miss per visit).
 HEADER = 3
 WATCHED = 1
 CORE_CLAUSE = 2
-# A watch entry is start << 32 | core << 31 | blocker: its clause's CORE_CLAUSE flag is
-# copied into bit 31, so a core-first scan passes over the other pass's clauses
-# without reading their headers (drat-trim keeps this flag in its watch entries too).
-ENTRY_CORE = 1 << 31
-BLOCKER = ENTRY_CORE - 1
+# A watch entry is start << 32 | blocker (a literal code, below 2^31).
+BLOCKER = (1 << 32) - 1
 
-# _scan() modes: which watching clauses a scan visits.
+# propagate()'s scan modes: which watching clauses a scan visits.
 ALL = 0
 CORE = 1
 REST = 2
@@ -128,9 +131,9 @@ class Database(NamedTuple):
     tautology: np.ndarray  # uint8 per clause: holds x and -x (never stored)
     alive: np.ndarray     # uint8 per clause: in the database now
     truth: np.ndarray     # uint8 per literal code
-    woff: np.ndarray      # int64 per literal code: where its watch list starts
-    wlen: np.ndarray      # int64 per literal code: entries in its watch list
-    wcap: np.ndarray      # int64 per literal code: room of its run
+    woff: np.ndarray      # int64 per watch list (2 per literal code): where it starts
+    wlen: np.ndarray      # int64 per watch list: its entries
+    wcap: np.ndarray      # int64 per watch list: room of its run
     watches: np.ndarray   # int64 watch pool: watching clause << 32 | blocker literal
     reason: np.ndarray    # int32 per variable: clause that implied it, -1 = none
     position: np.ndarray  # int32 per variable: trail index of a top-level assignment
@@ -146,15 +149,16 @@ def new_database(lits: np.ndarray, start: np.ndarray, size: np.ndarray,
     clauses, codes = len(size), 2 * (num_vars + 1)
     meta = np.zeros(SLOTS, dtype=np.int64)
     meta[CONFLICT] = meta[SCAN_LIT] = meta[RESUME_LIT] = -1
+    lists = 2 * codes
     pool = POOL_PER_CLAUSE * clauses + POOL_PER_LITERAL * codes + POOL_SLACK
     return Database(
         lits=lits, start=start, size=size,
         tautology=np.zeros(clauses, dtype=np.uint8),
         alive=np.zeros(clauses, dtype=np.uint8),
         truth=np.zeros(codes, dtype=np.uint8),
-        woff=np.zeros(codes, dtype=np.int64),
-        wlen=np.zeros(codes, dtype=np.int64),
-        wcap=np.zeros(codes, dtype=np.int64),
+        woff=np.zeros(lists, dtype=np.int64),
+        wlen=np.zeros(lists, dtype=np.int64),
+        wcap=np.zeros(lists, dtype=np.int64),
         watches=np.zeros(pool, dtype=np.int64),
         reason=np.full(num_vars + 1, -1, dtype=np.int32),
         position=np.zeros(num_vars + 1, dtype=np.int32),
@@ -391,18 +395,23 @@ def spread(lits: np.ndarray, start: np.ndarray, size: np.ndarray, first: int) ->
 
 
 @_kernel
-def _watching(lits: np.ndarray, b: int, lit: int) -> bool:
-    """Whether the clause starting at ``b`` is in propagation and watches ``lit``."""
-    return lits[b - 1] & WATCHED != 0 and (lits[b] == lit or lits[b + 1] == lit)
+def _belongs(lits: np.ndarray, b: int, lst: int) -> bool:
+    """Whether the clause starting at ``b`` is in propagation, watches the literal of
+    watch list ``lst``, and is of that list's pass (a core clause's entries in the
+    other list are stale: its live ones moved when it was marked core)."""
+    header = lits[b - 1]
+    lit = lst >> 1
+    return (header & WATCHED != 0 and (lits[b] == lit or lits[b + 1] == lit)
+            and (lst & 1 == 1 or header & CORE_CLAUSE == 0))
 
 
 @_kernel
 def compact(db: Database) -> None:
-    """Pack every watch list at the pool's start, dropping entries of clauses that
-    no longer watch that literal, and give each room for twice its length. The list
-    propagate() is scanning keeps its read entries and its unread ones, and its
-    place moves with it (``meta[SCAN_*]``), as does the point a stopped REST scan
-    goes on from (``meta[RESUME_*]``), so a compaction never changes what is visited.
+    """Pack every watch list at the pool's start, dropping entries that no longer
+    belong to it, and give each room for twice its length. The list propagate() is
+    scanning keeps its read entries and its unread ones, and its place moves with it
+    (``meta[SCAN_*]``), as does the point a stopped REST scan goes on from
+    (``meta[RESUME_*]``), so a compaction never changes what is visited.
 
     In place, in three passes, so the pool needs no scratch copy (that copy was a
     third of the checker's arrays on long proofs): each list is filtered inside its
@@ -414,12 +423,12 @@ def compact(db: Database) -> None:
     watches, woff, wlen, wcap = db.watches, db.woff, db.wlen, db.wcap
     scanned, resumed = meta[SCAN_LIT], meta[RESUME_LIT]
     resume_kept = 0  # entries kept before the resume point (they stay before it)
-    for lit in range(len(woff)):  # 1: filter each list inside its own run
-        off, n = woff[lit], wlen[lit]
+    for lst in range(len(woff)):  # 1: filter each list inside its own run
+        off, n = woff[lst], wlen[lst]
         if n == 0:
             continue
         w = off
-        if lit == scanned:
+        if lst == scanned:
             w = meta[SCAN_WRITE]
             for k in range(meta[SCAN_READ], off + n):
                 watches[w] = watches[k]
@@ -427,47 +436,47 @@ def compact(db: Database) -> None:
             meta[SCAN_READ] = meta[SCAN_WRITE]
         else:
             for k in range(off, off + n):
-                if lit == resumed and k == meta[RESUME_AT]:
+                if lst == resumed and k == meta[RESUME_AT]:
                     resume_kept = w - off
-                if _watching(db.lits, watches[k] >> 32, lit):
+                if _belongs(db.lits, watches[k] >> 32, lst):
                     watches[w] = watches[k]
                     w += 1
-            if lit == resumed and meta[RESUME_AT] >= off + n:
+            if lst == resumed and meta[RESUME_AT] >= off + n:
                 resume_kept = w - off
-        wlen[lit] = w - off
+        wlen[lst] = w - off
     order = np.argsort(woff)
     end = 0
     room = 0
-    for lit in order:  # 2: pack to the left, in the order the lists stand
-        off, n = woff[lit], wlen[lit]
+    for lst in order:  # 2: pack to the left, in the order the lists stand
+        off, n = woff[lst], wlen[lst]
         if n == 0:
-            woff[lit] = wcap[lit] = 0
-            if lit == scanned:
+            woff[lst] = wcap[lst] = 0
+            if lst == scanned:
                 meta[SCAN_WRITE] = meta[SCAN_READ] = 0
             continue
         for k in range(n):
             watches[end + k] = watches[off + k]
-        if lit == scanned:
+        if lst == scanned:
             meta[SCAN_WRITE] += end - off
             meta[SCAN_READ] += end - off
-        woff[lit] = end
+        woff[lst] = end
         end += n
         room += 2 * n + 2
     if room > len(watches):
         raise MemoryError("the DRUP checker's watch pool is full")
     at = room
     for i in range(len(order) - 1, -1, -1):  # 3: spread to the right, last list first
-        lit = order[i]
-        off, n = woff[lit], wlen[lit]
+        lst = order[i]
+        off, n = woff[lst], wlen[lst]
         if n == 0:
             continue
         at -= 2 * n + 2
         for k in range(n - 1, -1, -1):
             watches[at + k] = watches[off + k]
-        if lit == scanned:
+        if lst == scanned:
             meta[SCAN_WRITE] += at - off
             meta[SCAN_READ] += at - off
-        woff[lit], wcap[lit] = at, 2 * n + 2
+        woff[lst], wcap[lst] = at, 2 * n + 2
     if resumed != -1:
         meta[RESUME_AT] = woff[resumed] + resume_kept
     meta[POOL_END] = room
@@ -475,194 +484,224 @@ def compact(db: Database) -> None:
 
 
 @_kernel
-def _entry(b: int, low: int) -> np.int64:
-    """The watch pool entry of the clause starting at ``b`` with ``low`` (its blocker,
-    or'ed with ENTRY_CORE for a core clause; ``b`` and the blocker below 2^31)."""
-    return (np.int64(b) << 32) | np.int64(low)
+def _entry(b: int, blocker: int) -> np.int64:
+    """The watch pool entry of the clause starting at ``b`` with ``blocker`` (both
+    below 2^31)."""
+    return (np.int64(b) << 32) | np.int64(blocker)
 
 
 @_kernel
-def _core_bit(header: int) -> np.int64:
-    """ENTRY_CORE if the clause header ``header`` says core, else 0."""
-    return (np.int64(header) & CORE_CLAUSE) << 30  # int64: int32 would overflow
+def _list_of(lit: int, header: int) -> int:
+    """The watch list of literal code ``lit`` that a clause with ``header`` goes in."""
+    return 2 * lit + ((header & CORE_CLAUSE) >> 1)
+
+
+@_kernel
+def _append(db: Database, lst: int, entry: np.int64) -> None:
+    """Append ``entry`` to watch list ``lst`` (never the list being scanned), moving
+    the list to the pool's end, or compacting the pool, when its run is full."""
+    n = db.wlen[lst]
+    if n == db.wcap[lst]:
+        room = max(4, 2 * n)
+        if db.meta[POOL_END] + room > len(db.watches):
+            compact(db)
+            n = db.wlen[lst]
+        if n == db.wcap[lst]:
+            if db.meta[POOL_END] + room > len(db.watches):
+                raise MemoryError("the DRUP checker's watch pool is full")
+            off, end = db.woff[lst], db.meta[POOL_END]
+            db.watches[end:end + n] = db.watches[off:off + n]
+            db.woff[lst], db.wcap[lst] = end, room
+            db.meta[POOL_END] = end + room
+    db.watches[db.woff[lst] + n] = entry
+    db.wlen[lst] = n + 1
 
 
 @_kernel
 def _watch(db: Database, lit: int, b: int, blocker: int) -> None:
-    """Append the clause starting at ``b`` with ``blocker`` to ``lit``'s watch list
-    (never the list being scanned)."""
-    n = db.wlen[lit]
-    if n == db.wcap[lit]:
-        room = max(4, 2 * n)
-        if db.meta[POOL_END] + room > len(db.watches):
-            compact(db)
-            n = db.wlen[lit]
-        if n == db.wcap[lit]:
-            if db.meta[POOL_END] + room > len(db.watches):
-                raise MemoryError("the DRUP checker's watch pool is full")
-            off, end = db.woff[lit], db.meta[POOL_END]
-            db.watches[end:end + n] = db.watches[off:off + n]
-            db.woff[lit], db.wcap[lit] = end, room
-            db.meta[POOL_END] = end + room
-    db.watches[db.woff[lit] + n] = _entry(b, blocker | _core_bit(db.lits[b - 1]))
-    db.wlen[lit] = n + 1
-
-
-@_kernel
-def _scan(db: Database, false_lit: int, top: int, mode: int) -> int:
-    """Visit the clauses watching ``false_lit`` (just made false): find each a new
-    literal to watch, or assign its last open literal, or report it as the conflict
-    (``meta[CONFLICT]``). Returns the new trail length.
-
-    ``mode`` picks the clauses visited (the others are kept as they are): ALL,
-    CORE (clauses marked core), or REST (the others, stopping after the first
-    assignment, so that core-first propagation goes back to core clauses). A REST
-    scan that stops records where to go on (``meta[RESUME_*]``), as drat-trim does:
-    the entries before that point need no second visit (what settled them stays
-    true), and no entry joins the list of a false literal meanwhile.
-
-    The pass an entry belongs to is its ENTRY_CORE bit: every entry of a clause
-    watching the literal has the clause's flag (:func:`analyze` sets it in both
-    lists), so the two passes visit each such entry once. An entry whose bit lags
-    behind its clause's header is a leftover (the clause left that list and came
-    back with a new entry): it gets the flag and waits for the next CORE scan.
-    """
-    lits, truth = db.lits, db.truth
-    watches, trail, meta = db.watches, db.trail, db.meta
-    read = write = db.woff[false_lit]
-    end = read + db.wlen[false_lit]
-    if mode == REST:
-        if meta[RESUME_LIT] == false_lit:
-            read = write = meta[RESUME_AT]
-        meta[RESUME_LIT] = -1
-    wanted = ENTRY_CORE if mode == CORE else 0
-    while read < end:
-        entry = watches[read]
-        read += 1
-        if (mode != ALL and entry & ENTRY_CORE != wanted) or truth[entry & BLOCKER] != 0:
-            if write != read - 1:  # not this pass's clause, or settled by its blocker
-                watches[write] = entry
-            write += 1
-            continue
-        b, blocker = entry >> 32, entry & BLOCKER
-        header = lits[b - 1]
-        if header & WATCHED == 0:
-            continue  # left propagation: drop the entry
-        flag = _core_bit(header)
-        if mode != ALL and flag != wanted:  # a leftover entry made before the clause was core
-            watches[write] = entry | flag
-            write += 1
-            continue
-        c = header >> 2
-        if lits[b] == false_lit:
-            lits[b], lits[b + 1] = lits[b + 1], false_lit
-        elif lits[b + 1] != false_lit:
-            continue  # watches other literals now: drop the entry
-        other = lits[b]
-        if other != blocker and truth[other] != 0:
-            watches[write] = _entry(b, other | flag)
-            write += 1
-            continue
-        # Look for a literal that is not false, going round from where the last
-        # search stopped (long lemmas would otherwise be rescanned from the start).
-        n = lits[b - 2]
-        found = -1
-        if n > 2:
-            resume = b + lits[b - 3]
-            for k in range(resume, b + n):
-                if truth[lits[k] ^ 1] == 0:
-                    found = k
-                    break
-            if found < 0:
-                for k in range(b + 2, resume):
-                    if truth[lits[k] ^ 1] == 0:
-                        found = k
-                        break
-        if found >= 0:
-            lits[b - 3] = found - b
-            lit = lits[found]
-            lits[b + 1], lits[found] = lit, false_lit
-            length = db.wlen[lit]
-            if length < db.wcap[lit]:  # room: append here (a call costs more)
-                watches[db.woff[lit] + length] = _entry(b, other | flag)
-                db.wlen[lit] = length + 1
-                continue
-            meta[SCAN_LIT], meta[SCAN_READ], meta[SCAN_WRITE] = false_lit, read, write
-            moves = meta[MOVES]
-            _watch(db, lit, b, other)
-            if meta[MOVES] != moves:  # the pool was compacted: find our place
-                read, write = meta[SCAN_READ], meta[SCAN_WRITE]
-                end = db.woff[false_lit] + db.wlen[false_lit]
-            continue
-        watches[write] = _entry(b, other | flag)
-        write += 1
-        if truth[other ^ 1] != 0:
-            meta[CONFLICT] = c
-        else:
-            truth[other] = 1
-            db.reason[other >> 1] = c
-            trail[top] = other
-            top += 1
-        if meta[CONFLICT] != -1:
-            while read < end:  # stop here: keep the entries not visited
-                watches[write] = watches[read]
-                write += 1
-                read += 1
-        elif mode == REST:  # stop here: fill the gap with the last entries, go on later
-            gap = read - write
-            moved = min(gap, end - read)
-            for t in range(moved):
-                watches[write + t] = watches[end - 1 - t]
-            meta[RESUME_LIT], meta[RESUME_AT] = false_lit, write
-            db.wlen[false_lit] = end - gap - db.woff[false_lit]
-            meta[SCAN_LIT] = -1
-            return top
-    db.wlen[false_lit] = write - db.woff[false_lit]
-    meta[SCAN_LIT] = -1
-    return top
+    """Add the clause starting at ``b`` with ``blocker`` to the watch list of ``lit``
+    for its pass."""
+    _append(db, _list_of(lit, db.lits[b - 1]), _entry(b, blocker))
 
 
 @_kernel
 def propagate(db: Database) -> bool:
     """Unit-propagate the trail; on a conflict set ``meta[CONFLICT]`` and return True.
 
-    With ``meta[CORE_FIRST]`` set (the backward pass), clauses already marked core
-    are propagated to a fixpoint before any other clause is looked at, and after
-    each assignment by another clause core clauses come first again (drat-trim's
-    core-first mode): conflicts then rest on core clauses where they can, so fewer
-    lemmas join the core and need checking. The fixpoint reached is the same.
+    Each literal made false has its watch lists scanned: each clause there finds a
+    new literal to watch, or assigns its last open literal, or is the conflict.
+    Without ``meta[CORE_FIRST]`` (the forward pass) both lists of a literal are
+    scanned in turn (mode ALL). With it (the backward pass), clauses already marked
+    core are propagated to a fixpoint before any other clause is looked at (CORE
+    scans), and a scan of the other clauses (REST) stops after its first assignment,
+    so that core clauses come first again (drat-trim's core-first mode): conflicts
+    then rest on core clauses where they can, so fewer lemmas join the core and need
+    checking. The fixpoint reached is the same. A REST scan that stops records where
+    to go on (``meta[RESUME_*]``), as drat-trim does: the entries before that point
+    need no second visit (what settled them stays true), and no entry joins the list
+    of a false literal meanwhile. A REST scan drops the entries of clauses marked
+    core meanwhile: each is a stale copy (the clause's live entries moved to the core
+    lists when it was marked).
+
+    The scans are this one function's loops, not a function called per literal: each
+    call of a function taking the database takes and drops a reference count on
+    every array in it, and per scan that was over half the backward pass's time.
     """
-    meta, trail = db.meta, db.trail
+    lits, truth, reason = db.lits, db.truth, db.reason
+    watches, trail, meta = db.watches, db.trail, db.meta
+    woff, wlen, wcap = db.woff, db.wlen, db.wcap
     top, qhead = meta[TRAIL], meta[QHEAD]
+    qcore = qhead  # core-first: trail[:qcore] went through the core clauses, [:qhead] all
+    core_first = meta[CORE_FIRST] != 0
+    part = 0  # without core-first: 0 while the rest list of trail[qhead] is next, 1 its core list
     meta[RESUME_LIT] = -1
-    if meta[CORE_FIRST] == 0:
-        while qhead < top and meta[CONFLICT] == -1:
-            top = _scan(db, trail[qhead] ^ 1, top, ALL)
-            qhead += 1
-    else:
-        qcore = qhead  # trail[:qcore] went through the core clauses, trail[:qhead] all
-        while meta[CONFLICT] == -1:
-            if qcore < top:
-                top = _scan(db, trail[qcore] ^ 1, top, CORE)
-                qcore += 1
-            elif qhead < top:
-                assigned = top
-                top = _scan(db, trail[qhead] ^ 1, top, REST)
-                if top == assigned:  # every other clause watching it was visited
-                    qhead += 1
-            else:
+    while meta[CONFLICT] == -1:
+        if not core_first:
+            if qhead >= top:
                 break
+            lst, mode = 2 * (trail[qhead] ^ 1) + part, ALL
+        elif qcore < top:
+            lst, mode = 2 * (trail[qcore] ^ 1) + 1, CORE
+        elif qhead < top:
+            lst, mode = 2 * (trail[qhead] ^ 1), REST
+        else:
+            break
+        assigned = top
+        false_lit = lst >> 1
+        read = write = woff[lst]
+        end = read + wlen[lst]
+        if mode == REST:
+            if meta[RESUME_LIT] == lst:
+                read = write = meta[RESUME_AT]
+            meta[RESUME_LIT] = -1
+        stopped = False
+        while read < end:
+            entry = watches[read]
+            read += 1
+            if truth[entry & BLOCKER] != 0:  # settled by its blocker
+                if write != read - 1:
+                    watches[write] = entry
+                write += 1
+                continue
+            b, blocker = entry >> 32, entry & BLOCKER
+            header = lits[b - 1]
+            if header & WATCHED == 0:
+                continue  # left propagation: drop the entry
+            if mode == REST and header & CORE_CLAUSE != 0:
+                continue  # a stale copy of a core clause's entry: drop it
+            c = header >> 2
+            if lits[b] == false_lit:
+                lits[b], lits[b + 1] = lits[b + 1], false_lit
+            elif lits[b + 1] != false_lit:
+                continue  # watches other literals now: drop the entry
+            other = lits[b]
+            if other != blocker and truth[other] != 0:
+                watches[write] = _entry(b, other)
+                write += 1
+                continue
+            # Look for a literal that is not false, going round from where the last
+            # search stopped (long lemmas would otherwise be rescanned from the start).
+            n = lits[b - 2]
+            found = -1
+            if n > 2:
+                resume = b + lits[b - 3]
+                for k in range(resume, b + n):
+                    if truth[lits[k] ^ 1] == 0:
+                        found = k
+                        break
+                if found < 0:
+                    for k in range(b + 2, resume):
+                        if truth[lits[k] ^ 1] == 0:
+                            found = k
+                            break
+            if found >= 0:
+                lits[b - 3] = found - b
+                lit = lits[found]
+                lits[b + 1], lits[found] = lit, false_lit
+                target = _list_of(lit, header)
+                length = wlen[target]
+                if length < wcap[target]:  # room: append here (a call costs more)
+                    watches[woff[target] + length] = _entry(b, other)
+                    wlen[target] = length + 1
+                    continue
+                meta[SCAN_LIT], meta[SCAN_READ], meta[SCAN_WRITE] = lst, read, write
+                moves = meta[MOVES]
+                _append(db, target, _entry(b, other))
+                if meta[MOVES] != moves:  # the pool was compacted: find our place
+                    read, write = meta[SCAN_READ], meta[SCAN_WRITE]
+                    end = woff[lst] + wlen[lst]
+                meta[SCAN_LIT] = -1
+                continue
+            watches[write] = _entry(b, other)
+            write += 1
+            if truth[other ^ 1] != 0:
+                meta[CONFLICT] = c
+            else:
+                truth[other] = 1
+                reason[other >> 1] = c
+                trail[top] = other
+                top += 1
+            if meta[CONFLICT] != -1:
+                while read < end:  # stop here: keep the entries not visited
+                    watches[write] = watches[read]
+                    write += 1
+                    read += 1
+            elif mode == REST:  # stop here: fill the gap with the last entries, go on later
+                gap = read - write
+                moved = min(gap, end - read)
+                for t in range(moved):
+                    watches[write + t] = watches[end - 1 - t]
+                meta[RESUME_LIT], meta[RESUME_AT] = lst, write
+                wlen[lst] = end - gap - woff[lst]
+                stopped = True
+                break
+        if not stopped:
+            wlen[lst] = write - woff[lst]
+        if not core_first:
+            qhead += part
+            part ^= 1
+        elif mode == CORE:
+            qcore += 1
+        elif top == assigned:  # every other clause watching it was visited
+            qhead += 1
     meta[TRAIL], meta[QHEAD], meta[RESUME_LIT] = top, qhead, -1
     return meta[CONFLICT] != -1
 
 
 @_kernel
-def _flag_entries(db: Database, lit: int, b: int) -> None:
-    """Set ENTRY_CORE in the entries of ``lit``'s watch list for the clause at ``b``."""
+def _take(db: Database, lst: int, b: int) -> np.int64:
+    """Take the clause at ``b`` out of watch list ``lst``, which keeps its order;
+    returns one of its entries there (a deleted and restored clause may have left a
+    stale one beside its live one), or -1."""
     watches = db.watches
-    for k in range(db.woff[lit], db.woff[lit] + db.wlen[lit]):
-        if watches[k] >> 32 == b:
-            watches[k] |= ENTRY_CORE
+    off = db.woff[lst]
+    write = off
+    taken = np.int64(-1)
+    for k in range(off, off + db.wlen[lst]):
+        entry = watches[k]
+        if entry >> 32 == b:
+            if taken == -1:
+                taken = entry
+        else:
+            watches[write] = entry
+            write += 1
+    db.wlen[lst] = write - off
+    return taken
+
+
+@_kernel
+def _promote(db: Database, b: int) -> None:
+    """Move the clause at ``b`` (just marked core) from the other clauses' watch lists
+    of its two watched literals to their core lists, with its blockers (no scan is
+    under way). Both are taken out before either is put back: putting one back may
+    compact the pool, which drops a core clause's entries from the other lists."""
+    first, second = db.lits[b], db.lits[b + 1]
+    one = _take(db, 2 * first, b)
+    two = _take(db, 2 * second, b)
+    if one != -1:
+        _append(db, 2 * first + 1, one)
+    if two != -1:
+        _append(db, 2 * second + 1, two)
 
 
 @_kernel
@@ -682,8 +721,7 @@ def analyze(db: Database, clause: int) -> None:
         if lits[b - 1] & CORE_CLAUSE == 0:
             lits[b - 1] |= CORE_CLAUSE
             if lits[b - 1] & WATCHED != 0:
-                _flag_entries(db, lits[b], b)
-                _flag_entries(db, lits[b + 1], b)
+                _promote(db, b)
         for k in range(start[c], start[c] + size[c]):
             var = lits[k] >> 1
             if seen[var] != stamp:
