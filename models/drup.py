@@ -312,6 +312,20 @@ def _deletion_targets(db: drup_kernel.Database, deletion: np.ndarray, base: int)
     return target
 
 
+def _watching_at_most(db: drup_kernel.Database, deletion: np.ndarray, target: np.ndarray,
+                      base: int) -> int:
+    """How many clauses can be in propagation at once: the formula's, plus the lemmas
+    added so far, less the clauses deleted so far, at its largest over the proof (a
+    unit is never deleted). A deletion the checker refuses (of a reason) keeps one
+    more: then the pool sized by this is short, and the check runs again with room
+    for every clause (:func:`_check`)."""
+    if len(deletion) == 0:
+        return base
+    deleted = (target >= 0) & (db.size[np.maximum(target, 0)] > 1)
+    steps = (deletion == 0).astype(np.int8) - deleted.astype(np.int8)
+    return base + max(0, int(np.cumsum(steps, dtype=np.int32).max()))
+
+
 def _tidy(db: drup_kernel.Database) -> None:
     """Compact the watch lists once most entries belong to clauses that left
     propagation (deleted clauses leave theirs behind: dropping them costs a pass)."""
@@ -399,8 +413,12 @@ def _check(clauses: Iterable[Sequence[int]], proof_lines: ProofText,
         progress(COMPILING)
     token = _SMALL.set(small)
     try:
-        return _check_with(clauses, proof_lines, time_limit, max_lemmas, backward,
-                           core_first, progress, lrat)
+        found = _check_with(clauses, proof_lines, time_limit, max_lemmas, backward,
+                            core_first, progress, lrat, True)
+        if found[1] == _NO_MEMORY and found[2] is not None:  # the tight pool was short
+            found = _check_with(clauses, proof_lines, time_limit, max_lemmas, backward,
+                                core_first, progress, lrat, False)
+        return found
     finally:
         _SMALL.reset(token)
 
@@ -441,9 +459,10 @@ class _Pass(NamedTuple):
 
 def _check_with(clauses: list[Sequence[int]], proof_lines: ProofText,
                 time_limit: float | None, max_lemmas: int, backward: bool,
-                core_first: bool, progress: Progress | None, lrat: list[str] | None
-                ) -> tuple[bool, str, drup_kernel.Database | None]:
-    """:func:`_check` with its kernels chosen."""
+                core_first: bool, progress: Progress | None, lrat: list[str] | None,
+                tight: bool) -> tuple[bool, str, drup_kernel.Database | None]:
+    """:func:`_check` with its kernels chosen; with ``tight``, the watch pool is sized
+    for the clauses in propagation at once (:func:`_watching_at_most`), not for all."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
     proof = _read_proof(proof_lines, max_lemmas)
     if isinstance(proof, str):
@@ -455,7 +474,11 @@ def _check_with(clauses: list[Sequence[int]], proof_lines: ProofText,
     except MemoryError:
         return False, _NO_MEMORY, None
     kind = proof.deletion
-    run = _Pass(db, kind, _deletion_targets(db, kind, base), np.zeros(lines, dtype=np.int32),
+    target = _deletion_targets(db, kind, base)
+    if tight:  # the pool's pages are touched as lists grow: a smaller pool holds less
+        db = db._replace(watches=drup_kernel.new_pool(
+            _watching_at_most(db, kind, target, base), len(db.truth)))
+    run = _Pass(db, kind, target, np.zeros(lines, dtype=np.int32),
                 np.zeros(lines, dtype=np.uint8), base, deadline,
                 _Reporter(progress, proof.numbers))
     meta = db.meta

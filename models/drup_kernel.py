@@ -57,6 +57,7 @@ __all__ = [
     "largest_variable",
     "literal_codes",
     "new_database",
+    "new_pool",
     "normalise",
     "scan_proof",
     "spread",
@@ -150,7 +151,6 @@ def new_database(lits: np.ndarray, start: np.ndarray, size: np.ndarray,
     meta = np.zeros(SLOTS, dtype=np.int64)
     meta[CONFLICT] = meta[SCAN_LIT] = meta[RESUME_LIT] = -1
     lists = 2 * codes
-    pool = POOL_PER_CLAUSE * clauses + POOL_PER_LITERAL * codes + POOL_SLACK
     return Database(
         lits=lits, start=start, size=size,
         tautology=np.zeros(clauses, dtype=np.uint8),
@@ -159,7 +159,7 @@ def new_database(lits: np.ndarray, start: np.ndarray, size: np.ndarray,
         woff=np.zeros(lists, dtype=np.int64),
         wlen=np.zeros(lists, dtype=np.int64),
         wcap=np.zeros(lists, dtype=np.int64),
-        watches=np.zeros(pool, dtype=np.int64),
+        watches=new_pool(clauses, codes),
         reason=np.full(num_vars + 1, -1, dtype=np.int32),
         position=np.zeros(num_vars + 1, dtype=np.int32),
         seen=np.zeros(num_vars + 1, dtype=np.int64),
@@ -167,6 +167,14 @@ def new_database(lits: np.ndarray, start: np.ndarray, size: np.ndarray,
         stack=np.zeros(num_vars + 2, dtype=np.int32),
         meta=meta,
     )
+
+
+def new_pool(watching: int, codes: int) -> np.ndarray:
+    """An empty watch pool for at most ``watching`` clauses in propagation at once, over
+    ``codes`` literal codes. NumPy's zeros are the operating system's untouched pages:
+    the part of the pool never reached costs no memory."""
+    return np.zeros(POOL_PER_CLAUSE * watching + POOL_PER_LITERAL * codes + POOL_SLACK,
+                    dtype=np.int64)
 
 
 @_kernel
@@ -517,7 +525,7 @@ def _append(db: Database, lst: int, entry: np.int64) -> None:
     db.wlen[lst] = n + 1
 
 
-@_kernel
+@_kernel(inline=True)
 def _watch(db: Database, lit: int, b: int, blocker: int) -> None:
     """Add the clause starting at ``b`` with ``blocker`` to the watch list of ``lit``
     for its pass."""
@@ -732,7 +740,7 @@ def analyze(db: Database, clause: int) -> None:
                     depth += 1
 
 
-@_kernel
+@_kernel(inline=True)
 def rup(db: Database, clause: int, mark: bool) -> bool:
     """Whether ``clause`` follows by reverse unit propagation from the database.
 
@@ -767,7 +775,7 @@ def rup(db: Database, clause: int, mark: bool) -> bool:
     return implied
 
 
-@_kernel
+@_kernel(inline=True)
 def _watch_front(db: Database, c: int) -> None:
     """Watch clause ``c``'s first two literals."""
     b = db.start[c]
@@ -812,7 +820,7 @@ def add(db: Database, c: int) -> None:
     _watch_front(db, c)
 
 
-@_kernel
+@_kernel(inline=True)
 def _remove(db: Database, c: int) -> None:
     """Take clause ``c`` out of propagation (its watch entries go lazily)."""
     h = db.start[c] - 1
@@ -843,7 +851,7 @@ def _restore_key(truth: np.ndarray, position: np.ndarray, lit: int) -> int:
     return int(truth[lit ^ 1]) * 4294967296 - int(position[lit >> 1])
 
 
-@_kernel
+@_kernel(inline=True)
 def restore(db: Database, c: int) -> None:
     """Put a deleted clause back (backward pass), keeping the watch invariant.
 
@@ -865,7 +873,7 @@ def restore(db: Database, c: int) -> None:
     _watch_front(db, c)
 
 
-@_kernel
+@_kernel(inline=True)
 def _rollback(db: Database, size: int) -> None:
     """Undo the top-level assignments after the first ``size`` on the trail."""
     for k in range(size, db.meta[TRAIL]):

@@ -36,7 +36,7 @@ import importlib.util
 import sys
 import types
 from collections.abc import Callable
-from typing import Any
+from typing import Any, overload
 
 __all__ = ["COMPILED", "COMPILE_FROM", "Kernel", "kernel", "will_compile"]
 
@@ -52,9 +52,10 @@ the interpreted kernels finish before Numba would have loaded (their cost per it
 class Kernel:
     """A function that runs compiled when called, or interpreted through :attr:`interpreted`."""
 
-    def __init__(self, function: Callable[..., Any]) -> None:
+    def __init__(self, function: Callable[..., Any], inline: bool = False) -> None:
         functools.update_wrapper(self, function)
         self.py_func = function
+        self.inline = inline
         self._compiled: Callable[..., Any] | None = None
         self._interpreted: Callable[..., Any] | None = None
 
@@ -77,10 +78,14 @@ class Kernel:
                 from numba import njit
 
                 function = self._bound(lambda k: k.compiled)
+                # njit takes inline= (Numba's IR inlining), though its typed overloads
+                # do not list it
+                compile_: Any = njit
+                inline = "always" if self.inline else "never"
                 try:
-                    self._compiled = njit(cache=True, nogil=True)(function)
+                    self._compiled = compile_(cache=True, nogil=True, inline=inline)(function)
                 except RuntimeError:  # nowhere writable to cache: compile in every process
-                    self._compiled = njit(nogil=True)(function)
+                    self._compiled = compile_(nogil=True, inline=inline)(function)
         return self._compiled
 
     @property
@@ -101,9 +106,19 @@ class Kernel:
         return functools.update_wrapper(copy, f)
 
 
-def kernel(function: Callable[..., Any]) -> Kernel:
-    """Mark ``function`` as a kernel (see the module docstring)."""
-    return Kernel(function)
+@overload
+def kernel(function: Callable[..., Any]) -> Kernel: ...
+@overload
+def kernel(*, inline: bool) -> Callable[[Callable[..., Any]], Kernel]: ...
+def kernel(function: Callable[..., Any] | None = None, *, inline: bool = False
+           ) -> Kernel | Callable[[Callable[..., Any]], Kernel]:
+    """Mark ``function`` as a kernel (see the module docstring). ``@kernel(inline=True)``
+    has Numba copy its body into each compiled kernel that calls it, rather than call
+    it: a compiled call that passes arrays takes and drops a reference count on each,
+    which for a small function called per proof line costs more than its work."""
+    if function is None:
+        return functools.partial(Kernel, inline=inline)
+    return Kernel(function, inline)
 
 
 def will_compile(*kernels: Kernel) -> bool:
