@@ -10,6 +10,7 @@ compacted in the middle of a propagation must not change a verdict.
 
 from __future__ import annotations
 
+import collections
 import itertools
 import json
 import os
@@ -236,6 +237,49 @@ def test_a_small_watch_pool_is_compacted_mid_scan_without_changing_verdicts(
 def _verdict_line(message: str) -> str:
     """A check's message without the count of lemmas checked."""
     return message.split(" (")[0] if message.startswith("the proof derives") else message
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_the_watch_pool_is_sized_for_the_clauses_in_propagation(solver: str) -> None:
+    # the pool holds the clauses present at once (counted here with a multiset of
+    # clauses, line by line), not one per proof line
+    clauses = PHP(6).clauses
+    proof = proof_of(solver, clauses)
+    assert proof is not None
+    present = collections.Counter(frozenset(c) for c in clauses)
+    most = count = len(clauses)
+    for line in proof:
+        literals = frozenset(int(x) for x in line.lstrip("d ").split()[:-1])
+        if not line.startswith("d"):
+            present[literals] += 1
+            count += 1
+        elif present[literals] and len(literals) > 1:  # a unit is never deleted
+            present[literals] -= 1
+            count -= 1
+        most = max(most, count)
+    ok, _, db = drup._check(clauses, proof, None, drup.MAX_LEMMAS, True)
+    assert ok and db is not None
+    assert len(db.watches) == len(drup_kernel.new_pool(most, len(db.truth)))
+    assert most < len(db.size)
+
+
+@pytest.mark.parametrize("backward", MODES)
+def test_a_pool_found_short_is_checked_again_with_room_for_every_clause(
+        monkeypatch, backward: bool) -> None:
+    # a refused deletion (of a reason) keeps a clause the bound counted as gone; here
+    # the bound is made far too small, and the verdict is still the one with room
+    clauses = PHP(5).clauses
+    proof = proof_of("cadical195", clauses)
+    broken = [*proof[: len(proof) // 2], "1 0", *proof[len(proof) // 2:]]
+    expected = [check_drup(clauses, p, backward=backward) for p in (proof, broken)]
+    bounds: list[int] = []
+    monkeypatch.setattr(drup, "_watching_at_most", lambda *args: bounds.append(0) or 0)
+    monkeypatch.setattr(drup_kernel, "POOL_PER_LITERAL", 0)
+    monkeypatch.setattr(drup_kernel, "POOL_SLACK", 0)
+    for p, verdict in zip((proof, broken), expected, strict=True):
+        ok, message = check_drup(clauses, p, backward=backward)
+        assert (ok, _verdict_line(message)) == (verdict[0], _verdict_line(verdict[1]))
+    assert bounds == [0, 0]  # each check asked for the tight pool first
 
 
 def test_an_exhausted_watch_pool_leaves_the_proof_unchecked(monkeypatch) -> None:
