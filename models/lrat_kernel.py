@@ -41,6 +41,9 @@ ROOM = 3
 """What :func:`backward_hints` returns when the buffer may not hold the next lemma's
 hints (line ``meta[AT]``): grow it and call again from that line."""
 CONTINUE = 0
+_SORT_IN_PLACE = 32
+"""Up to this many hints, :func:`collect_hints` orders them by insertion sort in place; more
+go through NumPy's sort (an array allocated per lemma costs more than sorting a few)."""
 
 
 @_kernel
@@ -74,16 +77,25 @@ def collect_hints(db: Database, conflict: int, lemma: int, hints: np.ndarray, at
                     hints[at + count] = r
                     keys[count] = db.position[var]
                     count += 1
-    order = np.argsort(keys[:count], kind="mergesort")
-    for k in range(count):
-        keys[k] = hints[at + order[k]]
-    for k in range(count):
-        hints[at + k] = keys[k]
+    if count <= _SORT_IN_PLACE:  # the usual case: sorted in place, nothing allocated
+        for k in range(1, count):
+            key, hint = keys[k], hints[at + k]
+            j = k - 1
+            while j >= 0 and keys[j] > key:
+                keys[j + 1], hints[at + j + 1] = keys[j], hints[at + j]
+                j -= 1
+            keys[j + 1], hints[at + j + 1] = key, hint
+    else:
+        order = np.argsort(keys[:count], kind="mergesort")
+        for k in range(count):
+            keys[k] = hints[at + order[k]]
+        for k in range(count):
+            hints[at + k] = keys[k]
     hints[at + count] = conflict
     return at + count + 1
 
 
-@_kernel
+@_kernel(inline=True)
 def _rup_hints(db: Database, clause: int, hints: np.ndarray, at: int,
                keys: np.ndarray) -> int:
     """:func:`trailkit.models.drup_kernel.rup` with ``mark``, also writing the lemma's
