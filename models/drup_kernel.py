@@ -712,7 +712,7 @@ def _promote(db: Database, b: int) -> None:
         _append(db, 2 * second + 1, two)
 
 
-@_kernel
+@_kernel(inline=True)
 def analyze(db: Database, clause: int) -> None:
     """Mark ``clause`` (falsified, or the reason of a true literal) and every reason
     it rests on as core, following the implication graph back to the units."""

@@ -46,7 +46,7 @@ _SORT_IN_PLACE = 32
 go through NumPy's sort (an array allocated per lemma costs more than sorting a few)."""
 
 
-@_kernel
+@_kernel(inline=True)
 def collect_hints(db: Database, conflict: int, lemma: int, hints: np.ndarray, at: int,
                   keys: np.ndarray) -> int:
     """Write to ``hints[at:]`` the clauses ``conflict`` rests on, in the order their
