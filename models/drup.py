@@ -409,7 +409,7 @@ def _check(clauses: Iterable[Sequence[int]], proof_lines: ProofText,
     clauses = list(clauses)
     size = sum(map(len, clauses)) + _text_size(proof_lines)
     small = size * _INTERPRETED_BELOW < jit.COMPILE_FROM
-    if progress is not None and not small and will_compile():
+    if progress is not None and not small and will_compile(lrat is not None):
         progress(COMPILING)
     token = _SMALL.set(small)
     try:
@@ -424,15 +424,17 @@ def _check(clauses: Iterable[Sequence[int]], proof_lines: ProofText,
 
 
 COMPILING = ("compiling the DRUP checker (once after installing or upgrading trailkit; "
-             "about half a minute)")
+             "10 to 30 seconds)")
 """What ``progress`` hears before a check that compiles the kernels first."""
 
 
-def will_compile() -> bool:
+def will_compile(lrat: bool = False) -> bool:
     """Whether the next check of a proof too big to run interpreted compiles the
-    checker's kernels first (nothing cached yet: the first check after installing)."""
-    return jit.will_compile(drup_kernel.forward, drup_kernel.backward,
-                            drup_kernel.scan_proof, drup_kernel.normalise)
+    checker's kernels first (nothing cached yet: the first check after installing);
+    with ``lrat``, of a check that writes LRAT (its backward pass is another kernel)."""
+    last = lrat_kernel.backward_hints if lrat else drup_kernel.backward
+    return jit.will_compile(drup_kernel.forward, last, drup_kernel.scan_proof,
+                            drup_kernel.normalise)
 
 
 def _text_size(proof: ProofText) -> int:

@@ -158,14 +158,17 @@ def test_the_first_check_says_it_compiles(tmp_path: Path, capsys,
 
     shown: list[str] = []
     monkeypatch.setattr("trailkit.solvers.cli.answers.status_line", lambda: shown.append)
-    monkeypatch.setattr(drup, "will_compile", lambda: True)
+    monkeypatch.setattr(drup, "will_compile", lambda lrat=False: True)
     spec = SPECS / "koenigsberg.yaml"  # its proof is big enough to run compiled
     code = main(["prove", str(spec), "--drup"])
     capsys.readouterr()
     assert code == 1 and drup.COMPILING in shown
     monkeypatch.undo()
-    assert check_drup(*_koenigsberg_formula_and_proof(tmp_path, capsys))[0]
+    formula, proof = _koenigsberg_formula_and_proof(tmp_path, capsys)
+    assert check_drup(formula, proof)[0]
     assert drup.will_compile() is False  # compiled (or cached) now
+    assert drup.drup_to_lrat(formula, proof)[0]
+    assert drup.will_compile(lrat=True) is False  # the LRAT pass's kernel too
 
 
 def _koenigsberg_formula_and_proof(tmp_path: Path, capsys) -> tuple[list[list[int]], bytes]:
