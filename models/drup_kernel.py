@@ -504,7 +504,7 @@ def _list_of(lit: int, header: int) -> int:
     return 2 * lit + ((header & CORE_CLAUSE) >> 1)
 
 
-@_kernel
+@_kernel(inline=True)
 def _append(db: Database, lst: int, entry: np.int64) -> None:
     """Append ``entry`` to watch list ``lst`` (never the list being scanned), moving
     the list to the pool's end, or compacting the pool, when its run is full."""
@@ -785,7 +785,7 @@ def _watch_front(db: Database, c: int) -> None:
     _watch(db, db.lits[b + 1], b, db.lits[b])
 
 
-@_kernel
+@_kernel(inline=True)
 def add(db: Database, c: int) -> None:
     """Add the implied clause ``c`` and propagate at top level (not a tautology).
 
