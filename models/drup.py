@@ -412,12 +412,13 @@ def _check(clauses: Iterable[Sequence[int]], proof_lines: ProofText,
     if progress is not None and not small and will_compile(lrat is not None):
         progress(COMPILING)
     token = _SMALL.set(small)
-    try:
-        found = _check_with(clauses, proof_lines, time_limit, max_lemmas, backward,
-                            core_first, progress, lrat, True)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    try:  # a second try, if any, runs within the same time limit
+        found = _check_with(clauses, proof_lines, time_limit, deadline, max_lemmas,
+                            backward, core_first, progress, lrat, True)
         if found[1] == _NO_MEMORY and found[2] is not None:  # the tight pool was short
-            found = _check_with(clauses, proof_lines, time_limit, max_lemmas, backward,
-                                core_first, progress, lrat, False)
+            found = _check_with(clauses, proof_lines, time_limit, deadline, max_lemmas,
+                                backward, core_first, progress, lrat, False)
         return found
     finally:
         _SMALL.reset(token)
@@ -460,12 +461,13 @@ class _Pass(NamedTuple):
 
 
 def _check_with(clauses: list[Sequence[int]], proof_lines: ProofText,
-                time_limit: float | None, max_lemmas: int, backward: bool,
+                time_limit: float | None, deadline: float | None, max_lemmas: int,
+                backward: bool,
                 core_first: bool, progress: Progress | None, lrat: list[str] | None,
                 tight: bool) -> tuple[bool, str, drup_kernel.Database | None]:
     """:func:`_check` with its kernels chosen; with ``tight``, the watch pool is sized
-    for the clauses in propagation at once (:func:`_watching_at_most`), not for all."""
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    for the clauses in propagation at once (:func:`_watching_at_most`), not for all.
+    ``deadline`` is when ``time_limit`` runs out (:func:`time.monotonic`)."""
     proof = _read_proof(proof_lines, max_lemmas)
     if isinstance(proof, str):
         return False, proof, None
