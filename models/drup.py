@@ -32,15 +32,12 @@ proofs, so they are rejected: they are not proofs of the formula it was given.)
 >>> check_drup([[1, 2], [-1, 2], [1, -2], [-1, -2]], ["2 0"])[0]
 False
 
-This module binds the proof to the formula: the proof (its lines, or its whole text
-as ``str`` or ``bytes``) is read by the kernel's compiled byte scanner straight into
-the clause database as literal codes, with no Python string per line; a malformed line,
-or text the scanner leaves alone (non-ASCII, rare line breaks), goes through the exact
-per-line reader (a regular expression per line), which gives the same lines and names
-the malformed one. Sparse variable numbers are renumbered densely, and a compiled hash
-table resolves which clause each deletion line deletes; the clause database itself, and
-every loop over the proof, is the compiled kernel of :mod:`trailkit.models.drup_kernel`.
-The time limit is looked at every 256 proof lines.
+This module binds the proof to the formula: the proof (its lines, its whole text as
+``str`` or ``bytes``, or its file's path) is read straight into the clause database as
+literal codes by :mod:`trailkit.models.drup_read` (a file in blocks, never held whole;
+each deletion resolved to the clause it deletes as it is read); the clause database
+itself, and every loop over the proof, is the compiled kernel of
+:mod:`trailkit.models.drup_kernel`. The time limit is looked at every 256 proof lines.
 
 :func:`check_drup_certificate` binds a proof to a puzzle: it re-encodes the puzzle
 with the encoding the certificate names, requires the certified CNF to be exactly
@@ -50,43 +47,25 @@ that formula (by SHA-256), and then checks the proof against the re-encoded CNF.
 from __future__ import annotations
 
 import hashlib
-import re
 import time
-import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from contextvars import ContextVar
-from itertools import chain
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from trailkit.models import drup_kernel, jit, lrat_kernel
+from trailkit.models import drup_kernel, drup_read_kernel, jit, lrat_kernel
 from trailkit.models.answer import Certificate
+from trailkit.models.drup_read import (
+    ProofChanged,
+    ProofText,
+    build_database,
+    read_proof,
+    text_size,
+)
 from trailkit.models.puzzle import Puzzle
 
-_SMALL: ContextVar[bool] = ContextVar("small_drup_check", default=False)
-"""Whether the check under way runs its kernels interpreted (see :class:`_Kernels`)."""
-
-
-class _Kernels:
-    """:mod:`trailkit.models.drup_kernel` (or another kernel module) as this module calls
-    it: each kernel compiled, or, during the check of a small proof, interpreted. Loading
-    Numba and the checker's cached machine code (compiling it on first use, all the more)
-    costs far more than a proof of a few hundred lines takes interpreted; the very same
-    code runs either way (the tests compare the two)."""
-
-    def __init__(self, module: types.ModuleType) -> None:
-        self._module = module
-
-    def __getattr__(self, name: str) -> Any:
-        value = getattr(self._module, name)
-        if isinstance(value, jit.Kernel):
-            return value.interpreted if _SMALL.get() else value.compiled
-        return value
-
-
-kernel = _Kernels(drup_kernel)
-hint_kernel = _Kernels(lrat_kernel)
+kernel = jit.Kernels(drup_kernel)
+hint_kernel = jit.Kernels(lrat_kernel)
 
 _INTERPRETED_BELOW = 4
 """A check runs interpreted when its formula's literals and its proof's bytes come to
@@ -113,203 +92,10 @@ def cnf_sha256(num_vars: int, clauses: Iterable[Sequence[int]]) -> str:
     return hashlib.sha256(cnf_text(num_vars, clauses).encode()).hexdigest()
 
 
-_LINE = re.compile(r"(?:d\s+)?(?:-?[1-9]\d{0,9}\s+)*0", re.ASCII)
-"""A well-formed proof line: an optional ``d``, literals, and the closing ``0`` (ASCII
-digits and blanks: other Unicode digits or spaces make a line malformed)."""
-_LITERAL = re.compile(r"-?[1-9]\d{0,9}", re.ASCII)
 _CHUNK = 256
 """Proof lines per call into the kernel: the time limit is looked at between calls."""
 
-ProofText = Iterable[str] | str | bytes
-"""A proof: its lines, or its whole text (``str``, or ``bytes`` read as UTF-8)."""
-
-
-class _Proof(NamedTuple):
-    """The clause lines of a proof (comments and blank lines left out), as arrays."""
-
-    numbers: np.ndarray   # int64: 1-based line number in the proof text, per clause line
-    deletion: np.ndarray  # uint8 per clause line: 1 for a "d" line (kernel.DELETION)
-    sizes: np.ndarray     # int32 per clause line: its number of literals
-    # (numbers, deletion and sizes may be filled only by fill(), with the literals)
-    literals: int         # literals in all clause lines
-    top: int              # the largest variable number they name
-    fill: Callable[[np.ndarray, int, bool], None]
-    """``fill(out, offset, codes)`` writes every line's literals to ``out[offset:]``,
-    as literal codes (``codes``) or as signed numbers."""
-    line: Callable[[int], str]
-    """The text (stripped) of clause line ``i``: for messages."""
-
-
-def _malformed(line: str) -> str:
-    """Why a proof line that does not match :data:`_LINE` is malformed."""
-    parts = line.split()
-    if parts[0] == "d":
-        parts = parts[1:]
-    if not parts or parts[-1] != "0":
-        return "the line does not end with 0"
-    for part in parts[:-1]:
-        if part == "0":
-            return "0 inside a clause"
-        if not _LITERAL.fullmatch(part):
-            return f"{part[:20]!r} is not a literal (a nonzero integer below 10^10)"
-    return "unexpected characters (a proof line is ASCII digits, '-', 'd' and blanks)"
-
-
 _NO_MEMORY = "unchecked: the proof needs more memory than the checker has"
-
-
-def _too_many(max_lemmas: int) -> str:
-    return f"unchecked: the proof has more than {max_lemmas} lines (too large to check)"
-
-
-def _read_proof(proof: ProofText, max_lemmas: int) -> _Proof | str:
-    """The proof's clause lines, or why they cannot be checked.
-
-    The whole text goes through the kernel's byte scanner (no string per line). A
-    list of lines is joined first; where that could change the lines (a line
-    holding a line break) or the scanner leaves a line to the exact reader (a
-    malformed line, non-ASCII text, rare line breaks), the lines go through
-    :func:`_exact_proof`, which gives the same lines and names the malformed one.
-    """
-    lines: list[str] | None = None
-    data: bytes | bytearray | None
-    if isinstance(proof, bytes | bytearray | memoryview):
-        data = bytes(proof) if isinstance(proof, memoryview) else proof
-    elif isinstance(proof, str):
-        data = proof.encode("ascii") if proof.isascii() else None
-    else:
-        lines = proof if isinstance(proof, list) else list(proof)
-        joined = "\n".join(lines)
-        fits = joined.isascii() and joined.count("\n") == max(0, len(lines) - 1)
-        data = joined.encode("ascii") if fits else None
-        del joined
-    if data is not None:
-        text = np.frombuffer(data, dtype=np.uint8)
-        empty_i32, empty_u8 = np.zeros(0, np.int32), np.zeros(0, np.uint8)
-        status, clauses, literals, top = kernel.scan_proof(
-            text, max_lemmas, False, empty_i32, 0, empty_i32, empty_u8,
-            np.zeros(0, np.int64), True)
-        if status == kernel.TOO_MANY:
-            return _too_many(max_lemmas)
-        if status == kernel.SCANNED:
-            return _scanned(text, clauses, literals, top, lines)
-    if lines is None:
-        assert isinstance(proof, str | bytes | bytearray | memoryview)  # lines were joined
-        text_lines = proof if isinstance(proof, str) else bytes(proof).decode(
-            "utf-8", errors="replace")
-        lines = text_lines.splitlines()
-    return _exact_proof(lines, max_lemmas)
-
-
-def _scanned(text: np.ndarray, clauses: int, literals: int, top: int,
-             lines: list[str] | None) -> _Proof:
-    """A proof the byte scanner accepted: its arrays, and its literals on demand."""
-    numbers = np.zeros(clauses, dtype=np.int64)
-    deletion = np.zeros(clauses, dtype=np.uint8)
-    sizes = np.zeros(clauses, dtype=np.int32)
-
-    def fill(out: np.ndarray, offset: int, codes: bool) -> None:
-        kernel.scan_proof(text, clauses, True, out, offset, sizes, deletion, numbers, codes)
-
-    def line(i: int) -> str:
-        number = int(numbers[i])
-        if lines is not None:
-            return lines[number - 1].strip()
-        breaks = np.flatnonzero(text == 10)
-        first = int(breaks[number - 2]) + 1 if number > 1 else 0
-        last = int(breaks[number - 1]) if number - 1 < len(breaks) else len(text)
-        return text[first:last].tobytes().decode("ascii").strip()
-
-    return _Proof(numbers, deletion, sizes, literals, top, fill, line)
-
-
-def _exact_proof(proof_lines: list[str], max_lemmas: int) -> _Proof | str:
-    """The proof's clause lines read one by one (a regular expression per line), or
-    why they cannot be checked: the reference the byte scanner agrees with."""
-    numbers: list[int] = []
-    texts: list[str] = []
-    match = _LINE.fullmatch
-    for number, raw in enumerate(proof_lines, 1):
-        line = raw.strip()
-        if not line or line[0] == "c":
-            continue
-        if match(line) is None:
-            return f"proof line {number} ({line[:60]!r}) is malformed: {_malformed(line)}"
-        numbers.append(number)
-        texts.append(line)
-        if len(texts) > max_lemmas:
-            return _too_many(max_lemmas)
-    deletion = np.fromiter((text[0] == "d" for text in texts), dtype=np.uint8,
-                           count=len(texts))
-    joined = " ".join(texts)
-    if deletion.any():
-        joined = joined.replace("d", " ")
-    values = np.fromstring(joined, dtype=np.int64, sep=" ") if texts else np.zeros(0, np.int64)
-    ends = np.flatnonzero(values == 0)
-    sizes = (np.diff(ends, prepend=-1) - 1).astype(np.int32)
-    literals = values[values != 0]
-    top = int(np.abs(literals).max()) if len(literals) else 0
-
-    def fill(out: np.ndarray, offset: int, codes: bool) -> None:
-        target = out[offset:offset + len(literals)]
-        if codes:
-            kernel.literal_codes(literals, target)
-        else:
-            target[:] = literals
-
-    return _Proof(np.array(numbers, dtype=np.int64), deletion, sizes, len(literals), top,
-                  fill, texts.__getitem__)
-
-
-def _database(clauses: list[Sequence[int]], proof: _Proof,
-              names: list[np.ndarray] | None = None) -> drup_kernel.Database:
-    """The kernel's database over the formula's clauses then one clause per proof line.
-
-    Sparse variable numbers are renumbered densely (so a proof naming variable 10^9
-    costs nothing), and every clause is sorted, without repeats, with tautologies
-    flagged. Dense ones are written as literal codes straight from the proof's
-    text into the one array the database keeps (no copy of the numbers). ``names``, if
-    given, receives the original number of each dense variable (when renumbered).
-    """
-    formula_sizes = np.fromiter(map(len, clauses), dtype=np.int32, count=len(clauses))
-    formula = np.fromiter(chain.from_iterable(clauses), dtype=np.int64,
-                          count=int(formula_sizes.sum()))
-    count = len(formula) + proof.literals
-    clauses_in_all = len(clauses) + len(proof.sizes)
-    room = kernel.HEADER * clauses_in_all  # the headers: literals are packed after them
-    if room + count >= 2**31 or clauses_in_all >= 2**29:
-        raise MemoryError("too many literals for the DRUP checker's 32-bit clause offsets")
-    num_vars = max(kernel.largest_variable(formula), proof.top)
-    codes = np.empty(room + count, dtype=np.int32)
-    if num_vars <= 2 * count + 1024:
-        kernel.literal_codes(formula, codes[room:])
-        proof.fill(codes, room + len(formula), True)
-    else:  # sparse numbering: renumber densely
-        literals = np.empty(count, dtype=np.int64)
-        literals[:len(formula)] = formula
-        proof.fill(literals, len(formula), False)
-        variables, dense = np.unique(np.abs(literals), return_inverse=True)
-        codes[room:] = 2 * (dense + 1) + (literals < 0)
-        num_vars = len(variables)
-        if names is not None:
-            names.append(variables)
-        del literals, dense
-    sizes = np.concatenate((formula_sizes, proof.sizes))
-    starts = np.arange(kernel.HEADER, room + 1, kernel.HEADER, dtype=np.int64)
-    starts[1:] += np.cumsum(sizes[:-1])
-    kernel.spread(codes, starts, sizes, room)
-    db = kernel.new_database(codes, starts, sizes, num_vars)
-    kernel.normalise(db)
-    return db
-
-
-def _deletion_targets(db: drup_kernel.Database, deletion: np.ndarray, base: int) -> np.ndarray:
-    """Per proof line, the id of the clause a deletion line deletes (-1 for none, and
-    for lemmas): the latest clause with the same literals not deleted before."""
-    target = np.full(len(deletion), -1, dtype=np.int32)
-    if deletion.any():
-        kernel.deletion_targets(db, deletion, base, target)
-    return target
 
 
 def _watching_at_most(db: drup_kernel.Database, deletion: np.ndarray, target: np.ndarray,
@@ -407,21 +193,18 @@ def _check(clauses: Iterable[Sequence[int]], proof_lines: ProofText,
     proof could not be parsed), for tests that look inside. With ``lrat`` (a list),
     the check is backward and an accepted proof's LRAT text is appended to it."""
     clauses = list(clauses)
-    size = sum(map(len, clauses)) + _text_size(proof_lines)
+    size = sum(map(len, clauses)) + text_size(proof_lines)
     small = size * _INTERPRETED_BELOW < jit.COMPILE_FROM
     if progress is not None and not small and will_compile(lrat is not None):
         progress(COMPILING)
-    token = _SMALL.set(small)
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    try:  # a second try, if any, runs within the same time limit
+    with jit.interpreted(small):  # a second try, if any, runs within the same time limit
         found = _check_with(clauses, proof_lines, time_limit, deadline, max_lemmas,
                             backward, core_first, progress, lrat, True)
         if found[1] == _NO_MEMORY and found[2] is not None:  # the tight pool was short
             found = _check_with(clauses, proof_lines, time_limit, deadline, max_lemmas,
                                 backward, core_first, progress, lrat, False)
         return found
-    finally:
-        _SMALL.reset(token)
 
 
 COMPILING = ("compiling the DRUP checker (once after installing or upgrading trailkit; "
@@ -434,17 +217,8 @@ def will_compile(lrat: bool = False) -> bool:
     checker's kernels first (nothing cached yet: the first check after installing);
     with ``lrat``, of a check that writes LRAT (its backward pass is another kernel)."""
     last = lrat_kernel.backward_hints if lrat else drup_kernel.backward
-    return jit.will_compile(drup_kernel.forward, last, drup_kernel.scan_proof,
-                            drup_kernel.normalise)
-
-
-def _text_size(proof: ProofText) -> int:
-    """About how many bytes the proof's text has."""
-    if isinstance(proof, str | bytes | bytearray | memoryview):
-        return len(proof)
-    if isinstance(proof, Sequence):
-        return sum(map(len, proof)) + len(proof)
-    return jit.COMPILE_FROM  # an iterator: not measured, taken as big
+    return jit.will_compile(drup_kernel.forward, last, drup_read_kernel.scan_proof,
+                            drup_read_kernel.fill_proof)
 
 
 class _Pass(NamedTuple):
@@ -468,27 +242,29 @@ def _check_with(clauses: list[Sequence[int]], proof_lines: ProofText,
     """:func:`_check` with its kernels chosen; with ``tight``, the watch pool is sized
     for the clauses in propagation at once (:func:`_watching_at_most`), not for all.
     ``deadline`` is when ``time_limit`` runs out (:func:`time.monotonic`)."""
-    proof = _read_proof(proof_lines, max_lemmas)
+    proof = read_proof(proof_lines, max_lemmas)
     if isinstance(proof, str):
         return False, proof, None
-    base, lines = len(clauses), len(proof.sizes)
+    base, lines = len(clauses), proof.clauses
     names: list[np.ndarray] = []
     try:
-        db = _database(clauses, proof, names)
+        db, found = build_database(clauses, proof, names)
     except MemoryError:
         return False, _NO_MEMORY, None
-    kind = proof.deletion
-    target = _deletion_targets(db, kind, base)
-    if tight:  # the pool's pages are touched as lists grow: a smaller pool holds less
-        db = db._replace(watches=drup_kernel.new_pool(
-            _watching_at_most(db, kind, target, base), len(db.truth)))
+    except ProofChanged:
+        return False, "unchecked: the proof file changed while it was read", None
+    kind, target, numbers = found.kind, found.target, found.numbers
+    # the pool's pages are touched as lists grow: a smaller pool holds less
+    watching = _watching_at_most(db, kind, target, base) if tight else base + lines
+    db = db._replace(watches=drup_kernel.new_pool(watching, len(db.truth)))
     run = _Pass(db, kind, target, np.zeros(lines, dtype=np.int32),
                 np.zeros(lines, dtype=np.uint8), base, deadline,
-                _Reporter(progress, proof.numbers))
+                _Reporter(progress, numbers))
     meta = db.meta
 
     def failed(index: int) -> tuple[bool, str, drup_kernel.Database]:
-        return False, (f"proof line {proof.numbers[index]} ({proof.line(index)[:60]!r}) "
+        number = int(numbers[index])
+        return False, (f"proof line {number} ({proof.line(index, number)[:60]!r}) "
                        "does not follow by reverse unit propagation"), db
 
     try:
@@ -497,7 +273,7 @@ def _check_with(clauses: list[Sequence[int]], proof_lines: ProofText,
             return failed(int(meta[kernel.AT]))
         empty = np.flatnonzero((kind[stop:] == 0) & (db.size[base + stop:] == 0))
         if len(empty) == 0:
-            return False, (f"the proof ends after {proof.numbers[-1] if lines else 0} lines "
+            return False, (f"the proof ends after {numbers[-1] if lines else 0} lines "
                            "without deriving the empty clause: it is not a refutation "
                            "(truncated?)"), db
         index = stop + int(empty[0])
@@ -512,12 +288,12 @@ def _check_with(clauses: list[Sequence[int]], proof_lines: ProofText,
                 return failed(at)
     except _OutOfTime as out:
         return False, (f"unchecked: the time limit of {time_limit} s ran out at proof "
-                       f"line {proof.numbers[out.index]}"), db
+                       f"line {numbers[out.index]}"), db
     except MemoryError:
         return False, _NO_MEMORY, db
     lemmas = lines - int(kind.sum())
     how = "backward" if backward else "forward"
-    return True, (f"the proof derives the empty clause at line {proof.numbers[index]} "
+    return True, (f"the proof derives the empty clause at line {numbers[index]} "
                   f"({1 + int(meta[kernel.CHECKED])} of {lemmas} lemmas checked, {how})"), db
 
 

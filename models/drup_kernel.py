@@ -16,7 +16,9 @@ and ``-v`` is ``2v + 1`` (``code ^ 1`` negates). ``truth[code]`` is 1 when that
 literal is true at the moment. Clause ``c`` is ``lits[start[c]:start[c] + size[c]]``
 (literals sorted and without repeats), after a three-slot header (where the last
 search for a new watch stopped, its size, its id and flags); the formula's clauses
-come first, then one clause id per proof line (``base + line index``). A clause in
+come first, then one clause id per proof line (``base + line index``): a deletion
+line's is an empty clause sharing the header at ``lits[0:3]``, its literals never
+stored (:mod:`trailkit.models.drup_read_kernel` fills the database). A clause in
 propagation watches its first two literals. Each literal has two watch lists, one
 for the clauses marked core and one for the rest (list ``2 * code + core``), so
 that core-first propagation visits only the entries of the pass it is in (in one
@@ -52,15 +54,9 @@ __all__ = [
     "analyze",
     "backward",
     "compact",
-    "deletion_targets",
     "forward",
-    "largest_variable",
-    "literal_codes",
     "new_database",
     "new_pool",
-    "normalise",
-    "scan_proof",
-    "spread",
 ]
 
 from trailkit.models.jit import COMPILED
@@ -110,11 +106,6 @@ FAILED = 2    # a lemma does not follow by reverse unit propagation (line meta[A
 
 DELETION = 1  # kind[] of a deletion line (0 = lemma)
 
-# What scan_proof() returns first.
-SCANNED = 0      # every line is in the scanner's subset: the counts are right
-UNSUPPORTED = 1  # a line is malformed, or uses bytes the scanner leaves to the exact path
-TOO_MANY = 2     # more clause lines than the cap
-
 # Size of the watch pool, in entries. A clause in propagation has two entries, and
 # a compaction gives each list twice its length: 16 per clause leaves room for the
 # entries that deleted clauses leave behind between compactions.
@@ -145,21 +136,24 @@ class Database(NamedTuple):
 
 
 def new_database(lits: np.ndarray, start: np.ndarray, size: np.ndarray,
-                 num_vars: int) -> Database:
-    """An empty database over the clauses ``lits``/``start``/``size`` (none added yet)."""
+                 num_vars: int, tautology: np.ndarray | None = None,
+                 watching: int | None = None) -> Database:
+    """An empty database over the clauses ``lits``/``start``/``size`` (none added yet),
+    with their ``tautology`` flags (none by default), and a watch pool for ``watching``
+    clauses in propagation at once (default: all of them; see :func:`new_pool`)."""
     clauses, codes = len(size), 2 * (num_vars + 1)
     meta = np.zeros(SLOTS, dtype=np.int64)
     meta[CONFLICT] = meta[SCAN_LIT] = meta[RESUME_LIT] = -1
     lists = 2 * codes
     return Database(
         lits=lits, start=start, size=size,
-        tautology=np.zeros(clauses, dtype=np.uint8),
+        tautology=np.zeros(clauses, dtype=np.uint8) if tautology is None else tautology,
         alive=np.zeros(clauses, dtype=np.uint8),
         truth=np.zeros(codes, dtype=np.uint8),
         woff=np.zeros(lists, dtype=np.int64),
         wlen=np.zeros(lists, dtype=np.int64),
         wcap=np.zeros(lists, dtype=np.int64),
-        watches=new_pool(clauses, codes),
+        watches=new_pool(clauses if watching is None else watching, codes),
         reason=np.full(num_vars + 1, -1, dtype=np.int32),
         position=np.zeros(num_vars + 1, dtype=np.int32),
         seen=np.zeros(num_vars + 1, dtype=np.int64),
@@ -175,231 +169,6 @@ def new_pool(watching: int, codes: int) -> np.ndarray:
     the part of the pool never reached costs no memory."""
     return np.zeros(POOL_PER_CLAUSE * watching + POOL_PER_LITERAL * codes + POOL_SLACK,
                     dtype=np.int64)
-
-
-@_kernel
-def largest_variable(literals: np.ndarray) -> int:
-    """The largest variable number among ``literals`` (0 for none)."""
-    top = 0
-    for x in literals:
-        top = max(top, abs(x))
-    return top
-
-
-@_kernel
-def literal_codes(literals: np.ndarray, codes: np.ndarray) -> None:
-    """Write the literal codes (``2v``, ``2v + 1`` for ``-v``) of ``literals`` to the
-    start of ``codes``."""
-    for k in range(len(literals)):
-        x = literals[k]
-        codes[k] = 2 * x if x > 0 else 1 - 2 * x
-
-
-@_kernel
-def _blank(b: int) -> bool:
-    """Space or tab (or the carriage return of a CRLF line end)."""
-    return b == 32 or b == 9 or b == 13
-
-
-@_kernel
-def scan_proof(text: np.ndarray, max_lines: int, fill: bool, lits: np.ndarray, offset: int,
-               sizes: np.ndarray, deletion: np.ndarray, numbers: np.ndarray,
-               codes: bool) -> tuple[int, int, int, int]:
-    """Read a DRUP proof's bytes (``uint8``) in one pass, without a string per line.
-
-    Returns ``(status, clause lines, literals, largest variable)``. Every line is
-    checked against the proof grammar the exact path in :mod:`trailkit.models.drup`
-    applies (blank and ``c`` lines skipped, an optional ``d`` and blanks, literals
-    ``-?[1-9]\\d{0,9}`` each followed by blanks, the closing ``0``). A line outside it,
-    or any byte outside printable ASCII, tab and ``\\n`` (with ``\\r`` only before a
-    ``\\n`` or at the end), gives UNSUPPORTED: that proof goes the exact way, which
-    names the malformed line or handles the rarer line breaks. More than
-    ``max_lines`` clause lines gives TOO_MANY.
-
-    With ``fill`` (a second call, after the first said SCANNED), each clause line's
-    literals go to ``lits[offset:]`` (as literal codes with ``codes``, else as
-    signed numbers), its length to ``sizes``, ``d`` to ``deletion`` and its 1-based
-    line number to ``numbers``.
-    """
-    n = len(text)
-    i = 0
-    line = 0
-    clauses = 0
-    literals = 0
-    top = 0
-    at = offset
-    while i < n:
-        line += 1
-        j = i
-        if not fill:
-            while j < n and text[j] != 10:
-                b = text[j]
-                if b >= 127 or (b < 32 and b != 9 and not (
-                        b == 13 and (j + 1 == n or text[j + 1] == 10))):
-                    return UNSUPPORTED, clauses, literals, top
-                j += 1
-        else:
-            while j < n and text[j] != 10:
-                j += 1
-        a, e = i, j
-        i = j + 1
-        while a < e and _blank(text[a]):
-            a += 1
-        while e > a and _blank(text[e - 1]):
-            e -= 1
-        if a == e or text[a] == 99:  # blank, or a comment ("c")
-            continue
-        k = a
-        deleted = text[k] == 100  # "d"
-        if deleted:
-            k += 1
-            if k == e or not _blank(text[k]):
-                return UNSUPPORTED, clauses, literals, top
-            while _blank(text[k]):  # ends before e: text[e - 1] is not blank
-                k += 1
-        count = 0
-        while True:
-            negative = text[k] == 45  # "-"
-            if negative:
-                k += 1
-                if k == e:
-                    return UNSUPPORTED, clauses, literals, top
-            b = text[k]
-            if b == 48:  # "0": the clause's end, and the line's
-                if negative or k + 1 != e:
-                    return UNSUPPORTED, clauses, literals, top
-                break
-            if b < 49 or b > 57:
-                return UNSUPPORTED, clauses, literals, top
-            value = 0
-            digits = 0
-            while k < e and 48 <= text[k] <= 57:
-                value = 10 * value + (int(text[k]) - 48)  # int: uint8 arithmetic wraps
-                digits += 1
-                k += 1
-            if digits > 10 or k == e or not _blank(text[k]):
-                return UNSUPPORTED, clauses, literals, top
-            while _blank(text[k]):
-                k += 1
-            if fill:
-                if codes:
-                    lits[at] = 2 * value + 1 if negative else 2 * value
-                else:
-                    lits[at] = -value if negative else value
-                at += 1
-            count += 1
-            top = max(top, value)
-        if fill:
-            sizes[clauses] = count
-            deletion[clauses] = 1 if deleted else 0
-            numbers[clauses] = line
-        literals += count
-        clauses += 1
-        if clauses > max_lines:
-            return TOO_MANY, clauses, literals, top
-    return SCANNED, clauses, literals, top
-
-
-@_kernel
-def _clause_hash(lits: np.ndarray, b: int, n: int) -> np.int64:
-    """A hash of the literals ``lits[b:b + n]`` (30 bits: no overflow, interpreted or not)."""
-    h = np.int64(n)
-    for k in range(b, b + n):
-        h = (h * 1000003 + lits[k]) & 0x3FFFFFFF
-    return h
-
-
-@_kernel
-def _same_clause(lits: np.ndarray, start: np.ndarray, size: np.ndarray, c: int,
-                 d: int) -> bool:
-    """Whether clauses ``c`` and ``d`` have the same (sorted) literals."""
-    n = size[c]
-    if size[d] != n:
-        return False
-    bc, bd = start[c], start[d]
-    for k in range(n):  # noqa: SIM110 (Numba compiles no generator expression here)
-        if lits[bc + k] != lits[bd + k]:
-            return False
-    return True
-
-
-@_kernel
-def deletion_targets(db: Database, deletion: np.ndarray, base: int,
-                     target: np.ndarray) -> None:
-    """Per proof line, the id of the clause a deletion line deletes: the latest clause
-    (formula or lemma, no tautology) with the same literals not deleted before; -1
-    for none and for lemma lines (``target`` comes filled with -1).
-
-    A hash table with chains, newest clause first: a deletion takes the first equal
-    clause of its chain out of it. Needs normalised clauses.
-    """
-    lits, start, size, tautology = db.lits, db.start, db.size, db.tautology
-    total = base + len(deletion)
-    buckets = 1
-    while buckets < total:
-        buckets *= 2
-    head = np.full(buckets, -1, dtype=np.int32)
-    after = np.full(max(total, 1), -1, dtype=np.int32)
-    for c in range(total):
-        deleting = c >= base and deletion[c - base] != 0
-        if not deleting and tautology[c] != 0:
-            continue
-        h = _clause_hash(lits, start[c], size[c]) & (buckets - 1)
-        if not deleting:
-            after[c] = head[h]
-            head[h] = c
-            continue
-        previous = -1
-        d = head[h]
-        while d != -1:
-            if _same_clause(lits, start, size, c, d):
-                if previous == -1:
-                    head[h] = after[d]
-                else:
-                    after[previous] = after[d]
-                target[c - base] = d
-                break
-            previous = d
-            d = after[d]
-
-
-@_kernel
-def normalise(db: Database) -> None:
-    """Sort every clause's literals, drop repeats, and flag tautologies."""
-    lits, start, size = db.lits, db.start, db.size
-    for c in range(len(size)):
-        b, n = start[c], size[c]
-        for i in range(b + 1, b + n):  # insertion sort: clauses are short
-            x = lits[i]
-            j = i - 1
-            while j >= b and lits[j] > x:
-                lits[j + 1] = lits[j]
-                j -= 1
-            lits[j + 1] = x
-        kept = 0
-        for i in range(b, b + n):
-            if kept == 0 or lits[i] != lits[b + kept - 1]:
-                if kept > 0 and lits[i] == lits[b + kept - 1] ^ 1:
-                    db.tautology[c] = 1
-                lits[b + kept] = lits[i]
-                kept += 1
-        size[c] = kept
-        lits[b - 3] = 2
-        lits[b - 2] = kept
-        lits[b - 1] = c << 2
-
-
-@_kernel
-def spread(lits: np.ndarray, start: np.ndarray, size: np.ndarray, first: int) -> None:
-    """Move the clauses' literals, packed one after the other from ``lits[first]``, to
-    their places ``lits[start[c]:]`` (left of them, room for the headers); in place,
-    first clause first (no clause lands on literals not yet moved)."""
-    at = first
-    for c in range(len(size)):
-        b = start[c]
-        for k in range(size[c]):
-            lits[b + k] = lits[at + k]
-        at += size[c]
 
 
 @_kernel

@@ -35,10 +35,13 @@ import functools
 import importlib.util
 import sys
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, overload
 
-__all__ = ["COMPILED", "COMPILE_FROM", "Kernel", "kernel", "will_compile"]
+__all__ = ["COMPILED", "COMPILE_FROM", "Kernel", "Kernels", "interpreted", "kernel",
+           "will_compile"]
 
 COMPILED = importlib.util.find_spec("numba") is not None
 """Whether kernels run compiled (Numba is installed)."""
@@ -140,3 +143,34 @@ def will_compile(*kernels: Kernel) -> bool:
         if not index:
             return True
     return False
+
+
+_INTERPRETED: ContextVar[bool] = ContextVar("interpreted_kernels", default=False)
+"""Whether :class:`Kernels` hands out the interpreted kernels (see :func:`interpreted`)."""
+
+
+@contextmanager
+def interpreted(small: bool) -> Iterator[None]:
+    """Within this block, with ``small``, every :class:`Kernels` view hands out its
+    kernels interpreted: loading Numba and the cached machine code (compiling it on first
+    use, all the more) costs far more than a small job takes interpreted. The very same
+    code runs either way."""
+    token = _INTERPRETED.set(small)
+    try:
+        yield
+    finally:
+        _INTERPRETED.reset(token)
+
+
+class Kernels:
+    """A module of kernels as its caller calls them: each kernel compiled, or
+    interpreted within :func:`interpreted`; its other names as they are."""
+
+    def __init__(self, module: types.ModuleType) -> None:
+        self._module = module
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._module, name)
+        if isinstance(value, Kernel):
+            return value.interpreted if _INTERPRETED.get() else value.compiled
+        return value

@@ -84,7 +84,7 @@ for line in Path(sys.argv[1]).read_text().splitlines():
                 clauses.append(clause)
                 clause = []
 t0 = time.perf_counter()
-ok, message = check_drup(clauses, Path(sys.argv[2]).read_bytes(), max_lemmas=10**9)
+ok, message = check_drup(clauses, Path(sys.argv[2]), max_lemmas=10**9)
 print(f"c check {time.perf_counter() - t0:.3f} s: {message}")
 print("s VERIFIED" if ok else "s NOT VERIFIED")
 """
@@ -98,7 +98,7 @@ from trailkit.models.drup import drup_to_lrat
 from trailkit.models.lrat import read_dimacs
 _, clauses = read_dimacs(Path(sys.argv[1]).read_text())
 t0 = time.perf_counter()
-ok, message, text = drup_to_lrat(clauses, Path(sys.argv[2]).read_bytes(), max_lemmas=10**9)
+ok, message, text = drup_to_lrat(clauses, Path(sys.argv[2]), max_lemmas=10**9)
 if ok:
     Path(sys.argv[3]).write_text(text)
 print(f"c check {time.perf_counter() - t0:.3f} s: {message}")
