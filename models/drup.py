@@ -47,6 +47,7 @@ that formula (by SHA-256), and then checks the proof against the re-encoded CNF.
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
@@ -234,10 +235,9 @@ class _Pass(NamedTuple):
     report: _Reporter
 
 
-def _check_with(clauses: list[Sequence[int]], proof_lines: ProofText,
-                time_limit: float | None, deadline: float | None, max_lemmas: int,
-                backward: bool,
-                core_first: bool, progress: Progress | None, lrat: list[str] | None,
+def _check_with(clauses: list[Sequence[int]], proof_lines: ProofText, time_limit: float | None,
+                deadline: float | None, max_lemmas: int, backward: bool, core_first: bool,
+                progress: Progress | None, lrat: list[str] | None,
                 tight: bool) -> tuple[bool, str, drup_kernel.Database | None]:
     """:func:`_check` with its kernels chosen; with ``tight``, the watch pool is sized
     for the clauses in propagation at once (:func:`_watching_at_most`), not for all.
@@ -414,8 +414,8 @@ def check_drup_certificate(puzzle: Puzzle, certificate: Certificate, *,
     The data must carry ``format``, ``encoding`` with the parameters that encoding
     needs (:func:`trailkit.models.formulas.rebuild`: ``cardinality``, ``length`` and
     ``symmetry`` for ``position-v1``; ``cardinality`` for ``walk-v1``; ``cuts`` for
-    ``transition-v1``), ``cnf_sha256`` and ``proof`` (a list of lines, or one text, as
-    ``str`` or as the ``bytes`` of a side file);
+    ``transition-v1``), ``cnf_sha256`` and ``proof`` (a list of lines, one text as
+    ``str`` or ``bytes``, or the path of a side file);
     ``cnf`` (DIMACS text), ``num_vars``, ``variables``, ``trailkit_version``,
     ``spec_sha256`` and ``solver`` are informative. The formula is re-derived from the
     puzzle, so a proof made for another spec or another formula is rejected.
@@ -452,6 +452,6 @@ def _check_drup_data(puzzle: Puzzle, data: Mapping[str, Any], time_limit: float 
     if problems:
         return problems
     proof = data["proof"]
-    text = proof if isinstance(proof, str | bytes) else [str(x) for x in proof]
+    text = proof if isinstance(proof, str | bytes | os.PathLike) else [str(x) for x in proof]
     ok, message = check_drup(clauses, text, time_limit=time_limit, progress=progress)
     return [] if ok else [message]

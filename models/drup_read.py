@@ -242,6 +242,22 @@ class ProofChanged(Exception):
     """The proof file changed between the two passes that read it."""
 
 
+class _Renumbering(NamedTuple):
+    """The open-addressing table that renumbers sparse variables densely (empty arrays:
+    variables keep their numbers), and the original number of each dense variable."""
+
+    keys: np.ndarray   # int64: a variable's original number, 0 for an empty slot
+    ids: np.ndarray    # int32: its dense number
+    names: np.ndarray  # int64: names[v - 1] is dense variable v's original number
+
+
+def _renumbering(sparse: bool, kept: int) -> _Renumbering:
+    """The table for at most ``kept`` variables (at most half full), if ``sparse``."""
+    table = 1 << max(1, 2 * kept).bit_length() if sparse else 0
+    return _Renumbering(np.zeros(table, dtype=np.int64), np.zeros(table, dtype=np.int32),
+                        np.zeros(kept if sparse else 0, dtype=np.int64))
+
+
 def build_database(clauses: Sequence[Sequence[int]], proof: Proof,
                    names: list[np.ndarray] | None = None) -> tuple[drup_kernel.Database, Lines]:
     """The checker's database over the formula's clauses then one clause per proof
@@ -265,46 +281,49 @@ def build_database(clauses: Sequence[Sequence[int]], proof: Proof,
         raise MemoryError("too many literals for the DRUP checker's 32-bit clause offsets")
     top = max(int(np.abs(formula).max()) if len(formula) else 0, int(counts[TOP]))
     sparse = top > 2 * (len(formula) + int(counts[LITERALS])) + 1024
-    table = 1 << max(1, 2 * kept).bit_length() if sparse else 0
-    keys = np.zeros(table, dtype=np.int64)
-    ids = np.zeros(table, dtype=np.int32)
-    variables = np.zeros(kept if sparse else 0, dtype=np.int64)
+    renumbering = _renumbering(sparse, kept)
     lits = np.empty(room, dtype=np.int32)
     lits[:drup_kernel.HEADER] = 0  # the header every deletion line's empty clause shares
-    start = np.empty(base + lines, dtype=np.int64)
-    size = np.empty(base + lines, dtype=np.int32)
-    tautology = np.zeros(base + lines, dtype=np.uint8)
-    head = np.full(1 << max(0, base + int(counts[LEMMAS]) - 1).bit_length(), -1,
-                   dtype=np.int32)
-    after = np.empty(base + lines, dtype=np.int32)
+    clause_arrays = (lits, np.empty(base + lines, dtype=np.int64),  # start
+                     np.empty(base + lines, dtype=np.int32),  # size
+                     np.zeros(base + lines, dtype=np.uint8))  # tautology
+    # the hash table of the clauses present, chains newest first
+    chains = (np.full(1 << max(0, base + int(counts[LEMMAS]) - 1).bit_length(), -1,
+                      dtype=np.int32), np.empty(base + lines, dtype=np.int32))
     state = np.zeros(drup_read_kernel.SLOTS, dtype=np.int64)
     state[AT] = drup_kernel.HEADER
-    kernel.place_formula(formula, sizes, lits, start, size, tautology, head, after, keys,
-                         ids, variables, state)
+    kernel.place_formula(formula, sizes, *clause_arrays, *chains, *renumbering, state)
+    found = _fill(proof, base, state, clause_arrays, chains, renumbering)
+    del chains
+    num_vars = top
+    if sparse:
+        num_vars = int(state[VARIABLES])
+        if names is not None:
+            names.append(renumbering.names[:num_vars])
+    return drup_kernel.new_database(*clause_arrays[:3], num_vars, clause_arrays[3], 0), found
+
+
+def _fill(proof: Proof, base: int, state: np.ndarray, clause_arrays: tuple[np.ndarray, ...],
+          chains: tuple[np.ndarray, np.ndarray], renumbering: _Renumbering) -> Lines:
+    """The fill pass over the proof's text (:func:`drup_read_kernel.fill_proof`): its
+    clauses written to ``clause_arrays``, its :class:`Lines` returned."""
+    lines = proof.clauses
     found = Lines(np.zeros(lines, dtype=np.uint8), np.zeros(lines, dtype=np.int64),
                   np.full(lines, -1, dtype=np.int32))
-    longest = int(counts[LONGEST])
+    longest = int(proof.counts[LONGEST])
     values, scratch = np.empty(longest, dtype=np.int64), np.empty(longest, dtype=np.int32)
     state[LINE] = state[CLAUSES] = 0
     status = SCANNED
     for block in proof.source.blocks():
-        status = kernel.fill_proof(block, state, base, values, scratch, lits, start, size,
-                                   tautology, found.kind, found.numbers, found.target, head,
-                                   after, keys, ids, variables)
+        status = kernel.fill_proof(block, state, base, values, scratch, *clause_arrays,
+                                   *found, *chains, *renumbering)
         if status == CHANGED:
             break
     if status == CHANGED or state[CLAUSES] != lines:
         raise ProofChanged
-    del head, after, keys, ids
     if proof.numbers is not None:
         found.numbers[:] = proof.numbers
-    if sparse:
-        if names is not None:
-            names.append(variables[:int(state[VARIABLES])])
-        num_vars = int(state[VARIABLES])
-    else:
-        num_vars = top
-    return drup_kernel.new_database(lits, start, size, num_vars, tautology, 0), found
+    return found
 
 
 def text_size(proof: ProofText) -> int:

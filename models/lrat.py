@@ -30,6 +30,7 @@ before it exists or after its deletion, or no empty clause.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,7 @@ from trailkit.models.puzzle import Puzzle
 __all__ = ["LratError", "check_lrat", "check_lrat_certificate", "check_lrat_files",
            "read_dimacs"]
 
-Lines = Iterable[str] | str | bytes
+Lines = Iterable[str] | str | bytes | os.PathLike[str]
 
 
 class LratError(Exception):
@@ -51,7 +52,11 @@ class LratError(Exception):
 
 def _lines(proof: Lines) -> Iterator[str]:
     """The proof's lines, one at a time (a text, or bytes, is not split or decoded
-    whole: a big proof is never held twice)."""
+    whole: a big proof is never held twice; a file's path, read line by line)."""
+    if isinstance(proof, os.PathLike):  # split at "\n" alone, as a text or bytes is
+        with open(proof, encoding="ascii", errors="replace", newline="\n") as handle:
+            yield from handle
+        return
     if isinstance(proof, bytes | bytearray | str):
         newline: Any = b"\n" if isinstance(proof, bytes | bytearray) else "\n"
         start = 0
@@ -135,7 +140,8 @@ def _absent(clause_id: int, deleted: Mapping[int, int], what: str) -> str:
 
 def check_lrat(formula: Sequence[Sequence[int]], proof: Lines) -> tuple[bool, str]:
     """Check an LRAT refutation of ``formula`` (clause ``k`` has id ``k + 1``); return
-    ``(ok, message)``. ``proof`` is its lines, or its whole text (``str`` or ``bytes``);
+    ``(ok, message)``. ``proof`` is its lines, its whole text (``str`` or ``bytes``), or
+    its file's path;
     the message names the first failing line and why."""
     clauses: dict[int, Sequence[int]] = {k: clause for k, clause in enumerate(formula, 1)}
     deleted: dict[int, int] = {}
@@ -215,8 +221,7 @@ def read_dimacs(text: str, source: str = "<cnf>") -> tuple[int, list[list[int]]]
 def check_lrat_files(cnf: str | Path, lrat: str | Path) -> tuple[bool, str]:
     """Check the LRAT file ``lrat`` against the DIMACS file ``cnf`` (read line by line)."""
     _, clauses = read_dimacs(Path(cnf).read_text(encoding="utf-8"), str(cnf))
-    with open(lrat, encoding="ascii", errors="replace") as handle:
-        return check_lrat(clauses, handle)
+    return check_lrat(clauses, Path(lrat))
 
 
 def _canonical_sha256(num_vars: int, clauses: Sequence[Sequence[int]]) -> str:
@@ -233,7 +238,8 @@ def check_lrat_certificate(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]
 
     The formula is rebuilt from ``puzzle`` with the encoding and parameters ``data`` names
     (:func:`trailkit.models.formulas.rebuild`, the formula's trusted definition) and must
-    hash to ``data["cnf_sha256"]``; then the proof (lines, a text or bytes) is checked
+    hash to ``data["cnf_sha256"]``; then the proof (lines, a text, bytes or a side
+    file's path) is checked
     against it."""
     from trailkit.models.formulas import rebuild
 
@@ -248,7 +254,8 @@ def check_lrat_certificate(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]
             return ["the certified CNF is not the encoding of this puzzle: a proof for "
                     "another spec or formula"]
         proof = data["proof"]
-        ok, message = check_lrat(formula.clauses, proof if isinstance(proof, str | bytes)
+        ok, message = check_lrat(formula.clauses, proof
+                                 if isinstance(proof, str | bytes | os.PathLike)
                                  else [str(line) for line in proof])
     except (KeyError, TypeError, ValueError) as exc:
         return [f"malformed LRAT certificate: {exc!r}"]

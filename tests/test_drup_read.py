@@ -116,19 +116,20 @@ def kernels(request, compiled_kernels) -> object:
 
 _HYPOTHESIS = settings(suppress_health_check=[HealthCheck.function_scoped_fixture,
                                               HealthCheck.too_slow])
+"""The fixtures are the same for every example: the kernels' variant, and one folder."""
 
 
 @_HYPOTHESIS
 @given(proof_lines(), st.sampled_from([2, 5, drup.MAX_LEMMAS]),
        st.sampled_from(["\n", "\r\n"]), st.integers(1, 12))
 def test_every_form_of_a_proof_is_read_as_the_definition_says(
-        kernels, tmp_path_factory, monkeypatch, lines, max_lemmas, newline, block) -> None:
+        kernels, tmp_path, monkeypatch, lines, max_lemmas, newline, block) -> None:
     text = newline.join(lines) + newline * (len(lines) % 2)
     expected = reference([], text.splitlines(), max_lemmas)
     assert read([], text, max_lemmas) == expected
     assert read([], text.encode(), max_lemmas) == expected
     assert read([], lines, max_lemmas) == reference([], lines, max_lemmas)
-    path = tmp_path_factory.mktemp("proof") / "proof.drat"
+    path = tmp_path / "proof.drat"  # one file, rewritten by each example
     path.write_bytes(text.encode())
     monkeypatch.setattr(drup_read, "BLOCK", block)  # lines cut at every block end
     assert read([], path, max_lemmas) == expected
@@ -141,14 +142,14 @@ _CLAUSE = st.lists(_SMALL_TOKENS.map(int), max_size=3)
 @given(st.lists(_CLAUSE, max_size=5), st.lists(st.tuples(st.booleans(), _CLAUSE), max_size=12),
        st.integers(1, 9), st.sampled_from([1, 10**9]))
 def test_deletions_find_the_clause_the_definition_names(
-        kernels, tmp_path_factory, monkeypatch, clauses, lines, block, scale) -> None:
+        kernels, tmp_path, monkeypatch, clauses, lines, block, scale) -> None:
     clauses = [[x * scale for x in c] for c in clauses]  # 10^9: sparse, renumbered
     lines = [(d, [x * scale for x in c]) for d, c in lines]
     text = "\n".join(("d " if d else "") + " ".join(map(str, c)) + " 0" for d, c in lines)
     expected = reference(clauses, text.splitlines(), drup.MAX_LEMMAS)
     assert expected[3] == reference_targets(clauses, lines)
     assert read(clauses, text, drup.MAX_LEMMAS) == expected
-    path = tmp_path_factory.mktemp("proof") / "proof.drat"
+    path = tmp_path / "proof.drat"  # one file, rewritten by each example
     path.write_text(text)
     monkeypatch.setattr(drup_read, "BLOCK", block)
     assert read(clauses, path, drup.MAX_LEMMAS) == expected

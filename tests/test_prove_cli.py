@@ -5,13 +5,17 @@ tampered, truncated or misplaced one rejected with exit 2 and the reason."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import random
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
 from trailkit.models.answer import Answer, Status
 from trailkit.models.puzzle import ColourRule, Puzzle
+from trailkit.models.spec import load_spec
 from trailkit.solvers.base import Limits
 from trailkit.solvers.cli import main
 from trailkit.solvers.pipeline import proving
@@ -85,6 +89,35 @@ def test_drup_certificate_round_trip_and_rejections(tmp_path: Path, capsys) -> N
     code, out, err = run(["check-certificate", KOENIGSBERG, str(tmp_path / "missing.json")],
                          capsys)
     assert code == 2 and "cannot read" in err
+
+
+def test_a_big_side_file_is_checked_without_holding_it(tmp_path: Path, capsys) -> None:
+    # The certificate's own proof, with 80,000 deletions of clauses that are not there
+    # before its empty clause (still a valid proof), re-hashed: the check reads the file
+    # in pieces, so its peak stays far below the file's size.
+    cert = proved(tmp_path, capsys, "--drup")
+    document = json.loads(cert.read_text())
+    side = cert.with_suffix(".drat")
+    lines = side.read_text().splitlines()
+    rng = random.Random(3)
+    padding = ["d " + " ".join(str(rng.choice([-1, 1]) * rng.randint(10**6, 10**7))
+                               for _ in range(40)) + " 0" for _ in range(80_000)]
+    side.write_text("\n".join([*lines[:-1], *padding, lines[-1]]) + "\n")
+    size = side.stat().st_size
+    document["certificate"]["proof_sha256"] = hashlib.sha256(side.read_bytes()).hexdigest()
+    cert.write_text(json.dumps(document))
+    puzzle = load_spec(KOENIGSBERG)
+    proving.check_certificate_file(puzzle, str(cert))  # the kernels loaded first
+    tracemalloc.start()
+    try:
+        check = proving.check_certificate_file(puzzle, str(cert))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert check.accepted, check.message
+    assert size > 24_000_000
+    # a 4 MiB block and about 40 bytes a line; the file's literal codes alone: 12.8 MB
+    assert peak < size / 3, (peak, size)
 
 
 def test_solvable_puzzle_writes_no_certificate(tmp_path: Path, capsys) -> None:

@@ -155,22 +155,24 @@ def certificate_files(document: dict[str, Any], out: str | Path) -> list[tuple[P
 
 
 def _side_proof(body: dict[str, Any], path: str) -> dict[str, Any] | str:
-    """``body`` with the proof its ``proof_file`` names read in (as bytes, the one copy
-    held), or why the side file does not match the hash the certificate gives."""
+    """``body`` with the proof its ``proof_file`` names (its path: the checkers read the
+    file in pieces, never holding it whole), or why the side file does not match the hash
+    the certificate gives."""
     name = str(body["proof_file"])
     if Path(name).name != name or name in ("", ".", ".."):
         raise SpecError(f"proof_file {name!r} must be a file name next to the certificate",
                         Location(path))
     side = Path(path).parent / name
     try:
-        data = side.read_bytes()
+        with side.open("rb") as file:
+            digest = hashlib.file_digest(file, "sha256").hexdigest()
     except OSError as exc:
         raise TrailkitError(f"cannot read the certificate's proof file {side}: "
                             f"{exc.strerror or exc}") from None
-    if hashlib.sha256(data).hexdigest() != body.get("proof_sha256"):
+    if digest != body.get("proof_sha256"):
         return (f"the proof file {side} does not match the SHA-256 the certificate gives "
                 "(changed or replaced since it was written)")
-    return {**body, "proof": data}
+    return {**body, "proof": side}
 
 
 def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None = None,
@@ -183,7 +185,7 @@ def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None =
 
     Accepts a ``trailkit-certificate/1`` document, a ``trailkit-result/1`` answer
     (its ``certificate`` field) or a bare certificate object; a proof in a side file
-    (``proof_file``, next to ``path``) is read as bytes and must match ``proof_sha256``.
+    (``proof_file``, next to ``path``) must match ``proof_sha256`` and is read in pieces.
     ``progress`` receives a line now and then while a long DRUP proof is checked.
     """
     try:
