@@ -57,6 +57,8 @@ import numpy as np
 from trailkit.models import drup_kernel, drup_read_kernel, jit, lrat_kernel
 from trailkit.models.answer import Certificate
 from trailkit.models.drup_read import (
+    Lines,
+    Proof,
     ProofChanged,
     ProofText,
     build_database,
@@ -126,18 +128,28 @@ _PROGRESS_EVERY = 0.5
 
 
 class _Reporter:
-    """Calls ``progress`` with the proof line reached, at most twice a second."""
+    """Calls ``progress`` with how far the check has got, at most twice a second: the
+    share of a proof file read, then (once :attr:`numbers` is set) the line reached."""
 
-    def __init__(self, progress: Progress | None, numbers: np.ndarray) -> None:
-        self.progress, self.numbers = progress, numbers
+    def __init__(self, progress: Progress | None) -> None:
+        self.progress = progress
+        self.numbers = np.zeros(1, dtype=np.int64)
         self.last = time.monotonic()
+
+    def _due(self) -> bool:
+        if self.progress is None or time.monotonic() - self.last < _PROGRESS_EVERY:
+            return False
+        self.last = time.monotonic()
+        return True
+
+    def reading(self, phase: str, done: int, total: int) -> None:
+        if self._due() and self.progress is not None:
+            self.progress(f"DRUP proof: {phase}, {100 * done // max(total, 1)}% of the file")
 
     def __call__(self, phase: str, index: int) -> None:
-        if self.progress is None or time.monotonic() - self.last < _PROGRESS_EVERY:
-            return
-        self.last = time.monotonic()
-        self.progress(f"DRUP proof: {phase}, line {self.numbers[index]:,} of "
-                      f"{self.numbers[-1]:,}")
+        if self._due() and self.progress is not None:
+            self.progress(f"DRUP proof: {phase}, line {self.numbers[index]:,} of "
+                          f"{self.numbers[-1]:,}")
 
 
 class _OutOfTime(Exception):
@@ -235,6 +247,27 @@ class _Pass(NamedTuple):
     report: _Reporter
 
 
+def _load(clauses: list[Sequence[int]], proof_lines: ProofText, max_lemmas: int,
+          report: _Reporter, names: list[np.ndarray], tight: bool,
+          ) -> tuple[drup_kernel.Database, Lines, Proof] | str:
+    """The proof read into a new database, with a watch pool for every clause or, with
+    ``tight``, for the clauses in propagation at once; or why it cannot be checked."""
+    proof = read_proof(proof_lines, max_lemmas, report.reading)
+    if isinstance(proof, str):
+        return proof
+    try:
+        db, found = build_database(clauses, proof, names, report.reading)
+    except MemoryError:
+        return _NO_MEMORY
+    except ProofChanged:
+        return "unchecked: the proof file changed while it was read"
+    report.numbers = found.numbers
+    # the pool's pages are touched as lists grow: a smaller pool holds less
+    watching = (_watching_at_most(db, found.kind, found.target, len(clauses)) if tight
+                else len(clauses) + proof.clauses)
+    return db._replace(watches=drup_kernel.new_pool(watching, len(db.truth))), found, proof
+
+
 def _check_with(clauses: list[Sequence[int]], proof_lines: ProofText, time_limit: float | None,
                 deadline: float | None, max_lemmas: int, backward: bool, core_first: bool,
                 progress: Progress | None, lrat: list[str] | None,
@@ -242,24 +275,17 @@ def _check_with(clauses: list[Sequence[int]], proof_lines: ProofText, time_limit
     """:func:`_check` with its kernels chosen; with ``tight``, the watch pool is sized
     for the clauses in propagation at once (:func:`_watching_at_most`), not for all.
     ``deadline`` is when ``time_limit`` runs out (:func:`time.monotonic`)."""
-    proof = read_proof(proof_lines, max_lemmas)
-    if isinstance(proof, str):
-        return False, proof, None
-    base, lines = len(clauses), proof.clauses
+    report = _Reporter(progress)
     names: list[np.ndarray] = []
-    try:
-        db, found = build_database(clauses, proof, names)
-    except MemoryError:
-        return False, _NO_MEMORY, None
-    except ProofChanged:
-        return False, "unchecked: the proof file changed while it was read", None
+    loaded = _load(clauses, proof_lines, max_lemmas, report, names, tight)
+    if isinstance(loaded, str):
+        return False, loaded, None
+    db, found, proof = loaded
+    base, lines = len(clauses), proof.clauses
     kind, target, numbers = found.kind, found.target, found.numbers
-    # the pool's pages are touched as lists grow: a smaller pool holds less
-    watching = _watching_at_most(db, kind, target, base) if tight else base + lines
-    db = db._replace(watches=drup_kernel.new_pool(watching, len(db.truth)))
     run = _Pass(db, kind, target, np.zeros(lines, dtype=np.int32),
                 np.zeros(lines, dtype=np.uint8), base, deadline,
-                _Reporter(progress, numbers))
+                report)
     meta = db.meta
 
     def failed(index: int) -> tuple[bool, str, drup_kernel.Database]:

@@ -61,13 +61,17 @@ digits and blanks: other Unicode digits or spaces make a line malformed)."""
 _LITERAL = re.compile(r"-?[1-9]\d{0,9}", re.ASCII)
 
 
+Reading = Callable[[str, int, int], None]
+"""Told ``(phase, bytes done, bytes in all)`` after each block of a proof file."""
+
+
 class _Text:
     """A proof's text in memory: one block, no copy."""
 
     def __init__(self, data: bytes) -> None:
         self.data = data
 
-    def blocks(self) -> Iterator[np.ndarray]:
+    def blocks(self, phase: str = "", report: Reading | None = None) -> Iterator[np.ndarray]:
         yield np.frombuffer(self.data, dtype=np.uint8)
 
     def line(self, number: int) -> str:
@@ -87,10 +91,13 @@ class _File:
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    def blocks(self) -> Iterator[np.ndarray]:
+    def blocks(self, phase: str = "", report: Reading | None = None) -> Iterator[np.ndarray]:
+        """The file's blocks; ``report``, if given, hears ``phase`` and how far."""
         buffer = bytearray(BLOCK)
         held = 0  # bytes of an unfinished line at the buffer's start
+        done = 0
         with self.path.open("rb") as file:
+            total = os.fstat(file.fileno()).st_size
             while True:
                 got = file.readinto(memoryview(buffer)[held:])
                 end = held + got
@@ -105,6 +112,9 @@ class _File:
                     held = end
                     continue
                 yield np.frombuffer(buffer, dtype=np.uint8, count=cut)
+                done += cut
+                if report is not None:
+                    report(phase, done, total)
                 held = end - cut
                 buffer[:held] = buffer[cut:end]
 
@@ -171,10 +181,11 @@ def exact_lines(lines: Iterable[str], max_lemmas: int) -> tuple[bytes, list[int]
     return "\n".join(texts).encode("ascii"), numbers, texts
 
 
-def _scan(source: _Text | _File, max_lemmas: int) -> tuple[int, np.ndarray]:
+def _scan(source: _Text | _File, max_lemmas: int,
+          report: Reading | None = None) -> tuple[int, np.ndarray]:
     """Check and count every line of ``source``: the scanner's status and counts."""
     state = np.zeros(drup_read_kernel.SLOTS, dtype=np.int64)
-    for block in source.blocks():
+    for block in source.blocks("reading", report):
         status = kernel.scan_proof(block, max_lemmas, state)
         if status != SCANNED:
             return int(status), state
@@ -208,12 +219,14 @@ def _text_lines(proof: ProofText) -> Iterable[str]:
     return proof
 
 
-def read_proof(proof: ProofText, max_lemmas: int) -> Proof | str:
+def read_proof(proof: ProofText, max_lemmas: int, report: Reading | None = None
+               ) -> Proof | str:
     """The proof, checked and counted, or why it cannot be checked (a malformed line,
-    named; more than ``max_lemmas`` clause lines)."""
+    named; more than ``max_lemmas`` clause lines). ``report`` hears how far a file's
+    reading has got."""
     source, lines = _source(proof)
     if source is not None:
-        status, counts = _scan(source, max_lemmas)
+        status, counts = _scan(source, max_lemmas, report)
         if status == TOO_MANY:
             return too_many(max_lemmas)
         if status == SCANNED:
@@ -259,7 +272,8 @@ def _renumbering(sparse: bool, kept: int) -> _Renumbering:
 
 
 def build_database(clauses: Sequence[Sequence[int]], proof: Proof,
-                   names: list[np.ndarray] | None = None) -> tuple[drup_kernel.Database, Lines]:
+                   names: list[np.ndarray] | None = None, report: Reading | None = None,
+                   ) -> tuple[drup_kernel.Database, Lines]:
     """The checker's database over the formula's clauses then one clause per proof
     line, and the proof's :class:`Lines`. Its watch pool is the smallest (the caller
     gives it the pool it needs: :func:`trailkit.models.drup_kernel.new_pool`).
@@ -267,9 +281,10 @@ def build_database(clauses: Sequence[Sequence[int]], proof: Proof,
     Every array is allocated once at its final size from the counts; the proof's
     literals are written as literal codes straight from its text. Sparse variable
     numbers are renumbered densely (so a proof naming variable 10^9 costs nothing);
-    ``names``, if given, then receives the original number of each dense variable.
-    Raises :class:`MemoryError` when the database would not fit the kernel's 32-bit
-    clause offsets, :class:`ProofChanged` when a proof file changed while it was read.
+    ``names``, if given, then receives the original number of each dense variable;
+    ``report`` hears how far a file's reading has got. Raises :class:`MemoryError` when
+    the database would not fit the kernel's 32-bit clause offsets, :class:`ProofChanged`
+    when a proof file changed while it was read.
     """
     counts = proof.counts
     base, lines = len(clauses), proof.clauses
@@ -293,7 +308,7 @@ def build_database(clauses: Sequence[Sequence[int]], proof: Proof,
     state = np.zeros(drup_read_kernel.SLOTS, dtype=np.int64)
     state[AT] = drup_kernel.HEADER
     kernel.place_formula(formula, sizes, *clause_arrays, *chains, *renumbering, state)
-    found = _fill(proof, base, state, clause_arrays, chains, renumbering)
+    found = _fill(proof, base, state, clause_arrays, chains, renumbering, report)
     del chains
     num_vars = top
     if sparse:
@@ -304,7 +319,8 @@ def build_database(clauses: Sequence[Sequence[int]], proof: Proof,
 
 
 def _fill(proof: Proof, base: int, state: np.ndarray, clause_arrays: tuple[np.ndarray, ...],
-          chains: tuple[np.ndarray, np.ndarray], renumbering: _Renumbering) -> Lines:
+          chains: tuple[np.ndarray, np.ndarray], renumbering: _Renumbering,
+          report: Reading | None) -> Lines:
     """The fill pass over the proof's text (:func:`drup_read_kernel.fill_proof`): its
     clauses written to ``clause_arrays``, its :class:`Lines` returned."""
     lines = proof.clauses
@@ -314,7 +330,7 @@ def _fill(proof: Proof, base: int, state: np.ndarray, clause_arrays: tuple[np.nd
     values, scratch = np.empty(longest, dtype=np.int64), np.empty(longest, dtype=np.int32)
     state[LINE] = state[CLAUSES] = 0
     status = SCANNED
-    for block in proof.source.blocks():
+    for block in proof.source.blocks("building the clause database", report):
         status = kernel.fill_proof(block, state, base, values, scratch, *clause_arrays,
                                    *found, *chains, *renumbering)
         if status == CHANGED:

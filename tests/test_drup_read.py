@@ -190,11 +190,11 @@ def test_a_proof_file_that_changes_while_it_is_read_is_left_unchecked(monkeypatc
     reads = []
     blocks = drup_read._File.blocks
 
-    def changing(self):  # the second pass (the fill) finds another text
+    def changing(self, *how):  # the second pass (the fill) finds another text
         reads.append(1)
         if len(reads) > 1:
             path.write_text("2 0\n-1 2 0\n1 -2 0\n0\n")
-        yield from blocks(self)
+        yield from blocks(self, *how)
 
     monkeypatch.setattr(drup_read._File, "blocks", changing)
     ok, message = check_drup([[1, 2], [-1, 2], [1, -2], [-1, -2]], path)
@@ -228,3 +228,19 @@ def test_an_empty_proof_file_is_no_refutation(tmp_path) -> None:
     path.write_bytes(b"")
     ok, message = check_drup([[1, 2], [-1, 2], [1, -2], [-1, -2]], Path(path))
     assert not ok and "without deriving the empty clause" in message
+
+
+def test_reading_a_proof_file_reports_its_progress(monkeypatch, tmp_path) -> None:
+    path = tmp_path / "proof.drat"
+    path.write_text("c made by hand\n" + "d 3 4 0\n" * 40 + "2 0\n0\n")  # 3 4: absent
+    monkeypatch.setattr(drup, "_PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(drup_read, "BLOCK", 64)
+    heard: list[str] = []
+    ok, message = check_drup([[1, 2], [-1, 2], [1, -2], [-1, -2]], path, progress=heard.append)
+    assert ok, message
+    reading = [x for x in heard if "% of the file" in x]
+    assert reading[0].startswith("DRUP proof: reading, ")
+    assert reading[-1] == "DRUP proof: building the clause database, 100% of the file"
+    shares = [int(x.split(", ")[1].split("%")[0]) for x in reading
+              if x.startswith("DRUP proof: reading, ")]
+    assert shares == sorted(shares) and shares[-1] == 100 and len(shares) > 3

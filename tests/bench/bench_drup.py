@@ -12,16 +12,16 @@ the pigeonhole formula PHP(9) (10 pigeons, 9 holes,
 (``--quick``: PHP(8) and n=200 instead, seconds rather than minutes).
 
 Each measurement is a fresh process: trailkit's is a small ``python -c`` that reads
-the CNF and the proof file and calls :func:`trailkit.models.drup.check_drup` on the
-file's bytes (the proof as one text, as a ``drup`` certificate holding its proof as
-one text is checked; process start, imports, reading, parsing and checking
-included); drat-trim's is ``drat-trim CNF PROOF`` (its default backward mode,
-core-first). Times are medians of ``--repeat`` runs; ``MB`` is the
-child's peak resident set (``RUSAGE_CHILDREN`` of a one-child wrapper). Ratios are
-trailkit over drat-trim, of medians in this same run; the targets are 1.2x in time
-and 2x in memory. Both must say VERIFIED (the ``ok`` column). ``check s`` is the
-median time of trailkit's check alone, inside its process (no interpreter start,
-imports, Numba's loading of its compiled code, or reading the files).
+the CNF and calls :func:`trailkit.models.drup.check_drup` on the proof file's path
+(read in blocks, as a certificate's side file is, and as drat-trim reads its file;
+process start, imports, reading, parsing and checking included); drat-trim's is
+``drat-trim CNF PROOF`` (its default backward mode, core-first). Times are medians of
+``--repeat`` runs; ``MB`` is the child's peak resident set (``RUSAGE_CHILDREN`` of a
+one-child wrapper). Ratios are trailkit over drat-trim, of medians in this same run;
+the targets are 1.2x in time and 2x in memory. Both must say VERIFIED (the ``ok``
+column). ``check s`` is the median time of trailkit's check alone, inside its process
+(no interpreter start, imports or Numba's loading of its compiled code; reading the
+proof file included, reading the CNF not).
 
 ``--lrat`` adds a second table: trailkit checking and writing LRAT
 (:func:`trailkit.models.drup.drup_to_lrat`, the file written) against ``drat-trim CNF PROOF
