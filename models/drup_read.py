@@ -178,7 +178,9 @@ def exact_lines(lines: Iterable[str], max_lemmas: int) -> tuple[bytes, list[int]
         texts.append(line)
         if len(texts) > max_lemmas:
             return too_many(max_lemmas)
-    return "\n".join(texts).encode("ascii"), numbers, texts
+    # single spaces: a line given alone may hold any ASCII blank ("\v", "\f") inside
+    clean = "\n".join(" ".join(text.split()) for text in texts)
+    return clean.encode("ascii"), numbers, texts
 
 
 def _scan(source: _Text | _File, max_lemmas: int,

@@ -85,6 +85,26 @@ def _line_end(text: np.ndarray, i: int) -> int:
 
 
 @_kernel(inline=True)
+def _clause_line(text: np.ndarray, i: int, state: np.ndarray) -> tuple[int, int, int]:
+    """The line starting at ``text[i]``, counted in ``state[LINE]``: ``(a, e, next)`` with
+    ``text[a:e]`` the line without its blanks (``a == e`` for a blank line or a comment,
+    ``a == -1`` at a byte the scanner leaves to the exact path) and ``next`` where the
+    next line starts."""
+    state[LINE] += 1
+    j = _line_end(text, i)
+    if j < 0:
+        return -1, -1, i
+    a, e = i, j
+    while a < e and _blank(text[a]):
+        a += 1
+    while e > a and _blank(text[e - 1]):
+        e -= 1
+    if a < e and text[a] == 99:  # a comment ("c")
+        e = a
+    return a, e, j + 1
+
+
+@_kernel(inline=True)
 def _parse(text: np.ndarray, a: int, e: int, values: np.ndarray) -> tuple[int, int, int]:
     """Read the clause line ``text[a:e]`` (stripped: neither blank nor a comment).
 
@@ -138,17 +158,10 @@ def scan_proof(text: np.ndarray, max_lines: int, state: np.ndarray) -> int:
     none = np.zeros(0, dtype=np.int64)
     i = 0
     while i < len(text):
-        state[LINE] += 1
-        j = _line_end(text, i)
-        if j < 0:
+        a, e, i = _clause_line(text, i, state)
+        if a < 0:
             return UNSUPPORTED
-        a, e = i, j
-        i = j + 1
-        while a < e and _blank(text[a]):
-            a += 1
-        while e > a and _blank(text[e - 1]):
-            e -= 1
-        if a == e or text[a] == 99:  # blank, or a comment ("c")
+        if a == e:
             continue
         count, deletion, largest = _parse(text, a, e, none)
         if count < 0:
@@ -303,17 +316,10 @@ def fill_proof(text: np.ndarray, state: np.ndarray, base: int, values: np.ndarra
     CHANGED when the text is not the one :func:`scan_proof` counted."""
     i = 0
     while i < len(text):
-        state[LINE] += 1
-        j = _line_end(text, i)
-        if j < 0:
+        a, e, i = _clause_line(text, i, state)
+        if a < 0:
             return CHANGED
-        a, e = i, j
-        i = j + 1
-        while a < e and _blank(text[a]):
-            a += 1
-        while e > a and _blank(text[e - 1]):
-            e -= 1
-        if a == e or text[a] == 99:  # blank, or a comment ("c")
+        if a == e:
             continue
         count, deletion, _ = _parse(text, a, e, values)
         line = state[CLAUSES]

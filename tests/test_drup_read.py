@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from trailkit.models import drup, drup_read, jit
@@ -122,6 +122,7 @@ _HYPOTHESIS = settings(suppress_health_check=[HealthCheck.function_scoped_fixtur
 @_HYPOTHESIS
 @given(proof_lines(), st.sampled_from([2, 5, drup.MAX_LEMMAS]),
        st.sampled_from(["\n", "\r\n"]), st.integers(1, 12))
+@example(["1\x0b1 0"], drup.MAX_LEMMAS, "\n", 4)  # a blank inside a line given alone
 def test_every_form_of_a_proof_is_read_as_the_definition_says(
         kernels, tmp_path, monkeypatch, lines, max_lemmas, newline, block) -> None:
     text = newline.join(lines) + newline * (len(lines) % 2)
