@@ -201,10 +201,11 @@ def check_drup(clauses: Iterable[Sequence[int]], proof_lines: ProofText, *,
 def _check(clauses: Iterable[Sequence[int]], proof_lines: ProofText,
            time_limit: float | None, max_lemmas: int, backward: bool,
            core_first: bool = True, progress: Progress | None = None,
-           lrat: list[str] | None = None) -> tuple[bool, str, drup_kernel.Database | None]:
+           lrat: Write | None = None) -> tuple[bool, str, drup_kernel.Database | None]:
     """:func:`check_drup`, also returning the database it ended with (None if the
-    proof could not be parsed), for tests that look inside. With ``lrat`` (a list),
-    the check is backward and an accepted proof's LRAT text is appended to it."""
+    proof could not be parsed), for tests that look inside. With ``lrat`` (a
+    :data:`Write`), the check is backward and an accepted proof's LRAT text is handed to
+    it in blocks."""
     clauses = list(clauses)
     size = sum(map(len, clauses)) + text_size(proof_lines)
     small = size * _INTERPRETED_BELOW < jit.COMPILE_FROM
@@ -270,7 +271,7 @@ def _load(clauses: list[Sequence[int]], proof_lines: ProofText, max_lemmas: int,
 
 def _check_with(clauses: list[Sequence[int]], proof_lines: ProofText, time_limit: float | None,
                 deadline: float | None, max_lemmas: int, backward: bool, core_first: bool,
-                progress: Progress | None, lrat: list[str] | None,
+                progress: Progress | None, lrat: Write | None,
                 tight: bool) -> tuple[bool, str, drup_kernel.Database | None]:
     """:func:`_check` with its kernels chosen; with ``tight``, the watch pool is sized
     for the clauses in propagation at once (:func:`_watching_at_most`), not for all.
@@ -356,9 +357,16 @@ def _backward(run: _Pass, stop: int) -> int:
     return -1
 
 
-def _backward_lrat(run: _Pass, stop: int, out: list[str], names: list[np.ndarray]) -> int:
+Write = Callable[[memoryview], object]
+"""Takes the LRAT text a block at a time (ASCII bytes, a view valid during the call)."""
+
+LRAT_BLOCK = 1 << 22
+"""Bytes of LRAT text handed to ``write`` at a time (4 MiB, or the longest line)."""
+
+
+def _backward_lrat(run: _Pass, stop: int, write: Write, names: list[np.ndarray]) -> int:
     """:func:`_backward`, recording each checked lemma's hints; on success the LRAT text
-    goes to ``out``."""
+    goes to ``write``."""
     db, base = run.db, run.base
     room = len(db.reason) + 2
     hints = np.zeros(max(1 << 16, 4 * room), dtype=np.int32)
@@ -378,22 +386,23 @@ def _backward_lrat(run: _Pass, stop: int, out: list[str], names: list[np.ndarray
                                                 starts, ends, keys, at)
         if status == kernel.FAILED:
             return int(db.meta[kernel.AT])
-        if status == lrat_kernel.ROOM:
-            hints = np.concatenate((hints, np.zeros(len(hints), dtype=np.int32)))
+        if status == lrat_kernel.ROOM:  # grown in place (no second copy held meanwhile)
+            hints.resize(2 * len(hints), refcheck=False)
             last = int(db.meta[kernel.AT]) + 1
             continue
         last = first
         _tidy(db)
-    out.append(_lrat_text(run, stop, hints, starts, ends, final,
-                          names[0] if names else None))
+    _write_lrat(run, stop, hints[:at], starts, ends, final, names[0] if names else None,
+                write)
     return -1
 
 
-def _lrat_text(run: _Pass, stop: int, hints: np.ndarray, starts: np.ndarray,
-               ends: np.ndarray, final: np.ndarray, names: np.ndarray | None) -> str:
-    """The LRAT proof: the checked lemmas with their hints, the deletions of the clauses
-    it holds, and the empty clause. Formula clause ``c`` has id ``c + 1``; the lemmas
-    are numbered on from ``base + 1`` in proof order."""
+def _write_lrat(run: _Pass, stop: int, hints: np.ndarray, starts: np.ndarray,
+                ends: np.ndarray, final: np.ndarray, names: np.ndarray | None,
+                write: Write) -> None:
+    """Hand the LRAT proof to ``write`` in blocks: the checked lemmas with their hints,
+    the deletions of the clauses it holds, and the empty clause. Formula clause ``c``
+    has id ``c + 1``; the lemmas are numbered on from ``base + 1`` in proof order."""
     db, base = run.db, run.base
     checked = ends[:stop] >= 0
     ids = np.zeros(base + stop, dtype=np.int64)
@@ -401,31 +410,38 @@ def _lrat_text(run: _Pass, stop: int, hints: np.ndarray, starts: np.ndarray,
     ids[base:][checked] = base + 1 + np.arange(int(checked.sum()))
     variables = (np.arange(len(db.reason) + 1) if names is None
                  else np.concatenate(([0], names))).astype(np.int64)
-    numbers = (int(db.size[base:base + stop][checked].sum())
-               + int((ends[:stop] - starts[:stop])[checked].sum()) + 3 * int(checked.sum()))
-    room = 12 * (numbers + len(final) + 3) + 27 * int(run.kind[:stop].sum()) + 64
-    out = np.empty(room, dtype=np.uint8)
-    end = hint_kernel.write_lrat(db, run.kind, run.target, run.applied, base, stop, hints,
-                                 starts, ends, final, ids, variables, out)
-    return out[:end].tobytes().decode("ascii")
+    numbers = db.size[base:base + stop] + (ends[:stop] - starts[:stop])
+    longest = max(int(numbers[checked].max()) if checked.any() else 0, len(final))
+    out = np.empty(max(LRAT_BLOCK, lrat_kernel.NUMBER * (longest + 3) + 8), dtype=np.uint8)
+    state = np.zeros(lrat_kernel.LRAT_SLOTS, dtype=np.int64)
+    state[lrat_kernel.LAST_ID] = base
+    view = memoryview(out)  # type: ignore[arg-type]  # a NumPy array is a buffer
+    while state[lrat_kernel.NEXT] <= stop:
+        end = hint_kernel.write_lrat(db, run.kind, run.target, run.applied, base, stop,
+                                     hints, starts, ends, final, ids, variables, out, state)
+        write(view[:end])
 
 
 def drup_to_lrat(clauses: Iterable[Sequence[int]], proof_lines: ProofText, *,
                  time_limit: float | None = None, max_lemmas: int = MAX_LEMMAS,
-                 progress: Progress | None = None) -> tuple[bool, str, str | None]:
+                 progress: Progress | None = None, write: Write | None = None,
+                 ) -> tuple[bool, str, str | None]:
     """Check a DRUP refutation of ``clauses`` (backward, core-first, as
     :func:`check_drup`) and turn it into LRAT: ``(ok, message, lrat_text)``, the text
-    ``None`` when the proof is rejected.
+    ``None`` when the proof is rejected. With ``write`` (a file's ``write``, say), the
+    text is handed to it a block at a time as it is made, never held whole, and the
+    third item is ``None``; nothing is written unless the proof is accepted.
 
     Each checked lemma's hints are the clauses its reverse-unit-propagation check used,
     in the order they became unit (as ``drat-trim -L`` writes them); the formula's
     clauses have ids ``1 .. len(clauses)`` and the lemmas follow. Lemmas the refutation
     does not use are left out, as are deletions of clauses the LRAT proof never holds
     and the deletions the checker ignores (of units and reasons)."""
-    out: list[str] = []
+    blocks: list[bytes] = []
     ok, message, _ = _check(clauses, proof_lines, time_limit, max_lemmas, True, True,
-                            progress, out)
-    return ok, message, out[0] if ok and out else None
+                            progress, write or (lambda block: blocks.append(bytes(block))))
+    text = b"".join(blocks).decode("ascii") if ok and write is None else None
+    return ok, message, text
 
 
 # ------------------------------------------------------------- certificates

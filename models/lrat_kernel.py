@@ -35,7 +35,8 @@ from trailkit.models.drup_kernel import (
 )
 from trailkit.models.jit import kernel as _kernel
 
-__all__ = ["ROOM", "backward_hints", "collect_hints", "write_lrat"]
+__all__ = ["LAST_ID", "LRAT_SLOTS", "NEXT", "NUMBER", "ROOM", "backward_hints", "collect_hints",
+           "write_lrat"]
 
 ROOM = 3
 """What :func:`backward_hints` returns when the buffer may not hold the next lemma's
@@ -179,42 +180,59 @@ def _put(out: np.ndarray, at: int, value: int, after: int) -> int:
     return end + 1
 
 
+# write_lrat()'s state[] slots: where the text has got, between two calls.
+NEXT = 0     # the next proof line to write (stop: the empty clause; stop + 1: done)
+LAST_ID = 1  # the LRAT id of the last lemma written (the formula's last at first)
+PENDING = 2  # 1 while a line of deletions is open
+LRAT_SLOTS = 3
+NUMBER = 12
+"""Bytes a number takes at most in the text: ten digits (ids and variables are below
+2^31), a sign and a space."""
+
+
 @_kernel
 def write_lrat(db: Database, kind: np.ndarray, target: np.ndarray, applied: np.ndarray,
                base: int, stop: int, hints: np.ndarray, hint_start: np.ndarray,
                hint_end: np.ndarray, final: np.ndarray, ids: np.ndarray,
-               variables: np.ndarray, out: np.ndarray) -> int:
-    """Write the LRAT proof as ASCII to ``out`` (room enough: 12 bytes a number, 27 a
-    deleted clause); returns its length. Lines ``0 .. stop - 1`` in order: each checked
-    lemma (``hint_end[i] >= 0``) as ``ID LITERALS 0 HINTS 0``, the applied deletions of
-    clauses with an id (``ids[c] > 0``) gathered as ``ID d IDS 0``, then the empty
-    clause with the ``final`` hints. Literal codes name variables through ``variables``."""
+               variables: np.ndarray, out: np.ndarray, state: np.ndarray) -> int:
+    """Write the LRAT proof as ASCII to ``out`` from where ``state`` says, as far as
+    ``out`` has room for whole lines; returns the length written (call again, with the
+    same ``state``, until ``state[NEXT] > stop``). ``out`` must hold the longest line:
+    :data:`NUMBER` bytes a number, and 4 more. Lines ``0 .. stop - 1`` in order: each
+    checked lemma (``hint_end[i] >= 0``) as ``ID LITERALS 0 HINTS 0``, the applied
+    deletions of clauses with an id (``ids[c] > 0``) gathered as ``ID d IDS 0``, then the
+    empty clause with the ``final`` hints. Literal codes name variables through
+    ``variables``."""
     lits, start, size = db.lits, db.start, db.size
     at = 0
-    last_id = base
-    pending = False
-    for i in range(stop):
-        if applied[i] == 0:
+    room = len(out) - 4  # the closing "0\n" of an open deletion line, and of the last
+    i = state[NEXT]
+    while i < stop:
+        if applied[i] == 0 or (kind[i] != DELETION and hint_end[i] < 0):
+            i += 1
             continue
         if kind[i] == DELETION:
             t = target[i]
             if ids[t] != 0:
-                if not pending:
-                    at = _put(out, at, last_id, 32)
+                if at + 3 * NUMBER > room:
+                    break
+                if state[PENDING] == 0:
+                    at = _put(out, at, state[LAST_ID], 32)
                     out[at], out[at + 1] = 100, 32  # "d "
                     at += 2
-                    pending = True
+                    state[PENDING] = 1
                 at = _put(out, at, ids[t], 32)
+            i += 1
             continue
-        if hint_end[i] < 0:
-            continue
-        if pending:
+        c = base + i
+        if at + NUMBER * (size[c] + hint_end[i] - hint_start[i] + 3) > room:
+            break
+        if state[PENDING] != 0:
             out[at], out[at + 1] = 48, 10
             at += 2
-            pending = False
-        c = base + i
-        last_id = ids[c]
-        at = _put(out, at, last_id, 32)
+            state[PENDING] = 0
+        state[LAST_ID] = ids[c]
+        at = _put(out, at, ids[c], 32)
         for k in range(start[c], start[c] + size[c]):
             v = variables[lits[k] >> 1]
             at = _put(out, at, -v if lits[k] & 1 else v, 32)
@@ -224,13 +242,21 @@ def write_lrat(db: Database, kind: np.ndarray, target: np.ndarray, applied: np.n
             at = _put(out, at, ids[hints[k]], 32)
         out[at], out[at + 1] = 48, 10
         at += 2
-    if pending:
+        i += 1
+    state[NEXT] = i
+    if i < stop or at + NUMBER * (len(final) + 3) > room:
+        if i == stop and at == 0:
+            raise ValueError("write_lrat: the buffer cannot hold the empty clause's line")
+        return at
+    if state[PENDING] != 0:
         out[at], out[at + 1] = 48, 10
         at += 2
-    at = _put(out, at, last_id + 1, 32)
+        state[PENDING] = 0
+    at = _put(out, at, state[LAST_ID] + 1, 32)
     out[at], out[at + 1] = 48, 32
     at += 2
     for k in range(len(final)):
         at = _put(out, at, ids[final[k]], 32)
     out[at], out[at + 1] = 48, 10
+    state[NEXT] = stop + 1
     return at + 2

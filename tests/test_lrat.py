@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
 
+from trailkit.models import drup
 from trailkit.models.drup import drup_to_lrat
 from trailkit.models.lrat import check_lrat, read_dimacs
 
@@ -117,6 +118,30 @@ def rejected(clauses: list[list[int]], lines: list[str], reason: str) -> int:
 
 def lemma_lines(lines: list[str]) -> list[int]:
     return [k for k, line in enumerate(lines) if line.split()[1] != "d"]
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+@pytest.mark.parametrize("variant", ["interpreted", "compiled"])
+def test_lrat_handed_over_in_blocks_is_the_same_text(solver: str, variant: str, monkeypatch,
+                                                      request) -> None:
+    if variant == "compiled":
+        request.getfixturevalue("compiled_kernels")
+    clauses = PHP(5).clauses
+    proof = solver_proof(clauses, solver)
+    assert proof is not None
+    ok, message, text = drup_to_lrat(clauses, proof)
+    assert ok and text is not None, message
+    monkeypatch.setattr(drup, "LRAT_BLOCK", 1)  # blocks as small as the longest line
+    blocks: list[bytes] = []
+    ok, message, nothing = drup_to_lrat(clauses, proof,
+                                        write=lambda block: blocks.append(bytes(block)))
+    assert ok and nothing is None, message
+    assert len(blocks) > 20 and all(blocks)
+    assert b"".join(blocks).decode("ascii") == text
+    assert any(not block.endswith(b"\n") for block in blocks)  # a deletion line cut
+    written: list[bytes] = []
+    ok, _, _ = drup_to_lrat(clauses, proof[:-1], write=written.append)
+    assert not ok and written == []  # a rejected proof writes nothing
 
 
 def parts(line: str) -> tuple[int, list[int], list[int]]:

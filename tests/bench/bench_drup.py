@@ -98,9 +98,9 @@ from trailkit.models.drup import drup_to_lrat
 from trailkit.models.lrat import read_dimacs
 _, clauses = read_dimacs(Path(sys.argv[1]).read_text())
 t0 = time.perf_counter()
-ok, message, text = drup_to_lrat(clauses, Path(sys.argv[2]), max_lemmas=10**9)
-if ok:
-    Path(sys.argv[3]).write_text(text)
+with open(sys.argv[3], "wb") as out:  # written a block at a time, as drat-trim -L does
+    ok, message, _ = drup_to_lrat(clauses, Path(sys.argv[2]), max_lemmas=10**9,
+                                  write=out.write)
 print(f"c check {time.perf_counter() - t0:.3f} s: {message}")
 print("s VERIFIED" if ok else "s NOT VERIFIED")
 """
