@@ -101,9 +101,11 @@ class _File:
             while True:
                 got = file.readinto(memoryview(buffer)[held:])
                 end = held + got
-                if got == 0:
+                if got == 0:  # the end: the last line has no line end
                     if held:
                         yield np.frombuffer(buffer, dtype=np.uint8, count=held)
+                        if report is not None:
+                            report(phase, total, total)
                     return
                 cut = buffer.rfind(b"\n", 0, end) + 1
                 if cut == 0:  # no line end yet: a longer line needs a larger block
@@ -157,7 +159,8 @@ def _malformed(line: str) -> str:
     return "unexpected characters (a proof line is ASCII digits, '-', 'd' and blanks)"
 
 
-def too_many(max_lemmas: int) -> str:
+def _too_many(max_lemmas: int) -> str:
+    """Why a proof over the cap is not checked."""
     return f"unchecked: the proof has more than {max_lemmas} lines (too large to check)"
 
 
@@ -177,7 +180,7 @@ def exact_lines(lines: Iterable[str], max_lemmas: int) -> tuple[bytes, list[int]
         numbers.append(number)
         texts.append(line)
         if len(texts) > max_lemmas:
-            return too_many(max_lemmas)
+            return _too_many(max_lemmas)
     # single spaces: a line given alone may hold any ASCII blank ("\v", "\f") inside
     clean = "\n".join(" ".join(text.split()) for text in texts)
     return clean.encode("ascii"), numbers, texts
@@ -230,7 +233,7 @@ def read_proof(proof: ProofText, max_lemmas: int, report: Reading | None = None
     if source is not None:
         status, counts = _scan(source, max_lemmas, report)
         if status == TOO_MANY:
-            return too_many(max_lemmas)
+            return _too_many(max_lemmas)
         if status == SCANNED:
             if lines is not None:
                 return Proof(source, counts, None, lambda _, number: lines[number - 1].strip())

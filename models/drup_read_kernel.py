@@ -182,7 +182,8 @@ def scan_proof(text: np.ndarray, max_lines: int, state: np.ndarray) -> int:
 def _dense(value: int, keys: np.ndarray, ids: np.ndarray, names: np.ndarray,
            state: np.ndarray, give: bool) -> int:
     """The dense number of variable ``value``: itself without renumbering (``keys``
-    empty); else from the table, given now if new and ``give`` (-1 if new otherwise)."""
+    empty); else from the table, given now if new and ``give`` (-1 if new otherwise, or
+    if ``names`` is full: more variables than counted, a changed file)."""
     if len(keys) == 0:
         return value
     mask = len(keys) - 1
@@ -191,7 +192,7 @@ def _dense(value: int, keys: np.ndarray, ids: np.ndarray, names: np.ndarray,
         if keys[h] == value:
             return ids[h]
         h = (h + 1) & mask
-    if not give:
+    if not give or state[VARIABLES] == len(names):
         return -1
     state[VARIABLES] += 1
     keys[h] = value
@@ -204,7 +205,7 @@ def _dense(value: int, keys: np.ndarray, ids: np.ndarray, names: np.ndarray,
 def _codes(values: np.ndarray, count: int, out: np.ndarray, b: int, keys: np.ndarray,
            ids: np.ndarray, names: np.ndarray, state: np.ndarray, give: bool) -> bool:
     """Write the literal codes of ``values[:count]`` (``2v``, ``2v + 1`` for ``-v``) to
-    ``out[b:]``; False if a variable has no dense number (only when not ``give``)."""
+    ``out[b:]``; False if a variable has no dense number (see :func:`_dense`)."""
     for k in range(count):
         x = values[k]
         v = _dense(abs(x), keys, ids, names, state, give)
@@ -338,6 +339,7 @@ def fill_proof(text: np.ndarray, state: np.ndarray, base: int, values: np.ndarra
         b = state[AT] + HEADER
         if b + count > len(lits):
             return CHANGED
-        _codes(values, count, lits, b, keys, ids, names, state, True)
+        if not _codes(values, count, lits, b, keys, ids, names, state, True):
+            return CHANGED
         state[AT] = _keep(lits, start, size, tautology, c, b, count, head, after)
     return SCANNED

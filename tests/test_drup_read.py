@@ -184,21 +184,41 @@ def test_a_proof_file_is_read_without_holding_its_text(compiled_kernels, monkeyp
     assert peak < size / 4, (peak, size)  # the old reader: over 1.3 times the size
 
 
-def test_a_proof_file_that_changes_while_it_is_read_is_left_unchecked(monkeypatch,
-                                                                      tmp_path) -> None:
+_BIG = 10**9  # sparse variable numbers: renumbered as they are read
+_CHANGES = {
+    "more lines": ([[1, 2], [-1, 2], [1, -2], [-1, -2]], "2 0\n0\n",
+                   "2 0\n-1 2 0\n1 -2 0\n0\n"),
+    # fewer lines, no longer than the longest counted, within the room their literals
+    # and headers had, all of new variables: more than the renumbering table holds
+    "more variables": ([[_BIG, 2 * _BIG], [-_BIG, 2 * _BIG], [_BIG, -2 * _BIG],
+                        [-_BIG, -2 * _BIG]],
+                       " ".join([str(2 * _BIG)] * 12) + " 0\n" + f"{2 * _BIG} 0\n" * 10
+                       + "0\n",
+                       "".join(" ".join(str(_BIG + 12 * line + k) for k in range(3, 15))
+                               + " 0\n" for line in range(3)) + "0\n"),
+}
+
+
+@pytest.mark.parametrize("change", list(_CHANGES))
+@pytest.mark.parametrize("variant", ["compiled", "interpreted"])
+def test_a_proof_file_that_changes_while_it_is_read_is_left_unchecked(
+        change, variant, request, monkeypatch, tmp_path) -> None:
+    if variant == "compiled":
+        request.getfixturevalue("compiled_kernels")
+    clauses, first, second = _CHANGES[change]
     path = tmp_path / "proof.drat"
-    path.write_text("2 0\n0\n")
+    path.write_text(first)
     reads = []
     blocks = drup_read._File.blocks
 
     def changing(self, *how):  # the second pass (the fill) finds another text
         reads.append(1)
         if len(reads) > 1:
-            path.write_text("2 0\n-1 2 0\n1 -2 0\n0\n")
+            path.write_text(second)
         yield from blocks(self, *how)
 
     monkeypatch.setattr(drup_read._File, "blocks", changing)
-    ok, message = check_drup([[1, 2], [-1, 2], [1, -2], [-1, -2]], path)
+    ok, message = check_drup(clauses, path)
     assert not ok
     assert message == "unchecked: the proof file changed while it was read"
 
