@@ -311,7 +311,7 @@ def build_database(clauses: Sequence[Sequence[int]], proof: Proof,
     chains = (np.full(1 << max(0, base + int(counts[LEMMAS]) - 1).bit_length(), -1,
                       dtype=np.int32), np.empty(base + lines, dtype=np.int32))
     state = np.zeros(drup_read_kernel.SLOTS, dtype=np.int64)
-    state[AT] = drup_kernel.HEADER
+    state[AT], state[TOP] = drup_kernel.HEADER, top  # a larger variable: a changed file
     kernel.place_formula(formula, sizes, *clause_arrays, *chains, *renumbering, state)
     found = _fill(proof, base, state, clause_arrays, chains, renumbering, report)
     del chains

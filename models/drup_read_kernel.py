@@ -56,7 +56,7 @@ CLAUSES = 1    # clause lines so far
 LITERALS = 2   # literals in all clause lines
 KEPT = 3       # literals in lemma lines
 LEMMAS = 4     # lemma lines
-TOP = 5        # the largest variable number named
+TOP = 5        # the largest variable number named (fill: the largest allowed)
 LONGEST = 6    # the most literals on one line
 AT = 7         # fill: the next free slot of lits
 VARIABLES = 8  # fill, renumbering: dense variables given so far
@@ -182,10 +182,11 @@ def scan_proof(text: np.ndarray, max_lines: int, state: np.ndarray) -> int:
 def _dense(value: int, keys: np.ndarray, ids: np.ndarray, names: np.ndarray,
            state: np.ndarray, give: bool) -> int:
     """The dense number of variable ``value``: itself without renumbering (``keys``
-    empty); else from the table, given now if new and ``give`` (-1 if new otherwise, or
-    if ``names`` is full: more variables than counted, a changed file)."""
+    empty), -1 above ``state[TOP]``; else from the table, given now if new and ``give``
+    (-1 if new otherwise, or if ``names`` is full). -1 where ``give`` is true means a
+    file that changed since it was counted: more variables, or larger ones."""
     if len(keys) == 0:
-        return value
+        return value if value <= state[TOP] else -1
     mask = len(keys) - 1
     h = ((value ^ (value >> 17)) * 40503) & mask  # below 2^51: no overflow
     while keys[h] != 0:

@@ -188,6 +188,9 @@ _BIG = 10**9  # sparse variable numbers: renumbered as they are read
 _CHANGES = {
     "more lines": ([[1, 2], [-1, 2], [1, -2], [-1, -2]], "2 0\n0\n",
                    "2 0\n-1 2 0\n1 -2 0\n0\n"),
+    # the checker's arrays are sized for the largest variable counted
+    "a larger variable": ([[1, 2], [-1, 2], [1, -2], [-1, -2]], "2 0\n0\n",
+                          "9 0\n0\n"),
     # fewer lines, no longer than the longest counted, within the room their literals
     # and headers had, all of new variables: more than the renumbering table holds
     "more variables": ([[_BIG, 2 * _BIG], [-_BIG, 2 * _BIG], [_BIG, -2 * _BIG],
