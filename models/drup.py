@@ -136,20 +136,21 @@ class _Reporter:
         self.numbers = np.zeros(1, dtype=np.int64)
         self.last = time.monotonic()
 
-    def _due(self) -> bool:
+    def _due(self) -> Progress | None:
+        """``progress``, when a report is due now."""
         if self.progress is None or time.monotonic() - self.last < _PROGRESS_EVERY:
-            return False
+            return None
         self.last = time.monotonic()
-        return True
+        return self.progress
 
     def reading(self, phase: str, done: int, total: int) -> None:
-        if self._due() and self.progress is not None:
-            self.progress(f"DRUP proof: {phase}, {100 * done // max(total, 1)}% of the file")
+        if (progress := self._due()) is not None:
+            progress(f"DRUP proof: {phase}, {100 * done // max(total, 1)}% of the file")
 
     def __call__(self, phase: str, index: int) -> None:
-        if self._due() and self.progress is not None:
-            self.progress(f"DRUP proof: {phase}, line {self.numbers[index]:,} of "
-                          f"{self.numbers[-1]:,}")
+        if (progress := self._due()) is not None:
+            progress(f"DRUP proof: {phase}, line {self.numbers[index]:,} of "
+                     f"{self.numbers[-1]:,}")
 
 
 class _OutOfTime(Exception):

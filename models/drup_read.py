@@ -353,6 +353,6 @@ def text_size(proof: ProofText) -> int:
         return os.path.getsize(proof)
     if isinstance(proof, str | bytes | bytearray | memoryview):
         return len(proof)
-    if isinstance(proof, list | tuple):
+    if isinstance(proof, Sequence):
         return sum(map(len, proof)) + len(proof)
     return jit.COMPILE_FROM  # an iterator: not measured, taken as big

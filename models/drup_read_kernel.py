@@ -85,26 +85,6 @@ def _line_end(text: np.ndarray, i: int) -> int:
 
 
 @_kernel(inline=True)
-def _clause_line(text: np.ndarray, i: int, state: np.ndarray) -> tuple[int, int, int]:
-    """The line starting at ``text[i]``, counted in ``state[LINE]``: ``(a, e, next)`` with
-    ``text[a:e]`` the line without its blanks (``a == e`` for a blank line or a comment,
-    ``a == -1`` at a byte the scanner leaves to the exact path) and ``next`` where the
-    next line starts."""
-    state[LINE] += 1
-    j = _line_end(text, i)
-    if j < 0:
-        return -1, -1, i
-    a, e = i, j
-    while a < e and _blank(text[a]):
-        a += 1
-    while e > a and _blank(text[e - 1]):
-        e -= 1
-    if a < e and text[a] == 99:  # a comment ("c")
-        e = a
-    return a, e, j + 1
-
-
-@_kernel(inline=True)
 def _parse(text: np.ndarray, a: int, e: int, values: np.ndarray) -> tuple[int, int, int]:
     """Read the clause line ``text[a:e]`` (stripped: neither blank nor a comment).
 
@@ -151,6 +131,32 @@ def _parse(text: np.ndarray, a: int, e: int, values: np.ndarray) -> tuple[int, i
         largest = max(largest, value)
 
 
+NO_CLAUSE = -2
+"""What :func:`_next_clause` counts for a blank line or a comment."""
+
+
+@_kernel(inline=True)
+def _next_clause(text: np.ndarray, i: int, state: np.ndarray,
+                 values: np.ndarray) -> tuple[int, int, int, int]:
+    """Read the line starting at ``text[i]``, counted in ``state[LINE]``: returns
+    ``(next, count, deletion, largest)``, ``next`` where the next line starts and the
+    rest as :func:`_parse` gives them; ``count`` is :data:`NO_CLAUSE` for a blank line
+    or a comment, -1 for a line (or a byte) the scanner leaves to the exact path."""
+    state[LINE] += 1
+    j = _line_end(text, i)
+    if j < 0:
+        return i, -1, 0, 0
+    a, e = i, j
+    while a < e and _blank(text[a]):
+        a += 1
+    while e > a and _blank(text[e - 1]):
+        e -= 1
+    if a == e or text[a] == 99:  # blank, or a comment ("c")
+        return j + 1, NO_CLAUSE, 0, 0
+    count, deletion, largest = _parse(text, a, e, values)
+    return j + 1, count, deletion, largest
+
+
 @_kernel
 def scan_proof(text: np.ndarray, max_lines: int, state: np.ndarray) -> int:
     """Check and count the lines of one block (see the module docstring): SCANNED,
@@ -158,12 +164,9 @@ def scan_proof(text: np.ndarray, max_lines: int, state: np.ndarray) -> int:
     none = np.zeros(0, dtype=np.int64)
     i = 0
     while i < len(text):
-        a, e, i = _clause_line(text, i, state)
-        if a < 0:
-            return UNSUPPORTED
-        if a == e:
+        i, count, deletion, largest = _next_clause(text, i, state, none)
+        if count == NO_CLAUSE:
             continue
-        count, deletion, largest = _parse(text, a, e, none)
         if count < 0:
             return UNSUPPORTED
         state[CLAUSES] += 1
@@ -182,11 +185,10 @@ def scan_proof(text: np.ndarray, max_lines: int, state: np.ndarray) -> int:
 def _dense(value: int, keys: np.ndarray, ids: np.ndarray, names: np.ndarray,
            state: np.ndarray, give: bool) -> int:
     """The dense number of variable ``value``: itself without renumbering (``keys``
-    empty), -1 above ``state[TOP]``; else from the table, given now if new and ``give``
-    (-1 if new otherwise, or if ``names`` is full). -1 where ``give`` is true means a
-    file that changed since it was counted: more variables, or larger ones."""
+    empty); else from the table, given now if new and ``give`` (-1 if new otherwise, or
+    if ``names`` is full: more variables than counted, a changed file)."""
     if len(keys) == 0:
-        return value if value <= state[TOP] else -1
+        return value
     mask = len(keys) - 1
     h = ((value ^ (value >> 17)) * 40503) & mask  # below 2^51: no overflow
     while keys[h] != 0:
@@ -318,27 +320,27 @@ def fill_proof(text: np.ndarray, state: np.ndarray, base: int, values: np.ndarra
     CHANGED when the text is not the one :func:`scan_proof` counted."""
     i = 0
     while i < len(text):
-        a, e, i = _clause_line(text, i, state)
-        if a < 0:
-            return CHANGED
-        if a == e:
+        i, count, deletion, largest = _next_clause(text, i, state, values)
+        if count == NO_CLAUSE:
             continue
-        count, deletion, _ = _parse(text, a, e, values)
         line = state[CLAUSES]
         if count < 0 or count > len(values) or line >= len(kind):
             return CHANGED
+        # without renumbering, the checker's arrays end at the largest variable counted
+        beyond = len(keys) == 0 and largest > state[TOP]
         state[CLAUSES] = line + 1
         c = base + line
         kind[line], numbers[line] = deletion, state[LINE]
-        if deletion != 0:
+        if deletion != 0:  # of a clause with a variable beyond them: of none
             start[c], size[c] = HEADER, 0
-            if _codes(values, count, scratch, 0, keys, ids, names, state, False):
+            if not beyond and _codes(values, count, scratch, 0, keys, ids, names, state,
+                                     False):
                 n, tautological = _normalise(scratch, 0, count)
                 if tautological == 0:
                     target[line] = _take(lits, start, size, scratch, n, head, after)
             continue
         b = state[AT] + HEADER
-        if b + count > len(lits):
+        if beyond or b + count > len(lits):
             return CHANGED
         if not _codes(values, count, lits, b, keys, ids, names, state, True):
             return CHANGED
