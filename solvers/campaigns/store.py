@@ -15,6 +15,7 @@ not know are kept, columns it misses are added (``NULL`` in the old rows).
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -120,7 +121,7 @@ def open_store(path: str | Path, *, create: bool = True) -> Store:
 
 def _prepare(db: sqlite3.Connection) -> None:
     """WAL mode, the tables, the unique key and any column this version adds."""
-    db.execute("PRAGMA journal_mode = WAL")
+    _use_wal(db)
     db.execute("PRAGMA synchronous = NORMAL")  # WAL: a power cut may lose the last rows only
     db.execute("BEGIN IMMEDIATE")  # two campaigns creating one file take turns
     try:
@@ -138,6 +139,23 @@ def _prepare(db: sqlite3.Connection) -> None:
         db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
+
+
+def _use_wal(db: sqlite3.Connection) -> None:
+    """Switch the file to WAL. SQLite does not call the busy handler for this switch, so
+    a campaign that opens a new file while another one is switching it would fail at once
+    with "database is locked": it retries here, within the same busy timeout."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    pause = 0.001
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(2 * pause, 0.1)
 
 
 def _check_runs(db: sqlite3.Connection, path: str | Path) -> None:
