@@ -16,7 +16,8 @@ the CNF and calls :func:`trailkit.models.drup.check_drup` on the proof file's pa
 (read in blocks, as a certificate's side file is, and as drat-trim reads its file;
 process start, imports, reading, parsing and checking included); drat-trim's is
 ``drat-trim CNF PROOF`` (its default backward mode, core-first). Times are medians of
-``--repeat`` runs; ``MB`` is the child's peak resident set (``RUSAGE_CHILDREN`` of a
+``--repeat`` runs, trailkit's and drat-trim's taken in turn (a slow spell of the shared
+machine falls on both); ``MB`` is the child's peak resident set (``RUSAGE_CHILDREN`` of a
 one-child wrapper). Ratios are trailkit over drat-trim, of medians in this same run;
 the targets are 1.2x in time and 2x in memory. Both must say VERIFIED (the ``ok``
 column). ``check s`` is the median time of trailkit's check alone, inside its process
@@ -143,19 +144,29 @@ def write_proof(folder: Path, label: str, clauses: list[list[int]], solver: str,
     return f"{label} {name}", cnf, drup, lemmas
 
 
-def measure(command: list[str], repeat: int) -> tuple[float, float, bool, list[str]]:
-    """Median wall time (s), largest peak RSS (MiB), whether every run said VERIFIED,
-    and every run's output."""
-    times, peaks, verified, outs = [], [], True, []
+def run_once(command: list[str]) -> tuple[float, float, str]:
+    """One fresh process of ``command``: wall time (s), peak RSS (MiB), its output."""
+    took, peak, out = json.loads(subprocess.run(
+        [sys.executable, "-c", WRAPPER, *command], check=True, capture_output=True,
+        text=True).stdout)
+    return took, peak, out
+
+
+def measure_side_by_side(commands: list[list[str]], repeat: int
+                         ) -> list[tuple[float, float, bool, list[str]]]:
+    """For each command: the median wall time (s), the largest peak RSS (MiB), whether
+    every run said VERIFIED, and every run's output. The commands' runs are taken in
+    turn (one of each, then the next round), so that a slow spell of the shared machine
+    falls on all of them rather than on whichever ran then: ratios compare like with
+    like."""
+    runs: list[list[tuple[float, float, str]]] = [[] for _ in commands]
     for _ in range(repeat):
-        took, peak, out = json.loads(subprocess.run(
-            [sys.executable, "-c", WRAPPER, *command], check=True, capture_output=True,
-            text=True).stdout)
-        times.append(took)
-        peaks.append(peak)
-        outs.append(out)
-        verified &= any(line.strip() == "s VERIFIED" for line in out.splitlines())
-    return statistics.median(times), max(peaks), verified, outs
+        for command, done in zip(commands, runs, strict=True):
+            done.append(run_once(command))
+    return [(statistics.median(t for t, _, _ in done), max(p for _, p, _ in done),
+             all(any(line.strip() == "s VERIFIED" for line in out.splitlines())
+                 for _, _, out in done), [out for _, _, out in done])
+            for done in runs]
 
 
 def check_seconds(outs: list[str]) -> str:
@@ -185,16 +196,20 @@ def lrat_table(jobs: list[tuple[str, Path, Path, int]], peer: Path | None,
     ours, checker = [sys.executable, "-c", TRAILKIT_LRAT], [sys.executable, "-c", LRAT_CHECK]
     for label, cnf, drup, _ in jobs:
         mine, theirs = drup.with_suffix(".trailkit.lrat"), drup.with_suffix(".drat-trim.lrat")
-        t_ours, mb_ours, ok_ours, _ = measure([*ours, str(cnf), str(drup), str(mine)], repeat)
-        t_check, mb_check, ok_check, _ = measure([*checker, str(cnf), str(mine)], repeat)
+        writers, checks = [[*ours, str(cnf), str(drup), str(mine)]], [[*checker, str(cnf),
+                                                                         str(mine)]]
+        if peer is not None:
+            writers.append([str(peer), str(cnf), str(drup), "-L", str(theirs)])
+            checks.append([*checker, str(cnf), str(theirs)])
+        written = measure_side_by_side(writers, repeat)
+        checked = measure_side_by_side(checks, repeat)  # the files exist now
+        (t_ours, mb_ours, ok_ours, _), (t_check, mb_check, ok_check, _) = written[0], checked[0]
         row = f"{label:<22} {t_ours:>13.2f} {mb_ours:>5.0f} "
         if peer is None:
             print(f"{row}{'-':>14} {'-':>5} {'-':>6} {'-':>6}  {t_check:>9.2f} "
                   f"{mb_check:>5.0f} {'-':>12}  {ok_ours and ok_check}", flush=True)
             continue
-        t_peer, mb_peer, ok_peer, _ = measure([str(peer), str(cnf), str(drup), "-L",
-                                               str(theirs)], repeat)
-        t_other, _, ok_other, _ = measure([*checker, str(cnf), str(theirs)], repeat)
+        (t_peer, mb_peer, ok_peer, _), (t_other, _, ok_other, _) = written[1], checked[1]
         ok = ok_ours and ok_check and ok_peer and ok_other
         print(f"{row}{t_peer:>14.2f} {mb_peer:>5.0f} {t_ours / t_peer:>5.2f}x "
               f"{mb_ours / mb_peer:>5.2f}x  {t_check:>9.2f} {mb_check:>5.0f} "
@@ -240,14 +255,18 @@ def main() -> None:
         print(f"{'instance':<22} {'lemmas':>8} {'trailkit s':>10} {'MB':>5} {'drat-trim s':>11} "
               f"{'MB':>5} {'time':>6} {'memory':>6}  {'ok':<5} check s")
         for label, cnf, drup, lemmas in jobs:
-            t_ours, mb_ours, ok_ours, outs = measure([*ours, str(cnf), str(drup)], args.repeat)
+            commands = [[*ours, str(cnf), str(drup)]]
+            if peer is not None:
+                commands.append([str(peer), str(cnf), str(drup)])
+            measured = measure_side_by_side(commands, args.repeat)
+            t_ours, mb_ours, ok_ours, outs = measured[0]
             check = check_seconds(outs) if ok_ours else "-"
             if peer is None:
                 print(f"{label:<22} {lemmas:>8,} {t_ours:>10.2f} {mb_ours:>5.0f} {'-':>11} "
                       f"{'-':>5} {'-':>6} {'-':>6}  {'yes' if ok_ours else 'NO':<5} {check}",
                       flush=True)
                 continue
-            t_peer, mb_peer, ok_peer, _ = measure([str(peer), str(cnf), str(drup)], args.repeat)
+            t_peer, mb_peer, ok_peer, _ = measured[1]
             agree = "yes" if ok_ours and ok_peer else f"NO ({ok_ours}/{ok_peer})"
             print(f"{label:<22} {lemmas:>8,} {t_ours:>10.2f} {mb_ours:>5.0f} {t_peer:>11.2f} "
                   f"{mb_peer:>5.0f} {t_ours / t_peer:>5.2f}x {mb_ours / mb_peer:>5.2f}x  "
