@@ -371,7 +371,7 @@ def _backward_lrat(run: _Pass, stop: int, write: Write, names: list[np.ndarray])
     db, base = run.db, run.base
     room = len(db.reason) + 2
     hints = np.zeros(max(1 << 16, 4 * room), dtype=np.int32)
-    keys = np.zeros(room, dtype=np.int64)
+    keys = np.zeros(2 * room, dtype=np.int64)  # the hints' positions, and the sort's room
     starts = np.zeros(max(stop, 1), dtype=np.int64)
     ends = np.full(max(stop, 1), -1, dtype=np.int64)
     at = int(hint_kernel.collect_hints(db, int(db.meta[kernel.CONFLICT]), -1, hints, 0, keys))

@@ -59,8 +59,15 @@ __all__ = [
     "new_pool",
 ]
 
-from trailkit.models.jit import COMPILED
-from trailkit.models.jit import kernel as _kernel
+from functools import partial
+
+from trailkit.models.jit import COMPILED, kernel
+
+# Every kernel here runs without Numba's reference counting: none allocates an array or
+# keeps one past its return (the arrays are the Database's, held by the caller), and
+# the counting cost an atomic increment and decrement per array a call was handed or
+# took from the Database: about 180 per proof line, 14% of a check (docs/benchmarks.md).
+_kernel = partial(kernel, refcounts=False)
 
 # meta[] slots: the database's scalar state.
 TRAIL = 0     # number of literals on the trail
@@ -132,6 +139,7 @@ class Database(NamedTuple):
     seen: np.ndarray      # int64 per variable: analyze's marks
     trail: np.ndarray     # int32: assigned literal codes, in order
     stack: np.ndarray     # int32: analyze's work list
+    order: np.ndarray     # int64 per watch list: compact()'s work space
     meta: np.ndarray      # int64: the slots named below
 
 
@@ -159,6 +167,7 @@ def new_database(lits: np.ndarray, start: np.ndarray, size: np.ndarray,
         seen=np.zeros(num_vars + 1, dtype=np.int64),
         trail=np.zeros(num_vars + 1, dtype=np.int32),
         stack=np.zeros(num_vars + 2, dtype=np.int32),
+        order=np.zeros(lists, dtype=np.int64),
         meta=meta,
     )
 
@@ -180,6 +189,33 @@ def _belongs(lits: np.ndarray, b: int, lst: int) -> bool:
     lit = lst >> 1
     return (header & WATCHED != 0 and (lits[b] == lit or lits[b + 1] == lit)
             and (lst & 1 == 1 or header & CORE_CLAUSE == 0))
+
+
+@_kernel(inline=True)
+def _sift(keys: np.ndarray, order: np.ndarray, root: int, end: int) -> None:
+    """Move ``order[root]`` down the max-heap ``order[:end]`` (keyed by ``keys``)."""
+    while 2 * root + 1 < end:
+        child = 2 * root + 1
+        if child + 1 < end and keys[order[child + 1]] > keys[order[child]]:
+            child += 1
+        if keys[order[child]] <= keys[order[root]]:
+            return
+        order[root], order[child] = order[child], order[root]
+        root = child
+
+
+@_kernel
+def sort_by(keys: np.ndarray, order: np.ndarray) -> None:
+    """Fill ``order`` with the indices of ``keys`` in increasing order of key: a heap
+    sort in place, as an argsort would allocate (these kernels allocate nothing)."""
+    n = len(order)
+    for i in range(n):
+        order[i] = i
+    for root in range(n // 2 - 1, -1, -1):
+        _sift(keys, order, root, n)
+    for end in range(n - 1, 0, -1):
+        order[0], order[end] = order[end], order[0]
+        _sift(keys, order, 0, end)
 
 
 @_kernel
@@ -221,7 +257,8 @@ def compact(db: Database) -> None:
             if lst == resumed and meta[RESUME_AT] >= off + n:
                 resume_kept = w - off
         wlen[lst] = w - off
-    order = np.argsort(woff)
+    order = db.order
+    sort_by(woff, order)
     end = 0
     room = 0
     for lst in order:  # 2: pack to the left, in the order the lists stand
@@ -287,7 +324,8 @@ def _append(db: Database, lst: int, entry: np.int64) -> None:
             if db.meta[POOL_END] + room > len(db.watches):
                 raise MemoryError("the DRUP checker's watch pool is full")
             off, end = db.woff[lst], db.meta[POOL_END]
-            db.watches[end:end + n] = db.watches[off:off + n]
+            for k in range(n):  # to the pool's end, past every run: no overlap
+                db.watches[end + k] = db.watches[off + k]
             db.woff[lst], db.wcap[lst] = end, room
             db.meta[POOL_END] = end + room
     db.watches[db.woff[lst] + n] = entry

@@ -36,10 +36,15 @@ the two passes gives CHANGED, never a write out of bounds.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from trailkit.models.drup_kernel import HEADER
-from trailkit.models.jit import kernel as _kernel
+from trailkit.models.jit import kernel
+
+# No Numba reference counting here either (see drup_kernel): nothing is allocated.
+_kernel = partial(kernel, refcounts=False)
 
 __all__ = ["CHANGED", "SCANNED", "SLOTS", "TOO_MANY", "UNSUPPORTED", "fill_proof",
            "place_formula", "scan_proof"]
@@ -161,7 +166,7 @@ def _next_clause(text: np.ndarray, i: int, state: np.ndarray,
 def scan_proof(text: np.ndarray, max_lines: int, state: np.ndarray) -> int:
     """Check and count the lines of one block (see the module docstring): SCANNED,
     UNSUPPORTED or TOO_MANY (more than ``max_lines`` clause lines)."""
-    none = np.zeros(0, dtype=np.int64)
+    none = state[:0]  # no values kept (a view: these kernels allocate nothing)
     i = 0
     while i < len(text):
         i, count, deletion, largest = _next_clause(text, i, state, none)

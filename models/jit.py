@@ -55,10 +55,12 @@ the interpreted kernels finish before Numba would have loaded (their cost per it
 class Kernel:
     """A function that runs compiled when called, or interpreted through :attr:`interpreted`."""
 
-    def __init__(self, function: Callable[..., Any], inline: bool = False) -> None:
+    def __init__(self, function: Callable[..., Any], inline: bool = False,
+                 refcounts: bool = True) -> None:
         functools.update_wrapper(self, function)
         self.py_func = function
         self.inline = inline
+        self.refcounts = refcounts
         self._compiled: Callable[..., Any] | None = None
         self._interpreted: Callable[..., Any] | None = None
 
@@ -84,11 +86,14 @@ class Kernel:
                 # njit takes inline= (Numba's IR inlining), though its typed overloads
                 # do not list it
                 compile_: Any = njit
-                inline = "always" if self.inline else "never"
+                options: dict[str, Any] = {"nogil": True,
+                                           "inline": "always" if self.inline else "never"}
+                if not self.refcounts:
+                    options["_nrt"] = False  # Numba's flag for its reference counting
                 try:
-                    self._compiled = compile_(cache=True, nogil=True, inline=inline)(function)
+                    self._compiled = compile_(cache=True, **options)(function)
                 except RuntimeError:  # nowhere writable to cache: compile in every process
-                    self._compiled = compile_(nogil=True, inline=inline)(function)
+                    self._compiled = compile_(**options)(function)
         return self._compiled
 
     @property
@@ -112,16 +117,24 @@ class Kernel:
 @overload
 def kernel(function: Callable[..., Any]) -> Kernel: ...
 @overload
-def kernel(*, inline: bool) -> Callable[[Callable[..., Any]], Kernel]: ...
-def kernel(function: Callable[..., Any] | None = None, *, inline: bool = False
-           ) -> Kernel | Callable[[Callable[..., Any]], Kernel]:
+def kernel(*, inline: bool = False, refcounts: bool = True
+           ) -> Callable[[Callable[..., Any]], Kernel]: ...
+def kernel(function: Callable[..., Any] | None = None, *, inline: bool = False,
+           refcounts: bool = True) -> Kernel | Callable[[Callable[..., Any]], Kernel]:
     """Mark ``function`` as a kernel (see the module docstring). ``@kernel(inline=True)``
     has Numba copy its body into each compiled kernel that calls it, rather than call
     it: a compiled call that passes arrays takes and drops a reference count on each,
-    which for a small function called per proof line costs more than its work."""
+    which for a small function called per proof line costs more than its work.
+
+    ``refcounts=False`` compiles it without Numba's reference counting at all (and the
+    kernels it calls, which Numba compiles with their caller's settings): every array
+    a kernel is handed, or takes from a tuple, otherwise costs an atomic increment and
+    decrement, even when inlined. Only for a kernel that allocates no array (no
+    ``np.zeros``, no ``argsort``, no slice copy) and keeps none past its return: Numba
+    refuses to compile one that allocates ("NRT required but not enabled")."""
     if function is None:
-        return functools.partial(Kernel, inline=inline)
-    return Kernel(function, inline)
+        return functools.partial(Kernel, inline=inline, refcounts=refcounts)
+    return Kernel(function, inline, refcounts)
 
 
 def will_compile(*kernels: Kernel) -> bool:

@@ -15,6 +15,8 @@ Clause ids in the buffer are the checker's (formula ``0 ..``, then ``base + line
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from trailkit.models.drup_kernel import (
@@ -32,8 +34,13 @@ from trailkit.models.drup_kernel import (
     analyze,
     propagate,
     restore,
+    sort_by,
 )
-from trailkit.models.jit import kernel as _kernel
+from trailkit.models.jit import kernel
+
+# Without Numba's reference counting, as the DRUP checker's kernels (see drup_kernel):
+# nothing here allocates an array.
+_kernel = partial(kernel, refcounts=False)
 
 __all__ = ["LAST_ID", "LRAT_SLOTS", "NEXT", "NUMBER", "ROOM", "backward_hints", "collect_hints",
            "write_lrat"]
@@ -43,8 +50,8 @@ ROOM = 3
 hints (line ``meta[AT]``): grow it and call again from that line."""
 CONTINUE = 0
 _SORT_IN_PLACE = 32
-"""Up to this many hints, :func:`collect_hints` orders them by insertion sort in place; more
-go through NumPy's sort (an array allocated per lemma costs more than sorting a few)."""
+"""Up to this many hints, :func:`collect_hints` orders them by insertion sort; more by a
+heap sort (through ``keys[count:]``: nothing is allocated)."""
 
 
 @_kernel(inline=True)
@@ -53,7 +60,8 @@ def collect_hints(db: Database, conflict: int, lemma: int, hints: np.ndarray, at
     """Write to ``hints[at:]`` the clauses ``conflict`` rests on, in the order their
     literals were assigned (``db.position`` of each implied variable), ``conflict`` last;
     the variables of clause ``lemma`` (-1: none) are assumptions, not followed. Returns
-    the end of what was written. Needs ``len(hints) - at`` above the number of variables."""
+    the end of what was written. Needs ``len(hints) - at`` above the number of variables,
+    and ``keys`` twice that (the sort's work space)."""
     lits, start, size, reason, seen, stack = (db.lits, db.start, db.size, db.reason,
                                               db.seen, db.stack)
     db.meta[STAMP] += 1
@@ -86,8 +94,9 @@ def collect_hints(db: Database, conflict: int, lemma: int, hints: np.ndarray, at
                 keys[j + 1], hints[at + j + 1] = keys[j], hints[at + j]
                 j -= 1
             keys[j + 1], hints[at + j + 1] = key, hint
-    else:
-        order = np.argsort(keys[:count], kind="mergesort")
+    else:  # positions are distinct: any sort gives the one order
+        order = keys[count:2 * count]
+        sort_by(keys[:count], order)
         for k in range(count):
             keys[k] = hints[at + order[k]]
         for k in range(count):

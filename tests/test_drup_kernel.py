@@ -18,6 +18,7 @@ import random
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -317,3 +318,16 @@ def test_progress_reports_name_the_phase_and_the_line(monkeypatch) -> None:
     assert any(x.startswith("DRUP proof: adding lemmas, line ") for x in lines)
     assert any(x.startswith("DRUP proof: checking lemmas backward, line ") for x in lines)
     assert all(x.endswith(total) for x in lines)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=50), max_size=80))
+def test_compaction_orders_the_watch_lists_by_where_they_stand(keys: list[int]) -> None:
+    # compact() packs the lists in the order of their offsets; its sort is written out
+    # (an argsort would allocate, and the kernels run without reference counting)
+    array = np.array(keys, dtype=np.int64)
+    for sort in (drup_kernel.sort_by.compiled, drup_kernel.sort_by.interpreted):
+        order = np.full(len(keys), -1, dtype=np.int64)
+        sort(array, order)
+        assert sorted(order.tolist()) == list(range(len(keys)))
+        assert array[order].tolist() == sorted(keys)
