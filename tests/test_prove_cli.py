@@ -140,6 +140,31 @@ def test_a_drup_proof_settles_what_direct_gave_up_on(monkeypatch) -> None:
     assert outcome.document["certificate"]["type"] == "drup"
 
 
+def test_with_drup_the_proof_comes_before_directs_search(monkeypatch) -> None:
+    # --drup wants a DRUP proof whatever direct says; direct's search (which on colours
+    # and once-only edges may spend its whole work limit) runs only if no proof came
+    rgb = ColourRule.from_cycle(["red", "blue", "green"])
+    triangles = Puzzle.build(kind="walk", colours=rgb, closed=True, edges=[
+        ("a", "b", "red"), ("b", "c", "blue"), ("c", "a", "green"),
+        ("a", "d", "red"), ("d", "e", "green"), ("e", "a", "blue")])
+    asked: list[str] = []
+    real_solve = proving.solve
+
+    def spied(puzzle: Puzzle, backend: str, limits: Limits) -> Answer:
+        asked.append(backend)
+        return real_solve(puzzle, backend, limits)
+
+    monkeypatch.setattr(proving, "solve", spied)
+    outcome = proving.prove(triangles, "sat", Limits(), drup=True)
+    assert outcome.status is Status.UNSOLVABLE and outcome.decided_by == "sat"
+    assert asked == []  # the checked proof settled it
+    walkable = Puzzle.build(kind="walk", colours=rgb, closed=True, edges=[
+        ("a", "b", "red"), ("b", "c", "blue"), ("c", "a", "green")])
+    outcome = proving.prove(walkable, "sat", Limits(), drup=True)
+    assert outcome.status is Status.SOLVED and outcome.length == 3
+    assert asked == ["direct"]  # no proof (a walk exists): direct found and verified it
+
+
 def test_lrat_certificate_round_trip_and_rejections(tmp_path: Path, capsys) -> None:
     cert = proved(tmp_path, capsys, "--lrat")
     body = json.loads(cert.read_text())["certificate"]

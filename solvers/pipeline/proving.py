@@ -34,7 +34,7 @@ from trailkit.models.errors import (
     VerificationFailure,
 )
 from trailkit.models.puzzle import Puzzle
-from trailkit.solvers.base import NO_LIMITS, Limits
+from trailkit.solvers.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.registry import get_backend
 from trailkit.solvers.version import trailkit_version
@@ -90,24 +90,31 @@ def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = NO_LIMITS
     ``drup`` (or ``precheck=False``), ``backend`` (a SAT backend, ``sat`` by default)
     is asked for a DRUP proof, which is checked before it is returned. That is also
     tried when direct reaches its limit: a checked proof settles the question, and
-    without one the answer stays unknown. ``progress`` hears how the check of a long
+    without one the answer stays unknown. With ``drup`` (or ``precheck=False``) the
+    proof is asked for before direct runs, and direct only when none came (the puzzle
+    may have a walk). ``progress`` hears how the check of a long
     proof goes (and that the checker compiles first, the first time after installing).
     """
-    answer = solve(puzzle, "direct", limits)
-    if answer.status is Status.SOLVED:
-        return Proof(Status.SOLVED, length=answer.length, decided_by=answer.decided_by,
-                     reason=f"a verified walk of {answer.length} steps exists")
-    certificate = answer.certificate if answer.certificate_checked and not drup \
-        and precheck else None
-    decided_by = answer.decided_by
+    engine = get_backend(backend or "sat")
+    why_not = engine.why_no_proof(puzzle) if engine.supports_proof else None
+    certificate, decided_by, tried = None, engine.name, False
+    if (drup or not precheck) and engine.supports_proof and why_not is None:
+        # Only a DRUP proof will do, so it is asked for first: direct would only look
+        # for a walk, and on a puzzle of colours and once-only edges its search may
+        # spend its whole work limit (40 s on specs/bench/small-balanced-4-no.yaml)
+        # before giving up. Direct runs after, when no proof came (a walk may exist).
+        certificate, tried = _checked_proof(engine, puzzle, limits, progress), True
     if certificate is None:
-        # Also when direct gave up: a proof the checker accepts settles the question.
-        engine = get_backend(backend or "sat")
-        if not engine.supports_proof:
+        answer = solve(puzzle, "direct", limits)
+        if answer.status is Status.SOLVED:
+            return Proof(Status.SOLVED, length=answer.length, decided_by=answer.decided_by,
+                         reason=f"a verified walk of {answer.length} steps exists")
+        if answer.certificate_checked and not drup and precheck:
+            certificate, decided_by = answer.certificate, answer.decided_by
+        elif not engine.supports_proof:
             raise UnsupportedPuzzle(f"backend {engine.name!r} makes no proofs; use sat or "
                                     "sat:NAME")
-        why_not = engine.why_no_proof(puzzle)
-        if why_not is not None:
+        elif why_not is not None:
             unless = "no DRUP proof is asked for" if drup else "the pre-check is on"
             instead = (f" (when {unless}, trailkit proves it with its "
                        f"{answer.certificate.kind} certificate)"
@@ -116,21 +123,29 @@ def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = NO_LIMITS
             if drup or not precheck:  # asked for what cannot apply: an input error
                 raise UnsupportedPuzzle(message)
             return Proof(Status.UNKNOWN, reason=message)
-        certificate = engine.prove(puzzle, limits)
-        decided_by = engine.name
-        if certificate is not None:
-            problems = check_certificate(puzzle, certificate, progress=progress)
-            if problems:
-                raise VerificationFailure(f"{engine.name} made a proof the checker rejects: "
-                                          f"{'; '.join(problems[:3])}")
-    if certificate is None:
-        if answer.status is Status.UNKNOWN:
-            return Proof(Status.UNKNOWN, reason=answer.reason)
-        return Proof(Status.UNKNOWN, reason=f"unsolvable ({answer.reason}), but no checkable "
-                     "certificate could be made within the limits")
+        elif not tried:  # also when direct gave up: a checked proof settles the question
+            certificate = _checked_proof(engine, puzzle, limits, progress)
+        if certificate is None:
+            if answer.status is Status.UNKNOWN:
+                return Proof(Status.UNKNOWN, reason=answer.reason)
+            return Proof(Status.UNKNOWN, reason=f"unsolvable ({answer.reason}), but no "
+                         "checkable certificate could be made within the limits")
     document = {"format": CERTIFICATE_FORMAT, "trailkit": trailkit_version(), "spec": spec_path,
                 "spec_sha256": _sha256(spec_path), "certificate": certificate.to_json()}
     return Proof(Status.UNSOLVABLE, certificate, document, decided_by=decided_by)
+
+
+def _checked_proof(engine: Backend, puzzle: Puzzle, limits: Limits,
+                   progress: Callable[[str], None] | None) -> Certificate | None:
+    """``engine``'s DRUP certificate that ``puzzle`` has no walk, checked by the
+    independent checker (``None``: solvable, or no proof within the limits)."""
+    certificate = engine.prove(puzzle, limits)
+    if certificate is not None:
+        problems = check_certificate(puzzle, certificate, progress=progress)
+        if problems:
+            raise VerificationFailure(f"{engine.name} made a proof the checker rejects: "
+                                      f"{'; '.join(problems[:3])}")
+    return certificate
 
 
 def certificate_files(document: dict[str, Any], out: str | Path) -> list[tuple[Path, str]]:
