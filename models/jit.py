@@ -88,7 +88,7 @@ class Kernel:
                 compile_: Any = njit
                 options: dict[str, Any] = {"nogil": True,
                                            "inline": "always" if self.inline else "never"}
-                if not self.refcounts:
+                if not self.refcounts and _can_skip_refcounts():
                     options["_nrt"] = False  # Numba's flag for its reference counting
                 try:
                     self._compiled = compile_(cache=True, **options)(function)
@@ -112,6 +112,15 @@ class Kernel:
                 names[name] = variant(names[name])
         copy = types.FunctionType(f.__code__, names, f.__name__, f.__defaults__, f.__closure__)
         return functools.update_wrapper(copy, f)
+
+
+def _can_skip_refcounts() -> bool:
+    """Whether this Numba takes ``_nrt`` (an option of its own, not of its documented
+    API): without it a ``refcounts=False`` kernel compiles with the counting, slower
+    but the same."""
+    from numba.core.options import DefaultOptions
+
+    return hasattr(DefaultOptions, "_nrt")
 
 
 @overload
