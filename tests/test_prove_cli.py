@@ -165,6 +165,38 @@ def test_with_drup_the_proof_comes_before_directs_search(monkeypatch) -> None:
     assert asked == ["direct"]  # no proof (a walk exists): direct found and verified it
 
 
+def test_direct_searches_in_full_only_when_no_proof_comes(monkeypatch) -> None:
+    # a search that would need more than FIRST_LOOK nodes (as on the bench's balanced
+    # specs, 40 to 80 s to give up): the proof is asked for after the first look, and the
+    # whole search runs only when none comes, so a walk is still found
+    rgb = ColourRule.from_cycle(["red", "blue", "green"])
+    triangles = Puzzle.build(kind="walk", colours=rgb, closed=True, edges=[
+        ("a", "b", "red"), ("b", "c", "blue"), ("c", "a", "green"),
+        ("a", "d", "red"), ("d", "e", "green"), ("e", "a", "blue")])
+    walkable = Puzzle.build(kind="walk", colours=rgb, closed=True, edges=[
+        ("a", "b", "red"), ("b", "c", "blue"), ("c", "a", "green")])
+    budgets: list[int | None] = []
+    real_solve = proving.solve
+
+    def slow_search(puzzle: Puzzle, backend: str, limits: Limits) -> Answer:
+        budgets.append(limits.work_limit)
+        if limits.work_limit == proving.FIRST_LOOK:
+            return Answer(Status.UNKNOWN, backend, reason="work limit reached")
+        return real_solve(puzzle, backend, limits)
+
+    monkeypatch.setattr(proving, "solve", slow_search)
+    outcome = proving.prove(triangles, "sat", Limits())
+    assert outcome.status is Status.UNSOLVABLE and outcome.decided_by == "sat"
+    assert budgets == [proving.FIRST_LOOK]  # the proof settled it: no whole search
+    budgets.clear()
+    outcome = proving.prove(walkable, "sat", Limits())
+    assert outcome.status is Status.SOLVED and outcome.length == 3
+    assert budgets == [proving.FIRST_LOOK, None]  # no proof: searched in full
+    budgets.clear()
+    outcome = proving.prove(walkable, "sat", Limits(work_limit=7))
+    assert budgets == [7]  # a work limit given is the user's: kept
+
+
 def test_lrat_certificate_round_trip_and_rejections(tmp_path: Path, capsys) -> None:
     cert = proved(tmp_path, capsys, "--lrat")
     body = json.loads(cert.read_text())["certificate"]
