@@ -195,6 +195,9 @@ def test_direct_searches_in_full_only_when_no_proof_comes(monkeypatch) -> None:
     budgets.clear()
     outcome = proving.prove(walkable, "sat", Limits(work_limit=7))
     assert budgets == [7]  # a work limit given is the user's: kept
+    budgets.clear()
+    outcome = proving.prove(walkable, "cpsat", Limits())  # makes no proofs: no first look
+    assert outcome.status is Status.SOLVED and budgets == [None]
 
 
 def test_lrat_certificate_round_trip_and_rejections(tmp_path: Path, capsys) -> None:

@@ -112,8 +112,10 @@ def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = NO_LIMITS
         # before giving up. Direct runs after, when no proof came (a walk may exist).
         certificate, tried = _checked_proof(engine, puzzle, limits, progress), True
     if certificate is None:
-        first = limits if limits.work_limit is not None else replace(limits,
-                                                                      work_limit=FIRST_LOOK)
+        # a proof is asked for next: direct's search first takes a look only
+        proof_next = engine.supports_proof and why_not is None and not tried
+        first = (replace(limits, work_limit=FIRST_LOOK)
+                 if proof_next and limits.work_limit is None else limits)
         answer = solve(puzzle, "direct", first)
         if answer.status is Status.SOLVED:
             return _solved(answer)
