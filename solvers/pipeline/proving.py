@@ -125,14 +125,7 @@ def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = NO_LIMITS
             raise UnsupportedPuzzle(f"backend {engine.name!r} makes no proofs; use sat or "
                                     "sat:NAME")
         elif why_not is not None:
-            unless = "no DRUP proof is asked for" if drup else "the pre-check is on"
-            instead = (f" (when {unless}, trailkit proves it with its "
-                       f"{answer.certificate.kind} certificate)"
-                       if answer.certificate_checked and answer.certificate is not None else "")
-            message = f"no DRUP proof applies: {why_not}{instead}"
-            if drup or not precheck:  # asked for what cannot apply: an input error
-                raise UnsupportedPuzzle(message)
-            return Proof(Status.UNKNOWN, reason=message)
+            return _no_proof_applies(answer, why_not, drup, precheck)
         elif not tried:  # also when direct gave up: a checked proof settles the question
             certificate = _checked_proof(engine, puzzle, limits, progress)
         if certificate is None and answer.status is Status.UNKNOWN and first is not limits:
@@ -147,6 +140,19 @@ def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = NO_LIMITS
     document = {"format": CERTIFICATE_FORMAT, "trailkit": trailkit_version(), "spec": spec_path,
                 "spec_sha256": _sha256(spec_path), "certificate": certificate.to_json()}
     return Proof(Status.UNSOLVABLE, certificate, document, decided_by=decided_by)
+
+
+def _no_proof_applies(answer: Answer, why_not: str, drup: bool, precheck: bool) -> Proof:
+    """Unknown, saying why no DRUP proof applies and what would prove it instead; an
+    input error when only a DRUP proof would do (``drup``, or no ``precheck``)."""
+    unless = "no DRUP proof is asked for" if drup else "the pre-check is on"
+    instead = (f" (when {unless}, trailkit proves it with its "
+               f"{answer.certificate.kind} certificate)"
+               if answer.certificate_checked and answer.certificate is not None else "")
+    message = f"no DRUP proof applies: {why_not}{instead}"
+    if drup or not precheck:  # asked for what cannot apply: an input error
+        raise UnsupportedPuzzle(message)
+    return Proof(Status.UNKNOWN, reason=message)
 
 
 def _solved(answer: Answer) -> Proof:
