@@ -3,6 +3,7 @@ the walk's steps in order, certificates, repairs, domino tiles), read back by me
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import stat
@@ -341,7 +342,9 @@ def test_png_of_a_big_puzzle_is_drawn_simplified(tmp_path, monkeypatch) -> None:
 
 def test_emphasis_reads_the_repair_librarys_own_changes() -> None:
     """``Emphasis.from_changes(result.repairs[0].changes)``: the library's ``Change``
-    objects read the same as their JSON form (adds, recolourings, removals)."""
+    objects read the same as their JSON form (adds, recolourings, removals), and are
+    placed on the same edges of the repaired puzzle (the JSON names an edge by its id,
+    a ``Change`` by its index)."""
     from trailkit.models.repair_rules import RepairRules
     from trailkit.solvers.repair.changes import changes_json
     from trailkit.solvers.repair.fewest_changes import repair
@@ -354,7 +357,12 @@ def test_emphasis_reads_the_repair_librarys_own_changes() -> None:
     for puzzle, result in results:
         for r in result.repairs:
             emphasis = Emphasis.from_changes(r.changes, note="n")
-            assert emphasis == Emphasis.from_changes(changes_json(puzzle, r.changes), note="n")
+            as_json = Emphasis.from_changes(changes_json(puzzle, r.changes), note="n")
+            assert [(p.change, p.edge, p.why) for p in emphasis.place(r.puzzle)] == \
+                [(p.change, p.edge, p.why) for p in as_json.place(r.puzzle)]
+            assert [dataclasses.replace(m, edge=None) for m in emphasis.removed] == \
+                [dataclasses.replace(m, edge=None) for m in as_json.removed]
+            assert emphasis.added == as_json.added
             assert not emphasis.is_empty
             seen |= {c.op.value for c in r.changes}
             for mark, change in zip(emphasis.added + emphasis.recoloured + emphasis.removed,
@@ -518,3 +526,86 @@ def test_repair_labels_clear_nodes_and_badges_for_any_added_plank(tail: str, hea
     emphasis = Emphasis(emphasis.added, emphasis.recoloured, removed.removed)
     svg = draw_svg(fixed, solve(fixed), emphasis=emphasis)
     assert_labels_clear(svg, len(changes) + 1)
+
+
+# ------------------------------------------------- repair marks on parallel edges
+def planks_by_edge(root: ET.Element) -> dict[int, str]:
+    """Each edge group's ``data-edge`` and the path its plank is drawn along."""
+    return {int(g.get("data-edge")): g.find(f"{SVG}path[@class='plank']").get("d")
+            for g in groups(root, "edge")}
+
+
+def change_marks(root: ET.Element) -> list[tuple[str, int, str]]:
+    """Each repair mark of an added or recoloured edge: its ``data-change``, its
+    ``data-edge`` and the path its halo is drawn along."""
+    return [(g.get("data-change"), int(g.get("data-edge")), g.find(f"{SVG}path").get("d"))
+            for g in root.iter(f"{SVG}g") if g.get("data-change") in ("add", "recolour")]
+
+
+def assert_marks_on(root: ET.Element, expected: list[tuple[str, int]]) -> None:
+    """The marks name exactly ``expected`` (change, edge) and each is drawn along the
+    edge it names, so the picture marks the edges the answer names."""
+    marks = change_marks(root)
+    assert [(change, e) for change, e, _ in marks] == expected
+    planks = planks_by_edge(root)
+    for _, e, d in marks:
+        assert d == planks[e]
+    callouts = {(g.get("data-for"), g.get("data-edge")) for g in groups(root, "callout")}
+    assert callouts >= {("added" if c == "add" else "recoloured", str(e))
+                        for c, e in expected}
+
+
+def test_draw_repair_marks_the_added_koenigsberg_bridge_not_its_twin(tmp_path) -> None:
+    """The repair adds a second C-D bridge, edge 7 (``#7`` in the text walk), beside
+    the Hohe Brücke, edge 6: the halo and its label are on edge 7's curve."""
+    out = tmp_path / "k.svg"
+    assert main(["draw", str(ROOT / "specs" / "koenigsberg.yaml"), "--repair",
+                 "--out", str(out)]) == 0
+    root = parse(out.read_text(encoding="utf-8"))
+    assert planks_by_edge(root)[6] != planks_by_edge(root)[7]  # two curves apart
+    assert_marks_on(root, [("add", 7)])
+    steps = {int(s.get("data-edge")) for s in groups(root, "step")}
+    assert 7 in steps  # the walk crosses the new bridge the mark is on
+
+
+def test_draw_repair_marks_the_added_edge_among_several_parallel_ones(tmp_path) -> None:
+    """Three a-b edges and two b-c ones, closed: the repair adds a third b-c edge (5),
+    which the mark names and is drawn along, not the first b-c edge (3)."""
+    spec = tmp_path / "m.yaml"
+    spec.write_text("trailkit: 1\nkind: trail\nclosed: true\n"
+                    "edges: [a b, a b, a b, b c, b c, c a]\n", encoding="utf-8")
+    out = tmp_path / "m.svg"
+    assert main(["draw", str(spec), "--repair", "--out", str(out)]) == 0
+    assert_marks_on(parse(out.read_text(encoding="utf-8")), [("add", 6)])
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["objects", "json"])
+def test_marks_follow_indices_through_removals_and_recolourings(as_json: bool) -> None:
+    """Three a-b planks, one removed, one recoloured blue, one blue added: the repaired
+    puzzle has three blue a-b planks, and each mark is on the one its change names
+    (the JSON names edges by id, the library's changes by index)."""
+    from trailkit.solvers.repair.changes import Change, Op, apply_changes, changes_json
+
+    puzzle = load_spec_text("trailkit: 1\nkind: colour-walk\ncolours: [red, blue]\n"
+                            "start: a\ngoal: c\nedges: [a b red, a b blue, a b red, "
+                            "b c blue, c a red]\n")
+    changes = [Change(Op.REMOVE, "a", "b", "red", "red", 0),
+               Change(Op.RECOLOUR, "a", "b", "blue", "red", 2),
+               Change(Op.ADD, "a", "b", "blue")]
+    fixed = apply_changes(puzzle, changes)
+    assert [fixed.colour_name(e) for e in range(fixed.num_edges)][:2] == ["blue", "blue"]
+    given = changes_json(puzzle, changes) if as_json else changes
+    root = parse(draw_svg(fixed, solve(fixed), emphasis=Emphasis.from_changes(given)))
+    assert_marks_on(root, [("add", 4), ("recolour", 1)])
+    removed = [g for g in root.iter(f"{SVG}g") if g.get("data-change") == "remove"]
+    assert [g.get("data-edge") for g in removed] == ["0"]
+
+
+def test_a_mark_that_could_be_on_several_edges_is_on_none() -> None:
+    """Without an index that fits, a mark whose ends and colour match several edges is
+    not guessed onto one of them: a note says so."""
+    puzzle = load_spec_text("trailkit: 1\nkind: trail\nedges: [a b, a b, b c]\n")
+    emphasis = Emphasis(recoloured=(EdgeMark("a", "b"),))
+    svg = draw_svg(puzzle, emphasis=emphasis)
+    assert change_marks(parse(svg)) == []
+    assert "one of 2 alike" in notes_text(svg)

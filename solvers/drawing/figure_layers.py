@@ -168,7 +168,7 @@ class FigureLayers(Canvas):
                                stroke=INK, stroke_width=1.6)
                           + text_el(str(i + 1), x=bx, y=by + 4.0, font_size="10",
                                     font_weight="bold", text_anchor="middle", fill=INK),
-                          class_="badge", data_step=i + 1))
+                          class_="badge", data_step=i + 1, data_edge=walk.edges[i]))
         self.notes.append(f"The walk ({plural(len(walk), 'step')}) is drawn as one line; "
                           f"every {ordinal(every)} step is numbered.")
         self.legend.append((swatch_step(), "step number and direction"))

@@ -1,8 +1,12 @@
 """The repair's layers of the node-and-edge picture: what the repair changed.
 
-Added and recoloured edges get a halo below them, removed ones a ghost with a cross,
-and each change a callout (``added``, ``was blue``, ``removed``, a ``<g class="callout"
-data-for=added|recoloured|removed>``). The callouts are placed last, where the
+Added and recoloured edges get a halo below them, removed ones a ghost with a cross
+(each a ``<g class="repair ..." data-change=add|recolour|remove data-edge=E>``: for an
+added or recoloured edge ``E`` is the index of the edge it is drawn on, the one the
+answer names, found by :meth:`~trailkit.solvers.drawing.emphasis.Emphasis.place`; for a
+removed one, the edge as its change names it), and each change a callout (``added``,
+``was blue``, ``removed``, a ``<g class="callout" data-for=added|recoloured|removed>``).
+The callouts are placed last, where the
 :class:`~trailkit.solvers.drawing.placement.Occupancy` says nothing is drawn: never on
 a node, a badge, an arrowhead, a tag or each other.
 """
@@ -32,16 +36,19 @@ class RepairMarks(Canvas):
         if emph.note:
             self.notes.insert(0, emph.note)
         p = self.p
-        taken: set[int] = set()
         halos, ghosts = [], []
-        for mark, what in [*((m, "added") for m in emph.added),
-                           *((m, "recoloured") for m in emph.recoloured)]:
-            e = self._find_edge(mark, taken)
-            if e is None:
-                self.notes.append(f"(The {what} edge {mark.tail}–{mark.head} is not in this "
-                                  "puzzle.)")
+        for placed in emph.place(p):
+            mark, e = placed.mark, placed.edge
+            if placed.why:
+                self.notes.append(placed.why)
+            if placed.change == "remove":
+                ghost = self._ghost(mark)
+                if ghost:
+                    ghosts.append(ghost)
                 continue
-            taken.add(e)
+            if e is None:
+                continue
+            what = "added" if placed.change == "add" else "recoloured"
             curve = self.curve(e)
             label = ("added" if what == "added"
                      else f"was {mark.old_colour}" if mark.old_colour else "recoloured")
@@ -52,37 +59,35 @@ class RepairMarks(Canvas):
                                     stroke_width=PLANK_W * 3.6, stroke_linecap="round")
                             + el("path", d=path_d(curve), fill="none", stroke=INK,
                                  stroke_width=1.4, stroke_dasharray="4 3"),
-                            class_=f"repair {what}", data_edge=e,
+                            class_=f"repair {what}", data_change=placed.change, data_edge=e,
                             data_from=mark.tail, data_to=mark.head,
                             data_colour=mark.colour, data_label=label))
-        for mark in emph.removed:
-            if mark.tail not in p.nodes or mark.head not in p.nodes:
-                continue
-            a = self.xy[p.node_index(mark.tail)]
-            b = self.xy[p.node_index(mark.head)]
-            paint = self.paint.get(mark.colour or "", NO_COLOUR)
-            mx, my = (a + b) / 2
-            self.room.add_disc(V(mx, my), 10.0)  # the cross
-            self.callouts.append(([a, b], "removed", {
-                "data_for": "removed", "data_from": mark.tail, "data_to": mark.head}))
-            ghosts.append(el("g", el("line", x1=a[0], y1=a[1], x2=b[0], y2=b[1],
-                                     stroke=paint.hex, stroke_width=PLANK_W * 0.6,
-                                     stroke_dasharray="3 5", opacity="0.6")
-                             + text_el("×", x=mx, y=my + 7, font_size="22", font_weight="bold",
-                                       text_anchor="middle", fill=INK),
-                             class_="repair removed", data_from=mark.tail, data_to=mark.head,
-                             data_colour=mark.colour, data_label="removed"))
         self.legend.append((swatch_halo(), "changed by the repair"))
         return el("g", "".join(halos), class_="repairs"), el("g", "".join(ghosts),
                                                              class_="repairs-removed")
 
-    def _find_edge(self, mark: EdgeMark, taken: set[int]) -> int | None:
+    def _ghost(self, mark: EdgeMark) -> str:
+        """A removed edge: a faded line between its ends with a cross, and its callout;
+        ``data-edge`` is the edge as its change names it (it is gone from the puzzle
+        drawn)."""
         p = self.p
-        for e in range(p.num_edges):
-            if e not in taken and mark.matches(p.nodes[p.tail[e]], p.nodes[p.head[e]],
-                                               p.colour_name(e)):
-                return e
-        return None
+        if mark.tail not in p.nodes or mark.head not in p.nodes:
+            return ""
+        a = self.xy[p.node_index(mark.tail)]
+        b = self.xy[p.node_index(mark.head)]
+        paint = self.paint.get(mark.colour or "", NO_COLOUR)
+        mx, my = (a + b) / 2
+        self.room.add_disc(V(mx, my), 10.0)  # the cross
+        self.callouts.append(([a, b], "removed", {
+            "data_for": "removed", "data_edge": mark.edge, "data_from": mark.tail,
+            "data_to": mark.head}))
+        return el("g", el("line", x1=a[0], y1=a[1], x2=b[0], y2=b[1], stroke=paint.hex,
+                          stroke_width=PLANK_W * 0.6, stroke_dasharray="3 5", opacity="0.6")
+                  + text_el("×", x=mx, y=my + 7, font_size="22", font_weight="bold",
+                            text_anchor="middle", fill=INK),
+                  class_="repair removed", data_change="remove", data_edge=mark.edge,
+                  data_from=mark.tail, data_to=mark.head, data_colour=mark.colour,
+                  data_label="removed")
 
     def callouts_layer(self) -> str:
         """The repair's labels, each on a spot where nothing is drawn (placed last, after
