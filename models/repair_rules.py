@@ -4,6 +4,7 @@
 
     repair:
       add: layout        # layout | any | none | a list of candidate edges like `edges:`
+                         # (default: layout when the spec has a layout:, else any)
       colours: any       # colours a new edge may have: any colour of the rule, or a list
       recolour: false    # an existing edge may change colour
       remove: false      # an edge may be left out (a domino put aside)
@@ -56,6 +57,18 @@ class RepairRules:
     recolour: bool = False
     remove: bool = False
     protect: frozenset[str] = frozenset()
+
+    @classmethod
+    def default(cls, *, has_layout: bool) -> RepairRules:
+        """The rules where the spec says nothing of new edges (no ``repair:`` block, or one
+        without ``add:``): edges between touching nodes when the spec has a ``layout:``,
+        since a new plank must lie where the puzzle's pieces are; else any new edge
+        (CONTRACT 1.3, section 6).
+
+        >>> RepairRules.default(has_layout=True).add, RepairRules.default(has_layout=False).add
+        ('layout', 'any')
+        """
+        return cls(add="layout" if has_layout else "any")
 
     def with_(self, **changes: Any) -> RepairRules:
         """A copy with some fields replaced (the command line's overrides)."""

@@ -483,7 +483,9 @@ def assert_labels_clear(svg: str, expected: int) -> None:
 
 def test_repair_labels_clear_nodes_and_badges_in_the_commands_pictures(tmp_path) -> None:
     """The new user's two pictures: Königsberg's added bridge (a label among step badges)
-    and the tyre puzzle repaired with any new plank (one that runs under three tyres)."""
+    and the tyre puzzle repaired with any new plank (the one that keeps the walk
+    longest, B-L, a long plank between tyres; A-T, under three tyres, is in
+    ``TYRE_PLANKS`` below)."""
     out = tmp_path / "k.svg"
     assert main(["draw", str(ROOT / "specs" / "koenigsberg.yaml"), "--repair", "--out",
                  str(out)]) == 0
@@ -494,7 +496,7 @@ def test_repair_labels_clear_nodes_and_badges_in_the_commands_pictures(tmp_path)
     out = tmp_path / "t.svg"
     assert main(["draw", str(spec), "--repair", "--out", str(out)]) == 0
     assert [{g.get("data-from"), g.get("data-to")} for g in groups(parse(out.read_text()),
-                                                                   "added")] == [{"A", "T"}]
+                                                                   "added")] == [{"B", "L"}]
     assert_labels_clear(out.read_text(), 1)
 
 

@@ -64,7 +64,7 @@ def test_tyre_recolourings_each_repair_it() -> None:
     for r in result.repairs:
         assert verify(r.puzzle, r.answer.walk) == []
         lengths = [x.answer.length for x in result.repairs]
-    assert lengths == sorted(lengths)
+    assert lengths == sorted(lengths, reverse=True)  # the hardest first
 
 
 # ------------------------------------------------------------ Euler classics
@@ -304,6 +304,34 @@ def _single_change_lengths(puzzle: Puzzle, rules: RepairRules) -> dict[int, int]
     return out
 
 
+def _oracle_crossings(puzzle: Puzzle, u: str, v: str) -> int:
+    """The oracle's count of what a new straight edge u-v crosses in the spec's layout:
+    the other edges' lines it cuts (not those sharing an end) and the nodes it runs
+    over (nearer than 0.3 of the closest two nodes); 0 without a layout."""
+    if not puzzle.layout:
+        return 0
+    at = {name: complex(*puzzle.layout[name]) for name in puzzle.nodes}
+    near = 0.3 * min(abs(p - q) for p, q in combinations(at.values(), 2))
+
+    def side(p: complex, q: complex, r: complex) -> int:
+        z = ((q - p).conjugate() * (r - p)).imag
+        return (z > 1e-12) - (z < -1e-12)
+
+    a, b = at[u], at[v]
+    cuts = 0
+    for e in range(puzzle.num_edges):
+        x, y = puzzle.nodes[puzzle.tail[e]], puzzle.nodes[puzzle.head[e]]
+        if {x, y} & {u, v}:
+            continue
+        c, d = at[x], at[y]
+        cuts += side(a, b, c) * side(a, b, d) < 0 and side(c, d, a) * side(c, d, b) < 0
+    over = 0
+    for name, p in at.items():
+        t = max(0.0, min(1.0, ((p - a) / (b - a)).real))
+        over += name not in (u, v) and abs(a + t * (b - a) - p) < near
+    return cuts + over
+
+
 @pytest.mark.parametrize(("spec", "rules"), [
     ("tyre-puzzle/original.yaml", RepairRules(add="layout", recolour=True,
                                               protect=frozenset({"T"}))),
@@ -311,34 +339,173 @@ def _single_change_lengths(puzzle: Puzzle, rules: RepairRules) -> dict[int, int]
                  marks=pytest.mark.slow),
     ("koenigsberg.yaml", RepairRules(add="any", remove=True)),
 ], ids=["tyre-recolour", "tyre-any", "koenigsberg-remove"])
-def test_the_repair_shown_has_the_shortest_walk_of_the_fewest(spec: str,
-                                                              rules: RepairRules) -> None:
+def test_the_repair_shown_keeps_the_puzzle_hardest(spec: str, rules: RepairRules) -> None:
     """Without ``all_repairs`` the one repair shown is, of the single changes that repair
-    the puzzle, the one whose repaired puzzle has the shortest walk; of those, the first
-    candidate (so it is the same one every time), and ``all_repairs`` lists it first."""
+    the puzzle, the one whose repaired puzzle has the longest shortest walk; of those,
+    the one whose new edge crosses least in the layout's drawing; of those, the first
+    candidate (so it is the same one every time); ``all_repairs`` lists it first, and
+    lists every one, longest walk first (CONTRACT 1.3, section 6)."""
     from trailkit.solvers.repair.candidates import candidate_changes
 
     puzzle = load_spec(SPECS / spec)
     lengths = _single_change_lengths(puzzle, rules)
-    shortest = min(lengths.values())
-    first = min(i for i, n in lengths.items() if n == shortest)
     candidates = candidate_changes(puzzle, rules)
+    longest = max(lengths.values())
+
+    def drawn(i: int) -> int:
+        c = candidates[i]
+        return _oracle_crossings(puzzle, c.u, c.v) if c.op is Op.ADD else 0
+
+    first = min((i for i, n in lengths.items() if n == longest), key=lambda i: (drawn(i), i))
     shown = repair(puzzle, rules)
     assert shown.changes == 1 and len(shown.repairs) == 1
-    assert shown.repairs[0].answer.length == shortest
+    assert shown.repairs[0].answer.length == longest
     assert shown.repairs[0].changes == (candidates[first],)
     listed = repair(puzzle, rules, all_repairs=True)
     assert listed.repairs[0].changes == (candidates[first],)
     assert len(listed.repairs) == len(lengths)
+    order = [(-r.answer.length, drawn(candidates.index(r.changes[0])),
+              candidates.index(r.changes[0])) for r in listed.repairs]
+    assert order == sorted(order)
 
 
-def test_the_tyre_recolouring_with_the_shortest_walk_is_shown() -> None:
-    """The new user's case: with recolouring allowed a 10-step repair exists, so the
-    25-step AA-AB plank is not the one shown."""
+def test_the_tyre_recolouring_with_the_longest_walk_is_shown() -> None:
+    """With recolouring allowed, the repair shown keeps the puzzle hardest: a recoloured
+    plank whose repaired puzzle's shortest walk is 37 steps, longer than the 25 of the
+    AA-AB plank (a 10-step one exists too)."""
     puzzle = load_spec(TYRE)
-    shown = repair(puzzle, puzzle.repair.with_(recolour=True)).repairs[0]
-    assert shown.answer.length == 10 and shown.changes[0].op is Op.RECOLOUR
+    listed = repair(puzzle, puzzle.repair.with_(recolour=True), all_repairs=True).repairs
+    shown = listed[0]
+    assert shown.answer.length == 37 and shown.changes[0].op is Op.RECOLOUR
+    assert min(r.answer.length for r in listed) == 10
     assert verify(shown.puzzle, shown.answer.walk) == []
+
+
+# ------------------------------------------- the default for a laid-out puzzle
+#: Ten tyres in a triangle, start A at the top, goal J at the bottom right, one plank
+#: (I-J, red) missing so that no walk exists. A straight A-J plank would run over C and
+#: F; the old default (any pair, the shortest walk first) proposed exactly that, a
+#: one-step walk from start to goal.
+TEN_TYRES = """\
+trailkit: 1
+name: Ten tyres, one plank missing
+kind: colour-walk
+colours: [red, blue, green]
+start: A
+goal: J
+layout:
+  A: [3, 5.196]
+  B: [2, 3.464]
+  C: [4, 3.464]
+  D: [1, 1.732]
+  E: [3, 1.732]
+  F: [5, 1.732]
+  G: [0, 0]
+  H: [2, 0]
+  I: [4, 0]
+  J: [6, 0]
+edges:
+  - A B red
+  - A C red
+  - B C blue
+  - B D red
+  - B E green
+  - C F red
+  - D E red
+  - D G green
+  - D H blue
+  - E H red
+  - E I red
+  - F I blue
+  - F J blue
+  - G H green
+  - H I green
+"""
+
+
+def test_the_default_repair_of_a_laid_out_puzzle_keeps_it_a_puzzle() -> None:
+    """No ``repair:`` block, a ``layout:``: new planks only between touching tyres, and
+    of the three single planks that repair it, the one that keeps the walk longest (the
+    missing red I-J plank, 7 steps), not a start-goal plank through two tyres."""
+    from trailkit.solvers.repair.changes import Change
+
+    puzzle = load_spec_text(TEN_TYRES)
+    assert puzzle.repair is None
+    result = repair(puzzle, all_repairs=True)
+    assert result.rules.add == "layout" and result.minimal
+    shown = [(r.changes, r.answer.length) for r in result.repairs]
+    assert shown == [((Change(Op.ADD, "I", "J", "red"),), 7),
+                     ((Change(Op.ADD, "E", "F", "red"),), 5),
+                     ((Change(Op.ADD, "I", "J", "blue"),), 5)]
+    assert repair(puzzle).repairs[0].changes == shown[0][0]
+    for r in result.repairs:
+        assert verify(r.puzzle, r.answer.walk) == []
+    anywhere = repair(puzzle, RepairRules(add="any"), all_repairs=True)
+    lengths = [r.answer.length for r in anywhere.repairs]
+    assert lengths == sorted(lengths, reverse=True) and lengths[-1] == 1  # A-J, listed last
+
+
+def test_repair_all_lists_each_repair_with_its_walk_length_hardest_first(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``repair --all`` on the ten tyres, text and JSON: every repair with the fewest
+    changes, each with its walk's length, longest first."""
+    import json
+
+    from trailkit.solvers.cli import main
+
+    spec = tmp_path / "ten.yaml"
+    spec.write_text(TEN_TYRES, encoding="utf-8")
+    assert main(["repair", str(spec), "--all", "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert [(r["changes"][0]["from"], r["changes"][0]["to"], r["changes"][0]["colour"],
+             r["length"]) for r in obj["repairs"]] == [
+        ("I", "J", "red", 7), ("E", "F", "red", 5), ("I", "J", "blue", 5)]
+    assert main(["repair", str(spec), "--all"]) == 0
+    text = capsys.readouterr().out
+    said = re.findall(r"(\d)\. add a new (\w+) plank (\w-\w)\n.*?, (\d+) steps", text)
+    assert said == [("1", "red", "I-J", "7"), ("2", "red", "E-F", "5"),
+                    ("3", "blue", "I-J", "5")]
+    assert "planks between touching nodes (9 candidates)" in text
+
+
+def test_without_add_the_rules_follow_the_layout() -> None:
+    """``repair:`` without ``add:``, or no block: ``layout`` with a layout, else ``any``
+    (``layout: auto`` is no layout of the spec's own)."""
+    base = "trailkit: 1\nkind: trail\nedges: [a b, b c]\n"
+    laid = "layout: {a: [0, 0], b: [1, 0], c: [2, 0]}\n"
+    assert load_spec_text(base + laid + "repair: {recolour: false}\n").repair.add == "layout"
+    assert load_spec_text(base + "repair: {recolour: false}\n").repair.add == "any"
+    assert load_spec_text(base + laid + "repair: {add: any}\n").repair.add == "any"
+    assert repair(load_spec_text(base + "closed: true\n" + laid)).rules.add == "layout"
+    assert repair(load_spec_text(base + "closed: true\nlayout: auto\n")).rules.add == "any"
+
+
+def test_crossings_in_the_drawing_break_a_tie_of_walk_lengths() -> None:
+    """A star of four leaves: joining any two leaves repairs it with a walk of five
+    edges. a-b runs straight over the centre x, a-c crosses nothing, so a-c is shown
+    though a-b is the first candidate; without a layout, the first candidate."""
+    from trailkit.solvers.repair.changes import Change
+
+    star = ("trailkit: 1\nkind: trail\nedges: [x a, x b, x c, x d]\n"
+            "repair: {add: [a b, a c]}\n")
+    laid = "layout: {x: [0, 0], a: [-1, 0], b: [1, 0], c: [0, 1], d: [0, -1]}\n"
+    listed = repair(load_spec_text(star + laid), all_repairs=True).repairs
+    assert [(r.changes, r.answer.length) for r in listed] == [
+        ((Change(Op.ADD, "a", "c"),), 5), ((Change(Op.ADD, "a", "b"),), 5)]
+    assert repair(load_spec_text(star + laid)).repairs[0].changes == listed[0].changes
+    plain = repair(load_spec_text(star)).repairs[0].changes
+    assert plain == (Change(Op.ADD, "a", "b"),)
+
+
+def test_the_tyre_puzzle_as_found_still_gets_its_plank_without_flags(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``trailkit repair specs/tyre-puzzle/original.yaml``, no flags: AA-AB, green."""
+    from trailkit.solvers.cli import main
+
+    assert main(["repair", str(TYRE)]) == 0
+    out = capsys.readouterr().out
+    assert "repair with 1 change" in out and "  add a new green plank AA-AB\n" in out
+    assert "25 steps" in out
 
 
 # ------------------------------------------------------------ repair --out

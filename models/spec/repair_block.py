@@ -6,8 +6,10 @@ RepairRules` (what a repair may change, CONTRACT.md v1.1, section 1; its keys ``
 Read after the edges and the layout, so node names and the colour palette are known: a
 protected node or a candidate edge's end that names no node, a colour outside the rule,
 or ``add: layout`` without a ``layout:`` is a located error (with a "did you mean" hint
-where one helps). The rules themselves live in :mod:`trailkit.models.repair_rules`, which
-the solvers import without the spec reader.
+where one helps). Without ``add:`` new edges go between touching nodes when the spec
+has a ``layout:``, else between any two (:meth:`~trailkit.models.repair_rules.
+RepairRules.default`). The rules themselves live in :mod:`trailkit.models.repair_rules`,
+which the solvers import without the spec reader.
 
 >>> from trailkit.models.spec.composing import compose
 >>> from trailkit.models.spec.state import SpecReader
@@ -43,6 +45,8 @@ def read_repair_rules(reader: SpecReader, node: yaml.Node, palette: tuple[str, .
     rules: dict[str, Any] = {}
     if "add" in entries:
         rules["add"] = _read_add(reader, entries["add"][1], palette, has_layout)
+    else:
+        rules["add"] = RepairRules.default(has_layout=has_layout).add
     if "colours" in entries:
         colours = _read_colours(reader, entries["colours"][1], palette)
         if colours is not None:

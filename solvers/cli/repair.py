@@ -131,7 +131,7 @@ def rules_from(args: argparse.Namespace, puzzle: Puzzle) -> RepairRules:
     """The spec's ``repair:`` rules with the command line's flags applied on top."""
     from dataclasses import replace
 
-    rules = puzzle.repair or RepairRules()
+    rules = puzzle.repair or RepairRules.default(has_layout=bool(puzzle.layout))
     if args.add is not None:
         rules = replace(rules, add=args.add if args.add in ("layout", "any", "none")
                         else _candidates(puzzle, args.add))
@@ -229,6 +229,10 @@ def repair_text(result: Any, spec: str) -> str:
                                 f"({result.candidates} candidates)"))
     if result.status is RepairStatus.NO_REPAIR:
         lines.append(_words(puzzle, f"no repair: {result.proof}"))
+        if result.rules.add == "layout":
+            lines.append(_words(puzzle, "(new edges only between touching nodes of the layout, "
+                                        "the default for a spec with one; --add any allows "
+                                        "any two)"))
         return "\n".join(lines)
     how_many = (f"{len(result.repairs)} repairs" if len(result.repairs) > 1 else "repair")
     proven = "the fewest, proven" if result.minimal else "fewer not ruled out"

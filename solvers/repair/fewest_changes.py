@@ -20,16 +20,17 @@ refuted, or by two methods agreeing on the optimum. ``proof`` says which, or wha
 proven otherwise.
 
 Of the repairs with the fewest changes, the one shown (and listed first) is the one
-whose verified walk is shortest (longest under ``objective: longest``; an empty walk
-last: a repair that leaves nothing to walk shows nothing), ties going to the
-candidates listed first (:mod:`trailkit.solvers.repair.candidates` orders them), so
-the same spec always shows the same repair. The state search (pruned by its lower
-bounds) and the size-by-size search see every repair of their size; CP-SAT's optimum
-is one change set, shown as found (with ``all_repairs`` its list is ranked like the
-others). Asking CP-SAT for the shortest walk among the sets of its optimum's size was
-measured and left out: on the double-nine set with removals allowed it found the
-50-domino repair (five removals, against its first pick's 56) only after 2.5 s more,
-on top of the optimum's 0.5 s.
+that keeps the puzzle hardest (CONTRACT 1.3, section 6): the longest verified walk
+(the shortest walk of the repaired puzzle where edges are reusable or the objective is
+shortest, the longest under ``objective: longest``; an empty walk last), then the
+fewest new crossings in the drawing of the spec's ``layout:``
+(:mod:`trailkit.solvers.repair.crossings`), then the candidates listed first
+(:mod:`trailkit.solvers.repair.candidates` orders them), so the same spec always shows
+the same repair. A designer repairing a puzzle wants it kept a puzzle: the shortest
+walk, asked for before, proposed a new plank from start to goal. The state search
+(which stops only when no candidate left can have a longer walk) and the size-by-size
+search see every repair of their size; CP-SAT's optimum is one change set, shown as
+found (with ``all_repairs`` its list is ranked like the others).
 
 >>> from trailkit.models.spec import load_spec_text
 >>> p = load_spec_text("trailkit: 1\\nkind: trail\\nclosed: true\\nedges: [a b, b c]\\n")
@@ -42,10 +43,11 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trailkit.models.answer import Answer, Status
 from trailkit.models.errors import BackendUnavailable, UnsupportedPuzzle, VerificationFailure
@@ -64,7 +66,10 @@ from trailkit.solvers.repair.parity import (
 )
 from trailkit.solvers.repair.size_by_size import Level
 
-__all__ = ["REPAIR_BACKENDS", "Repair", "RepairResult", "RepairStatus", "repair",
+if TYPE_CHECKING:
+    from trailkit.solvers.repair.reusable import Screened
+
+__all__ = ["REPAIR_BACKENDS", "Repair", "RepairResult", "RepairStatus", "rank_repairs", "repair",
            "repair_mismatches"]
 
 #: The methods ``repair(backend=...)`` accepts: ``auto`` picks per puzzle.
@@ -149,14 +154,15 @@ def repair(puzzle: Puzzle, rules: RepairRules | None = None, *,
            backend: str = "auto", limits: Limits = NO_LIMITS) -> RepairResult:
     """Find the fewest allowed changes that make ``puzzle`` solvable (module docstring).
 
-    ``rules`` default to the spec's ``repair:`` block (else: add any edge);
+    ``rules`` default to the spec's ``repair:`` block (else: add an edge between touching
+    nodes of the spec's ``layout:``, or any edge without one);
     ``max_changes`` bounds the search; ``backend`` is one of :data:`REPAIR_BACKENDS`.
     """
     if backend not in REPAIR_BACKENDS:
         raise UnsupportedPuzzle(f"unknown repair backend {backend!r}; choose from "
                                 f"{', '.join(REPAIR_BACKENDS)}")
     began = time.perf_counter()
-    rules = rules or puzzle.repair or RepairRules()
+    rules = rules or puzzle.repair or RepairRules.default(has_layout=bool(puzzle.layout))
     original = solve(puzzle, limits=limits)
     base: dict[str, Any] = {"puzzle": puzzle, "rules": rules, "original": original}
     if original.status is Status.SOLVED:
@@ -186,6 +192,31 @@ def repair(puzzle: Puzzle, rules: RepairRules | None = None, *,
                      why_zero, bound, bound_why)
     result = finder.run()
     return RepairResult(**common, **result, time_s=time.perf_counter() - began)
+
+
+def rank_repairs(puzzle: Puzzle, candidates: Sequence[Change], repairs: Sequence[Repair]
+                 ) -> tuple[Repair, ...]:
+    """``repairs`` best first (module docstring): the longest verified walk, then the
+    fewest new crossings in the drawing, then the order of ``candidates``."""
+    from trailkit.solvers.repair.crossings import NewCrossings
+
+    order = {change: i for i, change in enumerate(candidates)}
+    lengths = Counter(r.answer.length or 0 for r in repairs)
+    crossings = NewCrossings(puzzle) if max(lengths.values(), default=0) > 1 else None
+
+    def key(r: Repair) -> tuple[int, int, tuple[int, ...]]:
+        n = r.answer.length or 0
+        # crossings only break a tie of lengths: counted only where there is one
+        drawn = crossings.count(r.changes) if crossings and lengths[n] > 1 else 0
+        return (-n, drawn, tuple(sorted(order.get(c, len(order)) for c in r.changes)))
+
+    return tuple(sorted(repairs, key=key))
+
+
+def _at_most(item: Screened) -> int:
+    """The longest a screened candidate's shortest walk can be: the walk that crosses the
+    new edge once (its ``estimate``), unbounded when there is none."""
+    return INFINITE if item.estimate is None else int(item.estimate)
 
 
 def _why_unsolvable(answer: Answer) -> str:
@@ -238,18 +269,10 @@ class _Finder:
                 "complete_list": complete_list}
 
     def ranked(self, repairs: Sequence[Repair]) -> tuple[Repair, ...]:
-        """``repairs`` best first (module docstring): by walk length as the objective
-        wants, then by the candidates' order; only the best unless every one is wanted."""
-        order = {change: i for i, change in enumerate(self.changes)}
-        longest = self.puzzle.wants_longest
-
-        def key(r: Repair) -> tuple[bool, int, tuple[int, ...]]:
-            n = r.answer.length or 0  # the empty walk last: a repair that leaves
-            return (n == 0, -n if longest else n,  # nothing to walk shows nothing
-                    tuple(sorted(order.get(c, len(order)) for c in r.changes)))
-
-        best = sorted(repairs, key=key)
-        return tuple(best if self.all else best[:1])
+        """``repairs`` best first (:func:`rank_repairs`); only the best unless every one
+        is wanted."""
+        best = rank_repairs(self.puzzle, self.changes, repairs)
+        return best if self.all else best[:1]
 
     def check(self, chosen: tuple[Change, ...], known: Answer | None = None) -> Repair:
         """Apply ``chosen`` and solve the repaired puzzle: a verified walk, or a loud bug."""
@@ -309,16 +332,19 @@ class _Finder:
         dist = state_distances(self.puzzle)
         screened = screen_single_changes(self.puzzle, self.changes, dist)
         found: list[Repair] = []
-        best: tuple[int, int] | None = None  # (walk length, candidate order) of the best
-        for item in screened:  # by lower bound on the walk, then candidate order
-            if best is not None and not self.all and (item.bound, item.order) > best:
-                break  # no later candidate has a shorter walk, nor ties it listed earlier
+        longest = -1  # the longest shortest walk found so far
+        # a walk crossing the new edge once has the estimate's length, so a candidate's
+        # shortest walk is at most that; with the largest first, the search stops at the
+        # first whose estimate is shorter than a walk found (ties still count: the
+        # drawing's crossings and the spec order rank them)
+        for item in sorted(screened, key=lambda it: (-_at_most(it), it.order)):
+            if not self.all and _at_most(item) < longest:
+                break
             fixed = apply_changes(self.puzzle, [item.change])
             answer = solve(fixed, "direct", self.limits)
             if answer.status is Status.SOLVED:
                 found.append(Repair((item.change,), fixed, answer))
-                mine = (answer.length or 0, item.order)
-                best = mine if best is None else min(best, mine)
+                longest = max(longest, answer.length or 0)
         if not found:
             self.refuted = 1  # failed the necessary test, or refuted by a checked search
             self.refuted_how.append(f"each of the {len(self.changes)} single changes refuted "

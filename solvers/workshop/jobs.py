@@ -147,7 +147,7 @@ def _explain(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
 
 def _rules(puzzle: Puzzle, given: dict[str, Any]) -> RepairRules:
     """The spec's ``repair:`` rules, with what the page chose on top."""
-    rules = puzzle.repair or RepairRules()
+    rules = puzzle.repair or RepairRules.default(has_layout=bool(puzzle.layout))
     if given.get("add") in ("layout", "any", "none"):
         rules = replace(rules, add=given["add"])
     return rules.with_(recolour=given.get("recolour"), remove=given.get("remove"))
