@@ -474,6 +474,7 @@ def _check_drup_data(puzzle: Puzzle, data: Mapping[str, Any], time_limit: float 
                      progress: Progress | None) -> list[str]:
     # The formula's trusted definition; the checking algorithm above uses none of it.
     from trailkit.models.formulas import rebuild
+    from trailkit.models.stored_formula import formula_problems
 
     if data.get("format") != CERTIFICATE_FORMAT:
         return [f"unknown drup certificate format {data.get('format')!r} "
@@ -482,16 +483,7 @@ def _check_drup_data(puzzle: Puzzle, data: Mapping[str, Any], time_limit: float 
     if isinstance(formula, list):
         return formula
     clauses = formula.clauses
-    digest = cnf_sha256(formula.num_vars, clauses)
-    problems = []
-    if digest != data["cnf_sha256"]:
-        problems.append("the certified CNF is not the encoding of this puzzle (hash "
-                        f"{str(data['cnf_sha256'])[:12]}… != {digest[:12]}…): a proof for "
-                        "another spec or formula")
-    if "cnf" in data and data["cnf"] is not None:
-        stored = hashlib.sha256(str(data["cnf"]).encode()).hexdigest()
-        if stored != data["cnf_sha256"]:
-            problems.append("the CNF stored in the certificate does not match its hash")
+    problems = formula_problems(formula, data)  # the stored formula is the certified one
     if problems:
         return problems
     proof = data["proof"]

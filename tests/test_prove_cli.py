@@ -224,3 +224,49 @@ def test_lrat_certificate_round_trip_and_rejections(tmp_path: Path, capsys) -> N
     assert code == 1 and f"LRAT line {first + 1}:" in out and "hint is missing" in out
     code, out, _ = run(["check-certificate", DOUBLE_NINE, str(cert)], capsys)
     assert code == 1 and out.startswith("rejected:")  # made for another spec
+
+
+def _tampered_cnf(cnf: str, how: str) -> tuple[str, str]:
+    """The certificate's DIMACS text changed as ``how`` says, and the clause it names."""
+    lines = cnf.splitlines()
+    clauses = lines[1:]
+    if how == "dropped":
+        del clauses[16]
+        where = "clause 17 differs"
+    elif how == "added":
+        clauses.append("1 2 0")
+        where = f"clause {len(clauses)} ('1 2 0') is one too many"
+    else:  # a changed literal
+        numbers = clauses[16].split()
+        numbers[0] = str(-int(numbers[0]))
+        clauses[16] = " ".join(numbers)
+        where = "clause 17 differs"
+    return "\n".join([lines[0], *clauses]) + "\n", where
+
+
+@pytest.mark.parametrize("proof", ["--drup", "--lrat"])
+@pytest.mark.parametrize("how", ["dropped", "added", "changed"])
+@pytest.mark.parametrize("hashed", ["hash kept", "hash updated"])
+@pytest.mark.parametrize("inline", [False, True])
+def test_a_stored_formula_that_is_not_the_certified_one_is_rejected(
+        tmp_path: Path, capsys, proof: str, how: str, hashed: str, inline: bool) -> None:
+    # The proof is checked against the formula re-derived from the spec, so it still
+    # holds; but the certificate must not carry another formula: it is rejected, naming
+    # the clause (and the hash, when it was updated to the changed text).
+    cert = proved(tmp_path, capsys, proof)
+    document = json.loads(cert.read_text())
+    body = document["certificate"]
+    cnf, where = _tampered_cnf(body["cnf"], how)
+    body["cnf"] = cnf
+    if hashed == "hash updated":
+        body["cnf_sha256"] = hashlib.sha256(cnf.encode()).hexdigest()
+    if inline:
+        side = cert.parent / body.pop("proof_file")
+        del body["proof_sha256"]
+        body["proof"] = side.read_text().splitlines()
+    cert.write_text(json.dumps(document))
+    code, out, _ = run(["check-certificate", KOENIGSBERG, str(cert)], capsys)
+    assert code == 1 and out.startswith("rejected:"), out
+    assert "the certificate's formula is not the one this spec gives" in out
+    assert where in out
+    assert ("does not match the formula of this spec" in out) == (hashed == "hash updated")
