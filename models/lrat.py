@@ -34,10 +34,12 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from trailkit.models import check_words
+from trailkit.models.check_words import Verdict
 from trailkit.models.puzzle import Puzzle
 
 __all__ = ["LratError", "check_lrat", "check_lrat_certificate", "check_lrat_files",
-           "read_dimacs"]
+           "lrat_verdict", "read_dimacs"]
 
 Lines = Iterable[str] | str | bytes | os.PathLike[str]
 
@@ -225,7 +227,14 @@ def check_lrat_files(cnf: str | Path, lrat: str | Path) -> tuple[bool, str]:
 
 def check_lrat_certificate(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
     """Why a ``drup`` certificate whose ``proof`` is LRAT (``proof_format: lrat``) fails
-    (``[]``: accepted).
+    (``[]``: accepted): :func:`lrat_verdict`'s problems."""
+    return lrat_verdict(puzzle, data).problems
+
+
+def lrat_verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
+    """Check a ``drup`` certificate whose ``proof`` is LRAT: why it fails, or (accepted)
+    what was verified, in the checker's words
+    (:func:`trailkit.models.check_words.refutation`).
 
     The formula is rebuilt from ``puzzle`` with the encoding and parameters ``data`` names
     (:func:`trailkit.models.formulas.rebuild`, the formula's trusted definition), and the
@@ -236,19 +245,22 @@ def check_lrat_certificate(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]
     from trailkit.models.stored_formula import formula_problems
 
     if data.get("format") != "trailkit-drup/1":
-        return [f"unknown drup certificate format {data.get('format')!r} (expected "
-                "'trailkit-drup/1')"]
+        return Verdict([f"unknown drup certificate format {data.get('format')!r} (expected "
+                        "'trailkit-drup/1')"])
     try:
         formula = rebuild(puzzle, data)
         if isinstance(formula, list):
-            return formula
+            return Verdict(formula)
         problems = formula_problems(formula, data)  # the stored formula is the certified one
         if problems:
-            return problems
+            return Verdict(problems)
         proof = data["proof"]
         ok, message = check_lrat(formula.clauses, proof
                                  if isinstance(proof, str | bytes | os.PathLike)
                                  else [str(line) for line in proof])
     except (KeyError, TypeError, ValueError) as exc:
-        return [f"malformed LRAT certificate: {exc!r}"]
-    return [] if ok else [message]
+        return Verdict([f"malformed LRAT certificate: {exc!r}"])
+    if not ok:
+        return Verdict([message])
+    return Verdict([], check_words.refutation(formula, str(data["cnf_sha256"]), message,
+                                              lrat=True, cuts=len(data.get("cuts") or [])))

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from trailkit.models.answer import Answer, Status
-from trailkit.models.puzzle import ColourRule, Puzzle
+from trailkit.models.puzzle import ColourRule, EdgeUse, Puzzle
 from trailkit.models.spec import load_spec
 from trailkit.solvers.base import Limits
 from trailkit.solvers.cli import main
@@ -270,3 +270,66 @@ def test_a_stored_formula_that_is_not_the_certified_one_is_rejected(
     assert "the certificate's formula is not the one this spec gives" in out
     assert where in out
     assert ("does not match the formula of this spec" in out) == (hashed == "hash updated")
+
+
+FORGED = "FORGED: this certificate was checked by nobody"
+FIVE = [("parity", KOENIGSBERG, [], "have odd degrees (5, 3, 3 and 3)"),
+        ("disconnected", str(SPECS / "dominoes" / "two-pieces.yaml"), [],
+         "no edge joins the 2 nodes 1 and 2 to the other nodes"),
+        ("closed-set", str(SPECS / "colour-walk-dead-end.yaml"), [],
+         "the closed set of 3 (place, last colour) situations at 3 places holds every "
+         "start situation and none at D, where the walk must finish"),
+        ("drup", KOENIGSBERG, ["--drup"], "trailkit's DRUP checker found that the proof "
+         "derives the empty clause"),
+        ("drup", KOENIGSBERG, ["--lrat"], "trailkit's LRAT checker found that the LRAT "
+         "proof derives the empty clause")]
+
+
+@pytest.mark.parametrize(("kind", "spec", "extra", "words"), FIVE,
+                         ids=["parity", "disconnected", "closed-set", "drup", "lrat"])
+def test_check_certificate_speaks_its_own_words(tmp_path: Path, capsys, kind: str,
+                                                spec: str, extra: list[str],
+                                                words: str) -> None:
+    # What "holds" is the checker's own sentence, never the file's explanation: forged
+    # here, and never echoed, on acceptance (text and JSON) or on rejection.
+    cert = tmp_path / "cert.json"
+    assert run(["prove", spec, "--out", str(cert), *extra], capsys)[0] == 1
+    document = json.loads(cert.read_text())
+    assert document["certificate"]["type"] == kind
+    document["certificate"]["explanation"] = FORGED
+    cert.write_text(json.dumps(document))
+    code, out, err = run(["check-certificate", spec, str(cert)], capsys)
+    assert code == 0 and out.startswith(f"accepted: {kind} certificate holds: "), out
+    assert words in out and "FORGED" not in out + err
+    code, out, err = run(["check-certificate", spec, str(cert), "--json"], capsys)
+    assert code == 0 and words in json.loads(out)["message"] and "FORGED" not in out + err
+    other = KOENIGSBERG if spec != KOENIGSBERG else str(SPECS / "nikolaus.yaml")
+    code, out, err = run(["check-certificate", other, str(cert)], capsys)
+    assert code == 1 and out.startswith("rejected:") and "FORGED" not in out + err
+
+
+def test_the_other_structural_kinds_speak_their_own_words(tmp_path: Path) -> None:
+    from trailkit.models.answer import Certificate
+    from trailkit.solvers.direct.structural import alternation_certificate
+    from trailkit.solvers.pipeline import solve
+
+    imbalanced = Puzzle(kind="walk", tail=[0, 0], head=[1, 1], nodes=("a", "b"),
+                        directed=[True] * 2)
+    ends = Puzzle(kind="walk", tail=[0, 1, 2, 0], head=[1, 2, 0, 1], nodes=("a", "b", "c"),
+                  directed=[True] * 4, start=frozenset({1}))
+    rule = ColourRule.from_transitions(["red", "blue"], {"red": ["blue"], "blue": ["red"]})
+    ring = Puzzle.build(kind="walk", colours=rule, closed=True, use=EdgeUse.EXACTLY_ONCE,
+                        edges=[("a", "b", "red"), ("b", "c", "blue"), ("c", "d", "red"),
+                               ("d", "a", "red")])
+    said = {"imbalance": "+2 at a and -2 at b", "endpoints": "only the ends from a to b",
+            "alternation": "red minus blue edge ends are +2 at a and +2 at d"}
+    for puzzle in (imbalanced, ends, ring):
+        certificate = (alternation_certificate(puzzle) if puzzle is ring
+                       else solve(puzzle, "direct", Limits(), crosscheck=None).certificate)
+        assert certificate is not None
+        forged = Certificate(certificate.kind, certificate.data, FORGED)
+        path = tmp_path / f"{certificate.kind}.json"
+        path.write_text(json.dumps({"certificate": forged.to_json()}))
+        check = proving.check_certificate_file(puzzle, str(path))
+        assert check.accepted and "FORGED" not in check.message, check.message
+        assert said[certificate.kind] in check.message
