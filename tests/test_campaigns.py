@@ -455,3 +455,20 @@ def test_trailkit_writes_and_reports_only_from_its_own_sound_files(
             assert meta["application"] == "trailkit-campaign"
             assert main(["report", str(db)]) == 0
             capsys.readouterr()
+
+
+def test_a_foreign_file_is_refused_before_a_cluster_starts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("distributed", reason="Dask is in the test extra")
+    from trailkit.solvers.campaigns import cluster
+
+    def no_cluster(address: str) -> Any:
+        raise AssertionError("a cluster was started for a file that is refused")
+
+    monkeypatch.setattr(cluster, "connect", no_cluster)
+    db = tmp_path / "app.sqlite"
+    _users(db)
+    specs = corpus(tmp_path / "corpus", a=TRIANGLE)
+    assert main(["compare", str(specs), "--db", str(db), "--cluster", "local:2"]) == 2
+    assert "another application's SQLite database" in capsys.readouterr().err
