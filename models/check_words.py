@@ -10,7 +10,7 @@ just checked. Each function takes those facts and says them; the checkers
 other claims (CONTRACT §6) add their sentences here.
 
 >>> parity(["A", "B", "C", "D"], [3, 3, 3, 5], closed=False)
-'nodes A, B, C and D have odd degrees (3, 3, 3 and 5); a walk that uses every edge \
+'4 nodes, A, B, C and D, have odd degrees (3, 3, 3 and 5); a walk that uses every edge \
 exactly once has at most 2 such nodes (its ends)'
 """
 
@@ -40,15 +40,26 @@ class Verdict:
         return not self.problems
 
 
+SHOWN = 8
+"""Nodes named in a sentence; a longer list is cut, saying how many there are."""
+
+
+def _some(items: Sequence[str], conjunction: str = "and") -> str:
+    """The items as a sentence lists them, the first :data:`SHOWN` of a longer list."""
+    if len(items) <= SHOWN:
+        return listing(list(items), conjunction)
+    return ", ".join(items[:SHOWN]) + f" {conjunction} {len(items) - SHOWN} more"
+
+
 def _each(names: Sequence[str]) -> str:
-    return f"node {names[0]}" if len(names) == 1 else f"nodes {listing(list(names))}"
+    return f"node {names[0]}" if len(names) == 1 else f"{len(names)} nodes, {_some(names)},"
 
 
 def parity(nodes: Sequence[str], degrees: Sequence[int], *, closed: bool) -> str:
     """``nodes`` have the odd ``degrees`` counted from the puzzle's edges."""
     limit = "no such node (it must close)" if closed else "at most 2 such nodes (its ends)"
     return (f"{_each(nodes)} {'has an odd degree' if len(nodes) == 1 else 'have odd degrees'} "
-            f"({listing([str(d) for d in degrees])}); a walk that uses every edge exactly "
+            f"({_some([str(d) for d in degrees])}); a walk that uses every edge exactly "
             f"once has {limit}")
 
 
@@ -58,16 +69,15 @@ def imbalance(balance: Mapping[str, int], *, closed: bool) -> str:
     parts = [f"{b:+d} at {name}" for name, b in balance.items()]
     surplus = sum(b for b in balance.values() if b > 0)
     deficit = -sum(b for b in balance.values() if b < 0)
-    return (f"every edge is one-way, and out-degree minus in-degree is {listing(parts)}: "
+    return (f"every edge is one-way, and out-degree minus in-degree is {_some(parts)}: "
             f"{surplus} more out than in and {deficit} more in than out, where a walk that "
             f"uses every edge exactly once allows at most {allowed} each way")
 
 
 def disconnected(component: Sequence[str], inside: str, outside: str) -> str:
     """No edge leaves ``component``; edge ``inside`` lies in it, ``outside`` outside."""
-    names = listing(list(component)) if len(component) <= 8 else \
-        ", ".join(component[:8]) + ", ..."
-    return (f"no edge joins the {plural(len(component), 'node')} {names} to the other nodes; "
+    return (f"no edge joins the {plural(len(component), 'node')} {_some(component)} to the "
+            "other nodes; "
             f"edge {inside} lies among them and edge {outside} outside, "
             "so no one walk uses both, and every edge must be used exactly once")
 
@@ -94,7 +104,7 @@ def alternation(a: str, b: str, differences: Mapping[str, int], *, closed: bool)
     parts = [f"{d:+d} at {name}" for name, d in differences.items()]
     limit = "a closed walk allows none" if closed else "a walk's two ends allow at most 2"
     return (f"the colour rule makes {a} and {b} alternate, and {a} minus {b} edge ends are "
-            f"{listing(parts[:8])}{' ...' if len(parts) > 8 else ''}: {total} in all, where "
+            f"{_some(parts)}: {total} in all, where "
             f"{limit}")
 
 
@@ -102,7 +112,7 @@ def closed_set(states: int, places: int, what: str, ends: Sequence[str] | None) 
     """A set of ``states`` situations (at ``places`` places) holding every start state,
     closed under every allowed step, with no finishing state."""
     where = ("none where the walk may finish" if ends is None else
-             f"none at {listing(list(ends)[:6], 'or')}{' ...' if len(ends) > 6 else ''}, "
+             f"none at {_some(ends, 'or')}, "
              "where the walk must finish")
     return (f"the closed set of {plural(states, f'({what}) situation')} at "
             f"{plural(places, 'place')} holds every start situation and {where}, and every "
