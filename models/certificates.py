@@ -39,10 +39,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from trailkit.models import check_words
 from trailkit.models.answer import Certificate
+from trailkit.models.check_words import Verdict
 from trailkit.models.puzzle import EdgeUse, Puzzle
 
-__all__ = ["check_certificate"]
+__all__ = ["Verdict", "check_certificate", "verdict"]
 
 Problems = list[str]
 
@@ -53,21 +55,32 @@ def check_certificate(puzzle: Puzzle, certificate: Certificate, *,
 
     ``progress`` receives a line now and then while a long DRUP proof is checked.
     """
+    return verdict(puzzle, certificate, progress=progress).problems
+
+
+def verdict(puzzle: Puzzle, certificate: Certificate, *,
+            progress: Callable[[str], None] | None = None) -> Verdict:
+    """Check ``certificate`` against ``puzzle``: why it fails, or (accepted) what the
+    checker verified, in its own words (:mod:`trailkit.models.check_words`; never the
+    certificate's ``explanation``, which the checker does not trust)."""
     checker = _CHECKERS.get(certificate.kind)
     if checker is None:
         if certificate.kind == "drup" and certificate.data.get("proof_format") == "lrat":
-            from trailkit.models.lrat import check_lrat_certificate
+            from trailkit.models.lrat import lrat_verdict
 
-            return check_lrat_certificate(puzzle, certificate.data)
+            return lrat_verdict(puzzle, certificate.data)
         if certificate.kind == "drup":
-            from trailkit.models.drup import check_drup_certificate
+            from trailkit.models.drup import drup_verdict
 
-            return check_drup_certificate(puzzle, certificate, progress=progress)
-        return [f"unknown certificate type {certificate.kind!r}"]
+            return drup_verdict(puzzle, certificate, progress=progress)
+        return Verdict([f"unknown certificate type {certificate.kind!r}"])
     try:
-        return checker(puzzle, certificate.data)
+        problems = checker(puzzle, certificate.data)
+        if problems:
+            return Verdict(problems)
+        return Verdict([], _SAYINGS[certificate.kind](puzzle, certificate.data))
     except (KeyError, TypeError, ValueError, IndexError) as exc:
-        return [f"malformed {certificate.kind} certificate: {exc!r}"]
+        return Verdict([f"malformed {certificate.kind} certificate: {exc!r}"])
 
 
 # ----------------------------------------------------------------- helpers
@@ -195,15 +208,29 @@ def _check_endpoints(puzzle: Puzzle, data: Mapping[str, Any]) -> Problems:
             return [f"the empty walk at {puzzle.nodes[both[0]]} solves the puzzle"]
         return []
     problems = _needs_exactly_once(puzzle, "endpoints")
-    deg = _degrees(puzzle)
-    odd = [v for v in range(n) if deg[v] % 2]
+    pairs = _forced_ends(puzzle)
+    if isinstance(pairs, str):
+        return [*problems, pairs]
     starts = set(range(n)) if puzzle.start is None else set(puzzle.start)
     ends = set(range(n)) if puzzle.end is None else set(puzzle.end)
+    possible = [(s, t) for s, t in pairs if s in starts and t in ends]
+    if possible:
+        s, t = possible[0]
+        problems.append(f"a trail from {puzzle.nodes[s]} to {puzzle.nodes[t]} is not ruled out")
+    return problems
+
+
+def _forced_ends(puzzle: Puzzle) -> list[tuple[int, int]] | str:
+    """The (start, end) pairs the degrees leave a trail of a puzzle with edges, or the
+    certificate to use instead."""
+    n = len(puzzle.nodes)
+    deg = _degrees(puzzle)
+    odd = [v for v in range(n) if deg[v] % 2]
     if len(odd) > 2:
-        return [*problems, "use a parity certificate: there are more than two odd nodes"]
+        return "use a parity certificate: there are more than two odd nodes"
     if len(odd) == 2:
         if puzzle.closed:
-            return [*problems, "use a parity certificate: a closed walk allows no odd node"]
+            return "use a parity certificate: a closed walk allows no odd node"
         x, y = odd
         pairs = [(x, y), (y, x)]
     else:
@@ -218,12 +245,8 @@ def _check_endpoints(puzzle: Puzzle, data: Mapping[str, Any]) -> Problems:
         if len(plus) == 1 and len(minus) == 1:
             pairs = [(plus[0], minus[0])]
         elif plus or minus:
-            return [*problems, "use an imbalance certificate"]
-    possible = [(s, t) for s, t in pairs if s in starts and t in ends]
-    if possible:
-        s, t = possible[0]
-        problems.append(f"a trail from {puzzle.nodes[s]} to {puzzle.nodes[t]} is not ruled out")
-    return problems
+            return "use an imbalance certificate"
+    return pairs
 
 
 def _check_alternation(puzzle: Puzzle, data: Mapping[str, Any]) -> Problems:
@@ -380,3 +403,77 @@ _CHECKERS: dict[str, Callable[[Puzzle, Mapping[str, Any]], Problems]] = {
     "closed-set": _check_closed_set,
 }
 
+
+
+# ------------------------------------------------------------ what holds
+# Said only once a certificate is accepted, from the puzzle's arrays and the parts of the
+# certificate just checked; the sentences are check_words'.
+def _say_parity(puzzle: Puzzle, data: Mapping[str, Any]) -> str:
+    lookup, deg = _node_lookup(puzzle), _degrees(puzzle)
+    names = [str(name) for name in data["nodes"]]
+    return check_words.parity(names, [deg[lookup[name]] for name in names],
+                              closed=puzzle.closed)
+
+
+def _say_imbalance(puzzle: Puzzle, data: Mapping[str, Any]) -> str:
+    lookup = _node_lookup(puzzle)
+    balance = [0] * len(puzzle.nodes)
+    for u, v in zip(puzzle.tail, puzzle.head, strict=True):
+        balance[u] += 1
+        balance[v] -= 1
+    return check_words.imbalance({str(name): balance[lookup[str(name)]]
+                                  for name in data["nodes"]}, closed=puzzle.closed)
+
+
+def _say_disconnected(puzzle: Puzzle, data: Mapping[str, Any]) -> str:
+    edges = _edge_lookup(puzzle)
+
+    def edge(key: str) -> str:
+        e = edges[str(data[key])]
+        return (f"{puzzle.edge_id(e)} ({puzzle.nodes[puzzle.tail[e]]}-"
+                f"{puzzle.nodes[puzzle.head[e]]})")
+
+    return check_words.disconnected([str(name) for name in data["component"]],
+                                    edge("inside"), edge("outside"))
+
+
+def _say_endpoints(puzzle: Puzzle, data: Mapping[str, Any]) -> str:
+    pairs = _forced_ends(puzzle) if puzzle.tail else []
+    if not puzzle.tail or isinstance(pairs, str):
+        return check_words.no_edges(len(puzzle.nodes))
+    return check_words.endpoints([(puzzle.nodes[s], puzzle.nodes[t]) for s, t in pairs])
+
+
+def _say_alternation(puzzle: Puzzle, data: Mapping[str, Any]) -> str:
+    a, b = (str(c) for c in data["colours"])
+    rule, colour = puzzle.colours, puzzle.colour
+    assert rule is not None and colour is not None  # the check has passed
+    ia = rule.names.index(a)
+    diff = [0] * len(puzzle.nodes)
+    for u, v, c in zip(puzzle.tail, puzzle.head, colour, strict=True):
+        for w in (u, v):
+            diff[w] += 1 if c == ia else -1
+    lookup = _node_lookup(puzzle)
+    return check_words.alternation(a, b, {str(name): diff[lookup[str(name)]]
+                                          for name in data["nodes"]}, closed=puzzle.closed)
+
+
+def _say_closed_set(puzzle: Puzzle, data: Mapping[str, Any]) -> str:
+    states = _closed_set_states(puzzle, data["states"])
+    assert not isinstance(states, str)  # the check has passed
+    coloured = puzzle.colours is not None
+    what = "place, last colour" if coloured else "place, whether a step was taken"
+    if puzzle.closed:
+        what += ", start, first colour" if coloured else ", start"
+    ends = None if puzzle.end is None else [puzzle.nodes[v] for v in sorted(puzzle.end)]
+    return check_words.closed_set(len(states), len({s[0] for s in states}), what, ends)
+
+
+_SAYINGS: dict[str, Callable[[Puzzle, Mapping[str, Any]], str]] = {
+    "parity": _say_parity,
+    "imbalance": _say_imbalance,
+    "disconnected": _say_disconnected,
+    "endpoints": _say_endpoints,
+    "alternation": _say_alternation,
+    "closed-set": _say_closed_set,
+}

@@ -54,8 +54,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from trailkit.models import drup_kernel, drup_read_kernel, jit, lrat_kernel
+from trailkit.models import check_words, drup_kernel, drup_read_kernel, jit, lrat_kernel
 from trailkit.models.answer import Certificate
+from trailkit.models.check_words import Verdict
 from trailkit.models.drup_read import (
     Lines,
     Proof,
@@ -76,7 +77,7 @@ fewer than ``jit.COMPILE_FROM / _INTERPRETED_BELOW`` (5,000; RUP checking does m
 per literal than the linear kernels ``COMPILE_FROM`` was set for)."""
 
 __all__ = ["COMPILING", "MAX_LEMMAS", "check_drup", "check_drup_certificate", "cnf_sha256",
-           "cnf_text", "drup_to_lrat", "will_compile"]
+           "cnf_text", "drup_to_lrat", "drup_verdict", "will_compile"]
 
 MAX_LEMMAS = 2_000_000
 """Proofs with more lemma lines than this are not accepted as certificates (too big)."""
@@ -452,7 +453,8 @@ CERTIFICATE_FORMAT = "trailkit-drup/1"
 def check_drup_certificate(puzzle: Puzzle, certificate: Certificate, *,
                            time_limit: float | None = None,
                            progress: Progress | None = None) -> list[str]:
-    """Check a ``drup`` certificate against ``puzzle``; return why it fails ([] = accepted).
+    """Check a ``drup`` certificate against ``puzzle``; return why it fails ([] = accepted):
+    :func:`drup_verdict`'s problems.
 
     The data must carry ``format``, ``encoding`` with the parameters that encoding
     needs (:func:`trailkit.models.formulas.rebuild`: ``cardinality``, ``length`` and
@@ -464,37 +466,42 @@ def check_drup_certificate(puzzle: Puzzle, certificate: Certificate, *,
     puzzle, so a proof made for another spec or another formula is rejected.
     ``progress`` is as for :func:`check_drup`.
     """
+    return drup_verdict(puzzle, certificate, time_limit=time_limit,
+                        progress=progress).problems
+
+
+def drup_verdict(puzzle: Puzzle, certificate: Certificate, *,
+                 time_limit: float | None = None,
+                 progress: Progress | None = None) -> Verdict:
+    """Check a ``drup`` certificate as :func:`check_drup_certificate` does: why it fails,
+    or (accepted) what was verified, in the checker's words
+    (:func:`trailkit.models.check_words.refutation`)."""
     try:
         return _check_drup_data(puzzle, certificate.data, time_limit, progress)
     except (KeyError, TypeError, ValueError) as exc:
-        return [f"malformed drup certificate: {exc!r}"]
+        return Verdict([f"malformed drup certificate: {exc!r}"])
 
 
 def _check_drup_data(puzzle: Puzzle, data: Mapping[str, Any], time_limit: float | None,
-                     progress: Progress | None) -> list[str]:
+                     progress: Progress | None) -> Verdict:
     # The formula's trusted definition; the checking algorithm above uses none of it.
     from trailkit.models.formulas import rebuild
+    from trailkit.models.stored_formula import formula_problems
 
     if data.get("format") != CERTIFICATE_FORMAT:
-        return [f"unknown drup certificate format {data.get('format')!r} "
-                f"(expected {CERTIFICATE_FORMAT!r})"]
+        return Verdict([f"unknown drup certificate format {data.get('format')!r} "
+                        f"(expected {CERTIFICATE_FORMAT!r})"])
     formula = rebuild(puzzle, data)
     if isinstance(formula, list):
-        return formula
+        return Verdict(formula)
     clauses = formula.clauses
-    digest = cnf_sha256(formula.num_vars, clauses)
-    problems = []
-    if digest != data["cnf_sha256"]:
-        problems.append("the certified CNF is not the encoding of this puzzle (hash "
-                        f"{str(data['cnf_sha256'])[:12]}… != {digest[:12]}…): a proof for "
-                        "another spec or formula")
-    if "cnf" in data and data["cnf"] is not None:
-        stored = hashlib.sha256(str(data["cnf"]).encode()).hexdigest()
-        if stored != data["cnf_sha256"]:
-            problems.append("the CNF stored in the certificate does not match its hash")
+    problems = formula_problems(formula, data)  # the stored formula is the certified one
     if problems:
-        return problems
+        return Verdict(problems)
     proof = data["proof"]
     text = proof if isinstance(proof, str | bytes | os.PathLike) else [str(x) for x in proof]
     ok, message = check_drup(clauses, text, time_limit=time_limit, progress=progress)
-    return [] if ok else [message]
+    if not ok:
+        return Verdict([message])
+    return Verdict([], check_words.refutation(formula, str(data["cnf_sha256"]), message,
+                                              lrat=False, cuts=len(data.get("cuts") or [])))

@@ -29,16 +29,17 @@ before it exists or after its deletion, or no empty clause.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from trailkit.models import check_words
+from trailkit.models.check_words import Verdict
 from trailkit.models.puzzle import Puzzle
 
 __all__ = ["LratError", "check_lrat", "check_lrat_certificate", "check_lrat_files",
-           "read_dimacs"]
+           "lrat_verdict", "read_dimacs"]
 
 Lines = Iterable[str] | str | bytes | os.PathLike[str]
 
@@ -224,39 +225,42 @@ def check_lrat_files(cnf: str | Path, lrat: str | Path) -> tuple[bool, str]:
     return check_lrat(clauses, Path(lrat))
 
 
-def _canonical_sha256(num_vars: int, clauses: Sequence[Sequence[int]]) -> str:
-    """SHA-256 of the formula's canonical DIMACS text (``p`` line, one clause a line)."""
-    digest = hashlib.sha256(f"p cnf {num_vars} {len(clauses)}\n".encode())
-    for clause in clauses:
-        digest.update((" ".join(map(str, clause)) + " 0\n" if clause else "0\n").encode())
-    return digest.hexdigest()
-
-
 def check_lrat_certificate(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
     """Why a ``drup`` certificate whose ``proof`` is LRAT (``proof_format: lrat``) fails
-    (``[]``: accepted).
+    (``[]``: accepted): :func:`lrat_verdict`'s problems."""
+    return lrat_verdict(puzzle, data).problems
+
+
+def lrat_verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
+    """Check a ``drup`` certificate whose ``proof`` is LRAT: why it fails, or (accepted)
+    what was verified, in the checker's words
+    (:func:`trailkit.models.check_words.refutation`).
 
     The formula is rebuilt from ``puzzle`` with the encoding and parameters ``data`` names
-    (:func:`trailkit.models.formulas.rebuild`, the formula's trusted definition) and must
-    hash to ``data["cnf_sha256"]``; then the proof (lines, a text, bytes or a side
-    file's path) is checked
-    against it."""
+    (:func:`trailkit.models.formulas.rebuild`, the formula's trusted definition), and the
+    formula the certificate stores (``cnf``, ``cnf_sha256``) must be that one
+    (:func:`trailkit.models.stored_formula.formula_problems`); then the proof (lines, a
+    text, bytes or a side file's path) is checked against it."""
     from trailkit.models.formulas import rebuild
+    from trailkit.models.stored_formula import formula_problems
 
     if data.get("format") != "trailkit-drup/1":
-        return [f"unknown drup certificate format {data.get('format')!r} (expected "
-                "'trailkit-drup/1')"]
+        return Verdict([f"unknown drup certificate format {data.get('format')!r} (expected "
+                        "'trailkit-drup/1')"])
     try:
         formula = rebuild(puzzle, data)
         if isinstance(formula, list):
-            return formula
-        if _canonical_sha256(formula.num_vars, formula.clauses) != data["cnf_sha256"]:
-            return ["the certified CNF is not the encoding of this puzzle: a proof for "
-                    "another spec or formula"]
+            return Verdict(formula)
+        problems = formula_problems(formula, data)  # the stored formula is the certified one
+        if problems:
+            return Verdict(problems)
         proof = data["proof"]
         ok, message = check_lrat(formula.clauses, proof
                                  if isinstance(proof, str | bytes | os.PathLike)
                                  else [str(line) for line in proof])
     except (KeyError, TypeError, ValueError) as exc:
-        return [f"malformed LRAT certificate: {exc!r}"]
-    return [] if ok else [message]
+        return Verdict([f"malformed LRAT certificate: {exc!r}"])
+    if not ok:
+        return Verdict([message])
+    return Verdict([], check_words.refutation(formula, str(data["cnf_sha256"]), message,
+                                              lrat=True, cuts=len(data.get("cuts") or [])))

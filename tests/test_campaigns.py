@@ -352,3 +352,123 @@ def test_ctrl_c_keeps_the_finished_rows_and_exits_130(tmp_path: Path) -> None:
     assert "interrupted after 3 of 4 runs" in err
     assert [(Path(str(r["spec"])).stem, r["backend"]) for r in runs(db)] == [
         ("a", "direct"), ("a", "napper"), ("b", "direct")]
+
+
+# ------------------------------------------------- files that are not trailkit's
+def _users(path: Path) -> None:
+    with sqlite3.connect(path) as connection:
+        connection.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)")
+        connection.execute("INSERT INTO users VALUES (1, 'ada')")
+    connection.close()
+
+
+def _own_runs(path: Path) -> None:
+    with sqlite3.connect(path) as connection:
+        connection.execute("CREATE TABLE runs (id INTEGER PRIMARY KEY, name TEXT UNIQUE)")
+        connection.execute("INSERT INTO runs VALUES (1, 'nightly')")
+    connection.close()
+
+
+def _mains_format(path: Path) -> None:
+    """A campaign file as trailkit 1.3 wrote it: ``runs`` without ``row_sha256``, and a
+    ``meta`` table holding only ``schema``."""
+    with sqlite3.connect(path) as connection:
+        columns = ", ".join(f'"{n}" {k}' for n, k in COLUMNS if n != "row_sha256")
+        connection.execute(f"CREATE TABLE runs ({columns})")
+        connection.execute('CREATE UNIQUE INDEX runs_key ON runs ("spec_sha256", "backend", '
+                           '"options", "repeat")')
+        connection.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+        connection.execute("INSERT INTO meta VALUES ('schema', '1')")
+        connection.execute("INSERT INTO runs (spec, spec_sha256, backend, options, repeat, "
+                           "status, wall_s, time_limit_s) VALUES ('old.yaml', 'old', 'direct', "
+                           "'{\"time_limit\": 10.0}', 0, 'solved', 0.5, 10.0)")
+    connection.close()
+
+
+def _damaged(offset: str) -> Any:
+    def make(path: Path, campaign: Path) -> None:
+        data = bytearray(campaign.read_bytes())
+        noise = bytes(range(7, 7 + 64 * 3, 3))  # fixed "random" bytes
+        at = {"4k": 4096, "8k": 8192, "end": len(data) - len(noise)}[offset]
+        data[at:at + len(noise)] = noise
+        path.write_bytes(bytes(data))
+    return make
+
+
+#: (case, how the file is made, compare's exit, report's exit, words the refusal says)
+FILES: list[tuple[str, Any, int, int, str]] = [
+    ("another app's file (users)", lambda p, c: _users(p), 2, 2,
+     "another application's SQLite database (its tables: users)"),
+    ("another app's runs table", lambda p, c: _own_runs(p), 2, 2, "table runs is not trailkit's"),
+    ("random bytes at 4 KiB", _damaged("4k"), 2, 2, "the campaign file is damaged"),
+    ("random bytes at 8 KiB", _damaged("8k"), 2, 2, "the campaign file is damaged"),
+    ("random bytes at its end", _damaged("end"), 2, 2, "the campaign file is damaged"),
+    ("a value changed in place", lambda p, c: p.write_bytes(
+        c.read_bytes().replace(b"unsolvable", b"solved!!!!", 1)), 2, 2,
+     "no longer matches the checksum written with it"),
+    ("appended bytes", lambda p, c: p.write_bytes(c.read_bytes() + b"\x01" * 100), 2, 2,
+     "is not a whole number of its 4096-byte pages"),
+    ("not SQLite", lambda p, c: p.write_text("name,score\nada,3\n" * 40), 2, 2,
+     "is not an SQLite database at all (it begins as text"),
+    ("an empty file", lambda p, c: p.write_bytes(b""), 0, 2, "no runs yet"),
+    ("main's current format", lambda p, c: _mains_format(p), 0, 0, ""),
+    ("this version's file", lambda p, c: p.write_bytes(c.read_bytes()), 0, 0, ""),
+]
+
+
+@pytest.fixture(scope="module")
+def campaign_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A campaign file of this version, big enough to have pages at 4 and 8 KiB."""
+    folder = tmp_path_factory.mktemp("campaign")
+    specs = corpus(folder / "corpus", a=TRIANGLE, b=KOENIGSBERG, c=SQUARE, d=PATH3)
+    db = folder / "runs.sqlite"
+    assert main(["compare", str(specs), "--backends", "direct", "--repeat", "6",
+                 "--db", str(db), "--json"]) == 0
+    assert db.stat().st_size >= 3 * 4096 and integrity(db) == "ok"
+    return db
+
+
+@pytest.mark.parametrize(("case", "make", "compare_exit", "report_exit", "words"), FILES,
+                         ids=[f[0] for f in FILES])
+def test_trailkit_writes_and_reports_only_from_its_own_sound_files(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], campaign_file: Path, case: str,
+        make: Any, compare_exit: int, report_exit: int, words: str) -> None:
+    specs = corpus(tmp_path / "corpus", a=TRIANGLE)
+    for command, expected in (("compare", compare_exit), ("report", report_exit)):
+        db = tmp_path / f"{command}.sqlite"
+        make(db, campaign_file)
+        before = db.read_bytes()
+        args = (["compare", str(specs), "--backends", "direct", "--db", str(db)]
+                if command == "compare" else ["report", str(db)])
+        code = main(args)
+        out, err = capsys.readouterr()
+        assert code == expected, (command, out, err)
+        if expected == 2:
+            assert words in err and str(db) in err and "Traceback" not in err
+            assert out == ""  # never a report from it
+            assert db.read_bytes() == before, f"{command} changed the file"
+            assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0
+        elif command == "compare":
+            with sqlite3.connect(db) as connection:  # adopted: it says whose it is now
+                meta = dict(connection.execute("SELECT key, value FROM meta"))
+            connection.close()
+            assert meta["application"] == "trailkit-campaign"
+            assert main(["report", str(db)]) == 0
+            capsys.readouterr()
+
+
+def test_a_foreign_file_is_refused_before_a_cluster_starts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("distributed", reason="Dask is in the test extra")
+    from trailkit.solvers.campaigns import cluster
+
+    def no_cluster(address: str) -> Any:
+        raise AssertionError("a cluster was started for a file that is refused")
+
+    monkeypatch.setattr(cluster, "connect", no_cluster)
+    db = tmp_path / "app.sqlite"
+    _users(db)
+    specs = corpus(tmp_path / "corpus", a=TRIANGLE)
+    assert main(["compare", str(specs), "--db", str(db), "--cluster", "local:2"]) == 2
+    assert "another application's SQLite database" in capsys.readouterr().err

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from trailkit.models.answer import Answer, Status
-from trailkit.models.puzzle import ColourRule, Puzzle
+from trailkit.models.puzzle import ColourRule, EdgeUse, Puzzle
 from trailkit.models.spec import load_spec
 from trailkit.solvers.base import Limits
 from trailkit.solvers.cli import main
@@ -224,3 +224,112 @@ def test_lrat_certificate_round_trip_and_rejections(tmp_path: Path, capsys) -> N
     assert code == 1 and f"LRAT line {first + 1}:" in out and "hint is missing" in out
     code, out, _ = run(["check-certificate", DOUBLE_NINE, str(cert)], capsys)
     assert code == 1 and out.startswith("rejected:")  # made for another spec
+
+
+def _tampered_cnf(cnf: str, how: str) -> tuple[str, str]:
+    """The certificate's DIMACS text changed as ``how`` says, and the clause it names."""
+    lines = cnf.splitlines()
+    clauses = lines[1:]
+    if how == "dropped":
+        del clauses[16]
+        where = "clause 17 differs"
+    elif how == "added":
+        clauses.append("1 2 0")
+        where = f"clause {len(clauses)} ('1 2 0') is one too many"
+    else:  # a changed literal
+        numbers = clauses[16].split()
+        numbers[0] = str(-int(numbers[0]))
+        clauses[16] = " ".join(numbers)
+        where = "clause 17 differs"
+    return "\n".join([lines[0], *clauses]) + "\n", where
+
+
+@pytest.mark.parametrize("proof", ["--drup", "--lrat"])
+@pytest.mark.parametrize("how", ["dropped", "added", "changed"])
+@pytest.mark.parametrize("hashed", ["hash kept", "hash updated"])
+@pytest.mark.parametrize("inline", [False, True])
+def test_a_stored_formula_that_is_not_the_certified_one_is_rejected(
+        tmp_path: Path, capsys, proof: str, how: str, hashed: str, inline: bool) -> None:
+    # The proof is checked against the formula re-derived from the spec, so it still
+    # holds; but the certificate must not carry another formula: it is rejected, naming
+    # the clause (and the hash, when it was updated to the changed text).
+    cert = proved(tmp_path, capsys, proof)
+    document = json.loads(cert.read_text())
+    body = document["certificate"]
+    cnf, where = _tampered_cnf(body["cnf"], how)
+    body["cnf"] = cnf
+    if hashed == "hash updated":
+        body["cnf_sha256"] = hashlib.sha256(cnf.encode()).hexdigest()
+    if inline:
+        side = cert.parent / body.pop("proof_file")
+        del body["proof_sha256"]
+        body["proof"] = side.read_text().splitlines()
+    cert.write_text(json.dumps(document))
+    code, out, _ = run(["check-certificate", KOENIGSBERG, str(cert)], capsys)
+    assert code == 1 and out.startswith("rejected:"), out
+    assert "the certificate's formula is not the one this spec gives" in out
+    assert where in out
+    assert ("does not match the formula of this spec" in out) == (hashed == "hash updated")
+
+
+FORGED = "FORGED: this certificate was checked by nobody"
+FIVE = [("parity", KOENIGSBERG, [], "have odd degrees (5, 3, 3 and 3)"),
+        ("disconnected", str(SPECS / "dominoes" / "two-pieces.yaml"), [],
+         "no edge joins the 2 nodes 1 and 2 to the other nodes"),
+        ("closed-set", str(SPECS / "colour-walk-dead-end.yaml"), [],
+         "the closed set of 3 (place, last colour) situations at 3 places holds every "
+         "start situation and none at D, where the walk must finish"),
+        ("drup", KOENIGSBERG, ["--drup"], "trailkit's DRUP checker found that the proof "
+         "derives the empty clause"),
+        ("drup", KOENIGSBERG, ["--lrat"], "trailkit's LRAT checker found that the LRAT "
+         "proof derives the empty clause")]
+
+
+@pytest.mark.parametrize(("kind", "spec", "extra", "words"), FIVE,
+                         ids=["parity", "disconnected", "closed-set", "drup", "lrat"])
+def test_check_certificate_speaks_its_own_words(tmp_path: Path, capsys, kind: str,
+                                                spec: str, extra: list[str],
+                                                words: str) -> None:
+    # What "holds" is the checker's own sentence, never the file's explanation: forged
+    # here, and never echoed, on acceptance (text and JSON) or on rejection.
+    cert = tmp_path / "cert.json"
+    assert run(["prove", spec, "--out", str(cert), *extra], capsys)[0] == 1
+    document = json.loads(cert.read_text())
+    assert document["certificate"]["type"] == kind
+    document["certificate"]["explanation"] = FORGED
+    cert.write_text(json.dumps(document))
+    code, out, err = run(["check-certificate", spec, str(cert)], capsys)
+    assert code == 0 and out.startswith(f"accepted: {kind} certificate holds: "), out
+    assert words in out and "FORGED" not in out + err
+    code, out, err = run(["check-certificate", spec, str(cert), "--json"], capsys)
+    assert code == 0 and words in json.loads(out)["message"] and "FORGED" not in out + err
+    other = KOENIGSBERG if spec != KOENIGSBERG else str(SPECS / "nikolaus.yaml")
+    code, out, err = run(["check-certificate", other, str(cert)], capsys)
+    assert code == 1 and out.startswith("rejected:") and "FORGED" not in out + err
+
+
+def test_the_other_structural_kinds_speak_their_own_words(tmp_path: Path) -> None:
+    from trailkit.models.answer import Certificate
+    from trailkit.solvers.direct.structural import alternation_certificate
+    from trailkit.solvers.pipeline import solve
+
+    imbalanced = Puzzle(kind="walk", tail=[0, 0], head=[1, 1], nodes=("a", "b"),
+                        directed=[True] * 2)
+    ends = Puzzle(kind="walk", tail=[0, 1, 2, 0], head=[1, 2, 0, 1], nodes=("a", "b", "c"),
+                  directed=[True] * 4, start=frozenset({1}))
+    rule = ColourRule.from_transitions(["red", "blue"], {"red": ["blue"], "blue": ["red"]})
+    ring = Puzzle.build(kind="walk", colours=rule, closed=True, use=EdgeUse.EXACTLY_ONCE,
+                        edges=[("a", "b", "red"), ("b", "c", "blue"), ("c", "d", "red"),
+                               ("d", "a", "red")])
+    said = {"imbalance": "+2 at a and -2 at b", "endpoints": "only the ends from a to b",
+            "alternation": "red minus blue edge ends are +2 at a and +2 at d"}
+    for puzzle in (imbalanced, ends, ring):
+        certificate = (alternation_certificate(puzzle) if puzzle is ring
+                       else solve(puzzle, "direct", Limits(), crosscheck=None).certificate)
+        assert certificate is not None
+        forged = Certificate(certificate.kind, certificate.data, FORGED)
+        path = tmp_path / f"{certificate.kind}.json"
+        path.write_text(json.dumps({"certificate": forged.to_json()}))
+        check = proving.check_certificate_file(puzzle, str(path))
+        assert check.accepted and "FORGED" not in check.message, check.message
+        assert said[certificate.kind] in check.message

@@ -9,11 +9,12 @@ import sys
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
+from pathlib import Path
 
 from trailkit.models.errors import TrailkitError
 from trailkit.solvers.base import Limits
 from trailkit.solvers.campaigns.campaign import Campaign, Progress, run_campaign
-from trailkit.solvers.campaigns.store import open_store
+from trailkit.solvers.campaigns.store import check_campaign_file, open_store
 from trailkit.solvers.cli.output import warn
 from trailkit.solvers.isolation import Row
 
@@ -62,6 +63,8 @@ def run_into_db(args: argparse.Namespace, specs: list[str], backends: list[str],
     """Run the campaign of ``compare``'s arguments (``--db``, else a file in memory)."""
     if args.rerun and not args.db:
         raise TrailkitError("--rerun redoes runs kept in a --db file: name one with --db")
+    if args.db:  # a file that is not trailkit's, or is damaged: refused before a cluster starts
+        check_campaign_file(Path(args.db))
     with ExitStack() as stack:
         execute = None
         line = ProgressLine()

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from trailkit.models.answer import Answer, Certificate, Status
-from trailkit.models.certificates import check_certificate
+from trailkit.models.certificates import check_certificate, verdict
 from trailkit.models.errors import (
     Location,
     SpecError,
@@ -223,6 +223,9 @@ def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None =
     A file that cannot be read as a certificate raises :class:`SpecError` (input
     trouble); a certificate whose claim does not hold comes back ``accepted=False``.
 
+    On acceptance the message says what the checker verified, in its own words
+    (:mod:`trailkit.models.check_words`), never the file's ``explanation``.
+
     Accepts a ``trailkit-certificate/1`` document, a ``trailkit-result/1`` answer
     (its ``certificate`` field) or a bare certificate object; a proof in a side file
     (``proof_file``, next to ``path``) must match ``proof_sha256`` and is read in pieces.
@@ -252,13 +255,14 @@ def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None =
                                     str(body["type"]))
         body = read
     certificate = Certificate.from_json(body)
-    problems = check_certificate(puzzle, certificate, progress=progress)
-    if problems:
+    checked = verdict(puzzle, certificate, progress=progress)
+    if checked.problems:
         return CertificateCheck(False, f"{certificate.kind} certificate: "
-                                + "; ".join(problems[:5]), certificate.kind)
+                                + "; ".join(checked.problems[:5]), certificate.kind)
     note = ""
     recorded = obj.get("spec_sha256")
     if recorded and spec_path and recorded != _sha256(spec_path):
         note = " (the spec file changed since the certificate was made; it still holds)"
+    # the checker's own words, never the file's explanation (which it does not trust)
     return CertificateCheck(True, f"{certificate.kind} certificate holds: "
-                            f"{certificate.explanation}{note}", certificate.kind)
+                            f"{checked.holds}{note}", certificate.kind)
