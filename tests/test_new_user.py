@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from trailkit.models.spec import load_spec_text
+from trailkit.solvers.cli import main
 from trailkit.solvers.drawing import draw_svg
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,3 +29,51 @@ def test_spec_page_says_y_points_up_and_the_picture_agrees() -> None:
     cy = {g.get("data-node"): float(g.find(f"{SVG}circle").get("cy"))
           for g in root.iter() if "node" in (g.get("class") or "").split()}
     assert cy["roof"] < cy["floor"]  # SVG's y points down: roof is drawn higher up
+
+
+# ------------------------------------------------------------------ a bad --from-model file
+CITIES = "trailkit: 1\nkind: trail\nedges: [Ulm Bonn, Bonn Kiel, Kiel Gera]\n"
+
+
+def _model_file(tmp_path: Path, steps: list[tuple[int, int, int]]) -> tuple[Path, Path]:
+    """The spec of three cities and a model (``v`` lines) setting exactly the step
+    variables ``(position, edge, orientation)`` true."""
+    from trailkit.solvers.sat.dimacs import encode_for_export
+
+    spec = tmp_path / "cities.yaml"
+    spec.write_text(CITIES)
+    _, vmap = encode_for_export(load_spec_text(CITIES))
+    model = tmp_path / "model.txt"
+    model.write_text("s SATISFIABLE\nv " + " ".join(str(vmap.var(*s)) for s in steps)
+                     + " 0\n")
+    return spec, model
+
+
+def test_a_model_that_is_no_walk_names_the_file_the_node_and_what_to_do(
+        tmp_path: Path, capsys) -> None:
+    # step 0 Ulm->Bonn, then step 1 jumps to Kiel->Gera: it does not leave Bonn
+    spec, model = _model_file(tmp_path, [(0, 0, 0), (1, 2, 0), (2, 1, 0)])
+    code = main(["solve", str(spec), "--from-model", str(model)])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert str(model) in err and "does not leave node Bonn" in err
+    assert "Kiel->Gera" in err and not re.search(r"node \d", err)
+    assert f"trailkit export {spec} --format dimacs" in err  # what to do
+
+
+def test_a_model_that_breaks_the_formula_is_bad_input_not_a_bug(tmp_path: Path,
+                                                                capsys) -> None:
+    # a walk Ulm->Bonn->Ulm->Bonn: every step leaves where the last ended, but edge 0
+    # is walked three times, which no model of the exported formula does
+    spec, model = _model_file(tmp_path, [(0, 0, 0), (1, 0, 1), (2, 0, 0)])
+    code = main(["solve", str(spec), "--from-model", str(model)])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "INTERNAL" not in err and str(model) in err
+    assert "does not satisfy the exported formula" in err and "used 3 times" in err
+
+
+def test_a_solvers_own_model_still_reads_back(tmp_path: Path, capsys) -> None:
+    spec, model = _model_file(tmp_path, [(0, 0, 0), (1, 1, 0), (2, 2, 0)])
+    assert main(["solve", str(spec), "--from-model", str(model)]) == 0
+    assert "Ulm -> Bonn -> Kiel -> Gera" in capsys.readouterr().out

@@ -12,8 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from trailkit.models.answer import Answer
-from trailkit.models.errors import TrailkitError
+from trailkit.models.errors import SpecError, TrailkitError
 from trailkit.models.puzzle import Puzzle
+from trailkit.models.verify import verify
 from trailkit.solvers.pipeline import check_answer
 
 __all__ = ["answer_from_model", "export_model"]
@@ -37,12 +38,53 @@ def export_model(puzzle: Puzzle, fmt: str) -> str:
 
 
 def answer_from_model(puzzle: Puzzle, model_path: str) -> Answer:
-    """A verified answer from a SAT solver's model of the exported DIMACS formula."""
+    """A verified answer from a SAT solver's model of the exported DIMACS formula.
+
+    A model that is no walk of this puzzle, or whose walk breaks the rules because the
+    model does not satisfy the formula (another spec's model, a hand-edited one), is
+    bad input: a :class:`TrailkitError` naming the file, the step and the node by its
+    name, and what to do. Only a model that satisfies the formula and still gives a
+    walk the checker rejects is trailkit's own bug (:class:`VerificationFailure`).
+    """
     from trailkit.solvers.sat.dimacs import walk_from_model
 
     try:
         text = Path(model_path).read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise TrailkitError(f"cannot read the model {model_path}: {exc.strerror}") from None
-    walk = walk_from_model(puzzle, None, text, model_path)
+    try:
+        walk = walk_from_model(puzzle, None, text, model_path)
+    except SpecError:
+        raise
+    except TrailkitError as exc:
+        raise TrailkitError(f"{exc}; {_what_to_do(puzzle)}") from None
+    problems = verify(puzzle, walk)
+    false = _false_clause(puzzle, text, model_path) if problems else None
+    if false is not None:
+        raise TrailkitError(
+            f"the model in {model_path} does not satisfy the exported formula (its clause "
+            f"{false} is false), and its walk breaks the puzzle's rules: "
+            f"{'; '.join(str(p) for p in problems[:3])}; {_what_to_do(puzzle)}")
     return check_answer(puzzle, Answer.solved(f"model:{Path(model_path).name}", walk))
+
+
+def _false_clause(puzzle: Puzzle, text: str, model_path: str) -> str | None:
+    """The first clause of the exported formula the model leaves false (as ``N: lits``,
+    counted from 1 after the ``p cnf`` line), or ``None`` if the model satisfies it.
+
+    A variable the model does not list counts as false, as in a solver's full model."""
+    from trailkit.solvers.sat.dimacs import encode_for_export, parse_model
+
+    clauses, _ = encode_for_export(puzzle)
+    true = {lit for lit in parse_model(text, model_path) if lit > 0}
+    for number, clause in enumerate(clauses, start=1):
+        if not any((lit in true) if lit > 0 else (-lit not in true) for lit in clause):
+            return f"{number}: {' '.join(map(str, clause))} 0"
+    return None
+
+
+def _what_to_do(puzzle: Puzzle) -> str:
+    """How to make a model --from-model can read."""
+    spec = puzzle.source or "SPEC"
+    return (f"give --from-model what a SAT solver printed for the formula "
+            f"'trailkit export {spec} --format dimacs' wrote from this same spec")
