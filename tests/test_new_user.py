@@ -8,7 +8,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from trailkit.models.spec import load_spec_text
+from trailkit.models.spec import load_spec, load_spec_text
 from trailkit.solvers.cli import main
 from trailkit.solvers.drawing import draw_svg
 
@@ -77,3 +77,33 @@ def test_a_solvers_own_model_still_reads_back(tmp_path: Path, capsys) -> None:
     spec, model = _model_file(tmp_path, [(0, 0, 0), (1, 1, 0), (2, 2, 0)])
     assert main(["solve", str(spec), "--from-model", str(model)]) == 0
     assert "Ulm -> Bonn -> Kiel -> Gera" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------ count --failures, unsolvable
+def _stuck_walks(edges: list[tuple[str, str]]) -> int:
+    """Every walk (a start and its steps, each bridge at most once) that can go no
+    further without using every bridge: the seed's failures, by brute force."""
+    def extend(at: str, used: frozenset[int]) -> int:
+        steps = [(i, v if u == at else u) for i, (u, v) in enumerate(edges)
+                 if i not in used and at in (u, v)]
+        if not steps:
+            return 0 if len(used) == len(edges) else 1
+        return sum(extend(there, used | {i}) for i, there in steps)
+    return sum(extend(node, frozenset()) for node in sorted({n for e in edges for n in e}))
+
+
+def test_count_failures_of_an_unsolvable_puzzle_says_what_its_numbers_mean(capsys) -> None:
+    spec = ROOT / "specs" / "koenigsberg.yaml"
+    puzzle = load_spec(spec)
+    bridges = [(puzzle.nodes[t], puzzle.nodes[h]) for t, h in zip(puzzle.tail, puzzle.head,
+                                                                    strict=True)]
+    assert main(["count", str(spec), "--failures"]) == 0
+    out = capsys.readouterr().out
+    assert "solutions:      0" in out
+    assert f"failures:       {_stuck_walks(bridges)}\n" in out  # every walk that gets stuck
+    assert "early failures: 0 (there is no solution, so no step is the mistake)" in out
+    page = (ROOT / "docs" / "counting.md").read_text(encoding="utf-8")
+    assert "## A puzzle without a solution" in page
+    assert "in a puzzle that has a solution, starting at\n  a node" in page
+    assert main(["count", str(ROOT / "specs" / "nikolaus.yaml"), "--failures"]) == 0
+    assert "early failures: 23\n" in capsys.readouterr().out  # a solvable puzzle: no note

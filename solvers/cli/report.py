@@ -218,6 +218,12 @@ def count_method(result: CountResult) -> str:
     return PRECHECK if result.backend == PRECHECK else "enumerate"
 
 
+_NO_MISTAKE = " (there is no solution, so no step is the mistake)"
+"""Why an unsolvable puzzle has no early failures: a step is the mistake only when the
+walk could still be completed before it (docs/counting.md, "A puzzle without a
+solution"); said on the line, as 0 early failures reads like a missing count."""
+
+
 def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: bool) -> str:
     """The counts as a small table a puzzle fan can read (thousands separated)."""
     title = puzzle.name or spec or "puzzle"
@@ -232,7 +238,8 @@ def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: 
     lines.append(f"  solutions:      {bound}{result.solutions:,}{_of_length(puzzle, result)}")
     if failures:
         lines.append(f"  failures:       {bound}{result.failures or 0:,}")
-        lines.append(f"  early failures: {bound}{result.early_failures or 0:,}")
+        lines.append(f"  early failures: {bound}{result.early_failures or 0:,}"
+                     + (_NO_MISTAKE if result.complete and not result.solutions else ""))
     if not result.complete:
         lines.append(f"  incomplete: {result.reason}")
     if result.per_start:
