@@ -4,7 +4,10 @@ page says, names on a console that cannot show them, and a bad --from-model file
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -107,3 +110,55 @@ def test_count_failures_of_an_unsolvable_puzzle_says_what_its_numbers_mean(capsy
     assert "in a puzzle that has a solution, starting at\n  a node" in page
     assert main(["count", str(ROOT / "specs" / "nikolaus.yaml"), "--failures"]) == 0
     assert "early failures: 23\n" in capsys.readouterr().out  # a solvable puzzle: no note
+
+
+# ------------------------------------------------------------------ names on an ASCII console
+def _ascii_console(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run trailkit where standard output and error can show ASCII only."""
+    return subprocess.run([sys.executable, "-m", "trailkit.solvers.cli", *args], cwd=cwd,
+                          capture_output=True, encoding="ascii", timeout=120,
+                          env={**os.environ, "PYTHONIOENCODING": "ascii"})
+
+
+def _walk(out: str) -> list[str]:
+    """The nodes of the walk line of ``solve``'s text output."""
+    line = next(line for line in out.splitlines() if " -> " in line)
+    return line.strip().split(" -> ")
+
+
+def test_a_name_the_console_cannot_show_does_not_read_as_another(tmp_path: Path) -> None:
+    (tmp_path / "u.yaml").write_text("trailkit: 1\nname: Über die Brücke\nkind: trail\n"
+                                     "edges: [U Ü, Ü O]\nstart: U\n", encoding="utf-8")
+    result = _ascii_console("solve", "u.yaml", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert _walk(result.stdout) == ["U", "Ue", "O"]  # not U -> U -> O, a loop
+    assert result.stdout.startswith("Ueber die Bruecke")  # the same letter, the same way
+    (tmp_path / "any.yaml").write_text("trailkit: 1\nkind: trail\nedges: [U Ü, Ü O]\n",
+                                       encoding="utf-8")
+    count = _ascii_console("count", "any.yaml", cwd=tmp_path)
+    assert count.returncode == 0, count.stderr
+    table = count.stdout.splitlines()[-3:]  # by start node, lined up as printed
+    assert [row.split() for row in table] == [["U", "1"], ["Ue", "0"], ["O", "1"]]
+    assert len({len(row) for row in table}) == 1
+
+
+def test_a_spelling_that_would_clash_with_a_name_is_escaped(tmp_path: Path) -> None:
+    (tmp_path / "u.yaml").write_text("trailkit: 1\nkind: trail\nedges: [U Ü, Ü Ue, Ue O]\n"
+                                     "start: U\n", encoding="utf-8")
+    result = _ascii_console("solve", "u.yaml", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    walk = _walk(result.stdout)
+    assert walk == ["U", "\\xdc", "Ue", "O"] and len(set(walk)) == 4
+
+
+def test_messages_spell_a_name_as_the_walk_does(tmp_path: Path) -> None:
+    from trailkit.solvers.sat.dimacs import encode_for_export
+
+    text = "trailkit: 1\nkind: trail\nedges: [U Ü, Ü O]\n"
+    (tmp_path / "u.yaml").write_text(text, encoding="utf-8")
+    _, vmap = encode_for_export(load_spec_text(text))
+    # step 0 U->Ü, then step 1 O->Ü: it does not leave Ü
+    (tmp_path / "m.txt").write_text(f"v {vmap.var(0, 0, 0)} {vmap.var(1, 1, 1)} 0\n")
+    result = _ascii_console("solve", "u.yaml", "--from-model", "m.txt", cwd=tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "O->Ue, which does not leave node Ue" in result.stderr

@@ -62,6 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     keep_pysat_off_sigint()
+    output.use_names(None)  # a new command: no puzzle's names yet (tests call main again)
     if os.environ.get("TRAILKIT_TEST_SIGNS") == "1":
         listen(_show_sign)
     as_json = bool(getattr(args, "json", False))

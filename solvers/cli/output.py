@@ -5,6 +5,13 @@ Text is made safe twice: control characters from a spec (a ``name:`` holding
 ``\\x1b[2J``) are shown escaped, never sent to the terminal, and characters the
 console's encoding cannot show (``→`` on an ASCII or cp1252 console) get ASCII
 spellings instead of a crash.
+
+Those spellings keep names apart. A command that loads a puzzle hands it to
+:func:`use_names`; a letter the console cannot show is spelt as usual (``Ü`` as
+``Ue``, ``é`` as ``e``) unless that makes two of the puzzle's node names, colours or
+edge ids read the same (``Ue`` beside ``Ü``), and then it is escaped (``\\xdc``).
+A letter has one spelling in the whole output (walks, tables, messages, stdout and
+stderr alike), so a name reads the same wherever it is printed.
 """
 
 from __future__ import annotations
@@ -12,17 +19,42 @@ from __future__ import annotations
 import json
 import sys
 import unicodedata
-from collections.abc import Callable
-from typing import Any, TextIO
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TextIO
 
 import orjson
 
 from trailkit.models.jsontext import StepsJson
 
-__all__ = ["clear_status_line", "emit_json", "plain_json", "say", "status_line", "warn"]
+if TYPE_CHECKING:
+    from trailkit.models.puzzle import Puzzle
+
+__all__ = ["as_shown", "clear_status_line", "emit_json", "plain_json", "say", "status_line",
+           "use_names", "warn"]
 
 _ASCII = {"→": "->", "←": "<-", "—": "--", "–": "-", "×": "x", "…": "...", "≥": ">=",
           "≤": "<=", "≠": "!=", "·": "."}
+
+
+#: Letters whose accent-free base would change the word: spelt as in German, Danish
+#: and the like (``Königsberg`` -> ``Koenigsberg``, not ``Konigsberg``).
+_LETTERS = {"Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss",
+            "ẞ": "SS", "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "Ø": "Oe", "ø": "oe",
+            "Þ": "Th", "þ": "th", "Ð": "D", "ð": "d", "Đ": "D", "đ": "d", "Ł": "L", "ł": "l",
+            "ı": "i"}
+
+#: The puzzle whose names the output keeps apart (see :func:`use_names`), and the
+#: spellings chosen for it, per encoding.
+_names: list[Puzzle] = []
+_spellings: dict[str, dict[str, str]] = {}
+
+
+def use_names(puzzle: Puzzle | None) -> None:
+    """Keep ``puzzle``'s node names, colours and edge ids apart in what is printed from
+    now on (``None``: no puzzle). Cheap: the spellings are chosen only when a console
+    cannot show a name."""
+    _names[:] = [puzzle] if puzzle is not None else []
+    _spellings.clear()
 
 
 def _safe(text: str, stream: TextIO) -> str:
@@ -32,27 +64,92 @@ def _safe(text: str, stream: TextIO) -> str:
     encoding = getattr(stream, "encoding", None) or "utf-8"
     try:
         text.encode(encoding)
-    except (UnicodeEncodeError, LookupError):
-        for fancy, plain in _ASCII.items():
-            text = text.replace(fancy, plain)
-        text = "".join(_spelt(ch, encoding) for ch in text)
-    return text
+        return text
+    except LookupError:  # an encoding Python does not know: plain ASCII then
+        encoding = "ascii"
+    except UnicodeEncodeError:
+        pass
+    spelling = _spellings_for(encoding)
+    return "".join(spelling.get(ch) or _spelt(ch, encoding) for ch in text)
 
 
 def _spelt(ch: str, encoding: str) -> str:
-    """``ch`` if the console can show it, else its letter without accents (ö -> o),
-    else an escape (``\\u2192``)."""
+    """``ch`` if the console can show it, else an ASCII spelling (``→`` -> ``->``,
+    ``ö`` -> ``oe``, ``é`` -> ``e``), else an escape (``\\u2192``)."""
     try:
         ch.encode(encoding)
         return ch
     except UnicodeEncodeError:
-        base = "".join(c for c in unicodedata.normalize("NFKD", ch)
-                       if not unicodedata.combining(c))
-        try:
-            base.encode(encoding)
-            return base or ch.encode("ascii", "backslashreplace").decode("ascii")
-        except UnicodeEncodeError:
-            return ch.encode("ascii", "backslashreplace").decode("ascii")
+        pass
+    plain = _ASCII.get(ch) or _LETTERS.get(ch)
+    if plain is None:
+        plain = "".join(c for c in unicodedata.normalize("NFKD", ch)
+                        if not unicodedata.combining(c))
+    try:
+        plain.encode(encoding)
+    except UnicodeEncodeError:
+        plain = ""
+    return plain or _escaped(ch)
+
+
+def _escaped(ch: str) -> str:
+    """``ch`` as an ASCII escape (``\\xdc``, ``\\u2192``): never taken for a letter."""
+    return ch.encode("ascii", "backslashreplace").decode("ascii")
+
+
+def _spellings_for(encoding: str) -> dict[str, str]:
+    """How each character of the puzzle's names that ``encoding`` cannot show is
+    spelt: as :func:`_spelt` does, except where that would make two names of one kind
+    (nodes, colours, edge ids) read the same; the characters of such names are escaped
+    instead, until every name reads differently."""
+    if encoding in _spellings:
+        return _spellings[encoding]
+    groups = [group for puzzle in _names for group in _name_groups(puzzle)]
+    odd = {ch for group in groups for name in group if not _shows(name, encoding)
+           for ch in name if not _shows(ch, encoding)}
+    spelling = {ch: _spelt(ch, encoding) for ch in odd}
+    while clashing := {ch for group in groups for ch in _clashes(group, spelling, encoding)
+                       if spelling[ch] != _escaped(ch)}:
+        spelling.update((ch, _escaped(ch)) for ch in clashing)
+    _spellings[encoding] = spelling
+    return spelling
+
+
+def _name_groups(puzzle: Puzzle) -> list[list[str]]:
+    """The names that must read differently, by kind: nodes, colours, edge ids."""
+    ids = [] if puzzle.edge_ids is None else [str(i) for i in puzzle.edge_ids]
+    return [list(puzzle.nodes), list(puzzle.colour_names), ids]
+
+
+def _clashes(names: Iterable[str], spelling: dict[str, str], encoding: str) -> set[str]:
+    """The respelt characters of names that would read the same as another name."""
+    names = list(names)
+    shown = {name for name in names if _shows(name, encoding)}  # printed as they are
+    read: dict[str, str] = {}
+    clashing: set[str] = set()
+    for name in names:
+        if name in shown:
+            continue
+        text = "".join(spelling.get(ch, ch) for ch in name)
+        other = read.setdefault(text, name)
+        if text in shown or other != name:
+            clashing.update(ch for ch in name + other if ch in spelling)
+    return clashing
+
+
+def _shows(text: str, encoding: str) -> bool:
+    """Whether ``encoding`` can show ``text`` as it is."""
+    try:
+        text.encode(encoding)
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def as_shown(text: str) -> str:
+    """``text`` as :func:`say` will show it on standard output: for a table that
+    lines names up by the width they are printed at (``Ü`` may take two columns)."""
+    return _safe(text, sys.stdout)
 
 
 def say(text: str = "", *, end: str = "\n") -> None:

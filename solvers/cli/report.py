@@ -9,6 +9,7 @@ from trailkit.models.counts import CountResult
 from trailkit.models.jsontext import StepsJson
 from trailkit.models.puzzle import Objective, Puzzle
 from trailkit.models.words import in_puzzle_words, plural
+from trailkit.solvers.cli.output import as_shown
 from trailkit.solvers.pipeline.expectations import expectation_mismatches
 from trailkit.solvers.pipeline.policy import PRECHECK
 
@@ -244,7 +245,7 @@ def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: 
         lines.append(f"  incomplete: {result.reason}")
     if result.per_start:
         lines.append("  by start node:")
-        rows = [(name, f"{row.solutions:,}", f"{row.failures or 0:,}",
+        rows = [(as_shown(name), f"{row.solutions:,}", f"{row.failures or 0:,}",
                  f"{row.early_failures or 0:,}") for name, row in result.per_start.items()]
         heads = ("start", "solutions", "failures", "early failures")[:4 if failures else 2]
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
