@@ -162,3 +162,14 @@ def test_messages_spell_a_name_as_the_walk_does(tmp_path: Path) -> None:
     result = _ascii_console("solve", "u.yaml", "--from-model", "m.txt", cwd=tmp_path)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "O->Ue, which does not leave node Ue" in result.stderr
+
+
+def test_an_export_to_an_ascii_console_is_the_files_utf8_bytes(tmp_path: Path) -> None:
+    spec = str(ROOT / "specs" / "koenigsberg.yaml")
+    result = subprocess.run([sys.executable, "-m", "trailkit.solvers.cli", "export", spec,
+                             "--format", "dot"], capture_output=True, timeout=120,
+                            env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert result.returncode == 0, result.stderr.decode("utf-8", "replace")
+    assert 'graph "The seven bridges of Königsberg"' in result.stdout.decode("utf-8")
+    assert main(["export", spec, "--format", "dot", "--out", str(tmp_path / "k.dot")]) == 0
+    assert (tmp_path / "k.dot").read_bytes() == result.stdout  # as the file --out writes

@@ -163,8 +163,19 @@ def warn(text: str) -> None:
 
 
 def write_raw(text: str) -> None:
-    """Write a file's content (a generated spec, an exported model) to standard output."""
-    sys.stdout.write(text)
+    """Write a file's content (a generated spec, an exported model) to standard output.
+
+    Its bytes are UTF-8 whatever the console's encoding, as in the file ``--out``
+    writes: the content is data, so it is not respelt for the console (a node ``Ü``
+    stays ``Ü`` in ``export ... > k.dot``), and an ASCII console does not make it fail.
+    """
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        sys.stdout.write(text)
+        return
+    sys.stdout.flush()
+    buffer.write(text.encode("utf-8"))
+    buffer.flush()
 
 
 def emit_json(obj: Any) -> None:
