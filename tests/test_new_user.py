@@ -4,6 +4,7 @@ page says, names on a console that cannot show them, and a bad --from-model file
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -32,6 +33,11 @@ def test_spec_page_says_y_points_up_and_the_picture_agrees() -> None:
     cy = {g.get("data-node"): float(g.find(f"{SVG}circle").get("cy"))
           for g in root.iter() if "node" in (g.get("class") or "").split()}
     assert cy["roof"] < cy["floor"]  # SVG's y points down: roof is drawn higher up
+
+
+def test_the_spec_schema_tells_an_editor_that_y_points_up() -> None:
+    schema = json.loads((ROOT / "models" / "schemas" / "spec.schema.json").read_text())
+    assert "y pointing up" in schema["properties"]["layout"]["description"]
 
 
 # ------------------------------------------------------------------ a bad --from-model file
