@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import sys
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 import orjson
@@ -70,7 +70,8 @@ def _safe(text: str, stream: TextIO) -> str:
     except UnicodeEncodeError:
         pass
     spelling = _spellings_for(encoding)
-    return "".join(spelling.get(ch) or _spelt(ch, encoding) for ch in text)
+    return text.translate({ord(ch): spelling.get(ch) or _spelt(ch, encoding)
+                           for ch in set(text) if not _shows(ch, encoding)})
 
 
 def _spelt(ch: str, encoding: str) -> str:
@@ -104,35 +105,56 @@ def _spellings_for(encoding: str) -> dict[str, str]:
     instead, until every name reads differently."""
     if encoding in _spellings:
         return _spellings[encoding]
-    groups = [group for puzzle in _names for group in _name_groups(puzzle)]
-    odd = {ch for group in groups for name in group if not _shows(name, encoding)
-           for ch in name if not _shows(ch, encoding)}
+    groups: list[tuple[Container[str], list[str]]] = []  # (every name, those respelt)
+    for puzzle in _names:
+        for group in _name_groups(puzzle):
+            lines = "\n" + "\n".join(group) + "\n"  # one check for a million names
+            if _shows(lines, encoding):
+                continue
+            respelt = [name for name in group if not name.isascii()
+                       and not _shows(name, encoding)]
+            # a few names are looked up in the text; many, in a set of every name
+            every: Container[str] = set(group) if len(respelt) > 64 else _Lines(lines)
+            groups.append((every, respelt))
+    odd = {ch for ch in set("".join(name for _, names in groups for name in names))
+           if not _shows(ch, encoding)}
     spelling = {ch: _spelt(ch, encoding) for ch in odd}
-    while clashing := {ch for group in groups for ch in _clashes(group, spelling, encoding)
+    while clashing := {ch for every, names in groups for ch in _clashes(every, names, spelling)
                        if spelling[ch] != _escaped(ch)}:
         spelling.update((ch, _escaped(ch)) for ch in clashing)
     _spellings[encoding] = spelling
     return spelling
 
 
-def _name_groups(puzzle: Puzzle) -> list[list[str]]:
+def _name_groups(puzzle: Puzzle) -> list[Sequence[str]]:
     """The names that must read differently, by kind: nodes, colours, edge ids."""
     ids = [] if puzzle.edge_ids is None else [str(i) for i in puzzle.edge_ids]
-    return [list(puzzle.nodes), list(puzzle.colour_names), ids]
+    return [puzzle.nodes, puzzle.colour_names, ids]
 
 
-def _clashes(names: Iterable[str], spelling: dict[str, str], encoding: str) -> set[str]:
-    """The respelt characters of names that would read the same as another name."""
-    names = list(names)
-    shown = {name for name in names if _shows(name, encoding)}  # printed as they are
+class _Lines:
+    """Names one a line (``"\\na\\nb\\n"``), asked ``name in lines`` without a set."""
+
+    def __init__(self, lines: str) -> None:
+        self.lines = lines
+
+    def __contains__(self, name: object) -> bool:
+        return f"\n{name}\n" in self.lines
+
+
+def _clashes(every: Container[str], respelt: list[str], spelling: dict[str, str]
+             ) -> set[str]:
+    """The respelt characters of names in ``respelt`` that would read the same as
+    another name (one of ``every`` shown as it is, or another respelt one)."""
     read: dict[str, str] = {}
     clashing: set[str] = set()
-    for name in names:
-        if name in shown:
-            continue
-        text = "".join(spelling.get(ch, ch) for ch in name)
+    if all(text == _escaped(ch) for ch, text in spelling.items()):
+        return clashing  # escapes only: nothing left to change
+    table = str.maketrans(spelling)
+    for name in respelt:
+        text = name.translate(table)
         other = read.setdefault(text, name)
-        if text in shown or other != name:
+        if other != name or text in every:
             clashing.update(ch for ch in name + other if ch in spelling)
     return clashing
 
