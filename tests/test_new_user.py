@@ -179,3 +179,14 @@ def test_an_export_to_an_ascii_console_is_the_files_utf8_bytes(tmp_path: Path) -
     assert 'graph "The seven bridges of Königsberg"' in result.stdout.decode("utf-8")
     assert main(["export", spec, "--format", "dot", "--out", str(tmp_path / "k.dot")]) == 0
     assert (tmp_path / "k.dot").read_bytes() == result.stdout  # as the file --out writes
+
+
+def test_a_spec_that_does_not_load_keeps_its_names_apart_in_the_message(tmp_path: Path
+                                                                        ) -> None:
+    (tmp_path / "typo.yaml").write_text("trailkit: 1\nkind: trail\nnodes: [U, Ü, Ue]\n"
+                                        "edges: [U Ü, Ü Ue]\nstart: Üe\n", encoding="utf-8")
+    for command in (["lint", "typo.yaml"], ["solve", "typo.yaml"]):
+        result = _ascii_console(*command, cwd=tmp_path)
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        # the suggestion is Ü: spelt Ue it would name the other node, Ue
+        assert "(did you mean '\\xdc'?)" in result.stderr, result.stderr

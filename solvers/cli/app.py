@@ -17,6 +17,7 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import NoReturn
 
 import trailkit.solvers.cli.serve as serve
@@ -72,6 +73,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         warn(f"trailkit: INTERNAL INCONSISTENCY (this is a bug, please report it): {exc}")
         return Exit.INCONSISTENT
     except SpecError as exc:  # located: "file:line:col: error: ..."; else say who speaks
+        if exc.location:  # a spec that did not load: its words stay apart on ASCII consoles
+            output.use_names_if_none(Path(exc.location.file))
         warn(str(exc) if exc.location else f"trailkit: {exc}")
         if as_json:
             output.emit_json(error_json(exc))

@@ -10,16 +10,19 @@ Those spellings keep names apart. A command that loads a puzzle hands it to
 :func:`use_names`; a letter the console cannot show is spelt as usual (``Ü`` as
 ``Ue``, ``é`` as ``e``) unless that makes two of the puzzle's node names, colours or
 edge ids read the same (``Ue`` beside ``Ü``), and then it is escaped (``\\xdc``).
-A letter has one spelling in the whole output (walks, tables, messages, stdout and
-stderr alike), so a name reads the same wherever it is printed.
+A letter has one spelling in the whole output (walks, tables, messages; stdout and
+stderr alike when they share an encoding), so a name reads the same wherever it is
+printed.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 import unicodedata
 from collections.abc import Callable, Container, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 import orjson
@@ -30,7 +33,7 @@ if TYPE_CHECKING:
     from trailkit.models.puzzle import Puzzle
 
 __all__ = ["as_shown", "clear_status_line", "emit_json", "plain_json", "say", "status_line",
-           "use_names", "warn"]
+           "use_names", "use_names_if_none", "warn"]
 
 _ASCII = {"→": "->", "←": "<-", "—": "--", "–": "-", "×": "x", "…": "...", "≥": ">=",
           "≤": "<=", "≠": "!=", "·": "."}
@@ -43,18 +46,30 @@ _LETTERS = {"Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ä": "ae", "ö": "oe", "ü": "u
             "Þ": "Th", "þ": "th", "Ð": "D", "ð": "d", "Đ": "D", "đ": "d", "Ł": "L", "ł": "l",
             "ı": "i"}
 
-#: The puzzle whose names the output keeps apart (see :func:`use_names`), and the
-#: spellings chosen for it, per encoding.
-_names: list[Puzzle] = []
+#: The puzzle (or spec file) whose names the output keeps apart (see
+#: :func:`use_names`), and the spellings chosen for it, per encoding.
+_names: list[Puzzle | Path] = []
 _spellings: dict[str, dict[str, str]] = {}
 
+#: The largest spec file whose words :func:`use_names` reads (the reader's own limit).
+_SPEC_BYTES = 50 * 1024 * 1024
 
-def use_names(puzzle: Puzzle | None) -> None:
-    """Keep ``puzzle``'s node names, colours and edge ids apart in what is printed from
-    now on (``None``: no puzzle). Cheap: the spellings are chosen only when a console
-    cannot show a name."""
-    _names[:] = [puzzle] if puzzle is not None else []
+
+def use_names(source: Puzzle | Path | None) -> None:
+    """Keep the names of ``source`` apart in what is printed from now on: a puzzle's
+    node names, colours and edge ids; for a spec file that could not be read into a
+    puzzle (its problems are being reported), every word and quoted text of the file,
+    so that no spelling reads as any of them. ``None``: no names. Cheap: the file is
+    read and the spellings chosen only when a console cannot show something printed."""
+    _names[:] = [source] if source is not None else []
     _spellings.clear()
+
+
+def use_names_if_none(source: Puzzle | Path) -> None:
+    """:func:`use_names` unless some names are in use already (a model file's problem
+    after the puzzle loaded keeps the puzzle's names)."""
+    if not _names:
+        use_names(source)
 
 
 def _safe(text: str, stream: TextIO) -> str:
@@ -126,10 +141,26 @@ def _spellings_for(encoding: str) -> dict[str, str]:
     return spelling
 
 
-def _name_groups(puzzle: Puzzle) -> list[Sequence[str]]:
-    """The names that must read differently, by kind: nodes, colours, edge ids."""
-    ids = [] if puzzle.edge_ids is None else [str(i) for i in puzzle.edge_ids]
-    return [puzzle.nodes, puzzle.colour_names, ids]
+def _name_groups(source: Puzzle | Path) -> list[Sequence[str]]:
+    """The names that must read differently, by kind: nodes, colours, edge ids (of a
+    spec file: its words and quoted texts, one group, as its names are among them)."""
+    if isinstance(source, Path):
+        return [_words(source)]
+    ids = [] if source.edge_ids is None else [str(i) for i in source.edge_ids]
+    return [source.nodes, source.colour_names, ids]
+
+
+def _words(path: Path) -> list[str]:
+    """The words and quoted texts of a spec file (none if it is no readable file)."""
+    try:
+        if not path.is_file() or path.stat().st_size > _SPEC_BYTES:
+            return []
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    quoted = re.findall(r"'([^'\n]*)'|\"([^\"\n]*)\"", text)
+    return sorted({*re.findall(r"[^\s\[\]{},:#'\"]+", text),
+                   *(single or double for single, double in quoted)})
 
 
 class _Lines:
