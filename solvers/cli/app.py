@@ -17,7 +17,6 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import NoReturn
 
 import trailkit.solvers.cli.serve as serve
@@ -63,10 +62,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     keep_pysat_off_sigint()
-    output.use_names(None)  # a new command: no puzzle's names yet (tests call main again)
     if os.environ.get("TRAILKIT_TEST_SIGNS") == "1":
         listen(_show_sign)
     as_json = bool(getattr(args, "json", False))
+    output.use_names(None)  # a new command: no puzzle's names yet (tests call main again)
     try:
         return int(args.run(args))
     except VerificationFailure as exc:
@@ -74,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return Exit.INCONSISTENT
     except SpecError as exc:  # located: "file:line:col: error: ..."; else say who speaks
         if exc.location:  # a spec that did not load: its words stay apart on ASCII consoles
-            output.use_names_if_none(Path(exc.location.file))
+            output.use_names_if_none(exc.location.file)
         warn(str(exc) if exc.location else f"trailkit: {exc}")
         if as_json:
             output.emit_json(error_json(exc))

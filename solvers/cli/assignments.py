@@ -12,9 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from trailkit.models.answer import Answer
-from trailkit.models.errors import SpecError, TrailkitError
+from trailkit.models.errors import TrailkitError
 from trailkit.models.puzzle import Puzzle
-from trailkit.models.verify import verify
 from trailkit.solvers.pipeline import check_answer
 
 __all__ = ["answer_from_model", "export_model"]
@@ -38,7 +37,19 @@ def export_model(puzzle: Puzzle, fmt: str) -> str:
 
 
 def answer_from_model(puzzle: Puzzle, model_path: str) -> Answer:
-    """A verified answer from a SAT solver's model of the exported DIMACS formula.
+    """A verified answer from a SAT solver's model of the exported DIMACS formula."""
+    from trailkit.solvers.sat.dimacs import walk_from_model
+
+    try:
+        text = Path(model_path).read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise TrailkitError(f"cannot read the model {model_path}: {exc.strerror}") from None
+    walk = walk_from_model(puzzle, None, text, model_path)
+    return check_answer(puzzle, Answer.solved(f"model:{Path(model_path).name}", walk))
+
+
+def model_answer(puzzle: Puzzle, model_path: str) -> Answer:
+    """:func:`answer_from_model`, saying what to do when the file is a bad model.
 
     A model that is no walk of this puzzle, or whose walk breaks the rules because the
     model does not satisfy the formula (another spec's model, a hand-edited one), is
@@ -46,26 +57,24 @@ def answer_from_model(puzzle: Puzzle, model_path: str) -> Answer:
     name, and what to do. Only a model that satisfies the formula and still gives a
     walk the checker rejects is trailkit's own bug (:class:`VerificationFailure`).
     """
-    from trailkit.solvers.sat.dimacs import walk_from_model
+    from trailkit.models.errors import SpecError, VerificationFailure
 
     try:
-        text = Path(model_path).read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise TrailkitError(f"cannot read the model {model_path}: {exc.strerror}") from None
-    try:
-        walk = walk_from_model(puzzle, None, text, model_path)
+        return answer_from_model(puzzle, model_path)
     except SpecError:
-        raise
-    except TrailkitError as exc:
-        raise TrailkitError(f"{exc}; {_what_to_do(puzzle)}") from None
-    problems = verify(puzzle, walk)
-    false = _false_clause(puzzle, text, model_path) if problems else None
-    if false is not None:
+        raise  # located in the model file already
+    except VerificationFailure as exc:
+        text = Path(model_path).read_text(encoding="utf-8", errors="replace")
+        false = _false_clause(puzzle, text, model_path)
+        if false is None:
+            raise
+        broken = str(exc).partition("breaks the puzzle's rules: ")[2]
         raise TrailkitError(
             f"the model in {model_path} does not satisfy the exported formula (its clause "
-            f"{false} is false), and its walk breaks the puzzle's rules: "
-            f"{'; '.join(str(p) for p in problems[:3])}; {_what_to_do(puzzle)}")
-    return check_answer(puzzle, Answer.solved(f"model:{Path(model_path).name}", walk))
+            f"{false} is false), and its walk breaks the puzzle's rules: {broken}; "
+            f"{_what_to_do(puzzle)}") from None
+    except TrailkitError as exc:
+        raise TrailkitError(f"{exc}; {_what_to_do(puzzle)}") from None
 
 
 def _false_clause(puzzle: Puzzle, text: str, model_path: str) -> str | None:

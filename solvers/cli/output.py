@@ -65,11 +65,11 @@ def use_names(source: Puzzle | Path | None) -> None:
     _spellings.clear()
 
 
-def use_names_if_none(source: Puzzle | Path) -> None:
-    """:func:`use_names` unless some names are in use already (a model file's problem
-    after the puzzle loaded keeps the puzzle's names)."""
+def use_names_if_none(spec: str) -> None:
+    """:func:`use_names` of the spec file ``spec`` unless some names are in use already
+    (a model file's problem after the puzzle loaded keeps the puzzle's names)."""
     if not _names:
-        use_names(source)
+        use_names(Path(spec))
 
 
 def _safe(text: str, stream: TextIO) -> str:
