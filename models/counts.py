@@ -4,8 +4,10 @@ Definitions (from the Nikolaus seed; see docs/counting.md): a *solution* is a wa
 step sequence; parallel edges are distinct) obeying every rule; a *failure* is a
 walk that cannot take another step while the puzzle is not yet solved; an *early
 failure* is a walk whose last step was the mistake (without it the walk could
-still be completed, with it it cannot). Starting at a node from which no solution
-starts counts as an early failure of the empty walk.
+still be completed, with it it cannot). In a puzzle that has a solution, starting at
+a node from which no solution starts counts as an early failure of the empty walk; a
+puzzle without one has no early failures (no walk could be completed before its last
+step, not even the empty one), and its failures are all its walks that get stuck.
 """
 
 from __future__ import annotations

@@ -144,7 +144,11 @@ class VarMap:
             _, e, o = self.steps[v]
             a, b = _ends(puzzle, e, o)
             if a != nodes[-1]:
-                raise ValueError(f"step {len(edges)} does not leave node {nodes[-1]}")
+                names = puzzle.nodes
+                raise ValueError(
+                    f"step {len(edges)} (variable {v}) walks edge {puzzle.edge_id(e)} "
+                    f"{names[a]}->{names[b]}, which does not leave node {names[nodes[-1]]}, "
+                    f"where step {len(edges) - 1} ended")
             nodes.append(b)
             edges.append(e)
         return Walk(tuple(nodes), tuple(edges))

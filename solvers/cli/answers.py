@@ -133,11 +133,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from trailkit.solvers.pipeline.solving import solve, solve_all
 
     puzzle = load_spec(args.spec)
+    output.use_names(puzzle)  # names stay apart on a console that cannot show them
     precheck = args.precheck == "on"
     if args.from_model:
-        from trailkit.solvers.cli.assignments import answer_from_model
+        from trailkit.solvers.cli.assignments import model_answer
 
-        answers = [answer_from_model(puzzle, args.from_model)]
+        answers = [model_answer(puzzle, args.from_model)]
     elif args.backend == "all":
         answers, skipped = solve_all(puzzle, limits_from(args), _crosscheck(args),
                                      precheck=precheck)
@@ -162,6 +163,7 @@ def cmd_count(args: argparse.Namespace) -> int:
     from trailkit.solvers.pipeline.counting import count
 
     puzzle = load_spec(args.spec)
+    output.use_names(puzzle)  # names stay apart on a console that cannot show them
     result = count(puzzle, args.backend, limits_from(args), failures=args.failures,
                    method=args.method, crosscheck=_crosscheck(args),
                    precheck=args.precheck == "on",
@@ -197,6 +199,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
     from trailkit.solvers.pipeline.proving import prove
 
     puzzle = load_spec(args.spec)
+    output.use_names(puzzle)  # names stay apart on a console that cannot show them
     if args.out:
         for side in (args.out, Path(args.out).with_suffix(".lrat" if args.lrat else ".drat")):
             refuse_overwrite(side, [args.spec], allow_existing=args.force)
@@ -289,6 +292,7 @@ def cmd_check_certificate(args: argparse.Namespace) -> int:
     from trailkit.solvers.pipeline.proving import check_certificate_file
 
     puzzle = load_spec(args.spec)
+    output.use_names(puzzle)  # names stay apart on a console that cannot show them
     status = status_line() if not args.json else None
     verdict = check_certificate_file(puzzle, args.certificate, spec_path=args.spec,
                                      progress=status)

@@ -65,12 +65,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if os.environ.get("TRAILKIT_TEST_SIGNS") == "1":
         listen(_show_sign)
     as_json = bool(getattr(args, "json", False))
+    output.use_names(None)  # a new command: no puzzle's names yet (tests call main again)
     try:
         return int(args.run(args))
     except VerificationFailure as exc:
         warn(f"trailkit: INTERNAL INCONSISTENCY (this is a bug, please report it): {exc}")
         return Exit.INCONSISTENT
     except SpecError as exc:  # located: "file:line:col: error: ..."; else say who speaks
+        if exc.location:  # a spec that did not load: its words stay apart on ASCII consoles
+            output.use_names_if_none(exc.location.file)
         warn(str(exc) if exc.location else f"trailkit: {exc}")
         if as_json:
             output.emit_json(error_json(exc))

@@ -46,3 +46,54 @@ def answer_from_model(puzzle: Puzzle, model_path: str) -> Answer:
         raise TrailkitError(f"cannot read the model {model_path}: {exc.strerror}") from None
     walk = walk_from_model(puzzle, None, text, model_path)
     return check_answer(puzzle, Answer.solved(f"model:{Path(model_path).name}", walk))
+
+
+def model_answer(puzzle: Puzzle, model_path: str) -> Answer:
+    """:func:`answer_from_model`, saying what to do when the file is a bad model.
+
+    A model that is no walk of this puzzle, or whose walk breaks the rules because the
+    model does not satisfy the formula (another spec's model, a hand-edited one), is
+    bad input: a :class:`TrailkitError` naming the file, the step and the node by its
+    name, and what to do. Only a model that satisfies the formula and still gives a
+    walk the checker rejects is trailkit's own bug (:class:`VerificationFailure`).
+    """
+    from trailkit.models.errors import SpecError, VerificationFailure
+
+    try:
+        return answer_from_model(puzzle, model_path)
+    except SpecError:
+        raise  # located in the model file already
+    except VerificationFailure as exc:
+        text = Path(model_path).read_text(encoding="utf-8", errors="replace")
+        false = _false_clause(puzzle, text, model_path)
+        if false is None:
+            raise
+        broken = str(exc).partition("breaks the puzzle's rules: ")[2]
+        raise TrailkitError(
+            f"the model in {model_path} does not satisfy the exported formula (its clause "
+            f"{false} is false), and its walk breaks the puzzle's rules: {broken}; "
+            f"{_what_to_do(puzzle)}") from None
+    except TrailkitError as exc:
+        raise TrailkitError(f"{exc}; {_what_to_do(puzzle)}") from None
+
+
+def _false_clause(puzzle: Puzzle, text: str, model_path: str) -> str | None:
+    """The first clause of the exported formula the model leaves false (as ``N: lits``,
+    counted from 1 after the ``p cnf`` line), or ``None`` if the model satisfies it.
+
+    A variable the model does not list counts as false, as in a solver's full model."""
+    from trailkit.solvers.sat.dimacs import encode_for_export, parse_model
+
+    clauses, _ = encode_for_export(puzzle)
+    true = {lit for lit in parse_model(text, model_path) if lit > 0}
+    for number, clause in enumerate(clauses, start=1):
+        if not any((lit in true) if lit > 0 else (-lit not in true) for lit in clause):
+            return f"{number}: {' '.join(map(str, clause))} 0"
+    return None
+
+
+def _what_to_do(puzzle: Puzzle) -> str:
+    """How to make a model --from-model can read."""
+    spec = puzzle.source or "SPEC"
+    return (f"give --from-model what a SAT solver printed for the formula "
+            f"'trailkit export {spec} --format dimacs' wrote from this same spec")

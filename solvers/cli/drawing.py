@@ -27,7 +27,7 @@ from trailkit.solvers.cli.options import (
     examples,
     limits_from,
 )
-from trailkit.solvers.cli.output import warn
+from trailkit.solvers.cli.output import use_names, warn
 from trailkit.solvers.files import atomic_write, refuse_overwrite
 
 if TYPE_CHECKING:
@@ -78,6 +78,7 @@ def cmd_draw(args: argparse.Namespace) -> int:
                             f"{', '.join(FORMATS)} (it chooses the format)")
     refuse_overwrite(args.out, [args.spec], allow_existing=args.force)
     puzzle = load_spec(args.spec)
+    use_names(puzzle)  # names stay apart on a console that cannot show them
     emphasis = None
     if args.repair:
         puzzle, answer, emphasis = _repaired(puzzle, args)

@@ -144,6 +144,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
                                      "undecided": f.undecided} for f in findings]})
         return code
     for finding in findings:
+        output.use_names(finding.path)  # its names stay apart on an ASCII console
         for problem in sorted([*finding.problems, *finding.warnings], key=_position):
             if args.format == "parsable":
                 where = str(problem.location) if problem.location else str(finding.path)

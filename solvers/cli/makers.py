@@ -10,7 +10,7 @@ import argparse
 
 from trailkit.models.spec import load_spec
 from trailkit.solvers.cli.options import Exit, add_out, add_spec, examples, positive_int
-from trailkit.solvers.cli.output import warn, write_raw
+from trailkit.solvers.cli.output import use_names, warn, write_raw
 from trailkit.solvers.files import atomic_write, refuse_overwrite
 from trailkit.solvers.generate import KINDS
 
@@ -115,6 +115,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from trailkit.solvers.interchange import GRAPH_FORMATS, export_graph
 
     puzzle = load_spec(args.spec)
+    use_names(puzzle)  # names stay apart on a console that cannot show them
     if args.format in GRAPH_FORMATS:
         text = export_graph(puzzle, args.format)
     else:

@@ -30,7 +30,7 @@ from trailkit.solvers.cli.options import (
     examples,
     limits_from,
 )
-from trailkit.solvers.cli.output import say, warn
+from trailkit.solvers.cli.output import say, use_names, warn
 from trailkit.solvers.files import atomic_write, refuse_overwrite
 
 __all__ = ["EXPLAIN_FORMAT", "REPAIR_FORMAT", "register"]
@@ -147,6 +147,7 @@ def cmd_repair(args: argparse.Namespace) -> int:
     from trailkit.solvers.repair.fewest_changes import RepairStatus, repair
 
     puzzle = load_spec(args.spec)
+    use_names(puzzle)  # names stay apart on a console that cannot show them
     if args.max_changes is not None and args.max_changes < 0:
         raise TrailkitError("--max-changes must be 0 or more")
     if args.out:
@@ -300,6 +301,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     from trailkit.solvers.repair.explanation import explain
 
     puzzle = load_spec(args.spec)
+    use_names(puzzle)  # names stay apart on a console that cannot show them
     found = explain(puzzle, limits_from(args))
     if args.json:
         output.emit_json(explain_json(found, args.spec))

@@ -9,6 +9,7 @@ from trailkit.models.counts import CountResult
 from trailkit.models.jsontext import StepsJson
 from trailkit.models.puzzle import Objective, Puzzle
 from trailkit.models.words import in_puzzle_words, plural
+from trailkit.solvers.cli.output import as_shown
 from trailkit.solvers.pipeline.expectations import expectation_mismatches
 from trailkit.solvers.pipeline.policy import PRECHECK
 
@@ -218,6 +219,12 @@ def count_method(result: CountResult) -> str:
     return PRECHECK if result.backend == PRECHECK else "enumerate"
 
 
+_NO_MISTAKE = " (there is no solution, so no step is the mistake)"
+"""Why an unsolvable puzzle has no early failures: a step is the mistake only when the
+walk could still be completed before it (docs/counting.md, "A puzzle without a
+solution"); said on the line, as 0 early failures reads like a missing count."""
+
+
 def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: bool) -> str:
     """The counts as a small table a puzzle fan can read (thousands separated)."""
     title = puzzle.name or spec or "puzzle"
@@ -232,12 +239,13 @@ def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: 
     lines.append(f"  solutions:      {bound}{result.solutions:,}{_of_length(puzzle, result)}")
     if failures:
         lines.append(f"  failures:       {bound}{result.failures or 0:,}")
-        lines.append(f"  early failures: {bound}{result.early_failures or 0:,}")
+        lines.append(f"  early failures: {bound}{result.early_failures or 0:,}"
+                     + (_NO_MISTAKE if result.complete and not result.solutions else ""))
     if not result.complete:
         lines.append(f"  incomplete: {result.reason}")
     if result.per_start:
         lines.append("  by start node:")
-        rows = [(name, f"{row.solutions:,}", f"{row.failures or 0:,}",
+        rows = [(as_shown(name), f"{row.solutions:,}", f"{row.failures or 0:,}",
                  f"{row.early_failures or 0:,}") for name, row in result.per_start.items()]
         heads = ("start", "solutions", "failures", "early failures")[:4 if failures else 2]
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]

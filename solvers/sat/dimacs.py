@@ -100,4 +100,5 @@ def walk_from_model(puzzle: Puzzle, dimacs_or_varmap: str | VarMap | None,
     try:
         return vmap.decode(puzzle, parse_model(model_text, source))
     except ValueError as exc:
-        raise TrailkitError(f"the model is not a walk of this puzzle: {exc}") from exc
+        raise TrailkitError(f"the model in {source} is not a walk of this puzzle: {exc}"
+                            ) from exc
