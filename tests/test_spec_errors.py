@@ -338,3 +338,48 @@ def test_certificate_that_is_a_device_or_fifo(tmp_path: Path) -> None:
         done = _bounded_run(["check-certificate", str(spec), cert], tmp_path)
         assert done.returncode == 2, done.stderr[-2000:]
         assert "not a regular file" in done.stderr and "Traceback" not in done.stderr
+
+
+# ------------------------------------------------------- "did you mean" at a bounded cost
+def test_a_hint_looks_at_a_bounded_number_of_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Among 50,000 names a hint still finds the one-edit typo, but compares at most
+    MAX_SCANNED names cheaply and hands difflib none of them (it once got them all, for
+    every misspelled name: a 550 KB spec took 160 s to lint)."""
+    import difflib
+
+    from trailkit.models import hints
+
+    handed: list[int] = []
+    real = difflib.get_close_matches
+    monkeypatch.setattr(hints.difflib, "get_close_matches",
+                        lambda word, names, **kw: handed.append(len(names)) or real(
+                            word, names, **kw))
+    checked: list[int] = []
+    one_edit = hints._one_edit
+    monkeypatch.setattr(hints, "_one_edit", lambda a, b: checked.append(1) or one_edit(a, b))
+    names = [f"node{i:06d}" for i in range(50_000)]
+    assert hints.closest("nodx000042", names) == "node000042"
+    assert hints.closest("NODE000042", names) == "node000042"
+    assert hints.closest("x" * 10_000, names) is None
+    assert sum(handed) == 0 and len(checked) <= hints.MAX_SCANNED
+    assert hints.did_you_mean("bleu", ["red", "blue", "green"]) == " (did you mean 'blue'?)"
+
+
+def test_many_misspelled_names_in_a_big_spec_stay_cheap(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A spec declaring 20,000 nodes whose edges misspell them: each problem's hint looks
+    at a bounded number of names (counted, not timed)."""
+    from trailkit.models import hints
+
+    looked: list[int] = []
+    real = hints.one_edit_away
+    monkeypatch.setattr(hints, "one_edit_away",
+                        lambda word, names: looked.append(len(list(names))) or real(word, names))
+    n = 20_000
+    nodes = ", ".join(f"node{i:06d}" for i in range(n))
+    edges = "".join(f"- nodx{i:06d} nodx{i + 1:06d}\n" for i in range(200))
+    path = write(tmp_path, HEAD + f"kind: trail\nnodes: [{nodes}]\nedges:\n{edges}")
+    code, _, err = run_cli(["lint", str(path)], capsys)
+    assert code == 2 and "(did you mean 'node000007'?)" in err
+    assert looked and max(looked) <= hints.MAX_SCANNED
