@@ -383,3 +383,11 @@ def test_many_misspelled_names_in_a_big_spec_stay_cheap(tmp_path: Path,
     code, _, err = run_cli(["lint", str(path)], capsys)
     assert code == 2 and "(did you mean 'node000007'?)" in err
     assert looked and max(looked) <= hints.MAX_SCANNED
+
+
+def test_compare_with_a_campaign_file_refuses_a_device_spec(tmp_path: Path) -> None:
+    """The campaign's spec hash read the spec whole first (a MemoryError, exit 4)."""
+    done = _bounded_run(["compare", "/dev/zero", "--backends", "direct", "--memory-limit",
+                         "600", "--db", str(tmp_path / "runs.sqlite")], tmp_path)
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert "character device, not a regular file" in done.stdout + done.stderr
