@@ -12,6 +12,7 @@ from pathlib import Path
 
 from trailkit.models.errors import Location, SpecError
 from trailkit.models.hints import did_you_mean
+from trailkit.models.inputs import InputRefused, read_bounded
 from trailkit.models.textformats import (
     decode_utf8,
     find_repeats,
@@ -20,13 +21,17 @@ from trailkit.models.textformats import (
     yaml_text,
 )
 
-__all__ = ["import_dominoes", "import_planks"]
+__all__ = ["MAX_LIST_BYTES", "import_dominoes", "import_planks"]
+
+MAX_LIST_BYTES = 50 * 1024 * 1024
+"""A list over this size is refused: the spec made of it would be over the spec limit."""
 
 def _read(path: str) -> str:
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise SpecError(f"cannot read the file: {exc.strerror or exc}", Location(path)) from None
+        data = read_bounded(path, MAX_LIST_BYTES)
+    except InputRefused as exc:
+        raise SpecError(f"cannot read the file: {exc}; name a plain text file",
+                        Location(path)) from None
     return decode_utf8(data, path)
 
 

@@ -24,12 +24,15 @@ from trailkit.models.answer import Certificate
 from trailkit.models.errors import VerificationFailure
 from trailkit.models.puzzle import Puzzle
 
-__all__ = ["FORMULA", "LRAT", "PROOF", "formula_file", "lrat_certificate", "lrat_file",
+__all__ = ["ALL", "FORMULA", "LRAT", "PROOF", "formula_file", "lrat_certificate", "lrat_file",
            "proof_file"]
 
 FORMULA = "formula.cnf"
 PROOF = "proof.drat"
 LRAT = "proof.lrat"
+ALL = (FORMULA, PROOF, LRAT)
+"""Every file ``--proof-dir`` may hold: they are replaced as a set (a folder holding
+other files is refused)."""
 
 
 def formula_file(data: Mapping[str, Any], name: str | None) -> str:

@@ -33,8 +33,8 @@ from __future__ import annotations
 from trailkit.models.certified import Size
 from trailkit.models.puzzle import EdgeUse, Puzzle
 
-__all__ = ["BYTES_PER_ARC", "budget_problem", "circuit_arcs", "circuit_problem",
-           "meeting_steps", "position_size", "transition_size"]
+__all__ = ["BYTES_PER_ARC", "EXPORT_HINT", "budget_problem", "circuit_arcs", "circuit_problem",
+           "export_problem", "meeting_steps", "position_size", "transition_size"]
 
 BYTES_PER_ARC = 3_000
 BASE_MB = 100
@@ -80,6 +80,19 @@ def budget_problem(size: Size, memory_mb: int | None, what: str, hint: str) -> s
     return (f"the {what} would need about {need:,.0f} MB ({size.variables:,} variables, "
             f"{size.clauses:,} clauses, {size.literals:,} literals), more than the memory "
             f"limit of {memory_mb:,} MB, so it was not built; {hint}")
+
+
+EXPORT_HINT = ("export a smaller puzzle, or pass a larger --memory-limit (0: none) if the "
+               "machine has the memory; 'trailkit solve --backend sat' picks a smaller "
+               "encoding by itself")
+
+
+def export_problem(puzzle: Puzzle, length: int, memory_mb: int | None) -> str | None:
+    """Why ``export --format dimacs`` must not build the position encoding of ``length``
+    steps (as Python lists, then as text) within ``memory_mb`` (``None``: it may). A
+    1,000-edge path is 20 KB of spec and over 3 GB of formula: estimated here first."""
+    return budget_problem(position_size(puzzle, length), memory_mb,
+                          "DIMACS formula (position encoding)", EXPORT_HINT)
 
 
 # ------------------------------------------------------------- CP-SAT's circuit model

@@ -100,3 +100,45 @@ def test_export_command_writes_each_graph_format(tmp_path: Path, capsys) -> None
         assert main(["export", str(ROOT / "specs" / "nikolaus.yaml"), "--format", fmt]) == 0
     out = capsys.readouterr().out
     assert "<graphml" in out and '"multigraph": true' in out
+
+
+# ------------------------------------------------------ the DIMACS export's size, first
+def _path_spec(folder: Path, edges: int) -> Path:
+    path = folder / f"path{edges}.yaml"
+    path.write_text("trailkit: 1\nkind: trail\nedges:\n"
+                    + "".join(f"- n{i} n{i + 1}\n" for i in range(edges)))
+    return path
+
+
+def test_a_dimacs_export_over_the_memory_limit_is_not_built(tmp_path: Path) -> None:
+    """A 1,000-edge path (12 KB of spec) once built a formula past 3 GB: its size is now
+    estimated first and the export is refused under the default limit (exit 3, unknown,
+    with the estimate), in a child held to 1 GB so the old way fails instead of
+    swapping."""
+    import resource
+    import subprocess
+    import sys
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
+
+    spec = _path_spec(tmp_path, 1000)
+    out = tmp_path / "p.cnf"
+    done = subprocess.run([sys.executable, "-m", "trailkit.solvers.cli", "export", str(spec),
+                           "--format", "dimacs", "--out", str(out)], capture_output=True,
+                          text=True, timeout=120, preexec_fn=limit)
+    assert done.returncode == 3, done.stderr[-2000:]
+    assert "unknown:" in done.stderr and "would need about" in done.stderr
+    assert "--memory-limit" in done.stderr and not out.exists()
+
+
+def test_export_memory_limit_is_the_budget(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    spec = _path_spec(tmp_path, 30)
+    out = tmp_path / "p.cnf"
+    assert main(["export", str(spec), "--format", "dimacs", "--out", str(out),
+                 "--memory-limit", "1"]) == 3
+    assert "more than the memory limit of 1 MB" in capsys.readouterr().err
+    assert not out.exists()
+    assert main(["export", str(spec), "--format", "dimacs", "--out", str(out)]) == 0
+    assert out.read_text().startswith("c ")

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import os
 import re
+import resource
+import stat
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -228,3 +232,162 @@ def test_unknown_backend_lists_choices(tmp_path: Path, capsys: pytest.CaptureFix
     assert code == 2
     assert "did you mean 'cpsat'" in err
     assert re.search(r"direct, cpsat, sat", err)
+
+
+# ------------------------------------------------ inputs that are not regular files (issue 30)
+READERS = [["lint"], ["solve"], ["count"], ["prove"], ["export", "--format", "dimacs"],
+           ["draw", "--out", "OUT"], ["explain"], ["repair"]]
+
+
+def _bounded_run(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """``trailkit ARGS`` in a child held to 1 GB of address space and 60 s: before the
+    fix a device was read until memory ran out and a FIFO was waited on for ever."""
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
+
+    args = [str(tmp_path / "out.svg") if a == "OUT" else a for a in args]
+    try:
+        return subprocess.run([sys.executable, "-m", "trailkit.solvers.cli", *args],
+                              capture_output=True, text=True, timeout=60,
+                              preexec_fn=limit, cwd=tmp_path)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"trailkit {' '.join(args)} still running after 60 s")
+
+
+@pytest.mark.parametrize("command", READERS, ids=lambda c: c[0])
+def test_device_as_spec_is_refused_at_once(command: list[str], tmp_path: Path) -> None:
+    link = tmp_path / "zero.yaml"
+    link.symlink_to("/dev/zero")
+    for spec in ("/dev/zero", str(link)):
+        done = _bounded_run([*command, spec], tmp_path)
+        assert done.returncode == 2, done.stderr[-2000:]
+        assert "character device, not a regular file" in done.stderr
+        assert spec in done.stderr and "Traceback" not in done.stderr
+
+
+def test_urandom_and_fifo_as_spec_are_refused(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    for spec, words in (("/dev/urandom", "character device"), (str(fifo), "FIFO")):
+        done = _bounded_run(["lint", spec], tmp_path)
+        assert done.returncode == 2, done.stderr[-2000:]
+        assert words in done.stderr and "not a regular file" in done.stderr
+
+
+def test_folder_as_spec_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(["solve", str(tmp_path)], capsys)
+    assert code == 2 and "folder" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("target", ["fifo", "device"])
+def test_side_file_must_be_a_regular_file(target: str, tmp_path: Path) -> None:
+    if target == "fifo":
+        os.mkfifo(tmp_path / "edges.txt")
+    else:  # a device node inside the folder: /dev/zero's numbers (reading it is harmless)
+        if os.geteuid() != 0:
+            pytest.skip("making a device node needs root")
+        os.mknod(tmp_path / "edges.txt", stat.S_IFCHR | 0o444, os.makedev(1, 5))
+    path = write(tmp_path, HEAD + "kind: trail\nedges_file: edges.txt\n")
+    done = _bounded_run(["lint", str(path)], tmp_path)
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert done.stderr.startswith(f"{path}:3:13:") and "not a regular file" in done.stderr
+
+
+def test_side_file_naming_the_spec_itself(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, HEAD + "kind: trail\nedges_file: spec.yaml\n", "spec.yaml")
+    code, _, err = run_cli(["lint", str(path)], capsys)
+    assert code == 2 and "names the spec itself" in err, err
+    assert err.startswith(f"{path}:3:13:")
+
+
+def test_side_file_over_its_cap(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from trailkit.models.spec.edges import side_files
+
+    monkeypatch.setattr(side_files, "MAX_SIDE_FILE_BYTES", 100)
+    (tmp_path / "e.txt").write_text("a b\nb c\n" * 20)
+    path = write(tmp_path, HEAD + "kind: trail\nedges_file: e.txt\n")
+    code, _, err = run_cli(["lint", str(path)], capsys)
+    assert code == 2 and "over the" in err and "limit" in err, err
+
+
+def test_read_stops_at_its_cap_whatever_the_size_says(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A size of 0 (what a device or a file in /proc reports) does not let a read run on:
+    it reads in pieces and stops one byte past the cap."""
+    from trailkit.models import inputs
+
+    path = tmp_path / "s.yaml"
+    path.write_bytes(b"x" * 5000)
+    asked: list[int] = []
+    real_read = os.read
+    monkeypatch.setattr(inputs.os, "read", lambda fd, n: asked.append(n) or real_read(fd, n))
+    monkeypatch.setattr(inputs, "_check", lambda seen, cap: None)  # as if st_size were 0
+    monkeypatch.setattr(inputs, "PIECE", 64)
+    with pytest.raises(inputs.TooBig):
+        inputs.read_bounded(path, 1000)
+    assert sum(asked) <= 1001 and max(asked) <= 64
+
+
+def test_certificate_that_is_a_device_or_fifo(tmp_path: Path) -> None:
+    spec = write(tmp_path, HEAD + "kind: trail\nedges: [a b, b c, c a, a d]\n")
+    fifo = tmp_path / "cert.json"
+    os.mkfifo(fifo)
+    for cert in ("/dev/zero", str(fifo)):
+        done = _bounded_run(["check-certificate", str(spec), cert], tmp_path)
+        assert done.returncode == 2, done.stderr[-2000:]
+        assert "not a regular file" in done.stderr and "Traceback" not in done.stderr
+
+
+# ------------------------------------------------------- "did you mean" at a bounded cost
+def test_a_hint_looks_at_a_bounded_number_of_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Among 50,000 names a hint still finds the one-edit typo, but compares at most
+    MAX_SCANNED names cheaply and hands difflib none of them (it once got them all, for
+    every misspelled name: a 550 KB spec took 160 s to lint)."""
+    import difflib
+
+    from trailkit.models import hints
+
+    handed: list[int] = []
+    real = difflib.get_close_matches
+    monkeypatch.setattr(hints.difflib, "get_close_matches",
+                        lambda word, names, **kw: handed.append(len(names)) or real(
+                            word, names, **kw))
+    checked: list[int] = []
+    one_edit = hints._one_edit
+    monkeypatch.setattr(hints, "_one_edit", lambda a, b: checked.append(1) or one_edit(a, b))
+    names = [f"node{i:06d}" for i in range(50_000)]
+    assert hints.closest("nodx000042", names) == "node000042"
+    assert hints.closest("NODE000042", names) == "node000042"
+    assert hints.closest("x" * 10_000, names) is None
+    assert sum(handed) == 0 and len(checked) <= hints.MAX_SCANNED
+    assert hints.did_you_mean("bleu", ["red", "blue", "green"]) == " (did you mean 'blue'?)"
+
+
+def test_many_misspelled_names_in_a_big_spec_stay_cheap(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A spec declaring 20,000 nodes whose edges misspell them: each problem's hint looks
+    at a bounded number of names (counted, not timed)."""
+    from trailkit.models import hints
+
+    looked: list[int] = []
+    real = hints.one_edit_away
+    monkeypatch.setattr(hints, "one_edit_away",
+                        lambda word, names: looked.append(len(list(names))) or real(word, names))
+    n = 20_000
+    nodes = ", ".join(f"node{i:06d}" for i in range(n))
+    edges = "".join(f"- nodx{i:06d} nodx{i + 1:06d}\n" for i in range(200))
+    path = write(tmp_path, HEAD + f"kind: trail\nnodes: [{nodes}]\nedges:\n{edges}")
+    code, _, err = run_cli(["lint", str(path)], capsys)
+    assert code == 2 and "(did you mean 'node000007'?)" in err
+    assert looked and max(looked) <= hints.MAX_SCANNED
+
+
+def test_compare_with_a_campaign_file_refuses_a_device_spec(tmp_path: Path) -> None:
+    """The campaign's spec hash read the spec whole first (a MemoryError, exit 4)."""
+    done = _bounded_run(["compare", "/dev/zero", "--backends", "direct", "--memory-limit",
+                         "600", "--db", str(tmp_path / "runs.sqlite")], tmp_path)
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert "character device, not a regular file" in done.stdout + done.stderr

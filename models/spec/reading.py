@@ -15,11 +15,11 @@ from pathlib import Path
 import yaml
 
 from trailkit.models.errors import Location, SpecError
+from trailkit.models.inputs import InputRefused, TooBig, megabytes, read_bounded
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import fast
 from trailkit.models.spec.composing import compose, control_characters
 from trailkit.models.spec.document import read_document
-from trailkit.models.spec.messages import os_reason
 from trailkit.models.spec.state import SpecReader
 from trailkit.models.spec.syntax import edge_list_hint
 from trailkit.models.spec.typed import budget_for
@@ -36,23 +36,23 @@ lines, which costs a tenth of a second on a million-line spec)."""
 
 
 def read_path(path: Path) -> Reading:
-    """Read the spec file at ``path`` (its side files relative to its folder)."""
+    """Read the spec file at ``path`` (its side files relative to its folder): a regular
+    file only (a link to one is followed), at most :data:`MAX_SPEC_BYTES`, read in pieces
+    (:func:`~trailkit.models.inputs.read_bounded`), so a device or a FIFO is refused at
+    once instead of read for ever."""
     name = str(path)
     try:
-        size = path.stat().st_size
-    except (OSError, ValueError) as exc:
-        return None, [SpecError(f"cannot read the spec: {os_reason(exc)}", Location(name))]
-    if path.is_dir():
-        return None, [SpecError("is a folder, not a spec file", Location(name))]
-    if size > MAX_SPEC_BYTES:
+        data = read_bounded(path, MAX_SPEC_BYTES)
+    except TooBig as exc:
         return None, [SpecError(
-            f"the spec is {size / 2**20:.0f} MB, over the {MAX_SPEC_BYTES // 2**20} MB limit; "
+            f"the spec is {megabytes(exc.size)}, over the {megabytes(MAX_SPEC_BYTES)} limit; "
             "put big edge lists in a plain text file and reference it with 'edges_file:'",
             Location(name))]
+    except InputRefused as exc:
+        return None, [SpecError(f"cannot read the spec: {exc}; name a spec file",
+                                Location(name))]
     try:
-        text = decode_utf8(path.read_bytes(), name)
-    except OSError as exc:
-        return None, [SpecError(f"cannot read the spec: {os_reason(exc)}", Location(name))]
+        text = decode_utf8(data, name)
     except SpecError as exc:
         return None, [exc]
     return read_text(text, name, path.parent)

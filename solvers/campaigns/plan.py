@@ -21,6 +21,9 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+from trailkit.models.inputs import InputRefused, read_bounded
+from trailkit.models.spec import MAX_SPEC_BYTES
+from trailkit.models.spec.edges.side_files import MAX_SIDE_FILE_BYTES
 from trailkit.solvers.base import Limits
 from trailkit.solvers.version import trailkit_version
 
@@ -49,14 +52,23 @@ def spec_files(spec: str | Path) -> dict[str, bytes]:
     """The spec's own bytes (under its file name) and its side files' (under the names
     the spec gives them): what a worker without the spec's folder needs to run it."""
     path = Path(spec)
-    text = path.read_bytes()
+    text = _read(path, MAX_SPEC_BYTES)
     files = {path.name: text}
     for match in _SIDE_FILE.finditer(text.decode("utf-8", "replace")):
         name = match.group(1).strip("'\"")
         side = path.parent / name
         if side.is_file() and side.resolve().is_relative_to(path.parent.resolve()):
-            files[name] = side.read_bytes()
+            files[name] = _read(side, MAX_SIDE_FILE_BYTES)
     return files
+
+
+def _read(path: Path, cap: int) -> bytes:
+    """A regular file's bytes, at most ``cap`` (``/dev/zero`` would be read for ever);
+    :class:`OSError` for anything else."""
+    try:
+        return read_bounded(path, cap)
+    except InputRefused as exc:
+        raise OSError(f"{path}: {exc}") from None
 
 
 def spec_sha256(spec: str | Path) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,7 +26,13 @@ from trailkit.solvers.cli.options import (
     limits_from,
 )
 from trailkit.solvers.cli.output import clear_status_line, say, status_line, warn
-from trailkit.solvers.files import atomic_write, refuse_overwrite
+from trailkit.solvers.files import (
+    atomic_write,
+    check_folder,
+    refuse_overwrite,
+    write_folder,
+    write_pair,
+)
 
 if TYPE_CHECKING:
     from trailkit.solvers.pipeline.proving import Proof
@@ -244,18 +251,20 @@ def cmd_prove(args: argparse.Namespace) -> int:
 
 def _proof_targets(args: argparse.Namespace) -> dict[str, Path]:
     """The files ``--proof-dir`` will write, by name; refuses (exit 2) before any work
-    when one exists without ``--force``, or is the spec."""
+    when one exists without ``--force``, the folder holds other files or is not a
+    folder, or a file is the spec."""
     from trailkit.models import proof_files
 
     if not args.proof_dir:
         return {}
     folder = Path(args.proof_dir)
-    if folder.exists() and not folder.is_dir():
-        raise TrailkitError(f"--proof-dir {folder} is a file, not a folder")
     names = [proof_files.FORMULA, proof_files.PROOF] + [proof_files.LRAT] * args.lrat
     targets = {name: folder / name for name in names}
     for path in targets.values():
-        refuse_overwrite(path, [args.spec], allow_existing=args.force)
+        if Path(path).resolve() == Path(args.spec).resolve():
+            raise TrailkitError(f"refusing to write over the input file {args.spec}; "
+                                "choose another --proof-dir")
+    check_folder(folder, proof_files.ALL, allow_existing=args.force)
     return targets
 
 
@@ -270,22 +279,31 @@ def _write_certificate(puzzle: Puzzle, proof: Proof, out: str, lrat: bool) -> li
         document = {**document,
                     "certificate": lrat_certificate(puzzle, proof.certificate).to_json()}
     files = certificate_files(document, out)
-    for path, content in files:
-        atomic_write(path, content)
+    if len(files) == 1:
+        atomic_write(*files[0])
+    else:  # the JSON and its proof's side file, replaced as a set
+        (side, proof_text), (target, text) = files
+        data = json.loads(text)
+
+        def naming(name: str) -> str:
+            data["certificate"]["proof_file"] = name
+            return json.dumps(data, indent=1) + "\n"
+
+        write_pair(side, proof_text, target, naming)
     return [path for path, _ in files]
 
 
 def _write_proof_files(puzzle: Puzzle, data: Mapping[str, Any],
                        targets: Mapping[str, Path]) -> None:
-    """Write the proof files of the ``drup`` certificate ``data`` (atomically)."""
+    """Write the proof files of the ``drup`` certificate ``data``, replacing the folder's
+    files as a set (:func:`~trailkit.solvers.files.write_folder`)."""
     from trailkit.models import proof_files
 
     texts = {proof_files.FORMULA: lambda: proof_files.formula_file(data, puzzle.name),
              proof_files.PROOF: lambda: proof_files.proof_file(data),
              proof_files.LRAT: lambda: proof_files.lrat_file(puzzle, data)}
-    next(iter(targets.values())).parent.mkdir(parents=True, exist_ok=True)
-    for name, path in targets.items():
-        atomic_write(path, texts[name]())
+    folder = next(iter(targets.values())).parent
+    write_folder(folder, {name: texts[name] for name in targets}, proof_files.ALL)
 
 
 def cmd_check_certificate(args: argparse.Namespace) -> int:

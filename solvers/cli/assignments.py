@@ -16,7 +16,24 @@ from trailkit.models.errors import TrailkitError
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.pipeline import check_answer
 
-__all__ = ["answer_from_model", "export_model"]
+__all__ = ["MAX_MODEL_BYTES", "answer_from_model", "export_model", "export_size_problem"]
+
+MAX_MODEL_BYTES = 256 * 1024 * 1024
+"""A solver's model file over this size is refused (a model is a line per variable)."""
+
+
+def export_size_problem(puzzle: Puzzle, fmt: str, memory_mb: int | None) -> str | None:
+    """Why the model in ``fmt`` must not be built within ``memory_mb`` (``None``: it may),
+    from the size estimates made before building it (:mod:`trailkit.models.sizes`)."""
+    from trailkit.models.sizes import circuit_problem, export_problem
+
+    if fmt == "dimacs":
+        from trailkit.solvers.sat.search import horizon
+
+        return export_problem(puzzle, horizon(puzzle)[0], memory_mb)
+    if fmt == "cpsat":
+        return circuit_problem(puzzle, memory_mb)
+    return None
 
 
 def export_model(puzzle: Puzzle, fmt: str) -> str:
@@ -38,12 +55,13 @@ def export_model(puzzle: Puzzle, fmt: str) -> str:
 
 def answer_from_model(puzzle: Puzzle, model_path: str) -> Answer:
     """A verified answer from a SAT solver's model of the exported DIMACS formula."""
+    from trailkit.models.inputs import InputRefused, read_bounded
     from trailkit.solvers.sat.dimacs import walk_from_model
 
     try:
-        text = Path(model_path).read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise TrailkitError(f"cannot read the model {model_path}: {exc.strerror}") from None
+        text = read_bounded(model_path, MAX_MODEL_BYTES).decode("utf-8", errors="replace")
+    except InputRefused as exc:
+        raise TrailkitError(f"cannot read the model {model_path}: {exc}") from None
     walk = walk_from_model(puzzle, None, text, model_path)
     return check_answer(puzzle, Answer.solved(f"model:{Path(model_path).name}", walk))
 

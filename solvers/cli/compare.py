@@ -33,7 +33,7 @@ from trailkit.solvers.cli.options import (
 )
 from trailkit.solvers.cli.output import say, warn, write_raw
 from trailkit.solvers.extras import pip_install
-from trailkit.solvers.files import atomic_write, refuse_overwrite
+from trailkit.solvers.files import atomic_write, check_output, refuse_overwrite
 from trailkit.solvers.isolation import (
     DECIDED,
     Comparison,
@@ -212,14 +212,7 @@ def run_compare(args: argparse.Namespace) -> int:
     # a campaign loads only the backends it has runs for (a finished one: none)
     unavailable = {} if campaign else _unavailable(backends)
     fmt = _format(args)
-    if args.out:
-        refuse_overwrite(args.out, specs, allow_existing=args.force)
-    if args.plot:
-        import importlib.util
-
-        if importlib.util.find_spec("matplotlib") is None:  # fail before the runs, not after;
-            # imported only after them, so the forked workers do not carry it (peak MB)
-            raise TrailkitError(f"--plot needs matplotlib: {pip_install('trailkit[plot]')}")
+    _check_outputs(args, specs, backends)
     render = _RENDER[fmt]
 
     def write_out(rows: list[Row]) -> None:
@@ -279,6 +272,23 @@ def _runs(args: argparse.Namespace, specs: list[str], backends: list[str],
                      precheck=args.precheck == "on", progress=progress.step)
     progress.close()
     return result
+
+
+def _check_outputs(args: argparse.Namespace, specs: list[str], backends: list[str]) -> None:
+    """Refuse (exit 2) before any run an ``--out``, ``--db`` or ``--plot`` that cannot be
+    written as a regular file, and ``--plot`` without matplotlib."""
+    if args.out:
+        refuse_overwrite(args.out, specs, allow_existing=args.force)
+    if args.db:
+        check_output(args.db, "--db")
+    if args.plot:
+        import importlib.util
+
+        for plot in [args.plot] + [scatter_path(args.plot)] * (len(backends) == 2):
+            check_output(plot, "--plot")
+        if importlib.util.find_spec("matplotlib") is None:  # fail before the runs, not after;
+            # imported only after them, so the forked workers do not carry it (peak MB)
+            raise TrailkitError(f"--plot needs matplotlib: {pip_install('trailkit[plot]')}")
 
 
 def scatter_path(plot: str) -> str:

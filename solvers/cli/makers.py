@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 
+from trailkit.models.errors import TrailkitError
 from trailkit.models.spec import load_spec
+from trailkit.solvers.base import DEFAULT_MEMORY_MB
 from trailkit.solvers.cli.options import Exit, add_out, add_spec, examples, positive_int
 from trailkit.solvers.cli.output import use_names, warn, write_raw
 from trailkit.solvers.files import atomic_write, refuse_overwrite
@@ -57,6 +59,10 @@ def _add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                         "text; mzn: the MiniZinc model, data included; dot: Graphviz; "
                         "graphml: Gephi, yEd, igraph; json-graph: NetworkX node-link JSON")
     add_out(p, "FILE", "the model")
+    p.add_argument("--memory-limit", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
+                   help="memory the model may take to build, in MB (0: none; default "
+                        f"{DEFAULT_MEMORY_MB}): a dimacs or cpsat model estimated to need "
+                        "more is not built (exit code 3)")
     p.set_defaults(run=cmd_export)
 
 
@@ -111,7 +117,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     if args.out:
         refuse_overwrite(args.out, [args.spec], allow_existing=args.force)
-    from trailkit.solvers.cli.assignments import export_model
+    from trailkit.solvers.cli.assignments import export_model, export_size_problem
     from trailkit.solvers.interchange import GRAPH_FORMATS, export_graph
 
     puzzle = load_spec(args.spec)
@@ -119,6 +125,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.format in GRAPH_FORMATS:
         text = export_graph(puzzle, args.format)
     else:
+        if args.memory_limit < 0:
+            raise TrailkitError("--memory-limit must be a number of MB, or 0 for none")
+        too_big = export_size_problem(puzzle, args.format, args.memory_limit or None)
+        if too_big is not None:
+            warn(f"unknown: {too_big}")
+            return Exit.UNKNOWN
         text = export_model(puzzle, args.format)
     if args.out:
         atomic_write(args.out, text)

@@ -10,14 +10,17 @@
 
 from __future__ import annotations
 
+import io
 from collections import defaultdict
 from typing import Any
 
 from trailkit.models.errors import TrailkitError
 from trailkit.models.words import plural
 from trailkit.solvers.extras import pip_install
+from trailkit.solvers.files import atomic_write
 
-__all__ = ["cactus_plot", "report_cactus", "report_scatter", "require_matplotlib", "scatter_plot"]
+__all__ = ["cactus_plot", "report_cactus", "report_scatter", "require_matplotlib", "scatter_plot",
+           "write_png"]
 
 _DECIDED = ("solved", "unsolvable")
 
@@ -32,6 +35,15 @@ def require_matplotlib() -> Any:
     except ImportError:
         raise TrailkitError(f"--plot needs matplotlib: {pip_install('trailkit[plot]')}") from None
     return plt
+
+
+def write_png(figure: Any, path: str, **options: Any) -> None:
+    """Save ``figure`` as a PNG at ``path`` atomically, through
+    :func:`~trailkit.solvers.files.atomic_write` (so only a regular file is replaced):
+    matplotlib would write into whatever ``path`` names, a device or a FIFO included."""
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=120, **options)
+    atomic_write(path, buffer.getvalue())
 
 
 def cactus_plot(rows: list[Any], path: str) -> None:
@@ -52,7 +64,7 @@ def cactus_plot(rows: list[Any], path: str) -> None:
     if times:
         axes.legend()
     figure.tight_layout()
-    figure.savefig(path, dpi=120)
+    write_png(figure, path)
     plt.close(figure)
 
 
@@ -89,7 +101,7 @@ def scatter_plot(rows: list[Any], first: str, second: str, path: str) -> None:
     axes.set_title(f"{first} vs {second} (no answer: top/right edge)")
     axes.legend()
     figure.tight_layout()
-    figure.savefig(path, dpi=120)
+    write_png(figure, path)
     plt.close(figure)
 
 
@@ -111,7 +123,7 @@ def _styles(names: list[str]) -> dict[str, tuple[str, str]]:
 def _save(figure: Any, plt: Any, path: str, names: list[str]) -> None:
     """Write the PNG; its ``Description`` names every backend drawn (tests read it)."""
     figure.tight_layout()
-    figure.savefig(path, dpi=120, metadata={"Description": "backends: " + ", ".join(names)})
+    write_png(figure, path, metadata={"Description": "backends: " + ", ".join(names)})
     plt.close(figure)
 
 

@@ -117,7 +117,10 @@ def _plots(scores: Scores, args: argparse.Namespace) -> None:
     if importlib.util.find_spec("matplotlib") is None:
         raise TrailkitError(f"--plot needs matplotlib: {pip_install('trailkit[plot]')}")
     from trailkit.solvers.cli.plots import report_cactus, report_scatter
+    from trailkit.solvers.files import check_output
 
+    for plot in args.plot:  # every one before the first is drawn
+        check_output(plot, "--plot")
     names = [b.name for b in scores.backends]
     pair = [n.strip() for n in args.pair.split(",")] if args.pair else names[:2]
     for plot in args.plot:

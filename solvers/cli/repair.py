@@ -107,12 +107,14 @@ def _colours(puzzle: Puzzle, text: str) -> tuple[str, ...] | None:
 
 
 def _candidates(puzzle: Puzzle, path: str) -> tuple[CandidateEdge, ...]:
+    from trailkit.models.inputs import InputRefused, read_bounded
+    from trailkit.models.list_import import MAX_LIST_BYTES
     from trailkit.models.textformats import decode_utf8, parse_edge_lines
 
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise TrailkitError(f"--add: cannot read {path}: {exc.strerror or exc}") from None
+        data = read_bounded(path, MAX_LIST_BYTES)
+    except InputRefused as exc:
+        raise TrailkitError(f"--add: cannot read {path}: {exc}") from None
     lines = parse_edge_lines(decode_utf8(data, path), path)
     palette = puzzle.colours.names if puzzle.colours is not None else None
     out = []

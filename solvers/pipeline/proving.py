@@ -33,6 +33,7 @@ from trailkit.models.errors import (
     UnsupportedPuzzle,
     VerificationFailure,
 )
+from trailkit.models.inputs import InputRefused, read_bounded
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.pipeline.solving import solve
@@ -48,6 +49,9 @@ FIRST_LOOK = 50_000
 (when no work limit is given): that search only looks for a walk, and giving up at its
 default limit takes tens of seconds (40 s on specs/bench/small-balanced-4-no.yaml); it
 goes on to that limit only when no proof comes, so every answer is what it was."""
+
+MAX_CERTIFICATE_BYTES = 1 << 30
+"""A certificate file over this size is refused (big proofs go to a side file)."""
 
 
 @dataclass(frozen=True)
@@ -204,6 +208,8 @@ def _side_proof(body: dict[str, Any], path: str) -> dict[str, Any] | str:
                         Location(path))
     side = Path(path).parent / name
     try:
+        if side.exists() and not side.is_file():  # a FIFO or a device: never read
+            raise TrailkitError(f"the certificate's proof file {side} is not a regular file")
         with side.open("rb") as file:
             digest = hashlib.file_digest(file, "sha256").hexdigest()
     except OSError as exc:
@@ -232,8 +238,8 @@ def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None =
     ``progress`` receives a line now and then while a long DRUP proof is checked.
     """
     try:
-        raw = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        raw = read_bounded(path, MAX_CERTIFICATE_BYTES).decode("utf-8")
+    except (InputRefused, UnicodeDecodeError) as exc:
         raise TrailkitError(f"cannot read the certificate {path}: {exc}") from None
     try:
         obj = json.loads(raw)

@@ -1,5 +1,7 @@
 """Plain-text side files (``edges_file:``, ``dominoes_file:``): named relative to the
-spec's folder and never outside it, decoded as UTF-8, held to YAML's rule on control
+spec's folder and never outside it, never the spec itself, a regular file of at most
+:data:`MAX_SIDE_FILE_BYTES` read in pieces (a device or
+a FIFO is refused, not waited on), decoded as UTF-8, held to YAML's rule on control
 characters (a name never hides one); their problems are located in the side file.
 
 >>> from trailkit.models.spec.composing import compose
@@ -13,18 +15,24 @@ trailkit.models.errors.SpecError: s.yaml:1:1: error: 'edges_file' only works in 
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 import yaml
 
 from trailkit.models.hints import short
+from trailkit.models.inputs import InputRefused, read_bounded
 from trailkit.models.spec.composing import control_characters
 from trailkit.models.spec.messages import os_reason
 from trailkit.models.spec.state import SpecReader
 from trailkit.models.spec.vocabulary import NOT_PRINTABLE
 from trailkit.models.textformats import decode_utf8
 
-__all__ = ["read_side_file"]
+__all__ = ["MAX_SIDE_FILE_BYTES", "read_side_file"]
+
+MAX_SIDE_FILE_BYTES = 256 * 1024 * 1024
+"""A side file over this size is refused (ten million edges fit in about a third)."""
 
 
 def read_side_file(reader: SpecReader, node: yaml.Node, key: str) -> tuple[str, str] | None:
@@ -45,13 +53,25 @@ def read_side_file(reader: SpecReader, node: yaml.Node, key: str) -> tuple[str, 
         raise reader.fail(node, f"cannot read {short(name)!r}: {os_reason(exc)}") from None
     if not target.is_relative_to(base):
         raise reader.fail(node, f"'{key}' must name a file inside the spec's folder {base}")
+    if _same_file(target, reader.source):
+        raise reader.fail(node, f"'{key}' names the spec itself; name the plain text file "
+                          "that holds the list")
     try:
-        data = target.read_bytes()
-    except (OSError, ValueError) as exc:
-        raise reader.fail(node, f"cannot read {short(name)!r}: {os_reason(exc)}") from None
+        data = read_bounded(target, MAX_SIDE_FILE_BYTES)
+    except InputRefused as exc:
+        raise reader.fail(node, f"cannot read {short(name)!r}: {exc}; '{key}' must name "
+                          "a plain text file") from None
     shown = str(reader.base_dir / name)
     text = decode_utf8(data, shown)
     stray = control_characters(text, shown, in_yaml=False)
     for problem in stray:
         reader.record(problem, key)
     return None if stray else (shown, text)
+
+
+def _same_file(target: Path, source: str) -> bool:
+    """Whether ``target`` is the spec file ``source`` (by name or by inode)."""
+    try:
+        return os.path.samefile(target, source)
+    except (OSError, ValueError):
+        return False
