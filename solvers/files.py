@@ -181,10 +181,10 @@ def _second_name(tmp: Path, side: str | Path) -> Path:
 
 def check_folder(folder: str | Path, own: Iterable[str], *, allow_existing: bool,
                  option: str = "--proof-dir") -> Path:
-    """The folder ``folder`` names (a link followed), if :func:`write_folder` may replace
-    it: nothing there yet, or a folder holding only files named in ``own`` (and, when
-    some exist, ``allow_existing``); raises :class:`TrailkitError` otherwise, before any
-    work is done."""
+    """The folder ``folder`` names (a link followed), if :func:`write_folder` may write its
+    files there: nothing there yet, or a folder whose files named in ``own`` (when some
+    exist, with ``allow_existing``) are regular files; raises :class:`TrailkitError`
+    otherwise, before any work is done."""
     real = Path(os.path.realpath(folder))
     try:
         seen = os.stat(real)
@@ -196,31 +196,38 @@ def check_folder(folder: str | Path, own: Iterable[str], *, allow_existing: bool
     if not stat.S_ISDIR(seen.st_mode):
         raise TrailkitError(f"cannot write {option} {folder}: it is {kind_of(seen.st_mode)}, "
                             "not a folder; name a folder (trailkit makes it if need be)")
-    entries = sorted(os.listdir(real))
-    ours = set(own)
-    others = [name for name in entries if name not in ours]
-    if others:
-        raise TrailkitError(f"{option} {folder} holds other files ({', '.join(others[:5])}"
-                            f"{' ...' if len(others) > 5 else ''}); its files are replaced as "
-                            "a set, by replacing the folder: name a folder of their own")
-    if entries and not allow_existing:
-        raise TrailkitError(f"{Path(folder) / entries[0]} already exists; pass --force to "
+    present = [name for name in sorted(set(own)) if os.path.lexists(real / name)]
+    if present and not allow_existing:
+        raise TrailkitError(f"{Path(folder) / present[0]} already exists; pass --force to "
                             "replace the files in it")
-    if not os.access(real.parent, os.W_OK | os.X_OK):
-        raise TrailkitError(f"cannot write {option} {folder}: the folder {real.parent} is "
+    for name in present:
+        check_output(real / name, option)
+    writable = real.parent if _holds_only(real, own) else real
+    if not os.access(writable, os.W_OK | os.X_OK):
+        raise TrailkitError(f"cannot write {option} {folder}: the folder {writable} is "
                             "not writable here (the new files are made beside the old)")
     return real
 
 
+def _holds_only(folder: Path, own: Iterable[str]) -> bool:
+    """Whether the folder ``folder`` holds no file but those named in ``own``."""
+    ours = set(own)
+    return all(name in ours for name in os.listdir(folder))
+
+
 def write_folder(folder: str | Path, contents: Mapping[str, Callable[[], str | bytes]],
                  own: Iterable[str]) -> list[Path]:
-    """Replace the folder ``folder`` (checked by :func:`check_folder`) with one holding
-    exactly ``contents`` (file name to a function making its text), as a set: the new
-    folder is written beside the old under a temporary name, then the two are exchanged
-    in one step (``renameat2(RENAME_EXCHANGE)``; where the system has none, two renames,
-    the old set whole under a temporary name in between), so either the old set or the
-    new one is whole. Returns the files written."""
+    """Replace the files of the folder ``folder`` (checked by :func:`check_folder`) with
+    ``contents`` (file name to a function making its text), as a set where the folder is
+    their own: the new folder is written beside the old under a temporary name, then the
+    two are exchanged in one step (``renameat2(RENAME_EXCHANGE)``; where the system has
+    none, two renames, the old set whole under a temporary name in between), so either
+    the old set or the new one is whole. In a folder that also holds other files (which
+    are never touched) the files are replaced one by one, each atomically, and a file of
+    ``own`` not in ``contents`` is removed. Returns the files written."""
     real = check_folder(folder, own, allow_existing=True)
+    if real.exists() and not _holds_only(real, own):
+        return _write_one_by_one(folder, real, contents, own)
     try:
         fresh = Path(tempfile.mkdtemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent))
     except OSError as exc:
@@ -236,6 +243,20 @@ def write_folder(folder: str | Path, contents: Mapping[str, Callable[[], str | b
         raise
     if old is not None:
         _remove_set(old, own)
+    return [Path(folder) / name for name in contents]
+
+
+def _write_one_by_one(folder: str | Path, real: Path,
+                      contents: Mapping[str, Callable[[], str | bytes]],
+                      own: Iterable[str]) -> list[Path]:
+    """:func:`write_folder` in a folder shared with other files: each file made first,
+    then each put in place atomically, and a stale file of ``own`` removed."""
+    made = {name: make() for name, make in contents.items()}
+    for name, content in made.items():
+        atomic_write(real / name, content)
+    for name in set(own) - set(contents):
+        with contextlib.suppress(FileNotFoundError):
+            (real / name).unlink()
     return [Path(folder) / name for name in contents]
 
 

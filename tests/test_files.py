@@ -205,14 +205,19 @@ def test_a_link_to_a_device_is_refused(tmp_path: Path,
     assert link.is_symlink() and stat.S_ISCHR(os.stat(device).st_mode)
 
 
-def test_a_proof_dir_holding_other_files_is_refused(tmp_path: Path,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_proof_dir_shared_with_other_files_keeps_them(tmp_path: Path) -> None:
+    """A folder that holds other files too: the proof files are written beside them,
+    one by one, and nothing else in the folder is touched."""
     folder = tmp_path / "proof"
-    _folder(folder)
-    before = _state(folder)
-    code = main(["prove", KOENIGSBERG, "--proof-dir", str(folder), "--force"])
-    assert code == 2 and "keep.txt" in capsys.readouterr().err
-    assert _state(folder) == before
+    folder.mkdir()
+    (folder / "keep.txt").write_text("mine\n")
+    (folder / "proof.lrat").write_text("stale\n")
+    assert main(["prove", KOENIGSBERG, "--proof-dir", str(folder)]) == 2  # needs --force
+    assert main(["prove", KOENIGSBERG, "--proof-dir", str(folder), "--force"]) == 1
+    assert (folder / "keep.txt").read_text() == "mine\n"
+    assert sorted(p.name for p in folder.iterdir()) == ["formula.cnf", "keep.txt",
+                                                        "proof.drat"]
+    assert (folder / "formula.cnf").read_text().startswith("c ")
 
 
 def test_atomic_write_refuses_what_became_a_folder(tmp_path: Path) -> None:
