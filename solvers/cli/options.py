@@ -105,18 +105,34 @@ def examples(*lines: str) -> dict[str, Any]:
             "formatter_class": argparse.RawDescriptionHelpFormatter}
 
 
-def add_limits(p: argparse.ArgumentParser) -> None:
-    """The options every solving command takes: time and work limits, workers, seed."""
+#: Search nodes direct's exhaustive searches stop at without ``--work-limit``: the
+#: value of :data:`trailkit.solvers.direct.exhaustive.DEFAULT_WORK_LIMIT`, written here
+#: so that ``--help`` need not import the backend (``tests/test_cli.py`` compares them).
+DIRECT_WORK_LIMIT = 5_000_000
+
+
+def add_limits(p: argparse.ArgumentParser, run_time_limit: float | None = None) -> None:
+    """The options every solving command takes: time and work limits, workers, seed.
+
+    Each says its default in ``--help``; ``run_time_limit`` is the time limit of each
+    run when none is given (``compare``'s), else there is none."""
     from trailkit.solvers.base import DEFAULT_MEMORY_MB
 
-    p.add_argument("--time-limit", type=positive_float, metavar="S",
-                   help="give up after S seconds (answer: unknown, exit code 3)")
+    if run_time_limit is None:
+        time_help = "give up after S seconds (answer: unknown, exit code 3; default: none)"
+    else:
+        time_help = (f"give up on a run after S seconds (default {run_time_limit:g}); a run "
+                     "still going then is a 'timeout' row")
+    p.add_argument("--time-limit", type=positive_float, metavar="S", help=time_help)
     p.add_argument("--work-limit", type=positive_int, metavar="N",
                    help="bound the backend's work: N search nodes (direct's exhaustive "
-                        "searches) or N conflicts (cpsat); refused by backends without one")
+                        "searches) or N conflicts (cpsat); refused by backends without one "
+                        f"(default: none, but direct's searches stop at {DIRECT_WORK_LIMIT:,} "
+                        "nodes)")
     p.add_argument("--workers", type=positive_int, default=1, metavar="N",
                    help="solver threads for CP-SAT (default 1: deterministic)")
-    p.add_argument("--seed", type=int, default=0, help="random seed for the solvers")
+    p.add_argument("--seed", type=int, default=0, help="random seed for the solvers "
+                   "(default 0)")
     p.add_argument("--memory-limit", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
                    help="memory a backend may use, in MB (0: none; default "
                         f"{DEFAULT_MEMORY_MB}): a model estimated to need more is not built "
