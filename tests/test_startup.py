@@ -77,3 +77,17 @@ def test_the_command_list_is_the_command_modules_own(capsys: pytest.CaptureFixtu
 
     assert help_text(set()) == help_text(None)
     assert help_text({"answers"}) == help_text(None)
+
+
+def test_a_ctrl_c_while_the_commands_modules_load_is_an_interrupt(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The command's modules now load after the guard of :func:`trailkit.solvers.cli.main`
+    (they used to load inside it): a Ctrl-C meanwhile is still exit 130, not a traceback."""
+    from trailkit.solvers.cli import app, main
+
+    def interrupted(name: str) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(app, "command_module", interrupted)
+    assert main(["solve", "specs/nikolaus.yaml"]) == 130
+    assert capsys.readouterr().err == "trailkit: interrupted\n"

@@ -110,14 +110,17 @@ def _modules_named(argv: Sequence[str]) -> set[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``trailkit`` console script; returns the exit code."""
     words = sys.argv[1:] if argv is None else argv
-    args = build_parser(_modules_named(words)).parse_args(argv)
-    from trailkit.models.errors import SpecError, TrailkitError, VerificationFailure
-    from trailkit.solvers.cli import output
-    from trailkit.solvers.cli.output import warn
-    from trailkit.solvers.cli.report import error_json
-    from trailkit.solvers.interrupts import keep_pysat_off_sigint
-    from trailkit.solvers.signs import listen
-
+    try:  # the command's modules load here: a Ctrl-C meanwhile is an interrupt too
+        args = build_parser(_modules_named(words)).parse_args(argv)
+        from trailkit.models.errors import SpecError, TrailkitError, VerificationFailure
+        from trailkit.solvers.cli import output
+        from trailkit.solvers.cli.output import warn
+        from trailkit.solvers.cli.report import error_json
+        from trailkit.solvers.interrupts import keep_pysat_off_sigint
+        from trailkit.solvers.signs import listen
+    except KeyboardInterrupt:
+        sys.stderr.write("trailkit: interrupted\n")
+        return Exit.INTERRUPTED
     keep_pysat_off_sigint()
     if os.environ.get("TRAILKIT_TEST_SIGNS") == "1":
         listen(_show_sign)
