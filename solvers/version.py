@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
-
 __all__ = ["trailkit_version"]
 
 
 def trailkit_version() -> str:
+    """The version pip installed (importlib.metadata is imported here, when a version is
+    asked for: it takes longer to import than solving a small puzzle)."""
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("trailkit")
     except PackageNotFoundError:  # pragma: no cover - running from a bare checkout

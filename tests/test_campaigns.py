@@ -335,6 +335,7 @@ def test_an_unavailable_backend_is_a_row_and_tried_again(
     assert main(["compare", str(specs), "--backends", "direct,ghots", "--db", str(db)]) == 2
 
 
+@pytest.mark.alone
 def test_ctrl_c_keeps_the_finished_rows_and_exits_130(tmp_path: Path) -> None:
     import signal
 

@@ -232,6 +232,7 @@ def test_plot_needs_matplotlib_or_draws_two_files(tmp_path: Path) -> None:
     assert (tmp_path / "out-scatter.png").stat().st_size > 0
 
 
+@pytest.mark.alone
 def test_ctrl_c_keeps_every_finished_row(tmp_path: Path) -> None:
     """SIGINT while a run hangs: exit 130, the finished rows are in --out, workers gone."""
     corpus = write_specs(tmp_path / "corpus", a=TRIANGLE)

@@ -143,6 +143,7 @@ def test_binary_and_text_drat_read_alike() -> None:
     assert read_drat(big) == ["200 0"]
 
 
+@pytest.mark.alone
 @pytest.mark.parametrize("whole_group", [True, False], ids=["terminal", "kill-INT"])
 def test_one_ctrl_c_stops_the_outside_solver(tmp_path: Path, whole_group: bool) -> None:
     """Exit 130 and the solver program gone, also when the Ctrl-C reaches trailkit alone."""

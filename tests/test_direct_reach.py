@@ -143,6 +143,7 @@ def test_without_colour_rule_phases_are_star() -> None:
     assert check_certificate(p, answer.certificate) == []
 
 
+@pytest.mark.alone  # "quickly": within a time limit, on a machine of its own
 def test_long_path_is_found_quickly() -> None:
     n = 30_000
     edges = [(f"v{i}", f"v{i + 1}", COLOURS[i % 3]) for i in range(n)]
@@ -151,6 +152,7 @@ def test_long_path_is_found_quickly() -> None:
     assert answer.status is Status.SOLVED and len(answer.walk) == n
 
 
+@pytest.mark.alone  # "quickly": within a time limit, on a machine of its own
 def test_closed_walk_from_any_start_on_a_long_path() -> None:
     """30,000 origins: once a 3-step ring is found nothing shorter is possible."""
     n = 30_000

@@ -88,6 +88,7 @@ def browser():
         browser.close()
 
 
+@pytest.mark.alone
 def test_html_page_steps_through_the_walk_in_a_browser(browser, tmp_path: Path) -> None:
     puzzle = load_spec(RESTORED)
     answer = solve(puzzle)
@@ -139,6 +140,7 @@ def test_html_page_steps_through_the_walk_in_a_browser(browser, tmp_path: Path) 
     context.close()
 
 
+@pytest.mark.alone
 def test_html_page_of_a_puzzle_without_walk_in_a_browser(browser, tmp_path: Path) -> None:
     out = tmp_path / "ring.html"
     assert main(["draw", str(ROOT / "specs" / "dominoes" / "triangle.yaml"), "--solve",
@@ -158,6 +160,7 @@ def test_html_page_of_a_puzzle_without_walk_in_a_browser(browser, tmp_path: Path
     page.close()
 
 
+@pytest.mark.alone
 def test_html_page_counts_a_one_step_walk_in_words(browser, tmp_path: Path) -> None:
     from trailkit.models.spec import load_spec_text
 

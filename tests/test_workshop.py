@@ -280,6 +280,7 @@ def test_fifty_concurrent_runs_are_answered_or_refused(served: Served) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_ctrl_c_stops_runs_and_workers_and_exits_0(folder: Path) -> None:
     server = start(folder)
     with client(server) as c:

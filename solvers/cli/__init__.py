@@ -23,8 +23,9 @@ __all__ = ["main"]
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``trailkit`` console script; returns the exit code.
 
-    The command modules are imported here, inside the guard, so that a Ctrl-C while
-    they load is an interrupt (exit 130) like any other, not a traceback. Run as the
+    The command line's module is imported here, inside a guard, so that a Ctrl-C while
+    it loads is an interrupt (exit 130) like any other, not a traceback (the command's
+    own modules load in :func:`trailkit.solvers.cli.app.main`, under the same rule). Run as the
     command (``argv`` from ``sys.argv``), an interrupted trailkit ends as soon as its
     output is flushed (:func:`trailkit.solvers.cli.app.exit_now`: tearing down a big
     formula would delay the exit by a good part of a second); once it has answered, a

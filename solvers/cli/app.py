@@ -13,54 +13,114 @@ begin (:mod:`trailkit.solvers.signs`), for tests that press Ctrl-C at a known mo
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from types import ModuleType
 from typing import NoReturn
 
-import trailkit.solvers.cli.serve as serve
-from trailkit.models.errors import SpecError, TrailkitError, VerificationFailure
-from trailkit.solvers.cli import (
-    answers,
-    compare,
-    drawing,
-    lint,
-    makers,
-    output,
-    ranking,
-    repair,
-    schemas,
-)
 from trailkit.solvers.cli.options import Exit, Parser
-from trailkit.solvers.cli.output import warn
-from trailkit.solvers.cli.report import error_json
-from trailkit.solvers.interrupts import keep_pysat_off_sigint
-from trailkit.solvers.signs import listen
-from trailkit.solvers.version import trailkit_version
 
 __all__ = ["build_parser", "main"]
 
-#: The command modules, in the order ``trailkit --help`` lists their commands.
-COMMAND_MODULES = (answers, compare, ranking, makers, drawing, lint, repair, schemas, serve)
+#: Every command: its name, the module of :mod:`trailkit.solvers.cli` that registers it
+#: and its line in ``trailkit --help``, in the order that lists them. A command's module
+#: is imported only when the command line names it (or by :func:`build_parser` with no
+#: argument): ``trailkit --version`` and ``trailkit --help`` import none of them, and
+#: ``trailkit solve`` not the workshop, the campaigns or the drawing (issue 30).
+#: ``tests/test_startup.py`` checks that these lines are the modules' own.
+COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("solve", "answers", "find a (shortest) walk, or prove there is none"),
+    ("count", "answers", "count solutions (and failures)"),
+    ("prove", "answers", "write a certificate that the puzzle is unsolvable"),
+    ("check-certificate", "answers", "check a certificate against a spec (exit 0 accepted, "
+     "1 rejected, 2 unreadable)"),
+    ("compare", "compare", "run several backends on specs and tabulate"),
+    ("report", "ranking", "rank the backends of a compare --db campaign file"),
+    ("generate", "makers", "write a random puzzle spec, reproducible from a seed"),
+    ("export", "makers", "write the puzzle as a SAT (DIMACS) or CP-SAT model, or as a graph "
+     "(Graphviz DOT, GraphML, NetworkX JSON)"),
+    ("import", "makers", "turn a plank or domino list into a YAML spec"),
+    ("draw", "drawing", "draw the puzzle, a solution, a certificate or a repair (SVG, PNG or "
+     "an HTML page with a step control)"),
+    ("lint", "lint", "validate specs (files or folders): every problem, located"),
+    ("repair", "repair", "the fewest changes that make an impossible puzzle solvable, each "
+     "with a verified walk"),
+    ("explain", "repair", "why an impossible puzzle is impossible: the certificate in words "
+     "and a smallest core"),
+    ("schema", "schemas", "print the JSON Schema of an output format or of specs"),
+    ("serve", "serve", "a puzzle workshop in the browser: write, see, solve, repair and "
+     "explain specs as you type"),
+)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The whole command line: every command of every module."""
+def command_module(name: str) -> ModuleType:
+    """The command module ``name`` (``"answers"``: :mod:`trailkit.solvers.cli.answers`),
+    imported now."""
+    return importlib.import_module(f"trailkit.solvers.cli.{name}")
+
+
+def build_parser(load: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The whole command line: every command of every module.
+
+    ``load`` names the command modules to import (None: all of them); every other
+    command is listed by name and help line only, which is all that ``trailkit --help``
+    and a mistyped command show."""
     parser = Parser(prog="trailkit", description="Solve, count and certify graph path "
                     "puzzles written as YAML specs; every answer is independently checked.")
-    parser.add_argument("--version", action="version", version=f"trailkit {trailkit_version()}")
+    parser.add_argument("--version", action=_Version,
+                        help="show program's version number and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
-    for module in COMMAND_MODULES:
-        module.register(sub)
+    registered: set[str] = set()
+    for name, module, help_line in COMMANDS:
+        if load is not None and module not in load:
+            sub.add_parser(name, help=help_line, add_help=False)
+        elif module not in registered:
+            command_module(module).register(sub)
+            registered.add(module)
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``: looks the version up only when asked (importlib.metadata takes
+    longer to import than the rest of ``trailkit --help``)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str) -> None:
+        super().__init__(option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                         nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from trailkit.solvers.version import trailkit_version
+
+        sys.stdout.write(f"trailkit {trailkit_version()}\n")
+        parser.exit()
+
+
+def _modules_named(argv: Sequence[str]) -> set[str]:
+    """The command modules a command line needs: its first word's (none for a bare
+    ``--help`` or ``--version``, or a word that is no command)."""
+    first = next((word for word in argv if not word.startswith("-")), None)
+    return {module for name, module, _ in COMMANDS if name == first}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``trailkit`` console script; returns the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    try:  # the command's modules load here: a Ctrl-C meanwhile is an interrupt too
+        args = build_parser(_modules_named(words)).parse_args(argv)
+        from trailkit.models.errors import SpecError, TrailkitError, VerificationFailure
+        from trailkit.solvers.cli import output
+        from trailkit.solvers.cli.output import warn
+        from trailkit.solvers.cli.report import error_json
+        from trailkit.solvers.interrupts import keep_pysat_off_sigint
+        from trailkit.solvers.signs import listen
+    except KeyboardInterrupt:
+        sys.stderr.write("trailkit: interrupted\n")
+        return Exit.INTERRUPTED
     keep_pysat_off_sigint()
     if os.environ.get("TRAILKIT_TEST_SIGNS") == "1":
         listen(_show_sign)
@@ -99,6 +159,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _show_sign(phase: str, who: str) -> None:
     """``trailkit: solving with cpsat`` on standard error (``TRAILKIT_TEST_SIGNS=1``)."""
+    from trailkit.solvers.cli.output import warn
+
     warn(f"trailkit: {phase} with {who}")
 
 
@@ -118,6 +180,8 @@ def _interrupted(argv: Sequence[str] | None) -> int:
     (helper processes are gone, files are written atomically).
     """
     command = argv is None  # else called from Python: the caller's process goes on
+    from trailkit.solvers.cli.output import warn
+
     if command:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     warn("trailkit: interrupted")

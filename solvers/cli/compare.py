@@ -36,6 +36,7 @@ from trailkit.solvers.extras import pip_install
 from trailkit.solvers.files import atomic_write, check_output, refuse_overwrite
 from trailkit.solvers.isolation import (
     DECIDED,
+    DEFAULT_TIMEOUT_S,
     Comparison,
     Row,
     compare,
@@ -88,7 +89,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="run on a Dask cluster: tcp://HOST:8786 (a running 'dask scheduler') "
                         "or local:N (N local worker processes); needs "
                         "pip install 'trailkit[cluster]'")
-    add_limits(p)
+    add_limits(p, run_time_limit=DEFAULT_TIMEOUT_S)
     add_precheck(p)
     p.set_defaults(run=run_compare)
 

@@ -13,12 +13,15 @@ import argparse
 import sys
 from collections.abc import Callable
 from enum import IntEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from trailkit.models.answer import Status
-from trailkit.models.errors import TrailkitError
-from trailkit.solvers.base import DEFAULT_MEMORY_MB, Limits
-from trailkit.solvers.registry import backend_names
+if TYPE_CHECKING:
+    from trailkit.models.answer import Status
+    from trailkit.solvers.base import Limits
+
+    #: How ``--backend`` options describe their choices (made on first use, by
+    #: :func:`__getattr__`: the registry imports the backends' base, and NumPy with it).
+    BACKEND_HELP: str
 
 __all__ = ["BACKEND_HELP", "Exit", "Parser", "add_json", "add_limits", "add_out",
            "add_precheck", "add_spec", "examples", "exit_for",
@@ -36,11 +39,18 @@ class Exit(IntEnum):
     INTERRUPTED = 130
 
 
-_STATUS_EXIT = {Status.SOLVED: Exit.OK, Status.UNSOLVABLE: Exit.UNSOLVABLE,
-                Status.UNKNOWN: Exit.UNKNOWN}
+# Keyed by the statuses' values (a Status is its value): this module is imported by
+# ``trailkit --help``, which must not import the answers' module (and NumPy with it).
+_STATUS_EXIT = {"solved": Exit.OK, "unsolvable": Exit.UNSOLVABLE, "unknown": Exit.UNKNOWN}
 
-#: How ``--backend`` options describe their choices.
-BACKEND_HELP = ", ".join([*backend_names(), "sat:NAME", "minizinc:SOLVER", "dimacs:COMMAND"])
+
+def __getattr__(name: str) -> Any:
+    """``BACKEND_HELP``, made when a command module first asks for it."""
+    if name == "BACKEND_HELP":
+        from trailkit.solvers.registry import backend_names
+
+        return ", ".join([*backend_names(), "sat:NAME", "minizinc:SOLVER", "dimacs:COMMAND"])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def exit_for(status: Status) -> Exit:
@@ -95,16 +105,34 @@ def examples(*lines: str) -> dict[str, Any]:
             "formatter_class": argparse.RawDescriptionHelpFormatter}
 
 
-def add_limits(p: argparse.ArgumentParser) -> None:
-    """The options every solving command takes: time and work limits, workers, seed."""
-    p.add_argument("--time-limit", type=positive_float, metavar="S",
-                   help="give up after S seconds (answer: unknown, exit code 3)")
+#: Search nodes direct's exhaustive searches stop at without ``--work-limit``: the
+#: value of :data:`trailkit.solvers.direct.exhaustive.DEFAULT_WORK_LIMIT`, written here
+#: so that ``--help`` need not import the backend (``tests/test_cli.py`` compares them).
+DIRECT_WORK_LIMIT = 5_000_000
+
+
+def add_limits(p: argparse.ArgumentParser, run_time_limit: float | None = None) -> None:
+    """The options every solving command takes: time and work limits, workers, seed.
+
+    Each says its default in ``--help``; ``run_time_limit`` is the time limit of each
+    run when none is given (``compare``'s), else there is none."""
+    from trailkit.solvers.base import DEFAULT_MEMORY_MB
+
+    if run_time_limit is None:
+        time_help = "give up after S seconds (answer: unknown, exit code 3; default: none)"
+    else:
+        time_help = (f"give up on a run after S seconds (default {run_time_limit:g}); a run "
+                     "still going then is a 'timeout' row")
+    p.add_argument("--time-limit", type=positive_float, metavar="S", help=time_help)
     p.add_argument("--work-limit", type=positive_int, metavar="N",
                    help="bound the backend's work: N search nodes (direct's exhaustive "
-                        "searches) or N conflicts (cpsat); refused by backends without one")
+                        "searches) or N conflicts (cpsat); refused by backends without one "
+                        f"(default: none, but direct's searches stop at {DIRECT_WORK_LIMIT:,} "
+                        "nodes)")
     p.add_argument("--workers", type=positive_int, default=1, metavar="N",
                    help="solver threads for CP-SAT (default 1: deterministic)")
-    p.add_argument("--seed", type=int, default=0, help="random seed for the solvers")
+    p.add_argument("--seed", type=int, default=0, help="random seed for the solvers "
+                   "(default 0)")
     p.add_argument("--memory-limit", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
                    help="memory a backend may use, in MB (0: none; default "
                         f"{DEFAULT_MEMORY_MB}): a model estimated to need more is not built "
@@ -131,6 +159,9 @@ def add_precheck(p: argparse.ArgumentParser) -> None:
 
 def limits_from(args: argparse.Namespace) -> Limits:
     """The one place the command line turns options into :class:`Limits`."""
+    from trailkit.models.errors import TrailkitError
+    from trailkit.solvers.base import Limits
+
     if args.memory_limit < 0:
         raise TrailkitError("--memory-limit must be a number of MB, or 0 for none")
     return Limits(time_limit=args.time_limit, work_limit=args.work_limit,

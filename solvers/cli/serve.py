@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 from trailkit.solvers.cli.options import Exit, examples
-from trailkit.solvers.cli.output import say, warn
 
 __all__ = ["register"]
 
@@ -46,6 +45,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from trailkit.solvers.cli.output import say, warn
     from trailkit.solvers.workshop import Workshop, serve
 
     def ready(workshop: Workshop) -> None:

@@ -1,0 +1,49 @@
+"""Every limit a command applies when none is given is written in its ``--help``
+(issue 30: the README's campaign ran into a 300 s limit per run that neither
+``--help`` nor the README stated)."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from trailkit.solvers.cli.app import build_parser
+
+
+def _limit_options() -> list[tuple[str, argparse.Action]]:
+    """Every ``--...-limit`` option of every command, with the command's name."""
+    found: list[tuple[str, argparse.Action]] = []
+
+    def visit(parser: argparse.ArgumentParser, command: str) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, child in action.choices.items():
+                    visit(child, f"{command} {name}".strip())
+            elif any(o.endswith("-limit") for o in action.option_strings):
+                found.append((command, action))
+
+    visit(build_parser(), "")
+    return found
+
+
+@pytest.mark.parametrize("command, action", _limit_options(),
+                         ids=lambda x: x if isinstance(x, str) else x.option_strings[0])
+def test_every_limit_option_states_its_default(command: str, action: argparse.Action) -> None:
+    """``--time-limit``, ``--work-limit``, ``--memory-limit``, ``--cpu-limit``: the help
+    of each says what holds without it."""
+    assert "default" in (action.help or ""), f"trailkit {command} {action.option_strings[0]}"
+
+
+def test_the_defaults_written_are_the_defaults_applied() -> None:
+    """The numbers in the help are the ones the code uses: compare's time limit per run
+    and the direct backend's search-node limit."""
+    from trailkit.solvers.cli.options import DIRECT_WORK_LIMIT
+    from trailkit.solvers.direct.exhaustive import DEFAULT_WORK_LIMIT
+    from trailkit.solvers.isolation import DEFAULT_TIMEOUT_S
+
+    assert DIRECT_WORK_LIMIT == DEFAULT_WORK_LIMIT
+    helps = {(c, a.option_strings[0]): a.help or "" for c, a in _limit_options()}
+    assert f"default {DEFAULT_TIMEOUT_S:g}" in helps[("compare", "--time-limit")]
+    assert f"{DEFAULT_WORK_LIMIT:,}" in helps[("solve", "--work-limit")]
+    assert "default: none" in helps[("solve", "--time-limit")]
