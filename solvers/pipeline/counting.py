@@ -80,7 +80,7 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
     if result is None and formula_first and not failures:
         from trailkit.solvers.direct.exact_count import exact_count
 
-        result = exact_count(puzzle)
+        result = exact_count(puzzle, _left(limits, started))
     if result is None and method is CountMethod.EXACT:
         raise UnsupportedPuzzle(
             "an exact formula exists only for Euler circuits and trails (every edge "
@@ -110,6 +110,14 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
         stats["crosscheck"] = {"backend": other.backend, "solutions": other.solutions,
                                "complete": other.complete, "agrees": agrees}
     return replace(result, stats=stats)
+
+
+def _left(limits: Limits, started: float) -> float | None:
+    """What is left of the time limit (``None``: no limit) of a count that began at
+    ``started`` (``time.perf_counter()``): the pre-check's time counts too."""
+    if limits.time_limit is None:
+        return None
+    return max(0.0, limits.time_limit - (time.perf_counter() - started))
 
 
 def _refuse_failures(puzzle: Puzzle, method: CountMethod) -> None:
