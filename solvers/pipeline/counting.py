@@ -36,6 +36,7 @@ from trailkit.solvers.pipeline.policy import (
     count_second_opinion,
     engine_for,
     second_limits,
+    time_left,
 )
 from trailkit.solvers.registry import BackendName, get_backend
 
@@ -80,7 +81,7 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
     if result is None and formula_first and not failures:
         from trailkit.solvers.direct.exact_count import exact_count
 
-        result = exact_count(puzzle, _left(limits, started))
+        result = exact_count(puzzle, time_left(limits, started))
     if result is None and method is CountMethod.EXACT:
         raise UnsupportedPuzzle(
             "an exact formula exists only for Euler circuits and trails (every edge "
@@ -99,8 +100,10 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
     stats = {**result.stats, "time_s": time.perf_counter() - started}
     second_name = count_second_opinion(engine, crosscheck) if enumerated else (
         None if crosscheck in (AUTO, None) else crosscheck)
-    if second_name and not result.stats.get("interrupted"):  # one Ctrl-C stops it all
-        other = get_backend(second_name).count(puzzle, second_limits(limits), failures=False)
+    second = second_limits(limits, started)
+    if second_name and not result.stats.get("interrupted") and second.time_limit != 0:
+        # one Ctrl-C stops it all; and no second opinion once the time is up
+        other = get_backend(second_name).count(puzzle, second, failures=False)
         decided = other.complete and result.complete
         agrees = (other.solutions == result.solutions) if decided else None
         if decided and not agrees:
@@ -110,14 +113,6 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
         stats["crosscheck"] = {"backend": other.backend, "solutions": other.solutions,
                                "complete": other.complete, "agrees": agrees}
     return replace(result, stats=stats)
-
-
-def _left(limits: Limits, started: float) -> float | None:
-    """What is left of the time limit (``None``: no limit) of a count that began at
-    ``started`` (``time.perf_counter()``): the pre-check's time counts too."""
-    if limits.time_limit is None:
-        return None
-    return max(0.0, limits.time_limit - (time.perf_counter() - started))
 
 
 def _refuse_failures(puzzle: Puzzle, method: CountMethod) -> None:
