@@ -176,8 +176,9 @@ def interpreted(small: bool) -> Iterator[None]:
     """Within this block, with ``small``, every :class:`Kernels` view hands out its
     kernels interpreted: loading Numba and the cached machine code (compiling it on first
     use, all the more) costs far more than a small job takes interpreted. The very same
-    code runs either way."""
-    token = _INTERPRETED.set(small)
+    code runs either way. Within an outer ``interpreted(True)`` block (a caller with a
+    deadline the compiler could not keep), an inner block runs interpreted too."""
+    token = _INTERPRETED.set(small or _INTERPRETED.get())
     try:
         yield
     finally:
