@@ -16,7 +16,7 @@ import argparse
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 import trailkit.solvers.cli.serve as serve
@@ -64,6 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     keep_pysat_off_sigint()
     if os.environ.get("TRAILKIT_TEST_SIGNS") == "1":
         listen(_show_sign)
+    from trailkit.models.jit import on_compile
+
+    on_compile(_compiling_status())
     as_json = bool(getattr(args, "json", False))
     try:
         return int(args.run(args))
@@ -97,6 +100,27 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _show_sign(phase: str, who: str) -> None:
     """``trailkit: solving with cpsat`` on standard error (``TRAILKIT_TEST_SIGNS=1``)."""
     warn(f"trailkit: {phase} with {who}")
+
+
+def _compiling_status() -> Callable[[str, float | None], None]:
+    """What says on standard error that a kernel compiles (seconds of silence, once after
+    installing or upgrading): a status line on a terminal while each compiles; else one
+    line, at the first."""
+    line = output.status_line()
+    said: list[str] = []
+
+    def show(what: str, seconds: float | None) -> None:
+        if line is not None:
+            if seconds is None:
+                line(f"compiling {what} (once after installing or upgrading trailkit)")
+            else:
+                output.clear_status_line()
+        elif seconds is None and not said:
+            said.append(what)
+            warn(f"trailkit: compiling {what} (and the other kernels this run needs: "
+                 "once after installing or upgrading trailkit, seconds to a minute)")
+
+    return show
 
 
 def _is_interrupt(exc: BaseException) -> bool:
