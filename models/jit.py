@@ -170,7 +170,7 @@ def _watch_compiles() -> None:
     _watching[0] = True
     from numba.core import event
 
-    class Watch(event.Listener):  # type: ignore[misc]  # Numba is untyped
+    class Watch(event.Listener):
         def on_start(self, ev: Any) -> None:
             _compiling.append(time.perf_counter())
             if len(_compiling) == 1:
