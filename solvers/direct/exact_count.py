@@ -569,7 +569,6 @@ def exact_count(puzzle: Puzzle, time_limit: float | None = None) -> CountResult 
         return CountResult(backend=BACKEND, solutions=1, method="trivial", by_formula=True)
     t0 = time.perf_counter()
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    sign(SOLVING, BACKEND)
     g = _Graph.of(puzzle)
     per = {puzzle.nodes[s]: 0 for s in puzzle.start_nodes()}
     odd = [v for v in range(g.n) if g.degree[v] % 2]
@@ -578,6 +577,7 @@ def exact_count(puzzle: Puzzle, time_limit: float | None = None) -> CountResult 
               else "parity")
     stopped = None
     try:
+        sign(SOLVING, BACKEND)  # a Ctrl-C from here on still prints what was counted
         _tally(puzzle, g, odd, per, deadline)
     except Stopped as stop:
         stopped = stop
