@@ -34,14 +34,15 @@ from __future__ import annotations
 import functools
 import importlib.util
 import sys
+import time
 import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, overload
 
-__all__ = ["COMPILED", "COMPILE_FROM", "Kernel", "Kernels", "interpreted", "kernel",
-           "will_compile"]
+__all__ = ["COMPILED", "COMPILE_FROM", "CompileListener", "Kernel", "Kernels",
+           "compile_seconds", "interpreted", "kernel", "on_compile", "will_compile"]
 
 COMPILED = importlib.util.find_spec("numba") is not None
 """Whether kernels run compiled (Numba is installed)."""
@@ -90,6 +91,7 @@ class Kernel:
                                            "inline": "always" if self.inline else "never"}
                 if not self.refcounts and _can_skip_refcounts():
                     options["_nrt"] = False  # Numba's flag for its reference counting
+                _watch_compiles()
                 try:
                     self._compiled = compile_(cache=True, **options)(function)
                 except RuntimeError:  # nowhere writable to cache: compile in every process
@@ -121,6 +123,69 @@ def _can_skip_refcounts() -> bool:
     from numba.core.options import DefaultOptions
 
     return hasattr(DefaultOptions, "_nrt")
+
+
+# ------------------------------------------------------------------ compile watch
+CompileListener = Callable[[str, "float | None"], None]
+"""Hears ``(what, None)`` when a compile begins and ``(what, seconds)`` when it ends:
+``what`` names the kernel in words (``"direct.exact_count._orientation_sum"``)."""
+
+_compile_listeners: list[CompileListener] = []
+_compiling: list[float] = []  # the outermost compile's start (kernels compile kernels)
+_compiled_s = [0.0]
+_watching = [False]
+
+
+def on_compile(listener: CompileListener) -> None:
+    """Call ``listener`` when a kernel starts and ends compiling in this process (not when
+    Numba loads it from its disk cache): the command line says so on standard error, as
+    a first compile takes seconds, and names the compile time apart from the answer's."""
+    _compile_listeners.append(listener)
+
+
+def compile_seconds() -> float:
+    """Seconds this process has spent compiling kernels (loading cached ones is not
+    compiling)."""
+    return _compiled_s[0]
+
+
+def _kernel_name(data: Any) -> str:
+    """``direct.exact_count._orientation_sum`` for Numba's event data of a compile."""
+    function = getattr(data.get("dispatcher"), "py_func", None) if isinstance(data, dict) \
+        else None
+    if function is None:
+        return "a kernel"
+    module = (getattr(function, "__module__", None) or "").removeprefix(
+        "trailkit.").removeprefix("solvers.")
+    name = getattr(function, "__name__", "a kernel")
+    return f"{module}.{name}" if module else name
+
+
+def _watch_compiles() -> None:
+    """Listen, once, to Numba's ``numba:compile`` events (sent only when it compiles,
+    not when it loads a cached kernel); nested compiles (a kernel that calls another)
+    count once, as the outermost."""
+    if _watching[0]:
+        return
+    _watching[0] = True
+    from numba.core import event
+
+    class Watch(event.Listener):
+        def on_start(self, ev: Any) -> None:
+            _compiling.append(time.perf_counter())
+            if len(_compiling) == 1:
+                for listener in _compile_listeners:
+                    listener(_kernel_name(ev.data), None)
+
+        def on_end(self, ev: Any) -> None:
+            began = _compiling.pop() if _compiling else time.perf_counter()
+            if not _compiling:
+                took = time.perf_counter() - began
+                _compiled_s[0] += took
+                for listener in _compile_listeners:
+                    listener(_kernel_name(ev.data), took)
+
+    event.register("numba:compile", Watch())
 
 
 @overload
@@ -176,8 +241,9 @@ def interpreted(small: bool) -> Iterator[None]:
     """Within this block, with ``small``, every :class:`Kernels` view hands out its
     kernels interpreted: loading Numba and the cached machine code (compiling it on first
     use, all the more) costs far more than a small job takes interpreted. The very same
-    code runs either way."""
-    token = _INTERPRETED.set(small)
+    code runs either way. Within an outer ``interpreted(True)`` block (a caller with a
+    deadline the compiler could not keep), an inner block runs interpreted too."""
+    token = _INTERPRETED.set(small or _INTERPRETED.get())
     try:
         yield
     finally:

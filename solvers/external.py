@@ -15,12 +15,13 @@ alone and trailkit decides.
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import signal
 import subprocess
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from trailkit.models.errors import BackendUnavailable
@@ -60,14 +61,29 @@ def _kill(proc: subprocess.Popen[str]) -> None:
         proc.kill()
 
 
-def _start(argv: Sequence[str], cwd: str | None) -> tuple[subprocess.Popen[str], list[int]]:
+def _bounded(memory_mb: int | None) -> Callable[[], None] | None:
+    """What the child runs before the program: its address space capped at
+    ``memory_mb`` (an allocation past it fails, so the program stops), or nothing."""
+    if memory_mb is None:
+        return None
+    cap = memory_mb * 1024 * 1024
+
+    def bound() -> None:  # in the child, between fork and exec: async-signal-safe calls
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+    return bound
+
+
+def _start(argv: Sequence[str], cwd: str | None, memory_mb: int | None = None
+           ) -> tuple[subprocess.Popen[str], list[int]]:
     """Start the program in its own session, a Ctrl-C meanwhile only noted (in the list
     returned): one raised inside ``Popen`` would leave a running program that nobody
     kills (it is not in trailkit's process group: the terminal's Ctrl-C misses it)."""
     def start() -> subprocess.Popen[str]:
         return subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, errors="replace",
-                                cwd=cwd, start_new_session=True)
+                                cwd=cwd, start_new_session=True,
+                                preexec_fn=_bounded(memory_mb))
 
     pressed: list[int] = []
     if threading.current_thread() is not threading.main_thread() \
@@ -81,17 +97,22 @@ def _start(argv: Sequence[str], cwd: str | None) -> tuple[subprocess.Popen[str],
 
 
 def run_program(argv: Sequence[str], time_limit: float | None, *,
-                cwd: str | None = None) -> Finished:
-    """Run ``argv`` to its end, or kill it :data:`GRACE_S` after ``time_limit`` seconds."""
+                cwd: str | None = None, grace: float = GRACE_S,
+                memory_mb: int | None = None) -> Finished:
+    """Run ``argv`` to its end, or kill it ``grace`` seconds (:data:`GRACE_S`) after
+    ``time_limit`` seconds: a program told its own limit gets the grace to answer, one
+    that is not (``grace=0``) is killed at the limit. With ``memory_mb`` its address
+    space is capped there (Linux counts mapped, not only touched, memory: a cap the
+    program cannot grow past, as every run is bounded)."""
     began = time.perf_counter()
-    proc, pressed = _start(argv, cwd)
+    proc, pressed = _start(argv, cwd, memory_mb)
     killed = False
     try:
         if pressed:  # the Ctrl-C held back while the program started: now it counts
             raise KeyboardInterrupt
         try:
             out, err = proc.communicate(
-                timeout=None if time_limit is None else time_limit + GRACE_S)
+                timeout=None if time_limit is None else time_limit + grace)
         except subprocess.TimeoutExpired:
             killed = True
             _kill(proc)

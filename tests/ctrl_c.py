@@ -11,7 +11,9 @@ The puzzles of :func:`write_slow_puzzles` keep each phase going for long: an Eul
 trail in K6 (every node odd) is a parity argument SAT solvers need minutes for once
 the pre-check is off; K12 keeps CP-SAT busy; the generated 200-node trail takes
 seconds to encode for SAT and K61 for CP-SAT; the longest trail in K8 keeps
-``direct``'s exhaustive search going; K7's Euler circuits are too many to count.
+``direct``'s exhaustive search going; K7's Euler circuits are too many to enumerate,
+and K11's (and the double-ten set's) too many to count even by formula (the sum over
+Eulerian orientations takes hours).
 """
 
 from __future__ import annotations
@@ -128,6 +130,12 @@ def _complete(n: int, *, closed: bool = False, rules: str = "") -> str:
     return f"trailkit: 1\nkind: {kind}\n{rules}{ring}edges: [{edges}]\n"
 
 
+def _double_ten() -> str:
+    """The double-ten domino set: 66 dominoes on pips 0..10."""
+    dominoes = ", ".join(f"[{a}, {b}]" for a in range(11) for b in range(a, 11))
+    return f"trailkit: 1\nkind: domino-chain\ndominoes: [{dominoes}]\n"
+
+
 def write_slow_puzzles(folder: Path) -> dict[str, str]:
     """Write the slow puzzles into ``folder``; their paths by name (see the module
     docstring for why each is slow)."""
@@ -140,6 +148,8 @@ def write_slow_puzzles(folder: Path) -> dict[str, str]:
         "k61-ring": _complete(61, closed=True),  # a big CP-SAT model
         "longest-k8": _complete(8, rules="use: at-most-once\nobjective: longest\n"),
         "longest-k6": _complete(6, rules="use: at-most-once\nobjective: longest\n"),
+        "k11-ring": _complete(11, closed=True),  # ~4.8e10 Eulerian orientations to sum
+        "double-ten": _double_ten(),  # K11 with a double at every pip: as many
     }
     paths = {}
     for name, text in texts.items():

@@ -23,6 +23,8 @@ from trailkit.solvers.base import Limits
 from trailkit.solvers.direct import DirectBackend
 from trailkit.solvers.direct.enumeration import count_walks
 from trailkit.solvers.direct.exact_count import count_euler_circuits, exact_count
+from trailkit.solvers.pipeline.counting import count
+from trailkit.solvers.pipeline.policy import second_limits
 
 HOUSE = "ab ac bc bd be cd ce de"
 HOUSE_X = "ab ac bc bd bx cx ce xd xe de"
@@ -253,3 +255,22 @@ def test_the_direct_backend_counts_by_its_formula_where_it_applies() -> None:
             ("direct", True, 7_959_229_931_520)
     assert not count(p, "direct", method="enumerate",
                      limits=Limits(work_limit=1000)).by_formula
+
+
+# ------------------------------------------------------------------ limits
+def test_the_time_limit_bounds_the_count_and_its_cross_check() -> None:
+    """``--time-limit`` bounds the whole command: the second opinion got the whole limit
+    again after the first count had spent it (K11 with sat and --time-limit 3: 8 s)."""
+    k11 = complete_graph(11)
+    result = count(k11, "sat", Limits(time_limit=1.0), method="enumerate")
+    assert not result.complete  # at least the solutions found in time
+    assert "crosscheck" not in result.stats  # no time was left for it
+
+
+def test_a_second_opinion_gets_what_is_left_of_the_time() -> None:
+    started = time.perf_counter() - 2.5
+    assert second_limits(Limits(time_limit=10.0), started).time_limit == pytest.approx(
+        7.5, abs=0.5)
+    assert second_limits(Limits(time_limit=1.0), started).time_limit == 0
+    assert second_limits(Limits(memory_mb=300), started).memory_mb == 300
+    assert second_limits(Limits(), started).time_limit is None

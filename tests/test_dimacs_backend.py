@@ -10,6 +10,7 @@ import shutil
 import stat
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -112,6 +113,37 @@ def test_a_hanging_solver_is_killed_at_the_limit(tmp_path: Path) -> None:
     assert marker.exists()  # it really ran
     assert answer.status is Status.UNKNOWN and "time limit" in answer.reason
     assert time.perf_counter() - began < 0.5 + 10
+
+
+def test_the_solver_program_runs_within_the_memory_limit(tmp_path: Path) -> None:
+    """``--memory-limit 300`` let dimacs:cadical reach 451 MB: the child had no bound.
+    Its address space is capped now (the fake reports the cap it was given)."""
+    program = fake_solver(tmp_path, "reports-cap", "ulimit -v >&2; exit 1")
+    answer = DimacsBackend(program).solve(load_spec(NIKOLAUS), Limits(memory_mb=300))
+    assert answer.status is Status.UNKNOWN
+    assert "its memory limit: 300 MB" in answer.reason
+    assert answer.reason.rstrip().endswith(str(300 * 1024))  # ulimit -v: KB
+
+
+def test_the_solver_program_is_killed_at_the_time_left(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    """The program is told no limit of its own, so it gets no grace past the time left
+    (``dimacs:cadical --time-limit 3`` ran 6 s)."""
+    from trailkit.solvers import dimacs
+
+    asked: list[tuple[float | None, float]] = []
+    run = dimacs.run_program
+
+    def spy(argv: list[str], time_limit: float | None, **options: Any) -> Any:
+        asked.append((time_limit, options["grace"]))
+        return run(argv, time_limit, **options)
+
+    monkeypatch.setattr(dimacs, "run_program", spy)
+    program = fake_solver(tmp_path, "unknown", 'echo "s UNKNOWN"; exit 0')
+    DimacsBackend(program).solve(load_spec(NIKOLAUS), Limits(time_limit=30.0))
+    assert asked and all(grace == 0 and left is not None and left <= 30.0
+                         for left, grace in asked)
 
 
 def test_missing_program_is_unavailable_saying_what_to_install(

@@ -9,7 +9,10 @@ ones, sharing nothing with the solver).
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Sequence
+from types import FrameType
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -21,7 +24,7 @@ from trailkit.models.puzzle import Objective, Puzzle
 from trailkit.models.verify import verify
 from trailkit.solvers.base import Limits
 from trailkit.solvers.direct.euler import NO_ORIENTATION, solve_euler
-from trailkit.solvers.direct.structural import structural_certificate
+from trailkit.solvers.direct.structural import components, structural_certificate
 from trailkit.solvers.registry import get_backend
 
 
@@ -128,6 +131,37 @@ def test_disconnected_pieces_get_a_disconnected_certificate() -> None:
     named = Puzzle(kind="walk", nodes=("a", "b", "c", "d"), tail=[0, 2], head=[1, 3],
                    edge_ids=["left", "right"])
     assert_unsolvable(named, "disconnected")
+
+
+@pytest.mark.parametrize("order", ["along", "shuffled", "two pieces"])
+def test_the_pieces_of_a_long_path_take_linear_work(order: str) -> None:
+    """The pre-check's union-find linked without sizes and then followed every node's
+    chain to its root anew: a path of 10^6 nodes took minutes. Counted in the lines it
+    runs (a measure of work that a loaded machine does not change), not in seconds."""
+    n = 2000
+    names = list(range(n + 1))
+    if order == "shuffled":
+        random.Random(5).shuffle(names)
+    tail, head = names[:-1], names[1:]
+    if order == "two pieces":
+        del tail[n // 2], head[n // 2]
+    lines = 0
+
+    def count_lines(frame: FrameType, event: str, _: object) -> Any:
+        nonlocal lines
+        if frame.f_code is not components.__code__:
+            return None
+        lines += event == "line"
+        return count_lines
+
+    sys.settrace(count_lines)
+    try:
+        root = components(n + 1, tail, head)
+    finally:
+        sys.settrace(None)
+    assert len(set(root)) == (2 if order == "two pieces" else 1)
+    assert all(root[u] == root[v] for u, v in zip(tail, head, strict=True))
+    assert lines < 40 * n, lines  # quadratic work ran some n * n / 2 lines
 
 
 def test_directed_circuits_trails_and_imbalance() -> None:

@@ -11,6 +11,8 @@ with Numba's JIT switched off (a subprocess, so this process keeps its compiled 
 from __future__ import annotations
 
 import textwrap
+import time
+import types
 from itertools import pairwise
 
 import pytest
@@ -20,6 +22,7 @@ from hypothesis import strategies as st
 from oracles import jit_on_and_off
 
 from trailkit.models.puzzle import Puzzle
+from trailkit.solvers.direct import exact_count as exact_count_module
 from trailkit.solvers.direct.enumeration import count_walks
 from trailkit.solvers.direct.exact_count import count_euler_circuits, exact_count
 
@@ -115,3 +118,38 @@ def test_the_same_counts_with_the_jit_off() -> None:
     (k5_new, k5_old), (mixed_new, mixed_old) = interpreted
     assert k5_new == k5_old == 264
     assert mixed_new == mixed_old
+
+
+# ------------------------------------------------------------------ limits
+@pytest.mark.parametrize("loops", [False, True], ids=["K11", "double-ten"])
+def test_a_time_limit_stops_the_sum_with_a_lower_bound(loops: bool) -> None:
+    """K11 has about 4.8e10 Eulerian orientations (hours): the sum ran to its end in one
+    compiled call, whatever the time limit. Stopped, it says what it had summed."""
+    n = 11
+    edges = [(str(a), str(b)) for a in range(n) for b in range(a if loops else a + 1, n)]
+    result = exact_count(Puzzle.build(edges=edges, closed=True), time_limit=1.0)
+    assert result is not None and not result.complete and result.by_formula
+    assert "time limit reached after summing" in result.reason
+    assert "at least" in result.reason
+    # a lower bound: what the orientations summed so far give
+    assert (result.solutions > 0) == (result.stats["orientations"] > 0)
+    assert not result.stats["interrupted"]
+
+
+@pytest.mark.parametrize("path", ["compiled", "reference"])
+def test_a_stopped_sum_is_below_the_whole(monkeypatch: pytest.MonkeyPatch,
+                                          path: str) -> None:
+    """Every term counts circuits: what a sum had reached when it stopped is a lower
+    bound, on both paths (the reference one beyond the int64 bound)."""
+    k7 = Puzzle.build(edges=[(str(a), str(b)) for a in range(7) for b in range(a + 1, 7)],
+                      closed=True)
+    whole = exact_count(k7)
+    assert whole is not None and whole.complete
+    if path == "reference":
+        monkeypatch.setattr(exact_count_module, "_INT64_SAFE", 0)  # nothing is int64-safe
+    clock = iter(range(10**6))  # a clock a second further on at every look
+    monkeypatch.setattr(exact_count_module, "time", types.SimpleNamespace(
+        monotonic=lambda: float(next(clock)), perf_counter=time.perf_counter))
+    stopped = exact_count(k7, time_limit=1.5)
+    assert stopped is not None and not stopped.complete
+    assert 0 <= stopped.solutions < whole.solutions

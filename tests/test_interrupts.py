@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -155,6 +157,62 @@ def test_ctrl_c_stops_repair() -> None:
 def test_ctrl_c_stops_explain(puzzles: dict[str, str]) -> None:
     run = ctrl_c(["explain", puzzles["k12"]], "trailkit: solving with cpsat")
     assert_clean_interrupt(run)
+
+
+# ------------------------------------------------------------------ every slow path
+ROOT_SPECS = {"hard-alternating": str(SPECS / "bench" / "hard-alternating-12-no.yaml"),
+              "hard-balanced": str(SPECS / "bench" / "hard-balanced-12-no.yaml")}
+#: (name, the command, the sign to press Ctrl-C at, what stdout must show after it):
+#: the slowest path of each command, every one of them interrupted by one Ctrl-C.
+SLOW_PATHS = [
+    ("count exact K11", ["count", "{k11-ring}"], "solving with direct",
+     "solutions:      at least "),
+    ("count exact double-ten", ["count", "{double-ten}"], "solving with direct",
+     "solutions:      at least "),
+    ("count --failures", ["count", "{k12}", "--failures"], "solving with direct",
+     "failures:       at least "),
+    ("prove's first look", ["prove", "{hard-balanced}"], "solving with direct", ""),
+    ("lint --expect", ["lint", "{hard-alternating}", "--expect"], "solving with cpsat", ""),
+]
+
+
+def _args(args: list[str], puzzles: dict[str, str]) -> list[str]:
+    return [arg.format_map({**puzzles, **ROOT_SPECS}) for arg in args]
+
+
+@pytest.mark.parametrize(("args", "sign", "shown"), [case[1:] for case in SLOW_PATHS],
+                         ids=[case[0] for case in SLOW_PATHS])
+def test_one_ctrl_c_stops_every_slow_path(puzzles: dict[str, str], args: list[str],
+                                         sign: str, shown: str) -> None:
+    """The compiled exact count never returned to Python: one Ctrl-C was ignored (still
+    running 20 s after it; about 10 minutes by hand)."""
+    run = ctrl_c(_args(args, puzzles), f"trailkit: {sign}")
+    assert_clean_interrupt(run)
+    assert shown in run.out, run.out[-2000:]
+
+
+#: (name, the command with --time-limit 2, the exit code, what stdout must show).
+TIME_LIMITED = [
+    ("count exact K11", ["count", "{k11-ring}"], 3, "at least "),
+    ("count exact double-ten", ["count", "{double-ten}"], 3, "at least "),
+    ("count exact K11 --json", ["count", "{k11-ring}", "--json"], 3, '"status": "unknown"'),
+    ("explain K12", ["explain", "{k12}"], 1, "within the limits"),
+]
+
+
+@pytest.mark.parametrize(("args", "code", "shown"), [case[1:] for case in TIME_LIMITED],
+                         ids=[case[0] for case in TIME_LIMITED])
+def test_the_time_limit_reaches_every_slow_path(puzzles: dict[str, str], args: list[str],
+                                                code: int, shown: str) -> None:
+    """``count`` on K11 or the double-ten set with --time-limit 20 ran past 110 s (hours,
+    in fact): the limit never reached the compiled sum. The bound here is for a loaded
+    machine; how close to the limit it ends is for ``tests/bench/``."""
+    done = subprocess.run(
+        [sys.executable, "-m", "trailkit.solvers.cli", *_args(args, puzzles),
+         "--time-limit", "2"], capture_output=True, text=True, timeout=240)
+    assert done.returncode == code, (done.returncode, done.stderr[-2000:])
+    assert shown in done.stdout, done.stdout[-2000:]
+    assert "Traceback" not in done.stderr
 
 
 # ------------------------------------------------------------------ the mechanism

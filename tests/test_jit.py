@@ -4,6 +4,12 @@ Numba's reference counting, as any other)."""
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -34,3 +40,44 @@ def test_without_numbas_option_the_kernel_counts_references(
     monkeypatch.setattr(jit, "_can_skip_refcounts", lambda: False)
     least = jit.kernel(refcounts=False)(_least)
     assert least(np.array([3, 1, 2])) == 1
+
+
+# ------------------------------------------------------------------ compiling, said
+def test_a_compile_is_heard_and_timed_but_a_loaded_kernel_is_not() -> None:
+    """The command line says on standard error that a kernel compiles (seconds of
+    silence otherwise) and names the compile time apart from the answer's: both hear it
+    from :func:`jit.on_compile`. A kernel made from text has no file, so no disk cache:
+    it compiles here whatever ran before."""
+    heard: list[tuple[str, float | None]] = []
+    jit.on_compile(lambda what, seconds: heard.append((what, seconds)))
+    space: dict[str, object] = {}
+    exec("def _twice(xs):\n    return xs.sum() * 2\n", space)  # no file: compiled anew
+    twice = jit.kernel(space["_twice"])  # type: ignore[arg-type]
+    before = jit.compile_seconds()
+    try:
+        assert twice(np.arange(4)) == 12
+        assert twice(np.arange(5)) == 20  # the same types: compiled already, nothing heard
+    finally:
+        jit._compile_listeners.clear()
+    assert [what for what, _ in heard] == ["_twice"] * 2
+    assert heard[0][1] is None and heard[1][1] is not None and heard[1][1] > 0
+    assert jit.compile_seconds() == pytest.approx(before + heard[1][1])
+
+
+@pytest.mark.slow
+def test_the_command_line_says_it_compiles_and_how_long_of_its_time(tmp_path: Path) -> None:
+    """The first solve of a big trail compiled for seconds in silence and printed the
+    solver's time alone ("in 0.038 s" after a 31.8 s wait): now one line on standard
+    error says it compiles, and the answer's time is the wall time, compiling named."""
+    ring = tmp_path / "ring.yaml"
+    edges = ", ".join(f"n{i} n{(i + 1) % 30_000}" for i in range(30_000))
+    ring.write_text(f"trailkit: 1\nkind: trail\nclosed: true\nedges: [{edges}]\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "trailkit.solvers.cli", "solve", str(ring), "--crosscheck",
+         "none"], capture_output=True, text=True, timeout=900,
+        env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")})  # nothing cached
+    assert done.returncode == 0, done.stderr[-2000:]
+    said = [line for line in done.stderr.splitlines() if "compiling" in line]
+    assert len(said) == 1 and said[0].startswith("trailkit: compiling "), done.stderr
+    assert re.search(r"solved by direct in \d+\.\d+ s, \d+\.\d s of it compiling:",
+                     done.stdout), done.stdout[:500]

@@ -160,7 +160,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.backend == "all":  # one object, as ever: the first answer, and all of them
             first = {**first, "all_backends": objs}
         output.emit_json(first)
-    else:
+    elif len(answers) == 1:  # the time the user waited, compiling named apart
+        from trailkit.models.jit import compile_seconds
+        from trailkit.solvers.cli.report import waited_s
+
+        say(answer_text(puzzle, answers[0], args.spec, (waited_s(), compile_seconds())))
+    else:  # each backend's own time
         say("\n\n".join(answer_text(puzzle, a, args.spec) for a in answers))
     return max(exit_for(a.status) for a in answers)
 

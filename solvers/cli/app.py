@@ -17,7 +17,7 @@ import importlib
 import os
 import signal
 import sys
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from types import ModuleType
 from typing import NoReturn
 
@@ -124,6 +124,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     keep_pysat_off_sigint()
     if os.environ.get("TRAILKIT_TEST_SIGNS") == "1":
         listen(_show_sign)
+    from trailkit.models.jit import on_compile
+
+    on_compile(_compiling_status())
     as_json = bool(getattr(args, "json", False))
     output.use_names(None)  # a new command: no puzzle's names yet (tests call main again)
     try:
@@ -162,6 +165,27 @@ def _show_sign(phase: str, who: str) -> None:
     from trailkit.solvers.cli.output import warn
 
     warn(f"trailkit: {phase} with {who}")
+
+
+def _compiling_status() -> Callable[[str, float | None], None]:
+    """What says on standard error that a kernel compiles (seconds of silence, once after
+    installing or upgrading): a status line on a terminal while each compiles; else one
+    line, at the first."""
+    line = output.status_line()
+    said: list[str] = []
+
+    def show(what: str, seconds: float | None) -> None:
+        if line is not None:
+            if seconds is None:
+                line(f"compiling {what} (once after installing or upgrading trailkit)")
+            else:
+                output.clear_status_line()
+        elif seconds is None and not said:
+            said.append(what)
+            warn(f"trailkit: compiling {what} (and the other kernels this run needs: "
+                 "once after installing or upgrading trailkit, seconds to a minute)")
+
+    return show
 
 
 def _is_interrupt(exc: BaseException) -> bool:

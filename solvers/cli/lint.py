@@ -54,7 +54,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--json", action="store_const", const="json", dest="format",
                    help="the same as --format json")
     p.add_argument("--time-limit", type=positive_float, default=EXPECT_TIME_S, metavar="S",
-                   help=f"with --expect: seconds for each solve (default {EXPECT_TIME_S:g}); "
+                   help=f"with --expect: seconds for each spec (default {EXPECT_TIME_S:g}); "
                         "what no backend decides in time is 'undecided' (exit code 3)")
     p.set_defaults(run=cmd_lint)
 

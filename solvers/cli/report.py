@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import time
 from typing import Any
 
 from trailkit.models.answer import Answer, CrossCheck, Status
@@ -14,7 +16,7 @@ from trailkit.solvers.pipeline.expectations import expectation_mismatches
 from trailkit.solvers.pipeline.policy import PRECHECK
 
 __all__ = ["COUNT_FORMAT", "RESULT_FORMAT", "answer_json", "answer_text", "count_json",
-           "count_text", "in_puzzle_words"]
+           "count_text", "in_puzzle_words", "took_text", "waited_s"]
 
 RESULT_FORMAT = "trailkit-result/1"
 ERROR_FORMAT = "trailkit-error/1"
@@ -129,11 +131,40 @@ def _crosscheck_line(cc: CrossCheck) -> str:
     return f"cross-check: {cc.backend} says {cc.status.value} ({verdict})"
 
 
-def answer_text(puzzle: Puzzle, answer: Answer, spec: str | None) -> str:
-    """A few lines a puzzle fan can read."""
+def waited_s() -> float:
+    """Seconds since this process started: the wall time the user has waited, start-up,
+    reading and compiling included (Linux's ``/proc``; elsewhere, since this module was
+    loaded)."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as stat, \
+                open("/proc/uptime", encoding="ascii") as uptime:
+            started = int(stat.read().rsplit(")", 1)[1].split()[19])  # field 22: starttime
+            return float(uptime.read().split()[0]) - started / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return time.perf_counter() - _LOADED
+
+
+_LOADED = time.perf_counter()
+
+
+def took_text(seconds: float, compiling: float = 0.0) -> str:
+    """``0.412 s``, or ``31.8 s, 30.1 s of it compiling`` when kernels compiled.
+
+    >>> took_text(31.84, 30.12)
+    '31.840 s, 30.1 s of it compiling'
+    """
+    spent = f", {compiling:.1f} s of it compiling" if compiling >= 0.05 else ""
+    return f"{seconds:.3f} s{spent}"
+
+
+def answer_text(puzzle: Puzzle, answer: Answer, spec: str | None,
+                waited: tuple[float, float] | None = None) -> str:
+    """A few lines a puzzle fan can read. ``waited`` (seconds, of them compiling) is the
+    time the answer says it took: the wall time the user waited for it; else the
+    answer's own time."""
     title = puzzle.name or spec or "puzzle"
     lines = [f"{title} ({puzzle.kind}{', ' + spec if spec and puzzle.name else ''})"]
-    took = f"{answer.time_s:.3f} s"
+    took = took_text(*waited) if waited is not None else f"{answer.time_s:.3f} s"
     if answer.status is Status.SOLVED:
         assert answer.walk is not None
         size = (plural(len(answer.walk), "domino", "dominoes") if puzzle.kind == "domino-chain"

@@ -96,9 +96,11 @@ class DimacsBackend(Backend):
         self.name = f"dimacs:{option or DEFAULT_COMMAND}"
 
     # ------------------------------------------------------------------ one run
-    def _run(self, formula: Formula, extra: list[list[int]], time_limit: float | None
-             ) -> Verdict:
-        """Write the CNF (plus ``extra`` unit clauses), run the program, read its answer."""
+    def _run(self, formula: Formula, extra: list[list[int]], time_limit: float | None,
+             memory_mb: int | None = None) -> Verdict:
+        """Write the CNF (plus ``extra`` unit clauses), run the program, read its answer.
+        The program is told no limit, so it is killed at ``time_limit`` itself (no grace),
+        and its address space is capped at ``memory_mb``: bounded like every run."""
         clauses = [*formula.clauses, *extra]
         with tempfile.TemporaryDirectory(prefix="trailkit-dimacs-") as tmp:
             cnf, proof, result = (Path(tmp) / n for n in ("formula.cnf", "proof.drat",
@@ -112,7 +114,7 @@ class DimacsBackend(Backend):
             elif self.program == "minisat":
                 argv.append(str(result))
             sign(SOLVING, self.name)
-            done = run_program(argv, time_limit, cwd=tmp)
+            done = run_program(argv, time_limit, cwd=tmp, grace=0.0, memory_mb=memory_mb)
             if done.killed:
                 return Verdict("UNKNOWN", [], None, KILLED)
             try:
@@ -123,8 +125,9 @@ class DimacsBackend(Backend):
                 raise VerificationFailure(f"{self.name} printed an answer that cannot be "
                                           f"believed: {exc}") from None
             lines = self._proof(proof) if wants_proof and status == "UNSAT" else None
+        bound = "" if memory_mb is None else f" (its memory limit: {memory_mb} MB)"
         why = "" if status != "UNKNOWN" else (
-            f"{self.program} exited with code {done.returncode} without an answer"
+            f"{self.program} exited with code {done.returncode} without an answer{bound}"
             + (f": {done.stderr.strip()[-300:]}" if done.stderr.strip() else ""))
         return Verdict(status, model, lines, why)
 
@@ -174,7 +177,7 @@ class DimacsBackend(Backend):
                                  "formula": formula.certified.encoding if formula.certified
                                  else "layered states (reusable edges)"}
         left = _left(limits, began)
-        first = self._run(formula, [], left) if left is None or left > 0 else \
+        first = self._run(formula, [], left, limits.memory_mb) if left is None or left > 0 else \
             Verdict("UNKNOWN", [], None, KILLED)
         if first.status == "UNKNOWN":
             why = first.why if first.why != KILLED else (
@@ -229,7 +232,7 @@ class DimacsBackend(Backend):
             if bound is None or (left is not None and left <= 0):
                 return walk, bound is None, runs
             runs += 1
-            verdict = self._run(formula, [bound], left)
+            verdict = self._run(formula, [bound], left, limits.memory_mb)
             if verdict.status == "UNSAT" and longest:
                 return walk, True, runs
             if verdict.status == "UNSAT":

@@ -86,18 +86,20 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
 from trailkit.models.counts import CountResult, StartCounts
-from trailkit.models.jit import kernel
+from trailkit.models.jit import Kernel, kernel, will_compile
 from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.models.words import plural
+from trailkit.solvers.signs import SOLVING, sign
 
-__all__ = ["bareiss_determinant", "count_euler_circuits", "exact_count"]
+__all__ = ["Stopped", "bareiss_determinant", "count_euler_circuits", "exact_count"]
 
 #: The formula is the direct backend's own way of counting.
 BACKEND = "direct"
@@ -259,10 +261,20 @@ def _arborescences(adj: list[list[int]], nodes: list[int]) -> int:
     return bareiss_determinant(matrix)
 
 
-def _reference_sum(g: _Graph, nodes: list[int]) -> int:
+def _reference_sum(g: _Graph, nodes: list[int], deadline: float | None = None) -> int:
     """Σ_D t_w(D) by enumerating every orientation and taking its determinant in Python
-    integers: exact at any size, slow (K9: minutes). The oracle for the compiled path."""
-    return sum(_arborescences(adj, nodes) for adj in _orientations(g))
+    integers: exact at any size, slow (K9: minutes). The oracle for the compiled path.
+    :class:`Stopped` at ``deadline`` (``time.monotonic()``) or a Ctrl-C."""
+    total = leaves = 0
+    try:
+        for adj in _orientations(g):
+            total += _arborescences(adj, nodes)
+            leaves += 1
+            if deadline is not None and time.monotonic() >= deadline:
+                raise Stopped(total, leaves, False)
+    except KeyboardInterrupt:
+        raise Stopped(total, leaves, True) from None
+    return total
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,29 +387,29 @@ def _shift(lap: np.ndarray, need: np.ndarray, remaining: np.ndarray, a: int, b: 
 @kernel
 def _orientation_sum(lap: np.ndarray, need: np.ndarray, remaining: np.ndarray,
                      pa: np.ndarray, pb: np.ndarray, pm: np.ndarray, done: np.ndarray,
-                     binom: np.ndarray) -> tuple[int, int]:
+                     binom: np.ndarray, red: np.ndarray, choice: np.ndarray,
+                     weight: np.ndarray, state: np.ndarray, budget: int) -> bool:
     """Σ over Eulerian orientations of (orientations with that matrix) × det, as
-    ``(high, low)`` with the sum ``high · 2^61 + low`` (see the module docstring).
+    ``state[1] · 2^61 + state[2]`` (see the module docstring), taken ``budget`` search
+    steps at a time: whether the search is over.
 
     An iterative depth-first search over the pairs: ``choice[l]`` is how many of pair
     ``l``'s edges leave its lower node, ``weight[l]`` the number of orientations the
-    decided prefix stands for. ``lap``, ``need`` and ``remaining`` are updated in
-    place and restored on the way back.
+    decided prefix stands for, ``red`` the rows reduced so far. ``lap``, ``need`` and
+    ``remaining`` are updated in place and restored on the way back. ``state`` holds
+    ``(level, high, low, leaves)`` between calls, so that the caller gets control back
+    every ``budget`` steps (a compiled loop sees neither a Ctrl-C nor a clock) and calls
+    again to resume where it stopped. Set up by :func:`_sum_in_chunks`.
     """
     size = lap.shape[0]
     levels = len(pa)
-    red = np.zeros((size, size), dtype=np.int64)
-    high = 0
-    low = 0
-    if not _reduce_rows(lap, red, 0, done[0]):
-        return high, low
-    if levels == 0:
-        low = red[size - 1, size - 1] if size > 0 else 1
-        return high, low
-    choice = np.full(levels, -1, dtype=np.int64)
-    weight = np.ones(levels + 1, dtype=np.int64)
-    level = 0
-    while level >= 0:
+    level = state[0]
+    high = state[1]
+    low = state[2]
+    leaves = state[3]
+    steps = 0
+    while level >= 0 and steps < budget:
+        steps += 1
         a, b, m = pa[level], pb[level], pm[level]
         x = choice[level]
         if x >= 0:
@@ -415,6 +427,7 @@ def _orientation_sum(lap: np.ndarray, need: np.ndarray, remaining: np.ndarray,
             continue
         w = weight[level] * binom[m, x]
         if level == levels - 1:
+            leaves += 1
             low += w * (red[size - 1, size - 1] if size > 0 else 1)
             if low >= _CARRY:
                 high += 1
@@ -422,36 +435,110 @@ def _orientation_sum(lap: np.ndarray, need: np.ndarray, remaining: np.ndarray,
             continue
         weight[level + 1] = w
         level += 1
-    return high, low
+    state[0] = level
+    state[1] = high
+    state[2] = low
+    state[3] = leaves
+    return level < 0
 
 
-def _compiled_sum(g: _Graph, nodes: list[int], search: _Search | None = None) -> int:
-    """Σ_D t_w(D) by the compiled search; ``ValueError`` when int64 could overflow."""
+class Stopped(Exception):
+    """The count was stopped before its end, by its deadline or by a Ctrl-C
+    (``interrupted``); ``partial`` is what the sum had reached: a lower bound, as every
+    term is a count (never negative). ``leaves`` is how many Eulerian orientations
+    (classes of them, for parallel edges) were summed."""
+
+    def __init__(self, partial: int, leaves: int, interrupted: bool) -> None:
+        super().__init__("interrupted" if interrupted else "time limit reached")
+        self.partial = partial
+        self.leaves = leaves
+        self.interrupted = interrupted
+
+
+#: How long one compiled chunk of the search may run before control comes back to
+#: Python (for the deadline and a Ctrl-C): well inside the second the contract allows.
+CHUNK_S = 0.05
+#: Below this many seconds left, a time-limited sum whose kernels are not compiled yet
+#: (nor cached) runs interpreted: compiling them takes longer than that, and a compiler
+#: cannot be stopped at a deadline.
+COMPILE_S = 30.0
+
+
+def _variant(kernel: Kernel, leaves: int, deadline: float | None) -> Callable[..., Any]:
+    """The kernel to run for a search of at most ``leaves`` orientations: compiled from
+    :data:`~trailkit.models.jit.COMPILE_FROM` of them, unless it would compile first with
+    less than :data:`COMPILE_S` seconds left before ``deadline``."""
+    if deadline is not None and deadline - time.monotonic() < COMPILE_S and will_compile(
+            _orientation_sum, _reduce_rows, _shift):
+        return kernel.interpreted
+    return kernel.sized(leaves)
+
+
+def _sum_in_chunks(search: _Search, deadline: float | None) -> int:
+    """Run :func:`_orientation_sum` in chunks of about :data:`CHUNK_S` seconds until it is
+    over; :class:`Stopped` (with the partial sum) at ``deadline`` (``time.monotonic()``)
+    or a Ctrl-C."""
+    leaves = math.prod(int(m) + 1 for m in search.pm)  # at most this many orientations
+    reduce_rows = _variant(_reduce_rows, leaves, deadline)
+    size = search.lap.shape[0]
+    lap, red = search.lap.copy(), np.zeros((size, size), dtype=np.int64)
+    if not reduce_rows(lap, red, 0, search.done[0]):
+        return 0
+    if not len(search.pa):
+        return int(red[size - 1, size - 1]) if size > 0 else 1
+    run = _variant(_orientation_sum, leaves, deadline)
+    args = (lap, search.need.copy(), search.remaining.copy(), search.pa, search.pb,
+            search.pm, search.done, search.binom, red,
+            np.full(len(search.pa), -1, dtype=np.int64),
+            np.ones(len(search.pa) + 1, dtype=np.int64))
+    state = np.zeros(4, dtype=np.int64)  # level 0, nothing summed yet
+    budget, rate = 64, 0.0  # steps in the next chunk; steps per second measured
+    try:
+        while True:
+            began = time.monotonic()
+            if run(*args, state, budget):
+                return int(state[1]) * _CARRY + int(state[2])
+            now = time.monotonic()
+            if deadline is not None and now >= deadline:
+                raise Stopped(int(state[1]) * _CARRY + int(state[2]), int(state[3]), False)
+            rate = budget / max(now - began, 1e-6) if rate else 1.0  # the 1st may compile
+            chunk = CHUNK_S if deadline is None else min(CHUNK_S, deadline - now)
+            budget = max(1, min(budget * 4, int(rate * chunk)))
+    except KeyboardInterrupt:
+        raise Stopped(int(state[1]) * _CARRY + int(state[2]), int(state[3]),
+                      True) from None
+
+
+def _compiled_sum(g: _Graph, nodes: list[int], search: _Search | None = None,
+                  deadline: float | None = None) -> int:
+    """Σ_D t_w(D) by the compiled search; ``ValueError`` when int64 could overflow,
+    :class:`Stopped` at ``deadline`` or a Ctrl-C."""
     search = search or _Search.of(g, nodes)
     if not search.exact_in_int64:
         raise ValueError("the determinants could overflow int64 on this graph; "
                          "use the reference method")
     if any(n < 0 or n > r for n, r in zip(search.need, search.remaining, strict=True)):
         return 0
-    leaves = math.prod(int(m) + 1 for m in search.pm)  # at most this many orientations
-    high, low = _orientation_sum.sized(leaves)(
-        search.lap.copy(), search.need.copy(), search.remaining.copy(), search.pa, search.pb,
-        search.pm, search.done, search.binom)
-    return int(high) * _CARRY + int(low)
+    return _sum_in_chunks(search, deadline)
 
 
-def _circuits(g: _Graph, method: Method = "auto") -> int:
-    """Euler circuits (cyclic, with a direction) of ``g``: 0 if it has none."""
+def _circuits(g: _Graph, method: Method = "auto", deadline: float | None = None) -> int:
+    """Euler circuits (cyclic, with a direction) of ``g``: 0 if it has none.
+    :class:`Stopped` at ``deadline`` or a Ctrl-C, its partial sum made circuits."""
     if not any(g.degree) or not g.connected() or any(d % 2 for d in g.degree):
         return 0
     nodes = [v for v in range(g.n) if g.degree[v]]
     factor = math.prod(math.factorial(g.degree[v] // 2 - 1) for v in nodes)
-    if method == "reference":
-        return factor * _reference_sum(g, nodes)
-    search = _Search.of(g, nodes)
-    if method == "auto" and not search.exact_in_int64:
-        return factor * _reference_sum(g, nodes)
-    return factor * _compiled_sum(g, nodes, search)
+    try:
+        if method == "reference":
+            return factor * _reference_sum(g, nodes, deadline)
+        search = _Search.of(g, nodes)
+        if method == "auto" and not search.exact_in_int64:
+            return factor * _reference_sum(g, nodes, deadline)
+        return factor * _compiled_sum(g, nodes, search, deadline)
+    except Stopped as stop:
+        stop.partial *= factor
+        raise
 
 
 # --------------------------------------------------------------------- public
@@ -466,44 +553,90 @@ def count_euler_circuits(puzzle: Puzzle, method: Method = "auto") -> int:
     return _circuits(_Graph.of(puzzle), method)
 
 
-def exact_count(puzzle: Puzzle) -> CountResult | None:
+def exact_count(puzzle: Puzzle, time_limit: float | None = None) -> CountResult | None:
     """Count the solutions of an exactly-once puzzle without a colour rule exactly,
     in the ``count_walks`` convention (step sequences with their start), or return
     ``None`` when the method does not apply (other rules).
+
+    The sum over orientations stops after ``time_limit`` seconds, or at a Ctrl-C: the
+    result is then incomplete, its numbers lower bounds (what the orientations summed
+    so far give; every term counts circuits, so none is negative), and a Ctrl-C is
+    marked ``stats["interrupted"]``.
     """
     if puzzle.use is not EdgeUse.EXACTLY_ONCE or puzzle.colours is not None:
         return None
     if not puzzle.num_nodes:  # no nodes: one solution, the walk that stands nowhere
         return CountResult(backend=BACKEND, solutions=1, method="trivial", by_formula=True)
     t0 = time.perf_counter()
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     g = _Graph.of(puzzle)
+    per = {puzzle.nodes[s]: 0 for s in puzzle.start_nodes()}
+    odd = [v for v in range(g.n) if g.degree[v] % 2]
+    method = ("trivial" if puzzle.num_edges == 0 else _method(puzzle) if not odd else
+              _method(puzzle) + "+virtual-edge" if len(odd) == 2 and not puzzle.closed
+              else "parity")
+    stopped = None
+    try:
+        sign(SOLVING, BACKEND)  # a Ctrl-C from here on still prints what was counted
+        _tally(puzzle, g, odd, per, deadline)
+    except Stopped as stop:
+        stopped = stop
+    except KeyboardInterrupt:  # outside a sum: what ``per`` holds is whole
+        stopped = Stopped(0, 0, interrupted=True)
+    rows = {name: StartCounts(count) for name, count in per.items()}
+    stats: dict[str, object] = {"time_s": time.perf_counter() - t0}
+    if stopped is None:
+        return CountResult(backend=BACKEND, solutions=sum(per.values()), method=method,
+                           per_start=rows, stats=stats, by_formula=True)
+    why = "interrupted (Ctrl-C)" if stopped.interrupted else "time limit reached"
+    stats.update(orientations=stopped.leaves, interrupted=stopped.interrupted)
+    return CountResult(
+        backend=BACKEND, solutions=sum(per.values()), method=method, per_start=rows,
+        complete=False, by_formula=True, stats=stats,
+        reason=f"{why} after summing {plural(stopped.leaves, 'Eulerian orientation')}; "
+               "the number is a lower bound (at least)")
+
+
+def _tally(puzzle: Puzzle, g: _Graph, odd: list[int], per: dict[str, int],
+           deadline: float | None) -> None:
+    """Add every start's solutions to ``per``; when :class:`Stopped`, add what the
+    partial sum gives first (a lower bound), then let it go on."""
     starts = puzzle.start_nodes()
     ends = puzzle.end if puzzle.end is not None else frozenset(range(puzzle.num_nodes))
-    odd = [v for v in range(g.n) if g.degree[v] % 2]
-    per: dict[str, int] = {}
     if puzzle.num_edges == 0:
-        per = {puzzle.nodes[s]: int(s in ends) for s in starts}
-        method = "trivial"
+        per.update({puzzle.nodes[s]: int(s in ends) for s in starts})
     elif not odd:
-        ec = _circuits(g)
-        per = {puzzle.nodes[s]: ec * (g.degree[s] // 2) if s in ends else 0 for s in starts}
-        method = _method(puzzle)
+        def credit(ec: int) -> None:
+            for s in starts:
+                per[puzzle.nodes[s]] += ec * (g.degree[s] // 2) if s in ends else 0
+
+        _credited(lambda: _circuits(g, deadline=deadline), credit)
     elif len(odd) == 2 and not puzzle.closed:
         a, b = odd
-        per = {puzzle.nodes[s]: 0 for s in starts}
-        start_set = set(starts)
         for x, y in ((a, b), (b, a)):
-            if x in start_set and y in ends:
+            if x in set(starts) and y in ends:
                 # trails x -> y are the circuits through the virtual arc y -> x
-                per[puzzle.nodes[x]] += _circuits(_Graph.of(puzzle, extra_arc=(y, x)))
-        method = _method(puzzle) + "+virtual-edge"
-    else:
-        per = {puzzle.nodes[s]: 0 for s in starts}
-        method = "parity"
-    return CountResult(
-        backend=BACKEND, solutions=sum(per.values()), method=method,
-        per_start={name: StartCounts(count) for name, count in per.items()},
-        stats={"time_s": time.perf_counter() - t0}, by_formula=True)
+                _credited(_circuits_of(_Graph.of(puzzle, extra_arc=(y, x)), deadline),
+                          _adder(per, puzzle.nodes[x]))
+
+
+def _circuits_of(g: _Graph, deadline: float | None) -> Callable[[], int]:
+    return lambda: _circuits(g, deadline=deadline)
+
+
+def _adder(per: dict[str, int], name: str) -> Callable[[int], None]:
+    def add(count: int) -> None:
+        per[name] += count
+    return add
+
+
+def _credited(compute: Callable[[], int], credit: Callable[[int], None]) -> None:
+    """``credit(compute())``, or the partial sum's credit when :class:`Stopped`."""
+    try:
+        credit(compute())
+    except Stopped as stop:
+        credit(stop.partial)
+        raise
 
 
 def _method(puzzle: Puzzle) -> str:

@@ -69,19 +69,26 @@ def _applies(puzzle: Puzzle) -> bool:
 
 # ------------------------------------------------------------ disconnected
 def components(n: int, tail: Sequence[int], head: Sequence[int]) -> list[int]:
-    """A representative node for every node's connected piece (union-find, no recursion)."""
+    """A representative node for every node's connected piece: union-find by size with
+    path halving, no recursion, so trees stay at most ``log2(n)`` deep whatever the edge
+    order (linking without sizes, and following each node's chain anew at the end, made
+    a long path quadratic: 10^6 nodes took minutes)."""
     parent = list(range(n))
+    size = [1] * n
     for u, v in zip(tail, head, strict=True):
         while parent[u] != u:
             parent[u] = u = parent[parent[u]]
         while parent[v] != v:
             parent[v] = v = parent[parent[v]]
         if u != v:
+            if size[u] > size[v]:
+                u, v = v, u
             parent[u] = v
+            size[v] += size[u]
     for v in range(n):
         r = v
         while parent[r] != r:
-            r = parent[r]
+            parent[r] = r = parent[parent[r]]
         parent[v] = r
     return parent
 

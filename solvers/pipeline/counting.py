@@ -36,6 +36,7 @@ from trailkit.solvers.pipeline.policy import (
     count_second_opinion,
     engine_for,
     second_limits,
+    time_left,
 )
 from trailkit.solvers.registry import BackendName, get_backend
 
@@ -80,7 +81,7 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
     if result is None and formula_first and not failures:
         from trailkit.solvers.direct.exact_count import exact_count
 
-        result = exact_count(puzzle)
+        result = exact_count(puzzle, time_left(limits, started))
     if result is None and method is CountMethod.EXACT:
         raise UnsupportedPuzzle(
             "an exact formula exists only for Euler circuits and trails (every edge "
@@ -99,8 +100,10 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
     stats = {**result.stats, "time_s": time.perf_counter() - started}
     second_name = count_second_opinion(engine, crosscheck) if enumerated else (
         None if crosscheck in (AUTO, None) else crosscheck)
-    if second_name and not result.stats.get("interrupted"):  # one Ctrl-C stops it all
-        other = get_backend(second_name).count(puzzle, second_limits(limits), failures=False)
+    second = second_limits(limits, started)
+    if second_name and not result.stats.get("interrupted") and second.time_limit != 0:
+        # one Ctrl-C stops it all; and no second opinion once the time is up
+        other = get_backend(second_name).count(puzzle, second, failures=False)
         decided = other.complete and result.complete
         agrees = (other.solutions == result.solutions) if decided else None
         if decided and not agrees:

@@ -12,13 +12,16 @@ them) cannot drift apart.
 
 from __future__ import annotations
 
+import time
+
 from trailkit.models.errors import UnsupportedPuzzle
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.registry import BackendName, get_backend
 
 __all__ = ["AUTO", "CROSSCHECK_WORK_LIMIT", "PRECHECK", "count_second_opinion",
-           "default_backend", "engine_for", "second_limits", "second_opinion"]
+           "default_backend", "engine_for", "second_limits", "second_opinion",
+           "time_left"]
 
 #: ``crosscheck="auto"``: let the policy choose the second backend.
 AUTO = "auto"
@@ -78,7 +81,19 @@ def count_second_opinion(engine: Backend, crosscheck: str | None) -> str | None:
     return crosscheck
 
 
-def second_limits(limits: Limits) -> Limits:
-    """The limits of a second opinion: the same, with a work limit where none was given."""
-    return Limits(time_limit=limits.time_limit, workers=limits.workers, seed=limits.seed,
-                  work_limit=limits.work_limit or CROSSCHECK_WORK_LIMIT)
+def time_left(limits: Limits, started: float) -> float | None:
+    """What is left of ``limits.time_limit`` (``None``: no limit) for a command that
+    began at ``started`` (``time.perf_counter()``): ``--time-limit`` bounds the whole
+    command, its pre-check and second opinion included, not each part."""
+    if limits.time_limit is None:
+        return None
+    return max(0.0, limits.time_limit - (time.perf_counter() - started))
+
+
+def second_limits(limits: Limits, started: float | None = None) -> Limits:
+    """The limits of a second opinion: the same (the time left of a command that began
+    at ``started``), with a work limit where none was given."""
+    left = limits.time_limit if started is None else time_left(limits, started)
+    return Limits(time_limit=left, workers=limits.workers, seed=limits.seed,
+                  work_limit=limits.work_limit or CROSSCHECK_WORK_LIMIT,
+                  memory_mb=limits.memory_mb)

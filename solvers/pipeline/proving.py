@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -36,6 +37,7 @@ from trailkit.models.errors import (
 from trailkit.models.inputs import InputRefused, read_bounded
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.base import NO_LIMITS, Backend, Limits
+from trailkit.solvers.pipeline.policy import time_left
 from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.registry import get_backend
 from trailkit.solvers.version import trailkit_version
@@ -109,17 +111,19 @@ def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = NO_LIMITS
     engine = get_backend(backend or "sat")
     why_not = engine.why_no_proof(puzzle) if engine.supports_proof else None
     certificate, decided_by, tried = None, engine.name, False
+    left = _Clock(limits)  # --time-limit is the whole command's: each phase gets what is left
     if (drup or not precheck) and engine.supports_proof and why_not is None:
         # Only a DRUP proof will do, so it is asked for first: direct would only look
         # for a walk, and on a puzzle of colours and once-only edges its search may
         # spend its whole work limit (40 s on specs/bench/small-balanced-4-no.yaml)
         # before giving up. Direct runs after, when no proof came (a walk may exist).
-        certificate, tried = _checked_proof(engine, puzzle, limits, progress), True
+        certificate, tried = _checked_proof(engine, puzzle, left(), progress), True
     if certificate is None:
         # a proof is asked for next: direct's search first takes a look only
         proof_next = engine.supports_proof and why_not is None and not tried
-        first = (replace(limits, work_limit=FIRST_LOOK)
-                 if proof_next and limits.work_limit is None else limits)
+        phase = left() if tried else limits  # the first phase has the whole limit
+        first = (replace(phase, work_limit=FIRST_LOOK)
+                 if proof_next and limits.work_limit is None else phase)
         answer = solve(puzzle, "direct", first)
         if answer.status is Status.SOLVED:
             return _solved(answer)
@@ -131,14 +135,16 @@ def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = NO_LIMITS
         elif why_not is not None:
             return _no_proof_applies(answer, why_not, drup, precheck)
         elif not tried:  # also when direct gave up: a checked proof settles the question
-            certificate = _checked_proof(engine, puzzle, limits, progress)
-        if certificate is None and answer.status is Status.UNKNOWN and first is not limits:
-            answer = solve(puzzle, "direct", limits)  # no proof: the whole search, for a walk
+            certificate = _checked_proof(engine, puzzle, left(), progress)
+        if certificate is None and answer.status is Status.UNKNOWN and \
+                first.work_limit != limits.work_limit and left.more():
+            answer = solve(puzzle, "direct", left())  # no proof: the whole search, for a walk
             if answer.status is Status.SOLVED:
                 return _solved(answer)
         if certificate is None:
             if answer.status is Status.UNKNOWN:
-                return Proof(Status.UNKNOWN, reason=answer.reason)
+                return Proof(Status.UNKNOWN, reason=answer.reason if left.more() else
+                             f"the time limit of {limits.time_limit:g} s was reached")
             return Proof(Status.UNKNOWN, reason=f"unsolvable ({answer.reason}), but no "
                          "checkable certificate could be made within the limits")
     document = {"format": CERTIFICATE_FORMAT, "trailkit": trailkit_version(), "spec": spec_path,
@@ -164,16 +170,53 @@ def _solved(answer: Answer) -> Proof:
                  reason=f"a verified walk of {answer.length} steps exists")
 
 
+class _Clock:
+    """What is left of a command's ``limits`` (its time limit counted from now): call it
+    for the limits of the next phase."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.started = time.perf_counter()
+
+    def __call__(self) -> Limits:
+        return replace(self.limits, time_limit=time_left(self.limits, self.started))
+
+    def more(self) -> bool:
+        """Whether any time is left (always, without a time limit)."""
+        return self().time_limit != 0
+
+
+#: Below this many seconds left, a proof is checked interpreted when the checker's
+#: kernels are not compiled yet (nor cached): compiling them takes 10 to 30 s, and a
+#: compiler cannot be stopped at a deadline.
+COMPILE_S = 30.0
+
+
 def _checked_proof(engine: Backend, puzzle: Puzzle, limits: Limits,
                    progress: Callable[[str], None] | None) -> Certificate | None:
     """``engine``'s DRUP certificate that ``puzzle`` has no walk, checked by the
-    independent checker (``None``: solvable, or no proof within the limits)."""
+    independent checker within ``limits.time_limit`` (``None``: solvable, or no proof
+    made and checked within the limits)."""
+    if limits.time_limit == 0:
+        return None
+    began = time.perf_counter()
     certificate = engine.prove(puzzle, limits)
-    if certificate is not None:
+    if certificate is None:
+        return None
+    left = time_left(limits, began)
+    if left is None or certificate.data.get("proof_format") == "lrat":
         problems = check_certificate(puzzle, certificate, progress=progress)
-        if problems:
-            raise VerificationFailure(f"{engine.name} made a proof the checker rejects: "
-                                      f"{'; '.join(problems[:3])}")
+    else:
+        from trailkit.models import drup, jit
+
+        with jit.interpreted(left < COMPILE_S and drup.will_compile()):
+            problems = drup.check_drup_certificate(puzzle, certificate, time_limit=left,
+                                                   progress=progress)
+        if problems and problems[0].startswith("unchecked: the time limit"):
+            return None  # not checked in time: no certificate
+    if problems:
+        raise VerificationFailure(f"{engine.name} made a proof the checker rejects: "
+                                  f"{'; '.join(problems[:3])}")
     return certificate
 
 

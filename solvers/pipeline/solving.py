@@ -68,7 +68,7 @@ def solve(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
     needs_confirmation = answer.status is Status.UNSOLVABLE and not answer.certificate_checked
     second_name = second_opinion(engine, crosscheck, needs_confirmation=needs_confirmation)
     if second_name is not None:
-        answer = _cross_check(puzzle, answer, second_name, limits)
+        answer = _cross_check(puzzle, answer, second_name, second_limits(limits, started))
     return answer
 
 
@@ -149,7 +149,8 @@ def check_answer(puzzle: Puzzle, answer: Answer) -> Answer:
 
 
 def _cross_check(puzzle: Puzzle, answer: Answer, second_name: str, limits: Limits) -> Answer:
-    """Ask ``second_name`` too; agreement confirms, disagreement is a loud failure."""
+    """Ask ``second_name`` too, within ``limits`` (the second opinion's: what is left of
+    the command's time); agreement confirms, disagreement is a loud failure."""
     try:
         second = get_backend(second_name)
     except BackendUnavailable as exc:
@@ -157,7 +158,10 @@ def _cross_check(puzzle: Puzzle, answer: Answer, second_name: str, limits: Limit
             return _unconfirmed(answer, f"no second backend to confirm it ({exc})")
         return answer.with_(crosscheck=CrossCheck(second_name, Status.UNKNOWN, None,
                                                   f"undecided: {exc}"))
-    other = check_answer(puzzle, second.solve(puzzle, second_limits(limits)))
+    if limits.time_limit == 0:  # the command's time is up: no second opinion
+        other = Answer(Status.UNKNOWN, second.name, reason="no time left")
+    else:
+        other = check_answer(puzzle, second.solve(puzzle, limits))
     if Status.UNKNOWN in (answer.status, other.status):
         check = CrossCheck(second.name, other.status, None,
                            "undecided: one side reached a limit")

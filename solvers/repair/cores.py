@@ -18,8 +18,9 @@ CP-SAT's INFEASIBLE, and :attr:`Core.certified` says so.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 
 from trailkit.models.answer import Certificate, Walk
@@ -56,12 +57,19 @@ class Core:
         return self.certificate is not None
 
 
-def _walk_using(puzzle: Puzzle, required: Collection[int], limits: Limits
-                ) -> tuple[str, Walk | None]:
+def _walk_using(puzzle: Puzzle, required: Collection[int], limits: Limits,
+                deadline: float | None = None) -> tuple[str, Walk | None]:
     """CP-SAT's :func:`~trailkit.solvers.cpsat.choices.walk_using`, imported when first
-    asked (it loads OR-Tools, which an explanation by certificate alone never needs)."""
+    asked (it loads OR-Tools, which an explanation by certificate alone never needs),
+    within what is left before ``deadline`` (``time.monotonic()``): the time limit is
+    the whole search's, not each call's; ``unknown`` once it has passed."""
     from trailkit.solvers.cpsat.choices import walk_using
 
+    if deadline is not None:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return "unknown", None
+        limits = replace(limits, time_limit=left)
     return walk_using(puzzle, required, limits)
 
 
@@ -70,6 +78,7 @@ def find_core(puzzle: Puzzle, limits: Limits = Limits()) -> Core | None:
     at-most-once puzzle; ``None`` when a CP-SAT call was undecided within ``limits``."""
     if puzzle.use is EdgeUse.ANY:
         raise ValueError("reusable edges have no cores: more edges never hurt")
+    deadline = None if limits.time_limit is None else time.monotonic() + limits.time_limit
     calls = 0
     known: list[Walk] = []  # walks found so far: any set one of them uses is no core
     core = _odd_nodes_seed(puzzle)
@@ -78,7 +87,7 @@ def find_core(puzzle: Puzzle, limits: Limits = Limits()) -> Core | None:
     witness: dict[int, Walk] = {}
     for e in list(core):
         rest = [f for f in core if f != e]
-        status, walk = _walk_using(puzzle, rest, limits)
+        status, walk = _walk_using(puzzle, rest, limits, deadline)
         calls += 1
         if status == "unknown":
             return None
@@ -88,7 +97,7 @@ def find_core(puzzle: Puzzle, limits: Limits = Limits()) -> Core | None:
             witness[e] = walk
             known.append(walk)
     smallest = True
-    found = _smaller(puzzle, core, limits, known)
+    found = _smaller(puzzle, core, limits, known, deadline)
     if found is None:
         smallest = False
     else:
@@ -105,7 +114,8 @@ def find_core(puzzle: Puzzle, limits: Limits = Limits()) -> Core | None:
     return Core(tuple(core), True, smallest, certificate, witnesses, calls)
 
 
-def _smaller(puzzle: Puzzle, core: Sequence[int], limits: Limits, known: list[Walk]
+def _smaller(puzzle: Puzzle, core: Sequence[int], limits: Limits, known: list[Walk],
+             deadline: float | None = None
              ) -> tuple[list[int] | None, dict[int, Walk], int] | None:
     """Try every set smaller than ``core``, smallest first, within the budget: the first
     core found with its witnesses, ``(None, {}, calls)`` when none exists, ``None`` when
@@ -122,7 +132,7 @@ def _smaller(puzzle: Puzzle, core: Sequence[int], limits: Limits, known: list[Wa
                 continue
             if calls >= SMALLER_BUDGET:
                 return None
-            status, walk = _walk_using(puzzle, subset, limits)
+            status, walk = _walk_using(puzzle, subset, limits, deadline)
             calls += 1
             if walk is not None:
                 used.append(set(walk.edges))
@@ -131,7 +141,8 @@ def _smaller(puzzle: Puzzle, core: Sequence[int], limits: Limits, known: list[Wa
             if status == "unsolvable":
                 witnesses: dict[int, Walk] = {}
                 for e in subset:
-                    st, walk = _walk_using(puzzle, [f for f in subset if f != e], limits)
+                    st, walk = _walk_using(puzzle, [f for f in subset if f != e], limits,
+                                            deadline)
                     calls += 1
                     if st != "solved" or walk is None:
                         return None  # not minimal: a smaller one came first, so unreachable

@@ -20,7 +20,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from trailkit.models.answer import Answer, Status
 from trailkit.models.puzzle import EdgeUse, Puzzle
@@ -73,7 +73,9 @@ def explain(puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Explanation:
     elif puzzle.use is not EdgeUse.ANY:
         from trailkit.solvers.repair.cores import find_core
 
-        core = find_core(puzzle, limits)
+        left = None if limits.time_limit is None else max(
+            0.0, limits.time_limit - (time.perf_counter() - began))  # the command's limit
+        core = find_core(puzzle, replace(limits, time_limit=left))
         lines.append(_core_text(puzzle, core))
     return Explanation(Status.UNSOLVABLE, puzzle, answer, core, situations, "\n".join(lines),
                        time_s=time.perf_counter() - began)

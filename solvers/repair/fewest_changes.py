@@ -45,7 +45,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
@@ -188,6 +188,9 @@ def repair(puzzle: Puzzle, rules: RepairRules | None = None, *,
             proof += f", and at most {max_changes} changes are allowed"
         return RepairResult(RepairStatus.NO_REPAIR, **common, minimal=True, proof=proof,
                             method="bound", time_s=time.perf_counter() - began)
+    if limits.time_limit is not None:  # the search has what the first solve left
+        limits = replace(limits, time_limit=max(
+            0.01, limits.time_limit - (time.perf_counter() - began)))
     finder = _Finder(puzzle, rules, changes, limits, all_repairs, max_changes, backend,
                      why_zero, bound, bound_why)
     result = finder.run()

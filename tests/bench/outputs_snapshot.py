@@ -45,6 +45,9 @@ COMMANDS: dict[str, list[str]] = {
 }
 
 _MASKS = [
+    # what compiling said: only on a first run (the kernels are cached after it)
+    (re.compile(r"^trailkit: compiling .*\n", re.MULTILINE), ""),
+    (re.compile(r", \d+\.\d s of it compiling"), ""),
     (re.compile(r'"(time_s|wall_time|wall_s|cpu_s|peak_mb|deterministic_time|'
                 r'flatten_s|solve_s)": [0-9.e+-]+'), r'"\1": 0'),
     (re.compile(r"\b\d+\.\d+ s\b"), "T s"),

@@ -1,0 +1,110 @@
+"""``--time-limit`` bounds the whole command: every phase gets what the phases before it
+left, not the whole limit again.
+
+A clock that moves on a fixed step at every look stands in for the real one, so that
+"the time is up" happens at a known phase whatever the machine's load (no timing
+assertion, no sleep). The exact count's own limit is tested in ``test_exact_count.py``,
+the count's second opinion in ``test_counting.py``, and the command line's limits and
+Ctrl-C on the slow paths in ``test_interrupts.py``.
+"""
+
+from __future__ import annotations
+
+import time
+import types
+from collections.abc import Collection
+from pathlib import Path
+
+import pytest
+
+from trailkit.models import jit
+from trailkit.models.answer import Walk
+from trailkit.models.puzzle import Puzzle
+from trailkit.solvers import expect_check
+from trailkit.solvers.base import Limits
+from trailkit.solvers.pipeline import policy, proving
+from trailkit.solvers.repair import cores
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def steady_clock(step: float) -> types.SimpleNamespace:
+    """A stand-in for the ``time`` module whose clocks move ``step`` seconds a look."""
+    now = [0.0]
+
+    def look() -> float:
+        now[0] += step
+        return now[0]
+
+    return types.SimpleNamespace(monotonic=look, perf_counter=look, time=time.time)
+
+
+def test_the_core_search_shares_one_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``explain`` gave each of the core search's CP-SAT calls the whole limit (K12 with
+    --time-limit 3: 16 s for 30 calls); now the search stops when its limit is spent."""
+    calls: list[float | None] = []
+
+    def walk_using(puzzle: Puzzle, required: Collection[int], limits: Limits
+                   ) -> tuple[str, Walk | None]:
+        calls.append(limits.time_limit)
+        return "unsolvable", None  # every member can go: the search would go on and on
+
+    monkeypatch.setattr("trailkit.solvers.cpsat.choices.walk_using", walk_using)
+    monkeypatch.setattr(cores, "time", steady_clock(1.0))
+    k12 = Puzzle.build(edges=[(str(a), str(b)) for a in range(12) for b in range(a + 1, 12)])
+    assert cores.find_core(k12, Limits(time_limit=4.5)) is None  # undecided in time
+    assert 0 < len(calls) <= 4
+    assert all(left is not None and left <= 4.5 for left in calls)
+
+
+def test_lint_expect_shares_one_time_limit_per_spec(monkeypatch: pytest.MonkeyPatch,
+                                                    tmp_path: Path) -> None:
+    """Each of the solve, the count and the repair had the whole limit (``lint --expect
+    --time-limit 3`` ran 6.9 s): what the first step leaves is all the others get, and
+    what no time is left for is undecided, saying so."""
+    spec = tmp_path / "k5.yaml"
+    edges = ", ".join(f"{a} {b}" for a in range(5) for b in range(a + 1, 5))
+    spec.write_text("trailkit: 1\nkind: trail\nclosed: true\n"
+                    f"edges: [{edges}]\nexpect: {{status: solved, solutions: 2640}}\n")
+    clock = steady_clock(2.0)  # each look at the clock: two seconds on
+    monkeypatch.setattr(policy, "time", clock)
+    monkeypatch.setattr(expect_check, "time", clock)
+    found = expect_check.expectation_problems(spec, Limits(time_limit=3.0))
+    assert not found.mismatches
+    assert found.undecided == ["count: the time limit of 3 s for this spec was reached"]
+
+
+def test_a_proof_is_checked_within_the_time_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The DRUP check had no time limit, and compiled its kernels first on a first run
+    (10 to 30 s, which no deadline can stop): with little time left and nothing compiled,
+    it is checked interpreted, within the time left."""
+    from trailkit.models import drup
+
+    seen: list[tuple[float | None, bool]] = []
+    check = drup.check_drup_certificate
+
+    def spy(*args: object, time_limit: float | None = None, **kwargs: object) -> list[str]:
+        seen.append((time_limit, jit._INTERPRETED.get()))
+        return check(*args, time_limit=time_limit, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(drup, "check_drup_certificate", spy)
+    monkeypatch.setattr(drup, "will_compile", lambda lrat=False: True)
+    k4 = Puzzle.build(edges=[(str(a), str(b)) for a in range(4) for b in range(a + 1, 4)])
+    proof = proving.prove(k4, "sat", Limits(time_limit=20.0), drup=True)
+    assert proof.certificate is not None and proof.certificate.kind == "drup"
+    assert len(seen) == 1
+    left, interpreted = seen[0]
+    assert left is not None and 0 < left <= 20.0
+    assert interpreted
+
+
+def test_an_outer_interpreted_block_holds_inside() -> None:
+    """A caller with a deadline asks for interpreted kernels around code that picks its
+    own (``interpreted(small)`` inside the DRUP checker): the inner block must not
+    switch compiling back on."""
+    with jit.interpreted(True), jit.interpreted(False):
+        assert jit._INTERPRETED.get()
+    with jit.interpreted(False), jit.interpreted(True):
+        assert jit._INTERPRETED.get()
+    with jit.interpreted(False):
+        assert not jit._INTERPRETED.get()
