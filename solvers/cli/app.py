@@ -171,6 +171,9 @@ def _compiling_status() -> Callable[[str, float | None], None]:
     """What says on standard error that a kernel compiles (seconds of silence, once after
     installing or upgrading): a status line on a terminal while each compiles; else one
     line, at the first."""
+    from trailkit.solvers.cli import output
+    from trailkit.solvers.cli.output import warn
+
     line = output.status_line()
     said: list[str] = []
 
