@@ -186,10 +186,121 @@ def test_the_folder_lists_opens_saves_and_creates(served: Served, folder: Path) 
         assert r.status_code == 200 and "new/one.yaml" in r.json()["files"]
         again = c.post("/api/create", json={"name": "new/one.yaml", "text": "x"})
         assert again.status_code == 400 and "already exists" in again.json()["error"]
-        assert c.post("/api/save", json={"name": "new/one.yaml",
+        assert c.post("/api/save", json={"name": "new/one.yaml", "base": r.json()["version"],
                                          "text": "trailkit: 1\n# saved\n"}).status_code == 200
     assert (folder / "new" / "one.yaml").read_text() == "trailkit: 1\n# saved\n"
     assert not [p for p in (folder / "new").iterdir() if p.name.endswith(".tmp")]
+
+
+# ------------------------------------------------- nothing lost, nobody sent away
+@pytest.mark.parametrize("path", ["//evil.example/", "///evil.example/x", "/\\evil.example/",
+                                  "/%5Cevil.example/", "/%2F%2Fevil.example/",
+                                  "/%09/evil.example/", "/./evil.example"])
+def test_the_token_redirect_stays_on_this_server(served: Served, path: str) -> None:
+    import http.client
+    from urllib.parse import urljoin, urlsplit
+
+    host, port = served.host.rsplit(":", 1)
+    conn = http.client.HTTPConnection(host, int(port), timeout=30)
+    try:
+        conn.putrequest("GET", f"{path}?token={served.token}&x=1", skip_host=True)
+        conn.putheader("Host", served.host)
+        conn.endheaders()
+        answer = conn.getresponse()
+        location = answer.getheader("location") or ""
+    finally:
+        conn.close()
+    assert answer.status == 303, (path, answer.status)
+    assert location.startswith("/") and location[1:2] not in ("/", "\\"), location
+    target = urlsplit(urljoin(served.base + "/somewhere/deep", location))
+    assert target.netloc == served.host and target.query == "x=1", location
+
+
+def _probes(folder: Path) -> Path:
+    probes = folder / "probes"
+    probes.mkdir(exist_ok=True)
+    return probes
+
+
+def test_a_save_over_a_newer_file_is_refused_with_both_texts(served: Served,
+                                                            folder: Path) -> None:
+    spec = _probes(folder) / "stale.yaml"
+    spec.write_text("trailkit: 1\nkind: trail\nedges: [a b]\n")
+    with client(served) as c:
+        opened = c.get("/api/file", params={"name": "probes/stale.yaml"}).json()
+        theirs = "trailkit: 1\nkind: trail\nedges: [a b, b c]  # another edit\n"
+        spec.write_text(theirs)  # another program changes it while the page has it open
+        mine = "trailkit: 1\nkind: trail\nedges: [a b, b d]\n"
+        r = c.post("/api/save", json={"name": "probes/stale.yaml", "text": mine,
+                                      "base": opened["version"]})
+        assert r.status_code == 409 and r.json()["disk"] == theirs, r.text
+        assert "changed on disk" in r.json()["error"]
+        assert spec.read_text() == theirs  # nothing was written
+        # without saying which version it replaces, a save over a file is refused too
+        r2 = c.post("/api/save", json={"name": "probes/stale.yaml", "text": mine})
+        assert r2.status_code == 409 and spec.read_text() == theirs
+        # the author chose theirs over the disk's: quoting the disk's version replaces it
+        r3 = c.post("/api/save", json={"name": "probes/stale.yaml", "text": mine,
+                                       "base": r.json()["version"]})
+        assert r3.status_code == 200 and spec.read_text() == mine
+        again = c.post("/api/save", json={"name": "probes/stale.yaml", "text": mine + "#\n",
+                                          "base": r3.json()["version"]})
+        assert again.status_code == 200
+    assert (spec.parent / ".stale.yaml~").read_text() == mine  # one backup: the last text
+
+
+def test_a_save_keeps_the_replaced_text_and_the_files_mode(served: Served,
+                                                          folder: Path) -> None:
+    spec = _probes(folder) / "private.yaml"
+    old = "trailkit: 1\nkind: trail\nedges: [a b]\n"
+    spec.write_text(old)
+    spec.chmod(0o600)
+    with client(served) as c:
+        opened = c.get("/api/file", params={"name": "probes/private.yaml"}).json()
+        r = c.post("/api/save", json={"name": "probes/private.yaml", "base": opened["version"],
+                                      "text": old + "# more\n"})
+        assert r.status_code == 200, r.text
+        assert r.json()["version"] != opened["version"]
+        names = c.get("/api/info").json()["files"]
+    assert spec.read_text() == old + "# more\n"
+    assert spec.stat().st_mode & 0o777 == 0o600
+    backup = spec.parent / ".private.yaml~"
+    assert backup.read_text() == old and backup.stat().st_mode & 0o777 == 0o600
+    assert not [n for n in names if "~" in n or "/." in n]  # the backup is not listed
+
+
+def test_what_cannot_be_saved_is_a_clean_4xx_and_the_file_intact(served: Served,
+                                                                folder: Path) -> None:
+    probes = _probes(folder)
+    (probes / "x.yaml").mkdir(exist_ok=True)
+    (probes / "x.yaml" / "inside.txt").write_text("kept")
+    spec = probes / "kept.yaml"
+    spec.write_text("trailkit: 1\nkind: trail\nedges: [a b]\n")
+    with client(served) as c:
+        for route in ("/api/save", "/api/create"):
+            r = c.post(route, json={"name": "probes/x.yaml", "text": "trailkit: 1\n",
+                                    "base": "0"})
+            assert 400 <= r.status_code < 500 and "error" in r.json(), (route, r.text)
+        assert c.get("/api/file", params={"name": "probes/x.yaml"}).status_code == 400
+        version = c.get("/api/file", params={"name": "probes/kept.yaml"}).json()["version"]
+        surrogate = b'"trailkit: 1\\nkind: trail\\nedges: [a \\ud800]\\n"'
+        for route, body in (
+                ("/api/save", b'{"name": "probes/kept.yaml", "base": "%s", "text": %s}'
+                 % (version.encode(), surrogate)),
+                ("/api/save", b'{"name": "probes/\\udc00.yaml", "text": "trailkit: 1"}'),
+                ("/api/analyse", b'{"text": %s}' % surrogate),
+                ("/api/edit", b'{"text": %s, "edit": {"kind": "add"}}' % surrogate),
+                ("/api/run", b'{"op": "solve", "text": %s}' % surrogate)):
+            r = c.post(route, content=body, headers={"content-type": "application/json"})
+            assert r.status_code == 400 and "surrogate" in r.json()["error"], (route, r.text)
+        for name in ("probes/kept.yaml/", "probes/kept.yaml/.", "./probes/kept.yaml",
+                     "probes//kept.yaml", "probes/./kept.yaml"):
+            r = c.get("/api/file", params={"name": name})
+            assert r.status_code == 400 and "trailkit" not in r.text, name
+            r = c.post("/api/save", json={"name": name, "text": "x", "base": version})
+            assert r.status_code == 400, name
+    assert (probes / "x.yaml" / "inside.txt").read_text() == "kept"
+    assert spec.read_text() == "trailkit: 1\nkind: trail\nedges: [a b]\n"
 
 
 # ------------------------------------------------------------------------- runs

@@ -28,7 +28,7 @@ from starlette.routing import Route
 from trailkit.models.errors import TrailkitError
 from trailkit.solvers.workshop.analysis import analyse
 from trailkit.solvers.workshop.edits import edit_text
-from trailkit.solvers.workshop.folder import SpecFolder
+from trailkit.solvers.workshop.folder import Conflict, SpecFolder
 from trailkit.solvers.workshop.guard import security_headers
 from trailkit.solvers.workshop.jobs import OPS, Job
 from trailkit.solvers.workshop.runs import Busy, RunManager
@@ -86,7 +86,8 @@ def build_app(settings: Settings, runs: RunManager) -> Starlette:
               Route("/api/cancel", app.cancel_route, methods=["POST"]),
               Route("/api/save", app.save_route, methods=["POST"]),
               Route("/api/create", app.create_route, methods=["POST"])]
-    return Starlette(routes=routes, exception_handlers={TrailkitError: _refused})
+    return Starlette(routes=routes, exception_handlers={Conflict: _conflict,
+                                                        TrailkitError: _refused})
 
 
 class _Handlers:
@@ -129,11 +130,12 @@ class _Handlers:
         analysed (one round trip instead of three on the first load)."""
         names = self.folder.names() if self.folder else []
         first = names[0] if names and self.folder else None
-        text = self.folder.read(first, MAX_TEXT_BYTES) if first and self.folder else SCRATCH
+        text, version = self.folder.load(first, MAX_TEXT_BYTES) if first and self.folder \
+            else (SCRATCH, None)
         return {
             "folder": str(self.folder.root) if self.folder else None,
             "files": names,
-            "open": {"name": first, "text": text,
+            "open": {"name": first, "text": text, "version": version,
                      "analysis": analyse(text, _source(first), _base(self.folder, first))},
             "scratch": SCRATCH, "backends": self.settings.backends, "ops": list(OPS),
             "time_limit": self.settings.time_limit, "max_text_bytes": MAX_TEXT_BYTES,
@@ -186,25 +188,39 @@ class _Handlers:
 
     async def file_route(self, request: Request) -> Response:
         name = request.query_params.get("name", "")
-        text = _folder(self.folder).read(name, MAX_TEXT_BYTES)
-        return JSONResponse({"name": name, "text": text})
+        text, version = _folder(self.folder).load(name, MAX_TEXT_BYTES)
+        return JSONResponse({"name": name, "text": text, "version": version})
 
     async def save_route(self, request: Request) -> Response:
         body = await _body(request)
         name = str(body.get("name") or "")
-        _folder(self.folder).save(name, _text(body))
-        return JSONResponse({"saved": name, "files": _folder(self.folder).names()})
+        base = body.get("base")
+        version = _folder(self.folder).save(name, _text(body),
+                                            base if isinstance(base, str) else None,
+                                            MAX_TEXT_BYTES)
+        return JSONResponse({"saved": name, "version": version,
+                             "files": _folder(self.folder).names()})
 
     async def create_route(self, request: Request) -> Response:
         body = await _body(request)
         name = str(body.get("name") or "")
-        _folder(self.folder).create(name, _text(body))
-        return JSONResponse({"created": name, "files": _folder(self.folder).names()})
+        version = _folder(self.folder).create(name, _text(body))
+        return JSONResponse({"created": name, "version": version,
+                             "files": _folder(self.folder).names()})
 
 
 async def _refused(request: Request, exc: Exception) -> Response:
     status = 413 if isinstance(exc, _TooBig) else 400
     return JSONResponse({"error": str(exc)}, status_code=status)
+
+
+async def _conflict(request: Request, exc: Exception) -> Response:
+    """A stale save: 409 with the text on disk and its version, so the page can show
+    both and the author choose."""
+    assert isinstance(exc, Conflict)
+    return JSONResponse({"error": str(exc), "conflict": True, "disk": exc.disk,
+                         "version": exc.version}, status_code=409)
+
 
 async def _no_icon(request: Request) -> Response:
     return Response(status_code=204)
@@ -221,7 +237,27 @@ async def _body(request: Request) -> dict[str, Any]:
         raise TrailkitError("the request body is not JSON") from None
     if not isinstance(body, dict):
         raise TrailkitError("the request body is a JSON object")
+    _check_unicode(body, "the request")
     return body
+
+
+def _check_unicode(value: Any, where: str) -> None:
+    """Refuse a string anywhere in a request that is not valid Unicode (JSON lets a lone
+    surrogate through as ``\\ud800``; no file name or spec text can hold one)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise TrailkitError(f"{where} is not valid Unicode (a lone surrogate at "
+                                f"character {exc.start + 1}); nothing was read or "
+                                "written") from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_unicode(key, where)
+            _check_unicode(item, f"'{key}'" if where == "the request" else where)
+    elif isinstance(value, list):
+        for item in value:
+            _check_unicode(item, where)
 
 
 def _text(body: dict[str, Any]) -> str:
