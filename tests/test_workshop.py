@@ -5,6 +5,7 @@ containment). The page itself is tested in a browser in ``test_workshop_page.py`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -387,7 +388,85 @@ def test_fifty_concurrent_runs_are_answered_or_refused(served: Served) -> None:
     with client(served) as c:
         info = c.get("/api/info").json()
         assert info["runs"]["running"] == info["runs"]["waiting"] == 0
-    assert served.workers() == []
+    assert set(served.workers()) <= set(info["analyses"]["pids"])  # no run's worker left
+
+
+def _path_spec(n: int) -> str:
+    """A path of ``n`` nodes: a small text (12 KB for 500) whose drawing takes seconds."""
+    return ("trailkit: 1\nkind: trail\nnodes: [" + ", ".join(f"node{i}" for i in range(n))
+            + "]\nedges: [" + ", ".join(f"node{i} node{i + 1}" for i in range(n - 1)) + "]\n")
+
+
+def _polling(served: Served):
+    return httpx.AsyncClient(base_url=served.base, timeout=60, headers={"origin": served.base},
+                             cookies={"trailkit_workshop": served.token})
+
+
+def test_the_analysis_runs_off_the_event_loop(served: Served) -> None:
+    """While a spec that takes seconds to draw is analysed, the server answers."""
+    async def meanwhile() -> tuple[dict, dict]:
+        async with _polling(served) as c:
+            slow = asyncio.create_task(c.post("/api/analyse", json={
+                "text": _path_spec(500), "slot": "slow"}))
+            during = {}
+            while not slow.done():  # polling for the sign: the server says it analyses
+                info = (await c.get("/api/info")).json()
+                if info.get("analyses", {}).get("running") and not slow.done():
+                    during = info
+                    break
+            quick = (await c.post("/api/analyse", json={"text": NIKOLAUS.read_text(),
+                                                         "slot": "quick"})).json()
+            assert not slow.done(), "the quick analysis waited for the slow one"
+            await slow
+            return during, quick
+
+    during, quick = asyncio.run(meanwhile())
+    assert during, "no request was answered while the slow analysis ran"
+    assert quick["problems"] == [] and quick["svg"]
+
+
+def test_an_analysis_past_its_budget_says_so_and_the_next_is_answered() -> None:
+    from trailkit.solvers.workshop.analyser import Analyses
+
+    async def two() -> tuple[dict, dict, dict]:
+        analyses = Analyses(workers=1, time_s=1.0, memory_mb=2048)
+        try:
+            slow = await analyses.analyse("a", _path_spec(2000), "path.yaml", None)
+            typo = await analyses.analyse("a", _path_spec(500).replace("node7 node8",
+                                                                        "node7 nod8"),
+                                          "path.yaml", None)
+            quick = await analyses.analyse("a", NIKOLAUS.read_text(), "n.yaml", None)
+            return slow, typo, quick
+        finally:
+            analyses.close()
+
+    slow, typo, quick = asyncio.run(two())
+    assert slow["stopped"] == "timeout" and slow["svg"] is None
+    assert "took longer than the 1 s" in slow["problems"][-1]["message"]
+    assert "did you mean" in typo["problems"][0]["message"]  # lint's, not drawn: quick
+    assert quick["svg"] and quick["problems"] == [] and "stopped" not in quick
+
+
+def test_a_run_whose_page_went_away_is_stopped(served: Served) -> None:
+    async def leave() -> dict:
+        async with _polling(served) as c:
+            run = asyncio.create_task(c.post("/api/run", json={
+                "op": "count", "text": SLOW, "time_limit": 60, "slot": "gone"}))
+            while (await c.get("/api/info")).json()["runs"]["running"] == 0:
+                await asyncio.sleep(0.01)  # polling for the sign that it runs
+            run.cancel()  # the page is closed: its connection goes
+            with contextlib.suppress(asyncio.CancelledError):
+                await run
+        async with _polling(served) as c:
+            deadline = asyncio.get_running_loop().time() + 30
+            while (info := (await c.get("/api/info")).json())["runs"]["running"]:
+                assert asyncio.get_running_loop().time() < deadline, "the run goes on"
+                await asyncio.sleep(0.02)  # polling for the sign that it stopped
+            return info
+
+    info = asyncio.run(leave())
+    assert info["runs"]["running"] == info["runs"]["waiting"] == 0
+    assert set(served.workers()) <= set(info["analyses"]["pids"])
 
 
 @pytest.mark.slow

@@ -1,10 +1,11 @@
 """What the page shows as the author types: every problem ``lint`` would report, located,
 and the drawing of the spec when it loads, with what editing on the picture needs.
 
-This is the keystroke path, so it runs in the server process (no worker: reading and
-drawing a spec of the size the page accepts takes milliseconds, and
-:data:`~trailkit.models.spec.MAX_SPEC_BYTES` and the alias budget bound it); anything that
-searches (solve, count, repair) goes to a worker (:mod:`trailkit.solvers.workshop.runs`).
+This is the keystroke path. It runs in an analyser process
+(:mod:`trailkit.solvers.workshop.analyser`), never in the server's event loop: reading
+and drawing most specs takes milliseconds, but laying out a big one takes seconds, and
+the analyser's budget bounds it. Anything that searches (solve, count, repair) goes to a
+worker (:mod:`trailkit.solvers.workshop.runs`).
 
 >>> out = analyse("trailkit: 1\\nkind: trail\\nnodes: [a, b]\\nedges: [a b]\\nstart: bb\\n")
 >>> [(p["line"], p["column"]) for p in out["problems"]], out["svg"] is None
@@ -16,6 +17,7 @@ True
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,9 +38,13 @@ def problem_json(problem: SpecError) -> dict[str, Any]:
             "level": problem.level}
 
 
-def analyse(text: str, source: str = "scratch.yaml", base_dir: Path | None = None
+def analyse(text: str, source: str = "scratch.yaml", base_dir: Path | None = None, *,
+            on_problems: Callable[[list[dict[str, Any]]], None] | None = None
             ) -> dict[str, Any]:
     """Lint ``text``; when it loads, draw it and describe it for editing on the picture.
+    ``on_problems`` is given the problems as soon as lint has found them, before the
+    drawing (the part that can take long), so an analysis stopped at its budget still
+    says what is wrong.
 
     Returns ``problems`` (each with ``line``, ``column``, ``message``, ``level``: errors
     and warnings, in file order), ``svg`` (``None`` while the spec has errors) and
@@ -49,6 +55,8 @@ def analyse(text: str, source: str = "scratch.yaml", base_dir: Path | None = Non
     problems = lint_spec_text(text, source, base_dir)
     out: dict[str, Any] = {"problems": [problem_json(p) for p in problems],
                            "svg": None, "puzzle": None}
+    if on_problems is not None:
+        on_problems(out["problems"])
     if not any(p.level == "error" for p in problems):
         from trailkit.solvers.drawing import draw_svg
 

@@ -12,13 +12,16 @@ first. A text over :data:`MAX_TEXT_BYTES` is refused with a message (413).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import json
 import secrets
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -26,7 +29,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from trailkit.models.errors import TrailkitError
-from trailkit.solvers.workshop.analysis import analyse
+from trailkit.solvers.workshop.analyser import Analyses
 from trailkit.solvers.workshop.edits import edit_text
 from trailkit.solvers.workshop.folder import Conflict, SpecFolder
 from trailkit.solvers.workshop.guard import security_headers
@@ -74,9 +77,9 @@ def _static() -> dict[str, tuple[bytes, str]]:
     return out
 
 
-def build_app(settings: Settings, runs: RunManager) -> Starlette:
+def build_app(settings: Settings, runs: RunManager, analyses: Analyses) -> Starlette:
     """The Starlette app of one workshop (wrap it in a Guard before serving it)."""
-    app = _Handlers(settings, runs)
+    app = _Handlers(settings, runs, analyses)
     routes = [Route("/", app.page), Route("/static/{name}", app.static),
               Route("/favicon.ico", _no_icon),
               Route("/api/info", app.info), Route("/api/file", app.file_route),
@@ -93,9 +96,10 @@ def build_app(settings: Settings, runs: RunManager) -> Starlette:
 class _Handlers:
     """The request handlers of one workshop: its settings, runs, folder and page files."""
 
-    def __init__(self, settings: Settings, runs: RunManager) -> None:
+    def __init__(self, settings: Settings, runs: RunManager, analyses: Analyses) -> None:
         self.settings = settings
         self.runs = runs
+        self.analyses = analyses
         self.folder = SpecFolder(settings.folder) if settings.folder is not None else None
         self.files = _static()
 
@@ -104,7 +108,12 @@ class _Handlers:
         (not a script: the CSP runs none), so the first load needs no round trip after
         the scripts."""
         nonce = secrets.token_urlsafe(12)
-        data = json.dumps(self.start_info()).replace("<", "\\u003c")  # no "</script>"
+        info = self.start_info()
+        opened = info["open"]
+        opened["analysis"] = await _unless_gone(request, self.analyses.analyse(
+            "start", opened["text"], _source(opened["name"]),
+            _base(self.folder, opened["name"])))
+        data = json.dumps(info).replace("<", "\\u003c")  # no "</script>"
         html = self.files["index.html"][0].decode().replace("{{nonce}}", nonce) \
             .replace("{{info}}", data)
         return Response(html, media_type=_TYPES[".html"],
@@ -126,8 +135,8 @@ class _Handlers:
         return JSONResponse(self.start_info())
 
     def start_info(self) -> dict[str, Any]:
-        """What the page starts from, with the spec it opens first already read and
-        analysed (one round trip instead of three on the first load)."""
+        """What the page starts from, with the spec it opens first already read (the
+        page adds its analysis: one round trip instead of three on the first load)."""
         names = self.folder.names() if self.folder else []
         first = names[0] if names and self.folder else None
         text, version = self.folder.load(first, MAX_TEXT_BYTES) if first and self.folder \
@@ -135,16 +144,17 @@ class _Handlers:
         return {
             "folder": str(self.folder.root) if self.folder else None,
             "files": names,
-            "open": {"name": first, "text": text, "version": version,
-                     "analysis": analyse(text, _source(first), _base(self.folder, first))},
+            "open": {"name": first, "text": text, "version": version, "analysis": None},
             "scratch": SCRATCH, "backends": self.settings.backends, "ops": list(OPS),
             "time_limit": self.settings.time_limit, "max_text_bytes": MAX_TEXT_BYTES,
-            "runs": self.runs.busy}
+            "runs": self.runs.busy, "analyses": self.analyses.busy}
 
     async def analyse_route(self, request: Request) -> Response:
         body = await _body(request)
         name = body.get("name")
-        return JSONResponse(analyse(_text(body), _source(name), _base(self.folder, name)))
+        return JSONResponse(await _unless_gone(request, self.analyses.analyse(
+            str(body.get("slot") or "page"), _text(body), _source(name),
+            _base(self.folder, name))))
 
     async def edit_route(self, request: Request) -> Response:
         body = await _body(request)
@@ -153,8 +163,9 @@ class _Handlers:
         if not isinstance(edit, dict):
             raise TrailkitError("an edit is a JSON object with a 'kind'")
         text = edit_text(_text(body), edit, _base(self.folder, name))
-        return JSONResponse({"text": text,
-                             **analyse(text, _source(name), _base(self.folder, name))})
+        analysis = await _unless_gone(request, self.analyses.analyse(
+            str(body.get("slot") or "page"), text, _source(name), _base(self.folder, name)))
+        return JSONResponse({"text": text, **analysis})
 
     async def run_route(self, request: Request) -> Response:
         body = await _body(request)
@@ -176,7 +187,8 @@ class _Handlers:
         job = Job(op, _text(body), _source(name), str(base) if base else None, backend,
                   max(0.1, min(limit, MAX_TIME_S)), rules)
         try:
-            result = await self.runs.run(str(body.get("slot") or "page"), job)
+            result = await _unless_gone(request,
+                                        self.runs.run(str(body.get("slot") or "page"), job))
         except Busy as exc:
             return JSONResponse({"error": f"busy: {exc}"}, status_code=503,
                                 headers={"retry-after": "1"})
@@ -207,6 +219,39 @@ class _Handlers:
         version = _folder(self.folder).create(name, _text(body))
         return JSONResponse({"created": name, "version": version,
                              "files": _folder(self.folder).names()})
+
+
+_T = TypeVar("_T")
+
+
+class _Gone(TrailkitError):
+    """The request went away (its page was closed) before its answer was ready."""
+
+
+async def _unless_gone(request: Request, work: Awaitable[_T]) -> _T:
+    """``work``'s result; when the request's connection closes first, ``work`` is
+    cancelled (a run or an analysis nobody waits for any more is stopped) and
+    :class:`_Gone` raised (its answer goes nowhere)."""
+    task = asyncio.ensure_future(work)
+    gone = asyncio.ensure_future(_disconnected(request))
+    try:
+        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+    if not task.cancelled():
+        return task.result()
+    raise _Gone("the page went away; its run was stopped")
+
+
+async def _disconnected(request: Request) -> None:
+    """Return once the client has closed the connection (the body is read already:
+    what ``receive`` gives now is the disconnect)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 async def _refused(request: Request, exc: Exception) -> Response:

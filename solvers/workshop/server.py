@@ -30,6 +30,8 @@ DEFAULT_PORT = 8765
 _TRIES = 10
 #: The request body cap: a 1 MB spec as JSON (escapes included) fits; 2 MB does not.
 MAX_BODY = 1_500_000
+#: The seconds the analysis of one edit may take (lint first, then the drawing).
+ANALYSIS_TIME_S = 5.0
 
 
 @dataclass(frozen=True)
@@ -99,29 +101,10 @@ def _warm() -> None:
     """Load what every run uses, once, in the server: workers are forked with it."""
 
 
-def serve(folder: Path | None, *, host: str = "127.0.0.1", port: int | None = None,
-          on_ready: Callable[[Workshop], None] = lambda w: None, workers: int = 2,
-          queue: int = 8, time_limit: float = 10.0, memory_mb: int = 2048) -> Workshop:
-    """Serve the workshop of ``folder`` (``None``: a scratch spec) until Ctrl-C; see the
-    module docstring. Raises :class:`TrailkitError` for what stops it from starting."""
-    _, uvicorn = _modules()
-    from trailkit.solvers.workshop.guard import Guard, new_token
-    from trailkit.solvers.workshop.routes import Settings, build_app
-    from trailkit.solvers.workshop.runs import RunManager
-
-    if folder is not None and not folder.is_dir():
-        raise TrailkitError(f"{folder} is not a folder")
-    sock = _bind(host, port)
-    bound = sock.getsockname()[1]
-    workshop = Workshop(host, bound, new_token())
-    settings = Settings(folder, workers, queue, memory_mb, time_limit, _backends())
-    _warm()
-    runs = RunManager(workers=workers, queue=queue, memory_mb=memory_mb)
-    shown = f"[{host}]" if ":" in host else host
-    hosts = {f"{shown}:{bound}", f"localhost:{bound}"}
-    app = Guard(build_app(settings, runs), token=workshop.token, hosts=hosts,
-                max_body=MAX_BODY)
-
+def _server_class(uvicorn: Any, workshop: Workshop,
+                  on_ready: Callable[[Workshop], None], stop_all: Callable[[], None]
+                  ) -> Any:
+    """uvicorn's server, told when it is ready and stopping runs at once on Ctrl-C."""
     base_server: Any = uvicorn.Server  # the class uvicorn runs, seen as Any here
 
     class _Server(base_server):
@@ -145,14 +128,48 @@ def serve(folder: Path | None, *, host: str = "127.0.0.1", port: int | None = No
             loop = getattr(self, "_loop", None)
             if loop is not None:
                 with contextlib.suppress(RuntimeError):
-                    loop.call_soon_threadsafe(runs.close)
+                    loop.call_soon_threadsafe(stop_all)
 
+    return _Server
+
+
+def serve(folder: Path | None, *, host: str = "127.0.0.1", port: int | None = None,
+          on_ready: Callable[[Workshop], None] = lambda w: None, workers: int = 2,
+          queue: int = 8, time_limit: float = 10.0, memory_mb: int = 2048) -> Workshop:
+    """Serve the workshop of ``folder`` (``None``: a scratch spec) until Ctrl-C; see the
+    module docstring. Raises :class:`TrailkitError` for what stops it from starting."""
+    _, uvicorn = _modules()
+    from trailkit.solvers.workshop.analyser import Analyses
+    from trailkit.solvers.workshop.guard import Guard, new_token
+    from trailkit.solvers.workshop.routes import Settings, build_app
+    from trailkit.solvers.workshop.runs import RunManager
+
+    if folder is not None and not folder.is_dir():
+        raise TrailkitError(f"{folder} is not a folder")
+    sock = _bind(host, port)
+    bound = sock.getsockname()[1]
+    workshop = Workshop(host, bound, new_token())
+    settings = Settings(folder, workers, queue, memory_mb, time_limit, _backends())
+    _warm()
+    runs = RunManager(workers=workers, queue=queue, memory_mb=memory_mb)
+    analyses = Analyses(workers=workers, time_s=ANALYSIS_TIME_S, memory_mb=memory_mb)
+
+    def stop_all() -> None:
+        runs.close()
+        analyses.close()
+
+    shown = f"[{host}]" if ":" in host else host
+    hosts = {f"{shown}:{bound}", f"localhost:{bound}"}
+    app = Guard(build_app(settings, runs, analyses), token=workshop.token, hosts=hosts,
+                max_body=MAX_BODY)
+
+    server_class = _server_class(uvicorn, workshop, on_ready, stop_all)
     config = uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False,
                             timeout_graceful_shutdown=5, server_header=False)
-    server = _Server(config)
+    server = server_class(config)
     try:
         server.run(sockets=[sock])
     finally:
-        runs.close()
+        stop_all()
         sock.close()
     return workshop
