@@ -5,7 +5,6 @@ containment). The page itself is tested in a browser in ``test_workshop_page.py`
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import re
@@ -391,6 +390,44 @@ def test_fifty_concurrent_runs_are_answered_or_refused(served: Served) -> None:
     assert set(served.workers()) <= set(info["analyses"]["pids"])  # no run's worker left
 
 
+def test_the_backend_picker_lists_every_backend_that_loads(served: Served) -> None:
+    from trailkit.solvers.registry import backend_names
+
+    with client(served) as c:
+        listed = c.get("/api/info").json()["backends"]
+    assert listed[:len(backend_names())] == backend_names()
+    if shutil.which("minizinc"):
+        assert "minizinc:gecode" in listed
+        assert "minizinc:cplex" not in listed  # listed by MiniZinc, runs only with its DLL
+    for program in ("cadical", "minisat", "picosat", "cryptominisat5"):
+        if shutil.which(program):
+            assert f"dimacs:{program}" in listed, listed
+
+
+def test_count_asks_for_failures_and_one_step_is_one_step(served: Served) -> None:
+    with client(served) as c:
+        counted = c.post("/api/run", json={"op": "count", "text": NIKOLAUS.read_text(),
+                                           "failures": True, "slot": "failures"}).json()
+        edge = "trailkit: 1\nkind: trail\nedges: [a b]\n"
+        one = c.post("/api/run", json={"op": "solve", "slot": "one", "text": edge}).json()
+        proved = c.post("/api/run", json={"op": "prove", "slot": "one", "text": edge}).json()
+    assert counted["text"].startswith("88 solutions, 266 failures and 23 early failures")
+    assert counted["counts"]["failures"] == 266 and counted["counts"]["early_failures"] == 23
+    assert "of 1 step," in one["text"] and one["steps_text"] == "1 step"
+    assert "walk of 1 step exists" in proved["text"]
+    assert "1 steps" not in json.dumps([one, proved])
+
+
+def test_a_problem_says_where_the_name_it_quotes_stands(served: Served) -> None:
+    text = ORIGINAL.read_text().replace("  - A E red", "  - A E rde", 1)
+    with client(served) as c:
+        [problem] = c.post("/api/analyse", json={"text": text}).json()["problems"]
+    line = text.splitlines()[problem["line"] - 1]
+    assert problem["column"] == 5  # the edge's start, as lint locates it
+    start = problem["token_column"] - 1
+    assert line[start:start + problem["token_length"]] == "rde"
+
+
 def _path_spec(n: int) -> str:
     """A path of ``n`` nodes: a small text (12 KB for 500) whose drawing takes seconds."""
     return ("trailkit: 1\nkind: trail\nnodes: [" + ", ".join(f"node{i}" for i in range(n))
@@ -445,28 +482,6 @@ def test_an_analysis_past_its_budget_says_so_and_the_next_is_answered() -> None:
     assert "took longer than the 1 s" in slow["problems"][-1]["message"]
     assert "did you mean" in typo["problems"][0]["message"]  # lint's, not drawn: quick
     assert quick["svg"] and quick["problems"] == [] and "stopped" not in quick
-
-
-def test_a_run_whose_page_went_away_is_stopped(served: Served) -> None:
-    async def leave() -> dict:
-        async with _polling(served) as c:
-            run = asyncio.create_task(c.post("/api/run", json={
-                "op": "count", "text": SLOW, "time_limit": 60, "slot": "gone"}))
-            while (await c.get("/api/info")).json()["runs"]["running"] == 0:
-                await asyncio.sleep(0.01)  # polling for the sign that it runs
-            run.cancel()  # the page is closed: its connection goes
-            with contextlib.suppress(asyncio.CancelledError):
-                await run
-        async with _polling(served) as c:
-            deadline = asyncio.get_running_loop().time() + 30
-            while (info := (await c.get("/api/info")).json())["runs"]["running"]:
-                assert asyncio.get_running_loop().time() < deadline, "the run goes on"
-                await asyncio.sleep(0.02)  # polling for the sign that it stopped
-            return info
-
-    info = asyncio.run(leave())
-    assert info["runs"]["running"] == info["runs"]["waiting"] == 0
-    assert set(served.workers()) <= set(info["analyses"]["pids"])
 
 
 @pytest.mark.slow

@@ -13,8 +13,8 @@ the pipes.
 * An analysis past ``time_s`` seconds is stopped: its analyser is killed (a fresh one
   is forked when next needed) and the answer gives the problems lint found (they come
   first, before the drawing) and says that the budget was reached.
-* An analysis whose request went away (the page was closed) is dropped, or stopped
-  the same way when it runs.
+* An analysis whose page went away (:meth:`Analyses.cancel`, or its request task
+  cancelled) is dropped, or stopped the same way when it runs.
 """
 
 from __future__ import annotations
@@ -127,6 +127,15 @@ class Analyses:
         except asyncio.CancelledError:  # the request went away: so does its analysis
             self._drop(ask)
             raise
+
+    def cancel(self, slot: str) -> int:
+        """Drop or stop every analysis of ``slot`` (its page went away); how many."""
+        asks = [a for a in self._waiting if a.slot == slot] + [
+            b.current for b in self._busy if b.current is not None and b.current.slot == slot]
+        for ask in asks:
+            _answer(ask, _cancelled())
+            self._drop(ask)
+        return len(asks)
 
     @property
     def busy(self) -> dict[str, Any]:

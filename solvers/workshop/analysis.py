@@ -12,10 +12,14 @@ worker (:mod:`trailkit.solvers.workshop.runs`).
 ([(5, 8)], True)
 >>> "did you mean 'b'" in out["problems"][0]["message"]
 True
+>>> out = analyse("trailkit: 1\\nkind: trail\\nnodes: [a, b]\\nedges: [a b, b cc]\\n")
+>>> [(p["column"], p["token_column"], p["token_length"]) for p in out["problems"]]
+[(14, 16, 2)]
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,14 +32,33 @@ from trailkit.models.spec import lint_spec_text, load_spec_text
 __all__ = ["analyse", "problem_json"]
 
 
-def problem_json(problem: SpecError) -> dict[str, Any]:
-    """One problem as the page (and ``lint --json``) shows it."""
+_QUOTED = re.compile(r"'([^'\n]+)'")
+_BEFORE = r"(?<![^\s,\[{:'\"-])"
+_AFTER = r"(?![^\s,\]}:'\"#])"
+
+
+def problem_json(problem: SpecError, text: str | None = None) -> dict[str, Any]:
+    """One problem as the page (and ``lint --json``) shows it. With the spec's ``text``,
+    ``token_column`` and ``token_length`` also say where the name the message quotes
+    first stands in its line, at or after the problem's column (the misspelt colour of
+    an edge, not the edge's start), so a click on it puts the cursor there."""
     location = problem.location
-    return {"line": location.line if location else None,
-            "column": location.column if location else None,
-            "file": location.file if location else None,
-            "message": problem.message, "path": problem.path or None,
-            "level": problem.level}
+    line = location.line if location else None
+    column = location.column if location else None
+    out: dict[str, Any] = {"line": line, "column": column,
+                           "file": location.file if location else None,
+                           "message": problem.message, "path": problem.path or None,
+                           "level": problem.level, "token_column": column,
+                           "token_length": None}
+    named = _QUOTED.search(problem.message)
+    if text is not None and line and column and named:
+        lines = text.splitlines()
+        written = lines[line - 1] if line <= len(lines) else ""
+        found = re.compile(_BEFORE + re.escape(named.group(1)) + _AFTER).search(
+            written, column - 1)
+        if found:
+            out.update(token_column=found.start() + 1, token_length=len(named.group(1)))
+    return out
 
 
 def analyse(text: str, source: str = "scratch.yaml", base_dir: Path | None = None, *,
@@ -53,7 +76,7 @@ def analyse(text: str, source: str = "scratch.yaml", base_dir: Path | None = Non
     """
     started = time.perf_counter()
     problems = lint_spec_text(text, source, base_dir)
-    out: dict[str, Any] = {"problems": [problem_json(p) for p in problems],
+    out: dict[str, Any] = {"problems": [problem_json(p, text) for p in problems],
                            "svg": None, "puzzle": None}
     if on_problems is not None:
         on_problems(out["problems"])
@@ -65,7 +88,7 @@ def analyse(text: str, source: str = "scratch.yaml", base_dir: Path | None = Non
             out["svg"] = draw_svg(puzzle, title=puzzle.name or source)
             out["puzzle"] = describe(puzzle)
         except SpecError as exc:  # lint and load agree; this is a belt for the braces
-            out["problems"].append(problem_json(exc))
+            out["problems"].append(problem_json(exc, text))
     out["time_ms"] = round((time.perf_counter() - started) * 1000, 2)
     return out
 

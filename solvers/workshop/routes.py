@@ -12,16 +12,13 @@ first. A text over :data:`MAX_TEXT_BYTES` is refused with a message (413).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import hashlib
 import json
 import secrets
-from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -110,9 +107,8 @@ class _Handlers:
         nonce = secrets.token_urlsafe(12)
         info = self.start_info()
         opened = info["open"]
-        opened["analysis"] = await _unless_gone(request, self.analyses.analyse(
-            "start", opened["text"], _source(opened["name"]),
-            _base(self.folder, opened["name"])))
+        opened["analysis"] = await self.analyses.analyse(
+            "start", opened["text"], _source(opened["name"]), _base(self.folder, opened["name"]))
         data = json.dumps(info).replace("<", "\\u003c")  # no "</script>"
         html = self.files["index.html"][0].decode().replace("{{nonce}}", nonce) \
             .replace("{{info}}", data)
@@ -152,9 +148,9 @@ class _Handlers:
     async def analyse_route(self, request: Request) -> Response:
         body = await _body(request)
         name = body.get("name")
-        return JSONResponse(await _unless_gone(request, self.analyses.analyse(
+        return JSONResponse(await self.analyses.analyse(
             str(body.get("slot") or "page"), _text(body), _source(name),
-            _base(self.folder, name))))
+            _base(self.folder, name)))
 
     async def edit_route(self, request: Request) -> Response:
         body = await _body(request)
@@ -163,8 +159,8 @@ class _Handlers:
         if not isinstance(edit, dict):
             raise TrailkitError("an edit is a JSON object with a 'kind'")
         text = edit_text(_text(body), edit, _base(self.folder, name))
-        analysis = await _unless_gone(request, self.analyses.analyse(
-            str(body.get("slot") or "page"), text, _source(name), _base(self.folder, name)))
+        analysis = await self.analyses.analyse(
+            str(body.get("slot") or "page"), text, _source(name), _base(self.folder, name))
         return JSONResponse({"text": text, **analysis})
 
     async def run_route(self, request: Request) -> Response:
@@ -185,10 +181,9 @@ class _Handlers:
         rules: dict[str, Any] = given if isinstance(given, dict) else {}
         base = _base(self.folder, name)
         job = Job(op, _text(body), _source(name), str(base) if base else None, backend,
-                  max(0.1, min(limit, MAX_TIME_S)), rules)
+                  max(0.1, min(limit, MAX_TIME_S)), rules, failures=body.get("failures") is True)
         try:
-            result = await _unless_gone(request,
-                                        self.runs.run(str(body.get("slot") or "page"), job))
+            result = await self.runs.run(str(body.get("slot") or "page"), job)
         except Busy as exc:
             return JSONResponse({"error": f"busy: {exc}"}, status_code=503,
                                 headers={"retry-after": "1"})
@@ -196,7 +191,9 @@ class _Handlers:
 
     async def cancel_route(self, request: Request) -> Response:
         body = await _body(request)
-        return JSONResponse({"cancelled": self.runs.cancel(str(body.get("slot") or "page"))})
+        slot = str(body.get("slot") or "page")
+        return JSONResponse({"cancelled": self.runs.cancel(slot),
+                             "analyses": self.analyses.cancel(slot)})
 
     async def file_route(self, request: Request) -> Response:
         name = request.query_params.get("name", "")
@@ -219,39 +216,6 @@ class _Handlers:
         version = _folder(self.folder).create(name, _text(body))
         return JSONResponse({"created": name, "version": version,
                              "files": _folder(self.folder).names()})
-
-
-_T = TypeVar("_T")
-
-
-class _Gone(TrailkitError):
-    """The request went away (its page was closed) before its answer was ready."""
-
-
-async def _unless_gone(request: Request, work: Awaitable[_T]) -> _T:
-    """``work``'s result; when the request's connection closes first, ``work`` is
-    cancelled (a run or an analysis nobody waits for any more is stopped) and
-    :class:`_Gone` raised (its answer goes nowhere)."""
-    task = asyncio.ensure_future(work)
-    gone = asyncio.ensure_future(_disconnected(request))
-    try:
-        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        gone.cancel()
-        if not task.done():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-    if not task.cancelled():
-        return task.result()
-    raise _Gone("the page went away; its run was stopped")
-
-
-async def _disconnected(request: Request) -> None:
-    """Return once the client has closed the connection (the body is read already:
-    what ``receive`` gives now is the disconnect)."""
-    while (await request.receive())["type"] != "http.disconnect":
-        pass
 
 
 async def _refused(request: Request, exc: Exception) -> Response:

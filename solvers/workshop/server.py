@@ -83,18 +83,51 @@ def _bind(host: str, port: int | None) -> socket.socket:
     raise TrailkitError("no free port")  # unreachable: port 0 always binds
 
 
+#: The programs ``dimacs:`` offers when they are on PATH (any other is typed by name).
+DIMACS_PROGRAMS = ("cadical", "kissat", "minisat", "picosat", "cryptominisat5", "glucose",
+                   "lingeling")
+
+
 def _backends() -> list[str]:
-    """Every registered backend that loads here (imported now, so workers inherit it)."""
+    """Every backend that loads here (imported now, so workers inherit it): trailkit's
+    own, ``minizinc:SOLVER`` for each solver the installed MiniZinc can run, and
+    ``dimacs:PROGRAM`` for each known SAT solver program on PATH."""
     from trailkit.solvers.registry import backend_names, get_backend
 
     usable = []
-    for name in backend_names():
+    for name in [*backend_names(), *_minizinc_names(),
+                 *(f"dimacs:{p}" for p in DIMACS_PROGRAMS)]:
         try:
             get_backend(name)
         except BackendUnavailable:
             continue
         usable.append(name)
     return usable
+
+
+def _minizinc_names() -> list[str]:
+    """``minizinc:SOLVER`` for each solver MiniZinc lists that runs on its own: not a
+    GUI (Gecode Gist) and not one that needs a library MiniZinc has to be pointed at
+    (``requiredFlags``: CPLEX, Gurobi, Xpress without their DLLs)."""
+    import json
+    import shutil
+    import subprocess
+
+    executable = shutil.which("minizinc")
+    if executable is None:
+        return []
+    try:
+        done = subprocess.run([executable, "--solvers-json"], capture_output=True,
+                              text=True, timeout=20, check=False)
+        listed = json.loads(done.stdout)
+    except (OSError, subprocess.TimeoutExpired, ValueError):
+        return []
+    names = []
+    for solver in listed if isinstance(listed, list) else []:
+        ident = str(solver.get("id", ""))
+        if ident and not solver.get("isGUIApplication") and not solver.get("requiredFlags"):
+            names.append(f"minizinc:{ident.rsplit('.', 1)[-1]}")
+    return sorted(set(names))
 
 
 def _warm() -> None:
