@@ -382,10 +382,10 @@ def test_planks_problems_and_a_stale_save(browser, shots: Path, tmp_path: Path) 
                                  " return [s.from, s.to, workshop.view.state.sliceDoc("
                                  "s.from, s.to)]; })()")
         assert selected == [typo.index("rde"), typo.index("rde") + 3, "rde"], selected
+        page.screenshot(path=shots / "8-problem-selected.png")
         page.keyboard.type("red")  # the selection is the name: typing replaces it
         wait_analysed(page)
         assert editor_text(page) == original
-        page.screenshot(path=shots / "8-problem-selected.png")
 
         # another program changes the file while the page has it open
         theirs = original.replace("(as found)", "(theirs)", 1)

@@ -79,7 +79,7 @@ def _answer_json(puzzle: Puzzle, answer: Answer, job: Job) -> dict[str, Any]:
     certificate = answer.certificate
     if answer.status is Status.SOLVED:
         how = "a shortest walk" if answer.optimal else "a walk"
-        text = (f"solved by {answer.backend}: {how} of {plural(answer.length, 'step')}, "
+        text = (f"solved by {answer.backend}: {how} of {plural(answer.length or 0, 'step')}, "
                 "verified by the independent checker")
     elif answer.status is Status.UNSOLVABLE:
         why = certificate.explanation if certificate else answer.reason
