@@ -86,11 +86,11 @@ def wait_until(page, expression: str, timeout_s: float = 20.0) -> None:
         page.wait_for_timeout(15)
 
 
-def wait_for(sign, timeout_s: float = 30.0) -> None:
+def wait_for(sign, timeout_s: float = 30.0, what: str = "the sign") -> None:
     """Poll ``sign()`` (a question to the server) until it is true."""
     deadline = time.monotonic() + timeout_s
     while not sign():
-        assert time.monotonic() < deadline, f"no sign after {timeout_s} s"
+        assert time.monotonic() < deadline, f"no sign that {what} after {timeout_s} s"
         time.sleep(0.02)
 
 
@@ -422,9 +422,9 @@ def test_planks_problems_and_a_stale_save(browser, shots: Path, tmp_path: Path) 
         page.click("#count")
         with httpx.Client(base_url=server.base, timeout=30, headers={"origin": server.base},
                           cookies={"trailkit_workshop": server.token}) as c:
-            wait_for(lambda: c.get("/api/info").json()["runs"]["running"] == 1)
+            wait_for(lambda: c.get("/api/info").json()["runs"]["running"] == 1, 30, "it runs")
             page.goto("about:blank")  # the page goes away (closed, or navigated off)
-            wait_for(lambda: c.get("/api/info").json()["runs"]["running"] == 0)
+            wait_for(lambda: c.get("/api/info").json()["runs"]["running"] == 0, 30, "it stopped")
             workers = set(server.workers())
             assert workers <= set(c.get("/api/info").json()["analyses"]["pids"])
     finally:

@@ -1,7 +1,8 @@
 """The as-you-type analysis, off the server's event loop and within its own budget.
 
-Lint and drawing take milliseconds on most specs, but not on all (a 12 KB spec of a
-500-node path took 5.6 s to lay out and draw, and while it ran in the server no other
+Lint and drawing take milliseconds on most specs, but not on all (a 600 KB spec of a
+20,000-node path takes about 3 s to lay out and draw, and the first drawing in a fresh
+process pays for loading the drawing code; while that ran in the server no other
 request was answered). So each analysis runs in an *analyser*: a long-lived process
 forked by :func:`trailkit.solvers.isolation.start_worker` (its memory limit, Ctrl-C
 ignored, dead with the server) that reads texts from a pipe and answers on another,

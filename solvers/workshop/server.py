@@ -131,7 +131,13 @@ def _minizinc_names() -> list[str]:
 
 
 def _warm() -> None:
-    """Load what every run uses, once, in the server: workers are forked with it."""
+    """Load what every run uses, once, in the server: workers and analysers are forked
+    with it (a fresh analyser, one that replaced a stopped one too, then draws its first
+    spec as fast as its hundredth)."""
+    from trailkit.solvers.workshop.analysis import analyse
+    from trailkit.solvers.workshop.routes import SCRATCH
+
+    analyse(SCRATCH)
 
 
 def _server_class(uvicorn: Any, workshop: Workshop,
