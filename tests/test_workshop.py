@@ -186,10 +186,121 @@ def test_the_folder_lists_opens_saves_and_creates(served: Served, folder: Path) 
         assert r.status_code == 200 and "new/one.yaml" in r.json()["files"]
         again = c.post("/api/create", json={"name": "new/one.yaml", "text": "x"})
         assert again.status_code == 400 and "already exists" in again.json()["error"]
-        assert c.post("/api/save", json={"name": "new/one.yaml",
+        assert c.post("/api/save", json={"name": "new/one.yaml", "base": r.json()["version"],
                                          "text": "trailkit: 1\n# saved\n"}).status_code == 200
     assert (folder / "new" / "one.yaml").read_text() == "trailkit: 1\n# saved\n"
     assert not [p for p in (folder / "new").iterdir() if p.name.endswith(".tmp")]
+
+
+# ------------------------------------------------- nothing lost, nobody sent away
+@pytest.mark.parametrize("path", ["//evil.example/", "///evil.example/x", "/\\evil.example/",
+                                  "/%5Cevil.example/", "/%2F%2Fevil.example/",
+                                  "/%09/evil.example/", "/./evil.example"])
+def test_the_token_redirect_stays_on_this_server(served: Served, path: str) -> None:
+    import http.client
+    from urllib.parse import urljoin, urlsplit
+
+    host, port = served.host.rsplit(":", 1)
+    conn = http.client.HTTPConnection(host, int(port), timeout=30)
+    try:
+        conn.putrequest("GET", f"{path}?token={served.token}&x=1", skip_host=True)
+        conn.putheader("Host", served.host)
+        conn.endheaders()
+        answer = conn.getresponse()
+        location = answer.getheader("location") or ""
+    finally:
+        conn.close()
+    assert answer.status == 303, (path, answer.status)
+    assert location.startswith("/") and location[1:2] not in ("/", "\\"), location
+    target = urlsplit(urljoin(served.base + "/somewhere/deep", location))
+    assert target.netloc == served.host and target.query == "x=1", location
+
+
+def _probes(folder: Path) -> Path:
+    probes = folder / "probes"
+    probes.mkdir(exist_ok=True)
+    return probes
+
+
+def test_a_save_over_a_newer_file_is_refused_with_both_texts(served: Served,
+                                                            folder: Path) -> None:
+    spec = _probes(folder) / "stale.yaml"
+    spec.write_text("trailkit: 1\nkind: trail\nedges: [a b]\n")
+    with client(served) as c:
+        opened = c.get("/api/file", params={"name": "probes/stale.yaml"}).json()
+        theirs = "trailkit: 1\nkind: trail\nedges: [a b, b c]  # another edit\n"
+        spec.write_text(theirs)  # another program changes it while the page has it open
+        mine = "trailkit: 1\nkind: trail\nedges: [a b, b d]\n"
+        r = c.post("/api/save", json={"name": "probes/stale.yaml", "text": mine,
+                                      "base": opened["version"]})
+        assert r.status_code == 409 and r.json()["disk"] == theirs, r.text
+        assert "changed on disk" in r.json()["error"]
+        assert spec.read_text() == theirs  # nothing was written
+        # without saying which version it replaces, a save over a file is refused too
+        r2 = c.post("/api/save", json={"name": "probes/stale.yaml", "text": mine})
+        assert r2.status_code == 409 and spec.read_text() == theirs
+        # the author chose theirs over the disk's: quoting the disk's version replaces it
+        r3 = c.post("/api/save", json={"name": "probes/stale.yaml", "text": mine,
+                                       "base": r.json()["version"]})
+        assert r3.status_code == 200 and spec.read_text() == mine
+        again = c.post("/api/save", json={"name": "probes/stale.yaml", "text": mine + "#\n",
+                                          "base": r3.json()["version"]})
+        assert again.status_code == 200
+    assert (spec.parent / ".stale.yaml~").read_text() == mine  # one backup: the last text
+
+
+def test_a_save_keeps_the_replaced_text_and_the_files_mode(served: Served,
+                                                          folder: Path) -> None:
+    spec = _probes(folder) / "private.yaml"
+    old = "trailkit: 1\nkind: trail\nedges: [a b]\n"
+    spec.write_text(old)
+    spec.chmod(0o600)
+    with client(served) as c:
+        opened = c.get("/api/file", params={"name": "probes/private.yaml"}).json()
+        r = c.post("/api/save", json={"name": "probes/private.yaml", "base": opened["version"],
+                                      "text": old + "# more\n"})
+        assert r.status_code == 200, r.text
+        assert r.json()["version"] != opened["version"]
+        names = c.get("/api/info").json()["files"]
+    assert spec.read_text() == old + "# more\n"
+    assert spec.stat().st_mode & 0o777 == 0o600
+    backup = spec.parent / ".private.yaml~"
+    assert backup.read_text() == old and backup.stat().st_mode & 0o777 == 0o600
+    assert not [n for n in names if "~" in n or "/." in n]  # the backup is not listed
+
+
+def test_what_cannot_be_saved_is_a_clean_4xx_and_the_file_intact(served: Served,
+                                                                folder: Path) -> None:
+    probes = _probes(folder)
+    (probes / "x.yaml").mkdir(exist_ok=True)
+    (probes / "x.yaml" / "inside.txt").write_text("kept")
+    spec = probes / "kept.yaml"
+    spec.write_text("trailkit: 1\nkind: trail\nedges: [a b]\n")
+    with client(served) as c:
+        for route in ("/api/save", "/api/create"):
+            r = c.post(route, json={"name": "probes/x.yaml", "text": "trailkit: 1\n",
+                                    "base": "0"})
+            assert 400 <= r.status_code < 500 and "error" in r.json(), (route, r.text)
+        assert c.get("/api/file", params={"name": "probes/x.yaml"}).status_code == 400
+        version = c.get("/api/file", params={"name": "probes/kept.yaml"}).json()["version"]
+        surrogate = b'"trailkit: 1\\nkind: trail\\nedges: [a \\ud800]\\n"'
+        for route, body in (
+                ("/api/save", b'{"name": "probes/kept.yaml", "base": "%s", "text": %s}'
+                 % (version.encode(), surrogate)),
+                ("/api/save", b'{"name": "probes/\\udc00.yaml", "text": "trailkit: 1"}'),
+                ("/api/analyse", b'{"text": %s}' % surrogate),
+                ("/api/edit", b'{"text": %s, "edit": {"kind": "add"}}' % surrogate),
+                ("/api/run", b'{"op": "solve", "text": %s}' % surrogate)):
+            r = c.post(route, content=body, headers={"content-type": "application/json"})
+            assert r.status_code == 400 and "surrogate" in r.json()["error"], (route, r.text)
+        for name in ("probes/kept.yaml/", "probes/kept.yaml/.", "./probes/kept.yaml",
+                     "probes//kept.yaml", "probes/./kept.yaml"):
+            r = c.get("/api/file", params={"name": name})
+            assert r.status_code == 400 and "trailkit" not in r.text, name
+            r = c.post("/api/save", json={"name": name, "text": "x", "base": version})
+            assert r.status_code == 400, name
+    assert (probes / "x.yaml" / "inside.txt").read_text() == "kept"
+    assert spec.read_text() == "trailkit: 1\nkind: trail\nedges: [a b]\n"
 
 
 # ------------------------------------------------------------------------- runs
@@ -276,7 +387,103 @@ def test_fifty_concurrent_runs_are_answered_or_refused(served: Served) -> None:
     with client(served) as c:
         info = c.get("/api/info").json()
         assert info["runs"]["running"] == info["runs"]["waiting"] == 0
-    assert served.workers() == []
+    assert set(served.workers()) <= set(info["analyses"]["pids"])  # no run's worker left
+
+
+def test_the_backend_picker_lists_every_backend_that_loads(served: Served) -> None:
+    from trailkit.solvers.registry import backend_names
+
+    with client(served) as c:
+        listed = c.get("/api/info").json()["backends"]
+    assert listed[:len(backend_names())] == backend_names()
+    if shutil.which("minizinc"):
+        assert "minizinc:gecode" in listed
+        assert "minizinc:cplex" not in listed  # listed by MiniZinc, runs only with its DLL
+    for program in ("cadical", "minisat", "picosat", "cryptominisat5"):
+        if shutil.which(program):
+            assert f"dimacs:{program}" in listed, listed
+
+
+def test_count_asks_for_failures_and_one_step_is_one_step(served: Served) -> None:
+    with client(served) as c:
+        counted = c.post("/api/run", json={"op": "count", "text": NIKOLAUS.read_text(),
+                                           "failures": True, "slot": "failures"}).json()
+        edge = "trailkit: 1\nkind: trail\nedges: [a b]\n"
+        one = c.post("/api/run", json={"op": "solve", "slot": "one", "text": edge}).json()
+        proved = c.post("/api/run", json={"op": "prove", "slot": "one", "text": edge}).json()
+    assert counted["text"].startswith("88 solutions, 266 failures and 23 early failures")
+    assert counted["counts"]["failures"] == 266 and counted["counts"]["early_failures"] == 23
+    assert "of 1 step," in one["text"] and one["steps_text"] == "1 step"
+    assert "walk of 1 step exists" in proved["text"]
+    assert "1 steps" not in json.dumps([one, proved])
+
+
+def test_a_problem_says_where_the_name_it_quotes_stands(served: Served) -> None:
+    text = ORIGINAL.read_text().replace("  - A E red", "  - A E rde", 1)
+    with client(served) as c:
+        [problem] = c.post("/api/analyse", json={"text": text}).json()["problems"]
+    line = text.splitlines()[problem["line"] - 1]
+    assert problem["column"] == 5  # the edge's start, as lint locates it
+    start = problem["token_column"] - 1
+    assert line[start:start + problem["token_length"]] == "rde"
+
+
+def _path_spec(n: int) -> str:
+    """A path of ``n`` nodes (600 KB for 20,000: its drawing takes seconds)."""
+    return ("trailkit: 1\nkind: trail\nnodes: [" + ", ".join(f"node{i}" for i in range(n))
+            + "]\nedges: [" + ", ".join(f"node{i} node{i + 1}" for i in range(n - 1)) + "]\n")
+
+
+def _polling(served: Served):
+    return httpx.AsyncClient(base_url=served.base, timeout=60, headers={"origin": served.base},
+                             cookies={"trailkit_workshop": served.token})
+
+
+def test_the_analysis_runs_off_the_event_loop(served: Served) -> None:
+    """While a spec that takes seconds to draw is analysed, the server answers."""
+    async def meanwhile() -> tuple[dict, dict]:
+        async with _polling(served) as c:
+            slow = asyncio.create_task(c.post("/api/analyse", json={
+                "text": _path_spec(20_000), "slot": "slow"}))
+            during = {}
+            while not slow.done():  # polling for the sign: the server says it analyses
+                info = (await c.get("/api/info")).json()
+                if info.get("analyses", {}).get("running") and not slow.done():
+                    during = info
+                    break
+            quick = (await c.post("/api/analyse", json={"text": NIKOLAUS.read_text(),
+                                                         "slot": "quick"})).json()
+            await slow
+            return during, quick
+
+    during, quick = asyncio.run(meanwhile())
+    assert during, "no request was answered while the slow analysis ran"
+    assert quick["problems"] == [] and quick["svg"]
+
+
+def test_an_analysis_past_its_budget_says_so_and_the_next_is_answered() -> None:
+    from trailkit.solvers.workshop.analyser import Analyses
+    from trailkit.solvers.workshop.analysis import analyse
+
+    analyse(NIKOLAUS.read_text())  # as the server does: analysers start warm
+
+    async def two() -> tuple[dict, dict, dict]:
+        analyses = Analyses(workers=1, time_s=1.0, memory_mb=2048)
+        try:
+            slow = await analyses.analyse("a", _path_spec(20_000), "path.yaml", None)
+            typo = await analyses.analyse("a", _path_spec(500).replace("node7 node8",
+                                                                        "node7 nod8"),
+                                          "path.yaml", None)
+            quick = await analyses.analyse("a", NIKOLAUS.read_text(), "n.yaml", None)
+            return slow, typo, quick
+        finally:
+            analyses.close()
+
+    slow, typo, quick = asyncio.run(two())
+    assert slow["stopped"] == "timeout" and slow["svg"] is None
+    assert "took longer than the 1 s" in slow["problems"][-1]["message"]
+    assert "did you mean" in typo["problems"][0]["message"]  # lint's, not drawn: quick
+    assert quick["svg"] and quick["problems"] == [] and "stopped" not in quick
 
 
 @pytest.mark.slow

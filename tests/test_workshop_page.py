@@ -14,7 +14,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
+import yaml
 from chromium import CHROMIUM_ARGS, find_chromium
 from workshop_server import Served, start
 
@@ -26,6 +28,14 @@ from trailkit.solvers.registry import backend_names
 pytestmark = pytest.mark.alone
 
 ROOT = Path(__file__).resolve().parent.parent
+#: A count that takes far longer than a test: the longest walks of a 60-edge graph (the
+#: graph of test_workshop.py's SLOW).
+SLOW = ("trailkit: 1\nkind: walk\nuse: at-most-once\nobjective: longest\nedges: ["
+        "0 2, 0 4, 0 8, 0 19, 0 23, 1 3, 1 9, 1 17, 1 19, 2 11, 2 13, 2 15, 2 18, 2 21, "
+        "3 9, 3 13, 3 18, 3 19, 4 7, 4 8, 4 11, 4 15, 4 17, 4 20, 5 18, 5 22, 6 8, 6 13, "
+        "6 20, 6 22, 7 16, 7 17, 7 18, 8 15, 8 17, 8 18, 9 13, 9 19, 9 20, 10 18, 10 21, "
+        "10 22, 11 17, 11 19, 12 16, 12 18, 12 20, 12 22, 12 23, 13 16, 13 18, 13 21, "
+        "13 22, 14 18, 15 17, 15 19, 15 20, 17 18, 19 21, 20 22]\n")
 ORIGINAL = ROOT / "specs" / "tyre-puzzle" / "original.yaml"
 NIKOLAUS = """trailkit: 1
 name: Das Haus vom Nikolaus
@@ -78,6 +88,14 @@ def wait_until(page, expression: str, timeout_s: float = 20.0) -> None:
     while not page.evaluate(expression):
         assert time.monotonic() < deadline, f"still false after {timeout_s} s: {expression}"
         page.wait_for_timeout(15)
+
+
+def wait_for(sign, timeout_s: float = 30.0, what: str = "the sign") -> None:
+    """Poll ``sign()`` (a question to the server) until it is true."""
+    deadline = time.monotonic() + timeout_s
+    while not sign():
+        assert time.monotonic() < deadline, f"no sign that {what} after {timeout_s} s"
+        time.sleep(0.02)
 
 
 def editor_text(page) -> str:
@@ -234,5 +252,184 @@ def test_repair_edit_on_the_picture_and_save(browser, shots: Path,
                                ".endsWith('(saved)')")
         assert (folder / "original.yaml").read_text() == text
         assert not page.outside and not page.errors, (page.outside, page.errors)
+    finally:
+        assert server.stop() == 0
+
+
+def _type(page, *keys: str) -> None:
+    """Type as a person does: text, and Enter between lines (the editor indents)."""
+    for key in keys:
+        if key in ("Enter", "Tab", "Backspace"):
+            page.keyboard.press(key)
+        else:
+            page.keyboard.type(key)
+
+
+@pytest.mark.slow
+def test_typing_lists_counting_failures_and_words(browser, shots: Path) -> None:
+    """Issue 30 item 8: a block list typed naturally is the YAML it looks like; Count
+    can ask for failures; "1 step", never "1 steps"; the backend picker lists every
+    backend that loads."""
+    server = start(None)
+    try:
+        page = open_page(browser, server)
+        page.click(".cm-content")
+        page.keyboard.press("Control+a")
+        page.keyboard.press("Delete")
+        _type(page, "trailkit: 1", "Enter", "kind: trail", "Enter", "edges:", "Enter",
+              "- A B", "Enter", "- B C", "Enter", "layout:", "Enter", "A: [0, 0]", "Enter",
+              "B: [1, 0]", "Enter", "C: [2, 0]", "Enter", "Backspace", "start: A")
+        typed = editor_text(page)
+        assert yaml.safe_load(typed) == {
+            "trailkit": 1, "kind": "trail", "edges": ["A B", "B C"],
+            "layout": {"A": [0, 0], "B": [1, 0], "C": [2, 0]}, "start": "A"}, typed
+        wait_analysed(page)
+        assert page.locator("#problems li.ok").count() == 1
+        page.screenshot(path=shots / "8-typed-list.png")
+
+        # a one-step walk is "1 step" everywhere on the page
+        replace_text(page, "trailkit: 1\nkind: trail\nedges: [a b]\n")
+        wait_analysed(page)
+        page.click("#solve")
+        page.wait_for_selector("body[data-answer='solved:solve']")
+        page.click("#whole")
+        assert page.inner_text("#step-text") == "The whole walk: 1 step"
+        assert "of 1 step," in page.inner_text("#answer-text")
+        assert "1 steps" not in page.inner_text("body")
+
+        # Count, with failures
+        replace_text(page, NIKOLAUS)
+        wait_analysed(page)
+        page.check("#count-failures")
+        page.click("#count")
+        page.wait_for_selector("body[data-answer='solved:count']")
+        said = page.inner_text("#answer-text")
+        assert said.startswith("88 solutions, 266 failures and 23 early failures"), said
+        page.screenshot(path=shots / "8-count-failures.png")
+
+        listed = page.eval_on_selector_all("#backend option", "os => os.map(o => o.value)")
+        assert listed[:len(backend_names())] == backend_names()
+        for program, name in (("minizinc", "minizinc:gecode"), ("cadical", "dimacs:cadical")):
+            if shutil.which(program):
+                assert name in listed, listed
+        assert not page.outside and not page.errors, (page.outside, page.errors)
+    finally:
+        assert server.stop() == 0
+
+
+def _plank_points(page, edge: int) -> list[tuple[float, float]]:
+    """Screen points along plank ``edge``: 19 along its middle line and 19 on each side,
+    a unit inside its drawn width; points on a tyre are left out (a click there is the
+    tyre's)."""
+    return page.evaluate("""edge => {
+      const svg = document.querySelector('#drawing svg');
+      const plank = svg.querySelector(`.edge[data-edge="${edge}"] path.plank`);
+      const half = parseFloat(plank.getAttribute('stroke-width')) / 2 - 1;
+      const tyres = [...svg.querySelectorAll('.node circle.tyre')].map(c => [
+        +c.getAttribute('cx'), +c.getAttribute('cy'),
+        +c.getAttribute('r') + (parseFloat(c.getAttribute('stroke-width')) || 0)]);
+      const m = plank.getScreenCTM(), length = plank.getTotalLength(), out = [];
+      for (let i = 1; i < 20; i++) {
+        const p = plank.getPointAtLength(length * i / 20);
+        const q = plank.getPointAtLength(Math.min(length, length * i / 20 + 0.5));
+        const d = Math.hypot(q.x - p.x, q.y - p.y) || 1;
+        for (const side of [-half, 0, half]) {
+          const x = p.x - (q.y - p.y) / d * side, y = p.y + (q.x - p.x) / d * side;
+          if (tyres.some(([cx, cy, r]) => Math.hypot(x - cx, y - cy) < r + 1)) continue;
+          out.push([m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
+        }
+      }
+      return out;
+    }""", edge)
+
+
+@pytest.mark.slow
+def test_planks_problems_and_a_stale_save(browser, shots: Path, tmp_path: Path) -> None:
+    """Issue 30 items 8 and 13: every plank answers a click within its width (dotted
+    and dashed ones too); a click on a problem selects the name it quotes; a save over
+    a file changed on disk shows both texts and lets the author choose."""
+    folder = tmp_path / "specs"
+    folder.mkdir()
+    shutil.copy(ORIGINAL, folder / "original.yaml")
+    original = ORIGINAL.read_text()
+    server = start(folder)
+    try:
+        page = open_page(browser, server)
+        wait_analysed(page)
+        colours = {e: page.get_attribute(f'#drawing svg .edge[data-edge="{e}"]', "data-colour")
+                   for e in (1, 3)}
+        assert colours == {1: "blue", 3: "green"}  # dashed and dotted
+        for edge in (1, 3):
+            points = _plank_points(page, edge)
+            assert len(points) >= 20, len(points)
+            missed = []
+            for x, y in points:
+                page.mouse.click(x, y)
+                menu = page.evaluate("[document.getElementById('edge-menu').hidden, "
+                                     "document.getElementById('edge-menu').dataset.edge]")
+                if menu != [False, str(edge)]:
+                    missed.append((round(x), round(y), menu))
+                page.evaluate("document.getElementById('edge-menu').hidden = true")
+            assert not missed, f"plank {edge}: {len(missed)} of {len(points)} missed: {missed}"
+        page.mouse.click(*_plank_points(page, 3)[28])
+        page.screenshot(path=shots / "8-plank-clicked.png")
+        page.evaluate("document.getElementById('edge-menu').hidden = true")
+
+        # a misspelt colour: the click selects it, not the start of its edge
+        typo = original.replace("  - A E red", "  - A E rde", 1)
+        page.evaluate(f"TrailkitEditor.replaceText(workshop.view, {json.dumps(typo)})")
+        wait_analysed(page)
+        problem = page.locator("#problems li.error").first
+        assert "unknown colour 'rde'" in problem.inner_text()
+        problem.click()
+        selected = page.evaluate("(() => { const s = workshop.view.state.selection.main;"
+                                 " return [s.from, s.to, workshop.view.state.sliceDoc("
+                                 "s.from, s.to)]; })()")
+        assert selected == [typo.index("rde"), typo.index("rde") + 3, "rde"], selected
+        page.screenshot(path=shots / "8-problem-selected.png")
+        page.keyboard.type("red")  # the selection is the name: typing replaces it
+        wait_analysed(page)
+        assert editor_text(page) == original
+
+        # another program changes the file while the page has it open
+        theirs = original.replace("(as found)", "(theirs)", 1)
+        (folder / "original.yaml").write_text(theirs)
+        page.click(".cm-content")
+        page.keyboard.press("Control+End")
+        page.keyboard.type("# mine\n")
+        mine = editor_text(page)
+        page.click("#save")
+        page.wait_for_selector("#conflict:not([hidden])")
+        assert page.get_attribute("body", "data-conflict") == "1"
+        assert page.inner_text("#conflict-disk").rstrip("\n") == theirs.rstrip("\n")
+        assert page.inner_text("#conflict-mine").rstrip("\n") == mine.rstrip("\n")
+        assert (folder / "original.yaml").read_text() == theirs  # nothing overwritten
+        page.screenshot(path=shots / "13-conflict.png")
+        page.click("#conflict-keep")
+        wait_until(page, "!document.body.dataset.conflict")
+        assert (folder / "original.yaml").read_text() == mine
+        assert (folder / ".original.yaml~").read_text() == theirs  # theirs is kept
+        # and a save after that needs no choice: the page knows the version it wrote
+        page.click(".cm-content")
+        page.keyboard.type("# more\n")
+        page.click("#save")
+        wait_until(page, "document.getElementById('file-status').textContent"
+                         ".endsWith('(saved)')")
+        assert (folder / "original.yaml").read_text() == editor_text(page)
+        errors = [e for e in page.errors if "409 (Conflict)" not in e]  # the refused save
+        assert not page.outside and not errors, (page.outside, errors)
+
+        # a page that goes away stops its run (a count that would take a minute)
+        page.evaluate(f"TrailkitEditor.replaceText(workshop.view, {json.dumps(SLOW)})")
+        wait_analysed(page)
+        page.fill("#time-limit", "60")
+        page.click("#count")
+        with httpx.Client(base_url=server.base, timeout=30, headers={"origin": server.base},
+                          cookies={"trailkit_workshop": server.token}) as c:
+            wait_for(lambda: c.get("/api/info").json()["runs"]["running"] == 1, 30, "it runs")
+            page.goto("about:blank")  # the page goes away (closed, or navigated off)
+            wait_for(lambda: c.get("/api/info").json()["runs"]["running"] == 0, 30, "it stopped")
+            workers = set(server.workers())
+            assert workers <= set(c.get("/api/info").json()["analyses"]["pids"])
     finally:
         assert server.stop() == 0

@@ -8,7 +8,9 @@ A page served on 127.0.0.1 can still be reached by other pages the browser shows
 * **Token.** Every request carries the access token: as ``?token=`` on the first visit
   (the URL printed at start), which is answered with a redirect that sets an HttpOnly,
   SameSite=Strict cookie and drops the token from the address bar; then as that cookie.
-  Without it: 403. Tokens are compared in constant time.
+  Without it: 403. Tokens are compared in constant time. The redirect only ever points
+  to a path of this server: ``Location`` is one ``/`` and the path, percent-encoded
+  (``GET //evil.example/?token=T`` goes to ``/evil.example/``, never to another host).
 * **Writes.** A request that is not GET or HEAD needs an ``Origin`` header naming the page
   itself (``http://HOST``): another site's form or ``fetch`` is 403.
 * **Size.** A request body over ``max_body`` bytes is 413, counted as it arrives (a
@@ -26,9 +28,10 @@ import secrets
 from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import SimpleCookie
 from typing import Any
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import parse_qs, quote, urlencode
 
-__all__ = ["COOKIE", "Guard", "content_security_policy", "new_token", "security_headers"]
+__all__ = ["COOKIE", "Guard", "content_security_policy", "new_token", "own_path",
+           "security_headers"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -141,6 +144,17 @@ class _CappedExchange:
         return message
 
 
+def own_path(path: str) -> str:
+    """``path`` as a redirect that stays on this server: one leading ``/`` (``//host``
+    and ``/\\host`` are other hosts to a browser), the rest percent-encoded (no
+    control character or backslash reaches the header).
+
+    >>> own_path("//evil.example/"), own_path("/" + chr(92) + "evil.example"), own_path("/a b")
+    ('/evil.example/', '/evil.example', '/a%20b')
+    """
+    return "/" + quote(path.lstrip("/\\\t\r\n "), safe="/")
+
+
 def _same(given: str, token: str) -> bool:
     return hmac.compare_digest(given.encode(), token.encode())
 
@@ -158,7 +172,8 @@ def _cookie(header: str) -> str:
 async def _welcome(scope: Scope, send: Send, token: str, query: dict[str, list[str]]) -> None:
     """The first visit: set the cookie and send the browser on without the token."""
     rest = {k: v for k, v in query.items() if k != "token"}
-    location = scope.get("path", "/") + (f"?{urlencode(rest, doseq=True)}" if rest else "")
+    location = own_path(scope.get("path", "/")) \
+        + (f"?{urlencode(rest, doseq=True)}" if rest else "")
     cookie = f"{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/"
     await send({"type": "http.response.start", "status": 303,
                 "headers": [(b"location", location.encode()), (b"set-cookie", cookie.encode()),

@@ -24,7 +24,7 @@ from trailkit.models.errors import SpecError, TrailkitError
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.repair_rules import RepairRules
 from trailkit.models.spec import load_spec_text
-from trailkit.models.words import in_puzzle_words
+from trailkit.models.words import in_puzzle_words, plural
 from trailkit.solvers.base import Limits
 
 __all__ = ["OPS", "Job", "run_job"]
@@ -36,9 +36,10 @@ OPS = ("solve", "count", "prove", "repair", "explain")
 @dataclass(frozen=True)
 class Job:
     """One run: ``op`` on the spec ``text`` (named ``source``; side files are read from
-    ``base_dir``), with ``backend`` (``None``: the default), ``time_limit`` seconds, and
+    ``base_dir``), with ``backend`` (``None``: the default), ``time_limit`` seconds,
     for a repair the page's ``rules`` on top of the spec's ``repair:`` block
-    (``add``: layout, any or none; ``recolour``, ``remove``: true or false)."""
+    (``add``: layout, any or none; ``recolour``, ``remove``: true or false), and for a
+    count whether to count ``failures`` (and early failures) too."""
 
     op: str
     text: str
@@ -47,6 +48,7 @@ class Job:
     backend: str | None = None
     time_limit: float = 10.0
     rules: dict[str, Any] = field(default_factory=dict)
+    failures: bool = False
 
 
 def run_job(job: Job) -> dict[str, Any]:
@@ -77,8 +79,8 @@ def _answer_json(puzzle: Puzzle, answer: Answer, job: Job) -> dict[str, Any]:
     certificate = answer.certificate
     if answer.status is Status.SOLVED:
         how = "a shortest walk" if answer.optimal else "a walk"
-        text = (f"solved by {answer.backend}: {how} of {answer.length} steps, verified by "
-                "the independent checker")
+        text = (f"solved by {answer.backend}: {how} of {plural(answer.length or 0, 'step')}, "
+                "verified by the independent checker")
     elif answer.status is Status.UNSOLVABLE:
         why = certificate.explanation if certificate else answer.reason
         checked = " (certificate checked)" if answer.certificate_checked else ""
@@ -90,6 +92,7 @@ def _answer_json(puzzle: Puzzle, answer: Answer, job: Job) -> dict[str, Any]:
             "text": in_puzzle_words(puzzle, text), "time_s": round(answer.time_s, 6),
             "certificate": None if certificate is None else certificate.kind,
             "steps": walk_steps(puzzle, answer),
+            "steps_text": plural(answer.length, "step") if answer.length is not None else None,
             "svg": draw_svg(puzzle, answer, title=_title(puzzle, job))}
 
 
@@ -102,15 +105,21 @@ def _solve(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
 def _count(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
     from trailkit.solvers.pipeline.counting import count
 
-    result = count(puzzle, job.backend, limits)
-    n = f"{result.solutions:,}" if result.complete else f"at least {result.solutions:,}"
-    text = f"{n} solution{'s' if result.solutions != 1 else ''} ({result.method}, " \
-           f"{result.backend})"
+    result = count(puzzle, job.backend, limits, failures=job.failures)
+    bound = "" if result.complete else "at least "
+    text = f"{bound}{plural(result.solutions, 'solution')}"
+    if job.failures:
+        text += (f", {bound}{plural(result.failures or 0, 'failure')} and {bound}"
+                 f"{plural(result.early_failures or 0, 'early failure')}")
+    text += f" ({result.method}, {result.backend})"
     if not result.complete:
         text += f"; unknown: {result.reason or 'a limit was reached'}"
-    return {"status": "solved" if result.complete else "unknown", "text": text,
-            "counts": {"solutions": result.solutions, "complete": result.complete,
-                       "method": result.method}}
+    counts = {"solutions": result.solutions, "complete": result.complete,
+              "method": result.method}
+    if job.failures:
+        counts.update(failures=result.failures, early_failures=result.early_failures)
+    return {"status": "solved" if result.complete else "unknown",
+            "text": in_puzzle_words(puzzle, text), "counts": counts}
 
 
 def _prove(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
@@ -119,7 +128,8 @@ def _prove(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
 
     proof = prove(puzzle, job.backend or "sat", limits)
     if proof.status is Status.SOLVED:
-        text = f"solvable: a verified walk of {proof.length} steps exists; nothing to prove"
+        text = (f"solvable: a verified walk of {plural(proof.length or 0, 'step')} exists; "
+                "nothing to prove")
     elif proof.certificate is not None:
         text = (f"unsolvable: {proof.certificate.explanation} ({proof.certificate.kind} "
                 "certificate accepted by the independent checker)")
@@ -175,6 +185,8 @@ def _repair(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
                                    "edge": c.edge, "directed": c.directed}
                                   for c in item.changes],
                         "length": item.answer.length,
+                        "walk_text": in_puzzle_words(puzzle, "a walk of " + plural(
+                            item.answer.length or 0, "step")),
                         "svg": draw_svg(item.puzzle, item.answer, emphasis=emphasis,
                                         title=_title(puzzle, job))})
     proven = "the fewest, proven" if found.minimal else "fewer not ruled out"

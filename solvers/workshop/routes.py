@@ -26,9 +26,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from trailkit.models.errors import TrailkitError
-from trailkit.solvers.workshop.analysis import analyse
+from trailkit.solvers.workshop.analyser import Analyses
 from trailkit.solvers.workshop.edits import edit_text
-from trailkit.solvers.workshop.folder import SpecFolder
+from trailkit.solvers.workshop.folder import Conflict, SpecFolder
 from trailkit.solvers.workshop.guard import security_headers
 from trailkit.solvers.workshop.jobs import OPS, Job
 from trailkit.solvers.workshop.runs import Busy, RunManager
@@ -74,9 +74,9 @@ def _static() -> dict[str, tuple[bytes, str]]:
     return out
 
 
-def build_app(settings: Settings, runs: RunManager) -> Starlette:
+def build_app(settings: Settings, runs: RunManager, analyses: Analyses) -> Starlette:
     """The Starlette app of one workshop (wrap it in a Guard before serving it)."""
-    app = _Handlers(settings, runs)
+    app = _Handlers(settings, runs, analyses)
     routes = [Route("/", app.page), Route("/static/{name}", app.static),
               Route("/favicon.ico", _no_icon),
               Route("/api/info", app.info), Route("/api/file", app.file_route),
@@ -86,15 +86,17 @@ def build_app(settings: Settings, runs: RunManager) -> Starlette:
               Route("/api/cancel", app.cancel_route, methods=["POST"]),
               Route("/api/save", app.save_route, methods=["POST"]),
               Route("/api/create", app.create_route, methods=["POST"])]
-    return Starlette(routes=routes, exception_handlers={TrailkitError: _refused})
+    return Starlette(routes=routes, exception_handlers={Conflict: _conflict,
+                                                        TrailkitError: _refused})
 
 
 class _Handlers:
     """The request handlers of one workshop: its settings, runs, folder and page files."""
 
-    def __init__(self, settings: Settings, runs: RunManager) -> None:
+    def __init__(self, settings: Settings, runs: RunManager, analyses: Analyses) -> None:
         self.settings = settings
         self.runs = runs
+        self.analyses = analyses
         self.folder = SpecFolder(settings.folder) if settings.folder is not None else None
         self.files = _static()
 
@@ -103,7 +105,11 @@ class _Handlers:
         (not a script: the CSP runs none), so the first load needs no round trip after
         the scripts."""
         nonce = secrets.token_urlsafe(12)
-        data = json.dumps(self.start_info()).replace("<", "\\u003c")  # no "</script>"
+        info = self.start_info()
+        opened = info["open"]
+        opened["analysis"] = await self.analyses.analyse(
+            "start", opened["text"], _source(opened["name"]), _base(self.folder, opened["name"]))
+        data = json.dumps(info).replace("<", "\\u003c")  # no "</script>"
         html = self.files["index.html"][0].decode().replace("{{nonce}}", nonce) \
             .replace("{{info}}", data)
         return Response(html, media_type=_TYPES[".html"],
@@ -125,24 +131,26 @@ class _Handlers:
         return JSONResponse(self.start_info())
 
     def start_info(self) -> dict[str, Any]:
-        """What the page starts from, with the spec it opens first already read and
-        analysed (one round trip instead of three on the first load)."""
+        """What the page starts from, with the spec it opens first already read (the
+        page adds its analysis: one round trip instead of three on the first load)."""
         names = self.folder.names() if self.folder else []
         first = names[0] if names and self.folder else None
-        text = self.folder.read(first, MAX_TEXT_BYTES) if first and self.folder else SCRATCH
+        text, version = self.folder.load(first, MAX_TEXT_BYTES) if first and self.folder \
+            else (SCRATCH, None)
         return {
             "folder": str(self.folder.root) if self.folder else None,
             "files": names,
-            "open": {"name": first, "text": text,
-                     "analysis": analyse(text, _source(first), _base(self.folder, first))},
+            "open": {"name": first, "text": text, "version": version, "analysis": None},
             "scratch": SCRATCH, "backends": self.settings.backends, "ops": list(OPS),
             "time_limit": self.settings.time_limit, "max_text_bytes": MAX_TEXT_BYTES,
-            "runs": self.runs.busy}
+            "runs": self.runs.busy, "analyses": self.analyses.busy}
 
     async def analyse_route(self, request: Request) -> Response:
         body = await _body(request)
         name = body.get("name")
-        return JSONResponse(analyse(_text(body), _source(name), _base(self.folder, name)))
+        return JSONResponse(await self.analyses.analyse(
+            str(body.get("slot") or "page"), _text(body), _source(name),
+            _base(self.folder, name)))
 
     async def edit_route(self, request: Request) -> Response:
         body = await _body(request)
@@ -151,8 +159,9 @@ class _Handlers:
         if not isinstance(edit, dict):
             raise TrailkitError("an edit is a JSON object with a 'kind'")
         text = edit_text(_text(body), edit, _base(self.folder, name))
-        return JSONResponse({"text": text,
-                             **analyse(text, _source(name), _base(self.folder, name))})
+        analysis = await self.analyses.analyse(
+            str(body.get("slot") or "page"), text, _source(name), _base(self.folder, name))
+        return JSONResponse({"text": text, **analysis})
 
     async def run_route(self, request: Request) -> Response:
         body = await _body(request)
@@ -172,7 +181,7 @@ class _Handlers:
         rules: dict[str, Any] = given if isinstance(given, dict) else {}
         base = _base(self.folder, name)
         job = Job(op, _text(body), _source(name), str(base) if base else None, backend,
-                  max(0.1, min(limit, MAX_TIME_S)), rules)
+                  max(0.1, min(limit, MAX_TIME_S)), rules, failures=body.get("failures") is True)
         try:
             result = await self.runs.run(str(body.get("slot") or "page"), job)
         except Busy as exc:
@@ -182,29 +191,45 @@ class _Handlers:
 
     async def cancel_route(self, request: Request) -> Response:
         body = await _body(request)
-        return JSONResponse({"cancelled": self.runs.cancel(str(body.get("slot") or "page"))})
+        slot = str(body.get("slot") or "page")
+        return JSONResponse({"cancelled": self.runs.cancel(slot),
+                             "analyses": self.analyses.cancel(slot)})
 
     async def file_route(self, request: Request) -> Response:
         name = request.query_params.get("name", "")
-        text = _folder(self.folder).read(name, MAX_TEXT_BYTES)
-        return JSONResponse({"name": name, "text": text})
+        text, version = _folder(self.folder).load(name, MAX_TEXT_BYTES)
+        return JSONResponse({"name": name, "text": text, "version": version})
 
     async def save_route(self, request: Request) -> Response:
         body = await _body(request)
         name = str(body.get("name") or "")
-        _folder(self.folder).save(name, _text(body))
-        return JSONResponse({"saved": name, "files": _folder(self.folder).names()})
+        base = body.get("base")
+        version = _folder(self.folder).save(name, _text(body),
+                                            base if isinstance(base, str) else None,
+                                            MAX_TEXT_BYTES)
+        return JSONResponse({"saved": name, "version": version,
+                             "files": _folder(self.folder).names()})
 
     async def create_route(self, request: Request) -> Response:
         body = await _body(request)
         name = str(body.get("name") or "")
-        _folder(self.folder).create(name, _text(body))
-        return JSONResponse({"created": name, "files": _folder(self.folder).names()})
+        version = _folder(self.folder).create(name, _text(body))
+        return JSONResponse({"created": name, "version": version,
+                             "files": _folder(self.folder).names()})
 
 
 async def _refused(request: Request, exc: Exception) -> Response:
     status = 413 if isinstance(exc, _TooBig) else 400
     return JSONResponse({"error": str(exc)}, status_code=status)
+
+
+async def _conflict(request: Request, exc: Exception) -> Response:
+    """A stale save: 409 with the text on disk and its version, so the page can show
+    both and the author choose."""
+    assert isinstance(exc, Conflict)
+    return JSONResponse({"error": str(exc), "conflict": True, "disk": exc.disk,
+                         "version": exc.version}, status_code=409)
+
 
 async def _no_icon(request: Request) -> Response:
     return Response(status_code=204)
@@ -221,7 +246,27 @@ async def _body(request: Request) -> dict[str, Any]:
         raise TrailkitError("the request body is not JSON") from None
     if not isinstance(body, dict):
         raise TrailkitError("the request body is a JSON object")
+    _check_unicode(body, "the request")
     return body
+
+
+def _check_unicode(value: Any, where: str) -> None:
+    """Refuse a string anywhere in a request that is not valid Unicode (JSON lets a lone
+    surrogate through as ``\\ud800``; no file name or spec text can hold one)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise TrailkitError(f"{where} is not valid Unicode (a lone surrogate at "
+                                f"character {exc.start + 1}); nothing was read or "
+                                "written") from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_unicode(key, where)
+            _check_unicode(item, f"'{key}'" if where == "the request" else where)
+    elif isinstance(value, list):
+        for item in value:
+            _check_unicode(item, where)
 
 
 def _text(body: dict[str, Any]) -> str:

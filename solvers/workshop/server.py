@@ -30,6 +30,8 @@ DEFAULT_PORT = 8765
 _TRIES = 10
 #: The request body cap: a 1 MB spec as JSON (escapes included) fits; 2 MB does not.
 MAX_BODY = 1_500_000
+#: The seconds the analysis of one edit may take (lint first, then the drawing).
+ANALYSIS_TIME_S = 5.0
 
 
 @dataclass(frozen=True)
@@ -81,12 +83,20 @@ def _bind(host: str, port: int | None) -> socket.socket:
     raise TrailkitError("no free port")  # unreachable: port 0 always binds
 
 
+#: The programs ``dimacs:`` offers when they are on PATH (any other is typed by name).
+DIMACS_PROGRAMS = ("cadical", "kissat", "minisat", "picosat", "cryptominisat5", "glucose",
+                   "lingeling")
+
+
 def _backends() -> list[str]:
-    """Every registered backend that loads here (imported now, so workers inherit it)."""
+    """Every backend that loads here (imported now, so workers inherit it): trailkit's
+    own, ``minizinc:SOLVER`` for each solver the installed MiniZinc can run, and
+    ``dimacs:PROGRAM`` for each known SAT solver program on PATH."""
     from trailkit.solvers.registry import backend_names, get_backend
 
     usable = []
-    for name in backend_names():
+    for name in [*backend_names(), *_minizinc_names(),
+                 *(f"dimacs:{p}" for p in DIMACS_PROGRAMS)]:
         try:
             get_backend(name)
         except BackendUnavailable:
@@ -95,33 +105,45 @@ def _backends() -> list[str]:
     return usable
 
 
+def _minizinc_names() -> list[str]:
+    """``minizinc:SOLVER`` for each solver MiniZinc lists that runs on its own: not a
+    GUI (Gecode Gist) and not one that needs a library MiniZinc has to be pointed at
+    (``requiredFlags``: CPLEX, Gurobi, Xpress without their DLLs)."""
+    import json
+    import shutil
+    import subprocess
+
+    executable = shutil.which("minizinc")
+    if executable is None:
+        return []
+    try:
+        done = subprocess.run([executable, "--solvers-json"], capture_output=True,
+                              text=True, timeout=20, check=False)
+        listed = json.loads(done.stdout)
+    except (OSError, subprocess.TimeoutExpired, ValueError):
+        return []
+    names = []
+    for solver in listed if isinstance(listed, list) else []:
+        ident = str(solver.get("id", ""))
+        if ident and not solver.get("isGUIApplication") and not solver.get("requiredFlags"):
+            names.append(f"minizinc:{ident.rsplit('.', 1)[-1]}")
+    return sorted(set(names))
+
+
 def _warm() -> None:
-    """Load what every run uses, once, in the server: workers are forked with it."""
+    """Load what every run uses, once, in the server: workers and analysers are forked
+    with it (a fresh analyser, one that replaced a stopped one too, then draws its first
+    spec as fast as its hundredth)."""
+    from trailkit.solvers.workshop.analysis import analyse
+    from trailkit.solvers.workshop.routes import SCRATCH
+
+    analyse(SCRATCH)
 
 
-def serve(folder: Path | None, *, host: str = "127.0.0.1", port: int | None = None,
-          on_ready: Callable[[Workshop], None] = lambda w: None, workers: int = 2,
-          queue: int = 8, time_limit: float = 10.0, memory_mb: int = 2048) -> Workshop:
-    """Serve the workshop of ``folder`` (``None``: a scratch spec) until Ctrl-C; see the
-    module docstring. Raises :class:`TrailkitError` for what stops it from starting."""
-    _, uvicorn = _modules()
-    from trailkit.solvers.workshop.guard import Guard, new_token
-    from trailkit.solvers.workshop.routes import Settings, build_app
-    from trailkit.solvers.workshop.runs import RunManager
-
-    if folder is not None and not folder.is_dir():
-        raise TrailkitError(f"{folder} is not a folder")
-    sock = _bind(host, port)
-    bound = sock.getsockname()[1]
-    workshop = Workshop(host, bound, new_token())
-    settings = Settings(folder, workers, queue, memory_mb, time_limit, _backends())
-    _warm()
-    runs = RunManager(workers=workers, queue=queue, memory_mb=memory_mb)
-    shown = f"[{host}]" if ":" in host else host
-    hosts = {f"{shown}:{bound}", f"localhost:{bound}"}
-    app = Guard(build_app(settings, runs), token=workshop.token, hosts=hosts,
-                max_body=MAX_BODY)
-
+def _server_class(uvicorn: Any, workshop: Workshop,
+                  on_ready: Callable[[Workshop], None], stop_all: Callable[[], None]
+                  ) -> Any:
+    """uvicorn's server, told when it is ready and stopping runs at once on Ctrl-C."""
     base_server: Any = uvicorn.Server  # the class uvicorn runs, seen as Any here
 
     class _Server(base_server):
@@ -145,14 +167,48 @@ def serve(folder: Path | None, *, host: str = "127.0.0.1", port: int | None = No
             loop = getattr(self, "_loop", None)
             if loop is not None:
                 with contextlib.suppress(RuntimeError):
-                    loop.call_soon_threadsafe(runs.close)
+                    loop.call_soon_threadsafe(stop_all)
 
+    return _Server
+
+
+def serve(folder: Path | None, *, host: str = "127.0.0.1", port: int | None = None,
+          on_ready: Callable[[Workshop], None] = lambda w: None, workers: int = 2,
+          queue: int = 8, time_limit: float = 10.0, memory_mb: int = 2048) -> Workshop:
+    """Serve the workshop of ``folder`` (``None``: a scratch spec) until Ctrl-C; see the
+    module docstring. Raises :class:`TrailkitError` for what stops it from starting."""
+    _, uvicorn = _modules()
+    from trailkit.solvers.workshop.analyser import Analyses
+    from trailkit.solvers.workshop.guard import Guard, new_token
+    from trailkit.solvers.workshop.routes import Settings, build_app
+    from trailkit.solvers.workshop.runs import RunManager
+
+    if folder is not None and not folder.is_dir():
+        raise TrailkitError(f"{folder} is not a folder")
+    sock = _bind(host, port)
+    bound = sock.getsockname()[1]
+    workshop = Workshop(host, bound, new_token())
+    settings = Settings(folder, workers, queue, memory_mb, time_limit, _backends())
+    _warm()
+    runs = RunManager(workers=workers, queue=queue, memory_mb=memory_mb)
+    analyses = Analyses(workers=workers, time_s=ANALYSIS_TIME_S, memory_mb=memory_mb)
+
+    def stop_all() -> None:
+        runs.close()
+        analyses.close()
+
+    shown = f"[{host}]" if ":" in host else host
+    hosts = {f"{shown}:{bound}", f"localhost:{bound}"}
+    app = Guard(build_app(settings, runs, analyses), token=workshop.token, hosts=hosts,
+                max_body=MAX_BODY)
+
+    server_class = _server_class(uvicorn, workshop, on_ready, stop_all)
     config = uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False,
                             timeout_graceful_shutdown=5, server_header=False)
-    server = _Server(config)
+    server = server_class(config)
     try:
         server.run(sockets=[sock])
     finally:
-        runs.close()
+        stop_all()
         sock.close()
     return workshop

@@ -11,6 +11,7 @@ const state = {
   info: null, name: null, view: null, puzzle: null, seq: 0, shown: 0,
   pending: null, inFlight: false, timer: null, steps: [], step: 0,
   picked: null, answerFor: null, answerShown: false, changeAt: null, latencyMs: null, savedText: null, running: 0,
+  version: null, stepsText: "", conflict: null,
 };
 window.workshop = state;  // for tests and the curious: the page's state
 
@@ -20,7 +21,12 @@ async function api(path, body) {
   const res = await fetch(path, opts);
   let data;
   try { data = await res.json(); } catch (e) { data = {error: res.status + " " + res.statusText}; }
-  if (!res.ok) throw new Error(data.error || res.statusText);
+  if (!res.ok) {
+    const err = new Error(data.error || res.statusText);
+    err.status = res.status;
+    err.data = data;
+    throw err;
+  }
   return data;
 }
 
@@ -37,7 +43,7 @@ function changed() {
 }
 
 function analyseNow() {
-  const body = {text: text(), name: state.name, seq: ++state.seq};
+  const body = {text: text(), name: state.name, seq: ++state.seq, slot};
   if (state.inFlight) { state.pending = body; return; }
   send(body);
 }
@@ -46,6 +52,7 @@ async function send(body) {
   state.inFlight = true;
   try {
     const out = await api("/api/analyse", body);
+    if (out.cancelled) return;  // a newer one replaced it
     if (body.seq >= state.shown) { state.shown = body.seq; show(out, body.text); }
   } catch (e) {
     showProblems([{line: 1, column: 1, level: "error", message: String(e.message)}]);
@@ -85,7 +92,8 @@ function showProblems(problems) {
     li.textContent = (p.line ? `line ${p.line}, column ${p.column}: ` : "") + p.message;
     li.dataset.line = p.line || "";
     li.dataset.column = p.column || "";
-    li.onclick = () => p.line && E.goTo(state.view, p.line, p.column || 1);
+    li.dataset.tokenColumn = p.token_column || "";
+    li.onclick = () => p.line && E.goToProblem(state.view, p);
     list.appendChild(li);
   }
   if (!problems.length) {
@@ -140,9 +148,33 @@ function fit() {
   return {toLayout: (px, py) => [(px - fx.b) / fx.a, (py - fy.b) / fy.a]};
 }
 
+// Every plank answers a click anywhere within its drawn width, not only on its painted
+// dots or dashes: under each stroke of an edge goes a copy without dashes, transparent,
+// that takes the clicks (pointer-events: stroke), at least 12 units wide.
+function hitAreas(svg) {
+  for (const g of svg.querySelectorAll(".edge")) {
+    for (const stroke of g.querySelectorAll("path, line, polyline")) {
+      if (stroke.classList.contains("hit")) continue;
+      const hit = stroke.cloneNode(false);
+      const width = parseFloat(stroke.getAttribute("stroke-width")) || 0;
+      hit.removeAttribute("stroke-dasharray");
+      hit.removeAttribute("marker-end");
+      hit.removeAttribute("marker-start");
+      hit.setAttribute("class", "hit");
+      hit.setAttribute("stroke", "transparent");
+      hit.setAttribute("fill", "none");
+      hit.setAttribute("stroke-linecap", "butt");
+      hit.setAttribute("stroke-width", String(Math.max(width, 12)));
+      hit.setAttribute("pointer-events", "stroke");
+      g.insertBefore(hit, g.firstChild);
+    }
+  }
+}
+
 function wirePicture() {
   const svg = svgEl();
   if (!svg) return;
+  hitAreas(svg);
   for (const g of svg.querySelectorAll(".node")) g.addEventListener("pointerdown", nodeDown);
   for (const g of svg.querySelectorAll(".edge")) g.addEventListener("click", edgeClick);
   if (state.picked) {
@@ -249,6 +281,7 @@ async function run(op) {
   const forText = text();
   const body = {op, text: forText, name: state.name, slot, backend: $("backend").value,
                 time_limit: +$("time-limit").value || 10,
+                failures: op === "count" && $("count-failures").checked,
                 rules: {add: $("rule-add").value || undefined,
                         recolour: $("rule-recolour").checked || undefined,
                         remove: $("rule-remove").checked || undefined}};
@@ -284,6 +317,7 @@ function answer(out) {
   t.className = out.status;
   document.body.dataset.answer = out.status + (out.op ? ":" + out.op : "");
   state.steps = out.steps || [];
+  state.stepsText = out.steps_text || "";
   $("walk").hidden = !state.steps.length;
   const list = $("steps");
   list.replaceChildren(...state.steps.map((s, i) => {
@@ -304,7 +338,7 @@ function answer(out) {
     view.type = "button";
     view.textContent = "Show";
     view.onclick = () => drawSvg(r.svg);
-    li.append(b, " ", view, ` (a walk of ${r.length} steps in the repaired puzzle)`);
+    li.append(b, " ", view, ` (${r.walk_text} in the repaired puzzle)`);
     if (i === 0) li.dataset.first = "1";
     return li;
   }));
@@ -343,7 +377,7 @@ function stepTo(k) {
     $("step-text").textContent = `Step ${cur} of ${steps.length}: ${s.from} → ${s.to}` +
       (s.colour ? ` (${s.colour})` : "");
   } else {
-    $("step-text").textContent = `The whole walk: ${steps.length} steps`;
+    $("step-text").textContent = `The whole walk: ${state.stepsText}`;
   }
   $("prev").disabled = cur === 0;
   $("next").disabled = cur === steps.length;
@@ -359,22 +393,65 @@ function fileStatus() {
 
 async function openFile(name) {
   const out = await api("/api/file?name=" + encodeURIComponent(name));
+  hideConflict();
   state.name = name;
   state.savedText = out.text;
+  state.version = out.version;
   state.answerFor = null;
   E.setText(state.view, out.text);
   answer({status: "", text: ""});
   changed();
 }
 
-async function save() {
+// Save, saying which version of the file the text replaces: when the file changed on
+// disk since (another program, another page), the server refuses (409) and sends the
+// disk's text, and the page shows both and lets the author choose.
+async function save(base) {
   if (!state.name) { download(); return; }
+  const mine = text();
   try {
-    await api("/api/save", {name: state.name, text: text()});
-    state.savedText = text();
+    const out = await api("/api/save", {name: state.name, text: mine,
+                                        base: base === undefined ? state.version : base});
+    state.savedText = mine;
+    state.version = out.version;
+    hideConflict();
     fileStatus();
-    $("file-status").textContent = state.name + " (saved)";
-  } catch (e) { $("file-status").textContent = "not saved: " + e.message; }
+  } catch (e) {
+    if (e.status === 409 && e.data && e.data.conflict) showConflict(e.data, mine);
+    else $("file-status").textContent = "not saved: " + e.message;
+  }
+}
+
+function showConflict(data, mine) {
+  state.conflict = {disk: data.disk, version: data.version, mine};
+  $("conflict-message").textContent = data.error;
+  $("conflict-mine").textContent = mine;
+  $("conflict-disk").textContent = data.disk;
+  $("conflict").hidden = false;
+  $("file-status").textContent = state.name + " (not saved: changed on disk)";
+  document.body.dataset.conflict = "1";
+}
+
+function hideConflict() {
+  state.conflict = null;
+  $("conflict").hidden = true;
+  delete document.body.dataset.conflict;
+}
+
+// The author keeps the page's text: it replaces the disk's version they were shown.
+function keepMine() {
+  if (state.conflict) save(state.conflict.version);
+}
+
+// The author takes the disk's text (one undoable step: Ctrl-Z brings theirs back).
+function takeDisk() {
+  const c = state.conflict;
+  if (!c) return;
+  E.replaceText(state.view, c.disk);
+  state.savedText = c.disk;
+  state.version = c.version;
+  hideConflict();
+  fileStatus();
 }
 
 async function create() {
@@ -414,9 +491,17 @@ async function start() {
   state.view = E.create($("editor"), info.open.text, changed, nonce);
   document.querySelectorAll("button.run").forEach(b => b.onclick = () => run(b.dataset.op));
   $("cancel").onclick = () => api("/api/cancel", {slot}).catch(() => {});
+  // a page that goes away (closed, reloaded, navigated off) stops its runs and
+  // analyses: nobody will read their answers
+  window.addEventListener("pagehide", () => fetch("/api/cancel", {
+    method: "POST", keepalive: true, headers: {"content-type": "application/json"},
+    body: JSON.stringify({slot})}).catch(() => {}));
   $("files").onchange = () => openFile($("files").value);
   $("new").onclick = create;
-  $("save").onclick = save;
+  $("save").onclick = () => save();
+  $("conflict-keep").onclick = keepMine;
+  $("conflict-take").onclick = takeDisk;
+  $("conflict-close").onclick = hideConflict;
   $("download").onclick = download;
   $("undo").onclick = () => E.undo(state.view);
   $("redo").onclick = () => E.redo(state.view);
@@ -447,6 +532,7 @@ async function start() {
   // the first spec comes read and analysed with the info: no further round trip
   state.name = info.open.name;
   state.savedText = info.open.name ? info.open.text : null;
+  state.version = info.open.version;
   state.shown = state.seq = 1;
   show(info.open.analysis, info.open.text);
   fileStatus();

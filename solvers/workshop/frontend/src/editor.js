@@ -17,7 +17,8 @@ export function create(parent, doc, onChange, nonce) {
         lineNumbers(), highlightActiveLineGutter(), highlightActiveLine(), drawSelection(),
         history(), indentOnInput(), bracketMatching(), lintGutter(),
         syntaxHighlighting(defaultHighlightStyle, {fallback: true}), yaml(),
-        keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
+        keymap.of([{key: "Enter", run: yamlNewline}, ...defaultKeymap, ...historyKeymap,
+                   indentWithTab]),
         EditorState.tabSize.of(2), EditorView.lineWrapping,
         EditorView.updateListener.of(u => { if (u.docChanged) onChange(u.state.doc.toString()); }),
   ];
@@ -26,17 +27,95 @@ export function create(parent, doc, onChange, nonce) {
   return view;
 }
 
-// Show `problems` ({line, column, message, level}, 1-based) as lint marks.
+// Enter at the end of a line of a YAML block, indented as YAML wants the next line:
+// after `key:` one step in (so `edges:` Enter `- A B red` is the key's list), after a
+// `- item` the next item's place, else the line's own indentation. A `key:` left at the
+// indentation of the list items just above it (typing `layout:` after the last edge)
+// could only be an error there: it moves out to the indentation of the key that owns
+// the list. Anywhere else (mid-line, in a [flow] list, a selection) Enter is as usual.
+function yamlNewline(view) {
+  const state = view.state, sel = state.selection.main;
+  if (state.selection.ranges.length > 1 || !sel.empty) return false;
+  const line = state.doc.lineAt(sel.head);
+  if (line.text.slice(sel.head - line.from).trim() !== "") return false;
+  const code = withoutComment(line.text).trimEnd();
+  if (/[[{]/.test(code.replace(/'[^']*'|"[^"]*"/g, "")) && !/[\]}]\s*$/.test(code)) return false;
+  const indent = indentOf(line.text);
+  let lineIndent = indent;
+  const changes = [];
+  if (indent > 0 && /^\s*[^\s#-][^:]*:$/.test(code)) {
+    const above = previousCode(state.doc, line.number);
+    const owner = above && /^\s*- /.test(above.text) && indentOf(above.text) === indent
+      ? ownerKey(state.doc, above.number, indent) : null;
+    if (owner !== null) {
+      lineIndent = owner;
+      changes.push({from: line.from, to: line.from + indent, insert: " ".repeat(owner)});
+    }
+  }
+  const item = /^(\s*)- +/.exec(code);
+  const content = item ? item[0].length + (lineIndent - indent) : lineIndent;
+  let next = lineIndent;
+  if (/:$|[|>][-+]?\d*$/.test(code) && code.trim() !== "") next = content + 2;
+  else if (item) next = lineIndent;
+  changes.push({from: sel.head, to: line.to, insert: "\n" + " ".repeat(next)});
+  const set = state.changes(changes);
+  view.dispatch({changes: set, selection: {anchor: set.mapPos(line.to, 1)},
+                 scrollIntoView: true, userEvent: "input"});
+  return true;
+}
+
+function indentOf(text) { return /^ */.exec(text)[0].length; }
+function withoutComment(text) { return text.replace(/(^|\s)#.*$/, ""); }
+
+// The nearest line above `number` with code on it (not blank, not only a comment).
+function previousCode(doc, number) {
+  for (let n = number - 1; n >= 1; n--) {
+    const l = doc.line(n);
+    if (withoutComment(l.text).trim() !== "") return l;
+  }
+  return null;
+}
+
+// The indentation of the `key:` that owns the list whose item is on line `number`
+// (indented `indent`), or null when there is none further out.
+function ownerKey(doc, number, indent) {
+  for (let n = number - 1; n >= 1; n--) {
+    const text = withoutComment(doc.line(n).text).trimEnd();
+    if (text.trim() === "") continue;
+    const at = indentOf(text);
+    if (at < indent) return /:$/.test(text) ? at : null;
+  }
+  return null;
+}
+
+// Where a problem's mark goes: on the name its message quotes (`token_column`, from
+// the server) when it was found in the line, else from its column to the word's end.
+function problemRange(doc, p) {
+  const line = doc.line(Math.max(1, Math.min(doc.lines, p.line || 1)));
+  const column = p.token_column || p.column || 1;
+  const from = Math.min(line.to, line.from + Math.max(0, column - 1));
+  const word = p.token_length ||
+    /^[^\s,\]\}:#]*/.exec(doc.sliceString(from, line.to))[0].length;
+  return {from, to: Math.min(line.to, from + Math.max(1, word))};
+}
+
+// Show `problems` ({line, column, token_column, token_length, message, level}, 1-based)
+// as lint marks.
 export function showProblems(view, problems) {
   const doc = view.state.doc;
-  const marks = problems.map(p => {
-    const line = doc.line(Math.max(1, Math.min(doc.lines, p.line || 1)));
-    const from = Math.min(line.to, line.from + Math.max(0, (p.column || 1) - 1));
-    const word = /^[^\s,\]\}:#]*/.exec(doc.sliceString(from, line.to))[0].length;
-    return {from, to: Math.min(line.to, from + Math.max(1, word)),
-            severity: p.level === "warning" ? "warning" : "error", message: p.message};
-  });
+  const marks = problems.filter(p => p.line).map(p => ({
+    ...problemRange(doc, p),
+    severity: p.level === "warning" ? "warning" : "error", message: p.message}));
   view.dispatch(setDiagnostics(view.state, marks));
+}
+
+// Select the name a problem's message quotes (or put the cursor at its column) and
+// focus the editor.
+export function goToProblem(view, p) {
+  const range = problemRange(view.state.doc, p);
+  const select = p.token_length ? {anchor: range.from, head: range.to} : {anchor: range.from};
+  view.dispatch({selection: select, scrollIntoView: true});
+  view.focus();
 }
 
 // Replace the text by `text` as one undoable step, changing only the part that differs.
