@@ -14,6 +14,7 @@ import textwrap
 import time
 import types
 from itertools import pairwise
+from pathlib import Path
 
 import pytest
 from budget import costly
@@ -134,6 +135,23 @@ def test_a_time_limit_stops_the_sum_with_a_lower_bound(loops: bool) -> None:
     # a lower bound: what the orientations summed so far give
     assert (result.solutions > 0) == (result.stats["orientations"] > 0)
     assert not result.stats["interrupted"]
+
+
+def test_a_stopped_count_says_at_least_of_every_start_too(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Stopped by its time limit, the count's table by start node holds lower bounds as
+    well: the table says so, not only the total."""
+    from trailkit.solvers.cli import main
+
+    nodes = [chr(ord("a") + i) for i in range(11)]
+    edges = ", ".join(f"{a} {b}" for i, a in enumerate(nodes) for b in nodes[i + 1:])
+    spec = tmp_path / "k11.yaml"
+    spec.write_text(f"trailkit: 1\nkind: trail\nnodes: [{', '.join(nodes)}]\n"
+                    f"edges: [{edges}]\n")
+    assert main(["count", str(spec), "--time-limit", "1"]) == 3
+    text = capsys.readouterr().out
+    assert "solutions:      at least" in text
+    assert "by start node (each at least):" in text
 
 
 @pytest.mark.parametrize("path", ["compiled", "reference"])

@@ -275,7 +275,7 @@ def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: 
     if not result.complete:
         lines.append(f"  incomplete: {result.reason}")
     if result.per_start:
-        lines.append("  by start node:")
+        lines.append("  by start node:" if result.complete else "  by start node (each at least):")
         rows = [(as_shown(name), f"{row.solutions:,}", f"{row.failures or 0:,}",
                  f"{row.early_failures or 0:,}") for name, row in result.per_start.items()]
         heads = ("start", "solutions", "failures", "early failures")[:4 if failures else 2]
