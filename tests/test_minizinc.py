@@ -154,3 +154,17 @@ def test_minizinc_that_ignores_its_time_limit_is_killed(
     assert marker.exists()
     assert answer.status is Status.UNKNOWN and "time limit" in answer.reason
     assert answer.time_s < 0.5 + 10
+
+
+@needs_gecode
+def test_minizinc_runs_within_the_memory_limit() -> None:
+    """MiniZinc and its solver ran without a memory bound (only dimacs programs had
+    one): capped at 40 MB, Gecode cannot even start, and that is an unknown answer
+    naming the limit, not a missing backend."""
+    puzzle = load_spec(ROOT / "specs" / "tyre-puzzle" / "restored.yaml")
+    backend = get_backend("minizinc:gecode")
+    answer = backend.solve(puzzle, Limits(time_limit=60, memory_mb=40))
+    assert answer.status is Status.UNKNOWN
+    assert "memory limit: 40 MB" in answer.reason
+    roomy = backend.solve(puzzle, Limits(time_limit=60, memory_mb=4096))
+    assert roomy.status is Status.SOLVED and roomy.length == 25

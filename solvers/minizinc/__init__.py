@@ -53,8 +53,9 @@ class MiniZincBackend(Backend):
     def _run(self, model: MznModel, limits: Limits, **options: Any) -> Run:
         sign(SOLVING, self.name)
         run = run_minizinc(self.executable, self.solver, model.text, limits.time_limit,
-                           **options)
-        if run.errors and not run.solutions and not run.killed:
+                           memory_mb=limits.memory_mb, **options)
+        if run.errors and not run.solutions and not run.killed \
+                and not _out_of_memory(run, limits):
             raise BackendUnavailable(describe_failure(run, self.solver))
         return run
 
@@ -98,6 +99,9 @@ class MiniZincBackend(Backend):
 
     def _unknown(self, run: Run, limits: Limits) -> str:
         flat = "" if run.flatten_s is None else f"; flattening took {run.flatten_s:.2f} s"
+        if _out_of_memory(run, limits):
+            return (f"MiniZinc with {self.solver} ran out of its memory limit: "
+                    f"{limits.memory_mb} MB{flat}")
         if run.killed or run.status in ("UNKNOWN", ""):
             return (f"the time limit of {limits.time_limit:g} s was reached{flat}"
                     if limits.time_limit is not None else
@@ -153,3 +157,13 @@ class MiniZincBackend(Backend):
         reason = "" if complete else self._unknown(run, limits)
         return CountResult(self.name, walks + empties, complete=complete, method=method,
                            reason=reason, stats=stats)
+
+
+def _out_of_memory(run: Run, limits: Limits) -> bool:
+    """Whether a run that stopped without an answer failed for want of memory under its
+    cap (a memout is an unknown answer, not a backend that is missing)."""
+    if limits.memory_mb is None or run.solutions:
+        return False
+    said = " ".join([*run.errors, *run.messages]).lower()
+    return any(word in said for word in ("bad_alloc", "out of memory", "memory",
+                                         "cannot allocate"))

@@ -104,9 +104,12 @@ def _read(line: str, run: Run) -> None:
 
 
 def run_minizinc(executable: str, solver: str, model_text: str, time_limit: float | None,
-                 *, all_solutions: bool = False, solution_limit: int | None = None) -> Run:
+                 *, all_solutions: bool = False, solution_limit: int | None = None,
+                 memory_mb: int | None = None) -> Run:
     """Solve ``model_text`` with ``minizinc --solver SOLVER``; killed shortly after
-    ``time_limit`` seconds if it has not stopped (its own ``--time-limit`` is given too)."""
+    ``time_limit`` seconds if it has not stopped (its own ``--time-limit`` is given too);
+    with ``memory_mb`` its address space (and its solver's, a child of it) is capped
+    there, as every run is bounded."""
     with tempfile.TemporaryDirectory(prefix="trailkit-mzn-") as tmp:
         path = Path(tmp) / "model.mzn"
         path.write_text(model_text, encoding="utf-8")
@@ -118,7 +121,7 @@ def run_minizinc(executable: str, solver: str, model_text: str, time_limit: floa
             argv.append("--all-solutions")
         if solution_limit is not None:
             argv += ["--num-solutions", str(solution_limit)]
-        done = run_program([*argv, str(path)], time_limit, cwd=tmp)
+        done = run_program([*argv, str(path)], time_limit, cwd=tmp, memory_mb=memory_mb)
     run = Run(killed=done.killed, wall_s=done.wall_s)
     for line in done.stdout.splitlines():
         if line.strip():
