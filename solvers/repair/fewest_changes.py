@@ -365,6 +365,9 @@ class _Finder:
         adds = tuple(direct_additions(self.puzzle))
         if not adds or (self.cap is not None and len(adds) > self.cap):
             return None
+        if math.comb(len(self.changes), len(adds)) <= SEARCH_BUDGET:
+            return None  # few enough sets to try them all: the search ranks them (the one
+            # shown is then the first of what --all lists, not just one pairing)
         proven, proof = self.minimality(len(adds))
         if not proven:
             try:
