@@ -7,7 +7,7 @@ every common colour-vision deficiency) and every colour also gets its own dash p
 and letter, so the picture reads even in greyscale. The legend names each colour.
 
 These are facts about a puzzle's colours, shared by the drawings, the exports
-(:mod:`trailkit.solvers.interchange` paints DOT and GraphML edges with them) and the
+(:mod:`trailkit.solvers.tools.interchange` paints DOT and GraphML edges with them) and the
 workshop page, so they live below all of them.
 
 >>> paint = palette(["red", "blue", "green"])

@@ -191,7 +191,7 @@ class Puzzle:
         return None if c < 0 else self.colour_names[c]
 
     # ------------------------------------------------------- the rules, once
-    # The backends ask these; the verifier (models/verify.py) keeps its own reading.
+    # The backends ask these; the verifier (models/checking/verify.py) keeps its own reading.
     def may_start(self, v: int) -> bool:
         """May a walk start at node ``v``?"""
         return self.start is None or v in self.start

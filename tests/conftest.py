@@ -15,10 +15,10 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, settings
 
-from trailkit.models import jit
 from trailkit.models.errors import BackendUnavailable
-from trailkit.solvers import registry
-from trailkit.solvers.registry import EXTERNAL_EXAMPLES, backend_names, get_backend
+from trailkit.models.support import jit
+from trailkit.solvers.backends import registry
+from trailkit.solvers.backends.registry import EXTERNAL_EXAMPLES, backend_names, get_backend
 
 # No deadline: an example's time depends on the machine's load (and on a first Numba
 # compile), not on the code under test.
@@ -72,7 +72,7 @@ def made(name: str):
 def json_outputs_follow_their_schemas(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every JSON object a command prints in the suite is validated against the schema of
     its ``format`` (``trailkit schema NAME``): the published contract, checked everywhere."""
-    from trailkit.solvers.cli import output
+    from trailkit.solvers.frontends.cli import output
 
     emit = output.emit_json
 
@@ -87,7 +87,7 @@ def validate_output(obj: object) -> None:
     """Raise if ``obj`` (a printed JSON document) breaks the schema of its format."""
     import jsonschema
 
-    from trailkit.solvers.cli.schemas import load_output_schema, schema_for_format
+    from trailkit.solvers.frontends.cli.schemas import load_output_schema, schema_for_format
 
     assert isinstance(obj, dict), f"a JSON output must be one object, not {type(obj)}"
     name = schema_for_format(str(obj.get("format", "")))
@@ -98,7 +98,7 @@ def validate_output(obj: object) -> None:
 @pytest.fixture(scope="module")
 def compiled_kernels() -> Iterator[None]:
     """Run every kernel compiled whatever the input's size (small inputs otherwise run
-    interpreted, see :mod:`trailkit.models.jit`): for the tests of the kernels."""
+    interpreted, see :mod:`trailkit.models.support.jit`): for the tests of the kernels."""
     saved = jit.COMPILE_FROM
     jit.COMPILE_FROM = 0
     yield

@@ -51,7 +51,7 @@ def ctrl_c(args: list[str], sign: str, *, whole_group: bool = True,
     (``after`` seconds later: the benchmark samples moments inside a phase; a test
     presses at the sign itself)."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "trailkit.solvers.cli", *args], stdout=subprocess.PIPE,
+        [sys.executable, "-m", "trailkit.solvers.frontends.cli", *args], stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True, start_new_session=True,
         env={**os.environ, "TRAILKIT_TEST_SIGNS": "1"})
     err: list[str] = []
@@ -139,7 +139,7 @@ def _double_ten() -> str:
 def write_slow_puzzles(folder: Path) -> dict[str, str]:
     """Write the slow puzzles into ``folder``; their paths by name (see the module
     docstring for why each is slow)."""
-    from trailkit.solvers.cli import main
+    from trailkit.solvers.frontends.cli import main
 
     texts = {
         "k6": _complete(6),  # odd degrees: no trail, hard for SAT without the pre-check

@@ -2,7 +2,7 @@
 
 :func:`brute_shortest` knows nothing of colour phases or state graphs: it extends
 walks one edge at a time in every direction and asks
-:func:`trailkit.models.verify.verify` whether the result still obeys the rules. Walks
+:func:`trailkit.models.checking.verify.verify` whether the result still obeys the rules. Walks
 that stand on the same node, began at the same node and have the same first and last
 edge colours have the same futures under every rule, so only one of each such group
 is kept per length; with ``distinct_edges`` nothing is merged and no edge repeats,
@@ -25,10 +25,10 @@ from typing import Any
 from hypothesis import strategies as st
 
 from trailkit.models.answer import Status, Walk
-from trailkit.models.certificates import check_certificate
+from trailkit.models.checking.certificates import check_certificate
+from trailkit.models.checking.verify import verify
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
-from trailkit.models.verify import verify
-from trailkit.solvers.base import Backend, Limits
+from trailkit.solvers.backends.base import Backend, Limits
 
 COLOURS = ("red", "blue", "green")
 RGB = ColourRule.from_cycle(COLOURS)

@@ -7,9 +7,9 @@ from hypothesis import strategies as st
 from oracles import expected_walk
 
 from trailkit.models.answer import Certificate
-from trailkit.models.certificates import check_certificate
+from trailkit.models.checking.certificates import check_certificate
 from trailkit.models.puzzle import ColourRule, EdgeUse, Puzzle
-from trailkit.solvers.direct.structural import alternation_certificate
+from trailkit.solvers.backends.direct.structural import alternation_certificate
 
 ALTERNATE = ColourRule.from_transitions(["red", "blue"], {"red": ["blue"], "blue": ["red"]})
 

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given
 from oracles import check_against_oracle, walk_puzzles
 
 from trailkit.models.puzzle import EdgeUse, Puzzle
-from trailkit.solvers.base import Backend
+from trailkit.solvers.backends.base import Backend
 
 SETTINGS = costly(0.2, "each example runs a backend and the brute-force oracle",
                     suppress_health_check=[HealthCheck.function_scoped_fixture,

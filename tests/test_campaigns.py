@@ -23,11 +23,12 @@ import pytest
 
 from trailkit.models.answer import Answer
 from trailkit.models.puzzle import Puzzle
-from trailkit.solvers import isolation, registry
-from trailkit.solvers.base import Backend, Limits
+from trailkit.solvers.backends import registry
+from trailkit.solvers.backends.base import Backend, Limits
+from trailkit.solvers.backends.registry import get_backend
+from trailkit.solvers.campaigns import isolation
 from trailkit.solvers.campaigns.store import COLUMNS, open_store
-from trailkit.solvers.cli import main
-from trailkit.solvers.registry import get_backend
+from trailkit.solvers.frontends.cli import main
 
 TRIANGLE = "trailkit: 1\nkind: domino-chain\ndominoes: [[1, 2], [2, 3], [3, 1]]\n"
 KOENIGSBERG = ("trailkit: 1\nkind: trail\nedges: [a b, a b, a c, a c, a d, b d, c d]\n")
@@ -79,7 +80,7 @@ SCRIPT = (
     "for name in ('napper', 'spinner', 'doomed'):\n"
     "    registry.BACKENDS[name] = dataclasses.replace(registry.BACKENDS['direct'], "
     "module='test_campaigns', cls=name.title() + 'Backend')\n"
-    "from trailkit.solvers.cli import main\n"
+    "from trailkit.solvers.frontends.cli import main\n"
     "sys.exit(main(sys.argv[1:]))\n")
 
 

@@ -10,9 +10,9 @@ import pytest
 from corpus import random_corpus
 
 from trailkit.models.answer import Answer, Certificate, Status
-from trailkit.models.certificates import check_certificate
+from trailkit.models.checking.certificates import check_certificate
 from trailkit.models.puzzle import EdgeUse, Puzzle
-from trailkit.solvers.base import Backend, Limits
+from trailkit.solvers.backends.base import Backend, Limits
 from trailkit.solvers.pipeline import solve
 
 CORPUS = random_corpus(120)

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from trailkit.models.answer import Walk
+from trailkit.models.checking.verify import verify
 from trailkit.models.spec import load_spec
-from trailkit.models.verify import verify
-from trailkit.solvers.cli import main
+from trailkit.solvers.frontends.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ROOT / "specs"
@@ -182,7 +182,8 @@ def test_lint_expect_catches_a_wrong_expectation(tmp_path: Path,
 def test_console_script_runs_without_traceback(tmp_path: Path) -> None:
     spec = tmp_path / "p.yaml"
     spec.write_text("trailkit: 1\nkind: trail\nedges: [a b, b c\n")
-    done = subprocess.run([sys.executable, "-m", "trailkit.solvers.cli", "solve", str(spec)],
+    done = subprocess.run([sys.executable, "-m", "trailkit.solvers.frontends.cli", "solve",
+                           str(spec)],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and f"{spec}:3:8: error:" in done.stderr
@@ -254,7 +255,7 @@ def test_count_of_longest_walks_and_failures_there(capsys: pytest.CaptureFixture
 def test_install_hints_name_the_running_interpreter() -> None:
     """A missing extra is installed with this environment's pip, not whichever ``pip`` is
     first on PATH (a newcomer's system pip)."""
-    from trailkit.solvers.extras import pip_install
+    from trailkit.solvers.support.extras import pip_install
 
     hint = pip_install("trailkit[draw]")
     assert hint.startswith(sys.executable) or hint.startswith(f"'{sys.executable}'")
@@ -266,7 +267,7 @@ def _all_commands() -> list[tuple[tuple[str, ...], object]]:
     "planks")``) with their parsers."""
     import argparse
 
-    from trailkit.solvers.cli.app import build_parser
+    from trailkit.solvers.frontends.cli.app import build_parser
 
     found: list[tuple[tuple[str, ...], object]] = []
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import validate_output
 
-from trailkit.solvers.cli import main
+from trailkit.solvers.frontends.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ROOT / "specs"
@@ -33,7 +33,7 @@ def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 
 def trailkit(*args: str, encoding: str = "utf-8") -> subprocess.CompletedProcess[str]:
     """Run trailkit in a console whose encoding is ``encoding``."""
-    return subprocess.run([sys.executable, "-m", "trailkit.solvers.cli", *args],
+    return subprocess.run([sys.executable, "-m", "trailkit.solvers.frontends.cli", *args],
                           capture_output=True, encoding=encoding, timeout=120,
                           env={**os.environ, "PYTHONIOENCODING": encoding})
 

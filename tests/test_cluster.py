@@ -14,11 +14,11 @@ import pytest
 
 from trailkit.models.answer import Answer
 from trailkit.models.puzzle import Puzzle
-from trailkit.solvers import registry
-from trailkit.solvers.base import Backend, Limits
+from trailkit.solvers.backends import registry
+from trailkit.solvers.backends.base import Backend, Limits
 from trailkit.solvers.campaigns.campaign import run_campaign
 from trailkit.solvers.campaigns.store import open_store
-from trailkit.solvers.cli import main
+from trailkit.solvers.frontends.cli import main
 
 distributed = pytest.importorskip("distributed", reason="Dask is in the test extra")
 

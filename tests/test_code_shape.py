@@ -7,7 +7,7 @@ them too. A long function is split into well-named helpers, a long class into
 collaborators, so that each piece can be read in one sitting (house rules, issue 20).
 
 Compiled kernels are exempt: a function Numba compiles (decorated with
-:func:`trailkit.models.jit.kernel`, or Numba's ``njit``/``jit``) must keep its loops in
+:func:`trailkit.models.support.jit.kernel`, or Numba's ``njit``/``jit``) must keep its loops in
 one body, because a call between kernels is not free and Numba cannot inline closures
 that rebind state. So is every function of a ``*_kernel.py`` module.
 
@@ -28,7 +28,7 @@ MAX_CLASS = 300
 MAX_FUNCTION = 60
 
 #: Decorators that mark a compiled kernel: (module, name) as imported.
-KERNEL_DECORATORS = {("trailkit.models.jit", "kernel"), ("numba", "njit"), ("numba", "jit")}
+KERNEL_DECORATORS = {("trailkit.models.support.jit", "kernel"), ("numba", "njit"), ("numba", "jit")}
 
 #: ``"path:qualified name"`` -> why it may stay longer than the limit.
 KNOWN: dict[str, str] = {}
@@ -108,7 +108,7 @@ def test_every_exception_says_why() -> None:
 
 def test_kernels_are_recognised() -> None:
     """The measure is not blind: a compiled kernel is exempt, a plain function is not."""
-    tree = ast.parse("from trailkit.models.jit import kernel as k\nimport numba\n"
+    tree = ast.parse("from trailkit.models.support.jit import kernel as k\nimport numba\n"
                      "@k\ndef a(): pass\n@numba.njit(cache=True)\ndef b(): pass\n"
                      "def c(): pass\n")
     kernels = _kernel_names(tree)

@@ -20,11 +20,11 @@ import pytest
 
 from trailkit.models.answer import Answer, Walk
 from trailkit.models.puzzle import Puzzle
-from trailkit.solvers import isolation as compare_module
-from trailkit.solvers import registry
-from trailkit.solvers.base import Backend, Limits
-from trailkit.solvers.cli import main
-from trailkit.solvers.files import atomic_write
+from trailkit.solvers.backends import registry
+from trailkit.solvers.backends.base import Backend, Limits
+from trailkit.solvers.campaigns import isolation as compare_module
+from trailkit.solvers.frontends.cli import main
+from trailkit.solvers.support.files import atomic_write
 
 TRIANGLE = "trailkit: 1\nkind: domino-chain\ndominoes: [[1, 2], [2, 3], [3, 1]]\n"
 KOENIGSBERG = ("trailkit: 1\nkind: trail\n"
@@ -243,7 +243,7 @@ def test_ctrl_c_keeps_every_finished_row(tmp_path: Path) -> None:
         "from trailkit.solvers import registry\n"
         "registry.BACKENDS['sleepy'] = dataclasses.replace(registry.BACKENDS['direct'], "
         "module='test_compare', cls='SleepyBackend')\n"
-        "from trailkit.solvers.cli import main\n"
+        "from trailkit.solvers.frontends.cli import main\n"
         "sys.exit(main(sys.argv[1:]))\n")
     sign = tmp_path / "sleepy-runs"
     process = subprocess.Popen(

@@ -2,7 +2,7 @@
 
 The brute force (``tests/oracles.py``) enumerates every walk of the search tree one by one (no
 memoisation, no shared code with the counter) and asks the independent checker
-:func:`trailkit.models.verify.verify` whether each walk is a solution.
+:func:`trailkit.models.checking.verify.verify` whether each walk is a solution.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from hypothesis import strategies as st
 from oracles import brute_tallies, colours_ok, count_puzzles, prefix_ok, steps_from
 
 from trailkit.models.answer import Walk
+from trailkit.models.checking.verify import verify
 from trailkit.models.errors import UnsupportedPuzzle
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
-from trailkit.models.verify import verify
-from trailkit.solvers.base import Limits
-from trailkit.solvers.direct import DirectBackend
-from trailkit.solvers.direct.enumeration import count_walks
-from trailkit.solvers.direct.exact_count import count_euler_circuits, exact_count
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.backends.direct import DirectBackend
+from trailkit.solvers.backends.direct.enumeration import count_walks
+from trailkit.solvers.backends.direct.exact_count import count_euler_circuits, exact_count
 from trailkit.solvers.pipeline.counting import count
 from trailkit.solvers.pipeline.policy import second_limits
 

@@ -18,12 +18,12 @@ from hypothesis import assume, given
 from oracles import once_lengths, reusable_shortest, rule_puzzles, solution_oracle
 
 from trailkit.models.answer import Status, Walk
+from trailkit.models.checking.verify import verify
 from trailkit.models.errors import UnsupportedPuzzle
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
-from trailkit.models.verify import verify
-from trailkit.solvers.base import Limits
-from trailkit.solvers.cpsat import CpSatBackend, encode, export_model, make_solver
-from trailkit.solvers.registry import get_backend
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.backends.cpsat import CpSatBackend, encode, export_model, make_solver
+from trailkit.solvers.backends.registry import get_backend
 
 NIKOLAUS = ["ab", "ac", "bc", "bd", "be", "cd", "ce", "de"]
 NIKOLAUS_X = ["ab", "ac", "bc", "bd", "bx", "cx", "ce", "xd", "xe", "de"]

@@ -15,15 +15,15 @@ from typing import Any
 import pytest
 
 from trailkit.models.answer import Status
-from trailkit.models.certificates import check_certificate
+from trailkit.models.checking.certificates import check_certificate
 from trailkit.models.errors import BackendUnavailable, VerificationFailure
 from trailkit.models.spec import load_spec
-from trailkit.solvers.base import Limits
-from trailkit.solvers.cli import main
-from trailkit.solvers.dimacs import DimacsBackend
-from trailkit.solvers.dimacs.drat import read_drat
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.backends.dimacs import DimacsBackend
+from trailkit.solvers.backends.dimacs.drat import read_drat
+from trailkit.solvers.backends.registry import get_backend
+from trailkit.solvers.frontends.cli import main
 from trailkit.solvers.pipeline import solve
-from trailkit.solvers.registry import get_backend
 
 ROOT = Path(__file__).resolve().parent.parent
 NIKOLAUS = str(ROOT / "specs/nikolaus.yaml")
@@ -130,7 +130,7 @@ def test_the_solver_program_is_killed_at_the_time_left(tmp_path: Path,
                                                         ) -> None:
     """The program is told no limit of its own, so it gets no grace past the time left
     (``dimacs:cadical --time-limit 3`` ran 6 s)."""
-    from trailkit.solvers import dimacs
+    from trailkit.solvers.backends import dimacs
 
     asked: list[tuple[float | None, float]] = []
     run = dimacs.run_program

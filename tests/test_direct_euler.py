@@ -19,13 +19,13 @@ from hypothesis import given
 from oracles import brute_trail_exists, euler_puzzles
 
 from trailkit.models.answer import Answer, Status, Walk
-from trailkit.models.certificates import check_certificate
+from trailkit.models.checking.certificates import check_certificate
+from trailkit.models.checking.verify import verify
 from trailkit.models.puzzle import Objective, Puzzle
-from trailkit.models.verify import verify
-from trailkit.solvers.base import Limits
-from trailkit.solvers.direct.euler import NO_ORIENTATION, solve_euler
-from trailkit.solvers.direct.structural import components, structural_certificate
-from trailkit.solvers.registry import get_backend
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.backends.direct.euler import NO_ORIENTATION, solve_euler
+from trailkit.solvers.backends.direct.structural import components, structural_certificate
+from trailkit.solvers.backends.registry import get_backend
 
 
 # ------------------------------------------------------------------ helpers

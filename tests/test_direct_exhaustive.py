@@ -2,7 +2,7 @@
 
 The oracle is :func:`oracles.brute_shortest` with ``distinct_edges``: it
 tries every trail (no edge twice) in order of length and lets
-:func:`trailkit.models.verify.verify` judge each one.
+:func:`trailkit.models.checking.verify.verify` judge each one.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 from oracles import assert_sound, brute_shortest, walk_puzzles
 
 from trailkit.models.answer import Status
-from trailkit.models.certificates import check_certificate
+from trailkit.models.checking.certificates import check_certificate
+from trailkit.models.checking.verify import verify
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
-from trailkit.models.verify import verify
-from trailkit.solvers.base import Limits
-from trailkit.solvers.direct.exhaustive import solve_exhaustive
-from trailkit.solvers.registry import get_backend
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.backends.direct.exhaustive import solve_exhaustive
+from trailkit.solvers.backends.registry import get_backend
 
 RB = ColourRule.from_cycle(["red", "blue"])
 RGB = ColourRule.from_cycle(["red", "blue", "green"])

@@ -9,12 +9,12 @@ from hypothesis import given
 from oracles import COLOURS, RGB, assert_sound, brute_shortest, reusable_bound, walk_puzzles
 
 from trailkit.models.answer import Status
-from trailkit.models.certificates import check_certificate
+from trailkit.models.checking.certificates import check_certificate
+from trailkit.models.checking.verify import verify
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
-from trailkit.models.verify import verify
-from trailkit.solvers.base import Limits
-from trailkit.solvers.direct.reachability import solve_reusable
-from trailkit.solvers.registry import get_backend
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.backends.direct.reachability import solve_reusable
+from trailkit.solvers.backends.registry import get_backend
 
 
 # ------------------------------------------------------- property tests

@@ -13,7 +13,7 @@ How a page marks its examples (docs/layout.md, "Documentation", says the same):
   ``docs/examples/`` (at the same paths as in the repository), its
   commands one after the other, so ``--out`` files land there (never in the
   repository) and a later command of the same block reads them. A command runs as
-  ``python -m trailkit.solvers.cli ARGS`` with ``COLUMNS=80`` and UTF-8 output.
+  ``python -m trailkit.solvers.frontends.cli ARGS`` with ``COLUMNS=80`` and UTF-8 output.
 * Times are masked before comparing (``0.012 s``, ``"time_s": 0.0123``: the masks of
   ``tests/bench/outputs_snapshot.py``), so a page shows the real ones.
 * Fenced ``pycon`` blocks are doctests: a page's blocks run in order in one namespace,
@@ -43,7 +43,7 @@ from bench.outputs_snapshot import masked  # tests/ is on the path (pytest, or r
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
-TRAILKIT = [sys.executable, "-m", "trailkit.solvers.cli"]
+TRAILKIT = [sys.executable, "-m", "trailkit.solvers.frontends.cli"]
 FENCE = re.compile(r"^```([\w-]*)\s*$")
 EXIT_MARK = re.compile(r"^<!--\s*exit:\s*([\d,\s]+?)\s*-->\s*$")
 SHELL_SYNTAX = {"|", "||", "&&", ";", ">", ">>", "<", "2>", "2>&1", "&"}

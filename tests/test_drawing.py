@@ -17,10 +17,10 @@ from trailkit.models.answer import Certificate
 from trailkit.models.palette import palette
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
 from trailkit.models.spec import load_spec, load_spec_text
-from trailkit.solvers.cli import main
-from trailkit.solvers.drawing import EdgeMark, Emphasis, draw_svg
-from trailkit.solvers.drawing.layout import count_crossings, node_positions
+from trailkit.solvers.frontends.cli import main
 from trailkit.solvers.pipeline import solve
+from trailkit.solvers.tools.drawing import EdgeMark, Emphasis, draw_svg
+from trailkit.solvers.tools.drawing.layout import count_crossings, node_positions
 
 ROOT = Path(__file__).resolve().parent.parent
 SVG = "{http://www.w3.org/2000/svg}"
@@ -304,7 +304,8 @@ def test_drawing_docstring_examples(module: str) -> None:
     import doctest
     import importlib
 
-    mod = importlib.import_module(f"trailkit.solvers.drawing.{module}".removesuffix(".__init__"))
+    mod = importlib.import_module(
+        f"trailkit.solvers.tools.drawing.{module}".removesuffix(".__init__"))
     assert doctest.testmod(mod).failed == 0
 
 
@@ -312,7 +313,7 @@ def test_interchange_docstring_examples() -> None:
     import doctest
 
     pytest.importorskip("networkx")
-    from trailkit.solvers import interchange
+    from trailkit.solvers.tools import interchange
 
     assert doctest.testmod(interchange).failed == 0
 
@@ -330,8 +331,8 @@ def test_a_long_walk_on_a_simplified_picture_is_one_line_with_some_numbers() -> 
 
 
 def test_png_of_a_big_puzzle_is_drawn_simplified(tmp_path, monkeypatch) -> None:
-    import trailkit.solvers.drawing as drawing
-    import trailkit.solvers.drawing.png as png
+    import trailkit.solvers.tools.drawing as drawing
+    import trailkit.solvers.tools.drawing.png as png
 
     seen: list[str] = []
     monkeypatch.setattr(png, "SIMPLIFY_EDGES", 50)
@@ -346,8 +347,8 @@ def test_emphasis_reads_the_repair_librarys_own_changes() -> None:
     placed on the same edges of the repaired puzzle (the JSON names an edge by its id,
     a ``Change`` by its index)."""
     from trailkit.models.repair_rules import RepairRules
-    from trailkit.solvers.repair.changes import changes_json
-    from trailkit.solvers.repair.fewest_changes import repair
+    from trailkit.solvers.tools.repair.changes import changes_json
+    from trailkit.solvers.tools.repair.fewest_changes import repair
 
     tyre = load_spec(TYRE / "original.yaml")
     bridges = load_spec(ROOT / "specs" / "koenigsberg.yaml")
@@ -513,7 +514,7 @@ def test_repair_labels_clear_nodes_and_badges_for_any_added_plank(tail: str, hea
     """Planks added anywhere in the tyre puzzle (long ones under other tyres, short ones
     among the walk's badges), with a recoloured and a removed plank beside them: every
     label's box keeps off every tyre, ring, badge, tag and other label."""
-    from trailkit.solvers.repair.changes import Change, Op, apply_changes
+    from trailkit.solvers.tools.repair.changes import Change, Op, apply_changes
 
     puzzle = load_spec(TYRE / "original.yaml")
     changes = [Change(Op.ADD, tail, head, colour)]
@@ -577,7 +578,7 @@ def test_draw_repair_marks_the_added_koenigsberg_bridge_not_its_twin(tmp_path) -
 def _same_ends(root: object, first: int, second: int) -> bool:
     """Whether Königsberg's edges ``first`` and ``second`` join the same two nodes, in
     the puzzle as its repair leaves it (``root`` unused: the SVG names no ends)."""
-    from trailkit.solvers.repair import repair
+    from trailkit.solvers.tools.repair import repair
 
     fixed = repair(load_spec(ROOT / "specs" / "koenigsberg.yaml")).repairs[0].puzzle
     return {fixed.tail[first], fixed.head[first]} == {fixed.tail[second], fixed.head[second]}
@@ -599,7 +600,7 @@ def test_marks_follow_indices_through_removals_and_recolourings(as_json: bool) -
     """Three a-b planks, one removed, one recoloured blue, one blue added: the repaired
     puzzle has three blue a-b planks, and each mark is on the one its change names
     (the JSON names edges by id, the library's changes by index)."""
-    from trailkit.solvers.repair.changes import Change, Op, apply_changes, changes_json
+    from trailkit.solvers.tools.repair.changes import Change, Op, apply_changes, changes_json
 
     puzzle = load_spec_text("trailkit: 1\nkind: colour-walk\ncolours: [red, blue]\n"
                             "start: a\ngoal: c\nedges: [a b red, a b blue, a b red, "

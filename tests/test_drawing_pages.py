@@ -13,9 +13,9 @@ import pytest
 from chromium import CHROMIUM_ARGS, find_chromium
 
 from trailkit.models.spec import load_spec
-from trailkit.solvers.cli import main
-from trailkit.solvers.drawing import draw_svg, html_page, render_png
+from trailkit.solvers.frontends.cli import main
 from trailkit.solvers.pipeline import solve
+from trailkit.solvers.tools.drawing import draw_svg, html_page, render_png
 
 ROOT = Path(__file__).resolve().parent.parent
 RESTORED = ROOT / "specs" / "tyre-puzzle" / "restored.yaml"

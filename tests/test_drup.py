@@ -14,11 +14,11 @@ from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
 
 from trailkit.models.answer import Certificate, Status
-from trailkit.models.certificates import check_certificate
-from trailkit.models.drup import check_drup
-from trailkit.models.position_encoding import encode
+from trailkit.models.checking.certificates import check_certificate
+from trailkit.models.checking.drup import check_drup
+from trailkit.models.checking.position_encoding import encode
 from trailkit.models.puzzle import ColourRule, EdgeUse, Puzzle
-from trailkit.solvers.sat import SatBackend
+from trailkit.solvers.backends.sat import SatBackend
 
 PROOF_SOLVERS = ["cadical195", "glucose4", "maplechrono"]
 RGB = ColourRule.from_cycle(["red", "blue", "green"])
@@ -30,7 +30,7 @@ TRIANGLES = Puzzle.build(kind="walk", colours=RGB, closed=True, edges=[
 XOR2 = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
 MODES = [True, False]  # backward, forward
 
-# Small proofs are checked interpreted (trailkit.models.drup); these tests are of the
+# Small proofs are checked interpreted (trailkit.models.checking.drup); these tests are of the
 # compiled kernels, so every proof here runs compiled, as the big ones do.
 pytestmark = pytest.mark.usefixtures("compiled_kernels")
 

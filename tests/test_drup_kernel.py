@@ -25,13 +25,13 @@ from hypothesis import strategies as st
 from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
 
-from trailkit.models import drup, drup_kernel
-from trailkit.models.drup import check_drup
+from trailkit.models.checking import drup, drup_kernel
+from trailkit.models.checking.drup import check_drup
 
 SOLVERS = ["cadical195", "glucose4", "maplechrono"]
 MODES = [True, False]  # backward, forward
 
-# Small proofs are checked interpreted (trailkit.models.drup); these tests are of the
+# Small proofs are checked interpreted (trailkit.models.checking.drup); these tests are of the
 # compiled kernels, so every proof here runs compiled, as the big ones do.
 pytestmark = pytest.mark.usefixtures("compiled_kernels")
 

@@ -1,7 +1,7 @@
-"""The compiled scan of big uniform edge lists (``models/edge_scan.py``) numbers exactly
+"""The compiled scan of big uniform edge lists (``models/formats/edge_scan.py``) numbers exactly
 what the line-by-line reading numbers, refuses everything that is not uniform, never
 merges two names that share a hash, and leaves every puzzle and every error of the spec
-reader as it was (the reader takes it from :data:`trailkit.models.jit.COMPILE_FROM`
+reader as it was (the reader takes it from :data:`trailkit.models.support.jit.COMPILE_FROM`
 lines on; the tests here lower that to 0, so small lists go through it too, and lower
 :data:`trailkit.models.spec.fast.FAST_FROM` to 0 for the whole module, so small inline
 lists are cut out by the fast reader as big ones are)."""
@@ -20,9 +20,10 @@ from hypothesis import strategies as st
 from oracles import jit_on_and_off
 from spec_texts import specs
 
-from trailkit.models import edge_scan, jit
+from trailkit.models.formats import edge_scan
+from trailkit.models.formats.textformats import parse_edge_columns
 from trailkit.models.spec import check_spec, check_spec_text, fast, load_spec, load_spec_text
-from trailkit.models.textformats import parse_edge_columns
+from trailkit.models.support import jit
 
 # Short names (their own key), long ones (keyed by a hash), UTF-8, and near misses.
 NAMES = st.sampled_from(["a", "b", "v1", "1234567", "12345678", "node_000001",
@@ -200,7 +201,7 @@ def _file_outcome(spec: Path) -> object:
 
 SCRIPT = """
 import json, random
-from trailkit.models.edge_scan import scan_edges
+from trailkit.models.formats.edge_scan import scan_edges
 rng = random.Random(5)
 lines = [f"n{rng.randrange(300)} node_{rng.randrange(10**6):07d} {rng.choice('rgb')}"
          for _ in range(2000)]

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from trailkit.models.answer import Certificate, Status, Walk
-from trailkit.models.certificates import check_certificate
+from trailkit.models.checking.certificates import check_certificate
+from trailkit.models.checking.verify import verify
 from trailkit.models.puzzle import EdgeUse, Puzzle
-from trailkit.models.verify import verify
-from trailkit.solvers.cli import main
+from trailkit.solvers.frontends.cli import main
 from trailkit.solvers.pipeline import count, solve
 
 BACKENDS = ["direct", "cpsat", "sat"]

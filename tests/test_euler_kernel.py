@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 from oracles import jit_on_and_off
 
 from trailkit.models.answer import Status
+from trailkit.models.checking.verify import verify
 from trailkit.models.puzzle import Puzzle
-from trailkit.models.verify import verify
-from trailkit.solvers.base import Limits
-from trailkit.solvers.direct.euler import _balancing_flips, solve_euler
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.backends.direct.euler import _balancing_flips, solve_euler
 
 pytestmark = pytest.mark.usefixtures("compiled_kernels")
 
@@ -123,8 +123,8 @@ def test_max_flow_finds_a_balancing_orientation_iff_one_exists(
 WALKS_SCRIPT = textwrap.dedent("""
     import json, random, sys
     from trailkit.models.puzzle import Puzzle
-    from trailkit.solvers.base import Limits
-    from trailkit.solvers.direct.euler import solve_euler
+    from trailkit.solvers.backends.base import Limits
+    from trailkit.solvers.backends.direct.euler import solve_euler
 
     def cases():
         rng = random.Random(5)

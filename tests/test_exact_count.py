@@ -2,7 +2,7 @@
 
 :func:`count_euler_circuits` sums the BEST theorem over Eulerian orientations with a
 compiled search that builds its determinants along the way (see
-:mod:`trailkit.solvers.direct.exact_count`); ``method="reference"`` is the original
+:mod:`trailkit.solvers.backends.direct.exact_count`); ``method="reference"`` is the original
 enumeration with Python-integer determinants. Both must agree on every graph, and
 with the memoised enumeration of walks where that is small enough; the same holds
 with Numba's JIT switched off (a subprocess, so this process keeps its compiled code).
@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 from oracles import jit_on_and_off
 
 from trailkit.models.puzzle import Puzzle
-from trailkit.solvers.direct import exact_count as exact_count_module
-from trailkit.solvers.direct.enumeration import count_walks
-from trailkit.solvers.direct.exact_count import count_euler_circuits, exact_count
+from trailkit.solvers.backends.direct import exact_count as exact_count_module
+from trailkit.solvers.backends.direct.enumeration import count_walks
+from trailkit.solvers.backends.direct.exact_count import count_euler_circuits, exact_count
 
 pytestmark = pytest.mark.usefixtures("compiled_kernels")
 
@@ -104,7 +104,7 @@ def test_open_trails_count_through_the_compiled_path() -> None:
 def test_the_same_counts_with_the_jit_off() -> None:
     script = textwrap.dedent("""
         from trailkit.models.puzzle import Puzzle
-        from trailkit.solvers.direct.exact_count import count_euler_circuits
+        from trailkit.solvers.backends.direct.exact_count import count_euler_circuits
         k5 = Puzzle.build(edges=[(a, b) for a in "01234" for b in "01234" if a < b],
                           closed=True)
         mixed = Puzzle.build(edges=[("a", "b"), ("b", "c"), ("c", "a"), ("a", "b"),
@@ -141,7 +141,7 @@ def test_a_stopped_count_says_at_least_of_every_start_too(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Stopped by its time limit, the count's table by start node holds lower bounds as
     well: the table says so, not only the total."""
-    from trailkit.solvers.cli import main
+    from trailkit.solvers.frontends.cli import main
 
     nodes = [chr(ord("a") + i) for i in range(11)]
     edges = ", ".join(f"{a} {b}" for i, a in enumerate(nodes) for b in nodes[i + 1:])

@@ -19,12 +19,12 @@ from hypothesis import strategies as st
 from oracles import once_walks, walk_puzzles
 
 from trailkit.models.answer import Status
-from trailkit.models.core_certificates import check_odd_nodes, check_witness
+from trailkit.models.checking.core_certificates import check_odd_nodes, check_witness
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.spec import load_spec
-from trailkit.solvers.cli import main
-from trailkit.solvers.repair.explanation import explain
-from trailkit.solvers.repair.fewest_changes import repair, repair_mismatches
+from trailkit.solvers.frontends.cli import main
+from trailkit.solvers.tools.repair.explanation import explain
+from trailkit.solvers.tools.repair.fewest_changes import repair, repair_mismatches
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 

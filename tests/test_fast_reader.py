@@ -165,7 +165,7 @@ def test_uniform_edge_lists_read_as_line_by_line(rows: list[list[str]], gap: str
                                                  end: str) -> None:
     """``parse_edge_columns``'s whole-text path for uniform lists reads what its line loop
     reads (a trailing comment line sends the same lines through the loop)."""
-    from trailkit.models.textformats import parse_edge_columns
+    from trailkit.models.formats.textformats import parse_edge_columns
 
     text = "\n".join(gap.join(row) for row in rows) + end
     slow_text = text + ("" if text.endswith("\n") or not text else "\n") + "# end"

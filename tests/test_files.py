@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from trailkit.solvers import files
-from trailkit.solvers.cli import main
+from trailkit.solvers.frontends.cli import main
+from trailkit.solvers.support import files
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ROOT / "specs"
@@ -278,7 +278,7 @@ def test_a_certificate_and_its_proof_are_replaced_as_a_set(
 @pytest.mark.parametrize("renames", [0, 1])
 def test_proof_dir_files_are_replaced_as_a_set(renames: int, tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    from trailkit.models.lrat import check_lrat_files
+    from trailkit.models.checking.lrat import check_lrat_files
 
     folder = tmp_path / "proof"
     assert main(["prove", KOENIGSBERG, "--proof-dir", str(folder), "--lrat",

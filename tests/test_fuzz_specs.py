@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from mutants import SEED, mutants
 
-from trailkit.solvers.cli import main
+from trailkit.solvers.frontends.cli import main
 
 COUNT = int(os.environ.get("TRAILKIT_FUZZ_COUNT", "300"))
 LOCATED = re.compile(r"^\S.*?:\d+:\d+: error: ", re.MULTILINE)

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from trailkit.models.answer import Status
 from trailkit.models.spec import load_spec, load_spec_text
-from trailkit.solvers.base import Limits
-from trailkit.solvers.cli import main
-from trailkit.solvers.generate import CONFIRMERS, KINDS, generate
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.frontends.cli import main
 from trailkit.solvers.pipeline import solve
+from trailkit.solvers.tools.generate import CONFIRMERS, KINDS, generate
 
 #: Sizes small enough that the direct backend (for balanced: its confirmer, the SAT
 #: transition encoding; direct's search cannot decide that family) decides at once.

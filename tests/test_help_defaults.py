@@ -8,7 +8,7 @@ import argparse
 
 import pytest
 
-from trailkit.solvers.cli.app import build_parser
+from trailkit.solvers.frontends.cli.app import build_parser
 
 
 def _limit_options() -> list[tuple[str, argparse.Action]]:
@@ -38,9 +38,9 @@ def test_every_limit_option_states_its_default(command: str, action: argparse.Ac
 def test_the_defaults_written_are_the_defaults_applied() -> None:
     """The numbers in the help are the ones the code uses: compare's time limit per run
     and the direct backend's search-node limit."""
-    from trailkit.solvers.cli.options import DIRECT_WORK_LIMIT
-    from trailkit.solvers.direct.exhaustive import DEFAULT_WORK_LIMIT
-    from trailkit.solvers.isolation import DEFAULT_TIMEOUT_S
+    from trailkit.solvers.backends.direct.exhaustive import DEFAULT_WORK_LIMIT
+    from trailkit.solvers.campaigns.isolation import DEFAULT_TIMEOUT_S
+    from trailkit.solvers.frontends.cli.options import DIRECT_WORK_LIMIT
 
     assert DIRECT_WORK_LIMIT == DEFAULT_WORK_LIMIT
     helps = {(c, a.option_strings[0]): a.help or "" for c, a in _limit_options()}

@@ -11,9 +11,9 @@ import pytest
 
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import load_spec
-from trailkit.solvers.cli import main
-from trailkit.solvers.interchange import export_graph, from_networkx, to_networkx
+from trailkit.solvers.frontends.cli import main
 from trailkit.solvers.pipeline import solve
+from trailkit.solvers.tools.interchange import export_graph, from_networkx, to_networkx
 
 nx = pytest.importorskip("networkx")
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,7 +124,8 @@ def test_a_dimacs_export_over_the_memory_limit_is_not_built(tmp_path: Path) -> N
 
     spec = _path_spec(tmp_path, 1000)
     out = tmp_path / "p.cnf"
-    done = subprocess.run([sys.executable, "-m", "trailkit.solvers.cli", "export", str(spec),
+    done = subprocess.run([sys.executable, "-m", "trailkit.solvers.frontends.cli", "export",
+                           str(spec),
                            "--format", "dimacs", "--out", str(out)], capture_output=True,
                           text=True, timeout=120, preexec_fn=limit)
     assert done.returncode == 3, done.stderr[-2000:]

@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 from ctrl_c import assert_clean_interrupt, ctrl_c, write_slow_puzzles
 
-from trailkit.solvers import interrupts
-from trailkit.solvers.registry import backend_names
+from trailkit.solvers.backends.registry import backend_names
+from trailkit.solvers.support import interrupts
 
 # Ctrl-C at a moment a sign marks, and how soon the exit follows: on a machine of its own
 # (the README's test command runs these after the parallel part; issue 30).
@@ -208,7 +208,7 @@ def test_the_time_limit_reaches_every_slow_path(puzzles: dict[str, str], args: l
     in fact): the limit never reached the compiled sum. The bound here is for a loaded
     machine; how close to the limit it ends is for ``tests/bench/``."""
     done = subprocess.run(
-        [sys.executable, "-m", "trailkit.solvers.cli", *_args(args, puzzles),
+        [sys.executable, "-m", "trailkit.solvers.frontends.cli", *_args(args, puzzles),
          "--time-limit", "2"], capture_output=True, text=True, timeout=240)
     assert done.returncode == code, (done.returncode, done.stderr[-2000:])
     assert shown in done.stdout, done.stdout[-2000:]

@@ -1,4 +1,4 @@
-"""``models/jit.py``'s ``refcounts=False``: in effect where Numba has the option (a kernel
+"""``models/support/jit.py``'s ``refcounts=False``: in effect where Numba has the option (a kernel
 that allocates is refused), and harmless where it has not (the kernel compiles with
 Numba's reference counting, as any other)."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from trailkit.models import jit
+from trailkit.models.support import jit
 
 pytestmark = pytest.mark.skipif(not jit.COMPILED, reason="Numba is not installed")
 
@@ -73,7 +73,7 @@ def test_the_command_line_says_it_compiles_and_how_long_of_its_time(tmp_path: Pa
     edges = ", ".join(f"n{i} n{(i + 1) % 30_000}" for i in range(30_000))
     ring.write_text(f"trailkit: 1\nkind: trail\nclosed: true\nedges: [{edges}]\n")
     done = subprocess.run(
-        [sys.executable, "-m", "trailkit.solvers.cli", "solve", str(ring), "--crosscheck",
+        [sys.executable, "-m", "trailkit.solvers.frontends.cli", "solve", str(ring), "--crosscheck",
          "none"], capture_output=True, text=True, timeout=900,
         env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")})  # nothing cached
     assert done.returncode == 0, done.stderr[-2000:]

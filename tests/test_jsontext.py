@@ -1,5 +1,5 @@
 """The steps text written from a walk's arrays is exactly the list of step dicts, one
-object a line, each key and value as orjson encodes it (:mod:`trailkit.models.jsontext`),
+object a line, each key and value as orjson encodes it (:mod:`trailkit.models.formats.jsontext`),
 compiled and interpreted, and reads back as the list."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from trailkit.models.answer import Walk
-from trailkit.models.jsontext import StepsJson, write_steps
+from trailkit.models.formats.jsontext import StepsJson, write_steps
 from trailkit.models.puzzle import Puzzle
 
 NAMES = st.text(min_size=1, max_size=6)  # any text: quotes, escapes, NUL, non-ASCII
@@ -80,7 +80,8 @@ def test_every_walk_of_a_document_is_written_in_its_place() -> None:
     from pathlib import Path
 
     spec = Path(__file__).resolve().parent.parent / "specs" / "nikolaus.yaml"
-    done = subprocess.run([sys.executable, "-m", "trailkit.solvers.cli", "solve", str(spec),
+    done = subprocess.run([sys.executable, "-m", "trailkit.solvers.frontends.cli", "solve",
+                           str(spec),
                            "--backend", "all", "--json"], capture_output=True, check=True)
     doc = json.loads(done.stdout)
     walks = [doc["steps"], *(answer["steps"] for answer in doc["all_backends"])]
@@ -113,7 +114,7 @@ def test_a_console_that_is_not_utf8_gets_the_same_answer_in_ascii(tmp_path) -> N
     spec = tmp_path / "accents.yaml"
     spec.write_text("trailkit: 1\nkind: trail\nedges: [Zürich Genève, Genève Köln]\n",
                     encoding="utf-8")
-    command = [sys.executable, "-m", "trailkit.solvers.cli", "solve", str(spec), "--json"]
+    command = [sys.executable, "-m", "trailkit.solvers.frontends.cli", "solve", str(spec), "--json"]
     utf8 = subprocess.run(command, capture_output=True, check=True).stdout
     ascii_run = subprocess.run(command, capture_output=True, check=True,
                                env={**os.environ, "PYTHONIOENCODING": "ascii"}).stdout

@@ -20,7 +20,7 @@ from trailkit.models.answer import Status
 from trailkit.models.errors import UnsupportedPuzzle
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.spec import load_spec
-from trailkit.solvers.base import Backend
+from trailkit.solvers.backends.base import Backend
 from trailkit.solvers.pipeline import count, solve
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"

@@ -1,5 +1,5 @@
-"""The LRAT checker (:mod:`trailkit.models.lrat`) against its definition, and the LRAT
-writer (:func:`trailkit.models.drup.drup_to_lrat`) against the checker: python-sat's
+"""The LRAT checker (:mod:`trailkit.models.checking.lrat`) against its definition, and the LRAT
+writer (:func:`trailkit.models.checking.drup.drup_to_lrat`) against the checker: python-sat's
 proofs of random small unsatisfiable CNFs (brute force says so) become LRAT that checks;
 an accepted proof's every lemma is implied by the clauses before it (brute force), on
 formulas changed under the proof too; tampered files are rejected each for its reason,
@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
 
-from trailkit.models import drup
-from trailkit.models.drup import drup_to_lrat
-from trailkit.models.lrat import check_lrat, read_dimacs
+from trailkit.models.checking import drup
+from trailkit.models.checking.drup import drup_to_lrat
+from trailkit.models.checking.lrat import check_lrat, read_dimacs
 
 SOLVERS = ["glucose4", "cadical195"]
 
@@ -37,7 +37,7 @@ def satisfiable(clauses: list[list[int]], extra: list[int] | None = None) -> boo
 
 def solver_proof(clauses: list[list[int]], solver: str) -> list[str] | None:
     """The solver's DRUP proof, ended with "0" when it stopped before logging it (as
-    trailkit's certificates are, :func:`trailkit.solvers.sat.proof.make_certificate`)."""
+    trailkit's certificates are, :func:`trailkit.solvers.backends.sat.proof.make_certificate`)."""
     with Solver(name=solver, bootstrap_with=clauses, with_proof=True) as s:
         if s.solve():
             return None

@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 
 from trailkit.models.answer import Status
+from trailkit.models.checking.verify import verify
+from trailkit.models.encodings.minizinc_model import minizinc_model
 from trailkit.models.errors import BackendUnavailable
-from trailkit.models.minizinc_model import minizinc_model
 from trailkit.models.spec import load_spec
-from trailkit.models.verify import verify
-from trailkit.solvers.base import Backend, Limits
-from trailkit.solvers.cli import main
+from trailkit.solvers.backends.base import Backend, Limits
+from trailkit.solvers.backends.registry import get_backend
+from trailkit.solvers.frontends.cli import main
 from trailkit.solvers.pipeline import solve
-from trailkit.solvers.registry import get_backend
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Bundled specs small enough for every backend within seconds.

@@ -13,8 +13,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from trailkit.models.spec import load_spec, load_spec_text
-from trailkit.solvers.cli import main
-from trailkit.solvers.drawing import draw_svg
+from trailkit.solvers.frontends.cli import main
+from trailkit.solvers.tools.drawing import draw_svg
 
 ROOT = Path(__file__).resolve().parent.parent
 SVG = "{http://www.w3.org/2000/svg}"
@@ -47,7 +47,7 @@ CITIES = "trailkit: 1\nkind: trail\nedges: [Ulm Bonn, Bonn Kiel, Kiel Gera]\n"
 def _model_file(tmp_path: Path, steps: list[tuple[int, int, int]]) -> tuple[Path, Path]:
     """The spec of three cities and a model (``v`` lines) setting exactly the step
     variables ``(position, edge, orientation)`` true."""
-    from trailkit.solvers.sat.dimacs import encode_for_export
+    from trailkit.solvers.backends.sat.dimacs import encode_for_export
 
     spec = tmp_path / "cities.yaml"
     spec.write_text(CITIES)
@@ -121,7 +121,7 @@ def test_count_failures_of_an_unsolvable_puzzle_says_what_its_numbers_mean(capsy
 # ------------------------------------------------------------------ names on an ASCII console
 def _ascii_console(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """Run trailkit where standard output and error can show ASCII only."""
-    return subprocess.run([sys.executable, "-m", "trailkit.solvers.cli", *args], cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "trailkit.solvers.frontends.cli", *args], cwd=cwd,
                           capture_output=True, encoding="ascii", timeout=120,
                           env={**os.environ, "PYTHONIOENCODING": "ascii"})
 
@@ -158,7 +158,7 @@ def test_a_spelling_that_would_clash_with_a_name_is_escaped(tmp_path: Path) -> N
 
 
 def test_messages_spell_a_name_as_the_walk_does(tmp_path: Path) -> None:
-    from trailkit.solvers.sat.dimacs import encode_for_export
+    from trailkit.solvers.backends.sat.dimacs import encode_for_export
 
     text = "trailkit: 1\nkind: trail\nedges: [U Ü, Ü O]\n"
     (tmp_path / "u.yaml").write_text(text, encoding="utf-8")
@@ -172,7 +172,7 @@ def test_messages_spell_a_name_as_the_walk_does(tmp_path: Path) -> None:
 
 def test_an_export_to_an_ascii_console_is_the_files_utf8_bytes(tmp_path: Path) -> None:
     spec = str(ROOT / "specs" / "koenigsberg.yaml")
-    result = subprocess.run([sys.executable, "-m", "trailkit.solvers.cli", "export", spec,
+    result = subprocess.run([sys.executable, "-m", "trailkit.solvers.frontends.cli", "export", spec,
                              "--format", "dot"], capture_output=True, timeout=120,
                             env={**os.environ, "PYTHONIOENCODING": "ascii"})
     assert result.returncode == 0, result.stderr.decode("utf-8", "replace")

@@ -7,7 +7,7 @@ import pytest
 from trailkit.models.answer import Answer, Certificate, Status, Walk
 from trailkit.models.errors import VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Puzzle
-from trailkit.solvers.base import Backend, Limits
+from trailkit.solvers.backends.base import Backend, Limits
 from trailkit.solvers.pipeline import solve
 
 TRIANGLE = Puzzle.build(kind="trail", edges=[("a", "b"), ("b", "c"), ("c", "a")])

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from trailkit.models.drup import check_drup
-from trailkit.models.lrat import check_lrat_files
-from trailkit.solvers.cli import main
+from trailkit.models.checking.drup import check_drup
+from trailkit.models.checking.lrat import check_lrat_files
+from trailkit.solvers.frontends.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ROOT / "specs"
@@ -154,10 +154,10 @@ def test_the_first_check_says_it_compiles(tmp_path: Path, capsys,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Before a check that compiles the checker (the first after installing), the status
     line says so; once compiled, the library says nothing more will compile."""
-    from trailkit.models import drup
+    from trailkit.models.checking import drup
 
     shown: list[str] = []
-    monkeypatch.setattr("trailkit.solvers.cli.answers.status_line", lambda: shown.append)
+    monkeypatch.setattr("trailkit.solvers.frontends.cli.answers.status_line", lambda: shown.append)
     monkeypatch.setattr(drup, "will_compile", lambda lrat=False: True)
     spec = SPECS / "koenigsberg.yaml"  # its proof is big enough to run compiled
     code = main(["prove", str(spec), "--drup"])

@@ -16,8 +16,8 @@ import pytest
 from trailkit.models.answer import Answer, Status
 from trailkit.models.puzzle import ColourRule, EdgeUse, Puzzle
 from trailkit.models.spec import load_spec
-from trailkit.solvers.base import Limits
-from trailkit.solvers.cli import main
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.frontends.cli import main
 from trailkit.solvers.pipeline import proving
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
@@ -310,7 +310,7 @@ def test_check_certificate_speaks_its_own_words(tmp_path: Path, capsys, kind: st
 
 def test_the_other_structural_kinds_speak_their_own_words(tmp_path: Path) -> None:
     from trailkit.models.answer import Certificate
-    from trailkit.solvers.direct.structural import alternation_certificate
+    from trailkit.solvers.backends.direct.structural import alternation_certificate
     from trailkit.solvers.pipeline import solve
 
     imbalanced = Puzzle(kind="walk", tail=[0, 0], head=[1, 1], nodes=("a", "b"),

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from trailkit.solvers import registry
+from trailkit.solvers.backends import registry
 from trailkit.solvers.campaigns.store import open_store
-from trailkit.solvers.cli import main
+from trailkit.solvers.frontends.cli import main
 
 TWO_ROUTES = ("trailkit: 1\nkind: colour-walk\nstart: S\ngoal: T\n"
               "edges: [S T red, S X red, X Y blue, Y T green]\n")

@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 from oracles import jit_on_and_off
 
 from trailkit.models.answer import Status
-from trailkit.models.certificates import check_certificate
+from trailkit.models.checking.certificates import check_certificate
+from trailkit.models.checking.verify import verify
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
-from trailkit.models.verify import verify
-from trailkit.solvers.base import Limits
-from trailkit.solvers.direct.reachability import solve_reusable
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.backends.direct.reachability import solve_reusable
 
 pytestmark = pytest.mark.usefixtures("compiled_kernels")
 
@@ -84,8 +84,8 @@ def test_shortest_lengths_agree_with_networkx(seed: int, planks: int, tyres: int
 ANSWERS_SCRIPT = textwrap.dedent("""
     import json, random
     from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
-    from trailkit.solvers.base import Limits
-    from trailkit.solvers.direct.reachability import solve_reusable
+    from trailkit.solvers.backends.base import Limits
+    from trailkit.solvers.backends.direct.reachability import solve_reusable
 
     out = []
     rng = random.Random(11)

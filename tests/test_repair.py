@@ -24,14 +24,14 @@ from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 from oracles import expected_walk, walk_puzzles
 
+from trailkit.models.checking.verify import verify
 from trailkit.models.errors import SpecError
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.repair_rules import RepairRules
 from trailkit.models.spec import load_spec, load_spec_text
-from trailkit.models.verify import verify
-from trailkit.solvers.base import Limits
-from trailkit.solvers.repair.changes import Op, apply_changes
-from trailkit.solvers.repair.fewest_changes import RepairStatus, repair
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.tools.repair.changes import Op, apply_changes
+from trailkit.solvers.tools.repair.fewest_changes import RepairStatus, repair
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 TYRE = SPECS / "tyre-puzzle" / "original.yaml"
@@ -141,10 +141,10 @@ def test_longest_needs_at_most_once() -> None:
 
 
 def test_doctests_of_the_repair_modules() -> None:
-    names = ["trailkit.models.repair_rules", "trailkit.models.core_certificates",
-             "trailkit.solvers.repair.changes", "trailkit.solvers.repair.candidates",
-             "trailkit.solvers.repair.parity", "trailkit.solvers.repair.fewest_changes",
-             "trailkit.solvers.repair.explanation"]
+    names = ["trailkit.models.repair_rules", "trailkit.models.checking.core_certificates",
+             "trailkit.solvers.tools.repair.changes", "trailkit.solvers.tools.repair.candidates",
+             "trailkit.solvers.tools.repair.parity", "trailkit.solvers.tools.repair.fewest_changes",
+             "trailkit.solvers.tools.repair.explanation"]
     for name in names:
         failed, _ = doctest.testmod(importlib.import_module(name))
         assert failed == 0, name
@@ -251,9 +251,9 @@ def test_repairs_match_brute_force(use: EdgeUse, backend: str, data: st.DataObje
 @given(st.data())
 def test_both_optimisers_match_brute_force(use: EdgeUse, data: st.DataObject) -> None:
     """CP-SAT's and RC2's optima alone (no other method in front) against the oracle."""
-    from trailkit.solvers.repair.candidates import candidate_changes
-    from trailkit.solvers.repair.maxsat import maxsat_changes
-    from trailkit.solvers.repair.optimise import optimise_changes
+    from trailkit.solvers.tools.repair.candidates import candidate_changes
+    from trailkit.solvers.tools.repair.maxsat import maxsat_changes
+    from trailkit.solvers.tools.repair.optimise import optimise_changes
 
     p = data.draw(walk_puzzles(use, max_nodes=4, max_edges=4))
     fewest = _oracle_fewest(p, 2)
@@ -273,8 +273,8 @@ def test_repair_text_wraps_long_walks_as_solve_does(spec: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     """The walk under a repair is solve's own block (right-aligned step numbers), only
     indented further: ``1:`` sits under the ``1`` of ``11:``, not under its first digit."""
-    from trailkit.solvers.cli import main
-    from trailkit.solvers.cli.report import walk_lines
+    from trailkit.solvers.frontends.cli import main
+    from trailkit.solvers.frontends.cli.report import walk_lines
 
     assert main(["repair", str(SPECS / spec)]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -294,7 +294,7 @@ def _single_change_lengths(puzzle: Puzzle, rules: RepairRules) -> dict[int, int]
     index -> length of the shortest walk of the changed puzzle."""
     from trailkit.models.answer import Status
     from trailkit.solvers.pipeline.solving import solve
-    from trailkit.solvers.repair.candidates import candidate_changes
+    from trailkit.solvers.tools.repair.candidates import candidate_changes
 
     out = {}
     for i, change in enumerate(candidate_changes(puzzle, rules)):
@@ -345,7 +345,7 @@ def test_the_repair_shown_keeps_the_puzzle_hardest(spec: str, rules: RepairRules
     the one whose new edge crosses least in the layout's drawing; of those, the first
     candidate (so it is the same one every time); ``all_repairs`` lists it first, and
     lists every one, longest walk first (CONTRACT 1.3, section 6)."""
-    from trailkit.solvers.repair.candidates import candidate_changes
+    from trailkit.solvers.tools.repair.candidates import candidate_changes
 
     puzzle = load_spec(SPECS / spec)
     lengths = _single_change_lengths(puzzle, rules)
@@ -427,7 +427,7 @@ def test_the_default_repair_of_a_laid_out_puzzle_keeps_it_a_puzzle() -> None:
     """No ``repair:`` block, a ``layout:``: new planks only between touching tyres, and
     of the three single planks that repair it, the one that keeps the walk longest (the
     missing red I-J plank, 7 steps), not a start-goal plank through two tyres."""
-    from trailkit.solvers.repair.changes import Change
+    from trailkit.solvers.tools.repair.changes import Change
 
     puzzle = load_spec_text(TEN_TYRES)
     assert puzzle.repair is None
@@ -451,7 +451,7 @@ def test_repair_all_lists_each_repair_with_its_walk_length_hardest_first(
     changes, each with its walk's length, longest first."""
     import json
 
-    from trailkit.solvers.cli import main
+    from trailkit.solvers.frontends.cli import main
 
     spec = tmp_path / "ten.yaml"
     spec.write_text(TEN_TYRES, encoding="utf-8")
@@ -484,7 +484,7 @@ def test_crossings_in_the_drawing_break_a_tie_of_walk_lengths() -> None:
     """A star of four leaves: joining any two leaves repairs it with a walk of five
     edges. a-b runs straight over the centre x, a-c crosses nothing, so a-c is shown
     though a-b is the first candidate; without a layout, the first candidate."""
-    from trailkit.solvers.repair.changes import Change
+    from trailkit.solvers.tools.repair.changes import Change
 
     star = ("trailkit: 1\nkind: trail\nedges: [x a, x b, x c, x d]\n"
             "repair: {add: [a b, a c]}\n")
@@ -500,7 +500,7 @@ def test_crossings_in_the_drawing_break_a_tie_of_walk_lengths() -> None:
 def test_the_tyre_puzzle_as_found_still_gets_its_plank_without_flags(
         capsys: pytest.CaptureFixture[str]) -> None:
     """``trailkit repair specs/tyre-puzzle/original.yaml``, no flags: AA-AB, green."""
-    from trailkit.solvers.cli import main
+    from trailkit.solvers.frontends.cli import main
 
     assert main(["repair", str(TYRE)]) == 0
     out = capsys.readouterr().out
@@ -522,7 +522,7 @@ def test_repair_out_says_in_name_and_description_what_changed(
     had none; the author's comments, key order and other text stay."""
     import yaml
 
-    from trailkit.solvers.cli import main
+    from trailkit.solvers.frontends.cli import main
 
     out = tmp_path / "fixed.yaml"
     assert main(["repair", str(TYRE), "--out", str(out)]) == 0

@@ -16,14 +16,14 @@ from pysat.formula import CNF
 from pysat.solvers import Solver
 
 from trailkit.models.answer import Status, Walk
-from trailkit.models.certificates import check_certificate
+from trailkit.models.checking.certificates import check_certificate
+from trailkit.models.checking.verify import verify
 from trailkit.models.errors import BackendUnavailable, TrailkitError, UnsupportedPuzzle
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
-from trailkit.models.verify import verify
-from trailkit.solvers.base import Limits
-from trailkit.solvers.registry import get_backend
-from trailkit.solvers.sat import SatBackend, to_dimacs, walk_from_model
-from trailkit.solvers.sat.auto import choose_encoding
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.backends.registry import get_backend
+from trailkit.solvers.backends.sat import SatBackend, to_dimacs, walk_from_model
+from trailkit.solvers.backends.sat.auto import choose_encoding
 
 NIKOLAUS = ["ab", "ac", "bc", "bd", "be", "cd", "ce", "de"]
 NIKOLAUS_X = ["ab", "ac", "bc", "bd", "bx", "cx", "ce", "xd", "xe", "de"]

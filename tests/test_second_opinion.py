@@ -22,8 +22,8 @@ import pytest
 from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
 
-from trailkit.models.drup import check_drup, drup_to_lrat
-from trailkit.models.lrat import check_lrat
+from trailkit.models.checking.drup import check_drup, drup_to_lrat
+from trailkit.models.checking.lrat import check_lrat
 
 dratify = pytest.importorskip("dratify", reason="dratify is in the test extra")
 

@@ -15,6 +15,7 @@ import pytest
 from spec_texts import write
 
 from trailkit.models.errors import SpecError
+from trailkit.models.formats.textformats import parse_edge_lines
 from trailkit.models.spec import (
     MAX_INT_DIGITS,
     MAX_PROBLEMS,
@@ -22,8 +23,7 @@ from trailkit.models.spec import (
     check_spec_text,
     load_spec,
 )
-from trailkit.models.textformats import parse_edge_lines
-from trailkit.solvers.cli import main
+from trailkit.solvers.frontends.cli import main
 
 HEAD = "trailkit: 1\n"
 SPECS = Path(__file__).resolve().parent.parent / "specs"

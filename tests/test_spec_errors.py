@@ -20,7 +20,7 @@ from spec_texts import write
 
 from trailkit.models.errors import SpecError
 from trailkit.models.spec import MAX_SPEC_BYTES, load_spec
-from trailkit.solvers.cli import main
+from trailkit.solvers.frontends.cli import main
 
 HEAD = "trailkit: 1\n"
 
@@ -247,7 +247,7 @@ def _bounded_run(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess
 
     args = [str(tmp_path / "out.svg") if a == "OUT" else a for a in args]
     try:
-        return subprocess.run([sys.executable, "-m", "trailkit.solvers.cli", *args],
+        return subprocess.run([sys.executable, "-m", "trailkit.solvers.frontends.cli", *args],
                               capture_output=True, text=True, timeout=60,
                               preexec_fn=limit, cwd=tmp_path)
     except subprocess.TimeoutExpired:
@@ -316,7 +316,7 @@ def test_read_stops_at_its_cap_whatever_the_size_says(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """A size of 0 (what a device or a file in /proc reports) does not let a read run on:
     it reads in pieces and stops one byte past the cap."""
-    from trailkit.models import inputs
+    from trailkit.models.formats import inputs
 
     path = tmp_path / "s.yaml"
     path.write_bytes(b"x" * 5000)
@@ -347,7 +347,7 @@ def test_a_hint_looks_at_a_bounded_number_of_names(monkeypatch: pytest.MonkeyPat
     every misspelled name: a 550 KB spec took 160 s to lint)."""
     import difflib
 
-    from trailkit.models import hints
+    from trailkit.models.support import hints
 
     handed: list[int] = []
     real = difflib.get_close_matches
@@ -370,7 +370,7 @@ def test_many_misspelled_names_in_a_big_spec_stay_cheap(tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """A spec declaring 20,000 nodes whose edges misspell them: each problem's hint looks
     at a bounded number of names (counted, not timed)."""
-    from trailkit.models import hints
+    from trailkit.models.support import hints
 
     looked: list[int] = []
     real = hints.one_edit_away

@@ -70,7 +70,7 @@ def test_every_bundled_spec_validates(path: Path,
 
 @pytest.mark.parametrize("kind", ["dominoes", "trail", "colour-walk", "alternating"])
 def test_generated_specs_validate(kind: str, validator: jsonschema.protocols.Validator) -> None:
-    from trailkit.solvers.generate import generate
+    from trailkit.solvers.tools.generate import generate
 
     for seed in range(3):
         text = generate(kind, 4, seed, "any").text

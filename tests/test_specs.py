@@ -8,7 +8,7 @@ import pytest
 
 from trailkit.models.answer import Status
 from trailkit.models.spec import load_spec
-from trailkit.solvers.base import Backend, Limits
+from trailkit.solvers.backends.base import Backend, Limits
 from trailkit.solvers.pipeline import count, solve
 from trailkit.solvers.pipeline.expectations import expectation_mismatches
 

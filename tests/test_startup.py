@@ -3,7 +3,7 @@
 spec none that solving it does not need.
 
 Each command runs in a fresh interpreter (``sys.modules`` of this test process is full
-of everything), through :func:`trailkit.solvers.cli.main`, and reports the modules it
+of everything), through :func:`trailkit.solvers.frontends.cli.main`, and reports the modules it
 loaded. How long a start takes is measured in ``tests/bench/bench_startup.py``, not here.
 """
 
@@ -22,7 +22,7 @@ HEAVY = ("numpy", "numba", "ortools", "pysat", "starlette", "uvicorn", "dask", "
 
 RUNNER = """
 import sys
-from trailkit.solvers.cli import main
+from trailkit.solvers.frontends.cli import main
 try:
     main(sys.argv[1:])
 except SystemExit:
@@ -65,10 +65,11 @@ def test_solving_a_small_spec_imports_only_what_solving_needs() -> None:
 
 
 def test_the_command_list_is_the_command_modules_own(capsys: pytest.CaptureFixture[str]) -> None:
-    """``trailkit --help`` lists the commands from :data:`~trailkit.solvers.cli.app.COMMANDS`
+    """``trailkit --help`` lists the commands from
+    :data:`~trailkit.solvers.frontends.cli.app.COMMANDS`
     without importing their modules: its text is the one the modules themselves give,
     name for name and line for line, in the same order."""
-    from trailkit.solvers.cli.app import build_parser
+    from trailkit.solvers.frontends.cli.app import build_parser
 
     def help_text(load: set[str] | None) -> str:
         with pytest.raises(SystemExit):
@@ -81,9 +82,9 @@ def test_the_command_list_is_the_command_modules_own(capsys: pytest.CaptureFixtu
 
 def test_a_ctrl_c_while_the_commands_modules_load_is_an_interrupt(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    """The command's modules now load after the guard of :func:`trailkit.solvers.cli.main`
+    """The command's modules now load after the guard of :func:`trailkit.solvers.frontends.cli.main`
     (they used to load inside it): a Ctrl-C meanwhile is still exit 130, not a traceback."""
-    from trailkit.solvers.cli import app, main
+    from trailkit.solvers.frontends.cli import app, main
 
     def interrupted(name: str) -> None:
         raise KeyboardInterrupt

@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from trailkit.models import jit
 from trailkit.models.answer import Walk
 from trailkit.models.puzzle import Puzzle
-from trailkit.solvers import expect_check
-from trailkit.solvers.base import Limits
+from trailkit.models.support import jit
+from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.pipeline import policy, proving
-from trailkit.solvers.repair import cores
+from trailkit.solvers.tools import expect_check
+from trailkit.solvers.tools.repair import cores
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -49,7 +49,7 @@ def test_the_core_search_shares_one_time_limit(monkeypatch: pytest.MonkeyPatch) 
         calls.append(limits.time_limit)
         return "unsolvable", None  # every member can go: the search would go on and on
 
-    monkeypatch.setattr("trailkit.solvers.cpsat.choices.walk_using", walk_using)
+    monkeypatch.setattr("trailkit.solvers.backends.cpsat.choices.walk_using", walk_using)
     monkeypatch.setattr(cores, "time", steady_clock(1.0))
     k12 = Puzzle.build(edges=[(str(a), str(b)) for a in range(12) for b in range(a + 1, 12)])
     assert cores.find_core(k12, Limits(time_limit=4.5)) is None  # undecided in time
@@ -78,7 +78,7 @@ def test_a_proof_is_checked_within_the_time_left(monkeypatch: pytest.MonkeyPatch
     """The DRUP check had no time limit, and compiled its kernels first on a first run
     (10 to 30 s, which no deadline can stop): with little time left and nothing compiled,
     it is checked interpreted, within the time left."""
-    from trailkit.models import drup
+    from trailkit.models.checking import drup
 
     seen: list[tuple[float | None, bool]] = []
     check = drup.check_drup_certificate

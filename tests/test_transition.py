@@ -14,17 +14,17 @@ from oracles import all_walks, tiny_puzzles
 from pysat.solvers import Solver
 
 from trailkit.models.answer import Certificate, Status, Walk
-from trailkit.models.certificates import check_certificate
+from trailkit.models.checking.certificates import check_certificate
+from trailkit.models.checking.lazy_clauses import certified_formula, check_cut, cut_clause
+from trailkit.models.checking.transition_encoding import encode_transitions
+from trailkit.models.checking.verify import verify
 from trailkit.models.errors import BackendUnavailable
-from trailkit.models.lazy_clauses import certified_formula, check_cut, cut_clause
 from trailkit.models.puzzle import ColourRule, EdgeUse, Puzzle
-from trailkit.models.transition_encoding import encode_transitions
-from trailkit.models.verify import verify
-from trailkit.solvers.base import Limits
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.backends.registry import BackendName, get_backend
+from trailkit.solvers.backends.sat import SatBackend
+from trailkit.solvers.backends.sat.proof import make_certificate
 from trailkit.solvers.pipeline import solve
-from trailkit.solvers.registry import BackendName, get_backend
-from trailkit.solvers.sat import SatBackend
-from trailkit.solvers.sat.proof import make_certificate
 
 RGB = ColourRule.from_cycle(["red", "blue", "green"])
 TRANSITION = SatBackend("/transition")

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from oracles import walk_puzzles
 
 from trailkit.models.answer import Walk
-from trailkit.models.jit import COMPILE_FROM
+from trailkit.models.checking.verify import _violations, verify, walk_ok
 from trailkit.models.puzzle import EdgeUse, Puzzle
-from trailkit.models.verify import _violations, verify, walk_ok
+from trailkit.models.support.jit import COMPILE_FROM
 
 pytestmark = pytest.mark.usefixtures("compiled_kernels")
 

@@ -14,10 +14,10 @@ from oracles import all_walks, tiny_puzzles
 from pysat.solvers import Solver
 
 from trailkit.models.answer import Certificate
-from trailkit.models.certificates import check_certificate
+from trailkit.models.checking.certificates import check_certificate
+from trailkit.models.checking.walk_formula import encode_walks, walk_formula
 from trailkit.models.puzzle import ColourRule, EdgeUse, Puzzle
-from trailkit.models.walk_formula import encode_walks, walk_formula
-from trailkit.solvers.sat import SatBackend
+from trailkit.solvers.backends.sat import SatBackend
 
 ONCE_ONLY = [EdgeUse.AT_MOST_ONCE, EdgeUse.EXACTLY_ONCE]
 RGB = ColourRule.from_cycle(["red", "blue", "green"])

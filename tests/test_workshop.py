@@ -18,8 +18,8 @@ from workshop_server import Served, start
 
 from trailkit.models.errors import TrailkitError
 from trailkit.models.spec import load_spec_text
-from trailkit.solvers.workshop.edits import edit_text
-from trailkit.solvers.workshop.folder import SpecFolder
+from trailkit.solvers.frontends.workshop.edits import edit_text
+from trailkit.solvers.frontends.workshop.folder import SpecFolder
 
 ROOT = Path(__file__).resolve().parent.parent
 ORIGINAL = ROOT / "specs" / "tyre-puzzle" / "original.yaml"
@@ -391,7 +391,7 @@ def test_fifty_concurrent_runs_are_answered_or_refused(served: Served) -> None:
 
 
 def test_the_backend_picker_lists_every_backend_that_loads(served: Served) -> None:
-    from trailkit.solvers.registry import backend_names
+    from trailkit.solvers.backends.registry import backend_names
 
     with client(served) as c:
         listed = c.get("/api/info").json()["backends"]
@@ -462,8 +462,8 @@ def test_the_analysis_runs_off_the_event_loop(served: Served) -> None:
 
 
 def test_an_analysis_past_its_budget_says_so_and_the_next_is_answered() -> None:
-    from trailkit.solvers.workshop.analyser import Analyses
-    from trailkit.solvers.workshop.analysis import analyse
+    from trailkit.solvers.frontends.workshop.analyser import Analyses
+    from trailkit.solvers.frontends.workshop.analysis import analyse
 
     analyse(NIKOLAUS.read_text())  # as the server does: analysers start warm
 
@@ -532,7 +532,7 @@ def test_without_a_folder_there_is_a_scratch_spec_and_no_files(tmp_path: Path) -
 def test_a_missing_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     import builtins
 
-    from trailkit.solvers.workshop import server as module
+    from trailkit.solvers.frontends.workshop import server as module
 
     real = builtins.__import__
 

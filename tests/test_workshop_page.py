@@ -21,7 +21,7 @@ from chromium import CHROMIUM_ARGS, find_chromium
 from workshop_server import Served, start
 
 from trailkit.models.spec import load_spec_text
-from trailkit.solvers.registry import backend_names
+from trailkit.solvers.backends.registry import backend_names
 
 # A browser driven against the clock of a page: on a machine of its own (the README's
 # test command runs these after the parallel part; issue 30).

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-TRAILKIT = [sys.executable, "-m", "trailkit.solvers.cli"]
+TRAILKIT = [sys.executable, "-m", "trailkit.solvers.frontends.cli"]
 
 
 @dataclass

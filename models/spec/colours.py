@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import yaml
 
-from trailkit.models.hints import one_edit_away, short
 from trailkit.models.puzzle import ColourRule
 from trailkit.models.spec.messages import hint, shown
 from trailkit.models.spec.state import SpecReader
 from trailkit.models.spec.typed import Entries
+from trailkit.models.support.hints import one_edit_away, short
 
 __all__ = ["check_rule_colours", "read_first", "read_rule"]
 

@@ -21,7 +21,6 @@ from typing import Any
 import yaml
 
 from trailkit.models.errors import SpecError, SpecWarning
-from trailkit.models.hints import short
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec.endpoints import check_closed
 from trailkit.models.spec.expect import read_expect
@@ -31,6 +30,7 @@ from trailkit.models.spec.repair_block import read_repair_rules
 from trailkit.models.spec.state import SpecReader
 from trailkit.models.spec.typed import Entries
 from trailkit.models.spec.vocabulary import COMMON_KEYS, KEYS, KINDS
+from trailkit.models.support.hints import short
 
 __all__ = ["errors_of", "loaded", "read_document"]
 

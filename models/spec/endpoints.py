@@ -18,10 +18,10 @@ from typing import Any
 import yaml
 
 from trailkit.models.errors import SpecError
-from trailkit.models.hints import short
 from trailkit.models.spec.messages import hint, shown
 from trailkit.models.spec.state import SpecReader
 from trailkit.models.spec.typed import Entries
+from trailkit.models.support.hints import short
 
 __all__ = ["check_closed", "read_ends", "read_goal"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from trailkit.models.hints import did_you_mean
+from trailkit.models.support.hints import did_you_mean
 
 __all__ = ["SHORT", "hint", "os_reason", "shown"]
 
@@ -19,7 +19,7 @@ models.hints.short`)."""
 
 
 def hint(word: str, choices: Iterable[object]) -> str:
-    """`` (did you mean 'x'?)`` for the choice :func:`~trailkit.models.hints.closest` to
+    """`` (did you mean 'x'?)`` for the choice :func:`~trailkit.models.support.hints.closest` to
     ``word``, cut short for a message, or ``""``."""
     return did_you_mean(word, choices, limit=SHORT)
 

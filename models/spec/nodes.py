@@ -19,9 +19,9 @@ from functools import partial
 
 import yaml
 
-from trailkit.models.hints import short
 from trailkit.models.spec.messages import hint
 from trailkit.models.spec.state import SpecReader
+from trailkit.models.support.hints import short
 
 __all__ = ["read_layout", "read_nodes"]
 

@@ -15,7 +15,8 @@ from pathlib import Path
 import yaml
 
 from trailkit.models.errors import Location, SpecError
-from trailkit.models.inputs import InputRefused, TooBig, megabytes, read_bounded
+from trailkit.models.formats.inputs import InputRefused, TooBig, megabytes, read_bounded
+from trailkit.models.formats.textformats import decode_utf8
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import fast
 from trailkit.models.spec.composing import compose, control_characters
@@ -24,7 +25,6 @@ from trailkit.models.spec.state import SpecReader
 from trailkit.models.spec.syntax import edge_list_hint
 from trailkit.models.spec.typed import budget_for
 from trailkit.models.spec.vocabulary import MAX_SPEC_BYTES
-from trailkit.models.textformats import decode_utf8
 
 __all__ = ["read_full", "read_path", "read_text"]
 
@@ -38,7 +38,7 @@ lines, which costs a tenth of a second on a million-line spec)."""
 def read_path(path: Path) -> Reading:
     """Read the spec file at ``path`` (its side files relative to its folder): a regular
     file only (a link to one is followed), at most :data:`MAX_SPEC_BYTES`, read in pieces
-    (:func:`~trailkit.models.inputs.read_bounded`), so a device or a FIFO is refused at
+    (:func:`~trailkit.models.formats.inputs.read_bounded`), so a device or a FIFO is refused at
     once instead of read for ever."""
     name = str(path)
     try:

@@ -19,9 +19,9 @@ from typing import NamedTuple, TypeVar
 import yaml
 
 from trailkit.models.errors import Location, SpecError
-from trailkit.models.hints import short
 from trailkit.models.spec.messages import hint
 from trailkit.models.spec.typed import Fatal, NodeReader
+from trailkit.models.support.hints import short
 
 __all__ = ["InlineEdges", "SpecReader"]
 

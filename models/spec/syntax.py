@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from trailkit.models.errors import Location, SpecError
-from trailkit.models.textformats import looks_like_edge_list
+from trailkit.models.formats.textformats import looks_like_edge_list
 
 __all__ = ["edge_list_hint", "yaml_problem"]
 

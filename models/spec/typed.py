@@ -21,7 +21,6 @@ from typing import Any, TypeVar
 import yaml
 
 from trailkit.models.errors import Location, SpecError, SpecWarning
-from trailkit.models.hints import short
 from trailkit.models.spec.messages import hint
 from trailkit.models.spec.vocabulary import (
     MAX_INT_DIGITS,
@@ -31,6 +30,7 @@ from trailkit.models.spec.vocabulary import (
     SYNONYMS,
     YAML,
 )
+from trailkit.models.support.hints import short
 
 __all__ = ["Entries", "Fatal", "NodeReader", "budget_for"]
 

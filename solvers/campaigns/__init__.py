@@ -9,5 +9,5 @@ unique decisions, disagreements), and run on a Dask cluster if asked.
 * :mod:`~trailkit.solvers.campaigns.cluster`: the runs on Dask workers (the ``cluster``
   extra).
 
-The runs themselves are :mod:`trailkit.solvers.isolation`'s workers, with their limits.
+The runs themselves are :mod:`trailkit.solvers.campaigns.isolation`'s workers, with their limits.
 """

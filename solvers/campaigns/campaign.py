@@ -1,7 +1,7 @@
 """Running a campaign into its file: only the runs the file lacks, each row written as
 its run ends, the comparison's rows read back from the file.
 
-The runs are those of :func:`trailkit.solvers.isolation.compare` (every backend on every
+The runs are those of :func:`trailkit.solvers.campaigns.isolation.compare` (every backend on every
 spec, ``repeat`` times, each in its own worker with its limits); which of them run:
 
 * ``rerun="missing"`` (the default): the runs whose key the file does not hold yet
@@ -24,16 +24,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from trailkit.solvers.base import DEFAULT_MEMORY_MB, Limits
-from trailkit.solvers.campaigns.plan import RunKey, machine, options_json, plan, spec_sha256
-from trailkit.solvers.campaigns.store import Store
-from trailkit.solvers.isolation import (
+from trailkit.solvers.backends.base import DEFAULT_MEMORY_MB, Limits
+from trailkit.solvers.campaigns.isolation import (
     DEFAULT_TIMEOUT_S,
     Row,
     mark_agreement,
     run_tasks,
     summarise,
 )
+from trailkit.solvers.campaigns.plan import RunKey, machine, options_json, plan, spec_sha256
+from trailkit.solvers.campaigns.store import Store
 
 __all__ = ["FAILED", "Campaign", "Executor", "Progress", "run_campaign"]
 

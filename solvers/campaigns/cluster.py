@@ -4,7 +4,7 @@
 machine, ``dask worker tcp://HOST:8786`` on each of the others); ``connect("local:N")``
 starts a :class:`distributed.LocalCluster` of N worker processes, one thread each. On a
 worker each run is the same isolated child as on the local machine
-(:func:`trailkit.solvers.isolation.run_one`: fork, memory, CPU and wall limits, kill),
+(:func:`trailkit.solvers.campaigns.isolation.run_one`: fork, memory, CPU and wall limits, kill),
 so a crashing or runaway solver never takes the worker down.
 
 Specs travel by content, with their side files (the workers need no shared file
@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from trailkit.models.errors import TrailkitError
-from trailkit.solvers.base import Limits
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.backends.registry import get_backend
+from trailkit.solvers.campaigns.isolation import run_one
 from trailkit.solvers.campaigns.plan import machine, spec_files
-from trailkit.solvers.extras import pip_install
-from trailkit.solvers.isolation import run_one
-from trailkit.solvers.registry import get_backend
+from trailkit.solvers.support.extras import pip_install
 
 __all__ = ["Cluster", "connect", "run_remotely"]
 

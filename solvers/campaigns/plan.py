@@ -21,11 +21,11 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from trailkit.models.inputs import InputRefused, read_bounded
+from trailkit.models.formats.inputs import InputRefused, read_bounded
 from trailkit.models.spec import MAX_SPEC_BYTES
 from trailkit.models.spec.edges.side_files import MAX_SIDE_FILE_BYTES
-from trailkit.solvers.base import Limits
-from trailkit.solvers.version import trailkit_version
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.support.version import trailkit_version
 
 __all__ = ["RunKey", "machine", "options_json", "plan", "spec_files", "spec_sha256"]
 

@@ -1,10 +1,10 @@
 """The orchestration of every verb: solve, count, prove, check a certificate.
 
 Each verb takes a :class:`~trailkit.models.puzzle.Puzzle`, a backend choice and
-:class:`~trailkit.solvers.base.Limits`, and returns frozen data (an
+:class:`~trailkit.solvers.backends.base.Limits`, and returns frozen data (an
 :class:`~trailkit.models.answer.Answer`, a :class:`~trailkit.models.counts.CountResult`,
 a :class:`~trailkit.solvers.pipeline.proving.Proof`, ...): never text, never an exit
-code; the command line (:mod:`trailkit.solvers.cli`) formats them. The policies they
+code; the command line (:mod:`trailkit.solvers.frontends.cli`) formats them. The policies they
 share live in :mod:`.policy`: the default backend, the cross-check rule, the limits a
 second opinion gets.
 

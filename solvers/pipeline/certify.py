@@ -24,11 +24,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from trailkit.models.answer import Answer, Certificate, Status
-from trailkit.models.certificates import check_certificate
+from trailkit.models.checking.certificates import check_certificate
 from trailkit.models.errors import BackendUnavailable, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Puzzle
-from trailkit.solvers.base import Backend, Limits
-from trailkit.solvers.registry import get_backend
+from trailkit.solvers.backends.base import Backend, Limits
+from trailkit.solvers.backends.registry import get_backend
 
 __all__ = ["certify", "find_certificate"]
 
@@ -68,7 +68,7 @@ def _structural(puzzle: Puzzle, limits: Limits) -> tuple[Certificate | None, str
     set of states of the relaxation where every edge is reusable (exact for reusable
     edges; for once-only walks it applies when even the relaxation has no walk)."""
     if puzzle.use is EdgeUse.EXACTLY_ONCE:
-        from trailkit.solvers.direct.structural import structural_certificate
+        from trailkit.solvers.backends.direct.structural import structural_certificate
 
         certificate = structural_certificate(puzzle)
         if certificate is not None:

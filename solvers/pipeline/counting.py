@@ -29,7 +29,8 @@ from enum import StrEnum
 from trailkit.models.counts import CountResult
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
-from trailkit.solvers.base import NO_LIMITS, Backend, Limits
+from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
+from trailkit.solvers.backends.registry import BackendName, get_backend
 from trailkit.solvers.pipeline.policy import (
     AUTO,
     PRECHECK,
@@ -38,7 +39,6 @@ from trailkit.solvers.pipeline.policy import (
     second_limits,
     time_left,
 )
-from trailkit.solvers.registry import BackendName, get_backend
 
 __all__ = ["CountMethod", "count", "exact_applies"]
 
@@ -79,7 +79,7 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
             formula_first and exact_applies(puzzle)):  # the formula answers those itself
         result = _precheck_count(puzzle)
     if result is None and formula_first and not failures:
-        from trailkit.solvers.direct.exact_count import exact_count
+        from trailkit.solvers.backends.direct.exact_count import exact_count
 
         result = exact_count(puzzle, time_left(limits, started))
     if result is None and method is CountMethod.EXACT:
@@ -131,7 +131,7 @@ def _refuse_failures(puzzle: Puzzle, method: CountMethod) -> None:
 def _precheck_count(puzzle: Puzzle) -> CountResult | None:
     """0 solutions, when the structural pre-check finds a certificate the independent
     checker accepts."""
-    from trailkit.models.certificates import check_certificate
+    from trailkit.models.checking.certificates import check_certificate
     from trailkit.solvers.pipeline.solving import precheck
 
     answer = precheck(puzzle)

@@ -4,7 +4,7 @@
 expects; every solve and count compares. Only the keys a result covers are compared,
 and an incomplete count or an unknown answer covers nothing (it proves no mismatch, and
 no match either). ``lint --expect`` solves, counts and repairs to compare
-(:mod:`trailkit.solvers.expect_check`, above the repair layer).
+(:mod:`trailkit.solvers.tools.expect_check`, above the repair layer).
 """
 
 from __future__ import annotations

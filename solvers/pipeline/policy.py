@@ -16,8 +16,8 @@ import time
 
 from trailkit.models.errors import UnsupportedPuzzle
 from trailkit.models.puzzle import Puzzle
-from trailkit.solvers.base import NO_LIMITS, Backend, Limits
-from trailkit.solvers.registry import BackendName, get_backend
+from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
+from trailkit.solvers.backends.registry import BackendName, get_backend
 
 __all__ = ["AUTO", "CROSSCHECK_WORK_LIMIT", "PRECHECK", "count_second_opinion",
            "default_backend", "engine_for", "second_limits", "second_opinion",

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from trailkit.models.answer import Answer, Certificate, Status
-from trailkit.models.certificates import check_certificate, verdict
+from trailkit.models.checking.certificates import check_certificate, verdict
 from trailkit.models.errors import (
     Location,
     SpecError,
@@ -34,13 +34,13 @@ from trailkit.models.errors import (
     UnsupportedPuzzle,
     VerificationFailure,
 )
-from trailkit.models.inputs import InputRefused, read_bounded
+from trailkit.models.formats.inputs import InputRefused, read_bounded
 from trailkit.models.puzzle import Puzzle
-from trailkit.solvers.base import NO_LIMITS, Backend, Limits
+from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
+from trailkit.solvers.backends.registry import get_backend
 from trailkit.solvers.pipeline.policy import time_left
 from trailkit.solvers.pipeline.solving import solve
-from trailkit.solvers.registry import get_backend
-from trailkit.solvers.version import trailkit_version
+from trailkit.solvers.support.version import trailkit_version
 
 __all__ = ["CERTIFICATE_FORMAT", "CertificateCheck", "Proof", "certificate_files",
            "check_certificate_file", "prove"]
@@ -207,7 +207,8 @@ def _checked_proof(engine: Backend, puzzle: Puzzle, limits: Limits,
     if left is None or certificate.data.get("proof_format") == "lrat":
         problems = check_certificate(puzzle, certificate, progress=progress)
     else:
-        from trailkit.models import drup, jit
+        from trailkit.models.checking import drup
+        from trailkit.models.support import jit
 
         with jit.interpreted(left < COMPILE_S and drup.will_compile()):
             problems = drup.check_drup_certificate(puzzle, certificate, time_limit=left,
@@ -273,7 +274,7 @@ def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None =
     trouble); a certificate whose claim does not hold comes back ``accepted=False``.
 
     On acceptance the message says what the checker verified, in its own words
-    (:mod:`trailkit.models.check_words`), never the file's ``explanation``.
+    (:mod:`trailkit.models.checking.check_words`), never the file's ``explanation``.
 
     Accepts a ``trailkit-certificate/1`` document, a ``trailkit-result/1`` answer
     (its ``certificate`` field) or a bare certificate object; a proof in a side file

@@ -5,7 +5,7 @@
     Puzzle ──pre-check──▶ ──backend.solve──▶ Answer ──verify / check certificate──▶
         ──certify (an uncertified "unsolvable" asks for a certificate)──▶ ──cross-check──▶
 
-* A walk is shown only after :func:`trailkit.models.verify.verify` accepted it.
+* A walk is shown only after :func:`trailkit.models.checking.verify.verify` accepted it.
 * "Unsolvable" is said only with a certificate that the independent checker
   accepted, or with the agreement of two backends, and the answer says which.
 * A disagreement, a walk that fails the checker or a rejected certificate raises
@@ -26,11 +26,12 @@ from __future__ import annotations
 import time
 
 from trailkit.models.answer import Answer, CrossCheck, Status
-from trailkit.models.certificates import check_certificate
+from trailkit.models.checking.certificates import check_certificate
+from trailkit.models.checking.verify import verify
 from trailkit.models.errors import BackendUnavailable, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Puzzle
-from trailkit.models.verify import verify
-from trailkit.solvers.base import NO_LIMITS, Backend, Limits
+from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
+from trailkit.solvers.backends.registry import BackendName, backend_names, get_backend
 from trailkit.solvers.pipeline.certify import certify
 from trailkit.solvers.pipeline.policy import (
     AUTO,
@@ -39,7 +40,6 @@ from trailkit.solvers.pipeline.policy import (
     second_limits,
     second_opinion,
 )
-from trailkit.solvers.registry import BackendName, backend_names, get_backend
 
 __all__ = ["check_answer", "precheck", "solve", "solve_all"]
 
@@ -97,7 +97,7 @@ def precheck(puzzle: Puzzle) -> Answer | None:
     (parity, components, alternation, endpoints), or ``None`` when none applies."""
     if puzzle.use is not EdgeUse.EXACTLY_ONCE:
         return None
-    from trailkit.solvers.direct.structural import structural_certificate
+    from trailkit.solvers.backends.direct.structural import structural_certificate
 
     certificate = structural_certificate(puzzle)
     if certificate is None:

@@ -14,10 +14,10 @@ import sys
 import time
 from pathlib import Path
 
-from trailkit.models.certificates import check_certificate
+from trailkit.models.checking.certificates import check_certificate
 from trailkit.models.spec import load_spec
-from trailkit.solvers.base import Limits
-from trailkit.solvers.registry import get_backend
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.backends.registry import get_backend
 
 BACKENDS = ("sat/position", "sat/transition")  # plain sat picks by the estimates
 LIMITS = Limits(time_limit=300)

@@ -28,15 +28,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from trailkit.solvers.base import DEFAULT_MEMORY_MB, Limits
+from trailkit.solvers.backends.base import DEFAULT_MEMORY_MB, Limits
 from trailkit.solvers.campaigns.campaign import _record, run_campaign
 from trailkit.solvers.campaigns.plan import options_json, plan, spec_sha256
 from trailkit.solvers.campaigns.store import open_store
-from trailkit.solvers.specfiles import find_specs
+from trailkit.solvers.support.specfiles import find_specs
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "specs" / "bench"
-TRAILKIT = [sys.executable, "-m", "trailkit.solvers.cli"]
+TRAILKIT = [sys.executable, "-m", "trailkit.solvers.frontends.cli"]
 
 
 def harness(runs: int, folder: Path) -> None:

@@ -19,9 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from corpus import random_corpus
 
 from trailkit.models.answer import Status
-from trailkit.solvers.base import Limits
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.backends.registry import get_backend
 from trailkit.solvers.pipeline import check_answer, solve
-from trailkit.solvers.registry import get_backend
 
 LIMITS = Limits(time_limit=20)
 

@@ -6,7 +6,7 @@ planks between PLANKS // 3 random tyres, each plank red, blue or green at random
 colours following red -> blue -> green -> red, start at tyre 0, goal at the last
 tyre -- and times, in the same run, three times each (the median is reported):
 
-* ``direct``: :func:`trailkit.solvers.direct.reachability.solve_reusable`;
+* ``direct``: :func:`trailkit.solvers.backends.direct.reachability.solve_reusable`;
 * ``networkx``: the seed's method -- a directed product graph with one node per
   (tyre, last colour) plus a start node and a goal sink, then ``nx.shortest_path``.
 
@@ -24,10 +24,10 @@ from typing import Any
 
 import networkx as nx
 
+from trailkit.models.checking.verify import verify
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
-from trailkit.models.verify import verify
-from trailkit.solvers.base import Limits
-from trailkit.solvers.direct.reachability import solve_reusable
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.backends.direct.reachability import solve_reusable
 
 COLOURS = ("red", "blue", "green")
 

@@ -21,9 +21,9 @@ from collections.abc import Callable
 from typing import Any
 
 from trailkit.models.puzzle import Puzzle
-from trailkit.solvers.base import Limits
-from trailkit.solvers.direct.enumeration import count_walks
-from trailkit.solvers.direct.exact_count import count_euler_circuits, exact_count
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.backends.direct.enumeration import count_walks
+from trailkit.solvers.backends.direct.exact_count import count_euler_circuits, exact_count
 
 
 def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
@@ -75,7 +75,7 @@ def bench_enumeration() -> None:
 
 def bench_backends() -> None:
     """The same trails counted by every backend: solutions per second, counts compared."""
-    from trailkit.solvers.registry import get_backend
+    from trailkit.solvers.backends.registry import get_backend
 
     print("== enumeration rate by backend (time limit 60 s each) ==")
     cases = [("house", house("ab ac bc bd be cd ce de", "abcde")),

@@ -25,10 +25,10 @@ import time
 from collections import Counter
 
 from trailkit.models.answer import Status
+from trailkit.models.checking.verify import verify
 from trailkit.models.puzzle import ColourRule, Puzzle
-from trailkit.models.verify import verify
-from trailkit.solvers.base import Limits
-from trailkit.solvers.cpsat import CpSatBackend
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.backends.cpsat import CpSatBackend
 
 BACKEND = CpSatBackend()
 

@@ -22,7 +22,7 @@ targets for plain ``sat`` are checked at the end: 1,000 edges on 32 nodes under 
 ``--proofs`` also refutes, in this process, closed mixed multigraphs whose two halves
 no orientation can balance (:func:`hidden_cut`: no structural certificate applies, the
 SAT solver must count) with ``sat/transition``, once with the bundle order clauses of
-:mod:`trailkit.models.parallel_edges` and once without them, and prints the times and
+:mod:`trailkit.models.checking.parallel_edges` and once without them, and prints the times and
 DRUP proof sizes side by side.
 """
 
@@ -39,10 +39,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from trailkit.models.encodings.sizes import position_size
 from trailkit.models.puzzle import Puzzle
-from trailkit.models.sizes import position_size
 from trailkit.models.spec import load_spec
-from trailkit.solvers.base import DEFAULT_MEMORY_MB, Limits
+from trailkit.solvers.backends.base import DEFAULT_MEMORY_MB, Limits
 
 TARGETS = {(1000, 32): 5.0, (10000, 100): 60.0}
 """Seconds plain ``sat`` may take, per (edges, nodes)."""
@@ -70,7 +70,8 @@ def write_spec(folder: Path, m: int, n: int, seed: int) -> Path:
 
 def run_once(spec: Path, backend: str, time_limit: str) -> dict[str, object]:
     """One ``trailkit solve --json`` in a fresh process: wall time, peak MB, the answer."""
-    command = [sys.executable, "-m", "trailkit.solvers.cli", "solve", str(spec), "--backend",
+    command = [sys.executable, "-m", "trailkit.solvers.frontends.cli", "solve", str(spec),
+               "--backend",
                backend, "--json", "--time-limit", time_limit]
     with tempfile.TemporaryFile() as out:
         started = time.perf_counter()
@@ -154,8 +155,8 @@ def hidden_cut(k: int, one_way: int, inside: int, seed: int) -> Puzzle:
 
 def proofs(time_limit: float) -> None:
     """The hidden-cut refutations with and without the order clauses (see above)."""
-    from trailkit.models import transition_encoding
-    from trailkit.solvers.sat import SatBackend
+    from trailkit.models.checking import transition_encoding
+    from trailkit.solvers.backends.sat import SatBackend
 
     print("\nrefutations by sat/transition, with and without the bundle order clauses")
     print(f"{'halves':>6}  {'edges':>5}  {'order':<7}  {'status':<10}  {'s':>6}  {'lemmas':>8}")

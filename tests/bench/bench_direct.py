@@ -11,7 +11,7 @@ nodes, self-loops and parallel edges included. Methods:
 * ``direct+build``  — ``Puzzle.build`` from the (u, v) name pairs, then ``solve_euler``;
 * ``networkx``      — ``MultiGraph.add_edges_from`` + ``list(eulerian_circuit(G, keys=True))``.
 
-Colour walks (``--colour``, only when :mod:`trailkit.solvers.direct.reachability`
+Colour walks (``--colour``, only when :mod:`trailkit.solvers.backends.direct.reachability`
 exists): a random plank graph with colours red → blue → green, shortest walk from
 node 0 to the last node; ``direct`` (``solve_reusable``) against NetworkX
 ``shortest_path`` on the (node, last colour) product graph, building included.
@@ -64,8 +64,8 @@ def plank_edges(size: int, nodes: int, seed: int) -> list[tuple[int, int, str]]:
 # ----------------------------------------------------------------- methods
 def run_direct(edges: list[tuple[int, int]], nodes: int) -> Callable[[], Any]:
     from trailkit.models.puzzle import Puzzle
-    from trailkit.solvers.base import Limits
-    from trailkit.solvers.direct.euler import solve_euler
+    from trailkit.solvers.backends.base import Limits
+    from trailkit.solvers.backends.direct.euler import solve_euler
 
     puzzle = Puzzle(kind="trail", nodes=tuple(map(str, range(nodes))),
                     tail=[u for u, _ in edges], head=[v for _, v in edges], closed=True)
@@ -74,8 +74,8 @@ def run_direct(edges: list[tuple[int, int]], nodes: int) -> Callable[[], Any]:
 
 def run_direct_build(edges: list[tuple[int, int]], nodes: int) -> Callable[[], Any]:
     from trailkit.models.puzzle import Puzzle
-    from trailkit.solvers.base import Limits
-    from trailkit.solvers.direct.euler import solve_euler
+    from trailkit.solvers.backends.base import Limits
+    from trailkit.solvers.backends.direct.euler import solve_euler
 
     def go() -> Any:
         puzzle = Puzzle.build(kind="trail", edges=edges, closed=True)
@@ -100,8 +100,8 @@ def run_networkx(edges: list[tuple[int, int]], nodes: int) -> Callable[[], Any]:
 
 def run_direct_colour(planks: list[tuple[int, int, str]], nodes: int) -> Callable[[], Any]:
     from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
-    from trailkit.solvers.base import Limits
-    from trailkit.solvers.direct.reachability import solve_reusable  # type: ignore[import-not-found]
+    from trailkit.solvers.backends.base import Limits
+    from trailkit.solvers.backends.direct.reachability import solve_reusable  # type: ignore[import-not-found]
 
     def go() -> Any:
         puzzle = Puzzle.build(kind="colour-walk", edges=planks, nodes=map(str, range(nodes)),
@@ -216,7 +216,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--nx-max", type=int, default=10**9,
                         help="skip NetworkX above this many edges")
     parser.add_argument("--colour", action="store_true",
-                        help="also benchmark colour walks (needs solvers/direct/reachability.py)")
+                        help="also benchmark colour walks")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -228,8 +228,8 @@ def main(argv: list[str] | None = None) -> None:
           "each in its own process")
     bench(["direct", "direct+build", "networkx"], sizes, shapes, args.repeat, args.nx_max)
     if args.colour:
-        if importlib.util.find_spec("trailkit.solvers.direct.reachability") is None:
-            print("colour walks skipped: trailkit.solvers.direct.reachability is not there yet")
+        if importlib.util.find_spec("trailkit.solvers.backends.direct.reachability") is None:
+            print("colour walks skipped: the direct backend's reachability is not there")
         else:
             bench(["direct-colour", "networkx-colour"], sizes, shapes, args.repeat,
                   args.nx_max)

@@ -27,9 +27,9 @@ from bench_colour_walk import timed  # the benchmarks' one median timer (same fo
 
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
 from trailkit.models.spec import load_spec
-from trailkit.solvers.drawing import draw_svg, html_page, render_png
-from trailkit.solvers.drawing.png import SIMPLIFY_EDGES as PNG_SIMPLIFY_EDGES
 from trailkit.solvers.pipeline import solve
+from trailkit.solvers.tools.drawing import draw_svg, html_page, render_png
+from trailkit.solvers.tools.drawing.png import SIMPLIFY_EDGES as PNG_SIMPLIFY_EDGES
 
 ROOT = Path(__file__).resolve().parents[2]
 TYRES = ROOT / "specs" / "tyre-puzzle" / "restored.yaml"
@@ -144,7 +144,7 @@ def crossings() -> None:
     except ImportError:
         print("layout crossings: networkx not installed")
         return
-    from trailkit.solvers.drawing.layout import count_crossings, stress_layout
+    from trailkit.solvers.tools.drawing.layout import count_crossings, stress_layout
 
     figures = {"Nikolaus house": nx.Graph([(0, 1), (0, 2), (1, 2), (1, 3), (1, 4), (2, 3),
                                           (2, 4), (3, 4)]),

@@ -12,7 +12,7 @@ the pigeonhole formula PHP(9) (10 pigeons, 9 holes,
 (``--quick``: PHP(8) and n=200 instead, seconds rather than minutes).
 
 Each measurement is a fresh process: trailkit's is a small ``python -c`` that reads
-the CNF and calls :func:`trailkit.models.drup.check_drup` on the proof file's path
+the CNF and calls :func:`trailkit.models.checking.drup.check_drup` on the proof file's path
 (read in blocks, as a certificate's side file is, and as drat-trim reads its file;
 process start, imports, reading, parsing, checking and exit included; it ends as the
 ``trailkit`` command does, its heap frozen so the exit does not collect it); drat-trim's is
@@ -26,8 +26,8 @@ column). ``check s`` is the median time of trailkit's check alone, inside its pr
 proof file included, reading the CNF not).
 
 ``--lrat`` adds a second table: trailkit checking and writing LRAT
-(:func:`trailkit.models.drup.drup_to_lrat`, the file written) against ``drat-trim CNF PROOF
--L FILE``, and the small LRAT checker (:mod:`trailkit.models.lrat`) on trailkit's LRAT file
+(:func:`trailkit.models.checking.drup.drup_to_lrat`, the file written) against ``drat-trim CNF PROOF
+-L FILE``, and the small LRAT checker (:mod:`trailkit.models.checking.lrat`) on trailkit's LRAT file
 and on drat-trim's. ``--big`` adds PHP(10) refuted by CaDiCaL, a proof of over a million
 lemmas, for the memory target (in both tables: the memory target holds with LRAT
 written too, against ``drat-trim -L``).
@@ -76,7 +76,7 @@ print(json.dumps([took, peak, run.stdout]))
 TRAILKIT = """
 import gc, sys, time
 from pathlib import Path
-from trailkit.models.drup import check_drup
+from trailkit.models.checking.drup import check_drup
 clauses, clause = [], []
 for line in Path(sys.argv[1]).read_text().splitlines():
     if line and line[0] not in "cp":
@@ -90,7 +90,7 @@ t0 = time.perf_counter()
 ok, message = check_drup(clauses, Path(sys.argv[2]), max_lemmas=10**9)
 print(f"c check {time.perf_counter() - t0:.3f} s: {message}")
 print("s VERIFIED" if ok else "s NOT VERIFIED")
-gc.freeze()  # ends as the trailkit command does (trailkit.solvers.cli.main)
+gc.freeze()  # ends as the trailkit command does (trailkit.solvers.frontends.cli.main)
 """
 
 
@@ -98,8 +98,8 @@ gc.freeze()  # ends as the trailkit command does (trailkit.solvers.cli.main)
 TRAILKIT_LRAT = """
 import gc, sys, time
 from pathlib import Path
-from trailkit.models.drup import drup_to_lrat
-from trailkit.models.lrat import read_dimacs
+from trailkit.models.checking.drup import drup_to_lrat
+from trailkit.models.checking.lrat import read_dimacs
 _, clauses = read_dimacs(Path(sys.argv[1]).read_text())
 t0 = time.perf_counter()
 with open(sys.argv[3], "wb") as out:  # written a block at a time, as drat-trim -L does
@@ -107,18 +107,18 @@ with open(sys.argv[3], "wb") as out:  # written a block at a time, as drat-trim 
                                   write=out.write)
 print(f"c check {time.perf_counter() - t0:.3f} s: {message}")
 print("s VERIFIED" if ok else "s NOT VERIFIED")
-gc.freeze()  # ends as the trailkit command does (trailkit.solvers.cli.main)
+gc.freeze()  # ends as the trailkit command does (trailkit.solvers.frontends.cli.main)
 """
 
 # --lrat: trailkit's small LRAT checker on an LRAT file (its own, or drat-trim's).
 LRAT_CHECK = """
 import gc, sys, time
-from trailkit.models.lrat import check_lrat_files
+from trailkit.models.checking.lrat import check_lrat_files
 t0 = time.perf_counter()
 ok, message = check_lrat_files(sys.argv[1], sys.argv[2])
 print(f"c check {time.perf_counter() - t0:.3f} s: {message}")
 print("s VERIFIED" if ok else "s NOT VERIFIED")
-gc.freeze()  # ends as the trailkit command does (trailkit.solvers.cli.main)
+gc.freeze()  # ends as the trailkit command does (trailkit.solvers.frontends.cli.main)
 """
 
 
@@ -196,7 +196,7 @@ def lrat_table(jobs: list[tuple[str, Path, Path, int]], peer: Path | None,
     """trailkit writing LRAT against ``drat-trim -L``, and trailkit's LRAT checker on
     both LRAT files."""
     print(f"\n# LRAT: writing it (trailkit drup_to_lrat / drat-trim -L), then checking "
-          f"it with models/lrat.py (on trailkit's file / on drat-trim's); medians of "
+          f"it with models/checking/lrat.py (on trailkit's file / on drat-trim's); medians of "
           f"{repeat}")
     print(f"{'instance':<22} {'trailkit -L s':>13} {'MB':>5} {'drat-trim -L s':>14} "
           f"{'MB':>5} {'time':>6} {'memory':>6}  {'lrat.py s':>9} {'MB':>5} "

@@ -7,7 +7,7 @@ and then one that is not declared (one problem, one hint), the second's edges mi
 this process, three times each; the medians and their ratio are printed. The hints
 once handed difflib every declared name for each problem (a ratio of hundreds: 159 s
 of processor time for 40,000 names); now each hint looks at a bounded number of them
-(:mod:`trailkit.models.hints`), so the ratio stays small.
+(:mod:`trailkit.models.support.hints`), so the ratio stays small.
 """
 
 from __future__ import annotations

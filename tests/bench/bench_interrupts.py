@@ -81,9 +81,9 @@ def interrupt_latencies(k6: str) -> None:
     import threading
     import time
 
-    from trailkit.models.position_encoding import encode
+    from trailkit.models.checking.position_encoding import encode
     from trailkit.models.spec import load_spec
-    from trailkit.solvers.sat.runner import available_solvers, can_interrupt, new_solver
+    from trailkit.solvers.backends.sat.runner import available_solvers, can_interrupt, new_solver
 
     puzzle = load_spec(k6)
     clauses, _ = encode(puzzle, puzzle.num_edges)

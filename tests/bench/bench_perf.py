@@ -93,8 +93,8 @@ def worker(job: dict[str, Any]) -> dict[str, Any]:
             graph.add_edges_from(edges)
             return len(list(nx.eulerian_circuit(graph, keys=True)))
     elif instance in NODES:
-        from trailkit.solvers.base import Limits
-        from trailkit.solvers.direct.euler import solve_euler
+        from trailkit.solvers.backends.base import Limits
+        from trailkit.solvers.backends.direct.euler import solve_euler
 
         puzzle = _euler_puzzle(instance, method == "arrays")
 
@@ -109,14 +109,14 @@ def worker(job: dict[str, Any]) -> dict[str, Any]:
             def run() -> Any:
                 return networkx_length(puzzle)
         else:
-            from trailkit.solvers.base import Limits
-            from trailkit.solvers.direct.reachability import solve_reusable
+            from trailkit.solvers.backends.base import Limits
+            from trailkit.solvers.backends.direct.reachability import solve_reusable
 
             def run() -> Any:
                 answer = solve_reusable(puzzle, Limits())
                 return None if answer.walk is None else len(answer.walk)
     else:
-        from trailkit.solvers.direct.exact_count import count_euler_circuits
+        from trailkit.solvers.backends.direct.exact_count import count_euler_circuits
 
         puzzle = _complete(9, instance == "double-eight")
 

@@ -29,12 +29,12 @@ from pathlib import Path
 
 from bench_colour_walk import timed
 
+from trailkit.models.checking.verify import verify
 from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
 from trailkit.models.repair_rules import RepairRules
-from trailkit.models.verify import verify
-from trailkit.solvers.base import Limits
-from trailkit.solvers.repair.cores import find_core
-from trailkit.solvers.repair.fewest_changes import repair
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.tools.repair.cores import find_core
+from trailkit.solvers.tools.repair.fewest_changes import repair
 
 ROOT = Path(__file__).resolve().parents[2]
 COLOURS = ("red", "blue", "green")

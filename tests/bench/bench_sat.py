@@ -25,11 +25,11 @@ from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
 
 from trailkit.models.answer import Status
-from trailkit.models.drup import check_drup, check_drup_certificate
-from trailkit.models.position_encoding import CARDINALITIES, encode
+from trailkit.models.checking.drup import check_drup, check_drup_certificate
+from trailkit.models.checking.position_encoding import CARDINALITIES, encode
 from trailkit.models.puzzle import ColourRule, Puzzle
-from trailkit.solvers.base import Limits
-from trailkit.solvers.sat import SatBackend
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.backends.sat import SatBackend
 
 SOLVERS = ["cadical195", "glucose4", "maplechrono", "kissat404"]
 LIMIT = 10.0  # seconds per solve or prove
@@ -173,7 +173,7 @@ def refutation(clauses: list[list[int]], name: str) -> list[str] | None:
 
 INTERPRETED = """
 import json, sys, time
-from trailkit.models.drup import check_drup
+from trailkit.models.checking.drup import check_drup
 clauses, proof = json.load(sys.stdin)
 t0 = time.perf_counter()
 ok, message = check_drup(clauses, proof)

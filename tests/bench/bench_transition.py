@@ -49,7 +49,7 @@ def main() -> None:
     args = parser.parse_args()
     folder = Path(args.out or tempfile.mkdtemp(prefix="trailkit-bench-"))
     specs = [str(write_spec(folder, int(m), seed=m)) for m in args.sizes.split(",")]
-    command = [sys.executable, "-m", "trailkit.solvers.cli", "compare", *specs,
+    command = [sys.executable, "-m", "trailkit.solvers.frontends.cli", "compare", *specs,
                "--backends", args.backends, "--time-limit", args.time_limit,
                "--memory-limit", args.memory_limit]
     print("$ trailkit " + " ".join(command[3:]), flush=True)

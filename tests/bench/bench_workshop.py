@@ -41,7 +41,7 @@ def ms(values: list[float]) -> str:
 
 
 def server_side(repeat: int) -> None:
-    from trailkit.solvers.workshop.analysis import analyse
+    from trailkit.solvers.frontends.workshop.analysis import analyse
 
     text = ORIGINAL.read_text()
     typo = text.replace("  - AK AL red", "  - AK AL redx")

@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-TRAILKIT = [sys.executable, "-m", "trailkit.solvers.cli"]
+TRAILKIT = [sys.executable, "-m", "trailkit.solvers.frontends.cli"]
 LIMIT = ["--time-limit", "20"]
 
 COMMANDS: dict[str, list[str]] = {

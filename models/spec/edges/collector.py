@@ -19,12 +19,12 @@ from typing import Any
 import numpy as np
 import yaml
 
-from trailkit.models.edge_scan import ScannedEdges
 from trailkit.models.errors import Location, SpecError
-from trailkit.models.hints import short
+from trailkit.models.formats.edge_scan import ScannedEdges
 from trailkit.models.spec.edges.forms import Edge
 from trailkit.models.spec.messages import hint, shown
 from trailkit.models.spec.state import SpecReader
+from trailkit.models.support.hints import short
 
 __all__ = ["EdgeCollector"]
 
@@ -105,7 +105,7 @@ class EdgeCollector:
         self.tail, self.head, self.directed, self.ids = tail, head, directed, []
 
     def take_scan(self, scanned: ScannedEdges | None, source: str, first_line: int) -> bool:
-        """Take the columns of the compiled scan (:func:`~trailkit.models.edge_scan.
+        """Take the columns of the compiled scan (:func:`~trailkit.models.formats.edge_scan.
         scan_edges`) when it could read the text and every name and colour in it is one
         the spec allows; else ``False``, and the line-by-line reading says what is wrong.
         A colour that joins the labels is located at ``source``'s ``first_line``."""

@@ -3,9 +3,9 @@
 :mod:`trailkit.models.spec.fast`).
 
 Such a list is read column by column, each new name and colour checked once: from
-:data:`~trailkit.models.jit.COMPILE_FROM` lines on through the compiled scan
-(:mod:`trailkit.models.edge_scan`) when it can take the text, else by
-:func:`~trailkit.models.textformats.parse_edge_columns`, which also locates every bad
+:data:`~trailkit.models.support.jit.COMPILE_FROM` lines on through the compiled scan
+(:mod:`trailkit.models.formats.edge_scan`) when it can take the text, else by
+:func:`~trailkit.models.formats.textformats.parse_edge_columns`, which also locates every bad
 line. The ids are the line positions, never repeated.
 
 >>> from trailkit.models.spec.edges.collector import EdgeCollector
@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from functools import partial
 
-from trailkit.models import jit
-from trailkit.models.edge_scan import scan_edges
 from trailkit.models.errors import Location
+from trailkit.models.formats.edge_scan import scan_edges
+from trailkit.models.formats.textformats import parse_edge_columns
 from trailkit.models.spec.edges.collector import EdgeCollector
 from trailkit.models.spec.state import SpecReader
-from trailkit.models.textformats import parse_edge_columns
+from trailkit.models.support import jit
 
 __all__ = ["read_columns"]
 

@@ -21,9 +21,9 @@ from typing import Any
 
 import yaml
 
+from trailkit.models.formats.textformats import EdgeTextError, edge_from_fields
 from trailkit.models.spec.state import SpecReader
 from trailkit.models.spec.vocabulary import YAML
-from trailkit.models.textformats import EdgeTextError, edge_from_fields
 
 __all__ = ["Edge", "edge_from_list", "edge_from_mapping", "edge_from_text", "read_edge"]
 

@@ -21,13 +21,13 @@ from pathlib import Path
 
 import yaml
 
-from trailkit.models.hints import short
-from trailkit.models.inputs import InputRefused, read_bounded
+from trailkit.models.formats.inputs import InputRefused, read_bounded
+from trailkit.models.formats.textformats import decode_utf8
 from trailkit.models.spec.composing import control_characters
 from trailkit.models.spec.messages import os_reason
 from trailkit.models.spec.state import SpecReader
 from trailkit.models.spec.vocabulary import NOT_PRINTABLE
-from trailkit.models.textformats import decode_utf8
+from trailkit.models.support.hints import short
 
 __all__ = ["MAX_SIDE_FILE_BYTES", "read_side_file"]
 

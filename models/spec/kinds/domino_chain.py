@@ -20,12 +20,12 @@ from typing import Any
 import yaml
 
 from trailkit.models.errors import Location
-from trailkit.models.hints import short
+from trailkit.models.formats.textformats import parse_domino_lines
 from trailkit.models.puzzle import EdgeUse
 from trailkit.models.spec.edges.side_files import read_side_file
 from trailkit.models.spec.state import SpecReader
 from trailkit.models.spec.typed import Entries
-from trailkit.models.textformats import parse_domino_lines
+from trailkit.models.support.hints import short
 
 __all__ = ["lower_dominoes", "read_domino"]
 

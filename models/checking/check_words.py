@@ -1,0 +1,132 @@
+"""What a certificate check says it verified: the checker's own sentences, in one place.
+
+A certificate file carries an ``explanation``, written by whoever made the file; a check
+must never repeat it as what "holds" (a forged file could say anything there). What
+``check-certificate`` prints on acceptance is built here, from the facts the checker
+itself established: the puzzle's own arrays and the parts of the certificate it has
+just checked. Each function takes those facts and says them; the checkers
+(:mod:`trailkit.models.checking.certificates`, :mod:`trailkit.models.checking.drup`,
+:mod:`trailkit.models.checking.lrat`) call them once a certificate is accepted. Certificates of
+other claims (CONTRACT §6) add their sentences here.
+
+>>> parity(["A", "B", "C", "D"], [3, 3, 3, 5], closed=False)
+'4 nodes, A, B, C and D, have odd degrees (3, 3, 3 and 5); a walk that uses every edge \
+exactly once has at most 2 such nodes (its ends)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from trailkit.models.checking.certified import CertifiedFormula
+from trailkit.models.support.words import listing, plural
+
+__all__ = ["Verdict", "alternation", "closed_set", "disconnected", "endpoints", "imbalance",
+           "no_edges", "parity", "refutation"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A check's outcome: why the certificate is rejected (``problems``; empty when it is
+    accepted) and, when accepted, what the checker verified (``holds``, its own words)."""
+
+    problems: list[str] = field(default_factory=list)
+    holds: str = ""
+
+    @property
+    def accepted(self) -> bool:
+        """Whether nothing was found wrong."""
+        return not self.problems
+
+
+SHOWN = 8
+"""Nodes named in a sentence; a longer list is cut, saying how many there are."""
+
+
+def _some(items: Sequence[str], conjunction: str = "and") -> str:
+    """The items as a sentence lists them, the first :data:`SHOWN` of a longer list."""
+    if len(items) <= SHOWN:
+        return listing(list(items), conjunction)
+    return ", ".join(items[:SHOWN]) + f" {conjunction} {len(items) - SHOWN} more"
+
+
+def _each(names: Sequence[str]) -> str:
+    return f"node {names[0]}" if len(names) == 1 else f"{len(names)} nodes, {_some(names)},"
+
+
+def parity(nodes: Sequence[str], degrees: Sequence[int], *, closed: bool) -> str:
+    """``nodes`` have the odd ``degrees`` counted from the puzzle's edges."""
+    limit = "no such node (it must close)" if closed else "at most 2 such nodes (its ends)"
+    return (f"{_each(nodes)} {'has an odd degree' if len(nodes) == 1 else 'have odd degrees'} "
+            f"({_some([str(d) for d in degrees])}); a walk that uses every edge exactly "
+            f"once has {limit}")
+
+
+def imbalance(balance: Mapping[str, int], *, closed: bool) -> str:
+    """Out-degree minus in-degree at the listed nodes, every edge one-way."""
+    allowed = 0 if closed else 1
+    parts = [f"{b:+d} at {name}" for name, b in balance.items()]
+    surplus = sum(b for b in balance.values() if b > 0)
+    deficit = -sum(b for b in balance.values() if b < 0)
+    return (f"every edge is one-way, and out-degree minus in-degree is {_some(parts)}: "
+            f"{surplus} more out than in and {deficit} more in than out, where a walk that "
+            f"uses every edge exactly once allows at most {allowed} each way")
+
+
+def disconnected(component: Sequence[str], inside: str, outside: str) -> str:
+    """No edge leaves ``component``; edge ``inside`` lies in it, ``outside`` outside."""
+    return (f"no edge joins the {plural(len(component), 'node')} {_some(component)} to the "
+            "other nodes; "
+            f"edge {inside} lies among them and edge {outside} outside, "
+            "so no one walk uses both, and every edge must be used exactly once")
+
+
+def endpoints(pairs: Sequence[tuple[str, str]]) -> str:
+    """The (start, end) pairs the degrees force, none allowed by the puzzle."""
+    said = listing([f"from {s} to {t}" if s != t else f"closed at {s}" for s, t in pairs[:6]],
+                   "or")
+    more = f" (and {len(pairs) - 6} more)" if len(pairs) > 6 else ""
+    return (f"the degrees leave a walk that uses every edge exactly once only the ends "
+            f"{said}{more}, and the puzzle allows no such start and end")
+
+
+def no_edges(nodes: int) -> str:
+    """A puzzle without edges whose walk cannot stand still on an allowed node."""
+    return (f"the puzzle has no edges, so the walk cannot take a step, and none of its "
+            f"{plural(nodes, 'node')} is both an allowed start and an allowed end")
+
+
+def alternation(a: str, b: str, differences: Mapping[str, int], *, closed: bool) -> str:
+    """Edge ends of colour ``a`` minus those of ``b`` at the listed nodes, under a rule that
+    makes the two alternate."""
+    total = sum(abs(d) for d in differences.values())
+    parts = [f"{d:+d} at {name}" for name, d in differences.items()]
+    limit = "a closed walk allows none" if closed else "a walk's two ends allow at most 2"
+    return (f"the colour rule makes {a} and {b} alternate, and {a} minus {b} edge ends are "
+            f"{_some(parts)}: {total} in all, where "
+            f"{limit}")
+
+
+def closed_set(states: int, places: int, what: str, ends: Sequence[str] | None) -> str:
+    """A set of ``states`` situations (at ``places`` places) holding every start state,
+    closed under every allowed step, with no finishing state."""
+    where = ("none where the walk may finish" if ends is None else
+             f"none at {_some(ends, 'or')}, "
+             "where the walk must finish")
+    return (f"the closed set of {plural(states, f'({what}) situation')} at "
+            f"{plural(places, 'place')} holds every start situation and {where}, and every "
+            "allowed step from one of them stays inside it")
+
+
+def refutation(formula: CertifiedFormula, digest: str, checked: str, *, lrat: bool,
+               cuts: int = 0) -> str:
+    """The proof of ``formula``, re-derived from the spec, checked as ``checked`` says."""
+    checker = "trailkit's LRAT checker" if lrat else "trailkit's DRUP checker"
+    cut_words = (f", with {plural(cuts, 'cut clause')} each checked to hold for every walk"
+                 if cuts else "")
+    return (f"the {formula.encoding} formula re-derived from the spec "
+            f"({plural(formula.num_vars, 'variable')}, "
+            f"{plural(len(formula.clauses), 'clause')}{cut_words}; SHA-256 {digest[:12]}…) "
+            f"is the one the certificate stores, and {checker} found that {checked}; so "
+            f"{formula.claim}")

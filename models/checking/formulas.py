@@ -1,0 +1,112 @@
+"""The certified formulas: which CNF a ``drup`` certificate refutes, rebuilt from the puzzle.
+
+A ``drup`` certificate is a claim about one formula, named by its ``encoding`` field
+and its parameters. This module is the one table of those formulas; the certificate
+checker (:mod:`trailkit.models.checking.drup`) asks :func:`rebuild` for the formula and
+checks the proof against it, and the SAT backend makes its certificates from the same
+:class:`CertifiedFormula` values, so maker and checker cannot drift apart.
+
+``position-v1`` (:mod:`trailkit.models.checking.position_encoding`)
+    exactly-once puzzles: the walks of exactly ``#edges`` steps.
+``walk-v1`` (:mod:`trailkit.models.checking.walk_formula`)
+    once-only puzzles (exactly once or at most once): the walks of any length from 1
+    to the most steps such a walk can have; with the empty walk not allowed, its
+    refutation proves that no walk exists at all.
+``transition-v1`` (:mod:`trailkit.models.checking.transition_encoding`)
+    exactly-once puzzles: at each node, how the walk pairs the edge ends it meets;
+    plus *cut clauses*, each checked on its own by :mod:`trailkit.models.checking.lazy_clauses`
+    (a consequence of the puzzle, not of the base formula), before the proof is.
+``transition-v2`` (the same module)
+    transition-v1 with nodes that allow every pairing only balanced (no pair
+    variables there), and interchangeable parallel edges put in order
+    (:mod:`trailkit.models.checking.parallel_edges`, which shows that no walk is lost).
+
+>>> from trailkit.models.puzzle import EdgeUse, Puzzle
+>>> p = Puzzle.build(edges=[("a", "b"), ("c", "d")], use=EdgeUse.AT_MOST_ONCE, start=["a"],
+...                  end=["d"])
+>>> formula = rebuild(p, {"encoding": "walk-v1", "cardinality": "seqcounter"})
+>>> formula.encoding, formula.params["horizon"]
+('walk-v1', 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from trailkit.models.checking.certified import CertifiedFormula, Clause, Size
+from trailkit.models.puzzle import EdgeUse, Puzzle
+
+if TYPE_CHECKING:
+    from trailkit.models.checking.position_encoding import VarMap
+
+# CertifiedFormula and Size are defined in .certified and named here too, where the
+# table of formulas is.
+__all__ = ["CertifiedFormula", "Size", "encodings", "position_certified", "rebuild"]
+
+Rebuilder = Callable[[Puzzle, Mapping[str, Any]], "CertifiedFormula | list[str]"]
+
+
+def position_certified(puzzle: Puzzle, clauses: list[Clause],
+                       vmap: VarMap) -> CertifiedFormula:
+    """The ``position-v1`` formula of ``puzzle`` as certified, from clauses already built by
+    :func:`trailkit.models.checking.position_encoding.encode` (with the map it returned)."""
+    return CertifiedFormula(
+        "position-v1",
+        {"cardinality": vmap.cardinality, "length": vmap.length, "symmetry": vmap.symmetry},
+        clauses, vmap.num_vars,
+        f"no walk of {vmap.length} steps uses every edge exactly once",
+        {v: vmap.describe(puzzle, v) for v in sorted(vmap.steps)})
+
+
+def _position(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:
+    from trailkit.models.checking.position_encoding import encode
+
+    if puzzle.use is not EdgeUse.EXACTLY_ONCE:
+        return ["a position-v1 certificate only covers puzzles whose edges are used exactly "
+                "once"]
+    m = puzzle.num_edges
+    if m == 0:
+        return ["a puzzle without edges is decided without a proof"]
+    if int(data["length"]) != m:
+        return [f"the certified formula asks for {data['length']} steps, but an exactly-once "
+                f"walk of this puzzle has {m}"]
+    clauses, vmap = encode(puzzle, m, cardinality=str(data["cardinality"]),
+                           break_symmetry=bool(data["symmetry"]))
+    return position_certified(puzzle, clauses, vmap)
+
+
+def _walk(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:
+    from trailkit.models.checking.walk_formula import walk_formula
+
+    return walk_formula(puzzle, cardinality=str(data["cardinality"]))
+
+
+def _transition(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:
+    from trailkit.models.checking.lazy_clauses import formula_with_cuts
+
+    return formula_with_cuts(puzzle, data["cuts"], str(data["encoding"]))
+
+
+_REBUILDERS: dict[str, Rebuilder] = {
+    "position-v1": _position,
+    "walk-v1": _walk,
+    "transition-v1": _transition,
+    "transition-v2": _transition,
+}
+
+
+def encodings() -> list[str]:
+    """The encodings a ``drup`` certificate may name."""
+    return list(_REBUILDERS)
+
+
+def rebuild(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:
+    """The formula ``data`` (a certificate's fields) names, rebuilt from ``puzzle``, or
+    the reasons it cannot be (unknown encoding, a rule it does not cover, a lazy clause
+    that is no consequence of the puzzle)."""
+    rebuilder = _REBUILDERS.get(str(data["encoding"]))
+    if rebuilder is None:
+        return [f"unknown encoding {data['encoding']!r} (this trailkit certifies "
+                f"{', '.join(_REBUILDERS)})"]
+    return rebuilder(puzzle, data)

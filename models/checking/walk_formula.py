@@ -1,0 +1,100 @@
+"""The ``walk-v1`` formula: once-only walks of *any* allowed length, for certificates.
+
+A once-only walk (every edge exactly once, or at most once) takes at most ``H``
+steps, ``H`` being the number of edges a step may take at all (for exactly once,
+the number of edges). ``walk-v1`` is the position encoding's prefix form
+(:func:`trailkit.models.checking.position_encoding.encode_prefix`, one activation variable
+``a[t]`` per step: "the walk has more than ``t`` steps") over ``H`` steps plus the
+unit clause ``a[0]``: its models are exactly the walks of 1..``H`` steps that obey
+every rule (start and end sets, one-way edges, colour rule with its first colours
+and, for a closed walk, the join). So a refutation of it, together with the fact
+that the empty walk is not allowed (checked here, from the puzzle), proves that
+the puzzle has no walk of any length: one formula, whatever the length would have
+been. For exactly-once puzzles the edge-use clauses force the length ``#edges``.
+
+When no edge can be taken at all (``H = 0``) the formula is the single empty
+clause: there is no step to take and the empty walk is not allowed.
+
+The encoding's guard is the test that counts its models against brute-force walks
+(``tests/test_walk_formula.py``), as for the position encoding.
+
+>>> from trailkit.models.puzzle import EdgeUse, Puzzle
+>>> p = Puzzle.build(edges=[("a", "b"), ("b", "c")], use=EdgeUse.AT_MOST_ONCE, closed=True)
+>>> formula = walk_formula(p)
+>>> formula.params["horizon"], formula.clauses[-1] == [formula.params["first_active"]]
+(2, True)
+"""
+
+from __future__ import annotations
+
+from trailkit.models.checking.certified import CertifiedFormula
+from trailkit.models.checking.position_encoding import (
+    DEFAULT_CARDINALITY,
+    VarMap,
+    encode_prefix,
+)
+from trailkit.models.puzzle import EdgeUse, Puzzle
+
+__all__ = ["ENCODING_NAME", "encode_walks", "walk_formula", "walk_horizon"]
+
+ENCODING_NAME = "walk-v1"
+
+
+def walk_horizon(puzzle: Puzzle) -> int:
+    """The most steps a once-only walk of ``puzzle`` can take: its edges (exactly once),
+    or the edges a step may take at all (at most once)."""
+    if puzzle.use is EdgeUse.EXACTLY_ONCE:
+        return puzzle.num_edges
+    return len({e for e, _ in puzzle.oriented_edges()})
+
+
+def _refusal(puzzle: Puzzle) -> list[str]:
+    """Why ``walk-v1`` does not describe ``puzzle``'s walks (empty: it does)."""
+    if puzzle.use is EdgeUse.ANY:
+        return ["a walk-v1 certificate covers once-only walks (exactly once or at most once); "
+                "reusable edges have closed-set certificates"]
+    empty = puzzle.empty_walk_nodes()
+    if empty:
+        return [f"the empty walk on {puzzle.nodes[empty[0]]} is allowed, so the puzzle is "
+                "solvable"]
+    return []
+
+
+def encode_walks(puzzle: Puzzle, *, cardinality: str = DEFAULT_CARDINALITY
+                 ) -> tuple[list[list[int]], VarMap | None]:
+    """The ``walk-v1`` clauses and the map of their step variables (``None`` when no
+    step can be taken: the formula is then the empty clause).
+
+    Raises ``ValueError`` when the formula does not describe the puzzle (reusable edges,
+    or an allowed empty walk).
+    """
+    problems = _refusal(puzzle)
+    if problems:
+        raise ValueError(problems[0])
+    horizon = walk_horizon(puzzle)
+    if horizon == 0:
+        return [[]], None
+    clauses, vmap = encode_prefix(puzzle, horizon, cardinality=cardinality)
+    return [*clauses, [vmap.active[0]]], vmap
+
+
+def walk_formula(puzzle: Puzzle, *, cardinality: str = DEFAULT_CARDINALITY
+                 ) -> CertifiedFormula | list[str]:
+    """The certified ``walk-v1`` formula of ``puzzle``, or why it has none."""
+    problems = _refusal(puzzle)
+    if problems:
+        return problems
+    clauses, vmap = encode_walks(puzzle, cardinality=cardinality)
+    rule = "exactly once" if puzzle.use is EdgeUse.EXACTLY_ONCE else "at most once"
+    if vmap is None:
+        return CertifiedFormula(ENCODING_NAME, {"cardinality": cardinality, "horizon": 0},
+                                clauses, 0, "no step can be taken and the empty walk is not "
+                                "allowed")
+    horizon = vmap.length
+    return CertifiedFormula(
+        ENCODING_NAME,
+        {"cardinality": cardinality, "horizon": horizon, "first_active": vmap.active[0]},
+        clauses, vmap.num_vars,
+        f"no walk of 1 to {horizon} steps uses each edge {rule} (and the empty walk is "
+        "not allowed)",
+        {v: vmap.describe(puzzle, v) for v in sorted(vmap.steps)})

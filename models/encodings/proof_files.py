@@ -1,0 +1,95 @@
+"""The files ``prove --proof-dir`` writes, for checkers outside trailkit.
+
+A ``drup`` certificate holds the certified formula and its refutation; here they become
+what the SAT community's tools read: ``formula.cnf`` (DIMACS; ``c`` lines name the
+formula, its SHA-256 and each primary variable's meaning, as ``export --format dimacs``
+does), ``proof.drat`` (the proof as text DRUP, for ``drat-trim formula.cnf proof.drat``)
+and, on request, ``proof.lrat`` (text LRAT, made by
+:func:`~trailkit.models.checking.drup.drup_to_lrat`,
+for ``cake_lpr`` or :mod:`trailkit.models.checking.lrat`).
+
+The clause lines of ``formula.cnf`` are exactly the certificate's canonical ``cnf`` text
+(the comments all come before the ``p`` line), so ``grep -v '^c' formula.cnf | sha256sum``
+gives the hash the comments name, and clause ids in the LRAT file count the clause lines
+from 1. For the transition encodings the last clauses are the cut clauses the solver
+added: the comments say which, and that their justification is checked by trailkit's
+cut checker (:mod:`trailkit.models.checking.lazy_clauses`), not by drat-trim.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from trailkit.models.answer import Certificate
+from trailkit.models.errors import VerificationFailure
+from trailkit.models.puzzle import Puzzle
+
+__all__ = ["ALL", "FORMULA", "LRAT", "PROOF", "formula_file", "lrat_certificate", "lrat_file",
+           "proof_file"]
+
+FORMULA = "formula.cnf"
+PROOF = "proof.drat"
+LRAT = "proof.lrat"
+ALL = (FORMULA, PROOF, LRAT)
+"""Every file ``--proof-dir`` may hold: they are replaced as a set (a folder holding
+other files is refused)."""
+
+
+def formula_file(data: Mapping[str, Any], name: str | None) -> str:
+    """``formula.cnf`` for the ``drup`` certificate ``data`` of the puzzle ``name``."""
+    clauses = int(data["num_clauses"])
+    cuts = list(data.get("cuts") or [])
+    head = [f"c trailkit {data['encoding']} formula of {name or 'a walk puzzle'}",
+            f"c cnf_sha256 {data['cnf_sha256']} (SHA-256 of the lines below without "
+            "these comments)",
+            f"c {data['num_vars']} variables, {clauses} clauses; refuted by proof.drat "
+            f"(solver {data.get('solver', 'unknown')})"]
+    if cuts:
+        first = clauses - len(cuts) + 1
+        which = (f"clause {first} is the cut clause" if len(cuts) == 1 else
+                 f"clauses {first}..{clauses} are the {len(cuts)} cut clauses")
+        head += [f"c {which} the solver added: that each holds for every walk is checked "
+                 "by trailkit's cut checker (trailkit check-certificate), not by drat-trim"]
+        head += [f"c clause {first + k} = cut of edges {' '.join(map(str, cut['edges']))}"
+                 for k, cut in enumerate(cuts)]
+    variables: Mapping[str, str] = data.get("variables") or {}
+    head += [f"c {v} = {text}" for v, text in sorted(variables.items(),
+                                                      key=lambda item: int(item[0]))]
+    return "\n".join(head) + "\n" + str(data["cnf"])
+
+
+def proof_file(data: Mapping[str, Any]) -> str:
+    """``proof.drat``: the certificate's proof as text DRUP, one line each."""
+    proof = data["proof"]
+    if isinstance(proof, str):
+        return proof if proof.endswith("\n") else proof + "\n"
+    return "".join(f"{line}\n" for line in proof)
+
+
+def lrat_file(puzzle: Puzzle, data: Mapping[str, Any]) -> str:
+    """``proof.lrat``: the certificate's proof as LRAT, its hints recorded by trailkit's
+    DRUP checker (:func:`trailkit.models.checking.drup.drup_to_lrat`) against the formula
+    rebuilt from ``puzzle``; raises :class:`VerificationFailure` if the proof fails."""
+    from trailkit.models.checking.drup import drup_to_lrat
+    from trailkit.models.checking.formulas import rebuild
+
+    formula = rebuild(puzzle, data)
+    if isinstance(formula, list):
+        raise VerificationFailure("; ".join(formula))
+    ok, message, text = drup_to_lrat(formula.clauses, proof_file(data).encode("ascii"))
+    if not ok or text is None:
+        raise VerificationFailure(f"the DRUP proof could not be turned into LRAT: {message}")
+    return text
+
+
+def lrat_certificate(puzzle: Puzzle, certificate: Certificate) -> Certificate:
+    """The ``drup`` certificate ``certificate`` with its proof turned into LRAT
+    (``proof_format: lrat``), which :mod:`trailkit.models.checking.lrat` checks."""
+    text = lrat_file(puzzle, certificate.data)
+    lemmas = text.count("\n") - text.count(" d ")
+    data = {**certificate.data, "proof": text, "proof_format": "lrat", "proof_lemmas": lemmas}
+    claim = certificate.explanation.split("; its DRUP proof")[0]
+    return Certificate("drup", data, f"{claim}; its LRAT proof ({lemmas} lemmas, the hints "
+                       "recorded by trailkit's DRUP checker) is checked by trailkit's small "
+                       "LRAT checker, and cake_lpr reads it too.")

@@ -1,0 +1,265 @@
+"""The ``cpsat`` backend: every walk puzzle as one OR-Tools CP-SAT circuit model.
+
+* edges used exactly / at most once: :mod:`.circuit_model` (one circuit node per
+  oriented edge);
+* reusable edges: :mod:`.state_model` (a simple path over (node, colour-phase) states).
+
+Status mapping: OPTIMAL / FEASIBLE give a solved answer decoded from the circuit's arc
+literals (``optimal=True`` only for OPTIMAL with a shortest-walk objective);
+INFEASIBLE gives ``unsolvable`` *without* a certificate, its reason saying it rests on
+CP-SAT alone (the pipeline confirms it with a structural certificate or a second
+backend); UNKNOWN gives ``unknown``; MODEL_INVALID is a bug, raised as
+:class:`~trailkit.models.errors.VerificationFailure` (exit code 4). Limits pass through:
+``time_limit`` -> ``max_time_in_seconds``, ``workers`` -> ``num_workers``, ``seed`` ->
+``random_seed``, ``work_limit`` -> ``max_number_of_conflicts``. With one worker and a
+fixed seed the answer is deterministic.
+
+Counting enumerates with a solution callback on **one** worker (with several, CP-SAT
+9.15 silently returns fewer solutions while reporting OPTIMAL), deduplicating on the
+arc literals that define a walk.
+
+Ctrl-C: CP-SAT's own SIGINT handler is off (``catch_sigint_signal``: it would turn a
+Ctrl-C into UNKNOWN, exit code 3, and then leave SIGINT at its default action); the
+solver :func:`make_solver` returns runs each ``solve`` in a worker thread, so that a
+Ctrl-C calls ``stop_search()`` and is raised on as :class:`KeyboardInterrupt` once the
+search has stopped; an interrupted count returns the walks found so far, as a lower
+bound (:meth:`CountResult.interrupted`).
+
+>>> from trailkit.models.puzzle import Puzzle
+>>> p = Puzzle.build(kind="trail", edges=[("a", "b"), ("b", "c"), ("c", "a")], closed=True)
+>>> CpSatBackend().solve(p).status.value
+'solved'
+>>> CpSatBackend().count(p).solutions
+6
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+
+from ortools.sat.python import cp_model
+
+from trailkit.models.answer import Answer, Status, Walk
+from trailkit.models.counts import CountResult
+from trailkit.models.encodings.sizes import circuit_problem
+from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
+from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits, trivial_answer
+from trailkit.solvers.backends.cpsat.circuit_model import encode_edge_circuit
+from trailkit.solvers.backends.cpsat.encoding import Encoding
+from trailkit.solvers.backends.cpsat.state_model import encode_state_paths
+from trailkit.solvers.support.interrupts import run_stoppable
+from trailkit.solvers.support.signs import BUILDING, SOLVING, sign
+
+__all__ = ["CpSatBackend", "encode", "export_model"]
+
+NAME = "cpsat"
+
+
+class StoppableSolver(cp_model.CpSolver):
+    """A CpSolver whose ``solve`` a Ctrl-C stops within moments, as a
+    :class:`KeyboardInterrupt` (the search runs in a worker thread; see the module
+    docstring)."""
+
+    def solve(self, model: cp_model.CpModel,
+              solution_callback: cp_model.CpSolverSolutionCallback | None = None
+              ) -> cp_model.CpSolverStatus:
+        sign(SOLVING, NAME)
+        return run_stoppable(lambda: super(StoppableSolver, self).solve(model, solution_callback),
+                             self.stop_search)
+
+
+def encode(puzzle: Puzzle, *, break_symmetry: bool = True) -> Encoding:
+    """The CP-SAT model for ``puzzle`` and the map from its literals back to walks."""
+    if puzzle.use is EdgeUse.ANY:
+        return encode_state_paths(puzzle)
+    return encode_edge_circuit(puzzle, break_symmetry=break_symmetry)
+
+
+def export_model(puzzle: Puzzle) -> str:
+    """The puzzle's CP-SAT model as protobuf text (``trailkit export --format cpsat``).
+
+    Load it elsewhere with ``google.protobuf.text_format.Parse(text, CpModelProto())``.
+    Depot is circuit node 0; variable names say what each literal means
+    (``e3_1to4``: edge 3 crossed from node 1 to node 4; ``a5_7``: node 7 follows node 5).
+    """
+    return str(encode(puzzle).model.proto)
+
+
+def make_solver(limits: Limits, *, enumerate_all: bool = False,
+                tuning: dict[str, int] | None = None) -> StoppableSolver:
+    """A CpSolver with the limits applied (one worker whenever all solutions are wanted)
+    that a Ctrl-C stops (:class:`StoppableSolver`; CP-SAT's own SIGINT handler is off).
+
+    ``tuning`` holds a formulation's preferred parameters (:attr:`Encoding.params`).
+    """
+    solver = StoppableSolver()
+    params = solver.parameters
+    params.catch_sigint_signal = False
+    for key, value in (tuning or {}).items():
+        setattr(params, key, value)
+    if limits.time_limit is not None:
+        params.max_time_in_seconds = float(limits.time_limit)
+    if limits.work_limit is not None:
+        params.max_number_of_conflicts = int(limits.work_limit)
+    params.num_workers = 1 if enumerate_all else max(1, limits.workers)
+    params.random_seed = limits.seed
+    if limits.memory_mb is not None:  # CP-SAT stops (unknown) rather than grow past it
+        params.max_memory_in_mb = int(limits.memory_mb)
+    if enumerate_all:
+        params.enumerate_all_solutions = True
+    return solver
+
+
+class CpSatBackend(Backend):
+    """OR-Tools CP-SAT: circuit models with colour transitions, for every puzzle kind."""
+
+    name = NAME
+    family = "cpsat"
+    supports_counting = True
+    supports_proof = False
+    honours_work_limit = True
+    work_unit = "conflicts"
+
+    # ------------------------------------------------------------------ solve
+    def solve(self, puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Answer:
+        began = time.perf_counter()
+        trivial = trivial_answer(NAME, puzzle)
+        if trivial is not None:
+            return trivial.with_(time_s=time.perf_counter() - began)
+        too_big = circuit_problem(puzzle, limits.memory_mb)
+        if too_big is not None:
+            return Answer.unknown(NAME, too_big).with_(time_s=time.perf_counter() - began)
+        sign(BUILDING, NAME)
+        enc = encode(puzzle)
+        solver = make_solver(limits, tuning=enc.params)
+        status = solver.solve(enc.model)
+        stats = _stats(solver, status, enc)
+        shortest = puzzle.objective is Objective.SHORTEST or puzzle.wants_longest
+        empty = puzzle.empty_walk_nodes() if puzzle.wants_longest else []
+        if status == cp_model.INFEASIBLE and empty:  # longest: no step fits, the empty walk
+            answer = Answer.solved(NAME, Walk((empty[0],), ()), optimal=True, **stats)
+        elif status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            walk = enc.decode(solver.boolean_value)
+            optimal = (status == cp_model.OPTIMAL) if shortest else None
+            answer = Answer.solved(NAME, walk, optimal=optimal, **stats)
+        elif status == cp_model.INFEASIBLE:
+            answer = Answer.unsolvable(
+                NAME, None,
+                reason=(f"CP-SAT proved the model infeasible ({enc.what}: {enc.proof_note}); "
+                        "this rests on CP-SAT alone, not on a checkable certificate"),
+                **stats)
+        else:
+            answer = Answer.unknown(NAME, _unknown_reason(solver, status, limits), **stats)
+        return answer.with_(time_s=time.perf_counter() - began)
+
+    # ------------------------------------------------------------------ count
+    def count(self, puzzle: Puzzle, limits: Limits = NO_LIMITS, *,
+              failures: bool = False,
+              progress: Callable[[int], None] | None = None) -> CountResult:
+        """Count solutions: every walk, or every walk of the objective's best length
+        (the shortest, always for reusable edges; the longest).
+
+        A walk is a step sequence with its start (a ring counts once per rotation and
+        direction), parallel edges are distinct, the empty walk counts once per node it
+        solves. On a limit the count is a lower bound with ``complete=False``; after a
+        Ctrl-C too, with ``stats["interrupted"]``.
+        """
+        if failures:
+            raise UnsupportedPuzzle("the cpsat backend does not count failures; "
+                                    "use --backend direct")
+        began = time.perf_counter()
+        shortest = puzzle.use is EdgeUse.ANY or puzzle.objective is Objective.SHORTEST
+        empty = puzzle.empty_walk_nodes()
+        if (empty and shortest) or (puzzle.use is EdgeUse.EXACTLY_ONCE
+                                    and not puzzle.num_edges):
+            nowhere = not puzzle.num_nodes  # no nodes: one walk, Walk.nowhere()
+            return CountResult(NAME, 1 if nowhere else len(empty), method="empty walks")
+        if not (shortest or puzzle.wants_longest):
+            return _enumerate(puzzle, limits, None, len(empty), began)
+        extreme = "shortest" if shortest else "longest"
+        answer = self.solve(replace(puzzle, objective=Objective.SHORTEST) if shortest
+                            else puzzle, limits)
+        if answer.status is Status.UNSOLVABLE:
+            return CountResult(NAME, 0, reason=answer.reason)
+        if not answer.optimal or answer.walk is None:
+            return CountResult(NAME, 0, complete=False,
+                               reason=f"the {extreme} length is not known: {answer.reason}")
+        length = len(answer.walk)
+        if length == 0:  # longest: no step fits anywhere, so the empty walks are longest
+            return CountResult(NAME, len(empty), method="empty walks", stats={"length": 0})
+        return _enumerate(puzzle, limits, length, 0 if puzzle.wants_longest else len(empty),
+                          began, extreme)
+
+
+# ------------------------------------------------------------------ helpers
+class _Collector(cp_model.CpSolverSolutionCallback):
+    """Collects each distinct circuit (by its chosen arcs) and the walks it stands for."""
+
+    def __init__(self, enc: Encoding) -> None:
+        super().__init__()
+        self.enc = enc
+        self.seen: set[tuple[int, ...]] = set()
+        self.walks = 0
+        self.raw = 0
+
+    def on_solution_callback(self) -> None:
+        self.raw += 1
+        key = tuple(self.enc.chosen(self.boolean_value))
+        if key not in self.seen:
+            self.seen.add(key)
+            self.walks += self.enc.multiplicity(self.boolean_value)
+
+
+def _enumerate(puzzle: Puzzle, limits: Limits, length: int | None, empties: int,
+               began: float, extreme: str = "") -> CountResult:
+    """Every walk (of ``length`` steps when given: the ``extreme`` ones), plus the
+    ``empties`` empty walks, each distinct circuit counted once."""
+    sign(BUILDING, NAME)
+    enc = encode(puzzle, break_symmetry=False)
+    enc.model.clear_objective()  # every walk is counted (of one length, when given)
+    if length is not None:
+        enc.model.add(enc.length == length)
+    solver = make_solver(limits, enumerate_all=True, tuning=enc.params)
+    collector = _Collector(enc)
+    method = "enumeration" if length is None else f"enumeration of {extreme}"
+    try:
+        status = solver.solve(enc.model, collector)
+    except KeyboardInterrupt:  # Ctrl-C: the walks found so far, as a lower bound
+        return CountResult.interrupted(NAME, collector.walks + empties, method=method,
+                                       raw_solutions=collector.raw,
+                                       time_s=time.perf_counter() - began)
+    complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+    reason = "" if complete else _unknown_reason(solver, status, limits)
+    stats = {**_stats(solver, status, enc), "raw_solutions": collector.raw,
+             "distinct_circuits": len(collector.seen),
+             "time_s": time.perf_counter() - began}
+    if length is not None:
+        stats["length"] = length
+    return CountResult(NAME, collector.walks + empties, complete=complete, method=method,
+                       reason=reason, stats=stats)
+
+
+def _stats(solver: cp_model.CpSolver, status: cp_model.CpSolverStatus,
+           enc: Encoding) -> dict[str, object]:
+    return {"cpsat_status": solver.status_name(status), "wall_time": solver.wall_time,
+            "conflicts": solver.num_conflicts, "branches": solver.num_branches, **enc.size}
+
+
+def _unknown_reason(solver: cp_model.CpSolver, status: cp_model.CpSolverStatus,
+                    limits: Limits) -> str:
+    name = solver.status_name(status)
+    if status == cp_model.MODEL_INVALID:  # never "unknown": a wrong model is a bug
+        raise VerificationFailure("CP-SAT rejected the model as invalid (a bug in the cpsat "
+                                  f"backend): {solver.solution_info()}")
+    if status == cp_model.FEASIBLE:
+        return "CP-SAT stopped before enumerating every solution (a limit was reached)"
+    given = []
+    if limits.time_limit is not None:
+        given.append(f"time limit {limits.time_limit:g} s")
+    if limits.work_limit is not None:
+        given.append(f"conflict limit {limits.work_limit}")
+    which = ", ".join(given) or "no limit was set"
+    return f"CP-SAT stopped with {name} after {solver.wall_time:.2f} s ({which})"

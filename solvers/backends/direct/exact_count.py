@@ -1,0 +1,643 @@
+"""Exact counts of Euler circuits and trails without enumerating them.
+
+**Directed graphs: the BEST theorem.** A connected directed graph whose every node
+has in-degree = out-degree has
+
+    ec(D) = t_w(D) · ∏_v (out(v) − 1)!
+
+Euler circuits, where ``t_w(D)`` is the number of spanning arborescences towards
+any fixed root ``w`` (the same for every root of an Eulerian digraph), which the
+matrix-tree theorem gives as a determinant of the out-degree Laplacian with row
+and column ``w`` removed. The determinant is computed with Bareiss' fraction-free
+elimination: exact (see below for the integer sizes).
+
+**Undirected and mixed graphs: a sum over Eulerian orientations.** Every Euler
+circuit of an undirected (or mixed) graph orients each two-way edge the way it is
+walked, and that orientation is Eulerian (in = out everywhere); conversely a
+circuit of an Eulerian orientation is a circuit of the graph. So
+
+    ec(G) = Σ over Eulerian orientations D of G of ec(D),
+
+and since ``out(v) = deg(v)/2`` in every Eulerian orientation the factorial
+product is a constant: ``ec(G) = ∏_v (deg(v)/2 − 1)! · Σ_D t_w(D)``.
+
+**How the sum is computed.** The two-way edges are grouped by the pair of nodes
+they join; a depth-first search (in compiled code, :func:`_orientation_sum`) decides
+pair by pair how many of its ``m`` parallel edges leave the lower node (``x`` of
+them: ``C(m, x)`` orientations with the same matrix), pruned as soon as a node
+could no longer balance. The determinant is built *along* the search: a node's row
+of the Laplacian is final once all its pairs are decided, and row-by-row Bareiss
+elimination reduces each row against the rows above it the moment it is final, so
+a leaf costs one row reduction rather than a whole determinant, and orientations
+sharing a prefix share its elimination. No pivoting is needed: the leading minors
+of an Eulerian orientation's reduced Laplacian count rooted spanning forests of a
+strongly connected digraph, so they are positive (a zero pivot means no leaf below
+is an Eulerian orientation: the branch is pruned). The entries are minors of the
+matrix, so int64 is exact when the Hadamard bound ``H = ∏ √2·out(v)`` has
+``2H² < 2^62``, and the weighted sum is carried in two int64 words; beyond that
+bound (about 60 nodes, or heavy multiplicities) :func:`_reference_sum`, the
+original enumeration with Python-integer determinants, is used: exact at any size,
+and the oracle the tests compare against.
+
+Measured with ``tests/bench/bench_perf.py`` (figures in ``docs/benchmarks.md``): K9's
+3,230,080 orientations (911,520,057,021,235,200 circuits, OEIS A135388) are counted
+far faster compiled than by the reference enumeration, and so is the double-eight set
+(K9 plus nine doubles).
+
+**Where it stops**: the work is the number of Eulerian orientations, which grows
+super-exponentially: K11 has about 4.8e10, some 15,000 times K9's (hours on one
+core). Going further needs fewer orientations rather than faster ones: the
+graph's symmetry (for K_n, count one orientation per orbit of the n! relabellings
+and multiply by the orbit's size), a split of the search's first levels over
+cores, or a transfer-matrix count along a path decomposition of small width.
+
+**Conventions** (the ones the published numbers use):
+
+* An *Euler circuit* is a cyclic sequence of steps with a direction: a rotation is
+  the same circuit, the reversal is another one. K5 has 264 and K7 129,976,320.
+* Parallel edges are distinct; an undirected self-loop is one step with no
+  direction (it is oriented one fixed way before counting, so it is counted once).
+* :func:`exact_count` counts what :func:`trailkit.solvers.backends.direct.enumeration.count_walks`
+  counts: walks as step sequences *with their start*. A circuit of ``m`` edges has
+  ``m`` rotations, all distinct, so for a closed puzzle (or an open one whose
+  degrees are all even) with ``start``/``end`` any the count is ``ec · m``; a start
+  node ``s`` alone gives ``ec · out(s)`` (the circuit passes ``s`` that often).
+* Open trails between the two odd nodes ``a`` and ``b``: add a virtual one-way edge
+  ``b → a``; the circuits through it, cut there, are exactly the trails from ``a``
+  to ``b`` (and reversed for ``b`` to ``a``).
+* The double-six domino set: the dominoes are the edges of K7 on pips 0..6 plus a
+  self-loop (the double) at every pip. Each of K7's circuits visits every pip 3
+  times and each double can be inserted at any of those 3 visits: 129,976,320 ·
+  3^7 = 284,258,211,840 rings as cyclic sequences with a direction. The classical
+  7,959,229,931,520 is that times 28: it counts a ring laid *from a chosen first
+  domino in a chosen direction* (rotations and reflections distinct, a double has
+  one orientation), i.e. the lines of all 28 dominoes whose ends also match, which
+  is exactly the ``count_walks`` convention for the closed puzzle.
+
+>>> from trailkit.models.puzzle import Puzzle
+>>> k5 = Puzzle.build(kind="trail", edges=[(a, b) for a in "01234" for b in "01234" if a < b],
+...                   closed=True)
+>>> count_euler_circuits(k5), exact_count(k5).solutions
+(264, 2640)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any, Literal
+
+import numpy as np
+
+from trailkit.models.counts import CountResult, StartCounts
+from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.models.support.jit import Kernel, kernel, will_compile
+from trailkit.models.support.words import plural
+from trailkit.solvers.support.signs import SOLVING, sign
+
+__all__ = ["Stopped", "bareiss_determinant", "count_euler_circuits", "exact_count"]
+
+#: The formula is the direct backend's own way of counting.
+BACKEND = "direct"
+
+Method = Literal["auto", "compiled", "reference"]
+"""How the sum over orientations is taken: compiled when int64 is provably exact
+(``auto``), always compiled (``compiled``; ``ValueError`` beyond the bound), or by the
+original Python enumeration (``reference``, the tests' oracle)."""
+
+_INT64_SAFE = 2**62  # every product and sum the kernel forms stays below this
+_CARRY = 2**61       # the kernel's low word of the sum is kept below this
+
+
+# ----------------------------------------------------------------- determinants
+def bareiss_determinant(matrix: Sequence[Sequence[int]]) -> int:
+    """The determinant of an integer matrix, exactly, by fraction-free elimination.
+
+    >>> bareiss_determinant([[2, -1], [-1, 2]])
+    3
+    """
+    a = [list(row) for row in matrix]
+    n = len(a)
+    sign, prev = 1, 1
+    for k in range(n - 1):
+        if a[k][k] == 0:
+            pivot = next((i for i in range(k + 1, n) if a[i][k] != 0), None)
+            if pivot is None:
+                return 0
+            a[k], a[pivot] = a[pivot], a[k]
+            sign = -sign
+        akk = a[k][k]
+        rowk = a[k]
+        for i in range(k + 1, n):
+            rowi = a[i]
+            aik = rowi[k]
+            for j in range(k + 1, n):
+                rowi[j] = (rowi[j] * akk - aik * rowk[j]) // prev
+        prev = akk
+    return sign * a[n - 1][n - 1] if n else 1
+
+
+# ----------------------------------------------------------------- the graph
+@dataclass(frozen=True, slots=True)
+class _Graph:
+    """The edges as the counting sees them: fixed arcs, two-way edges, loop counts."""
+
+    n: int
+    arcs: tuple[tuple[int, int], ...]      # one-way non-loop edges (u -> v)
+    links: tuple[tuple[int, int], ...]     # two-way non-loop edges
+    degree: tuple[int, ...]                # all edge ends at each node (a loop gives 2)
+    loops: tuple[int, ...]                 # self-loops at each node
+
+    @classmethod
+    def of(cls, puzzle: Puzzle, extra_arc: tuple[int, int] | None = None) -> _Graph:
+        arcs: list[tuple[int, int]] = []
+        links: list[tuple[int, int]] = []
+        degree = [0] * puzzle.num_nodes
+        loops = [0] * puzzle.num_nodes
+        for e, (u, v) in enumerate(zip(puzzle.tail, puzzle.head, strict=True)):
+            degree[u] += 1
+            degree[v] += 1
+            if u == v:
+                loops[u] += 1
+            else:
+                (arcs if puzzle.is_directed(e) else links).append((u, v))
+        if extra_arc is not None:
+            arcs.append(extra_arc)
+            degree[extra_arc[0]] += 1
+            degree[extra_arc[1]] += 1
+        return cls(puzzle.num_nodes, tuple(arcs), tuple(links), tuple(degree), tuple(loops))
+
+    def connected(self) -> bool:
+        """Do all edges lie in one connected component (isolated nodes ignored)?"""
+        parent = list(range(self.n))
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for u, v in self.arcs + self.links:
+            parent[find(u)] = find(v)
+        roots = {find(v) for v in range(self.n) if self.degree[v]}
+        return len(roots) <= 1
+
+
+def _orientations(g: _Graph) -> Iterator[list[list[int]]]:
+    """Yield the out-adjacency count matrix ``A[u][v]`` of every Eulerian orientation.
+
+    Nodes are processed in order; node ``i`` chooses which of its two-way edges to
+    later nodes leave it, so that its out-degree becomes ``deg(i)/2``; a later node
+    whose remaining need leaves its range is pruned at once. The same matrix object
+    is reused between yields (copy it to keep it).
+    """
+    n = g.n
+    need = [d // 2 for d in g.degree]      # out-steps still to place (loops below)
+    remaining = [0] * n                    # two-way edges not yet oriented, per node
+    later: list[list[int]] = [[] for _ in range(n)]
+    for u, v in g.links:
+        lo, hi = min(u, v), max(u, v)
+        later[lo].append(hi)
+        remaining[u] += 1
+        remaining[v] += 1
+    adj = [[0] * n for _ in range(n)]
+    for u, v in g.arcs:
+        adj[u][v] += 1
+        need[u] -= 1
+    for v in range(n):
+        need[v] -= g.loops[v]  # a loop is one out-step (and one in-step) of its node
+    if any(x < 0 or x > r for x, r in zip(need, remaining, strict=True)):
+        return
+
+    def place(i: int) -> Iterator[list[list[int]]]:
+        if i == n:
+            yield adj
+            return
+        targets = later[i]
+        k = need[i]
+        if k < 0 or k > len(targets):
+            return
+        for remaining_v in targets:
+            remaining[remaining_v] -= 1
+        for chosen in combinations(range(len(targets)), k):
+            outs = set(chosen)
+            ok = True
+            for idx, v in enumerate(targets):
+                if idx in outs:
+                    adj[i][v] += 1
+                else:
+                    adj[v][i] += 1
+                    need[v] -= 1
+            for v in targets:
+                if need[v] < 0 or need[v] > remaining[v]:
+                    ok = False
+            if ok:
+                yield from place(i + 1)
+            for idx, v in enumerate(targets):
+                if idx in outs:
+                    adj[i][v] -= 1
+                else:
+                    adj[v][i] -= 1
+                    need[v] += 1
+        for remaining_v in targets:
+            remaining[remaining_v] += 1
+
+    yield from place(0)
+
+
+def _arborescences(adj: list[list[int]], nodes: list[int]) -> int:
+    """Spanning arborescences towards ``nodes[0]``: the matrix-tree theorem."""
+    rest = nodes[1:]
+    matrix = []
+    for u in rest:
+        row = [-adj[u][v] for v in rest]
+        out = sum(adj[u][v] for v in nodes if v != u)
+        row[rest.index(u)] += out
+        matrix.append(row)
+    return bareiss_determinant(matrix)
+
+
+def _reference_sum(g: _Graph, nodes: list[int], deadline: float | None = None) -> int:
+    """Σ_D t_w(D) by enumerating every orientation and taking its determinant in Python
+    integers: exact at any size, slow (K9: minutes). The oracle for the compiled path.
+    :class:`Stopped` at ``deadline`` (``time.monotonic()``) or a Ctrl-C."""
+    total = leaves = 0
+    try:
+        for adj in _orientations(g):
+            total += _arborescences(adj, nodes)
+            leaves += 1
+            if deadline is not None and time.monotonic() >= deadline:
+                raise Stopped(total, leaves, False)
+    except KeyboardInterrupt:
+        raise Stopped(total, leaves, True) from None
+    return total
+
+
+@dataclass(frozen=True, slots=True)
+class _Search:
+    """The compiled search's input: nodes with edges renumbered ``0..N``, root ``N``.
+
+    ``lap`` is the reduced out-degree Laplacian of the one-way arcs alone (rows and
+    columns ``0..N-1``), ``need[v]`` the out-steps node ``v`` still needs from its
+    two-way edges, ``remaining[v]`` its two-way edges, ``pa/pb/pm`` the node pairs
+    joined by two-way edges (``pa < pb``) with their multiplicities, in search order,
+    and ``done[l]`` how many rows are final (so reducible) once ``l`` pairs are decided.
+    """
+
+    lap: np.ndarray
+    need: np.ndarray
+    remaining: np.ndarray
+    pa: np.ndarray
+    pb: np.ndarray
+    pm: np.ndarray
+    done: np.ndarray
+    binom: np.ndarray
+    bound: int  # a bound on every leaf's weighted determinant
+
+    @classmethod
+    def of(cls, g: _Graph, nodes: list[int]) -> _Search:
+        index = {v: i for i, v in enumerate(nodes)}
+        size = len(nodes) - 1
+        lap = np.zeros((size, size), dtype=np.int64)
+        need = np.array([g.degree[v] // 2 - g.loops[v] for v in nodes], dtype=np.int64)
+        for u, v in g.arcs:
+            a, b = index[u], index[v]
+            need[a] -= 1
+            if a < size:
+                lap[a, a] += 1
+                if b < size:
+                    lap[a, b] -= 1
+        pairs = sorted(Counter((min(index[u], index[v]), max(index[u], index[v]))
+                               for u, v in g.links).items())
+        remaining = np.zeros(len(nodes), dtype=np.int64)
+        last = [-1] * len(nodes)  # the last pair (search level) touching each node
+        for level, ((a, b), m) in enumerate(pairs):
+            remaining[a] += m
+            remaining[b] += m
+            last[a] = last[b] = level
+        done = np.zeros(len(pairs) + 1, dtype=np.int64)
+        ready = -1
+        for row in range(size):  # row r is reducible once rows 0..r are all final
+            ready = max(ready, last[row])
+            done[ready + 1:] += 1
+        top = max((m for _, m in pairs), default=0)
+        binom = np.array([[math.comb(m, x) if x <= m and math.comb(m, x) < _INT64_SAFE
+                           else 0 for x in range(top + 1)] for m in range(top + 1)],
+                         dtype=np.int64)
+        weight = math.prod(math.comb(m, m // 2) for _, m in pairs)
+        out = [g.degree[v] // 2 - g.loops[v] for v in nodes[:size]]
+        bound = weight * math.prod(out)  # a determinant is at most its diagonal's product
+        if math.prod(max(1.0, math.sqrt(2) * o) for o in out) ** 2 * 2 >= _INT64_SAFE:
+            bound = _INT64_SAFE  # a Bareiss entry (a minor) could overflow int64
+        return cls(lap, need, remaining, np.array([a for (a, _), _ in pairs], dtype=np.int64),
+                   np.array([b for (_, b), _ in pairs], dtype=np.int64),
+                   np.array([m for _, m in pairs], dtype=np.int64), done, binom, bound)
+
+    @property
+    def exact_in_int64(self) -> bool:
+        return self.bound < _INT64_SAFE
+
+
+@kernel
+def _reduce_rows(lap: np.ndarray, red: np.ndarray, first: int, stop: int) -> bool:
+    """Bareiss-reduce rows ``first..stop-1`` of ``lap`` into ``red`` against the rows
+    above (already reduced); ``False`` at a zero pivot (no Eulerian leaf below)."""
+    size = lap.shape[0]
+    for r in range(first, stop):
+        for j in range(size):
+            red[r, j] = lap[r, j]
+        prev = 1
+        for k in range(r):
+            pivot = red[k, k]
+            factor = red[r, k]
+            if factor != 0:
+                for j in range(k + 1, size):
+                    red[r, j] = (red[r, j] * pivot - factor * red[k, j]) // prev
+            else:
+                for j in range(k + 1, size):
+                    red[r, j] = red[r, j] * pivot // prev
+            prev = pivot
+        if red[r, r] == 0:
+            return False
+    return True
+
+
+@kernel
+def _shift(lap: np.ndarray, need: np.ndarray, remaining: np.ndarray, a: int, b: int,
+           m: int, x: int, sign: int) -> None:
+    """Orient (``sign=1``) or un-orient (``-1``) the ``m`` two-way edges between ``a``
+    and ``b``: ``x`` of them ``a -> b``, the rest ``b -> a``. ``b`` may be the root."""
+    size = lap.shape[0]
+    y = m - x
+    need[a] -= sign * x
+    need[b] -= sign * y
+    remaining[a] -= sign * m
+    remaining[b] -= sign * m
+    lap[a, a] += sign * x
+    if b < size:
+        lap[b, b] += sign * y
+        lap[a, b] -= sign * x
+        lap[b, a] -= sign * y
+
+
+@kernel
+def _orientation_sum(lap: np.ndarray, need: np.ndarray, remaining: np.ndarray,
+                     pa: np.ndarray, pb: np.ndarray, pm: np.ndarray, done: np.ndarray,
+                     binom: np.ndarray, red: np.ndarray, choice: np.ndarray,
+                     weight: np.ndarray, state: np.ndarray, budget: int) -> bool:
+    """Σ over Eulerian orientations of (orientations with that matrix) × det, as
+    ``state[1] · 2^61 + state[2]`` (see the module docstring), taken ``budget`` search
+    steps at a time: whether the search is over.
+
+    An iterative depth-first search over the pairs: ``choice[l]`` is how many of pair
+    ``l``'s edges leave its lower node, ``weight[l]`` the number of orientations the
+    decided prefix stands for, ``red`` the rows reduced so far. ``lap``, ``need`` and
+    ``remaining`` are updated in place and restored on the way back. ``state`` holds
+    ``(level, high, low, leaves)`` between calls, so that the caller gets control back
+    every ``budget`` steps (a compiled loop sees neither a Ctrl-C nor a clock) and calls
+    again to resume where it stopped. Set up by :func:`_sum_in_chunks`.
+    """
+    size = lap.shape[0]
+    levels = len(pa)
+    level = state[0]
+    high = state[1]
+    low = state[2]
+    leaves = state[3]
+    steps = 0
+    while level >= 0 and steps < budget:
+        steps += 1
+        a, b, m = pa[level], pb[level], pm[level]
+        x = choice[level]
+        if x >= 0:
+            _shift(lap, need, remaining, a, b, m, x, -1)
+        x += 1
+        if x > m:
+            choice[level] = -1
+            level -= 1
+            continue
+        choice[level] = x
+        _shift(lap, need, remaining, a, b, m, x, 1)
+        if need[a] < 0 or need[a] > remaining[a] or need[b] < 0 or need[b] > remaining[b]:
+            continue
+        if not _reduce_rows(lap, red, done[level], done[level + 1]):
+            continue
+        w = weight[level] * binom[m, x]
+        if level == levels - 1:
+            leaves += 1
+            low += w * (red[size - 1, size - 1] if size > 0 else 1)
+            if low >= _CARRY:
+                high += 1
+                low -= _CARRY
+            continue
+        weight[level + 1] = w
+        level += 1
+    state[0] = level
+    state[1] = high
+    state[2] = low
+    state[3] = leaves
+    return level < 0
+
+
+class Stopped(Exception):
+    """The count was stopped before its end, by its deadline or by a Ctrl-C
+    (``interrupted``); ``partial`` is what the sum had reached: a lower bound, as every
+    term is a count (never negative). ``leaves`` is how many Eulerian orientations
+    (classes of them, for parallel edges) were summed."""
+
+    def __init__(self, partial: int, leaves: int, interrupted: bool) -> None:
+        super().__init__("interrupted" if interrupted else "time limit reached")
+        self.partial = partial
+        self.leaves = leaves
+        self.interrupted = interrupted
+
+
+#: How long one compiled chunk of the search may run before control comes back to
+#: Python (for the deadline and a Ctrl-C): well inside the second the contract allows.
+CHUNK_S = 0.05
+#: Below this many seconds left, a time-limited sum whose kernels are not compiled yet
+#: (nor cached) runs interpreted: compiling them takes longer than that, and a compiler
+#: cannot be stopped at a deadline.
+COMPILE_S = 30.0
+
+
+def _variant(kernel: Kernel, leaves: int, deadline: float | None) -> Callable[..., Any]:
+    """The kernel to run for a search of at most ``leaves`` orientations: compiled from
+    :data:`~trailkit.models.support.jit.COMPILE_FROM` of them, unless it would compile first with
+    less than :data:`COMPILE_S` seconds left before ``deadline``."""
+    if deadline is not None and deadline - time.monotonic() < COMPILE_S and will_compile(
+            _orientation_sum, _reduce_rows, _shift):
+        return kernel.interpreted
+    return kernel.sized(leaves)
+
+
+def _sum_in_chunks(search: _Search, deadline: float | None) -> int:
+    """Run :func:`_orientation_sum` in chunks of about :data:`CHUNK_S` seconds until it is
+    over; :class:`Stopped` (with the partial sum) at ``deadline`` (``time.monotonic()``)
+    or a Ctrl-C."""
+    leaves = math.prod(int(m) + 1 for m in search.pm)  # at most this many orientations
+    reduce_rows = _variant(_reduce_rows, leaves, deadline)
+    size = search.lap.shape[0]
+    lap, red = search.lap.copy(), np.zeros((size, size), dtype=np.int64)
+    if not reduce_rows(lap, red, 0, search.done[0]):
+        return 0
+    if not len(search.pa):
+        return int(red[size - 1, size - 1]) if size > 0 else 1
+    run = _variant(_orientation_sum, leaves, deadline)
+    args = (lap, search.need.copy(), search.remaining.copy(), search.pa, search.pb,
+            search.pm, search.done, search.binom, red,
+            np.full(len(search.pa), -1, dtype=np.int64),
+            np.ones(len(search.pa) + 1, dtype=np.int64))
+    state = np.zeros(4, dtype=np.int64)  # level 0, nothing summed yet
+    budget, rate = 64, 0.0  # steps in the next chunk; steps per second measured
+    try:
+        while True:
+            began = time.monotonic()
+            if run(*args, state, budget):
+                return int(state[1]) * _CARRY + int(state[2])
+            now = time.monotonic()
+            if deadline is not None and now >= deadline:
+                raise Stopped(int(state[1]) * _CARRY + int(state[2]), int(state[3]), False)
+            rate = budget / max(now - began, 1e-6) if rate else 1.0  # the 1st may compile
+            chunk = CHUNK_S if deadline is None else min(CHUNK_S, deadline - now)
+            budget = max(1, min(budget * 4, int(rate * chunk)))
+    except KeyboardInterrupt:
+        raise Stopped(int(state[1]) * _CARRY + int(state[2]), int(state[3]),
+                      True) from None
+
+
+def _compiled_sum(g: _Graph, nodes: list[int], search: _Search | None = None,
+                  deadline: float | None = None) -> int:
+    """Σ_D t_w(D) by the compiled search; ``ValueError`` when int64 could overflow,
+    :class:`Stopped` at ``deadline`` or a Ctrl-C."""
+    search = search or _Search.of(g, nodes)
+    if not search.exact_in_int64:
+        raise ValueError("the determinants could overflow int64 on this graph; "
+                         "use the reference method")
+    if any(n < 0 or n > r for n, r in zip(search.need, search.remaining, strict=True)):
+        return 0
+    return _sum_in_chunks(search, deadline)
+
+
+def _circuits(g: _Graph, method: Method = "auto", deadline: float | None = None) -> int:
+    """Euler circuits (cyclic, with a direction) of ``g``: 0 if it has none.
+    :class:`Stopped` at ``deadline`` or a Ctrl-C, its partial sum made circuits."""
+    if not any(g.degree) or not g.connected() or any(d % 2 for d in g.degree):
+        return 0
+    nodes = [v for v in range(g.n) if g.degree[v]]
+    factor = math.prod(math.factorial(g.degree[v] // 2 - 1) for v in nodes)
+    try:
+        if method == "reference":
+            return factor * _reference_sum(g, nodes, deadline)
+        search = _Search.of(g, nodes)
+        if method == "auto" and not search.exact_in_int64:
+            return factor * _reference_sum(g, nodes, deadline)
+        return factor * _compiled_sum(g, nodes, search, deadline)
+    except Stopped as stop:
+        stop.partial *= factor
+        raise
+
+
+# --------------------------------------------------------------------- public
+def count_euler_circuits(puzzle: Puzzle, method: Method = "auto") -> int:
+    """Number of Euler circuits of the puzzle's graph, as cyclic step sequences with a
+    direction (see the module docstring); start, end and colours are ignored.
+
+    Directed graphs have one orientation, so this is the BEST theorem; undirected and
+    mixed graphs sum it over their Eulerian orientations. ``method`` picks how the
+    sum is taken (:data:`Method`); every method gives the same number.
+    """
+    return _circuits(_Graph.of(puzzle), method)
+
+
+def exact_count(puzzle: Puzzle, time_limit: float | None = None) -> CountResult | None:
+    """Count the solutions of an exactly-once puzzle without a colour rule exactly,
+    in the ``count_walks`` convention (step sequences with their start), or return
+    ``None`` when the method does not apply (other rules).
+
+    The sum over orientations stops after ``time_limit`` seconds, or at a Ctrl-C: the
+    result is then incomplete, its numbers lower bounds (what the orientations summed
+    so far give; every term counts circuits, so none is negative), and a Ctrl-C is
+    marked ``stats["interrupted"]``.
+    """
+    if puzzle.use is not EdgeUse.EXACTLY_ONCE or puzzle.colours is not None:
+        return None
+    if not puzzle.num_nodes:  # no nodes: one solution, the walk that stands nowhere
+        return CountResult(backend=BACKEND, solutions=1, method="trivial", by_formula=True)
+    t0 = time.perf_counter()
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    g = _Graph.of(puzzle)
+    per = {puzzle.nodes[s]: 0 for s in puzzle.start_nodes()}
+    odd = [v for v in range(g.n) if g.degree[v] % 2]
+    method = ("trivial" if puzzle.num_edges == 0 else _method(puzzle) if not odd else
+              _method(puzzle) + "+virtual-edge" if len(odd) == 2 and not puzzle.closed
+              else "parity")
+    stopped = None
+    try:
+        sign(SOLVING, BACKEND)  # a Ctrl-C from here on still prints what was counted
+        _tally(puzzle, g, odd, per, deadline)
+    except Stopped as stop:
+        stopped = stop
+    except KeyboardInterrupt:  # outside a sum: what ``per`` holds is whole
+        stopped = Stopped(0, 0, interrupted=True)
+    rows = {name: StartCounts(count) for name, count in per.items()}
+    stats: dict[str, object] = {"time_s": time.perf_counter() - t0}
+    if stopped is None:
+        return CountResult(backend=BACKEND, solutions=sum(per.values()), method=method,
+                           per_start=rows, stats=stats, by_formula=True)
+    why = "interrupted (Ctrl-C)" if stopped.interrupted else "time limit reached"
+    stats.update(orientations=stopped.leaves, interrupted=stopped.interrupted)
+    return CountResult(
+        backend=BACKEND, solutions=sum(per.values()), method=method, per_start=rows,
+        complete=False, by_formula=True, stats=stats,
+        reason=f"{why} after summing {plural(stopped.leaves, 'Eulerian orientation')}; "
+               "the number is a lower bound (at least)")
+
+
+def _tally(puzzle: Puzzle, g: _Graph, odd: list[int], per: dict[str, int],
+           deadline: float | None) -> None:
+    """Add every start's solutions to ``per``; when :class:`Stopped`, add what the
+    partial sum gives first (a lower bound), then let it go on."""
+    starts = puzzle.start_nodes()
+    ends = puzzle.end if puzzle.end is not None else frozenset(range(puzzle.num_nodes))
+    if puzzle.num_edges == 0:
+        per.update({puzzle.nodes[s]: int(s in ends) for s in starts})
+    elif not odd:
+        def credit(ec: int) -> None:
+            for s in starts:
+                per[puzzle.nodes[s]] += ec * (g.degree[s] // 2) if s in ends else 0
+
+        _credited(lambda: _circuits(g, deadline=deadline), credit)
+    elif len(odd) == 2 and not puzzle.closed:
+        a, b = odd
+        for x, y in ((a, b), (b, a)):
+            if x in set(starts) and y in ends:
+                # trails x -> y are the circuits through the virtual arc y -> x
+                _credited(_circuits_of(_Graph.of(puzzle, extra_arc=(y, x)), deadline),
+                          _adder(per, puzzle.nodes[x]))
+
+
+def _circuits_of(g: _Graph, deadline: float | None) -> Callable[[], int]:
+    return lambda: _circuits(g, deadline=deadline)
+
+
+def _adder(per: dict[str, int], name: str) -> Callable[[int], None]:
+    def add(count: int) -> None:
+        per[name] += count
+    return add
+
+
+def _credited(compute: Callable[[], int], credit: Callable[[int], None]) -> None:
+    """``credit(compute())``, or the partial sum's credit when :class:`Stopped`."""
+    try:
+        credit(compute())
+    except Stopped as stop:
+        credit(stop.partial)
+        raise
+
+
+def _method(puzzle: Puzzle) -> str:
+    return "best-theorem" if puzzle.all_directed else "eulerian-orientations"

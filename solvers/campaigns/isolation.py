@@ -1,0 +1,477 @@
+"""Comparing backends: every backend on every spec, each run in its own worker process.
+
+A run that hangs, runs out of memory or crashes becomes a row marked ``timeout``,
+``memout`` or ``crash`` and the comparison goes on. Rows report the median time
+(with min and max over ``--repeat`` runs), the peak memory of the worker, and whether
+the backends agree (same status; same length where both prove it optimal).
+The time is the time of the stage that decided the answer (the backend, or the
+structural pre-check: rows say which in ``decided_by``; ``precheck=False`` lets the
+backend decide everything), measured by the pipeline: an unsolvable answer without a
+certificate is still confirmed by a second backend (the pipeline never lets it
+through otherwise), but that confirmation is not charged to the row.
+The command line (:mod:`trailkit.solvers.frontends.cli.compare`) draws the table and the
+progress bar; this module returns rows.
+
+How a run is isolated (POSIX only: ``fork``, ``resource``):
+
+* each run is a forked child with ``RLIMIT_AS`` set to ``--memory-limit`` MB; it
+  sends one JSON object back through a pipe and exits;
+* the parent kills a child that is still running ``GRACE_S`` seconds after its time
+  limit (``timeout``), and ``RLIMIT_CPU`` ends one that has used as much processor time
+  (``timeout`` too: ``limit_hit`` says ``wall`` or ``cpu``); a child that dies without
+  answering is a ``crash``, or a ``memout`` when it raised :class:`MemoryError` or its
+  last words on stderr speak of memory (C++ ``std::bad_alloc``, "Cannot allocate memory");
+* ``jobs=N`` keeps N children running at once (times are then noisier);
+* children ignore Ctrl-C and die with the parent (so does a child's own helper
+  process, :func:`trailkit.solvers.backends.sat.runner.run_guarded`); on Ctrl-C the parent kills
+  the running children at once and keeps every finished row;
+* the parent gives the sign ``solving`` (:mod:`trailkit.solvers.support.signs`) with
+  ``BACKEND on SPEC`` as each run starts.
+
+``on_row`` sees the rows after every finished run, so a caller can keep a file
+that always holds every finished row, and an interrupt loses nothing finished.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import multiprocessing
+import os
+import resource
+import select
+import signal
+import statistics
+import tempfile
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from trailkit.models.errors import BackendUnavailable, TrailkitError, VerificationFailure
+from trailkit.solvers.backends.base import DEFAULT_MEMORY_MB, Limits
+from trailkit.solvers.backends.registry import get_backend
+from trailkit.solvers.support.interrupts import (
+    ignore_interrupts_and_die_with_parent,
+    interrupts_held,
+)
+from trailkit.solvers.support.signs import SOLVING, sign, stop_listening
+
+__all__ = ["Comparison", "Row", "compare", "disagreements", "finish_worker", "mark_agreement",
+           "run_one", "run_tasks", "start_worker", "summarise", "unavailable_backends"]
+
+#: Seconds a worker may run past its time limit before it is killed as a timeout.
+GRACE_S = 5.0
+#: Wall-clock limit of a run when no ``--time-limit`` is given.
+DEFAULT_TIMEOUT_S = 300.0
+#: Statuses that are an answer (the others say why there is none).
+DECIDED = ("solved", "unsolvable")
+_MEMORY_WORDS = ("bad_alloc", "memoryerror", "cannot allocate memory", "out of memory",
+                 "failed to map segment")
+
+
+@dataclass
+class Row:
+    """One (spec, backend) line of the comparison.
+
+    ``status`` is an answer status (``solved``, ``unsolvable``, ``unknown``) or what
+    stopped the run: ``timeout``, ``memout``, ``crash``, ``error`` (bad input),
+    ``wrong`` (the answer failed the independent checker: a bug) or ``unavailable``
+    (the backend cannot be loaded here). Repeats that end differently are joined by
+    ``/`` (``solved/timeout``).
+    """
+
+    spec: str
+    backend: str
+    status: str
+    length: int | None = None
+    optimal: bool | None = None
+    time_s: float | None = None
+    time_min_s: float | None = None
+    time_max_s: float | None = None
+    peak_mb: float | None = None
+    agrees: bool | None = None
+    detail: str = ""
+    runs: int = 0
+    decided_by: str = ""
+
+
+# ------------------------------------------------------------------ one run
+def _solve_once(spec: str, backend: str, limits: Limits, precheck: bool) -> dict[str, Any]:
+    """Solve once (in the child) and describe the outcome as plain JSON data."""
+    try:
+        from trailkit.models.spec import load_spec
+        from trailkit.solvers.pipeline import solve
+
+        puzzle = load_spec(spec)
+        answer = solve(puzzle, backend, limits, crosscheck=None, precheck=precheck)
+        # the backend's own time: a second backend that confirms an unsolvable answer
+        # without a certificate (the pipeline insists) is not charged to this one
+        certificate = answer.certificate
+        return {"status": answer.status.value, "length": answer.length,
+                "optimal": answer.optimal, "time_s": answer.time_s, "detail": answer.reason,
+                "decided_by": answer.decided_by, "encoding": answer.stats.get("encoding"),
+                "certificate": None if certificate is None else certificate.kind,
+                "certificate_checked": bool(answer.certificate_checked)
+                if certificate is not None else None}
+    except MemoryError:
+        return {"status": "memout", "detail": "out of memory (MemoryError)"}
+    except VerificationFailure as exc:
+        return {"status": "wrong", "detail": str(exc)}
+    except TrailkitError as exc:
+        return {"status": "error", "detail": str(exc)}
+    except Exception as exc:  # a crash of the backend: report it, do not stop the comparison
+        return {"status": "crash", "detail": f"{type(exc).__name__}: {exc}"}
+
+
+@dataclass
+class _Child:
+    """A running worker: its pid, the pipe its answer comes through, its deadline."""
+
+    index: int
+    pid: int
+    fd: int
+    stderr: BinaryIO
+    deadline: float
+    wall: float
+    data: bytearray = field(default_factory=bytearray)
+    started: float = 0.0
+    cpu_limit: int | None = None
+
+
+def _start(index: int, spec: str, backend: str, limits: Limits,
+           memory_mb: int | None, precheck: bool, cpu_s: float | None = None) -> _Child:
+    """Fork a worker that solves once under an address-space limit and pipes back JSON;
+    its processor-time limit is ``cpu_s``, else the wall limit times the solver threads."""
+    wall = (limits.time_limit or DEFAULT_TIMEOUT_S) + GRACE_S
+    return start_worker(lambda: _solve_once(spec, backend, limits, precheck),
+                        wall_s=wall, memory_mb=memory_mb, index=index,
+                        cpu_s=cpu_s or wall * max(1, limits.workers))
+
+
+def start_worker(job: Callable[[], dict[str, Any]], *, wall_s: float,
+                 memory_mb: int | None, index: int = 0, cpu_s: float | None = None) -> _Child:
+    """Fork a child that runs ``job()`` under an address-space limit of ``memory_mb`` MB
+    (and ``RLIMIT_CPU`` of ``cpu_s`` seconds, rounded up, when given) and pipes back its
+    result (plain JSON data), ignoring Ctrl-C; the caller reads ``child.fd`` until it
+    closes, kills ``child.pid`` past ``child.deadline`` (``wall_s`` from now), and then
+    calls :func:`finish_worker`. Any run of trailkit code in an isolated child goes
+    through here (a comparison's solves, the workshop's runs)."""
+    cpu_limit = None if cpu_s is None else max(1, math.ceil(cpu_s))
+    started = time.monotonic()
+    read_fd, write_fd = os.pipe()
+    stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _finish, after the child ends
+    parent = os.getpid()
+    pid = os.fork()  # the child ends with os._exit: it never flushes the parent's buffers
+    if pid == 0:  # the child: never returns
+        code = 0
+        try:
+            os.close(read_fd)
+            if multiprocessing.current_process().daemon:  # forked in a Dask worker: the run
+                multiprocessing.current_process().daemon = False  # may start its own helpers
+            ignore_interrupts_and_die_with_parent(parent)
+            stop_listening()
+            os.dup2(stderr.fileno(), 2)
+            if memory_mb:
+                size = memory_mb * 1024 * 1024
+                resource.setrlimit(resource.RLIMIT_AS, (size, size))
+            if cpu_limit:  # SIGXCPU at the soft limit, SIGKILL a second later
+                resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 1))
+            _send(write_fd, job())
+        except BaseException as exc:  # e.g. an import that fails under the memory limit
+            os.write(2, traceback.format_exc().encode())  # the child's last words
+            code = 70
+            kind = "memout" if _speaks_of_memory(repr(exc)) or isinstance(exc, MemoryError) \
+                else "crash"
+            with contextlib.suppress(BaseException):
+                _send(write_fd, {"status": kind, "detail": f"{type(exc).__name__}: {exc}"})
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    return _Child(index, pid, read_fd, stderr, started + wall_s, wall_s, started=started,
+                  cpu_limit=cpu_limit)
+
+
+def finish_worker(child: _Child, *, killed: bool) -> dict[str, Any]:
+    """Reap a worker of :func:`start_worker` (``killed``: by the caller, past its deadline
+    or cancelled) and return its result: what it sent, else ``timeout``, ``memout`` or
+    ``crash`` with a ``detail``; ``peak_mb`` is its peak memory, ``wall_s`` and ``cpu_s``
+    (user + system, from ``wait4``) its times, ``limit_hit`` the limit that ended it
+    (``wall``, ``cpu``, ``memory``) or ``None``."""
+    return _finish(child, killed=killed)
+
+
+def _send(fd: int, result: dict[str, Any]) -> None:
+    """Write a run result to the pipe, all of it."""
+    view = memoryview(json.dumps(result).encode())
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _speaks_of_memory(text: str) -> bool:
+    lowered = text.lower()
+    return any(word in lowered for word in _MEMORY_WORDS)
+
+
+def _finish(child: _Child, *, killed: bool) -> dict[str, Any]:
+    """Reap a child and turn what it said (or its silence) into a run result."""
+    os.close(child.fd)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall_s = time.monotonic() - child.started
+    cpu_s = usage.ru_utime + usage.ru_stime
+    peak_mb = usage.ru_maxrss / 1024  # kilobytes on Linux
+    child.stderr.seek(0, os.SEEK_END)
+    child.stderr.seek(max(0, child.stderr.tell() - 4096))
+    last_words = child.stderr.read().decode("utf-8", "replace").strip()
+    child.stderr.close()
+    result: dict[str, Any]
+    limit_hit = None
+    if killed:
+        result = {"status": "timeout", "detail": f"no answer within {child.wall:.0f} s"}
+        limit_hit = "wall"
+    else:
+        try:
+            result = json.loads(bytes(child.data))
+        except ValueError:
+            result = _silent_death(status, last_words)
+            if _cpu_limit_ended(child, status, cpu_s):
+                result = {"status": "timeout", "detail": f"no answer within "
+                          f"{child.cpu_limit} s of processor time ({result['detail']})"}
+                limit_hit = "cpu"
+    if result["status"] == "memout":
+        limit_hit = "memory"
+    result.update(peak_mb=round(peak_mb, 1), wall_s=round(wall_s, 6), cpu_s=round(cpu_s, 6),
+                  limit_hit=limit_hit)
+    return result
+
+
+def _cpu_limit_ended(child: _Child, status: int, cpu_s: float) -> bool:
+    """Whether ``RLIMIT_CPU`` ended the child: SIGXCPU, or SIGKILL at the hard limit."""
+    if child.cpu_limit is None or not os.WIFSIGNALED(status):
+        return False
+    signum = os.WTERMSIG(status)
+    return signum == signal.SIGXCPU or (signum == signal.SIGKILL and cpu_s >= child.cpu_limit)
+
+
+def _silent_death(status: int, last_words: str) -> dict[str, Any]:
+    """A worker that died without an answer: out of memory, or a crash."""
+    if os.WIFSIGNALED(status):
+        how = f"killed by {signal.Signals(os.WTERMSIG(status)).name}"
+    else:
+        how = f"exited with code {os.WEXITSTATUS(status)}"
+    tail = last_words.splitlines()[-1] if last_words else ""
+    detail = f"worker {how}" + (f": {tail}" if tail else "")
+    kind = "memout" if _speaks_of_memory(last_words) else "crash"
+    return {"status": kind, "detail": detail}
+
+
+def run_one(spec: str, backend: str, limits: Limits,
+            memory_mb: int | None = DEFAULT_MEMORY_MB, *, precheck: bool = True,
+            cpu_s: float | None = None) -> dict[str, Any]:
+    """Run one solve in a fresh process with a hard wall-clock, CPU and memory limit."""
+    results = _run_all([(spec, backend)], limits, memory_mb, jobs=1, precheck=precheck,
+                       cpu_s=cpu_s)
+    return results[0]
+
+
+def run_tasks(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int | None,
+              jobs: int, on_result: Callable[[int, dict[str, Any]], None] | None = None,
+              *, precheck: bool = True, cpu_s: float | None = None
+              ) -> dict[int, dict[str, Any]]:
+    """Run ``tasks`` (spec, backend), each once in its own worker, at most ``jobs`` at a
+    time; ``on_result(index, result)`` as each finishes (a campaign writes its row there).
+    On ``KeyboardInterrupt`` the running workers are killed and the exception goes on."""
+    return _run_all(tasks, limits, memory_mb, jobs, on_result, precheck=precheck, cpu_s=cpu_s)
+
+
+def _preload() -> None:
+    """Import in the parent what every run's child imports (the spec reader, the
+    pipeline), and read one tiny spec (a first read fills the reader's lazy tables): the
+    forked children inherit all of it instead of doing it once per run."""
+    import trailkit.solvers.pipeline  # noqa: F401
+    from trailkit.models.spec import load_spec_text
+
+    load_spec_text("trailkit: 1\nkind: trail\nedges: [a b, b c]\n")
+
+
+def _run_all(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int | None,
+             jobs: int, on_result: Callable[[int, dict[str, Any]], None] | None = None,
+             *, precheck: bool = True, cpu_s: float | None = None
+             ) -> dict[int, dict[str, Any]]:
+    """Run ``tasks`` (spec, backend) with at most ``jobs`` workers; results by task index.
+
+    On ``KeyboardInterrupt`` the running workers are killed and the exception goes on;
+    ``on_result`` has already seen every finished run.
+    """
+    results: dict[int, dict[str, Any]] = {}
+    if tasks:
+        _preload()
+    pending = list(range(len(tasks)))[::-1]
+    running: dict[int, _Child] = {}
+    try:
+        while pending or running:
+            while pending and len(running) < jobs:
+                index = pending.pop()
+                spec, backend = tasks[index]
+                with interrupts_held():  # the child is known before a Ctrl-C unwinds
+                    child = _start(index, spec, backend, limits, memory_mb, precheck, cpu_s)
+                    running[child.fd] = child
+                sign(SOLVING, f"{backend} on {spec}")
+            readable, _, _ = select.select(list(running), [], [], 0.05)
+            now = time.monotonic()
+            for fd, child in list(running.items()):
+                done = killed = False
+                if fd in readable:
+                    chunk = os.read(fd, 65536)
+                    child.data += chunk
+                    done = not chunk
+                if not done and now > child.deadline:
+                    os.kill(child.pid, signal.SIGKILL)
+                    done = killed = True
+                if done:
+                    del running[fd]
+                    index = child.index
+                    results[index] = _finish(child, killed=killed)
+                    if on_result is not None:
+                        on_result(index, results[index])
+    finally:
+        for child in running.values():
+            os.kill(child.pid, signal.SIGKILL)
+            os.waitpid(child.pid, 0)
+            os.close(child.fd)
+            child.stderr.close()
+    return results
+
+
+# ------------------------------------------------------------------ many runs
+@dataclass
+class Comparison:
+    """The rows finished so far, and whether the user interrupted the comparison."""
+
+    rows: list[Row]
+    runs_done: int
+    runs_total: int
+    interrupted: bool = False
+
+
+def compare(specs: list[str], backends: list[str], limits: Limits, repeat: int,
+            on_row: Callable[[list[Row]], None] | None = None, *, jobs: int = 1,
+            memory_mb: int | None = DEFAULT_MEMORY_MB,
+            unavailable: dict[str, str] | None = None, precheck: bool = True,
+            progress: Callable[[int, int, str], None] | None = None) -> Comparison:
+    """Run every backend on every spec ``repeat`` times; rows in (spec, backend) order.
+
+    ``on_row`` is called with all rows finished so far whenever one more finishes;
+    ``progress`` with (runs done, runs in all, the run just finished);
+    ``unavailable`` maps backends that cannot run here to the reason (one row each
+    per spec, no run).
+    """
+    unavailable = unavailable or {}
+    runnable = [b for b in backends if b not in unavailable]
+    groups = [(s, b) for s in specs for b in runnable]
+    tasks = [group for group in groups for _ in range(repeat)]
+    runs: dict[tuple[str, str], list[dict[str, Any]]] = {g: [] for g in groups}
+    finished: dict[tuple[str, str], Row] = {
+        (s, b): Row(spec=s, backend=b, status="unavailable", detail=unavailable[b])
+        for s in specs for b in backends if b in unavailable}
+    order = {g: i for i, g in enumerate((s, b) for s in specs for b in backends)}
+    runs_done = 0
+
+    def ordered() -> list[Row]:
+        rows = sorted(finished.values(), key=lambda r: order[(r.spec, r.backend)])
+        for spec in specs:
+            _agreement([r for r in rows if r.spec == spec])
+        return rows
+
+    def on_result(index: int, result: dict[str, Any]) -> None:
+        nonlocal runs_done
+        group = tasks[index]
+        runs[group].append(result)
+        runs_done += 1
+        if progress is not None:
+            progress(runs_done, len(tasks), f"{Path(group[0]).name} / {group[1]}")
+        if len(runs[group]) == repeat:
+            finished[group] = _summarise(*group, runs[group])
+            if on_row is not None:
+                on_row(ordered())
+
+    interrupted = False
+    try:
+        _run_all(tasks, limits, memory_mb, jobs, on_result, precheck=precheck)
+    except KeyboardInterrupt:
+        interrupted = True
+        for group, done in runs.items():
+            if done and group not in finished:
+                finished[group] = _summarise(*group, done)
+                finished[group].detail += f" (interrupted after {len(done)} of {repeat} runs)"
+        if on_row is not None:
+            on_row(ordered())
+    return Comparison(ordered(), runs_done, len(tasks), interrupted)
+
+
+def summarise(spec: str, backend: str, runs: list[dict[str, Any]]) -> Row:
+    """One row from the repeated runs (results of :func:`run_tasks`) of a backend on a spec."""
+    return _summarise(spec, backend, runs)
+
+
+def mark_agreement(rows: list[Row]) -> None:
+    """Set ``agrees`` on the rows of one spec (see :func:`compare`)."""
+    _agreement(rows)
+
+
+def _summarise(spec: str, backend: str, runs: list[dict[str, Any]]) -> Row:
+    """One row from the repeated runs of a backend on a spec (median time, max memory)."""
+    times = [r["time_s"] for r in runs if r.get("time_s") is not None]
+    statuses = sorted({r["status"] for r in runs})
+    first = next((r for r in runs if r["status"] in DECIDED), runs[0])
+    peaks = [r["peak_mb"] for r in runs if r.get("peak_mb")]
+    return Row(spec=spec, backend=backend, status="/".join(statuses),
+               length=first.get("length"), optimal=first.get("optimal"),
+               time_s=statistics.median(times) if times else None,
+               time_min_s=min(times) if times else None,
+               time_max_s=max(times) if times else None,
+               peak_mb=max(peaks) if peaks else None,
+               detail=first.get("detail") or "", runs=len(runs),
+               decided_by=first.get("decided_by") or "")
+
+
+def _agreement(rows: list[Row]) -> None:
+    """Mark the rows of one spec: do the backends that answered agree?
+
+    They disagree when one says solved and another unsolvable (also across repeats of
+    one backend), when proven-optimal lengths differ, or when an answer failed the
+    independent checker (``wrong``). With fewer than two answers there is nothing to
+    compare (``None``), unless an answer was wrong.
+    """
+    wrong = any("wrong" in r.status.split("/") for r in rows)
+    decided = [r for r in rows if set(r.status.split("/")) & set(DECIDED)]
+    statuses = {s for r in decided for s in r.status.split("/") if s in DECIDED}
+    lengths = {r.length for r in decided if r.status == "solved" and r.optimal}
+    agree = len(statuses) <= 1 and len(lengths) <= 1 and not wrong
+    for row in rows:
+        if wrong or not agree:
+            row.agrees = False if (row in decided or "wrong" in row.status) else None
+        else:
+            row.agrees = True if row in decided and len(decided) > 1 else None
+
+
+def disagreements(rows: list[Row]) -> list[str]:
+    """The specs on which the backends disagree (exit code 4)."""
+    return sorted({r.spec for r in rows if r.agrees is False})
+
+
+def unavailable_backends(backends: list[str]) -> dict[str, str]:
+    """Fail on unknown names (listing the known ones); return the ones that cannot be
+    loaded here, with the reason."""
+    unavailable = {}
+    for name in backends:
+        try:
+            get_backend(name)
+        except BackendUnavailable as exc:
+            if "unknown backend" in str(exc) or "takes no" in str(exc):
+                raise
+            unavailable[name] = str(exc)
+    return unavailable

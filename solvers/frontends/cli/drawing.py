@@ -1,0 +1,136 @@
+"""``trailkit draw``: a picture of the puzzle, its walk or its certificate, as SVG, PNG
+or a self-contained HTML page (chosen by the ``--out`` suffix).
+
+The pictures are made by :mod:`trailkit.solvers.tools.drawing`; this module only solves when
+asked, picks the format and writes the file (atomically, never over the spec, never
+over an existing file without ``--force``). Exit 0 whenever the picture was written,
+whatever the puzzle's answer (the contract). ``--repair`` runs ``trailkit repair`` (with
+the spec's ``repair:`` rules) and draws the repaired puzzle with its walk, the added or
+repainted edges emphasised (:class:`~trailkit.solvers.tools.drawing.Emphasis`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from trailkit.models.answer import Answer, Status
+from trailkit.models.errors import TrailkitError
+from trailkit.models.puzzle import Puzzle
+from trailkit.models.spec import load_spec
+from trailkit.solvers.frontends.cli.options import (
+    BACKEND_HELP,
+    Exit,
+    add_limits,
+    add_spec,
+    examples,
+    limits_from,
+)
+from trailkit.solvers.frontends.cli.output import use_names, warn
+from trailkit.solvers.support.files import atomic_write, refuse_overwrite
+
+if TYPE_CHECKING:
+    from trailkit.solvers.tools.drawing import Emphasis
+
+__all__ = ["FORMATS", "register"]
+
+#: The ``--out`` suffixes ``draw`` understands.
+FORMATS = (".svg", ".png", ".html")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``draw``."""
+    p = sub.add_parser("draw", help="draw the puzzle, a solution, a certificate or a repair "
+                                    "(SVG, PNG or an HTML page with a step control)",
+                       **examples("trailkit draw specs/tyre-puzzle/restored.yaml --solve "
+                                  "--out walk.svg",
+                                  "trailkit draw specs/tyre-puzzle/original.yaml --repair "
+                                  "--out repair.html",
+                                  "trailkit draw specs/koenigsberg.yaml --certificate "
+                                  "--out why.png"))
+    add_spec(p)
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--solve", action="store_true",
+                      help="solve first and draw the (shortest) walk on top")
+    what.add_argument("--certificate", action="store_true",
+                      help="draw why the puzzle is impossible (odd nodes, components, the "
+                           "closed set of reachable states)")
+    what.add_argument("--repair", action="store_true",
+                      help="repair an impossible puzzle (the fewest changes its repair: rules "
+                           "allow) and draw the repaired one with its walk, the changes "
+                           "emphasised")
+    p.add_argument("--backend", default=None, help=f"one of {BACKEND_HELP} (default: direct)")
+    p.add_argument("--out", required=True, metavar="FILE.svg|.png|.html",
+                   help="the picture to write; the suffix chooses the format")
+    p.add_argument("--force", action="store_true", help="replace an existing --out file")
+    add_limits(p)
+    p.set_defaults(run=cmd_draw)
+
+
+def cmd_draw(args: argparse.Namespace) -> int:
+    from trailkit.solvers.tools.drawing import draw_svg, html_page, render_png
+    from trailkit.solvers.tools.drawing.png import SIMPLIFY_EDGES as PNG_SIMPLIFY_EDGES
+
+    suffix = Path(args.out).suffix.lower()
+    if suffix not in FORMATS:
+        raise TrailkitError(f"--out {args.out}: the file name must end in "
+                            f"{', '.join(FORMATS)} (it chooses the format)")
+    refuse_overwrite(args.out, [args.spec], allow_existing=args.force)
+    puzzle = load_spec(args.spec)
+    use_names(puzzle)  # names stay apart on a console that cannot show them
+    emphasis = None
+    if args.repair:
+        puzzle, answer, emphasis = _repaired(puzzle, args)
+    else:
+        answer = _answer(puzzle, args) if args.solve or args.certificate else None
+    simplify = True if suffix == ".png" and puzzle.num_edges > PNG_SIMPLIFY_EDGES else None
+    title = puzzle.name or Path(args.spec).name
+    if args.certificate and answer is not None:
+        svg = draw_svg(puzzle, None if answer.status is Status.UNSOLVABLE else answer,
+                       certificate=answer.certificate, simplify=simplify, title=title)
+        if answer.status is Status.SOLVED:
+            warn("trailkit: the puzzle is solvable, so there is no certificate; drawing "
+                 "its walk")
+        elif answer.certificate is None:
+            warn(f"trailkit: no certificate to draw ({answer.reason or answer.status})")
+    else:
+        svg = draw_svg(puzzle, answer, simplify=simplify, title=title, emphasis=emphasis)
+    if suffix == ".svg":
+        atomic_write(args.out, svg)
+    elif suffix == ".png":
+        atomic_write(args.out, render_png(svg))
+    else:
+        atomic_write(args.out, html_page(puzzle, svg, answer))
+    warn(f"wrote {args.out}")
+    return Exit.OK
+
+
+def _repaired(puzzle: Puzzle, args: argparse.Namespace
+              ) -> tuple[Puzzle, Answer | None, Emphasis | None]:
+    """The repaired puzzle, its verified walk and the changes to emphasise; the puzzle
+    itself (with its walk, or none) when it needs no repair or has none."""
+    from trailkit.solvers.tools.drawing import Emphasis
+    from trailkit.solvers.tools.repair.changes import describe_changes
+    from trailkit.solvers.tools.repair.fewest_changes import RepairStatus, repair
+
+    found = repair(puzzle, backend=args.backend or "auto", limits=limits_from(args))
+    if found.status is RepairStatus.SOLVABLE:
+        warn("trailkit: the puzzle is already solvable, so there is nothing to repair; "
+             "drawing its walk")
+        return puzzle, found.original, None
+    if not found.repairs:
+        warn(f"trailkit: no repair to draw ({found.reason or found.proof or found.status})")
+        return puzzle, None, None
+    best = found.repairs[0]
+    from trailkit.solvers.frontends.cli.report import in_puzzle_words
+
+    note = in_puzzle_words(puzzle, f"Repair: {describe_changes(puzzle, best.changes)}")
+    return (best.puzzle, best.answer,
+            Emphasis.from_changes(best.changes, note=note))
+
+
+def _answer(puzzle: Puzzle, args: argparse.Namespace) -> Answer:
+    from trailkit.solvers.pipeline import solve
+
+    return solve(puzzle, args.backend, limits_from(args))

@@ -1,0 +1,168 @@
+"""What the commands share: the argument parser class, option types, the limits
+options and the exit codes.
+
+Exit codes (like grep and diff): 0 solved / succeeded, 1 proven unsolvable, 2 trouble
+with the input or the command line, 3 unknown (a limit was reached), 4 internal
+inconsistency (an answer failed verification or a cross-check: a bug), 130
+interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from trailkit.models.answer import Status
+    from trailkit.solvers.backends.base import Limits
+
+    #: How ``--backend`` options describe their choices (made on first use, by
+    #: :func:`__getattr__`: the registry imports the backends' base, and NumPy with it).
+    BACKEND_HELP: str
+
+__all__ = ["BACKEND_HELP", "Exit", "Parser", "add_json", "add_limits", "add_out",
+           "add_precheck", "add_spec", "examples", "exit_for",
+           "limits_from", "positive_float", "positive_int"]
+
+
+class Exit(IntEnum):
+    """The process exit codes of the contract."""
+
+    OK = 0
+    UNSOLVABLE = 1
+    INPUT = 2
+    UNKNOWN = 3
+    INCONSISTENT = 4
+    INTERRUPTED = 130
+
+
+# Keyed by the statuses' values (a Status is its value): this module is imported by
+# ``trailkit --help``, which must not import the answers' module (and NumPy with it).
+_STATUS_EXIT = {"solved": Exit.OK, "unsolvable": Exit.UNSOLVABLE, "unknown": Exit.UNKNOWN}
+
+
+def __getattr__(name: str) -> Any:
+    """``BACKEND_HELP``, made when a command module first asks for it."""
+    if name == "BACKEND_HELP":
+        from trailkit.solvers.backends.registry import backend_names
+
+        return ", ".join([*backend_names(), "sat:NAME", "minizinc:SOLVER", "dimacs:COMMAND"])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def exit_for(status: Status) -> Exit:
+    """The exit code of an answer with this status."""
+    return _STATUS_EXIT[status]
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but usage errors say how to get help (exit code 2, as argparse does)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]  # exits, as argparse's does
+        self.print_usage(sys.stderr)
+        self.exit(Exit.INPUT, f"{self.prog}: error: {message}\n"
+                              f"(run '{self.prog} --help' for the options)\n")
+
+
+def _positive(convert: Callable[[str], Any], what: str) -> Callable[[str], Any]:
+    """An argparse type: ``convert(text)``, which must be more than 0."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"{text!r} must be more than 0")
+        return value
+
+    return parse
+
+
+positive_float = _positive(float, "a number of seconds")
+positive_int = _positive(int, "a whole number")
+
+
+def add_spec(p: argparse.ArgumentParser) -> None:
+    """The ``SPEC`` argument, the same on every command that reads one puzzle."""
+    p.add_argument("spec", metavar="SPEC", help="the puzzle: a YAML spec file (see the README, "
+                   "'Spec language'; 'trailkit schema spec' for editors)")
+
+
+def add_json(p: argparse.ArgumentParser, what: str = "the answer") -> None:
+    """``--json``: one JSON object on standard output (its schema: ``trailkit schema``)."""
+    p.add_argument("--json", action="store_true",
+                   help=f"print {what} as one JSON object (errors too); 'trailkit schema' "
+                        "prints its JSON Schema")
+
+
+def examples(*lines: str) -> dict[str, Any]:
+    """``add_parser`` keywords that end a command's ``--help`` with example commands."""
+    return {"epilog": "examples:\n" + "\n".join(f"  {line}" for line in lines),
+            "formatter_class": argparse.RawDescriptionHelpFormatter}
+
+
+#: Search nodes direct's exhaustive searches stop at without ``--work-limit``: the
+#: value of :data:`trailkit.solvers.backends.direct.exhaustive.DEFAULT_WORK_LIMIT`, written here
+#: so that ``--help`` need not import the backend (``tests/test_cli.py`` compares them).
+DIRECT_WORK_LIMIT = 5_000_000
+
+
+def add_limits(p: argparse.ArgumentParser, run_time_limit: float | None = None) -> None:
+    """The options every solving command takes: time and work limits, workers, seed.
+
+    Each says its default in ``--help``; ``run_time_limit`` is the time limit of each
+    run when none is given (``compare``'s), else there is none."""
+    from trailkit.solvers.backends.base import DEFAULT_MEMORY_MB
+
+    if run_time_limit is None:
+        time_help = "give up after S seconds (answer: unknown, exit code 3; default: none)"
+    else:
+        time_help = (f"give up on a run after S seconds (default {run_time_limit:g}); a run "
+                     "still going then is a 'timeout' row")
+    p.add_argument("--time-limit", type=positive_float, metavar="S", help=time_help)
+    p.add_argument("--work-limit", type=positive_int, metavar="N",
+                   help="bound the backend's work: N search nodes (direct's exhaustive "
+                        "searches) or N conflicts (cpsat); refused by backends without one "
+                        f"(default: none, but direct's searches stop at {DIRECT_WORK_LIMIT:,} "
+                        "nodes)")
+    p.add_argument("--workers", type=positive_int, default=1, metavar="N",
+                   help="solver threads for CP-SAT (default 1: deterministic)")
+    p.add_argument("--seed", type=int, default=0, help="random seed for the solvers "
+                   "(default 0)")
+    p.add_argument("--memory-limit", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
+                   help="memory a backend may use, in MB (0: none; default "
+                        f"{DEFAULT_MEMORY_MB}): a model estimated to need more is not built "
+                        "(answer: unknown, exit code 3); compare also caps each worker's "
+                        "address space at it ('memout' rows)")
+
+
+def add_out(p: argparse.ArgumentParser, metavar: str, what: str, *,
+            stdout: bool = True) -> None:
+    """``--out FILE`` and ``--force``, the same way on every command that writes a file."""
+    instead = " instead of standard output" if stdout else ""
+    p.add_argument("--out", metavar=metavar, help=f"write {what} to {metavar}{instead} "
+                   "(atomically; never over an input file)")
+    p.add_argument("--force", action="store_true",
+                   help="replace the --out file if it exists (refused otherwise)")
+
+
+def add_precheck(p: argparse.ArgumentParser) -> None:
+    """``--precheck on|off``: whether the structural pre-check may decide the answer."""
+    p.add_argument("--precheck", choices=("on", "off"), default="on",
+                   help="run the structural pre-check (parity, connectivity, closed sets) "
+                        "before the backend (default on); off: the backend decides alone")
+
+
+def limits_from(args: argparse.Namespace) -> Limits:
+    """The one place the command line turns options into :class:`Limits`."""
+    from trailkit.models.errors import TrailkitError
+    from trailkit.solvers.backends.base import Limits
+
+    if args.memory_limit < 0:
+        raise TrailkitError("--memory-limit must be a number of MB, or 0 for none")
+    return Limits(time_limit=args.time_limit, work_limit=args.work_limit,
+                  workers=args.workers, seed=args.seed, memory_mb=args.memory_limit or None)

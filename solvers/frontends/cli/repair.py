@@ -1,0 +1,337 @@
+"""``trailkit repair`` and ``trailkit explain``: the fewest changes, and why it is impossible.
+
+The commands parse options, call :func:`~trailkit.solvers.tools.repair.fewest_changes.repair` and
+:func:`~trailkit.solvers.tools.repair.explanation.explain`, and format what they return as
+text or as the contract's ``trailkit-repair/1`` / ``trailkit-explain/1`` JSON. Exit
+codes: repair 0 (a verified repair, or already solvable), 1 (proven: no repair within
+the limits), 3 (undecided); explain 1 (explained an unsolvable puzzle), 0 (solvable),
+3 (undecided).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from trailkit.models.answer import Status
+from trailkit.models.errors import TrailkitError
+from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.models.repair_rules import CandidateEdge, RepairRules
+from trailkit.models.spec import load_spec, load_spec_text
+from trailkit.models.support.hints import did_you_mean
+from trailkit.solvers.frontends.cli import output
+from trailkit.solvers.frontends.cli.options import (
+    Exit,
+    add_json,
+    add_limits,
+    add_out,
+    add_spec,
+    examples,
+    limits_from,
+)
+from trailkit.solvers.frontends.cli.output import say, use_names, warn
+from trailkit.solvers.support.files import atomic_write, refuse_overwrite
+
+__all__ = ["EXPLAIN_FORMAT", "REPAIR_FORMAT", "register"]
+
+REPAIR_FORMAT = "trailkit-repair/1"
+EXPLAIN_FORMAT = "trailkit-explain/1"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``repair`` and ``explain``."""
+    from trailkit.solvers.tools.repair.fewest_changes import REPAIR_BACKENDS
+
+    p = sub.add_parser("repair", help="the fewest changes that make an impossible puzzle "
+                       "solvable, each with a verified walk",
+                       **examples("trailkit repair specs/tyre-puzzle/original.yaml",
+                                  "trailkit repair specs/koenigsberg.yaml --remove --all",
+                                  "trailkit repair specs/tyre-puzzle/original.yaml --recolour "
+                                  "--json",
+                                  "trailkit repair specs/tyre-puzzle/original.yaml --out "
+                                  "fixed.yaml && trailkit solve fixed.yaml"))
+    add_spec(p)
+    p.add_argument("--add", metavar="layout|any|none|FILE",
+                   help="new edges: between touching nodes of the layout, any pair, none, "
+                        "or the candidates in FILE ('u v [colour]' per line)")
+    p.add_argument("--colours", "--colors", metavar="any|LIST",
+                   help="colours a new edge may have: any (default) or a comma list")
+    p.add_argument("--recolour", "--recolor", action="store_true", default=None,
+                   help="an existing edge may change colour")
+    p.add_argument("--remove", action="store_true", default=None,
+                   help="an edge may be left out (a domino put aside, a bridge closed)")
+    p.add_argument("--protect", metavar="NODE,...", help="no change may touch these nodes")
+    p.add_argument("--max-changes", type=int, metavar="K",
+                   help="look for repairs of at most K changes")
+    p.add_argument("--all", action="store_true", help="list every repair with the fewest "
+                   "changes")
+    p.add_argument("--backend", default="auto", choices=REPAIR_BACKENDS,
+                   help="auto (default): the direct methods where they apply, else CP-SAT")
+    add_json(p, "the repairs")
+    add_out(p, "REPAIRED.yaml", "the spec with the repair shown applied (comments kept)",
+            stdout=False)
+    add_limits(p)
+    p.set_defaults(run=cmd_repair)
+
+    p = sub.add_parser("explain", help="why an impossible puzzle is impossible: the "
+                       "certificate in words and a smallest core",
+                       **examples("trailkit explain specs/koenigsberg.yaml",
+                                  "trailkit explain specs/tyre-puzzle/original.yaml --json"))
+    add_spec(p)
+    add_json(p, "the explanation")
+    add_limits(p)
+    p.set_defaults(run=cmd_explain)
+
+
+# ------------------------------------------------------------------ options
+def _names(puzzle: Puzzle, text: str, what: str) -> list[str]:
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    for name in names:
+        if name not in puzzle.nodes:
+            raise TrailkitError(f"{what} names {name!r}, which is no node of the puzzle"
+                                f"{did_you_mean(name, puzzle.nodes)}")
+    return names
+
+
+def _colours(puzzle: Puzzle, text: str) -> tuple[str, ...] | None:
+    if text == "any":
+        return None
+    names = tuple(t.strip() for t in text.split(",") if t.strip())
+    palette = puzzle.colours.names if puzzle.colours is not None else ()
+    for name in names:
+        if name not in palette:
+            raise TrailkitError(f"--colours: unknown colour {name!r} (the puzzle's colours "
+                                f"are {', '.join(palette) or 'none'})")
+    return names
+
+
+def _candidates(puzzle: Puzzle, path: str) -> tuple[CandidateEdge, ...]:
+    from trailkit.models.formats.inputs import InputRefused, read_bounded
+    from trailkit.models.formats.list_import import MAX_LIST_BYTES
+    from trailkit.models.formats.textformats import decode_utf8, parse_edge_lines
+
+    try:
+        data = read_bounded(path, MAX_LIST_BYTES)
+    except InputRefused as exc:
+        raise TrailkitError(f"--add: cannot read {path}: {exc}") from None
+    lines = parse_edge_lines(decode_utf8(data, path), path)
+    palette = puzzle.colours.names if puzzle.colours is not None else None
+    out = []
+    for line in lines:
+        for name in (line.u, line.v):
+            if name not in puzzle.nodes:
+                raise TrailkitError(f"{path}:{line.line}: {name!r} is no node of the puzzle")
+        if line.colour is not None and palette is not None and line.colour not in palette:
+            raise TrailkitError(f"{path}:{line.line}: unknown colour {line.colour!r} "
+                                f"(colours are {', '.join(palette)})")
+        out.append(CandidateEdge(line.u, line.v, line.colour))
+    return tuple(out)
+
+
+def rules_from(args: argparse.Namespace, puzzle: Puzzle) -> RepairRules:
+    """The spec's ``repair:`` rules with the command line's flags applied on top."""
+    from dataclasses import replace
+
+    rules = puzzle.repair or RepairRules.default(has_layout=bool(puzzle.layout))
+    if args.add is not None:
+        rules = replace(rules, add=args.add if args.add in ("layout", "any", "none")
+                        else _candidates(puzzle, args.add))
+    if args.colours is not None:
+        rules = replace(rules, colours=_colours(puzzle, args.colours))
+    if args.protect is not None:
+        rules = replace(rules, protect=frozenset(_names(puzzle, args.protect, "--protect")))
+    return rules.with_(recolour=args.recolour, remove=args.remove)
+
+
+# ------------------------------------------------------------------- repair
+def cmd_repair(args: argparse.Namespace) -> int:
+    from trailkit.solvers.tools.repair.fewest_changes import RepairStatus, repair
+
+    puzzle = load_spec(args.spec)
+    use_names(puzzle)  # names stay apart on a console that cannot show them
+    if args.max_changes is not None and args.max_changes < 0:
+        raise TrailkitError("--max-changes must be 0 or more")
+    if args.out:
+        refuse_overwrite(args.out, [args.spec], allow_existing=args.force)
+    rules = rules_from(args, puzzle)
+    result = repair(puzzle, rules, max_changes=args.max_changes, all_repairs=args.all,
+                    backend=args.backend, limits=limits_from(args))
+    if args.out:
+        _write_repaired(args, puzzle, result)
+    if args.json:
+        output.emit_json(repair_json(result, args.spec))
+    else:
+        say(repair_text(result, args.spec))
+    return {RepairStatus.REPAIRED: Exit.OK, RepairStatus.SOLVABLE: Exit.OK,
+            RepairStatus.NO_REPAIR: Exit.UNSOLVABLE}.get(result.status, Exit.UNKNOWN)
+
+
+def _write_repaired(args: argparse.Namespace, puzzle: Puzzle, result: Any) -> None:
+    from trailkit.solvers.tools.repair.specedit import repaired_spec_text
+
+    if not result.repairs:
+        warn(f"trailkit repair: nothing written to {args.out}: there is no repair to apply")
+        return
+    first = result.repairs[0]
+    expect = "{status: solved" + (f", length: {first.answer.length}"
+                                  if first.answer.optimal else "") + "}"
+    text = Path(args.spec).read_text(encoding="utf-8")
+    certificate = result.original.certificate
+    why = (f" ({certificate.kind} certificate checked)" if certificate is not None
+           and result.original.certificate_checked else
+           f" ({result.original.reason})" if result.original.reason else "")
+    try:
+        out_text = repaired_spec_text(
+            text, puzzle, first.changes, spec=args.spec, expect=expect,
+            original=f"had no solution{why}", words=lambda t: _words(puzzle, t))
+    except ValueError as exc:
+        raise TrailkitError(f"cannot write the repaired spec: {exc}") from None
+    load_spec_text(out_text, source=args.out, base_dir=Path(args.spec).parent)
+    atomic_write(args.out, out_text)
+
+
+def _words(puzzle: Puzzle, text: str) -> str:
+    from trailkit.solvers.frontends.cli.report import in_puzzle_words
+
+    return in_puzzle_words(puzzle, text)
+
+
+def _walk_lines(puzzle: Puzzle, answer: Any) -> list[str]:
+    """The walk as the solve command shows it (:func:`~trailkit.solvers.frontends.cli.report.
+    walk_lines`: wrapped ten steps a line, step numbers right-aligned), every line
+    indented alike to sit under a repair."""
+    from trailkit.solvers.frontends.cli.report import walk_lines
+
+    if not answer.walk.edges:
+        return ["     the empty walk"]
+    return ["   " + line for line in walk_lines(puzzle, answer)]
+
+
+def repair_text(result: Any, spec: str) -> str:
+    """The repair answer for people; an edge added beside an existing one is said to be
+    walked twice (a line drawn twice, a second bridge)."""
+    from trailkit.models.support.words import plural
+    from trailkit.solvers.tools.repair.changes import Op
+    from trailkit.solvers.tools.repair.fewest_changes import RepairStatus
+
+    puzzle = result.puzzle
+    title = puzzle.name or spec
+    lines = [f"{title} ({puzzle.kind}, {spec})"]
+    if result.status is RepairStatus.SOLVABLE:
+        lines.append(f"already solvable: a verified walk of {result.original.length} steps "
+                     "exists; nothing to repair")
+        return "\n".join(lines)
+    if result.status is RepairStatus.UNKNOWN:
+        lines.append(f"unknown: {result.reason}")
+        return "\n".join(lines)
+    original = result.original
+    if original.certificate is not None:
+        lines.append("unsolvable as given: " + _words(puzzle, original.certificate.explanation))
+    lines.append(_words(puzzle, f"allowed changes: {result.rules.describe()} "
+                                f"({result.candidates} candidates)"))
+    if result.status is RepairStatus.NO_REPAIR:
+        lines.append(_words(puzzle, f"no repair: {result.proof}"))
+        if result.rules.add == "layout":
+            lines.append(_words(puzzle, "(new edges only between touching nodes of the layout, "
+                                        "the default for a spec with one; --add any allows "
+                                        "any two)"))
+        return "\n".join(lines)
+    how_many = (f"{len(result.repairs)} repairs" if len(result.repairs) > 1 else "repair")
+    proven = "the fewest, proven" if result.minimal else "fewer not ruled out"
+    lines.append(f"{how_many} with {plural(result.changes or 0, 'change')} ({proven}; "
+                 f"{result.method}, {result.time_s:.3f} s):")
+    joined = {frozenset((puzzle.nodes[puzzle.tail[e]], puzzle.nodes[puzzle.head[e]]))
+              for e in range(puzzle.num_edges)}
+
+    def said(change: Any) -> str:
+        text = change.describe(puzzle)
+        if change.op is Op.ADD and frozenset((change.u, change.v)) in joined:
+            text += " (beside an existing one: walk that way twice)"
+        return text
+
+    for i, item in enumerate(result.repairs, 1):
+        prefix = f"{i}. " if len(result.repairs) > 1 else ""
+        lines.append("  " + prefix + _words(puzzle, "; ".join(said(c) for c in item.changes)))
+        best = "a shortest walk" if item.answer.optimal and \
+            item.puzzle.use is EdgeUse.ANY else "a walk"
+        n = item.answer.length
+        size = plural(n, "domino", "dominoes") if puzzle.kind == "domino-chain" else \
+            plural(n, "step")
+        lines.append(f"     {best} in the repaired puzzle, {size}, "
+                     "verified by the independent checker:")
+        lines += _walk_lines(item.puzzle, item.answer)
+    if result.minimal:
+        lines.append(_words(puzzle, f"no repair with fewer changes exists: {result.proof}"))
+    else:
+        lines.append(_words(puzzle, f"not proven minimal: {result.proof}"))
+    if result.repairs and not result.complete_list and len(result.repairs) > 1:
+        lines.append("(the list may not hold every repair of this size)")
+    return "\n".join(lines)
+
+
+def repair_json(result: Any, spec: str) -> dict[str, Any]:
+    """The contract's ``trailkit-repair/1`` object."""
+    from trailkit.solvers.tools.repair.changes import changes_json
+
+    puzzle = result.puzzle
+    original = result.original
+    certificate = None
+    if original.certificate is not None:
+        certificate = {**original.certificate.to_json(),
+                       "checked": bool(original.certificate_checked)}
+    return {
+        "format": REPAIR_FORMAT, "spec": spec, "name": puzzle.name, "kind": puzzle.kind,
+        "status": result.status.value, "changes": result.changes,
+        "minimal": bool(result.minimal), "proof": result.proof or None,
+        "method": result.method or None, "candidates": result.candidates,
+        "all": bool(result.complete_list),
+        "repairs": [{"changes": changes_json(puzzle, r.changes),
+                     "status": r.answer.status.value, "length": r.answer.length,
+                     "optimal": r.answer.optimal,
+                     "start": r.puzzle.nodes[r.answer.walk.nodes[0]],
+                     "steps": r.answer.walk.steps_json(r.puzzle),
+                     "verified": bool(r.answer.verified)} for r in result.repairs],
+        "original": {"status": original.status.value, "certificate": certificate},
+        "reason": result.reason or None,
+        "time_s": round(result.time_s, 6),
+    }
+
+
+# ------------------------------------------------------------------ explain
+def cmd_explain(args: argparse.Namespace) -> int:
+    from trailkit.solvers.tools.repair.explanation import explain
+
+    puzzle = load_spec(args.spec)
+    use_names(puzzle)  # names stay apart on a console that cannot show them
+    found = explain(puzzle, limits_from(args))
+    if args.json:
+        output.emit_json(explain_json(found, args.spec))
+    else:
+        title = puzzle.name or args.spec
+        say(f"{title} ({puzzle.kind}, {args.spec})\n{found.status.value}\n"
+            + _words(puzzle, found.text))
+    return {Status.UNSOLVABLE: Exit.UNSOLVABLE, Status.SOLVED: Exit.OK}.get(
+        found.status, Exit.UNKNOWN)
+
+
+def explain_json(found: Any, spec: str) -> dict[str, Any]:
+    """The contract's ``trailkit-explain/1`` object."""
+    puzzle = found.puzzle
+    answer = found.answer
+    certificate = None
+    if answer.certificate is not None:
+        certificate = {**answer.certificate.to_json(), "checked": bool(answer.certificate_checked)}
+    core = None
+    if found.core is not None:
+        c = found.core
+        core = {"edges": [puzzle.edge_id(e) for e in c.edges], "minimal": c.minimal,
+                "smallest": c.smallest,
+                "certificate": None if c.certificate is None else
+                {**c.certificate.to_json(), "checked": True},
+                "witnesses": [w.steps_json(puzzle) for w in c.witnesses]}
+    return {"format": EXPLAIN_FORMAT, "spec": spec, "name": puzzle.name, "kind": puzzle.kind,
+            "status": found.status.value, "certificate": certificate, "core": core,
+            "situations": None if found.situations is None else
+            found.situations.to_json(puzzle),
+            "text": _words(puzzle, found.text), "time_s": round(found.time_s, 6)}

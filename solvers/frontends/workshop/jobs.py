@@ -1,0 +1,198 @@
+"""What one run of the workshop does, in its worker process: solve, count, prove, repair
+or explain a spec text, and describe the outcome (with its picture) as plain JSON data.
+
+A job is a :class:`Job`; :func:`run_job` is what the forked worker calls (see
+:mod:`trailkit.solvers.frontends.workshop.runs`), so nothing here may rely on the server's state.
+Every answer comes out of the same pipeline as the command line's (verified,
+cross-checked, certified), and every picture is drawn as ``trailkit draw`` draws it:
+``--solve`` for a walk, ``--certificate`` for a proof or an explanation, ``--repair``
+for a repair (the repaired puzzle with its walk, the changes emphasised).
+
+>>> out = run_job(Job("solve", "trailkit: 1\\nkind: trail\\nedges: [a b, b c]\\n"))
+>>> out["status"], out["length"], [s["to"] for s in out["steps"]]
+('solved', 2, ['b', 'c'])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from trailkit.models.answer import Answer, Status
+from trailkit.models.errors import SpecError, TrailkitError
+from trailkit.models.puzzle import Puzzle
+from trailkit.models.repair_rules import RepairRules
+from trailkit.models.spec import load_spec_text
+from trailkit.models.support.words import in_puzzle_words, plural
+from trailkit.solvers.backends.base import Limits
+
+__all__ = ["OPS", "Job", "run_job"]
+
+#: What a run can be asked to do.
+OPS = ("solve", "count", "prove", "repair", "explain")
+
+
+@dataclass(frozen=True)
+class Job:
+    """One run: ``op`` on the spec ``text`` (named ``source``; side files are read from
+    ``base_dir``), with ``backend`` (``None``: the default), ``time_limit`` seconds,
+    for a repair the page's ``rules`` on top of the spec's ``repair:`` block
+    (``add``: layout, any or none; ``recolour``, ``remove``: true or false), and for a
+    count whether to count ``failures`` (and early failures) too."""
+
+    op: str
+    text: str
+    source: str = "scratch.yaml"
+    base_dir: str | None = None
+    backend: str | None = None
+    time_limit: float = 10.0
+    rules: dict[str, Any] = field(default_factory=dict)
+    failures: bool = False
+
+
+def run_job(job: Job) -> dict[str, Any]:
+    """Do ``job`` and return its outcome as JSON data: always ``op`` and ``status``
+    (``solved``, ``unsolvable``, ``unknown``, ``error``...), and ``text`` (what to say),
+    ``svg`` (the picture), and what the op finds (``steps``, ``counts``, ``repairs``)."""
+    try:
+        base = Path(job.base_dir) if job.base_dir else None
+        puzzle = load_spec_text(job.text, source=job.source, base_dir=base)
+        limits = Limits(time_limit=job.time_limit)
+        out = _OPS[job.op](puzzle, job, limits)
+    except SpecError as exc:
+        out = {"status": "error", "text": str(exc)}
+    except TrailkitError as exc:
+        out = {"status": "error", "text": f"{type(exc).__name__}: {exc}"}
+    return {"op": job.op, **out}
+
+
+def _title(puzzle: Puzzle, job: Job) -> str:
+    return puzzle.name or job.source
+
+
+def _answer_json(puzzle: Puzzle, answer: Answer, job: Job) -> dict[str, Any]:
+    """A solved, unsolvable or unknown answer in words, with its picture and steps."""
+    from trailkit.solvers.tools.drawing import draw_svg
+    from trailkit.solvers.tools.drawing.html import walk_steps
+
+    certificate = answer.certificate
+    if answer.status is Status.SOLVED:
+        how = "a shortest walk" if answer.optimal else "a walk"
+        text = (f"solved by {answer.backend}: {how} of {plural(answer.length or 0, 'step')}, "
+                "verified by the independent checker")
+    elif answer.status is Status.UNSOLVABLE:
+        why = certificate.explanation if certificate else answer.reason
+        checked = " (certificate checked)" if answer.certificate_checked else ""
+        text = f"unsolvable ({answer.backend}): {why}{checked}"
+    else:
+        text = f"unknown: {answer.reason or 'a limit was reached'}"
+    return {"status": answer.status.value, "backend": answer.backend,
+            "length": answer.length, "optimal": answer.optimal,
+            "text": in_puzzle_words(puzzle, text), "time_s": round(answer.time_s, 6),
+            "certificate": None if certificate is None else certificate.kind,
+            "steps": walk_steps(puzzle, answer),
+            "steps_text": plural(answer.length, "step") if answer.length is not None else None,
+            "svg": draw_svg(puzzle, answer, title=_title(puzzle, job))}
+
+
+def _solve(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
+    from trailkit.solvers.pipeline import solve
+
+    return _answer_json(puzzle, solve(puzzle, job.backend, limits), job)
+
+
+def _count(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
+    from trailkit.solvers.pipeline.counting import count
+
+    result = count(puzzle, job.backend, limits, failures=job.failures)
+    bound = "" if result.complete else "at least "
+    text = f"{bound}{plural(result.solutions, 'solution')}"
+    if job.failures:
+        text += (f", {bound}{plural(result.failures or 0, 'failure')} and {bound}"
+                 f"{plural(result.early_failures or 0, 'early failure')}")
+    text += f" ({result.method}, {result.backend})"
+    if not result.complete:
+        text += f"; unknown: {result.reason or 'a limit was reached'}"
+    counts = {"solutions": result.solutions, "complete": result.complete,
+              "method": result.method}
+    if job.failures:
+        counts.update(failures=result.failures, early_failures=result.early_failures)
+    return {"status": "solved" if result.complete else "unknown",
+            "text": in_puzzle_words(puzzle, text), "counts": counts}
+
+
+def _prove(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
+    from trailkit.solvers.pipeline.proving import prove
+    from trailkit.solvers.tools.drawing import draw_svg
+
+    proof = prove(puzzle, job.backend or "sat", limits)
+    if proof.status is Status.SOLVED:
+        text = (f"solvable: a verified walk of {plural(proof.length or 0, 'step')} exists; "
+                "nothing to prove")
+    elif proof.certificate is not None:
+        text = (f"unsolvable: {proof.certificate.explanation} ({proof.certificate.kind} "
+                "certificate accepted by the independent checker)")
+    else:
+        text = proof.reason if proof.reason.startswith("unsolvable") else \
+            f"unknown: {proof.reason}"
+    svg = draw_svg(puzzle, certificate=proof.certificate, title=_title(puzzle, job)) \
+        if proof.certificate is not None else None
+    return {"status": proof.status.value, "text": in_puzzle_words(puzzle, text),
+            "certificate": None if proof.certificate is None else proof.certificate.kind,
+            "svg": svg}
+
+
+def _explain(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
+    from trailkit.solvers.tools.drawing import draw_svg
+    from trailkit.solvers.tools.repair.explanation import explain
+
+    found = explain(puzzle, limits)
+    answer = found.answer
+    svg = draw_svg(puzzle, None if answer.status is Status.UNSOLVABLE else answer,
+                   certificate=answer.certificate, title=_title(puzzle, job))
+    return {"status": found.status.value, "text": in_puzzle_words(puzzle, found.text),
+            "svg": svg}
+
+
+def _rules(puzzle: Puzzle, given: dict[str, Any]) -> RepairRules:
+    """The spec's ``repair:`` rules, with what the page chose on top."""
+    rules = puzzle.repair or RepairRules.default(has_layout=bool(puzzle.layout))
+    if given.get("add") in ("layout", "any", "none"):
+        rules = replace(rules, add=given["add"])
+    return rules.with_(recolour=given.get("recolour"), remove=given.get("remove"))
+
+
+def _repair(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
+    from trailkit.solvers.tools.drawing import Emphasis, draw_svg
+    from trailkit.solvers.tools.repair.changes import changes_json, describe_changes
+    from trailkit.solvers.tools.repair.fewest_changes import RepairStatus, repair
+
+    found = repair(puzzle, _rules(puzzle, job.rules), limits=limits)
+    if found.status is RepairStatus.SOLVABLE:
+        return {"status": "solvable", "repairs": [],
+                "text": "already solvable: nothing to repair"}
+    if not found.repairs:
+        why = found.reason or found.proof or found.status.value
+        return {"status": found.status.value, "repairs": [],
+                "text": in_puzzle_words(puzzle, f"no repair: {why}")}
+    repairs = []
+    for item in found.repairs:
+        said = in_puzzle_words(puzzle, describe_changes(puzzle, item.changes))
+        emphasis = Emphasis.from_changes(item.changes, note=f"Repair: {said}")
+        repairs.append({"changes": changes_json(puzzle, item.changes), "text": said,
+                        "apply": [{"op": c.op.value, "u": c.u, "v": c.v, "colour": c.colour,
+                                   "edge": c.edge, "directed": c.directed}
+                                  for c in item.changes],
+                        "length": item.answer.length,
+                        "walk_text": in_puzzle_words(puzzle, "a walk of " + plural(
+                            item.answer.length or 0, "step")),
+                        "svg": draw_svg(item.puzzle, item.answer, emphasis=emphasis,
+                                        title=_title(puzzle, job))})
+    proven = "the fewest, proven" if found.minimal else "fewer not ruled out"
+    return {"status": found.status.value, "repairs": repairs, "svg": repairs[0]["svg"],
+            "text": in_puzzle_words(puzzle, f"repair ({proven}): {repairs[0]['text']}")}
+
+
+_OPS = {"solve": _solve, "count": _count, "prove": _prove, "repair": _repair,
+        "explain": _explain}

@@ -1,0 +1,104 @@
+"""``explain``: why an impossible puzzle is impossible, in the puzzle's words.
+
+* Every unsolvable puzzle: its checked certificate (the solve pipeline's answer).
+* Edges used exactly or at most once: a smallest *core*, a set of edges no walk obeying
+  the rules can all use, the other edges optional
+  (:mod:`trailkit.solvers.tools.repair.cores`): each member is shown necessary by a verified
+  walk using all the others, and the core's own impossibility by a checked
+  ``odd-nodes`` certificate where that argument applies.
+* Reusable edges (a core is the wrong idea: more edges never hurt): the reachable
+  situations and the near misses, or the boundary where the walk is stopped
+  (:mod:`trailkit.solvers.tools.repair.situations`).
+
+>>> from trailkit.models.spec import load_spec_text
+>>> p = load_spec_text("trailkit: 1\\nkind: trail\\nedges: [a b, a c, a d]\\n")
+>>> e = explain(p)
+>>> e.status.value, [p.edge_id(x) for x in e.core.edges], e.core.certificate.kind
+('unsolvable', [0, 1, 2], 'odd-nodes')
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+
+from trailkit.models.answer import Answer, Status
+from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.solvers.backends.base import NO_LIMITS, Limits
+from trailkit.solvers.pipeline.solving import solve
+from trailkit.solvers.tools.repair.cores import Core
+from trailkit.solvers.tools.repair.situations import Situations
+
+__all__ = ["Explanation", "explain"]
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """What ``explain`` found: the ``answer`` for the puzzle, and for an unsolvable one
+    its ``core`` (exactly / at most once) or its ``situations`` (reusable edges);
+    ``text`` says it all in words (edges and nodes; the CLI uses the puzzle's words)."""
+
+    status: Status
+    puzzle: Puzzle
+    answer: Answer
+    core: Core | None = None
+    situations: Situations | None = None
+    text: str = ""
+    reason: str = ""
+    time_s: float = 0.0
+
+
+def explain(puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Explanation:
+    """Explain why ``puzzle`` has no walk (nothing to explain when it has one)."""
+    began = time.perf_counter()
+    answer = solve(puzzle, limits=limits)
+    if answer.status is not Status.UNSOLVABLE:
+        text = (f"The puzzle is solvable: a verified walk of {answer.length} steps exists."
+                if answer.status is Status.SOLVED else f"Undecided: {answer.reason}")
+        return Explanation(answer.status, puzzle, answer, text=text, reason=answer.reason,
+                           time_s=time.perf_counter() - began)
+    lines = []
+    if answer.certificate is not None:
+        lines.append(answer.certificate.explanation)
+    elif answer.reason:
+        lines.append(f"No walk exists: {answer.reason}.")
+    core = situations = None
+    if puzzle.use is EdgeUse.ANY and not puzzle.closed:
+        from trailkit.solvers.tools.repair.reusable import state_distances
+        from trailkit.solvers.tools.repair.situations import situations as find_situations
+        from trailkit.solvers.tools.repair.situations import situations_text
+
+        situations = find_situations(puzzle, state_distances(puzzle))
+        lines.append(situations_text(puzzle, situations))
+    elif puzzle.use is not EdgeUse.ANY:
+        from trailkit.solvers.tools.repair.cores import find_core
+
+        left = None if limits.time_limit is None else max(
+            0.0, limits.time_limit - (time.perf_counter() - began))  # the command's limit
+        core = find_core(puzzle, replace(limits, time_limit=left))
+        lines.append(_core_text(puzzle, core))
+    return Explanation(Status.UNSOLVABLE, puzzle, answer, core, situations, "\n".join(lines),
+                       time_s=time.perf_counter() - began)
+
+
+def _core_text(puzzle: Puzzle, core: Core | None) -> str:
+    if core is None:
+        return "No core could be found within the limits."
+    if not core.edges:
+        return ("Smallest core: none needed. Even with every edge optional, no walk obeying "
+                "the rules exists at all.")
+    members = "; ".join(puzzle.describe_edge(e) for e in core.edges)
+    size = "A smallest core" if core.smallest else "A minimal core"
+    lines = [f"{size} ({len(core.edges)} edges): no walk obeying the rules can use all of "
+             f"{members}, even when every other edge may be left out."]
+    if core.certificate is not None:
+        lines.append(f"Why: {core.certificate.explanation} (checked)")
+    else:
+        lines.append("Why: CP-SAT finds no such walk (this rests on CP-SAT alone; no short "
+                     "certificate applies).")
+    lines.append(f"Each of the {len(core.edges)} is needed: without any one of them a walk "
+                 "using all the others exists (each walk verified).")
+    if not core.smallest:
+        lines.append("(No member can be dropped; whether a smaller core exists elsewhere was "
+                     "not searched in full.)")
+    return "\n".join(lines)
