@@ -14,6 +14,7 @@ sense for some kinds (``count`` is asked with a time limit and may say "at least
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import re
 import subprocess
@@ -23,7 +24,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-TRAILKIT = [sys.executable, "-m", "trailkit.solvers.frontends.cli"]
+#: The installed command, as a user runs it (whatever module it lives in).
+TRAILKIT = [str(Path(sys.executable).with_name("trailkit"))]
 LIMIT = ["--time-limit", "20"]
 
 COMMANDS: dict[str, list[str]] = {
@@ -42,6 +44,9 @@ COMMANDS: dict[str, list[str]] = {
     "export-dimacs": ["export", "{spec}", "--format", "dimacs"],
     "export-dot": ["export", "{spec}", "--format", "dot"],
     "draw-svg": ["draw", "{spec}", "--solve", "--out", "{tmp}/p.svg"],
+    "draw-puzzle": ["draw", "{spec}", "--out", "{tmp}/p.svg"],
+    "draw-certificate": ["draw", "{spec}", "--certificate", "--out", "{tmp}/p.svg"],
+    "draw-repair": ["draw", "{spec}", "--repair", "--out", "{tmp}/p.svg"],
 }
 
 _MASKS = [
@@ -78,9 +83,9 @@ def run_one(spec: Path, name: str, argv: list[str]) -> tuple[str, dict[str, obje
                       "err": masked(done.stderr)}
         except subprocess.TimeoutExpired:
             result = {"code": None, "out": "", "err": "timeout"}
-        if name == "draw-svg":
-            picture = Path(tmp, "p.svg")
-            result["svg_bytes"] = picture.stat().st_size if picture.exists() else None
+        picture = Path(tmp, "p.svg")
+        if name.startswith("draw-") and picture.exists():
+            result["svg_sha256"] = hashlib.sha256(picture.read_bytes()).hexdigest()
     return f"{spec.relative_to(ROOT)} :: {name}", result
 
 
@@ -99,7 +104,7 @@ def diff(before: Path, after: Path) -> int:
     for key in changed:
         print(f"--- {key}")
         old, new = a.get(key) or {}, b.get(key) or {}
-        for field in ("code", "out", "err", "svg_bytes"):
+        for field in ("code", "out", "err", "svg_sha256"):
             if old.get(field) != new.get(field):
                 print(f"  {field}: {str(old.get(field))[:400]!r}\n"
                       f"     -> {str(new.get(field))[:400]!r}")
