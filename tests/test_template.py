@@ -34,6 +34,14 @@ def test_longest_walk_matches_brute_force(data: st.DataObject) -> None:
         assert len(answer.walk) == best
 
 
+def test_a_loop_back_to_the_start_is_a_walk() -> None:
+    """After a step along a loop the walk stands where it started, as before its first
+    step, yet it is not the empty walk: a closed walk may end there."""
+    loop = Puzzle.build(kind="walk", edges=[("a", "a")], use=EdgeUse.ANY, closed=True)
+    answer = TemplateBackend().solve(loop)
+    assert answer.status is Status.SOLVED and answer.walk.edges == (0,)
+
+
 def _path(edges: int) -> Puzzle:
     return Puzzle.build(kind="trail", edges=[(f"v{i}", f"v{i + 1}") for i in range(edges)])
 

@@ -41,9 +41,14 @@ BYTES_PER_STATE = 400
 #: How many states are expanded between two looks at the clock.
 CLOCK_EVERY = 1024
 
-# A state: (start, node, first colour, last colour, used edges as a bit mask). The start
-# and first colour matter only to a closed walk, the mask only to once-only edges; the
-# parts that do not matter stay 0 or -1, so states that differ only there are one state.
+#: The last colour of a walk that has taken no step yet: a phase of its own, so that a
+#: walk back on its start node (along a loop, say) is never taken for the empty walk.
+BEFORE = -2
+
+# A state: (start, node, first colour, last colour or BEFORE, used edges as a bit mask).
+# The start and first colour matter only to a closed walk, the mask only to once-only
+# edges, the colours only under a colour rule; the parts that do not matter stay 0 or
+# -1, so states that differ only there are one state.
 State = tuple[int, int, int, int, int]
 
 
@@ -124,7 +129,7 @@ class _Search:
         """Search layer by layer: the first goal is a shortest walk; for ``objective:
         longest`` the last goal of the last layer is a longest one."""
         p = self.puzzle
-        layer: list[State] = [(v if p.closed else 0, v, -1, -1, 0) for v in p.start_nodes()]
+        layer: list[State] = [(v if p.closed else 0, v, -1, BEFORE, 0) for v in p.start_nodes()]
         self.parent = dict.fromkeys(layer)
         best: State | None = None
         steps = 0
@@ -158,14 +163,13 @@ class _Search:
         for e, b, colour in self.steps[at]:
             if p.use is not EdgeUse.ANY and used >> e & 1:
                 continue
-            # Without a colour rule both questions say yes; with one, every step has a
-            # colour, so last < 0 only before the first step.
-            if not (p.may_come_first(colour) if last < 0 else p.colour_may_follow(last, colour)):
+            opening = last == BEFORE  # this is the walk's first step
+            if not (p.may_come_first(colour) if opening else p.colour_may_follow(last, colour)):
                 continue
+            ruled = p.colours is not None
             mask = used | 1 << e if p.use is not EdgeUse.ANY else 0
-            opening = colour if p.closed and p.colours is not None and first < 0 else first
-            nxt: State = (start, b, opening if p.closed else -1,
-                          colour if p.colours is not None else -1, mask)
+            nxt: State = (start, b, colour if opening and p.closed and ruled else first,
+                          colour if ruled else -1, mask)
             if nxt not in self.parent:
                 self.parent[nxt] = (state, e)
                 yield nxt
