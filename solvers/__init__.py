@@ -1,1 +1,2 @@
-"""How answers are *found*: backends, their formulations, the registry, the pipeline, the CLI."""
+"""How answers are *found*: backends, the registry, the pipeline, the tools, campaigns
+and the front ends."""

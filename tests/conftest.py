@@ -1,5 +1,9 @@
 """Shared fixtures: the ``backend`` fixture runs a test once per registered backend.
 
+``any_backend`` adds the outside solvers and the template backend
+(``solvers/backends/template``, the one ``docs/backends.md`` walks through), which is
+registered for the tests only, so it runs through the behaviour tests and cannot rot.
+
 Also the Hypothesis settings profiles, chosen by ``HYPOTHESIS_PROFILE``: ``ci`` (the
 default, what CI runs) and ``dev`` (a quarter of the examples, for a quick run while
 working). Tests do not hard-code ``max_examples``; a test whose examples are costly
@@ -42,11 +46,34 @@ def external_backend(request: pytest.FixtureRequest):
     return made(request.param)
 
 
-@pytest.fixture(params=[*backend_names(), *EXTERNAL_EXAMPLES])
-def any_backend(request: pytest.FixtureRequest):
-    """Every registered backend and one of each outside solver family: what any backend
-    must do (solve soundly); skipped with the reason where a library or program is missing."""
+#: The template backend's name, registered by :func:`register_template` only.
+TEMPLATE = "template"
+
+
+@pytest.fixture(params=[*backend_names(), *EXTERNAL_EXAMPLES, TEMPLATE])
+def any_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
+    """Every registered backend, one of each outside solver family and the template: what
+    any backend must do (solve soundly); skipped with the reason where a library or
+    program is missing."""
+    if request.param == TEMPLATE:
+        register_template(monkeypatch)
     return made(request.param)
+
+
+def register_template(monkeypatch: pytest.MonkeyPatch) -> str:
+    """Register the template backend for one test, with the line a new backend adds to
+    ``BACKENDS`` in ``registry.py``; its name."""
+    patched = dict(registry.BACKENDS)
+    patched[TEMPLATE] = registry._Entry("trailkit.solvers.backends.template",
+                                        "TemplateBackend", "trailkit")
+    monkeypatch.setattr(registry, "BACKENDS", patched)
+    return TEMPLATE
+
+
+@pytest.fixture
+def template_backend(monkeypatch: pytest.MonkeyPatch) -> str:
+    """The name of the template backend, registered for this test."""
+    return register_template(monkeypatch)
 
 
 @pytest.fixture

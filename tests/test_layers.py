@@ -33,7 +33,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("trailkit.solvers.backends.registry",),
     ("trailkit.solvers.backends.direct", "trailkit.solvers.backends.cpsat",
      "trailkit.solvers.backends.sat", "trailkit.solvers.backends.minizinc",
-     "trailkit.solvers.backends.dimacs"),
+     "trailkit.solvers.backends.dimacs", "trailkit.solvers.backends.template"),
     ("trailkit.solvers.pipeline",),
     ("trailkit.solvers.tools.repair", "trailkit.solvers.tools.drawing",
      "trailkit.solvers.tools.interchange", "trailkit.solvers.tools.generate"),

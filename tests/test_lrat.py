@@ -37,7 +37,8 @@ def satisfiable(clauses: list[list[int]], extra: list[int] | None = None) -> boo
 
 def solver_proof(clauses: list[list[int]], solver: str) -> list[str] | None:
     """The solver's DRUP proof, ended with "0" when it stopped before logging it (as
-    trailkit's certificates are, :func:`trailkit.solvers.backends.sat.proof.make_certificate`)."""
+    trailkit's certificates are,
+    :func:`trailkit.models.encodings.drup_certificate.make_certificate`)."""
     with Solver(name=solver, bootstrap_with=clauses, with_proof=True) as s:
         if s.solve():
             return None

@@ -47,7 +47,7 @@ CITIES = "trailkit: 1\nkind: trail\nedges: [Ulm Bonn, Bonn Kiel, Kiel Gera]\n"
 def _model_file(tmp_path: Path, steps: list[tuple[int, int, int]]) -> tuple[Path, Path]:
     """The spec of three cities and a model (``v`` lines) setting exactly the step
     variables ``(position, edge, orientation)`` true."""
-    from trailkit.solvers.backends.sat.dimacs import encode_for_export
+    from trailkit.solvers.backends.sat.exported_formula import encode_for_export
 
     spec = tmp_path / "cities.yaml"
     spec.write_text(CITIES)
@@ -158,7 +158,7 @@ def test_a_spelling_that_would_clash_with_a_name_is_escaped(tmp_path: Path) -> N
 
 
 def test_messages_spell_a_name_as_the_walk_does(tmp_path: Path) -> None:
-    from trailkit.solvers.backends.sat.dimacs import encode_for_export
+    from trailkit.solvers.backends.sat.exported_formula import encode_for_export
 
     text = "trailkit: 1\nkind: trail\nedges: [U Ü, Ü O]\n"
     (tmp_path / "u.yaml").write_text(text, encoding="utf-8")

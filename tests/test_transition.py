@@ -18,12 +18,12 @@ from trailkit.models.checking.certificates import check_certificate
 from trailkit.models.checking.lazy_clauses import certified_formula, check_cut, cut_clause
 from trailkit.models.checking.transition_encoding import encode_transitions
 from trailkit.models.checking.verify import verify
+from trailkit.models.encodings.drup_certificate import make_certificate
 from trailkit.models.errors import BackendUnavailable
 from trailkit.models.puzzle import ColourRule, EdgeUse, Puzzle
 from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.backends.registry import BackendName, get_backend
 from trailkit.solvers.backends.sat import SatBackend
-from trailkit.solvers.backends.sat.proof import make_certificate
 from trailkit.solvers.pipeline import solve
 
 RGB = ColourRule.from_cycle(["red", "blue", "green"])

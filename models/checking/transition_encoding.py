@@ -89,10 +89,9 @@ Clause = list[int]
 TRUE = 0
 """``orientation[e]`` of an edge whose orientation is fixed (tail to head)."""
 BALANCE = EncType.cardnetwrk
-"""The cardinality encoding of a free node's balance. Measured on closed trails of
-10,000 edges on 100 nodes (tests/bench/bench_dense_trail.py): the cardinality network
-solved a mixed one (half the edges one-way) in 10 s where the smaller k-modulo
-totalizer ran out of 60 s; half the sequential counter's clauses."""
+"""The cardinality encoding of a free node's balance: on dense closed trails with half
+the edges one-way it solved where the smaller k-modulo totalizer ran out of time, with
+half the sequential counter's clauses (``docs/benchmarks.md``)."""
 
 
 @dataclass(frozen=True)

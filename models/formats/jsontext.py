@@ -14,8 +14,8 @@ indented document)::
 Each node name, colour and custom id is encoded once with ``orjson.dumps`` into a flat
 byte table, the exact length of the text is summed with NumPy, and one compiled loop
 (:func:`trailkit.models.support.jit.kernel`) copies each step's pieces into place; a short walk
-is joined from the same pieces in Python. One line a step is also a third of the bytes
-of a fully indented list (a million-step walk: 55 MB instead of 98).
+is joined from the same pieces in Python. One line a step is also far fewer bytes than
+a fully indented list (``docs/benchmarks.md``).
 
 :func:`trailkit.solvers.frontends.cli.output.emit_json` writes :meth:`StepsJson.buffer` straight
 after the document's text before it (no copy of the steps); anything that wants the

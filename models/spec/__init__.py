@@ -26,7 +26,7 @@ and :mod:`~.syntax` (YAML and its syntax errors in words), :mod:`~.typed` (typed
 readers, the problem list, the alias budget), :mod:`~.state` (what one reading knows),
 :mod:`~.document` (the top level), :mod:`~.kinds` (one lowering per kind),
 :mod:`~.edges` (one reader per edge form), :mod:`~.colours`, :mod:`~.endpoints`,
-:mod:`~.nodes` (``nodes:`` and ``layout:``), :mod:`~.expect`, :mod:`~.repair`, and
+:mod:`~.nodes` (``nodes:`` and ``layout:``), :mod:`~.expect`, :mod:`~.repair_block`, and
 :mod:`~.fast`, the reader of big inline lists that small specs never enter.
 
 >>> p = load_spec_text("trailkit: 1\\nkind: trail\\nedges: [a b, b c, c a]\\nclosed: true\\n")

@@ -44,14 +44,12 @@ FAST_FROM = 64 * 1024
 smaller ones are read by the full reader alone, so every small spec takes the one code
 path that every error test exercises.
 
-Why this number (``python tests/bench/bench_spec_paths.py``, this project's machine):
-the fast reader is quicker from about 30 edges on (full / fast: 0.26 / 0.07 ms at 100
-edges, 12.8 / 1.6 ms at 5,000 edges or 66 KiB, 115 / 4.5 ms at 30,000), but under 64 KiB
-what it saves is at most about 13 ms, a few percent of the quarter second any
-``trailkit`` command takes to start; from there on the full reader's time grows into
-what a person waits for (seconds at a million edges). Declining a spec costs the fast
-reader a scan, about 0.2 ms per 100 KiB. Tests lower it (to 0) to reach the fast reader
-with small specs."""
+Why this number (figures in ``docs/benchmarks.md``, from
+``python tests/bench/bench_spec_paths.py``): the fast reader is quicker from a few dozen
+edges on, but under 64 KiB what it saves is a few percent of the time any ``trailkit``
+command takes to start; from there on the full reader's time grows into what a person
+waits for. Declining a spec costs the fast reader one scan. Tests lower it (to 0) to
+reach the fast reader with small specs."""
 
 # The characters of the items the fast reader takes: plain YAML text in any context that
 # no resolver or indicator can touch (no ':', '#', ',', quotes, brackets, '&', '*', '!',
@@ -96,7 +94,7 @@ def inline_edges(text: str) -> tuple[str, InlineEdges] | None:
 
     Whether ``edges:`` really is the top-level key the scan took it for is checked on
     the composed tree (:mod:`trailkit.models.spec.edges`). Plain string operations and
-    NumPy only: a regular expression over a million lines takes a second.
+    NumPy only: a regular expression over a million lines is far slower.
     """
     starts = [0] if text.startswith("edges") else []
     found = text.find("\nedges")

@@ -14,8 +14,8 @@ from trailkit.models.support.hints import did_you_mean
 __all__ = ["SHORT", "hint", "os_reason", "shown"]
 
 SHORT = 60
-"""Names quoted in a message are cut to this many characters (see :func:`~trailkit.
-models.hints.short`)."""
+"""Names quoted in a message are cut to this many characters (see
+:func:`~trailkit.models.support.hints.short`)."""
 
 
 def hint(word: str, choices: Iterable[object]) -> str:

@@ -102,8 +102,8 @@ class SpecReader(NodeReader):
     @property
     def node_index(self) -> dict[str, int]:
         """Node numbers by name, including the names a scanned edge list brought in
-        (indexed only now: a dict of 333,333 names takes 0.15 s, and a colour walk asks
-        it only for its start and goal, see :meth:`node_number`)."""
+        (indexed only now: a dict of hundreds of thousands of names is costly, and a
+        colour walk asks it only for its start and goal, see :meth:`node_number`)."""
         if self._unindexed:
             first = len(self.node_names) - self._unindexed
             self._node_index.update(zip(self.node_names[first:],
@@ -113,8 +113,8 @@ class SpecReader(NodeReader):
 
     def node_number(self, name: str) -> int | None:
         """The number of node ``name``, or ``None``: the first few questions after a
-        scanned edge list are answered by searching its names (a few milliseconds each)
-        rather than by indexing them all."""
+        scanned edge list are answered by searching its names rather than by indexing
+        them all (``docs/benchmarks.md``, "Indexing names late")."""
         if self._unindexed and self._lookups < 8:
             self._lookups += 1
             known = self._node_index.get(name)

@@ -30,9 +30,8 @@ MAX_SCANNED = 5_000
 MAX_COMPARED = 500
 """Up to this many choices, the nearest by spelling is found (difflib); among more, only
 a choice that differs but for case or by one edit is offered, found in one cheap pass.
-So one hint costs a bounded time however big the spec: a 550 KB spec with 40,000 names
-in ``nodes:`` and 100 misspelled ones took 160 s of processor time to lint, most of it
-here."""
+So one hint costs a bounded time however big the spec (what an unbounded one cost:
+``docs/benchmarks.md``)."""
 
 
 def closest(word: str, choices: Iterable[object]) -> str | None:

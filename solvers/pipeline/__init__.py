@@ -4,7 +4,7 @@ Each verb takes a :class:`~trailkit.models.puzzle.Puzzle`, a backend choice and
 :class:`~trailkit.solvers.backends.base.Limits`, and returns frozen data (an
 :class:`~trailkit.models.answer.Answer`, a :class:`~trailkit.models.counts.CountResult`,
 a :class:`~trailkit.solvers.pipeline.proving.Proof`, ...): never text, never an exit
-code; the command line (:mod:`trailkit.solvers.frontends.cli`) formats them. The policies they
+code; the front ends (:mod:`trailkit.solvers.frontends`) present them. The policies they
 share live in :mod:`.policy`: the default backend, the cross-check rule, the limits a
 second opinion gets.
 

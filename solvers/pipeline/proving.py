@@ -49,8 +49,8 @@ CERTIFICATE_FORMAT = "trailkit-certificate/1"
 FIRST_LOOK = 50_000
 """Search nodes ``prove`` gives direct's exhaustive search before the SAT backend is asked
 (when no work limit is given): that search only looks for a walk, and giving up at its
-default limit takes tens of seconds (40 s on specs/bench/small-balanced-4-no.yaml); it
-goes on to that limit only when no proof comes, so every answer is what it was."""
+default limit takes tens of seconds (``docs/benchmarks.md``); it goes on to that limit
+only when no proof comes, so every answer is the same as with the whole limit."""
 
 MAX_CERTIFICATE_BYTES = 1 << 30
 """A certificate file over this size is refused (big proofs go to a side file)."""
@@ -115,8 +115,8 @@ def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = NO_LIMITS
     if (drup or not precheck) and engine.supports_proof and why_not is None:
         # Only a DRUP proof will do, so it is asked for first: direct would only look
         # for a walk, and on a puzzle of colours and once-only edges its search may
-        # spend its whole work limit (40 s on specs/bench/small-balanced-4-no.yaml)
-        # before giving up. Direct runs after, when no proof came (a walk may exist).
+        # spend its whole work limit (tens of seconds, docs/benchmarks.md) before
+        # giving up. Direct runs after, when no proof came (a walk may exist).
         certificate, tried = _checked_proof(engine, puzzle, left(), progress), True
     if certificate is None:
         # a proof is asked for next: direct's search first takes a look only

@@ -67,8 +67,8 @@ def run_stoppable(call: Callable[[], T], stop: Callable[[], None], *,
     happen the call runs on this thread.
 
     The calls run one at a time on one long-lived worker thread (a thread per call
-    would cost about 0.8 ms each, more than a small solver call: counting asks the
-    solver once per solution).
+    would cost more than a small solver call, ``docs/benchmarks.md``: counting asks
+    the solver once per solution).
     """
     if timeout is None and not interrupts_reach_here():
         return call()

@@ -8,10 +8,12 @@ transition encoding (:mod:`.transition`) by their size estimates (:mod:`.auto`);
 stats name the encoding used (``encoding``) and why it was chosen
 (``encoding_choice``). The position encoding is in
 :mod:`trailkit.models.checking.position_encoding`, the search in :mod:`.search`, deadlines in
-:mod:`.runner`, certificates in :mod:`.proof`, size estimates in
-:mod:`trailkit.models.encodings.sizes` and
-the DIMACS export in :mod:`.dimacs`. Before an encoding is built its size is
-estimated; beyond ``Limits.memory_mb`` the answer is ``unknown`` with the estimate.
+:mod:`.runner`, proofs packed into certificates by
+:mod:`trailkit.models.encodings.drup_certificate` (:mod:`.walk_proof` proves that no
+walk of any length exists), size estimates in :mod:`trailkit.models.encodings.sizes` and the
+DIMACS export with readable names in :mod:`.exported_formula`. Before an encoding is
+built its size is estimated; beyond ``Limits.memory_mb`` the answer is ``unknown``
+with the estimate.
 Counting always uses the position encoding (without symmetry breaking: every walk
 counted once).
 
@@ -28,14 +30,14 @@ from collections.abc import Callable
 from trailkit.models.answer import Answer, Certificate
 from trailkit.models.checking.formulas import position_certified
 from trailkit.models.counts import CountResult
+from trailkit.models.encodings.drup_certificate import make_certificate
 from trailkit.models.encodings.sizes import budget_problem, position_size
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.sat.auto import EncodingChoice, choose_encoding
 from trailkit.solvers.backends.sat.choice import SatChoice
-from trailkit.solvers.backends.sat.dimacs import to_dimacs, walk_from_model
-from trailkit.solvers.backends.sat.proof import make_certificate
+from trailkit.solvers.backends.sat.exported_formula import to_dimacs, walk_from_model
 from trailkit.solvers.backends.sat.runner import (
     DEFAULT_SOLVER,
     SolverTimeout,

@@ -7,16 +7,14 @@ puzzle before building either (:mod:`trailkit.models.encodings.sizes`) and build
   budget and the transition encoding would, or when the position encoding would be
   at least :data:`POSITION_FLOOR_MB` and :data:`MUCH_LARGER` times the transition
   encoding's size;
-* the position encoding otherwise: small puzzles answer as they always have (the
-  same formula, the same ``position-v1`` certificates).
+* the position encoding otherwise (with its ``position-v1`` certificates).
 
-Measured on the project's corpus (``specs/``, every exactly-once puzzle, the
-structural pre-check off): the transition encoding was never slower, and it was the
-faster by far where the position encoding is at least ten times its size (the
-position encoding ran out of 20 s on ``bench/hard-trail-400-yes``, estimated 310 times
-the size, where the transition encoding took 0.06 s); below 10 MB both answer in a few
-hundredths of a second. Walks that may use an edge less or more often than once have
-only the position encoding (and the layered one for reusable edges).
+The thresholds come from the project's corpus (``specs/``, every exactly-once puzzle,
+the structural pre-check off; figures in ``docs/benchmarks.md``): where the position
+encoding is many times the transition encoding's size the transition encoding is the
+faster by far, and on small formulas both answer at once. Walks that may use an edge
+less or more often than once have only the position encoding (and the layered one for
+reusable edges).
 
 >>> from trailkit.models.puzzle import Puzzle
 >>> choose_encoding(Puzzle.build(kind="trail", edges=[("a", "b"), ("b", "c")]), 4096).encoding

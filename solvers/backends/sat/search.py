@@ -9,8 +9,9 @@
 
 For at-most-once walks one incremental solver answers every length under the
 assumptions ``a[k-1], -a[k]`` (:func:`encode_prefix`), shortest first. Reusable
-walks use the layered state encoding of :mod:`.layered` instead, grown one layer
-per length and asked under the assumption ``fin[k]``, shortest first.
+walks use the layered state encoding of :mod:`trailkit.models.encodings.layered_encoding`
+instead, grown one layer per length and asked under the assumption ``fin[k]``, shortest
+first.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from dataclasses import dataclass
 
 from trailkit.models.answer import Walk
 from trailkit.models.checking.position_encoding import VarMap, encode, encode_prefix
+from trailkit.models.encodings.layered_encoding import LayeredEncoding
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
-from trailkit.solvers.backends.sat.layered import LayeredEncoding
 from trailkit.solvers.backends.sat.runner import Deadline, Verdict, new_solver, solve_call
 
 __all__ = ["Outcome", "count_walks", "empty_walk", "empty_walks", "horizon", "search"]

@@ -21,11 +21,11 @@ from trailkit.models.answer import Answer, Certificate, Walk
 from trailkit.models.checking.formulas import CertifiedFormula
 from trailkit.models.checking.lazy_clauses import certified_formula, cut_clause
 from trailkit.models.checking.transition_encoding import TransitionMap, encode_transitions
+from trailkit.models.encodings.drup_certificate import make_certificate
 from trailkit.models.encodings.sizes import budget_problem, transition_size
 from trailkit.models.errors import VerificationFailure
 from trailkit.models.puzzle import Objective, Puzzle
 from trailkit.solvers.backends.base import Limits
-from trailkit.solvers.backends.sat.proof import make_certificate
 from trailkit.solvers.backends.sat.runner import (
     Deadline,
     SolverTimeout,

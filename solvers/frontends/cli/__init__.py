@@ -6,7 +6,9 @@ picks exit codes. Everything else in trailkit returns data.
 * :mod:`.output`: printing (JSON, status lines, text safe for any console);
 * one module per command family: :mod:`.answers` (solve, count, prove,
   check-certificate), :mod:`.compare`, :mod:`.makers` (generate, import, export),
-  :mod:`.lint`; formatters in :mod:`.report`; safe file writes in :mod:`.files`.
+  :mod:`.lint`, :mod:`.drawing`, :mod:`.repair`, :mod:`.ranking`, :mod:`.campaign_runs`,
+  :mod:`.schemas`, :mod:`.serve`; outputs are written through
+  :mod:`trailkit.solvers.support.files`.
 """
 
 from __future__ import annotations

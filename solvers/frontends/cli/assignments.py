@@ -39,7 +39,7 @@ def export_size_problem(puzzle: Puzzle, fmt: str, memory_mb: int | None) -> str 
 def export_model(puzzle: Puzzle, fmt: str) -> str:
     """The puzzle's model as text in ``fmt`` (``dimacs`` or ``cpsat``)."""
     if fmt == "dimacs":
-        from trailkit.solvers.backends.sat.dimacs import to_dimacs
+        from trailkit.solvers.backends.sat.exported_formula import to_dimacs
 
         return to_dimacs(puzzle)
     if fmt == "cpsat":
@@ -56,7 +56,7 @@ def export_model(puzzle: Puzzle, fmt: str) -> str:
 def answer_from_model(puzzle: Puzzle, model_path: str) -> Answer:
     """A verified answer from a SAT solver's model of the exported DIMACS formula."""
     from trailkit.models.formats.inputs import InputRefused, read_bounded
-    from trailkit.solvers.backends.sat.dimacs import walk_from_model
+    from trailkit.solvers.backends.sat.exported_formula import walk_from_model
 
     try:
         text = read_bounded(model_path, MAX_MODEL_BYTES).decode("utf-8", errors="replace")
@@ -100,7 +100,7 @@ def _false_clause(puzzle: Puzzle, text: str, model_path: str) -> str | None:
     counted from 1 after the ``p cnf`` line), or ``None`` if the model satisfies it.
 
     A variable the model does not list counts as false, as in a solver's full model."""
-    from trailkit.solvers.backends.sat.dimacs import encode_for_export, parse_model
+    from trailkit.solvers.backends.sat.exported_formula import encode_for_export, parse_model
 
     clauses, _ = encode_for_export(puzzle)
     true = {lit for lit in parse_model(text, model_path) if lit > 0}

@@ -60,7 +60,7 @@ BADGED_STEPS = 400
 
 @dataclass
 class GraphPicture:
-    """What one picture shows; :func:`graph_svg` turns it into SVG text."""
+    """What one picture shows; :func:`~.graph.graph_svg` turns it into SVG text."""
 
     puzzle: Puzzle
     walk: Walk | None = None
