@@ -145,7 +145,7 @@ def jit_on_and_off(script: str) -> tuple[Any, Any]:
     ``NUMBA_DISABLE_JIT=1``, each in a fresh process; return both values, so a test can
     check that the compiled kernels and the same code interpreted agree. Kernels are
     compiled whatever the input's size (``COMPILE_FROM = 0``)."""
-    prologue = "from trailkit.models import jit\njit.COMPILE_FROM = 0\n"
+    prologue = "from trailkit.models.support import jit\njit.COMPILE_FROM = 0\n"
 
     def run(env: dict[str, str]) -> Any:
         done = subprocess.run([sys.executable, "-c", prologue + script], env=env,
