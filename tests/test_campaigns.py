@@ -76,7 +76,7 @@ DOUBLES = (NapperBackend, SpinnerBackend, DoomedBackend)
 SCRIPT = (
     "import dataclasses, sys\n"
     f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
-    "from trailkit.solvers import registry\n"
+    "from trailkit.solvers.backends import registry\n"
     "for name in ('napper', 'spinner', 'doomed'):\n"
     "    registry.BACKENDS[name] = dataclasses.replace(registry.BACKENDS['direct'], "
     "module='test_campaigns', cls=name.title() + 'Backend')\n"

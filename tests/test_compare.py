@@ -240,7 +240,7 @@ def test_ctrl_c_keeps_every_finished_row(tmp_path: Path) -> None:
     script = (
         "import dataclasses, sys\n"
         f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
-        "from trailkit.solvers import registry\n"
+        "from trailkit.solvers.backends import registry\n"
         "registry.BACKENDS['sleepy'] = dataclasses.replace(registry.BACKENDS['direct'], "
         "module='test_compare', cls='SleepyBackend')\n"
         "from trailkit.solvers.frontends.cli import main\n"
