@@ -11,13 +11,26 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import numpy as np
 
 from trailkit.models.puzzle import Puzzle
 
-__all__ = ["Answer", "Certificate", "CrossCheck", "Status", "Walk"]
+__all__ = ["Answer", "Certificate", "CrossCheck", "CrossCheckJson", "Status", "Step", "Walk"]
+
+Step = TypedDict("Step", {"from": str, "to": str, "edge": int | str, "colour": str | None})
+"""One step of the contract's ``steps`` list (:meth:`Walk.steps_json`); ``from`` is a
+keyword, hence the functional form."""
+
+
+class CrossCheckJson(TypedDict):
+    """The contract's ``crosscheck`` object (:meth:`CrossCheck.to_json`)."""
+
+    backend: str
+    status: str
+    agrees: bool | None
+    detail: NotRequired[str]
 
 
 class Status(StrEnum):
@@ -135,7 +148,7 @@ class Walk:
             nodes.append(at)
         return cls(tuple(nodes), tuple(edges))
 
-    def steps_json(self, puzzle: Puzzle) -> list[dict[str, Any]]:
+    def steps_json(self, puzzle: Puzzle) -> list[Step]:
         """The contract's ``steps`` list: ``from``, ``to``, ``edge`` (the edge's id), ``colour``."""
         names = puzzle.nodes
         nodes = self.nodes if self._nodes is not None else self.node_array.tolist()
@@ -207,8 +220,8 @@ class CrossCheck:
     agrees: bool | None
     detail: str = ""
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"backend": self.backend, "status": self.status.value,
+    def to_json(self) -> CrossCheckJson:
+        out: CrossCheckJson = {"backend": self.backend, "status": self.status.value,
                                "agrees": self.agrees}
         if self.detail:
             out["detail"] = self.detail

@@ -27,7 +27,9 @@ from trailkit.solvers.backends import registry
 from trailkit.solvers.backends.base import Backend, Limits
 from trailkit.solvers.backends.registry import get_backend
 from trailkit.solvers.campaigns import isolation
-from trailkit.solvers.campaigns.store import COLUMNS, open_store
+from trailkit.solvers.campaigns.campaign import _record
+from trailkit.solvers.campaigns.plan import options_json, plan, spec_sha256
+from trailkit.solvers.campaigns.store import COLUMNS, RunRow, open_store
 from trailkit.solvers.frontends.cli import main
 
 TRIANGLE = "trailkit: 1\nkind: domino-chain\ndominoes: [[1, 2], [2, 3], [3, 1]]\n"
@@ -174,6 +176,22 @@ def test_rerun_failed_redoes_crashes_only(tmp_path: Path, doubles: None,
     assert main([*command, "--rerun", "all"]) == 0
     assert "2 run(s) written" in capsys.readouterr().err
     assert len(runs(db)) == 2
+
+
+def test_the_row_and_result_types_name_every_key(tmp_path: Path) -> None:
+    """RunRow lists the columns of ``runs`` in their order, and a real run's result and
+    row hold no key their TypedDicts do not name (issue 31: typed rows)."""
+    assert list(RunRow.__annotations__) == [name for name, _ in COLUMNS]
+    spec = tmp_path / "a.yaml"
+    spec.write_text(KOENIGSBERG)
+    result = isolation.run_one(str(spec), "direct", Limits(time_limit=60))
+    assert result["status"] == "unsolvable" and result["certificate"] == "parity"
+    assert set(result) <= isolation.RunResult.__required_keys__ | \
+        isolation.RunResult.__optional_keys__
+    options = options_json(Limits(time_limit=60), precheck=True)
+    key = plan([str(spec)], ["direct"], options, 1, {str(spec): spec_sha256(str(spec))})[0]
+    row = _record(key, result, 60.0)
+    assert set(row) == set(RunRow.__annotations__) - {"row_sha256"}
 
 
 def test_rerun_needs_a_db(tmp_path: Path) -> None:

@@ -130,7 +130,7 @@ def _strings(data: np.ndarray, starts: np.ndarray, stops: np.ndarray,
     ``split`` (no slice or index array per word)."""
     if not len(firsts):
         return []
-    gathered = _gather.sized(len(firsts))(data, starts, stops, firsts)
+    gathered: np.ndarray = _gather.sized(len(firsts))(data, starts, stops, firsts)
     return gathered.tobytes().decode("utf-8").split("\n")[:-1]
 
 

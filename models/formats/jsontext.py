@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import orjson
@@ -46,7 +46,7 @@ import orjson
 from trailkit.models.support.jit import COMPILE_FROM, kernel
 
 if TYPE_CHECKING:
-    from trailkit.models.answer import Walk
+    from trailkit.models.answer import Step, Walk
     from trailkit.models.puzzle import Puzzle
 
 __all__ = ["StepsJson", "write_steps"]
@@ -72,7 +72,7 @@ class StepsJson:
     def __len__(self) -> int:
         return len(self.walk)
 
-    def to_list(self) -> list[dict[str, Any]]:
+    def to_list(self) -> list[Step]:
         """The plain list of step objects (:meth:`Walk.steps_json`)."""
         return self.walk.steps_json(self.puzzle)
 

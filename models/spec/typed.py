@@ -167,7 +167,8 @@ class NodeReader:
         if not isinstance(node, yaml.SequenceNode):
             raise self.fail(node, f"{path} must be a list", path)
         self.spend(node, len(node.value))
-        return node.value
+        items: list[yaml.Node] = node.value  # types-PyYAML types a node's value Any
+        return items
 
     # -------------------------------------------------------- scalars
     def scalar_text(self, node: yaml.Node, path: str) -> str:

@@ -185,7 +185,7 @@ def _watch_compiles() -> None:
                 for listener in _compile_listeners:
                     listener(_kernel_name(ev.data), took)
 
-    event.register("numba:compile", Watch())
+    event.register("numba:compile", Watch())  # type: ignore[no-untyped-call]  # Numba: no hints
 
 
 @overload

@@ -22,18 +22,18 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 from trailkit.solvers.backends.base import DEFAULT_MEMORY_MB, Limits
 from trailkit.solvers.campaigns.isolation import (
     DEFAULT_TIMEOUT_S,
     Row,
+    RunResult,
     mark_agreement,
     run_tasks,
     summarise,
 )
 from trailkit.solvers.campaigns.plan import RunKey, machine, options_json, plan, spec_sha256
-from trailkit.solvers.campaigns.store import Store
+from trailkit.solvers.campaigns.store import RunRow, Store
 
 __all__ = ["FAILED", "Campaign", "Executor", "Progress", "run_campaign"]
 
@@ -42,7 +42,7 @@ FAILED = ("timeout", "memout", "crash")
 RERUN = ("missing", "failed", "all")
 
 #: Runs (spec, backend) somewhere, calling ``on_result(index, result)`` as each ends.
-Executor = Callable[[Sequence[tuple[str, str]], Callable[[int, dict[str, Any]], None]], None]
+Executor = Callable[[Sequence[tuple[str, str]], Callable[[int, RunResult], None]], None]
 
 
 @dataclass
@@ -93,13 +93,14 @@ def _needs_run(status: str | None, rerun: str) -> tuple[bool, bool]:
     return False, False
 
 
-def _record(key: RunKey, result: dict[str, Any], time_limit: float) -> dict[str, Any]:
+def _record(key: RunKey, result: RunResult, time_limit: float) -> RunRow:
     """The ``runs`` row of a finished run."""
     now = time.time()
     started = now - (result.get("wall_s") or 0.0)
     optimal = result.get("optimal")
     checked = result.get("certificate_checked")
-    return {**machine(), **(result.get("machine") or {}),
+    # Machine's keys are columns of runs; mypy cannot know it holds no other (row_sha256)
+    return {**machine(), **(result.get("machine") or {}),  # type: ignore[typeddict-item]
             "spec": key.spec, "spec_sha256": key.sha256, "backend": key.backend,
             "options": key.options, "repeat": key.repeat, "status": result["status"],
             "wall_s": result.get("wall_s"), "cpu_s": result.get("cpu_s"),
@@ -114,7 +115,7 @@ def _record(key: RunKey, result: dict[str, Any], time_limit: float) -> dict[str,
             "worker": result.get("worker")}
 
 
-def _result(row: dict[str, Any]) -> dict[str, Any]:
+def _result(row: RunRow) -> RunResult:
     """A stored row as the run result :func:`summarise` reads."""
     optimal = row.get("optimal")
     return {"status": row["status"], "length": row.get("length"),
@@ -124,10 +125,10 @@ def _result(row: dict[str, Any]) -> dict[str, Any]:
             "decided_by": row.get("decided_by") or ""}
 
 
-def comparison_rows(keys: list[RunKey], stored: dict[tuple[str, str, str, int], dict[str, Any]],
+def comparison_rows(keys: list[RunKey], stored: dict[tuple[str, str, str, int], RunRow],
                     unavailable: dict[str, str]) -> list[Row]:
     """The comparison's rows, (spec, backend) in campaign order, from the stored runs."""
-    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    groups: dict[tuple[str, str], list[RunResult]] = {}
     for key in keys:
         group = groups.setdefault((key.spec, key.backend), [])
         row = stored.get(key.key)
@@ -146,7 +147,7 @@ def comparison_rows(keys: list[RunKey], stored: dict[tuple[str, str, str, int], 
 
 
 def _to_run(store: Store, keys: list[RunKey], stored: dict[tuple[str, str, str, int],
-            dict[str, Any]], rerun: str,
+            RunRow], rerun: str,
             unavailable: dict[str, str] | Callable[[list[str]], dict[str, str]] | None,
             time_limit: float) -> tuple[list[tuple[RunKey, bool]], dict[str, str], int]:
     """The runs to start (each with whether it replaces a row), the unavailable backends
@@ -190,13 +191,13 @@ def run_campaign(store: Store, specs: list[str], backends: list[str], limits: Li
     hashes = {s: spec_sha256(s) for s in dict.fromkeys(specs)}
     keys = plan(specs, backends, options_json(limits, precheck=precheck, cpu_limit=cpu_limit),
                 repeat, hashes)
-    stored = {tuple(r[c] for c in ("spec_sha256", "backend", "options", "repeat")): r
+    stored = {(r["spec_sha256"], r["backend"], r["options"], r["repeat"]): r
               for r in store.rows()}
     time_limit = limits.time_limit or DEFAULT_TIMEOUT_S
     todo, unavailable, written = _to_run(store, keys, stored, rerun, unavailable, time_limit)
     state = Progress(total=len(keys), to_run=len(todo))
 
-    def on_result(index: int, result: dict[str, Any]) -> None:
+    def on_result(index: int, result: RunResult) -> None:
         key, replace = todo[index]
         row = _record(key, result, time_limit)
         if store.write(row, replace=replace) or key.key not in stored:
@@ -212,7 +213,7 @@ def run_campaign(store: Store, specs: list[str], backends: list[str], limits: Li
     tasks = [(key.spec, key.backend) for key, _ in todo]
     if execute is None:
         def execute(tasks: Sequence[tuple[str, str]],
-                    on_result: Callable[[int, dict[str, Any]], None]) -> None:
+                    on_result: Callable[[int, RunResult], None]) -> None:
             run_tasks(tasks, limits, memory_mb, jobs, on_result, precheck=precheck,
                       cpu_s=cpu_limit)
     interrupted = False

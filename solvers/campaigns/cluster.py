@@ -22,12 +22,12 @@ import re
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from trailkit.models.errors import TrailkitError
 from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.backends.registry import get_backend
-from trailkit.solvers.campaigns.isolation import run_one
+from trailkit.solvers.campaigns.isolation import RunResult, run_one
 from trailkit.solvers.campaigns.plan import machine, spec_files
 from trailkit.solvers.support.extras import pip_install
 
@@ -49,7 +49,7 @@ def _distributed() -> Any:
 
 def run_remotely(spec: str, files: dict[str, bytes] | None, backend: str, limits: Limits,
                  memory_mb: int | None, precheck: bool, cpu_s: float | None
-                 ) -> dict[str, Any]:
+                 ) -> RunResult:
     """On a worker: write the spec and its side files into a fresh folder and run it
     once in an isolated child; the result names the spec as the client gave it."""
     with tempfile.TemporaryDirectory(prefix="trailkit-run-") as folder:
@@ -85,22 +85,22 @@ class Cluster:
     def executor(self, limits: Limits, *, memory_mb: int | None, precheck: bool,
                  cpu_s: float | None = None
                  ) -> Callable[[Sequence[tuple[str, str]],
-                                Callable[[int, dict[str, Any]], None]], None]:
+                                Callable[[int, RunResult], None]], None]:
         """A :data:`trailkit.solvers.campaigns.campaign.Executor` running on this cluster."""
 
         def execute(tasks: Sequence[tuple[str, str]],
-                    on_result: Callable[[int, dict[str, Any]], None]) -> None:
+                    on_result: Callable[[int, RunResult], None]) -> None:
             self._run(tasks, on_result, limits, memory_mb, precheck, cpu_s)
 
         return execute
 
     def _run(self, tasks: Sequence[tuple[str, str]],
-             on_result: Callable[[int, dict[str, Any]], None], limits: Limits,
+             on_result: Callable[[int, RunResult], None], limits: Limits,
              memory_mb: int | None, precheck: bool, cpu_s: float | None) -> None:
         """Submit every task, hand each result over as it completes; on Ctrl-C (or any
         error) cancel what has not finished."""
         distributed = _distributed()
-        payloads: dict[str, Any] = {}
+        payloads: dict[str, dict[str, bytes] | None] = {}
         futures: dict[Any, int] = {}
         for index, (spec, backend) in enumerate(tasks):
             if spec not in payloads:  # read once; sent with each run (scattered data dies
@@ -120,10 +120,10 @@ class Cluster:
             self.client.cancel([f for f in futures if not f.done()])
 
 
-def _outcome(future: Any, distributed: Any) -> dict[str, Any]:
+def _outcome(future: Any, distributed: Any) -> RunResult:
     """A finished future's run result; a run whose workers died is a ``crash``."""
     try:
-        return dict(future.result())
+        return cast(RunResult, dict(future.result()))  # what run_remotely returned
     except distributed.KilledWorker:
         return {"status": "crash", "detail": "its worker died while running it, "
                 "and again when it was retried"}

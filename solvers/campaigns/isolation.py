@@ -46,22 +46,24 @@ import statistics
 import tempfile
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Required, TypedDict, cast
 
 from trailkit.models.errors import BackendUnavailable, TrailkitError, VerificationFailure
 from trailkit.solvers.backends.base import DEFAULT_MEMORY_MB, Limits
 from trailkit.solvers.backends.registry import get_backend
+from trailkit.solvers.campaigns.plan import Machine
 from trailkit.solvers.support.interrupts import (
     ignore_interrupts_and_die_with_parent,
     interrupts_held,
 )
 from trailkit.solvers.support.signs import SOLVING, sign, stop_listening
 
-__all__ = ["Comparison", "Row", "compare", "disagreements", "finish_worker", "mark_agreement",
-           "run_one", "run_tasks", "start_worker", "summarise", "unavailable_backends"]
+__all__ = ["Comparison", "Row", "RunResult", "compare", "disagreements", "finish_worker",
+           "mark_agreement", "run_one", "run_tasks", "start_worker", "summarise",
+           "unavailable_backends"]
 
 #: Seconds a worker may run past its time limit before it is killed as a timeout.
 GRACE_S = 5.0
@@ -99,8 +101,31 @@ class Row:
     decided_by: str = ""
 
 
+class RunResult(TypedDict, total=False):
+    """One run's result, plain JSON data: what its worker sent (``status`` always; the
+    rest when it answered), completed by the parent with the worker's ``peak_mb``,
+    ``wall_s``, ``cpu_s`` and ``limit_hit`` (see :func:`finish_worker`), and on a
+    cluster with the ``machine`` (host, CPU) and ``worker`` that ran it."""
+
+    status: Required[str]
+    detail: str
+    length: int | None
+    optimal: bool | None
+    time_s: float | None
+    decided_by: str
+    encoding: str | None
+    certificate: str | None
+    certificate_checked: bool | None
+    peak_mb: float | None
+    wall_s: float
+    cpu_s: float
+    limit_hit: str | None
+    machine: Machine
+    worker: str
+
+
 # ------------------------------------------------------------------ one run
-def _solve_once(spec: str, backend: str, limits: Limits, precheck: bool) -> dict[str, Any]:
+def _solve_once(spec: str, backend: str, limits: Limits, precheck: bool) -> RunResult:
     """Solve once (in the child) and describe the outcome as plain JSON data."""
     try:
         from trailkit.models.spec import load_spec
@@ -152,7 +177,7 @@ def _start(index: int, spec: str, backend: str, limits: Limits,
                         cpu_s=cpu_s or wall * max(1, limits.workers))
 
 
-def start_worker(job: Callable[[], dict[str, Any]], *, wall_s: float,
+def start_worker(job: Callable[[], Mapping[str, Any]], *, wall_s: float,
                  memory_mb: int | None, index: int = 0, cpu_s: float | None = None) -> _Child:
     """Fork a child that runs ``job()`` under an address-space limit of ``memory_mb`` MB
     (and ``RLIMIT_CPU`` of ``cpu_s`` seconds, rounded up, when given) and pipes back its
@@ -204,7 +229,7 @@ def finish_worker(child: _Child, *, killed: bool) -> dict[str, Any]:
     return _finish(child, killed=killed)
 
 
-def _send(fd: int, result: dict[str, Any]) -> None:
+def _send(fd: int, result: Mapping[str, Any]) -> None:
     """Write a run result to the pipe, all of it."""
     view = memoryview(json.dumps(result).encode())
     while view:
@@ -270,7 +295,7 @@ def _silent_death(status: int, last_words: str) -> dict[str, Any]:
 
 def run_one(spec: str, backend: str, limits: Limits,
             memory_mb: int | None = DEFAULT_MEMORY_MB, *, precheck: bool = True,
-            cpu_s: float | None = None) -> dict[str, Any]:
+            cpu_s: float | None = None) -> RunResult:
     """Run one solve in a fresh process with a hard wall-clock, CPU and memory limit."""
     results = _run_all([(spec, backend)], limits, memory_mb, jobs=1, precheck=precheck,
                        cpu_s=cpu_s)
@@ -278,9 +303,9 @@ def run_one(spec: str, backend: str, limits: Limits,
 
 
 def run_tasks(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int | None,
-              jobs: int, on_result: Callable[[int, dict[str, Any]], None] | None = None,
+              jobs: int, on_result: Callable[[int, RunResult], None] | None = None,
               *, precheck: bool = True, cpu_s: float | None = None
-              ) -> dict[int, dict[str, Any]]:
+              ) -> dict[int, RunResult]:
     """Run ``tasks`` (spec, backend), each once in its own worker, at most ``jobs`` at a
     time; ``on_result(index, result)`` as each finishes (a campaign writes its row there).
     On ``KeyboardInterrupt`` the running workers are killed and the exception goes on."""
@@ -298,15 +323,15 @@ def _preload() -> None:
 
 
 def _run_all(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int | None,
-             jobs: int, on_result: Callable[[int, dict[str, Any]], None] | None = None,
+             jobs: int, on_result: Callable[[int, RunResult], None] | None = None,
              *, precheck: bool = True, cpu_s: float | None = None
-             ) -> dict[int, dict[str, Any]]:
+             ) -> dict[int, RunResult]:
     """Run ``tasks`` (spec, backend) with at most ``jobs`` workers; results by task index.
 
     On ``KeyboardInterrupt`` the running workers are killed and the exception goes on;
     ``on_result`` has already seen every finished run.
     """
-    results: dict[int, dict[str, Any]] = {}
+    results: dict[int, RunResult] = {}
     if tasks:
         _preload()
     pending = list(range(len(tasks)))[::-1]
@@ -334,7 +359,8 @@ def _run_all(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int | 
                 if done:
                     del running[fd]
                     index = child.index
-                    results[index] = _finish(child, killed=killed)
+                    # the worker ran _solve_once: its JSON is a RunResult
+                    results[index] = cast(RunResult, _finish(child, killed=killed))
                     if on_result is not None:
                         on_result(index, results[index])
     finally:
@@ -373,7 +399,7 @@ def compare(specs: list[str], backends: list[str], limits: Limits, repeat: int,
     runnable = [b for b in backends if b not in unavailable]
     groups = [(s, b) for s in specs for b in runnable]
     tasks = [group for group in groups for _ in range(repeat)]
-    runs: dict[tuple[str, str], list[dict[str, Any]]] = {g: [] for g in groups}
+    runs: dict[tuple[str, str], list[RunResult]] = {g: [] for g in groups}
     finished: dict[tuple[str, str], Row] = {
         (s, b): Row(spec=s, backend=b, status="unavailable", detail=unavailable[b])
         for s in specs for b in backends if b in unavailable}
@@ -386,7 +412,7 @@ def compare(specs: list[str], backends: list[str], limits: Limits, repeat: int,
             _agreement([r for r in rows if r.spec == spec])
         return rows
 
-    def on_result(index: int, result: dict[str, Any]) -> None:
+    def on_result(index: int, result: RunResult) -> None:
         nonlocal runs_done
         group = tasks[index]
         runs[group].append(result)
@@ -412,7 +438,7 @@ def compare(specs: list[str], backends: list[str], limits: Limits, repeat: int,
     return Comparison(ordered(), runs_done, len(tasks), interrupted)
 
 
-def summarise(spec: str, backend: str, runs: list[dict[str, Any]]) -> Row:
+def summarise(spec: str, backend: str, runs: list[RunResult]) -> Row:
     """One row from the repeated runs (results of :func:`run_tasks`) of a backend on a spec."""
     return _summarise(spec, backend, runs)
 
@@ -422,12 +448,12 @@ def mark_agreement(rows: list[Row]) -> None:
     _agreement(rows)
 
 
-def _summarise(spec: str, backend: str, runs: list[dict[str, Any]]) -> Row:
+def _summarise(spec: str, backend: str, runs: list[RunResult]) -> Row:
     """One row from the repeated runs of a backend on a spec (median time, max memory)."""
-    times = [r["time_s"] for r in runs if r.get("time_s") is not None]
+    times = [t for r in runs if (t := r.get("time_s")) is not None]
     statuses = sorted({r["status"] for r in runs})
     first = next((r for r in runs if r["status"] in DECIDED), runs[0])
-    peaks = [r["peak_mb"] for r in runs if r.get("peak_mb")]
+    peaks = [p for r in runs if (p := r.get("peak_mb"))]
     return Row(spec=spec, backend=backend, status="/".join(statuses),
                length=first.get("length"), optimal=first.get("optimal"),
                time_s=statistics.median(times) if times else None,

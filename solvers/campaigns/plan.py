@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from trailkit.models.formats.inputs import InputRefused, read_bounded
 from trailkit.models.spec import MAX_SPEC_BYTES
@@ -27,7 +27,7 @@ from trailkit.models.spec.edges.side_files import MAX_SIDE_FILE_BYTES
 from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.support.version import trailkit_version
 
-__all__ = ["RunKey", "machine", "options_json", "plan", "spec_files", "spec_sha256"]
+__all__ = ["Machine", "RunKey", "machine", "options_json", "plan", "spec_files", "spec_sha256"]
 
 _SIDE_FILE = re.compile(r"^(?:edges_file|dominoes_file)\s*:\s*(.+?)\s*$", re.MULTILINE)
 
@@ -88,9 +88,9 @@ def spec_sha256(spec: str | Path) -> str:
 
 def options_json(limits: Limits, *, precheck: bool, cpu_limit: float | None = None) -> str:
     """The ``options`` column: the limits and switches of a run, as sorted JSON text."""
-    options: dict[str, Any] = {"time_limit": limits.time_limit, "work_limit": limits.work_limit,
-                               "workers": limits.workers, "seed": limits.seed,
-                               "memory_mb": limits.memory_mb, "precheck": precheck}
+    options: _Options = {"time_limit": limits.time_limit, "work_limit": limits.work_limit,
+                     "workers": limits.workers, "seed": limits.seed,
+                     "memory_mb": limits.memory_mb, "precheck": precheck}
     if cpu_limit is not None:
         options["cpu_limit"] = cpu_limit
     return json.dumps(options, sort_keys=True)
@@ -120,8 +120,32 @@ def _cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
+class Machine(TypedDict, total=False):
+    """Where a run ran, under the names of its columns in ``runs``: :func:`machine` gives
+    them all; a run on a cluster brings back its worker's ``host`` and ``cpu_model``."""
+
+    host: str
+    cpu_model: str
+    trailkit_version: str
+    ortools_version: str | None
+    pysat_version: str | None
+    python_version: str
+
+
+class _Options(TypedDict, total=False):
+    """The ``options`` column before it is JSON text (see :func:`options_json`)."""
+
+    time_limit: float | None
+    work_limit: int | None
+    workers: int
+    seed: int
+    memory_mb: int | None
+    precheck: bool
+    cpu_limit: float
+
+
 @cache
-def machine() -> dict[str, str | None]:
+def machine() -> Machine:
     """The columns that describe where a run ran (the host, its CPU, the versions)."""
     return {"host": socket.gethostname(), "cpu_model": _cpu_model(),
             "trailkit_version": trailkit_version(), "ortools_version": _version_of("ortools"),

@@ -33,9 +33,9 @@ import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
-__all__ = ["BackendScore", "Disagreement", "Pair", "Scores", "score"]
+__all__ = ["BackendScore", "Disagreement", "Pair", "Scores", "Verdict", "score"]
 
 DECIDED = ("solved", "unsolvable")
 #: The limit of a run whose row names none (the isolation's default wall limit).
@@ -66,6 +66,17 @@ class Pair:
     median_ratio: float | None
 
 
+class Verdict(TypedDict):
+    """One run's answer in a :class:`Disagreement` (``repeat``: which of the runs)."""
+
+    backend: str
+    repeat: int
+    status: str
+    length: int | None
+    optimal: bool | None
+    detail: str
+
+
 @dataclass(frozen=True)
 class Disagreement:
     """An instance the answers contradict each other on, with every answer."""
@@ -73,7 +84,7 @@ class Disagreement:
     spec: str
     spec_sha256: str
     reason: str
-    answers: list[dict[str, Any]]
+    answers: list[Verdict]
 
 
 @dataclass
@@ -122,11 +133,12 @@ def _disagreement(spec: str, sha: str, runs: list[Mapping[str, Any]]) -> Disagre
         reasons.append(f"different proven-optimal lengths {sorted(lengths)}")
     if not reasons:
         return None
-    answers = [{"backend": r["backend"], "repeat": r["repeat"], "status": r["status"],
-                "length": r.get("length"),
-                "optimal": None if r.get("optimal") is None else bool(r["optimal"]),
-                "detail": r.get("detail") or ""}
-               for r in runs if r["status"] in (*DECIDED, "wrong")]
+    answers: list[Verdict] = [
+        {"backend": r["backend"], "repeat": r["repeat"], "status": r["status"],
+         "length": r.get("length"),
+         "optimal": None if r.get("optimal") is None else bool(r["optimal"]),
+         "detail": r.get("detail") or ""}
+        for r in runs if r["status"] in (*DECIDED, "wrong")]
     return Disagreement(spec, sha, "; ".join(reasons), answers)
 
 

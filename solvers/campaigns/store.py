@@ -31,12 +31,12 @@ import sqlite3
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Required, TypedDict, cast
 from urllib.parse import quote
 
 from trailkit.models.errors import TrailkitError
 
-__all__ = ["APPLICATION", "COLUMNS", "KEY", "Store", "check_campaign_file", "damaged",
+__all__ = ["APPLICATION", "COLUMNS", "KEY", "RunRow", "Store", "check_campaign_file", "damaged",
            "open_store", "row_checksum"]
 
 #: The columns of ``runs`` (name, SQL type): the contract's first, then trailkit's own.
@@ -54,6 +54,44 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     # the SHA-256 of the row's other values, written with it: damage inside a value shows
     ("row_sha256", "TEXT"),
 )
+
+
+class RunRow(TypedDict, total=False):
+    """A row of ``runs``: one finished run, by column (the names and order of
+    :data:`COLUMNS`; ``tests/test_campaigns.py`` keeps the two in step). SQLite keeps
+    ``optimal`` and ``certificate_checked`` as 0 or 1. A row read from a file another
+    trailkit version wrote may hold more columns than these."""
+
+    spec: Required[str]
+    spec_sha256: Required[str]
+    backend: Required[str]
+    options: Required[str]
+    repeat: Required[int]
+    status: Required[str]
+    wall_s: float | None
+    cpu_s: float | None
+    peak_mb: float | None
+    decided_by: str | None
+    length: int | None
+    optimal: int | None
+    certificate: str | None
+    host: str | None
+    started_at: str | None
+    trailkit_version: str | None
+    solve_s: float | None
+    time_limit_s: float | None
+    limit_hit: str | None
+    detail: str | None
+    encoding: str | None
+    certificate_checked: int | None
+    worker: str | None
+    ortools_version: str | None
+    pysat_version: str | None
+    python_version: str | None
+    cpu_model: str | None
+    row_sha256: str | None
+
+
 #: The columns that name a run: one row per key.
 KEY = ("spec_sha256", "backend", "options", "repeat")
 #: Seconds a writer waits for another one's transaction before giving up.
@@ -117,7 +155,7 @@ class Store:
         return {(sha, backend, options, repeat): status
                 for sha, backend, options, repeat, status in cursor}
 
-    def rows(self) -> list[dict[str, Any]]:
+    def rows(self) -> list[RunRow]:
         """Every stored run as a dict of its columns (in the order they were written);
         :class:`TrailkitError` naming the damage when a value cannot be read or a row no
         longer matches its checksum."""
@@ -134,7 +172,7 @@ class Store:
             if stored is not None and stored != row_checksum(row):
                 raise damaged(self.path, f"row {rowid} of table runs no longer matches the "
                               "checksum written with it (row_sha256)")
-        return [row for _, row in found]
+        return [cast(RunRow, row) for _, row in found]  # the columns of COLUMNS, and more
 
     def versions(self) -> list[str]:
         """The trailkit versions that wrote the stored runs."""
