@@ -68,8 +68,9 @@ class FigureLayers(Canvas):
                                    stroke_width=width + 2))
             if p.is_directed(e):
                 parts.append(self.arrowhead(curve, 0.62, paint.hex, 9.0))
-            out.append(el("g", "".join(parts), class_=cls, data_edge=e,
-                          data_colour=paint.name or None, opacity="0.4" if faded else None))
+            out.append(el("g", "".join(parts), class_=cls, data_edge=e, data_from=u,
+                          data_to=v, data_colour=paint.name or None,
+                          opacity="0.4" if faded else None))
         return el("g", "".join(out), class_="edges")
 
     def _edges_simplified(self) -> str:
@@ -244,7 +245,7 @@ class FigureLayers(Canvas):
             c = self.xy[v]
             w = 8 + 7.2 * len(text)
             h = 17.0
-            dist = self.rim[v] + 4 + 0.5 * (abs(math.cos(angle)) * w + abs(math.sin(angle)) * h)
+            dist = self.rim[v] + 7 + 0.5 * (abs(math.cos(angle)) * w + abs(math.sin(angle)) * h)
             x, y = c + V.polar(dist, angle)
             self.room.add_box(Box.around(V(x, y), w, h))
             out.append(el("g", el("rect", x=x - w / 2, y=y - h / 2, width=w, height=h, rx=4,
