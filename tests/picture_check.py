@@ -277,7 +277,8 @@ class Picture:
                    [(_num(e.get("x1")), _num(e.get("y1"))), (_num(e.get("x2")),
                                                              _num(e.get("y2")))])
             filled = (e.get("fill") not in (None, "none")) and tag == "path"
-            what = "arrow" if "arrow" in cls else kind or "line"
+            what = ("pointer" if "arrow" in cls and kind == "badge"  # the arrow on a badge
+                    else "arrow" if "arrow" in cls else kind or "line")
             if kind == "line" and "casing" in cls:
                 what = "casing"
             self._add(what, owner, points=pts, width=width, closed=filled)
@@ -306,7 +307,8 @@ class Expect:
     badged: bool = True  # every step has a badge (a walk of at most 400 steps)
 
 
-SOLID = ("node", "badge", "arrow", "tag", "callout", "mark", "goal", "legend", "title", "text")
+SOLID = ("node", "badge", "pointer", "arrow", "tag", "callout", "mark", "goal", "legend",
+         "title", "text")
 
 
 def check_svg(svg: str, expect: Expect | None = None) -> list[tuple[str, str]]:
@@ -341,7 +343,7 @@ def _check_badges(pic: Picture) -> list[tuple[str, str]]:
     badges = _badge_discs(pic)
     for b in badges:
         for s in pic.shapes:
-            if s.owner == b.owner and s.kind in ("badge", "line", "casing", "arrow-own"):
+            if s.owner == b.owner and s.kind in ("badge", "line", "casing", "pointer"):
                 continue
             if s.kind == "badge" and s.owner == b.owner:
                 continue
@@ -381,6 +383,9 @@ def _check_edges(pic: Picture) -> list[tuple[str, str]]:
         if len(pts) < 2:
             continue
         ends = {info["from"], info["to"]}
+        if info["from"] is None:  # a picture without data-from: the nodes it starts at
+            ends = {name for name, (c, _) in pic.nodes.items()
+                    if min(math.dist(c, pts[0]), math.dist(c, pts[-1])) < 1.0}
         for name, (c, r) in pic.nodes.items():
             if name in ends:
                 continue
@@ -528,7 +533,7 @@ def multigraph(seed: int) -> str:
     pairs += [tuple(rng.sample(names, 2)) for _ in range(rng.randint(0, n))]
     for u, v in pairs:
         for _ in range(rng.randint(1, 4)):
-            lines.append(f"  - {u} {'->' if rng.random() < 0.15 else '--'} {v}")
+            lines.append(f"  - {u} {'-> ' if rng.random() < 0.15 else ''}{v}")
     return (f"trailkit: 1\nname: multigraph {seed}\nkind: trail\nedges:\n"
             + "\n".join(lines) + "\n")
 
