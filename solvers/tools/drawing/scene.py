@@ -154,13 +154,15 @@ class Canvas:
     def _detour(self, u: int, v: int, spread: list[float], nodes: _NodeGrid) -> float:
         """The smallest extra bend that takes a bundle between ``u`` and ``v`` clear of
         every other node (0 when it is clear already, or when no bend tried is)."""
-        pa, pb = self.xy[u], self.xy[v]
-        normal = (pb - pa).unit().normal()
-        n = max(16, math.ceil((pb - pa).norm() / 8))
+        (ax, ay), (bx, by) = self.xy[u], self.xy[v]
+        span = self.xy[v] - self.xy[u]
+        nx, ny = span.unit().normal()
+        n = max(16, math.ceil(span.norm() / 8))  # a point every 8 pixels at least
+        fractions = [(k / n, 4 * (k / n) * (1 - k / n)) for k in range(1, n)]
         for bend in _DETOURS:
-            if all(not nodes.hit([pa + (pb - pa) * (k / n) + normal * (
-                    4 * (off + bend) * (k / n) * (1 - k / n)) for k in range(1, n)],
-                    (u, v)) for off in spread):
+            if all(not nodes.hit([(ax + (bx - ax) * f + nx * (off + bend) * g,
+                                   ay + (by - ay) * f + ny * (off + bend) * g)
+                                  for f, g in fractions], (u, v)) for off in spread):
                 return bend
         return 0.0
 
@@ -263,13 +265,16 @@ class _NodeGrid:
         for v, q in enumerate(xy):
             self.cells[(math.floor(q.x / self.cell), math.floor(q.y / self.cell))].append(v)
 
-    def hit(self, points: Sequence[V], ends: tuple[int, int]) -> bool:
-        for q in points:
-            cx, cy = math.floor(q.x / self.cell), math.floor(q.y / self.cell)
+    def hit(self, points: Sequence[tuple[float, float]], ends: tuple[int, int]) -> bool:
+        """Whether any of ``points`` lies on a node other than the two ``ends``."""
+        size, cells, xy, rim = self.cell, self.cells, self.xy, self.rim
+        for x, y in points:
+            cx, cy = math.floor(x / size), math.floor(y / size)
             for dx in (-1, 0, 1):
                 for dy in (-1, 0, 1):
-                    for w in self.cells.get((cx + dx, cy + dy), ()):
-                        if w not in ends and (q - self.xy[w]).norm() < self.rim[w] + 6:
+                    for w in cells.get((cx + dx, cy + dy), ()):
+                        if w not in ends and math.hypot(x - xy[w].x,
+                                                        y - xy[w].y) < rim[w] + 6:
                             return True
         return False
 
