@@ -5,6 +5,9 @@ failures a new user met."""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 from picture_check import ROOT, Expect, Item, check_svg, complete_graph, corpus, draw_item
@@ -161,3 +164,61 @@ def test_the_corpus_has_no_violations() -> None:
         if violations:
             found[item.name] = violations
     assert found == {}
+
+
+# ------------------------------------------------------------------ PDF pages
+def _pdf_text(path: Path, page: int) -> str:
+    return subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), str(path), "-"],
+                          capture_output=True, text=True, check=True).stdout
+
+
+@pytest.mark.skipif(not shutil.which("pdftoppm"), reason="needs poppler-utils")
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_printable_pdf_is_the_puzzle_then_its_walk(tmp_path: Path, paper: str) -> None:
+    """``draw --solve --out FILE.pdf``: page 1 the puzzle and its rules in words with no
+    answer, page 2 the walk; vector text with the fonts embedded, the paper asked for,
+    and it renders back to PNG pages."""
+    pytest.importorskip("cairosvg")
+    from trailkit.solvers.frontends.cli import main
+
+    out = tmp_path / "tyre.pdf"
+    assert main(["draw", str(ROOT / "specs" / "tyre-puzzle" / "restored.yaml"), "--solve",
+                 "--out", str(out), "--paper", paper]) == 0
+    info = subprocess.run(["pdfinfo", str(out)], capture_output=True, text=True,
+                          check=True).stdout
+    assert re.search(r"Pages:\s+2\b", info)
+    size = {"a4": "595.2", "letter": "612 x 792"}[paper]
+    assert size in info
+    fonts = subprocess.run(["pdffonts", str(out)], capture_output=True, text=True,
+                           check=True).stdout.splitlines()[2:]
+    assert fonts and all(" yes " in line for line in fonts)  # every font embedded
+    first, second = _pdf_text(out, 1), _pdf_text(out, 2)
+    assert "The rules" in first and "Start at A." in first and "End at T." in first
+    assert "red → blue → green" in first
+    assert "25 steps" not in first and "25 steps" in second  # the answer on page 2 only
+    subprocess.run(["pdftoppm", "-r", "40", "-png", str(out), str(tmp_path / "page")],
+                   check=True)
+    assert sorted(p.name for p in tmp_path.glob("page*.png")) == ["page-1.png", "page-2.png"]
+
+
+def test_pdf_without_cairosvg_names_the_extra(tmp_path: Path, monkeypatch, capsys) -> None:
+    """Without CairoSVG the command says which extra to install, exit 2, no traceback."""
+    import sys
+
+    from trailkit.solvers.frontends.cli import main
+
+    monkeypatch.setitem(sys.modules, "cairosvg", None)
+    monkeypatch.setitem(sys.modules, "cairosvg.parser", None)
+    out = tmp_path / "n.pdf"
+    assert main(["draw", str(ROOT / "specs" / "nikolaus.yaml"), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "trailkit[pdf]" in err and "Traceback" not in err
+    assert not out.exists()
+
+
+def test_paper_is_for_pdf_only(tmp_path: Path, capsys) -> None:
+    from trailkit.solvers.frontends.cli import main
+
+    assert main(["draw", str(ROOT / "specs" / "nikolaus.yaml"), "--out",
+                 str(tmp_path / "n.svg"), "--paper", "a4"]) == 2
+    assert "--paper applies to a .pdf" in capsys.readouterr().err
