@@ -273,7 +273,7 @@ def test_draw_command_writes_svg_refuses_to_overwrite_and_honours_umask(tmp_path
     assert not groups(parse(out.read_text()), "step")
     assert main(["draw", str(TYRE / "original.yaml"), "--solve", "--out",
                  str(tmp_path / "no.svg")]) == 0  # exit 0 when written, whatever the answer
-    assert main(["draw", str(TYRE / "original.yaml"), "--out", str(tmp_path / "x.pdf")]) == 2
+    assert main(["draw", str(TYRE / "original.yaml"), "--out", str(tmp_path / "x.jpg")]) == 2
     assert not list(tmp_path.glob(".*.tmp"))
 
 
