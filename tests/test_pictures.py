@@ -222,3 +222,17 @@ def test_paper_is_for_pdf_only(tmp_path: Path, capsys) -> None:
     assert main(["draw", str(ROOT / "specs" / "nikolaus.yaml"), "--out",
                  str(tmp_path / "n.svg"), "--paper", "a4"]) == 2
     assert "--paper applies to a .pdf" in capsys.readouterr().err
+
+
+def test_a_figure_too_dense_even_drawn_bigger_says_so() -> None:
+    """Thirty parallel a-b edges: the picture grows to its largest size and, still too
+    dense to number every step clearly, says so under the title (nothing silently
+    hidden); twelve fit once it is drawn a little bigger, without that note."""
+    def svg_of(k: int) -> str:
+        p = load_spec_text("trailkit: 1\nkind: trail\nedges: [" + ", ".join(["a b"] * k)
+                           + ", b c, c a]\nlayout: {a: [0, 0], b: [1, 0], c: [0.5, 0.3]}\n")
+        return draw_svg(p, solve(p))
+
+    few, many = svg_of(12), svg_of(30)
+    assert "Too dense" not in few and check_svg(few) == []
+    assert "Too dense to show every step number clearly" in re.sub(r"\s+", " ", many)

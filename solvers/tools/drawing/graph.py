@@ -80,6 +80,10 @@ class _Scene(FigureLayers, WalkSteps, CertificateMarks, RepairMarks):
         tags = self.tags_layer()
         callouts = self.callouts_layer()
         self.legend_colours()
+        if self.crowded:  # the last try, still too dense: say so rather than hide it
+            self.notes.append("Too dense to show every step number clearly even drawn "
+                              f"{GROWTH[-1]:g} times bigger; the HTML page (--out "
+                              "FILE.html) lists every step.")
         body = "".join([shading, halos, edges, ghosts, nodes, overlays, walk_layer, tags,
                         callouts])
         return self.frame(body, p)
