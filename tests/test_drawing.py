@@ -65,7 +65,8 @@ def test_tyre_walk_has_every_plank_node_and_step(tyre_walk) -> None:
     assert [s.get("data-from") for s in steps] + [steps[-1].get("data-to")] == walk_names
     for s, e in zip(steps, answer.walk.edges, strict=True):
         assert int(s.get("data-edge")) == e
-        assert s.find(f"{SVG}path[@class='arrow']") is not None
+        pointer = s.find(f".//{SVG}g[@class='badge']/{SVG}path[@class='arrow pointer']")
+        assert pointer is not None  # the step's arrow is on its badge
         assert s.find(f".//{SVG}g[@class='badge']/{SVG}text").text == s.get("data-step")
 
 
@@ -272,7 +273,7 @@ def test_draw_command_writes_svg_refuses_to_overwrite_and_honours_umask(tmp_path
     assert not groups(parse(out.read_text()), "step")
     assert main(["draw", str(TYRE / "original.yaml"), "--solve", "--out",
                  str(tmp_path / "no.svg")]) == 0  # exit 0 when written, whatever the answer
-    assert main(["draw", str(TYRE / "original.yaml"), "--out", str(tmp_path / "x.pdf")]) == 2
+    assert main(["draw", str(TYRE / "original.yaml"), "--out", str(tmp_path / "x.jpg")]) == 2
     assert not list(tmp_path.glob(".*.tmp"))
 
 

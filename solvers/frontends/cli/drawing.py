@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 __all__ = ["FORMATS", "register"]
 
 #: The ``--out`` suffixes ``draw`` understands.
-FORMATS = (".svg", ".png", ".html")
+FORMATS = (".svg", ".png", ".html", ".pdf")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -61,8 +61,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                            "allow) and draw the repaired one with its walk, the changes "
                            "emphasised")
     p.add_argument("--backend", default=None, help=f"one of {BACKEND_HELP} (default: direct)")
-    p.add_argument("--out", required=True, metavar="FILE.svg|.png|.html",
-                   help="the picture to write; the suffix chooses the format")
+    p.add_argument("--out", required=True, metavar="FILE.svg|.png|.html|.pdf",
+                   help="the picture to write; the suffix chooses the format (.pdf: a "
+                        "printable page of the puzzle and its rules, a second page with "
+                        "what --solve, --certificate or --repair drew)")
+    p.add_argument("--paper", choices=("a4", "letter"), default=None,
+                   help="the paper size of a .pdf (default: a4)")
     p.add_argument("--force", action="store_true", help="replace an existing --out file")
     add_limits(p)
     p.set_defaults(run=cmd_draw)
@@ -76,6 +80,8 @@ def cmd_draw(args: argparse.Namespace) -> int:
     if suffix not in FORMATS:
         raise TrailkitError(f"--out {args.out}: the file name must end in "
                             f"{', '.join(FORMATS)} (it chooses the format)")
+    if args.paper and suffix != ".pdf":
+        raise TrailkitError(f"--paper applies to a .pdf --out, not {suffix}")
     refuse_overwrite(args.out, [args.spec], allow_existing=args.force)
     puzzle = load_spec(args.spec)
     use_names(puzzle)  # names stay apart on a console that cannot show them
@@ -100,6 +106,9 @@ def cmd_draw(args: argparse.Namespace) -> int:
         atomic_write(args.out, svg)
     elif suffix == ".png":
         atomic_write(args.out, render_png(svg))
+    elif suffix == ".pdf":
+        atomic_write(args.out, _pdf(puzzle, svg if answer or emphasis else None, title,
+                                    args.paper or "a4"))
     else:
         atomic_write(args.out, html_page(puzzle, svg, answer))
     warn(f"wrote {args.out}")
@@ -128,6 +137,19 @@ def _repaired(puzzle: Puzzle, args: argparse.Namespace
     note = in_puzzle_words(puzzle, f"Repair: {describe_changes(puzzle, best.changes)}")
     return (best.puzzle, best.answer,
             Emphasis.from_changes(best.changes, note=note))
+
+
+def _pdf(puzzle: Puzzle, drawn: str | None, title: str, paper: str) -> bytes:
+    """The printable pages: the puzzle alone with its rules in words, then ``drawn``
+    (the walk, certificate or repair) when there is one."""
+    from trailkit.solvers.tools.drawing import draw_svg
+    from trailkit.solvers.tools.drawing.printable import page_svg, render_pdf, rules_in_words
+
+    pages = [page_svg(draw_svg(puzzle, title=title), paper, heading="The rules",
+                      lines=rules_in_words(puzzle))]
+    if drawn is not None:
+        pages.append(page_svg(drawn, paper))
+    return render_pdf(pages)
 
 
 def _answer(puzzle: Puzzle, args: argparse.Namespace) -> Answer:

@@ -25,7 +25,7 @@ from itertools import pairwise
 
 from trailkit.solvers.tools.drawing.geometry import V
 
-__all__ = ["Box", "Label", "Occupancy", "Spot"]
+__all__ = ["Box", "Label", "Occupancy", "Spot", "segment_distance"]
 
 #: Points along the line tried first (its middle), then ever farther out.
 _ALONG = (0.5, 0.42, 0.58, 0.34, 0.66, 0.26, 0.74, 0.18, 0.82)
@@ -99,12 +99,14 @@ class Label:
 
 @dataclass(frozen=True, slots=True)
 class Spot:
-    """Where a label went: its ``box``, the point of its line it names (``anchor``), and
-    whether it is far enough from the line to want a leader line back to it."""
+    """Where a label went: its ``box``, the point of its line it names (``anchor``),
+    whether it is far enough from the line to want a leader line back to it, and whether
+    the spot is ``clear`` (not when no clear spot was found: the least covered one)."""
 
     box: Box
     anchor: V
     leader: bool
+    clear: bool = True
 
 
 @dataclass
@@ -132,6 +134,24 @@ class Occupancy:
         if self.active:
             self.lines += list(pairwise(points))
 
+    def extent(self) -> Box | None:
+        """The box around everything recorded (``None``: nothing is)."""
+        boxes = ([Box(c.x - r, c.y - r, c.x + r, c.y + r) for c, r in self.discs]
+                 + self.boxes + [Box(min(a.x, b.x), min(a.y, b.y), max(a.x, b.x),
+                                     max(a.y, b.y)) for a, b in self.lines])
+        if not boxes:
+            return None
+        return Box(min(b.x0 for b in boxes), min(b.y0 for b in boxes),
+                   max(b.x1 for b in boxes), max(b.y1 for b in boxes))
+
+    def is_clear(self, box: Box) -> bool:
+        """Whether ``box`` lies inside the bounds and on no disc or box drawn so far."""
+        return (box.inside(self.bounds)
+                and not any(c.x + r > box.x0 and c.x - r < box.x1 and c.y + r > box.y0
+                            and c.y - r < box.y1 and box.hits_disc(c, r)
+                            for c, r in self.discs)
+                and not any(box.overlaps(b) for b in self.boxes))
+
     def place(self, label: Label, line: Sequence[V]) -> Spot:
         """The best clear spot for ``label`` beside the polyline ``line`` (module
         docstring), recorded as taken. Where no spot is clear, the least covered one."""
@@ -156,8 +176,10 @@ class Occupancy:
                     box = Box.around(p + n * (touch + gap), label.w, label.h)
                     cost = (gap + side + abs(t - 0.5) * lengths[-1] * 0.5
                             + _CROSSING * near.crossings(box))
-                    if (best is None or cost < best[0]) and near.clear(box):
-                        best = (cost, Spot(box, p, gap >= LEADER_GAP))
+                    leader = gap >= LEADER_GAP
+                    if (best is None or cost < best[0]) and near.clear(box) and (
+                            not leader or near.open_line(p, box.nearest(p))):
+                        best = (cost, Spot(box, p, leader))
             if best is not None and best[0] < 40:
                 break  # a clear spot near the middle: no need to look farther out
         if best is None:
@@ -182,17 +204,18 @@ class Occupancy:
                 box = Box.around(centre + V.polar(radius, angle), label.w, label.h)
                 anchor = min(visible, key=lambda q: (box.nearest(q) - q).norm())
                 cost = radius + _CROSSING * near.crossings(box)
-                if near.clear(box):
+                if near.clear(box) and near.open_line(anchor, box.nearest(anchor)):
                     if found is None or cost < found[0]:
                         found = (cost, Spot(box, anchor, True))
                 elif box.inside(self.bounds):
                     covered = 1000.0 * near.covering(box) + cost
                     if fallback is None or covered < fallback[0]:
-                        fallback = (covered, Spot(box, anchor, True))
+                        fallback = (covered, Spot(box, anchor, True, clear=False))
             if found is not None:
                 return found
         if fallback is None:
-            fallback = (0.0, Spot(Box.around(centre, label.w, label.h), centre, False))
+            fallback = (0.0, Spot(Box.around(centre, label.w, label.h), centre, False,
+                                  clear=False))
         return fallback
 
 
@@ -205,12 +228,20 @@ class _Near:
         self.boxes = [b for b in room.boxes if (b.centre - mid).norm() < reach + (
             b.x1 - b.x0 + b.y1 - b.y0)]
         self.lines = [(a, b) for a, b in room.lines
-                      if _segment_distance(mid, a, b) < reach]
+                      if segment_distance(mid, a, b) < reach]
+        #: each line's bounding box, to pass over most lines without clipping them
+        self.spans = [(min(a.x, b.x), min(a.y, b.y), max(a.x, b.x), max(a.y, b.y))
+                      for a, b in self.lines]
 
     def clear(self, box: Box) -> bool:
         return (box.inside(self.bounds)
                 and not any(box.hits_disc(c, r) for c, r in self.discs)
                 and not any(box.overlaps(b) for b in self.boxes))
+
+    def open_line(self, a: V, b: V) -> bool:
+        """Whether a leader line from ``a`` to ``b`` passes over no disc and no box."""
+        return (not any(segment_distance(c, a, b) < r for c, r in self.discs)
+                and not any(box.crosses(a, b) for box in self.boxes))
 
     def covers(self, p: V) -> bool:
         """Whether the point ``p`` is under a disc (a node, a badge, an arrowhead)."""
@@ -221,7 +252,9 @@ class _Near:
                 + sum(box.overlaps(b) for b in self.boxes))
 
     def crossings(self, box: Box) -> int:
-        return sum(box.crosses(a, b) for a, b in self.lines)
+        return sum(box.crosses(a, b)
+                   for (a, b), (x0, y0, x1, y1) in zip(self.lines, self.spans, strict=True)
+                   if x0 <= box.x1 and box.x0 <= x1 and y0 <= box.y1 and box.y0 <= y1)
 
 
 def _at(line: Sequence[V], lengths: Sequence[float], t: float) -> tuple[V, V]:
@@ -238,7 +271,8 @@ def _at(line: Sequence[V], lengths: Sequence[float], t: float) -> tuple[V, V]:
     return line[-1], (line[-1] - line[-2]).unit()
 
 
-def _segment_distance(p: V, a: V, b: V) -> float:
+def segment_distance(p: V, a: V, b: V) -> float:
+    """The distance from ``p`` to the segment ``a``-``b``."""
     d = b - a
     n = d.x * d.x + d.y * d.y
     f = 0.0 if n == 0 else max(0.0, min(1.0, ((p - a).x * d.x + (p - a).y * d.y) / n))

@@ -97,6 +97,7 @@ class RepairMarks(Canvas):
         for line, text, attrs in self.callouts:
             w = 8 + 6.8 * len(text)
             spot = self.room.place(Label(w, 18.0), line)
+            self.crowded = self.crowded or not spot.clear
             box = spot.box
             x, y = box.centre
             parts = []

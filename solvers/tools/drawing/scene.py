@@ -30,6 +30,7 @@ from trailkit.solvers.tools.drawing.svgtext import el, fmt
 __all__ = [
     "BADGED_STEPS",
     "BADGE_R",
+    "BUNDLE_GAP",
     "NODE_R",
     "PLANK_W",
     "RING_GAP",
@@ -54,6 +55,12 @@ WALK_W = 3.0
 BADGE_R = 10.0
 #: Past this many edges the picture is simplified (one path per colour, no node labels).
 SIMPLIFY_EDGES = 20_000
+#: Pixels between the middles of parallel edges (a bundle), room for a badge on each.
+BUNDLE_GAP = 0.34 * U
+#: Up to this many edges, an edge through a node is bent around it.
+ROUTED_EDGES = 3000
+#: Extra bends tried to take an edge around the nodes in its way, smallest first.
+_DETOURS = (0.0, *(s * k * 0.2 * U for k in range(1, 9) for s in (1, -1)))
 #: Past this many walk steps only every k-th step gets a numbered badge.
 BADGED_STEPS = 400
 
@@ -74,8 +81,12 @@ class GraphPicture:
 class Canvas:
     """What the layers of one picture share, and the geometry they ask for."""
 
-    def __init__(self, pic: GraphPicture) -> None:
+    def __init__(self, pic: GraphPicture, scale: float = 1.0) -> None:
         self.pic = pic
+        #: how much farther apart than ``U`` the nodes are drawn (a crowded picture grows)
+        self.scale = scale
+        #: whether a badge or a tag found no clear spot (the picture is drawn bigger)
+        self.crowded = False
         p = self.p = pic.puzzle
         self.simplified = (p.num_edges > SIMPLIFY_EDGES if pic.simplify is None
                            else pic.simplify)
@@ -114,25 +125,46 @@ class Canvas:
         flip y, and put the top-left at 0."""
         if not xy:
             return xy
-        unit = U + 2 * (max(self.radius) - NODE_R)
+        unit = (U + 2 * (max(self.radius) - NODE_R)) * self.scale
         scale = unit / neighbour_distance(xy, self.p.tail, self.p.head)
         flipped = [V(q.x * scale, -q.y * scale) for q in xy]
         x0, y0 = min(q.x for q in flipped), min(q.y for q in flipped)
         return [V(q.x - x0, q.y - y0) for q in flipped]
 
     def _edge_offsets(self) -> list[float]:
-        """Bend of each edge (pixels at its middle): parallel edges fan out, others are
-        straight; self-loops get their rank among the node's loops."""
+        """Bend of each edge (pixels at its middle): parallel edges fan out as a bundle
+        :data:`BUNDLE_GAP` apart (room for a badge on each), an edge that would pass
+        through a node that is not one of its ends bends around it (its whole bundle
+        with it), others are straight; self-loops get their rank among the node's loops."""
         p = self.p
         groups: dict[tuple[int, int], list[int]] = defaultdict(list)
         for e, (u, v) in enumerate(zip(p.tail, p.head, strict=True)):
             groups[(min(u, v), max(u, v))].append(e)
         offsets = [0.0] * p.num_edges
+        nodes = _NodeGrid(self.xy, self.rim) if p.num_edges <= ROUTED_EDGES else None
         for (u, v), members in groups.items():
             k = len(members)
-            for i, e in enumerate(members):
-                offsets[e] = float(i) if u == v else (i - (k - 1) / 2) * 0.26 * U
+            spread = [float(i) if u == v else (i - (k - 1) / 2) * BUNDLE_GAP
+                      for i in range(k)]
+            bend = 0.0 if u == v or nodes is None else self._detour(u, v, spread, nodes)
+            for e, off in zip(members, spread, strict=True):
+                offsets[e] = off + bend
         return offsets
+
+    def _detour(self, u: int, v: int, spread: list[float], nodes: _NodeGrid) -> float:
+        """The smallest extra bend that takes a bundle between ``u`` and ``v`` clear of
+        every other node (0 when it is clear already, or when no bend tried is)."""
+        (ax, ay), (bx, by) = self.xy[u], self.xy[v]
+        span = self.xy[v] - self.xy[u]
+        nx, ny = span.unit().normal()
+        n = max(16, math.ceil(span.norm() / 8))  # a point every 8 pixels at least
+        fractions = [(k / n, 4 * (k / n) * (1 - k / n)) for k in range(1, n)]
+        for bend in _DETOURS:
+            if all(not nodes.hit([(ax + (bx - ax) * f + nx * (off + bend) * g,
+                                   ay + (by - ay) * f + ny * (off + bend) * g)
+                                  for f, g in fractions], (u, v)) for off in spread):
+                return bend
+        return 0.0
 
     def curve(self, e: int, shift: float = 0.0) -> Curve:
         """Start, control and end point of edge ``e`` drawn from its lower-numbered end,
@@ -220,6 +252,31 @@ class Canvas:
         self.room.add_disc(tip - d * (size * 0.3), size * 0.68)
         return el("path", d="M" + "L".join(f"{fmt(x)} {fmt(y)}" for x, y in corners) + "Z",
                   fill=colour, stroke="#FFFFFF", stroke_width=0.8, class_="arrow")
+
+
+class _NodeGrid:
+    """Node discs (each out to its rim, and a little more) bucketed by cell, to ask
+    whether a line's points come near a node other than its ends."""
+
+    def __init__(self, xy: Sequence[V], rim: Sequence[float]) -> None:
+        self.xy, self.rim = xy, rim
+        self.cell = max(1.0, 2 * max(rim, default=1.0) + 8)
+        self.cells: dict[tuple[int, int], list[int]] = defaultdict(list)
+        for v, q in enumerate(xy):
+            self.cells[(math.floor(q.x / self.cell), math.floor(q.y / self.cell))].append(v)
+
+    def hit(self, points: Sequence[tuple[float, float]], ends: tuple[int, int]) -> bool:
+        """Whether any of ``points`` lies on a node other than the two ``ends``."""
+        size, cells, xy, rim = self.cell, self.cells, self.xy, self.rim
+        for x, y in points:
+            cx, cy = math.floor(x / size), math.floor(y / size)
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    for w in cells.get((cx + dx, cy + dy), ()):
+                        if w not in ends and math.hypot(x - xy[w].x,
+                                                        y - xy[w].y) < rim[w] + 6:
+                            return True
+        return False
 
 
 def label_px(name: str) -> float:

@@ -20,9 +20,11 @@ def swatch_arrow() -> str:
 
 
 def swatch_step() -> str:
+    """A step: its line, and its badge with the arrow on its rim."""
     return (el("line", x1=0, y1=0, x2=36, y2=0, stroke=INK, stroke_width=WALK_W)
-            + el("path", d="M38 0L28 -6L28 6Z", fill=INK)
             + el("circle", cx=12, cy=0, r=BADGE_R, fill="#FFFFFF", stroke=INK, stroke_width=1.6)
+            + el("path", d=f"M{12 + BADGE_R + 9} 0L{12 + BADGE_R + 0.6} -5.5"
+                           f"L{12 + BADGE_R + 0.6} 5.5Z", fill=INK)
             + text_el("1", x=12, y=4, font_size="11", font_weight="bold", text_anchor="middle"))
 
 

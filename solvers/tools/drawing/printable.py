@@ -1,0 +1,139 @@
+"""A printable page: the puzzle (and, with its walk, a second page) as a vector PDF.
+
+``trailkit draw --out FILE.pdf [--paper a4|letter]`` prints the puzzle alone on the
+first page, for a sign or a worksheet: its nodes and edges, start and goal, and the
+rules in words (:func:`rules_in_words`), no answer; with ``--solve`` a second page shows
+the walk. Each page is an SVG the size of the paper (:func:`page_svg`) holding the
+picture scaled to fit, rendered by CairoSVG into one PDF (``pip install
+'trailkit[pdf]'``, with the system's cairo library), so the lines stay vectors and
+cairo embeds the fonts it uses. The pictures stay readable in greyscale: every colour
+also has its dash pattern and its letter in the legend.
+
+>>> from trailkit.models.spec import load_spec_text
+>>> p = load_spec_text("trailkit: 1\\nkind: trail\\nclosed: true\\nedges: [a b, b c, c a]\\n")
+>>> rules_in_words(p)[:2]
+['Walk along every edge exactly once.', 'End where you started.']
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+
+from trailkit.models.errors import BackendUnavailable
+from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.models.support.words import in_puzzle_words, listing
+from trailkit.solvers.support.extras import pip_install
+from trailkit.solvers.tools.drawing.frame import FONT, INK
+from trailkit.solvers.tools.drawing.svgtext import el, fmt, text_el, wrap
+
+__all__ = ["PAPER", "page_svg", "render_pdf", "rules_in_words"]
+
+#: Paper sizes in CSS pixels (96 per inch): A4 is 210 x 297 mm, Letter 8.5 x 11 in.
+PAPER = {"a4": (793.7, 1122.5), "letter": (816.0, 1056.0)}
+_MARGIN = 54.0  # three quarters of an inch
+
+
+def rules_in_words(puzzle: Puzzle) -> list[str]:
+    """The puzzle's rules as sentences a person can follow without trailkit."""
+    p = puzzle
+    if p.kind == "domino-chain":
+        shape = "a ring" if p.closed else "one line"
+        return [f"Lay all the dominoes in {shape}, end to end, so that touching halves "
+                "show the same number."]
+    names = p.nodes
+    out = [{EdgeUse.EXACTLY_ONCE: "Walk along every edge exactly once.",
+            EdgeUse.AT_MOST_ONCE: "Walk along each edge at most once.",
+            EdgeUse.ANY: "Every edge may be walked along again, as often as you like."
+            }[p.use]]
+    if p.start is not None:
+        out.append(f"Start at {_either(names[v] for v in sorted(p.start))}.")
+    if p.closed:
+        out.append("End where you started.")
+    elif p.end is not None:
+        out.append(f"End at {_either(names[v] for v in sorted(p.end))}.")
+    if p.any_directed:
+        out.append("A one-way edge (with an arrow) is walked only the way it points.")
+    if p.colours is not None:
+        out.append(f"The colours of the steps follow the order {p.colours.describe()}"
+                   + (", also from the last step round to the first" if p.closed else "")
+                   + ".")
+    if p.first is not None and p.colour_names:
+        first = [p.colour_names[c] for c in sorted(p.first)]
+        out.append(f"The first step is {_either(first)}.")
+    if p.objective is Objective.SHORTEST:
+        out.append("Find the shortest such walk.")
+    elif p.objective is Objective.LONGEST:
+        out.append("Use as many edges as you can.")
+    return [in_puzzle_words(p, line) for line in out]
+
+
+def _either(words: object) -> str:
+    items = list(words)  # type: ignore[call-overload]  # any iterable of names
+    return items[0] if len(items) == 1 else "any of " + listing(items, "or")
+
+
+def page_svg(picture: str, paper: str, *, heading: str = "",
+             lines: Sequence[str] = ()) -> str:
+    """One page of ``paper`` size: ``picture`` (an SVG document with a ``viewBox``)
+    scaled to fit between the margins, then ``heading`` and ``lines`` of text below."""
+    width, height = PAPER[paper]
+    inner = width - 2 * _MARGIN
+    text: list[str] = []
+    y = 0.0
+    if heading:
+        text.append(text_el(heading, x=_MARGIN, y=y + 18, font_size="16", font_weight="bold",
+                            fill=INK))
+        y += 28
+    for line in lines:
+        for part in wrap(line, inner, 13):
+            text.append(text_el(part, x=_MARGIN, y=y + 14, font_size="13", fill=INK))
+            y += 19
+        y += 4
+    room = height - 2 * _MARGIN - y - (12 if y else 0)
+    body = re.sub(r"^<\?xml[^>]*\?>\s*", "", picture)
+    body = re.sub(r'(<svg\b[^>]*?)\swidth="[^"]*"\sheight="[^"]*"',
+                  rf'\1 x="{fmt(_MARGIN)}" y="{fmt(_MARGIN)}" width="{fmt(inner)}" '
+                  rf'height="{fmt(room)}" preserveAspectRatio="xMidYMin meet"', body, count=1)
+    box = re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"', body[:2000])
+    fitted = min(room, inner * float(box.group(2)) / float(box.group(1))) if box else room
+    top = _MARGIN + fitted + 12  # the text right under the picture
+    shifted = el("g", "".join(text), transform=f"translate(0,{fmt(top)})")
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            + el("svg", el("rect", x=0, y=0, width=fmt(width), height=fmt(height),
+                           fill="#FFFFFF") + body + shifted,
+                 xmlns="http://www.w3.org/2000/svg", width=fmt(width), height=fmt(height),
+                 viewBox=f"0 0 {fmt(width)} {fmt(height)}", font_family=FONT))
+
+
+def render_pdf(pages: Sequence[str]) -> bytes:
+    """One PDF of the page SVGs (each the size of its paper), in order: vectors, the
+    fonts embedded by cairo."""
+    try:
+        import cairocffi
+        from cairosvg.parser import Tree
+        from cairosvg.surface import PDFSurface
+    except ImportError:
+        raise BackendUnavailable("PDF output needs CairoSVG, the optional extra 'pdf': "
+                                 f"{pip_install('trailkit[pdf]')}") from None
+    except OSError as exc:  # CairoSVG is there, the cairo library it loads is not
+        raise BackendUnavailable(f"PDF output needs the system's cairo library ({exc}); "
+                                 "on Debian or Ubuntu: apt install libcairo2") from None
+    out = io.BytesIO()
+    first = re.search(r'width="([\d.]+)" height="([\d.]+)"', pages[0])
+    w, h = (float(first.group(1)), float(first.group(2))) if first else PAPER["a4"]
+    shared = cairocffi.PDFSurface(out, w * 0.75, h * 0.75)  # CSS pixels to points
+
+    class _Page(PDFSurface):  # type: ignore[misc]  # CairoSVG's class, untyped
+        """CairoSVG's PDF surface drawing into the one shared document."""
+
+        def _create_surface(self, width: float, height: float) -> tuple[object, float,
+                                                                        float]:
+            return shared, width, height
+
+    for svg in pages:
+        _Page(Tree(bytestring=svg.encode("utf-8")), None, 96)
+        shared.show_page()
+    shared.finish()
+    return out.getvalue()

@@ -1,0 +1,630 @@
+"""A picture checker: trailkit's own SVG read back with ``xml.etree`` and checked by its
+geometry, not its pixels (issue 33).
+
+The picture marks its parts (docs/drawing.md, "Reading a picture back"): edge groups
+``data-edge`` (with ``data-from``/``data-to``), nodes ``data-node``, walk steps
+``data-step``, tags ``data-tag``, repair marks ``data-change``, callouts ``data-for``.
+:func:`check_svg` turns every drawn element into a shape (a disc, a box, a polygon, a
+thick polyline) in drawing order and returns the violations of five rules:
+
+- ``mark-off-edge``: a change mark not drawn along the edge it names (same ``data-edge``,
+  same path), or not on the edge the answer names;
+- ``badge-hidden``: a step badge that overlaps another badge, a node, a tag, an
+  arrowhead, a label or a certificate mark, or that something drawn after it covers;
+- ``edge-through-node``: an edge whose line passes through a node that is not one of
+  its ends;
+- ``label-overlap``: a tag, callout, legend item, title or note line on a node, a badge,
+  an arrowhead, a mark or another label (the legend, title and notes also off the
+  figure);
+- ``step-order``: steps not numbered 1..n once each with one badge, or a step not on its
+  own edge, not between the walk's nodes, or pointing against the way it was walked.
+
+:func:`corpus` yields the pictures of issue 33's corpus (bundled specs in every mode,
+complete graphs, generated puzzles, multigraphs); the test ``test_pictures.py`` and the
+benchmark ``tests/bench/bench_pictures.py`` run the checker over it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+NS = "{http://www.w3.org/2000/svg}"
+ROOT = Path(__file__).resolve().parent.parent
+RULES = ("mark-off-edge", "badge-hidden", "edge-through-node", "label-overlap", "step-order")
+Pt = tuple[float, float]
+
+
+# ------------------------------------------------------------------ shapes
+@dataclass
+class Shape:
+    """One drawn thing: ``kind`` says what it is (node, badge, arrow, tag, callout, mark,
+    line, plank, legend, text), ``owner`` the step or node it belongs to, ``order`` its
+    place in drawing order; geometry is a disc (``centre``, ``r``), a box, or a polyline
+    ``points`` of stroke ``width`` (closed: a filled polygon)."""
+
+    kind: str
+    owner: str
+    order: int
+    centre: Pt | None = None
+    r: float = 0.0
+    box: tuple[float, float, float, float] | None = None
+    points: list[Pt] = field(default_factory=list)
+    width: float = 0.0
+    closed: bool = False
+
+
+def _num(text: str | None) -> float:
+    return float(text or 0)
+
+
+def path_points(d: str, pieces: int = 12) -> list[Pt]:
+    """The points of an SVG path with M, L, Q, Z (quadratics sampled in ``pieces``)."""
+    tokens = re.findall(r"[MLQZHVmlqzhv]|-?[\d.]+(?:e-?\d+)?", d)
+    out: list[Pt] = []
+    cmd, i = "M", 0
+    while i < len(tokens):
+        t = tokens[i]
+        if t.isalpha():
+            cmd, i = t, i + 1
+            if cmd in "Zz" and out:
+                out.append(out[0])
+            continue
+        if cmd in "ML":
+            out.append((float(tokens[i]), float(tokens[i + 1])))
+            i += 2
+            cmd = "L"
+        elif cmd == "Q":
+            a = out[-1]
+            c = (float(tokens[i]), float(tokens[i + 1]))
+            b = (float(tokens[i + 2]), float(tokens[i + 3]))
+            for k in range(1, pieces + 1):
+                s = k / pieces
+                out.append(((1 - s) ** 2 * a[0] + 2 * (1 - s) * s * c[0] + s * s * b[0],
+                            (1 - s) ** 2 * a[1] + 2 * (1 - s) * s * c[1] + s * s * b[1]))
+            i += 4
+        elif cmd == "h":
+            out.append((out[-1][0] + float(t), out[-1][1]))
+            i += 1
+        else:
+            i += 1
+    return out
+
+
+def seg_dist(p: Pt, a: Pt, b: Pt) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n = dx * dx + dy * dy
+    f = 0.0 if n == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / n))
+    return math.hypot(p[0] - a[0] - f * dx, p[1] - a[1] - f * dy)
+
+
+def poly_dist(p: Pt, pts: Sequence[Pt]) -> float:
+    if len(pts) == 1:
+        return math.hypot(p[0] - pts[0][0], p[1] - pts[0][1])
+    return min((seg_dist(p, a, b) for a, b in itertools.pairwise(pts)),
+               default=math.inf)
+
+
+def _inside(p: Pt, poly: Sequence[Pt]) -> bool:
+    hit = False
+    for (x0, y0), (x1, y1) in itertools.pairwise(poly):
+        if (y0 > p[1]) != (y1 > p[1]) and p[0] < x0 + (p[1] - y0) * (x1 - x0) / (y1 - y0):
+            hit = not hit
+    return hit
+
+
+def _box_dist(p: Pt, box: tuple[float, float, float, float]) -> float:
+    x0, y0, x1, y1 = box
+    return math.hypot(p[0] - min(max(p[0], x0), x1), p[1] - min(max(p[1], y0), y1))
+
+
+def _box_poly(box: tuple[float, float, float, float]) -> list[Pt]:
+    x0, y0, x1, y1 = box
+    return [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
+
+
+def _segs_cross(a: Pt, b: Pt, c: Pt, d: Pt) -> bool:
+    def side(p: Pt, q: Pt, r: Pt) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+    return (side(a, b, c) * side(a, b, d) < 0) and (side(c, d, a) * side(c, d, b) < 0)
+
+
+def _as_poly(s: Shape) -> tuple[list[Pt], float, bool]:
+    """A shape as (points, half width, filled)."""
+    if s.box is not None:
+        return _box_poly(s.box), 0.0, True
+    if s.centre is not None:
+        return [s.centre], s.r, True
+    return s.points, s.width / 2, s.closed
+
+
+def overlap(a: Shape, b: Shape, slack: float = 0.5) -> bool:
+    """Whether two shapes share area (more than ``slack`` pixels deep)."""
+    pa, wa, fa = _as_poly(a)
+    pb, wb, fb = _as_poly(b)
+    reach = wa + wb - slack
+    if len(pa) == 1 and len(pb) == 1:
+        return math.dist(pa[0], pb[0]) < reach
+    if fa and len(pa) > 2 and any(_inside(p, pa) for p in pb):
+        return True
+    if fb and len(pb) > 2 and any(_inside(p, pb) for p in pa):
+        return True
+    if len(pa) == 1:
+        return poly_dist(pa[0], pb) < reach
+    if len(pb) == 1:
+        return poly_dist(pb[0], pa) < reach
+    if reach <= 0:
+        return any(_segs_cross(a0, a1, b0, b1) for a0, a1 in itertools.pairwise(pa)
+                   for b0, b1 in itertools.pairwise(pb))
+    return (any(poly_dist(p, pb) < reach for p in pa)
+            or any(poly_dist(p, pa) < reach for p in pb)
+            or any(_segs_cross(a0, a1, b0, b1) for a0, a1 in itertools.pairwise(pa)
+                   for b0, b1 in itertools.pairwise(pb)))
+
+
+# ------------------------------------------------------------------ reading
+def _classes(e: ET.Element) -> list[str]:
+    return (e.get("class") or "").split()
+
+
+def _translate(e: ET.Element) -> Pt:
+    m = re.match(r"translate\(([-\d.e]+),([-\d.e]+)\)", e.get("transform") or "")
+    return (float(m.group(1)), float(m.group(2))) if m else (0.0, 0.0)
+
+
+def _text_box(t: ET.Element, dx: float = 0.0) -> tuple[float, float, float, float]:
+    """The box a text line takes (an average glyph 0.56 em, as the frame wraps)."""
+    size = _num(t.get("font-size") or "12")
+    x, y = _num(t.get("x")) + dx, _num(t.get("y"))
+    w = 0.56 * size * len(t.text or "")
+    anchor = t.get("text-anchor") or "start"
+    x0 = x - w / 2 if anchor == "middle" else x - w if anchor == "end" else x
+    return (x0, y - 0.78 * size, x0 + w, y + 0.22 * size)
+
+
+class Picture:
+    """One SVG read into shapes, in drawing order, with its marked parts."""
+
+    def __init__(self, svg: str) -> None:
+        self.root = ET.fromstring(svg.encode("utf-8"))
+        self.shapes: list[Shape] = []
+        self.edges: dict[int, dict[str, object]] = {}
+        self.nodes: dict[str, tuple[Pt, float]] = {}
+        self.steps: list[dict[str, object]] = []
+        self.marks: list[tuple[str, int, str]] = []
+        self.domino = self.root.get("data-kind") == "domino-chain" and bool(
+            self.root.findall(f".//{NS}g[@class='rows']") or self.root.findall(
+                f".//{NS}g[@class='ring']"))
+        self._order = 0
+        self._walk(self.root, "", "")
+
+    def _add(self, kind: str, owner: str, **geometry: object) -> Shape:
+        self._order += 1
+        s = Shape(kind, owner, self._order, **geometry)  # type: ignore[arg-type]
+        self.shapes.append(s)
+        return s
+
+    def _walk(self, e: ET.Element, kind: str, owner: str) -> None:
+        cls = _classes(e)
+        tag = e.tag.replace(NS, "")
+        if tag == "g":
+            kind, owner = self._group(e, cls, kind, owner)
+            if kind == "legend-item":
+                self._legend_item(e)
+                return
+        elif tag in ("circle", "rect", "path", "line", "text") and kind != "skip":
+            self._element(e, tag, cls, kind, owner)
+        for child in e:
+            self._walk(child, kind, owner)
+
+    def _group(self, e: ET.Element, cls: list[str], kind: str, owner: str
+               ) -> tuple[str, str]:
+        if "edge" in cls and e.get("data-edge") is not None:
+            plank = e.find(f"{NS}path[@class='plank']")
+            self.edges[int(e.get("data-edge") or 0)] = {
+                "d": plank.get("d") if plank is not None else "",
+                "from": e.get("data-from"), "to": e.get("data-to")}
+            return "plank", f"edge {e.get('data-edge')}"
+        if "node" in cls:
+            return "node", f"node {e.get('data-node')}"
+        if "step" in cls:
+            self.steps.append({"step": e.get("data-step"), "edge": e.get("data-edge"),
+                               "from": e.get("data-from"), "to": e.get("data-to"),
+                               "el": e, "domino": "domino" in cls})
+            return "line", f"step {e.get('data-step')}"
+        if "badge" in cls:
+            return "badge", owner or f"step {e.get('data-step')}"
+        if e.get("data-change") is not None:
+            if e.get("data-change") in ("add", "recolour"):
+                path = e.find(f"{NS}path")
+                self.marks.append((e.get("data-change") or "", int(e.get("data-edge") or -1),
+                                   path.get("d") if path is not None else ""))
+            return "halo", f"mark {e.get('data-edge')}"
+        for name in ("tag", "callout", "legend-item"):
+            if name in cls:
+                return name, f"{name} {e.get('data-tag') or e.get('data-for') or ''}"
+        if any(c in cls for c in ("odd", "imbalanced", "phase")):
+            return "mark", f"mark {e.get('data-node') or e.get('data-phase')}"
+        if "shading" in cls or "component" in cls:
+            return "skip", ""
+        return kind, owner
+
+    def _element(self, e: ET.Element, tag: str, cls: list[str], kind: str,
+                 owner: str) -> None:
+        width = _num(e.get("stroke-width")) if e.get("stroke") not in (None, "none") else 0.0
+        if tag == "circle":
+            c = (_num(e.get("cx")), _num(e.get("cy")))
+            r = _num(e.get("r")) + width / 2
+            what = "node" if kind == "node" else "goal" if "goal-ring" in cls else kind
+            if kind == "node" and "tyre" in cls:
+                name = owner.split(" ", 1)[1]
+                self.nodes[name] = (c, _num(e.get("r")))
+            self._add(what or "mark", owner, centre=c, r=r)
+        elif tag == "rect":
+            if "title" in owner or (kind == "" and e.get("fill") == "#FFFFFF" and not owner):
+                return  # the page's white background
+            x, y = _num(e.get("x")), _num(e.get("y"))
+            self._add(kind or "rect", owner, box=(x, y, x + _num(e.get("width")),
+                                                  y + _num(e.get("height"))))
+        elif tag in ("path", "line"):
+            pts = (path_points(e.get("d") or "") if tag == "path" else
+                   [(_num(e.get("x1")), _num(e.get("y1"))), (_num(e.get("x2")),
+                                                             _num(e.get("y2")))])
+            filled = (e.get("fill") not in (None, "none")) and tag == "path"
+            what = ("pointer" if "arrow" in cls and kind == "badge"  # the arrow on a badge
+                    else "arrow" if "arrow" in cls else kind or "line")
+            if kind == "line" and "casing" in cls:
+                what = "casing"
+            self._add(what, owner, points=pts, width=width, closed=filled)
+        elif tag == "text" and kind in ("", "mark") and not owner:
+            cls_text = "title" if "title" in cls else "text"
+            self._add(cls_text, "caption", box=_text_box(e))
+
+    def _legend_item(self, g: ET.Element) -> None:
+        symbol = g.find(f"{NS}g")
+        text = g.find(f"{NS}text")
+        x, y = _translate(symbol) if symbol is not None else (0.0, 0.0)
+        if text is not None:
+            _x0, y0, x1, y1 = _text_box(text)
+            self._add("legend", f"legend {text.text}", box=(x, min(y - 10, y0), x1, y1))
+
+
+# ------------------------------------------------------------------ checks
+@dataclass
+class Expect:
+    """What the answer says, for the checks that compare: the walk's edges and nodes,
+    and the edges its repair changed (``(change, edge)``)."""
+
+    walk_edges: list[int] | None = None
+    walk_nodes: list[str] | None = None
+    changes: list[tuple[str, int]] | None = None
+    badged: bool = True  # every step has a badge (a walk of at most 400 steps)
+
+
+SOLID = ("node", "badge", "pointer", "arrow", "tag", "callout", "mark", "goal", "legend",
+         "title", "text")
+
+
+def check_svg(svg: str, expect: Expect | None = None) -> list[tuple[str, str]]:
+    """Every violation in ``svg`` as (rule, what), rules from :data:`RULES`."""
+    pic = Picture(svg)
+    expect = expect or Expect()
+    out: list[tuple[str, str]] = []
+    out += _check_marks(pic, expect)
+    if not pic.domino:
+        out += _check_badges(pic)
+        out += _check_edges(pic)
+    out += _check_labels(pic)
+    out += _check_steps(pic, expect)
+    return out
+
+
+def _check_marks(pic: Picture, expect: Expect) -> list[tuple[str, str]]:
+    out = []
+    for change, e, d in pic.marks:
+        if e not in pic.edges or pic.edges[e]["d"] != d:
+            out.append(("mark-off-edge", f"{change} mark on edge {e} not along its path"))
+    if expect.changes is not None:
+        drawn = sorted((c, e) for c, e, _ in pic.marks)
+        if drawn != sorted(expect.changes):
+            out.append(("mark-off-edge", f"marks {drawn}, the answer names "
+                                         f"{sorted(expect.changes)}"))
+    return out
+
+
+def _check_badges(pic: Picture) -> list[tuple[str, str]]:
+    out = []
+    badges = _badge_discs(pic)
+    for b in badges:
+        for s in pic.shapes:
+            if s.owner == b.owner and s.kind in ("badge", "line", "casing", "pointer"):
+                continue
+            if s.kind == "badge" and s.owner == b.owner:
+                continue
+            later = s.order > b.last and s.kind not in ("legend", "title", "text")
+            if (s.kind in SOLID or later) and s.kind not in ("plank", "halo") and not (
+                    s.kind == "badge" and s.owner == b.owner) and overlap(b, s):
+                why = "covered by" if later and s.kind not in SOLID else "on"
+                out.append(("badge-hidden", f"badge of {b.owner} {why} {s.kind} "
+                                            f"({s.owner})"))
+                break
+    return out
+
+
+@dataclass
+class _Badge(Shape):
+    last: int = 0
+
+
+def _badge_discs(pic: Picture) -> list[_Badge]:
+    """One disc per badge (its outer circle), knowing the last order of its parts."""
+    out: dict[str, _Badge] = {}
+    for s in pic.shapes:
+        if s.kind == "badge" and s.centre is not None:
+            b = out.get(s.owner)
+            if b is None or s.r > b.r:
+                out[s.owner] = _Badge("badge", s.owner, s.order, s.centre, s.r,
+                                      last=max(s.order, b.last if b else 0))
+        if s.kind == "badge" and s.owner in out:
+            out[s.owner].last = max(out[s.owner].last, s.order)
+    return list(out.values())
+
+
+def _check_edges(pic: Picture) -> list[tuple[str, str]]:
+    out = []
+    for e, info in pic.edges.items():
+        pts = path_points(str(info["d"]), 24)
+        if len(pts) < 2:
+            continue
+        ends = {info["from"], info["to"]}
+        if info["from"] is None:  # a picture without data-from: the nodes it starts at
+            ends = {name for name, (c, _) in pic.nodes.items()
+                    if min(math.dist(c, pts[0]), math.dist(c, pts[-1])) < 1.0}
+        for name, (c, r) in pic.nodes.items():
+            if name in ends:
+                continue
+            if poly_dist(c, pts) < r - 0.5:
+                out.append(("edge-through-node", f"edge {e} ({info['from']}-{info['to']}) "
+                                                 f"through node {name}"))
+    return out
+
+
+def _check_labels(pic: Picture) -> list[tuple[str, str]]:
+    out = []
+    labels = [s for s in pic.shapes if s.kind in ("tag", "callout", "legend", "title", "text")
+              and s.box is not None]
+    caption = ("legend", "title", "text")
+    for i, a in enumerate(labels):
+        for s in pic.shapes:
+            if s is a or (s.owner == a.owner and s.kind == a.kind):
+                continue
+            if s.kind in ("legend", "title", "text") and s.order < a.order and a.kind in caption:
+                continue  # captions among themselves: checked pairwise below
+            if a.kind in caption:
+                hits = s.kind not in caption and s.kind != "skip"
+            else:
+                hits = s.kind in SOLID and s.kind not in ("text",)
+            if hits and overlap(a, s):
+                out.append(("label-overlap", f"{a.kind} ({a.owner}) on {s.kind} ({s.owner})"))
+                break
+        for b in labels[i + 1:]:
+            if (b.kind in caption) == (a.kind in caption) and b.owner != a.owner and overlap(a, b):
+                out.append(("label-overlap", f"{a.kind} ({a.owner}) on {b.kind} ({b.owner})"))
+    return out
+
+
+def _check_steps(pic: Picture, expect: Expect) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    steps = pic.steps
+    numbers = [int(str(s["step"])) for s in steps]
+    if numbers != list(range(1, len(steps) + 1)):
+        out.append(("step-order", f"steps numbered {numbers[:12]}..."))
+    if expect.walk_edges is not None:
+        if len(steps) != len(expect.walk_edges):
+            out.append(("step-order", f"{len(steps)} steps drawn, the walk has "
+                                      f"{len(expect.walk_edges)}"))
+        for s, e in zip(steps, expect.walk_edges, strict=False):
+            if str(s["edge"]) != str(e):
+                out.append(("step-order", f"step {s['step']} on edge {s['edge']}, walked {e}"))
+    if expect.walk_nodes is not None and not pic.domino:
+        for k, s in enumerate(steps):
+            if (s["from"], s["to"]) != tuple(expect.walk_nodes[k:k + 2]):
+                out.append(("step-order", f"step {s['step']} {s['from']}->{s['to']}"))
+    for s in steps:
+        out += _check_one_step(pic, s, expect)
+    return out
+
+
+def _check_one_step(pic: Picture, s: dict[str, object], expect: Expect
+                    ) -> list[tuple[str, str]]:
+    g: ET.Element = s["el"]  # type: ignore[assignment]
+    name = f"step {s['step']}"
+    if s["domino"]:
+        numbers = [t.text for t in g.iter(f"{NS}text") if "step-number" in _classes(t)]
+        return [] if numbers == [str(s["step"])] else [("step-order", f"{name}: {numbers}")]
+    badges = [b for b in g.iter(f"{NS}g") if "badge" in _classes(b)]
+    if len(badges) != 1 and (expect.badged or badges):
+        return [("step-order", f"{name} has {len(badges)} badges")]
+    if not badges:
+        return []
+    texts = [t.text for t in badges[0].iter(f"{NS}text")]
+    out = []
+    if texts != [str(s["step"])]:
+        out.append(("step-order", f"{name} badge reads {texts}"))
+    line = g.find(f"{NS}path[@class='line']")
+    circle = badges[0].find(f"{NS}circle")
+    if line is None or circle is None:
+        return [*out, ("step-order", f"{name} has no line")]
+    pts = path_points(line.get("d") or "")
+    c = (_num(circle.get("cx")), _num(circle.get("cy")))
+    if poly_dist(c, pts) > 2.0:
+        out.append(("step-order", f"{name}'s badge is off its line"))
+    a, b = pic.nodes.get(str(s["from"])), pic.nodes.get(str(s["to"]))
+    if a and b and s["from"] != s["to"] and (
+            math.dist(pts[0], a[0]) > math.dist(pts[0], b[0])
+            or math.dist(pts[-1], b[0]) > math.dist(pts[-1], a[0])):
+        out.append(("step-order", f"{name}'s line runs the wrong way"))
+    edge = pic.edges.get(int(str(s["edge"])))
+    if edge is not None and edge["from"] is not None:
+        own = path_points(str(edge["d"]), 24)
+        mine = sum(poly_dist(p, own) for p in pts) / len(pts)
+        for other_e, other in pic.edges.items():
+            if other_e != int(str(s["edge"])) and {other["from"], other["to"]} == {
+                    edge["from"], edge["to"]}:
+                theirs = sum(poly_dist(p, path_points(str(other["d"]), 24))
+                             for p in pts) / len(pts)
+                if theirs < mine:
+                    out.append(("step-order", f"{name} drawn nearer edge {other_e} than "
+                                              f"its own edge {s['edge']}"))
+                    break
+    out += _check_pointing(g, pts, name)
+    return out
+
+
+def _check_pointing(g: ET.Element, pts: list[Pt], name: str) -> list[tuple[str, str]]:
+    """The step's arrow (on its badge or its line) points the way the line runs."""
+    arrows = [a for a in g.iter(f"{NS}path") if "arrow" in _classes(a)]
+    if len(arrows) != 1:
+        return [("step-order", f"{name} has {len(arrows)} arrows")]
+    corners = path_points(arrows[0].get("d") or "")[:3]
+    tip = corners[0]
+    base = ((corners[1][0] + corners[2][0]) / 2, (corners[1][1] + corners[2][1]) / 2)
+    k = min(range(len(pts) - 1), key=lambda i: seg_dist(base, pts[i], pts[i + 1]))
+    run = (pts[k + 1][0] - pts[k][0], pts[k + 1][1] - pts[k][1])
+    if (tip[0] - base[0]) * run[0] + (tip[1] - base[1]) * run[1] <= 0:
+        return [("step-order", f"{name}'s arrow points against its line")]
+    return []
+
+
+# ------------------------------------------------------------------ corpus
+@dataclass
+class Item:
+    """One picture of the corpus: its part, its name, and how to draw it."""
+
+    part: str
+    name: str
+    spec_text: str
+    mode: str  # puzzle, solve, certificate, repair
+
+
+def complete_graph(n: int, closed: bool = False) -> str:
+    names = [chr(ord("a") + i) for i in range(n)]
+    edges = ", ".join(f"{u} {v}" for i, u in enumerate(names) for v in names[i + 1:])
+    return (f"trailkit: 1\nname: K{n}\nkind: trail\n"
+            + ("closed: true\n" if closed else "") + f"edges: [{edges}]\n")
+
+
+def multigraph(seed: int) -> str:
+    """A random multigraph: 3 to 7 nodes, each joined pair by 1 to 4 parallel edges,
+    a few of them one-way."""
+    rng = random.Random(seed)
+    n = rng.randint(3, 7)
+    names = [chr(ord("a") + i) for i in range(n)]
+    lines = []
+    order = names[:]
+    rng.shuffle(order)
+    pairs = list(itertools.pairwise(order))
+    pairs += [tuple(rng.sample(names, 2)) for _ in range(rng.randint(0, n))]
+    for u, v in pairs:
+        for _ in range(rng.randint(1, 4)):
+            lines.append(f"  - {u} {'-> ' if rng.random() < 0.15 else ''}{v}")
+    return (f"trailkit: 1\nname: multigraph {seed}\nkind: trail\nedges:\n"
+            + "\n".join(lines) + "\n")
+
+
+def corpus(seeds: int = 30) -> Iterator[Item]:
+    """Issue 33's corpus: every bundled spec in every mode, K3-K9, generated trails,
+    colour walks and domino sets (``seeds`` each, up to about 40 edges), multigraphs."""
+    from trailkit.solvers.tools.generate import generate
+
+    specs = sorted((ROOT / "specs").glob("*.yaml")) + sorted(
+        (ROOT / "specs" / "dominoes").glob("*.yaml")) + sorted(
+        (ROOT / "specs" / "tyre-puzzle").glob("*.yaml"))
+    for path in specs:
+        text = path.read_text(encoding="utf-8")
+        for mode in ("puzzle", "solve", "certificate", "repair"):
+            yield Item("bundled specs", f"{path.relative_to(ROOT)} {mode}", text, mode)
+    for n in range(3, 10):
+        for closed in (False, True):
+            yield Item("complete graphs", f"K{n}{' closed' * closed}",
+                       complete_graph(n, closed), "solve")
+    for seed in range(1, seeds + 1):
+        size = 3 + seed % 20  # 3..22 nodes, up to about 40 edges
+        yield Item("generated trails", f"trail {size} seed {seed}",
+                   generate("trail", size, seed).text, "solve")
+    for seed in range(1, seeds + 1):
+        size = 2 + seed % 2
+        yield Item("colour walks", f"colour-walk {size} seed {seed}",
+                   generate("colour-walk", size, seed).text, "solve")
+    for seed in range(1, seeds + 1):
+        size = 2 + seed % 7
+        mode = ("solve", "puzzle", "certificate")[seed % 3]
+        yield Item("domino sets", f"dominoes {size} seed {seed} {mode}",
+                   generate("dominoes", size, seed).text, mode)
+    for seed in range(1, seeds + 1):
+        yield Item("multigraphs", f"multigraph {seed}", multigraph(seed),
+                   "repair" if seed % 4 == 0 else "solve")
+
+
+def draw_item(item: Item) -> tuple[str, Expect]:
+    """The SVG ``trailkit draw`` makes of ``item`` in its mode, and what its answer says."""
+    from trailkit.models.answer import Status
+    from trailkit.models.spec import load_spec_text
+    from trailkit.solvers.pipeline import solve
+    from trailkit.solvers.tools.drawing import draw_svg
+
+    puzzle = load_spec_text(item.spec_text)
+    if item.mode == "puzzle":
+        return draw_svg(puzzle), Expect()
+    if item.mode == "repair":
+        return _draw_repair(puzzle)
+    answer = solve(puzzle)
+    if item.mode == "certificate":
+        return draw_svg(puzzle, None if answer.status is Status.UNSOLVABLE else answer,
+                        certificate=answer.certificate), _walk_expect(puzzle, answer)
+    return draw_svg(puzzle, answer), _walk_expect(puzzle, answer)
+
+
+def _walk_expect(puzzle: object, answer: object) -> Expect:
+    walk = getattr(answer, "walk", None)
+    from trailkit.models.answer import Status
+
+    if walk is None or getattr(answer, "status", None) is not Status.SOLVED:
+        return Expect(walk_edges=[])
+    names = puzzle.nodes  # type: ignore[attr-defined]
+    return Expect(walk_edges=[int(e) for e in walk.edges],
+                  walk_nodes=[names[v] for v in walk.nodes], badged=len(walk) <= 400)
+
+
+def _draw_repair(puzzle: object) -> tuple[str, Expect]:
+    """As ``draw --repair``: the repaired puzzle with its walk, the changes marked; the
+    changed edges found independently, by edge ids the original puzzle lacks (added)
+    or whose colour it had otherwise (recoloured)."""
+    from trailkit.solvers.tools.drawing import Emphasis, draw_svg
+    from trailkit.solvers.tools.repair.fewest_changes import RepairStatus, repair
+
+    found = repair(puzzle)
+    if found.status is RepairStatus.SOLVABLE:
+        return draw_svg(puzzle, found.original), _walk_expect(puzzle, found.original)
+    if not found.repairs:
+        return draw_svg(puzzle), Expect()
+    best = found.repairs[0]
+    fixed = best.puzzle
+    old = {puzzle.edge_id(e): puzzle.colour_name(e)  # type: ignore[attr-defined]
+           for e in range(puzzle.num_edges)}  # type: ignore[attr-defined]
+    changes = []
+    for e in range(fixed.num_edges):
+        eid = fixed.edge_id(e)
+        if eid not in old:
+            changes.append(("add", e))
+        elif old[eid] != fixed.colour_name(e):
+            changes.append(("recolour", e))
+    expect = _walk_expect(fixed, best.answer)
+    expect.changes = changes
+    return draw_svg(fixed, best.answer, emphasis=Emphasis.from_changes(best.changes)), expect
