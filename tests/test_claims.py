@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 from collections import Counter
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from trailkit.models.checking.shortest import layers_verdict
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import load_spec, load_spec_text
 from trailkit.solvers.backends.registry import backend_names
+from trailkit.solvers.frontends.cli import main
 from trailkit.solvers.pipeline.claims import shortest_claim, unique_claim
 from trailkit.solvers.pipeline.solving import solve
 
@@ -181,3 +183,89 @@ def test_a_certificate_moved_to_a_puzzle_with_another_length_is_rejected(
     nothing_left = dataclasses.replace(puzzle, end=frozenset(puzzle.start_nodes()))
     if brute_count(nothing_left)[0] != length:
         assert not layers_verdict(nothing_left, claim.certificate.data).accepted
+
+
+# ------------------------------------------------------------- the command line
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write_tyre_with(tmp_path: Path, *planks: str) -> str:
+    text = TYRE.read_text(encoding="utf-8").split("\nexpect:")[0]
+    path = tmp_path / "nearby.yaml"
+    path.write_text(text + "".join(f"\n  - {plank}" for plank in planks) + "\n",
+                    encoding="utf-8")
+    return str(path)
+
+
+def test_solve_says_what_shortest_rests_on(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["solve", str(TYRE)], capsys)
+    assert code == 0
+    assert "25 steps (proven shortest: layers certificate accepted by the independent " \
+        "checker)" in out
+    code, out, _ = run(["solve", str(TYRE), "--json"], capsys)
+    assert json.loads(out)["claims"] == [{"claim": "shortest", "certificate": "layers",
+                                          "checked": True}]
+
+
+def test_solve_unique_shows_a_second_walk(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["solve", str(TYRE), "--unique"], capsys)
+    assert code == 0 and "unique: the only shortest walk (proven: layers certificate" in out
+    nearby = write_tyre_with(tmp_path, "T Z red")
+    code, out, _ = run(["solve", nearby, "--unique", "--json"], capsys)
+    answer = json.loads(out)
+    assert code == 0 and answer["unique"] is False
+    assert len(answer["other_steps"]) == 25 and answer["other_steps"] != answer["steps"]
+    assert answer["claims"][1] == {"claim": "unique", "certificate": None, "checked": True}
+
+
+def test_unique_on_a_trail_says_it_is_not_decided(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["solve", str(ROOT / "specs" / "nikolaus.yaml"), "--unique"], capsys)
+    assert code == 0 and "unique: not decided (only shortest walks" in out
+    assert "proven" not in out
+
+
+def test_prove_claim_writes_what_check_certificate_accepts_and_rejects(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for claim in ("shortest", "unique"):
+        cert = tmp_path / f"{claim}.json"
+        code, out, _ = run(["prove", str(TYRE), "--claim", claim, "--out", str(cert)], capsys)
+        assert code == 0 and f"certificate written to {cert}" in out
+        document = json.loads(cert.read_text(encoding="utf-8"))
+        assert document["claim"] == claim and document["length"] == 25
+        code, out, _ = run(["check-certificate", str(TYRE), str(cert)], capsys)
+        assert code == 0 and out.startswith("accepted: layers certificate holds")
+    shorter = write_tyre_with(tmp_path, "A T red")
+    code, out, _ = run(["check-certificate", shorter, str(tmp_path / "shortest.json")],
+                       capsys)
+    assert code == 1 and "leaves layer 1" in out
+    parallel = write_tyre_with(tmp_path, "T Z red")
+    code, out, _ = run(["check-certificate", parallel, str(tmp_path / "unique.json")],
+                       capsys)
+    assert code == 1 and "more than one walk of 25 steps" in out
+
+
+def test_a_certificate_file_edited_to_another_length_is_rejected(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cert = tmp_path / "cert.json"
+    run(["prove", str(TYRE), "--claim", "shortest", "--out", str(cert)], capsys)
+    document = json.loads(cert.read_text(encoding="utf-8"))
+    for edit in ({"length": 24}, {"certificate": {**document["certificate"], "length": 24}}):
+        cert.write_text(json.dumps({**document, **edit}), encoding="utf-8")
+        code, out, _ = run(["check-certificate", str(TYRE), str(cert)], capsys)
+        assert code == 1 and "24" in out and out.startswith("rejected: layers certificate")
+
+
+def test_prove_claim_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["prove", str(ROOT / "specs" / "nikolaus.yaml"), "--claim",
+                        "shortest"], capsys)
+    assert code == 2 and "claims that apply here: unsolvable" in err
+    code, out, _ = run(["prove", str(ROOT / "specs" / "tyre-puzzle" / "original.yaml"),
+                        "--claim", "shortest"], capsys)
+    assert code == 1 and out.startswith("unsolvable")
+    code, out, _ = run(["prove", write_tyre_with(tmp_path, "T Z red"), "--claim", "unique",
+                        "--json"], capsys)
+    assert code == 1 and json.loads(out)["unique"] is False

@@ -33,11 +33,11 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from trailkit.models.answer import Certificate, Claim, Walk
+from trailkit.models.answer import Answer, Certificate, Claim, Status, Walk
 from trailkit.models.checking.shortest import layers_verdict
 from trailkit.models.checking.verify import verify
 from trailkit.models.errors import VerificationFailure
-from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import plural
 from trailkit.solvers.backends.direct.reachability import (
     ANY_PHASE,
@@ -45,10 +45,49 @@ from trailkit.solvers.backends.direct.reachability import (
     build_state_graph,
 )
 
-__all__ = ["STATE_LIMIT", "shortest_claim", "unique_claim"]
+__all__ = ["STATE_LIMIT", "answer_claims", "shortest_claim", "unique_claim"]
 
 STATE_LIMIT = 1_000_000
 """The most (node, phase) states a layers certificate may hold over all its layers."""
+
+
+def answer_claims(puzzle: Puzzle, answer: Answer, *, unique: bool = False,
+                  state_limit: int = STATE_LIMIT) -> tuple[Claim, ...]:
+    """The claims a solved, verified ``answer`` makes beyond its walk, each with what it
+    rests on: ``shortest`` (or ``longest``) when it says its walk is optimal, and with
+    ``unique`` whether the walk is the only solution (the only optimal one under an
+    objective). Unsolved answers make none here (their certificate is their claim)."""
+    walk = answer.walk
+    if answer.status is not Status.SOLVED or walk is None:
+        return ()
+    rests_on = answer.decided_by or answer.backend
+    claims: list[Claim] = []
+    if answer.optimal and puzzle.wants_longest:
+        claims.append(Claim("longest", False, value=len(walk), why=_unproven(
+            "no certificate for the longest walk yet", rests_on)))
+    elif answer.optimal:
+        claims.append(shortest_claim(puzzle, walk, rests_on=rests_on,
+                                     state_limit=state_limit))
+    if unique:
+        claims.append(_uniqueness(puzzle, answer, walk, claims, rests_on, state_limit))
+    return tuple(claims)
+
+
+def _uniqueness(puzzle: Puzzle, answer: Answer, walk: Walk, claims: list[Claim],
+                rests_on: str, state_limit: int) -> Claim:
+    """The ``unique`` claim: by layers when the walk is a certified shortest one, else
+    why not (a walk of no objective, or once-only edges)."""
+    if claims and claims[0].claim == "shortest" and claims[0].checked:
+        return unique_claim(puzzle, walk, rests_on=rests_on, state_limit=state_limit)
+    if puzzle.objective is Objective.SHORTEST and not answer.optimal:
+        why = f"{rests_on} does not say its walk is the shortest"
+    elif claims and claims[0].claim == "shortest":
+        why = "the walk's shortness is not certified"
+    else:
+        return Claim("unique", False, why="not decided (only shortest walks that may reuse "
+                     "edges have a uniqueness certificate so far; trailkit count counts the "
+                     "solutions)")
+    return Claim("unique", False, why=_unproven(why, rests_on))
 
 
 def shortest_claim(puzzle: Puzzle, walk: Walk, *, rests_on: str = "direct",
