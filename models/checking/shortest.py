@@ -209,6 +209,7 @@ def _closure_problems(puzzle: Puzzle, moves: LayerMoves, layers: list[np.ndarray
     if puzzle.end is not None:
         may_end[:] = False
         may_end[sorted(puzzle.end)] = True
+    member = np.zeros(puzzle.num_nodes * k, dtype=bool)  # the next layer, as a mask
     for i, layer in enumerate(layers):
         stops = layer[may_end[layer // k]] if i < length else layer[:0]
         if len(stops):
@@ -216,7 +217,9 @@ def _closure_problems(puzzle: Puzzle, moves: LayerMoves, layers: list[np.ndarray
                     f"{_state(puzzle, moves, int(stops[0]))}, where the walk may finish"]
         if i + 1 < len(layers):
             owner, reached = moves.steps(layer)
-            out = ~np.isin(reached, layers[i + 1])
+            member[layers[i + 1]] = True
+            out = ~member[reached]
+            member[layers[i + 1]] = False
             if out.any():
                 j = int(np.flatnonzero(out)[0])
                 return [f"the step from {_state(puzzle, moves, int(layer[owner[j]]))} to "

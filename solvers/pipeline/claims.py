@@ -54,7 +54,8 @@ STATE_LIMIT = 1_000_000
 def answer_claims(puzzle: Puzzle, answer: Answer, *, unique: bool = False,
                   state_limit: int = STATE_LIMIT) -> tuple[Claim, ...]:
     """The claims a solved, verified ``answer`` makes beyond its walk, each with what it
-    rests on: ``shortest`` (or ``longest``) when it says its walk is optimal, and with
+    rests on: ``shortest`` (or ``longest``) when it says its walk is optimal (not for
+    exactly-once walks: they all have one length, the number of edges), and with
     ``unique`` whether the walk is the only solution (the only optimal one under an
     objective). Unsolved answers make none here (their certificate is their claim)."""
     walk = answer.walk
@@ -65,7 +66,7 @@ def answer_claims(puzzle: Puzzle, answer: Answer, *, unique: bool = False,
     if answer.optimal and puzzle.wants_longest:
         claims.append(Claim("longest", False, value=len(walk), why=_unproven(
             "no certificate for the longest walk yet", rests_on)))
-    elif answer.optimal:
+    elif answer.optimal and puzzle.use is not EdgeUse.EXACTLY_ONCE:  # else: one length
         claims.append(shortest_claim(puzzle, walk, rests_on=rests_on,
                                      state_limit=state_limit))
     if unique:
@@ -168,6 +169,10 @@ class _Layered:
         starts = np.asarray([v * graph.phases for v in puzzle.start_nodes()],
                             dtype=np.int64)
         self.layers: list[np.ndarray] = [np.unique(starts)]
+        self.may_end = np.ones(puzzle.num_nodes, dtype=bool)
+        if puzzle.end is not None:
+            self.may_end[:] = False
+            self.may_end[sorted(puzzle.end)] = True
         self.steps: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
     def grow(self) -> None:
@@ -178,10 +183,7 @@ class _Layered:
 
     def stops(self, layer: np.ndarray) -> np.ndarray:
         """The states of ``layer`` where the walk may stop (an open walk: its node)."""
-        if self.puzzle.end is None:
-            return layer
-        ends = np.asarray(sorted(self.puzzle.end), dtype=np.int64)
-        return layer[np.isin(layer // self.graph.phases, ends)]
+        return layer[self.may_end[layer // self.graph.phases]]
 
     def counts(self) -> list[np.ndarray]:
         """Walks from a start to each state of each layer (kept at most 2)."""

@@ -65,9 +65,6 @@ def length_note(answer: Answer) -> str:
             if claim.checked and claim.certificate is not None:
                 return f" (proven {claim.claim}: {proof_words(claim)})"
             return f" ({claim.claim}: {claim.why})"
-    if answer.optimal:  # an optimal walk whose claim was never made here
-        return f" (the best, according to {answer.decided_by or answer.backend}; not " \
-            "certified)"
     return ""
 
 
