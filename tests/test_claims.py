@@ -269,3 +269,44 @@ def test_prove_claim_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[st
     code, out, _ = run(["prove", write_tyre_with(tmp_path, "T Z red"), "--claim", "unique",
                         "--json"], capsys)
     assert code == 1 and json.loads(out)["unique"] is False
+
+
+# --------------------------------------------------------------- fewest changes
+def test_a_one_change_repair_rests_on_the_originals_certificate(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    original = ROOT / "specs" / "tyre-puzzle" / "original.yaml"
+    code, out, _ = run(["repair", str(original)], capsys)
+    assert code == 0
+    assert "repair with 1 change (the fewest, proven: the original's closed-set " \
+        "certificate accepted by the independent checker;" in out
+    _, out, _ = run(["repair", str(original), "--json"], capsys)
+    assert json.loads(out)["claims"] == [{"claim": "fewest-changes",
+                                          "certificate": "closed-set", "checked": True}]
+
+
+def test_a_two_change_repair_says_it_is_not_certified(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = tmp_path / "two.yaml"
+    spec.write_text("trailkit: 1\nkind: trail\nclosed: true\nedges: [a b, c d]\n",
+                    encoding="utf-8")
+    code, out, _ = run(["repair", str(spec)], capsys)
+    assert code == 0
+    assert "repair with 2 changes (the fewest not certified (no certificate for repairs " \
+        "of 2 changes yet); rests on the repair search:" in out
+    _, out, _ = run(["repair", str(spec), "--json"], capsys)
+    claim = json.loads(out)["claims"][0]
+    assert claim["checked"] is False and claim["why"].startswith("not certified")
+
+
+def test_fewest_changes_claims_follow_the_original_answer() -> None:
+    from trailkit.models.answer import Answer, Certificate, Walk
+    from trailkit.solvers.pipeline.claims import fewest_changes_claim
+
+    solved = Answer.solved("direct", Walk((0,), ())).with_(verified=True)
+    assert fewest_changes_claim(0, solved, minimal=True, proof="").checked
+    parity = Certificate("parity", {"nodes": ["a", "b", "c", "d"]}, "")
+    checked = Answer.unsolvable("direct", parity).with_(certificate_checked=True)
+    assert fewest_changes_claim(1, checked, minimal=True, proof="").certificate is parity
+    unchecked = Answer.unsolvable("direct", parity)
+    claim = fewest_changes_claim(1, unchecked, minimal=True, proof="two backends agree")
+    assert not claim.checked and "no checked unsolvability certificate" in claim.why

@@ -45,7 +45,8 @@ from trailkit.solvers.backends.direct.reachability import (
     build_state_graph,
 )
 
-__all__ = ["STATE_LIMIT", "answer_claims", "shortest_claim", "unique_claim"]
+__all__ = ["STATE_LIMIT", "answer_claims", "fewest_changes_claim", "shortest_claim",
+           "unique_claim"]
 
 STATE_LIMIT = 1_000_000
 """The most (node, phase) states a layers certificate may hold over all its layers."""
@@ -89,6 +90,34 @@ def _uniqueness(puzzle: Puzzle, answer: Answer, walk: Walk, claims: list[Claim],
                      "edges have a uniqueness certificate so far; trailkit count counts the "
                      "solutions)")
     return Claim("unique", False, why=_unproven(why, rests_on))
+
+
+def fewest_changes_claim(changes: int | None, original: Answer, *, minimal: bool,
+                         proof: str) -> Claim:
+    """The claim that no repair has fewer than ``changes`` changes (``repair``), given the
+    answer for the puzzle as given (``original``, checked by the pipeline) and what the
+    repair search says it proved (``minimal``, ``proof``).
+
+    0 changes: the original's verified walk. 1 change: the original's unsolvability
+    certificate, accepted by the independent checker. More: not certified yet; the claim
+    rests on the search's own argument."""
+    if changes == 0 and original.status is Status.SOLVED and original.verified:
+        return Claim("fewest-changes", True, value=0,
+                     holds="the puzzle as given has a verified walk: no change is needed")
+    if changes == 1 and original.status is Status.UNSOLVABLE and \
+            original.certificate_checked and original.certificate is not None:
+        return Claim("fewest-changes", True, original.certificate, value=1,
+                     holds="the puzzle as given is unsolvable (its "
+                     f"{original.certificate.kind} certificate accepted by the independent "
+                     "checker), so no repair has fewer than 1 change")
+    if changes == 1:
+        why = "the puzzle as given has no checked unsolvability certificate"
+    elif not minimal:
+        why = "fewer changes are not ruled out"
+    else:
+        why = f"no certificate for repairs of {changes} changes yet"
+    rests = f"; rests on the repair search: {proof}" if minimal and proof else ""
+    return Claim("fewest-changes", False, value=changes, why=f"not certified ({why}){rests}")
 
 
 def shortest_claim(puzzle: Puzzle, walk: Walk, *, rests_on: str = "direct",

@@ -31,6 +31,7 @@ from trailkit.solvers.frontends.cli.options import (
     limits_from,
 )
 from trailkit.solvers.frontends.cli.output import say, use_names, warn
+from trailkit.solvers.frontends.presenter.claim_words import fewest_words
 from trailkit.solvers.support.files import atomic_write, refuse_overwrite
 
 __all__ = ["EXPLAIN_FORMAT", "REPAIR_FORMAT", "register"]
@@ -238,7 +239,7 @@ def repair_text(result: Any, spec: str) -> str:
                                         "any two)"))
         return "\n".join(lines)
     how_many = (f"{len(result.repairs)} repairs" if len(result.repairs) > 1 else "repair")
-    proven = "the fewest, proven" if result.minimal else "fewer not ruled out"
+    proven = fewest_words(_fewest(result))
     lines.append(f"{how_many} with {plural(result.changes or 0, 'change')} ({proven}; "
                  f"{result.method}, {result.time_s:.3f} s):")
     joined = {frozenset((puzzle.nodes[puzzle.tail[e]], puzzle.nodes[puzzle.head[e]]))
@@ -270,6 +271,13 @@ def repair_text(result: Any, spec: str) -> str:
     return "\n".join(lines)
 
 
+def _fewest(result: Any) -> Any:
+    from trailkit.solvers.pipeline.claims import fewest_changes_claim
+
+    return fewest_changes_claim(result.changes, result.original, minimal=result.minimal,
+                                proof=result.proof)
+
+
 def repair_json(result: Any, spec: str) -> dict[str, Any]:
     """The contract's ``trailkit-repair/1`` object."""
     from trailkit.solvers.tools.repair.changes import changes_json
@@ -284,6 +292,7 @@ def repair_json(result: Any, spec: str) -> dict[str, Any]:
         "format": REPAIR_FORMAT, "spec": spec, "name": puzzle.name, "kind": puzzle.kind,
         "status": result.status.value, "changes": result.changes,
         "minimal": bool(result.minimal), "proof": result.proof or None,
+        "claims": [] if result.changes is None else [_fewest(result).to_json()],
         "method": result.method or None, "candidates": result.candidates,
         "all": bool(result.complete_list),
         "repairs": [{"changes": changes_json(puzzle, r.changes),

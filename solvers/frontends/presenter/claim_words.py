@@ -23,7 +23,8 @@ from trailkit.models.answer import Answer, Claim, Status, Walk
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.support.words import plural
 
-__all__ = ["claim_lines", "claims_json", "length_note", "proof_words", "proved_claim_json",
+__all__ = ["claim_lines", "claims_json", "fewest_words", "length_note", "proof_words",
+           "proved_claim_json",
            "proved_claim_text", "unique_json"]
 
 
@@ -132,3 +133,14 @@ def proved_claim_json(claim_name: str, status: Status, claim: Claim | None,
         if claim.claim == "unique":
             out["unique"] = bool(claim.value)
     return out
+
+
+def fewest_words(claim: Claim) -> str:
+    """What a repair's number of changes rests on: ``the fewest, proven: the original's
+    parity certificate accepted by the independent checker``, or ``the fewest not
+    certified (...)``."""
+    if not claim.checked:
+        return f"the fewest {claim.why}"
+    if claim.certificate is None:
+        return "the fewest, proven: the puzzle as given has a verified walk"
+    return f"the fewest, proven: the original's {proof_words(claim)}"
