@@ -310,3 +310,23 @@ def test_fewest_changes_claims_follow_the_original_answer() -> None:
     unchecked = Answer.unsolvable("direct", parity)
     claim = fewest_changes_claim(1, unchecked, minimal=True, proof="two backends agree")
     assert not claim.checked and "no checked unsolvability certificate" in claim.why
+
+
+# ---------------------------------------------------------------- minimal cores
+def test_explain_lists_the_minimal_core_claim(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(["explain", str(ROOT / "specs" / "koenigsberg.yaml"), "--json"], capsys)
+    found = json.loads(out)
+    assert found["claims"] == [{"claim": "minimal-core", "certificate": "odd-nodes",
+                                "checked": True}]
+    assert len(found["core"]["witnesses"]) == len(found["core"]["edges"])
+
+
+def test_a_core_resting_on_cpsat_is_not_certified() -> None:
+    from trailkit.models.answer import Certificate
+    from trailkit.solvers.pipeline.claims import minimal_core_claim
+
+    odd = Certificate("odd-nodes", {}, "")
+    assert minimal_core_claim(True, odd, 5).checked
+    claim = minimal_core_claim(True, None, 5)
+    assert not claim.checked and "rests on CP-SAT alone" in claim.why
+    assert not minimal_core_claim(False, odd, 4).checked

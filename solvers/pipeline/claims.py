@@ -45,8 +45,8 @@ from trailkit.solvers.backends.direct.reachability import (
     build_state_graph,
 )
 
-__all__ = ["STATE_LIMIT", "answer_claims", "fewest_changes_claim", "shortest_claim",
-           "unique_claim"]
+__all__ = ["STATE_LIMIT", "answer_claims", "fewest_changes_claim", "minimal_core_claim",
+           "shortest_claim", "unique_claim"]
 
 STATE_LIMIT = 1_000_000
 """The most (node, phase) states a layers certificate may hold over all its layers."""
@@ -118,6 +118,24 @@ def fewest_changes_claim(changes: int | None, original: Answer, *, minimal: bool
         why = f"no certificate for repairs of {changes} changes yet"
     rests = f"; rests on the repair search: {proof}" if minimal and proof else ""
     return Claim("fewest-changes", False, value=changes, why=f"not certified ({why}){rests}")
+
+
+def minimal_core_claim(minimal: bool, certificate: Certificate | None,
+                       witnesses: int) -> Claim:
+    """The claim that a core (``explain``) is one and is minimal: its ``certificate`` of
+    unsolvability (the ``odd-nodes`` argument, checked by
+    :mod:`trailkit.models.checking.core_certificates`; ``None`` when it rests on CP-SAT
+    alone) and, for each of its members, a witness walk using all the others, verified
+    there (``witnesses`` of them, all checked when ``minimal``)."""
+    if minimal and certificate is not None:
+        return Claim("minimal-core", True, certificate, value=witnesses, holds=(
+            f"the core's {certificate.kind} argument and {plural(witnesses, 'witness walk')}"
+            " (one without each member) accepted by the independent checker"))
+    why = ("its unsolvability rests on CP-SAT alone (no short certificate applies); each "
+           "member's witness walk is verified" if minimal else
+           "a member without a verified witness walk")
+    return Claim("minimal-core", False, certificate, value=witnesses,
+                 why=f"not certified ({why})")
 
 
 def shortest_claim(puzzle: Puzzle, walk: Walk, *, rests_on: str = "direct",

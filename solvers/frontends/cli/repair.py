@@ -324,6 +324,14 @@ def cmd_explain(args: argparse.Namespace) -> int:
         found.status, Exit.UNKNOWN)
 
 
+def _core_claims(core: Any) -> list[dict[str, Any]]:
+    from trailkit.solvers.pipeline.claims import minimal_core_claim
+
+    if core is None or not core.edges:
+        return []
+    return [minimal_core_claim(core.minimal, core.certificate, len(core.witnesses)).to_json()]
+
+
 def explain_json(found: Any, spec: str) -> dict[str, Any]:
     """The contract's ``trailkit-explain/1`` object."""
     puzzle = found.puzzle
@@ -341,6 +349,7 @@ def explain_json(found: Any, spec: str) -> dict[str, Any]:
                 "witnesses": [w.steps_json(puzzle) for w in c.witnesses]}
     return {"format": EXPLAIN_FORMAT, "spec": spec, "name": puzzle.name, "kind": puzzle.kind,
             "status": found.status.value, "certificate": certificate, "core": core,
+            "claims": _core_claims(found.core),
             "situations": None if found.situations is None else
             found.situations.to_json(puzzle),
             "text": _words(puzzle, found.text), "time_s": round(found.time_s, 6)}
