@@ -330,3 +330,10 @@ def test_a_core_resting_on_cpsat_is_not_certified() -> None:
     claim = minimal_core_claim(True, None, 5)
     assert not claim.checked and "rests on CP-SAT alone" in claim.why
     assert not minimal_core_claim(False, odd, 4).checked
+
+
+def test_a_count_says_it_is_not_certified(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(["count", str(ROOT / "specs" / "nikolaus.yaml"), "--json"], capsys)
+    assert json.loads(out)["claims"] == [{
+        "claim": "count", "certificate": None, "checked": False,
+        "why": "not certified (no certificate for counts yet); rests on direct's formula"}]

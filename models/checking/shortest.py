@@ -231,17 +231,19 @@ def _walks_counted(puzzle: Puzzle, moves: LayerMoves, layers: list[np.ndarray]) 
     """Walks of ``len(layers) - 1`` steps from a start state to a state where the walk
     may stop, counted through the layers (counts above 2 are kept as 2)."""
     k = moves.phases
-    count = np.isin(layers[0], np.asarray(puzzle.start_nodes(), dtype=np.int64) * k)
-    count = count.astype(np.int64)
+    start = np.zeros(puzzle.num_nodes * k, dtype=np.int64)
+    start[np.asarray(puzzle.start_nodes(), dtype=np.int64) * k] = 1
+    count = start[layers[0]]
     for layer, after in pairwise(layers):
         owner, reached = moves.steps(layer)
-        nxt = np.zeros(len(after), dtype=np.int64)
-        np.add.at(nxt, np.searchsorted(after, reached), count[owner])
-        count = np.minimum(nxt, 2)
-    last = layers[-1]
-    stops = np.ones(len(last), dtype=bool) if puzzle.end is None else np.isin(
-        last // k, np.asarray(sorted(puzzle.end), dtype=np.int64))
-    return int(min(count[stops].sum(), 2))
+        nxt = np.bincount(np.searchsorted(after, reached), weights=count[owner],
+                          minlength=len(after))
+        count = np.minimum(nxt, 2).astype(np.int64)
+    may_end = np.ones(puzzle.num_nodes, dtype=bool)
+    if puzzle.end is not None:
+        may_end[:] = False
+        may_end[sorted(puzzle.end)] = True
+    return int(min(count[may_end[layers[-1] // k]].sum(), 2))
 
 
 def _state(puzzle: Puzzle, moves: LayerMoves, state: int) -> str:

@@ -236,9 +236,9 @@ class _Layered:
         """Walks from a start to each state of each layer (kept at most 2)."""
         out = [np.ones(len(self.layers[0]), dtype=np.int64)]
         for (owner, target, _), after in zip(self.steps, self.layers[1:], strict=True):
-            nxt = np.zeros(len(after), dtype=np.int64)
-            np.add.at(nxt, np.searchsorted(after, target), out[-1][owner])
-            out.append(np.minimum(nxt, 2))
+            nxt = np.bincount(np.searchsorted(after, target), weights=out[-1][owner],
+                              minlength=len(after))
+            out.append(np.minimum(nxt, 2).astype(np.int64))
         return out
 
     def walks(self) -> int:

@@ -15,6 +15,7 @@ from trailkit.solvers.frontends.cli.output import as_shown
 from trailkit.solvers.frontends.presenter.claim_words import (
     claim_lines,
     claims_json,
+    count_claims_json,
     length_note,
     unique_json,
 )
@@ -243,6 +244,7 @@ def count_json(puzzle: Puzzle, result: CountResult, spec: str | None,
     out["time_s"] = round(float(result.stats.get("time_s", 0.0)), 6)
     if "crosscheck" in result.stats:
         out["crosscheck"] = result.stats["crosscheck"]
+    out["claims"] = count_claims_json(result.backend, out["method"], result.complete)
     if puzzle.expect:
         out["expect"] = _expect_json(puzzle, result.complete,
                                      expectation_mismatches(puzzle, count=result))

@@ -23,9 +23,8 @@ from trailkit.models.answer import Answer, Claim, Status, Walk
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.support.words import plural
 
-__all__ = ["claim_lines", "claims_json", "fewest_words", "length_note", "proof_words",
-           "proved_claim_json",
-           "proved_claim_text", "unique_json"]
+__all__ = ["claim_lines", "claims_json", "count_claims_json", "fewest_words", "length_note",
+           "proof_words", "proved_claim_json", "proved_claim_text", "unique_json"]
 
 
 def claims_json(answer: Answer) -> list[dict[str, Any]]:
@@ -144,3 +143,15 @@ def fewest_words(claim: Claim) -> str:
     if claim.certificate is None:
         return "the fewest, proven: the puzzle as given has a verified walk"
     return f"the fewest, proven: the original's {proof_words(claim)}"
+
+
+def count_claims_json(backend: str, method: str, complete: bool) -> list[dict[str, Any]]:
+    """A count's ``claims``: ``count`` (the number is exact), not certified yet: it rests on
+    the backend's enumeration or formula. None for a count a limit stopped (a lower
+    bound claims no exact number)."""
+    if not complete:
+        return []
+    how = "formula" if method == "exact" else "enumeration"
+    return [{"claim": "count", "certificate": None, "checked": False,
+             "why": f"not certified (no certificate for counts yet); rests on {backend}'s "
+                    f"{how}"}]
