@@ -337,3 +337,11 @@ def test_a_count_says_it_is_not_certified(capsys: pytest.CaptureFixture[str]) ->
     assert json.loads(out)["claims"] == [{
         "claim": "count", "certificate": None, "checked": False,
         "why": "not certified (no certificate for counts yet); rests on direct's formula"}]
+
+
+def test_a_second_walk_names_the_parallel_plank_it_takes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["prove", write_tyre_with(tmp_path, "T Z red"), "--claim", "unique"],
+                       capsys)
+    second = out.splitlines()[1]
+    assert code == 1 and second.endswith("-> Z -red-#86-> T"), second

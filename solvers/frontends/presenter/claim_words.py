@@ -17,6 +17,7 @@ rests on. The JSON is the contract's ``claims`` list: ``{"claim", "certificate",
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from trailkit.models.answer import Answer, Claim, Status, Walk
@@ -90,13 +91,21 @@ def claim_lines(puzzle: Puzzle, answer: Answer) -> list[str]:
 
 
 def walk_words(puzzle: Puzzle, walk: Walk) -> str:
-    """A walk on one line: ``A -red-> E -blue-> I``."""
+    """A walk on one line: ``A -red-> E -blue-#7-> I`` (the edge's id where parallel edges
+    would leave the step ambiguous)."""
     if not walk.nodes:
         return "the empty walk"
+    joins = Counter(frozenset((puzzle.tail[e], puzzle.head[e])) for e in set(walk.edges))
+    parallel = {e for e in range(puzzle.num_edges)
+                if frozenset((puzzle.tail[e], puzzle.head[e])) in joins}
+    shared = Counter(frozenset((puzzle.tail[e], puzzle.head[e])) for e in parallel)
     words = [puzzle.nodes[walk.nodes[0]]]
     for e, v in zip(walk.edges, walk.nodes[1:], strict=True):
         colour = puzzle.colour_name(e)
-        words.append(f"-{colour}-> {puzzle.nodes[v]}" if colour else f"-> {puzzle.nodes[v]}")
+        label = f"-{colour}" if colour else ""
+        if shared[frozenset((puzzle.tail[e], puzzle.head[e]))] > 1:
+            label += f"-#{puzzle.edge_id(e)}"  # parallel edges: which one
+        words.append(f"{label}-> {puzzle.nodes[v]}")
     return " ".join(words)
 
 
