@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from trailkit.models.answer import Answer, Certificate, Status
+from trailkit.models.answer import Answer, Certificate, Claim, Status
 from trailkit.models.checking.certificates import check_certificate, verdict
 from trailkit.models.errors import (
     Location,
@@ -35,15 +35,16 @@ from trailkit.models.errors import (
     VerificationFailure,
 )
 from trailkit.models.formats.inputs import InputRefused, read_bounded
-from trailkit.models.puzzle import Puzzle
+from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.registry import get_backend
+from trailkit.solvers.pipeline.claims import STATE_LIMIT, answer_claims
 from trailkit.solvers.pipeline.policy import time_left
 from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.support.version import trailkit_version
 
-__all__ = ["CERTIFICATE_FORMAT", "CertificateCheck", "Proof", "certificate_files",
-           "check_certificate_file", "prove"]
+__all__ = ["CERTIFICATE_FORMAT", "CLAIMS", "CertificateCheck", "Proof", "certificate_files",
+           "check_certificate_file", "prove", "prove_claim"]
 
 CERTIFICATE_FORMAT = "trailkit-certificate/1"
 FIRST_LOOK = 50_000
@@ -64,6 +65,8 @@ class Proof:
     accepted; ``solved`` carries the ``length`` of a verified walk (nothing to prove);
     ``unknown`` says in ``reason`` why no certificate was made. ``document`` is the
     self-contained certificate file's content (``None`` without a certificate).
+    For another claim (:func:`prove_claim`), ``claim`` is that claim as made and checked:
+    ``solved`` with a checked claim (``unique`` may be false, with a second walk).
     """
 
     status: Status
@@ -72,6 +75,7 @@ class Proof:
     reason: str = ""
     length: int | None = None
     decided_by: str = ""
+    claim: Claim | None = None
 
 
 @dataclass(frozen=True)
@@ -150,6 +154,57 @@ def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = NO_LIMITS
     document = {"format": CERTIFICATE_FORMAT, "trailkit": trailkit_version(), "spec": spec_path,
                 "spec_sha256": _sha256(spec_path), "certificate": certificate.to_json()}
     return Proof(Status.UNSOLVABLE, certificate, document, decided_by=decided_by)
+
+
+CLAIMS = ("unsolvable", "shortest", "unique")
+"""The claims ``prove --claim`` certifies."""
+
+
+def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
+                spec_path: str | None = None, state_limit: int = STATE_LIMIT) -> Proof:
+    """Make and check the certificate of ``claim`` (``shortest`` or ``unique``) for
+    ``puzzle``: ``solved`` with the checked claim and its certificate file's content;
+    ``unsolvable`` when there is no walk at all; ``unknown`` when a limit came first or
+    the certificate could not be made. Raises :class:`UnsupportedPuzzle` when the claim
+    does not apply to the puzzle (saying which claims do)."""
+    why_not = _claim_applies(puzzle, claim)
+    if why_not:
+        raise UnsupportedPuzzle(f"the {claim} claim does not apply: {why_not}; claims that "
+                                f"apply here: {', '.join(_applying(puzzle))}")
+    answer = solve(puzzle, "direct", limits)
+    if answer.status is Status.UNSOLVABLE:
+        return Proof(Status.UNSOLVABLE, answer.certificate, decided_by=answer.decided_by,
+                     reason=f"there is no walk at all, so no {claim} one")
+    if answer.status is not Status.SOLVED:
+        return Proof(Status.UNKNOWN, reason=answer.reason, decided_by=answer.decided_by)
+    made = answer_claims(puzzle, answer, unique=claim == "unique", state_limit=state_limit)
+    found = next(c for c in made if c.claim == claim)
+    if not found.checked:
+        return Proof(Status.UNKNOWN, reason=found.why, claim=found, length=answer.length,
+                     decided_by=answer.decided_by)
+    document = None
+    if found.certificate is not None:
+        document = {"format": CERTIFICATE_FORMAT, "trailkit": trailkit_version(),
+                    "spec": spec_path, "spec_sha256": _sha256(spec_path), "claim": claim,
+                    "length": answer.length, "certificate": found.certificate.to_json()}
+    return Proof(Status.SOLVED, found.certificate, document, length=answer.length,
+                 decided_by=answer.decided_by, claim=found)
+
+
+def _claim_applies(puzzle: Puzzle, claim: str) -> str:
+    """Why ``claim`` does not apply to ``puzzle`` (empty: it does)."""
+    if claim not in CLAIMS:
+        return f"trailkit certifies {', '.join(CLAIMS)}"
+    if claim in ("shortest", "unique") and puzzle.objective is not Objective.SHORTEST:
+        return "it is made for walks of the fewest steps (objective: shortest, every " \
+            "colour walk), and this puzzle asks for none"
+    if claim == "unique" and (puzzle.use is not EdgeUse.ANY or puzzle.closed):
+        return "it is certified for open walks that may reuse edges only, so far"
+    return ""
+
+
+def _applying(puzzle: Puzzle) -> list[str]:
+    return [claim for claim in CLAIMS if not _claim_applies(puzzle, claim)]
 
 
 def _no_proof_applies(answer: Answer, why_not: str, drup: bool, precheck: bool) -> Proof:
@@ -305,6 +360,11 @@ def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None =
                                     str(body["type"]))
         body = read
     certificate = Certificate.from_json(body)
+    stated = [f"the file states {key} {obj[key]!r} but its certificate {body.get(key)!r}"
+              for key in ("claim", "length") if key in obj and obj[key] != body.get(key)]
+    if stated:
+        return CertificateCheck(False, f"{certificate.kind} certificate: {stated[0]}",
+                                certificate.kind)
     checked = verdict(puzzle, certificate, progress=progress)
     if checked.problems:
         return CertificateCheck(False, f"{certificate.kind} certificate: "

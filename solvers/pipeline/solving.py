@@ -33,6 +33,7 @@ from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.registry import BackendName, backend_names, get_backend
 from trailkit.solvers.pipeline.certify import certify
+from trailkit.solvers.pipeline.claims import answer_claims
 from trailkit.solvers.pipeline.policy import (
     AUTO,
     PRECHECK,
@@ -46,13 +47,16 @@ __all__ = ["check_answer", "precheck", "solve", "solve_all"]
 
 def solve(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
           limits: Limits = NO_LIMITS, crosscheck: str | None = AUTO, *,
-          precheck: bool = True) -> Answer:
+          precheck: bool = True, unique: bool = False) -> Answer:
     """Solve ``puzzle`` with ``backend`` and return a verified, checked, cross-checked answer.
 
     ``crosscheck`` names the second backend; ``"auto"`` uses ``direct`` for every other
     backend (and a second backend to confirm an unsolvable answer that has no
     certificate); ``None`` turns the cross-check off (confirmation still happens).
     ``precheck=False`` skips the structural pre-check, so the backend decides alone.
+    A solved answer carries its ``claims`` (shortest, longest; ``unique`` asks whether
+    the walk is the only one), each certified or saying why not
+    (:func:`~trailkit.solvers.pipeline.claims.answer_claims`).
     """
     engine = engine_for(puzzle, backend, limits)
     started = time.perf_counter()
@@ -69,7 +73,7 @@ def solve(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
     second_name = second_opinion(engine, crosscheck, needs_confirmation=needs_confirmation)
     if second_name is not None:
         answer = _cross_check(puzzle, answer, second_name, second_limits(limits, started))
-    return answer
+    return answer.with_(claims=answer_claims(puzzle, answer, unique=unique))
 
 
 def solve_all(puzzle: Puzzle, limits: Limits = NO_LIMITS,

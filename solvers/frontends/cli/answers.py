@@ -61,6 +61,9 @@ def _add_solve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--from-model", metavar="FILE",
                    help="read a SAT solver's model ('v' lines) for the spec's DIMACS export "
                         "and verify it instead of solving")
+    p.add_argument("--unique", action="store_true",
+                   help="also say whether the walk is the only solution (the only shortest "
+                        "walk), with a certificate, or show a second walk")
     add_limits(p)
     add_precheck(p)
     p.set_defaults(run=cmd_solve)
@@ -95,6 +98,9 @@ def _add_prove(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--backend", default="sat",
                    help="backend that makes DRUP proofs (sat, sat:NAME)")
     add_out(p, "CERT.json", "the certificate", stdout=False)
+    p.add_argument("--claim", choices=("unsolvable", "shortest", "unique"),
+                   default="unsolvable", help="the claim to certify (default: unsolvable); "
+                   "shortest: no walk is shorter; unique: no other shortest walk exists")
     p.add_argument("--drup", action="store_true",
                    help="make a DRUP proof even where a structural certificate exists")
     p.add_argument("--proof-dir", metavar="DIR",
@@ -153,7 +159,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             warn(f"trailkit: skipping {name}: {why}")
     else:
         answers = [solve(puzzle, args.backend, limits_from(args), _crosscheck(args),
-                         precheck=precheck)]
+                         precheck=precheck, unique=args.unique)]
     if args.json:
         objs = [answer_json(puzzle, a, args.spec) for a in answers]
         first = objs[0]
@@ -218,6 +224,8 @@ def cmd_prove(args: argparse.Namespace) -> int:
     if args.lrat and not (args.proof_dir or args.out):
         raise TrailkitError("--lrat needs --proof-dir DIR or --out CERT.json (where the "
                             "LRAT proof goes)")
+    if args.claim != "unsolvable":
+        return _prove_claim(puzzle, args)
     targets = _proof_targets(args)
     status = status_line() if not args.json else None
     proof = prove(puzzle, args.backend, limits_from(args), spec_path=args.spec,
@@ -252,6 +260,40 @@ def cmd_prove(args: argparse.Namespace) -> int:
             f"unknown: {proof.reason}")
     return {Status.SOLVED: Exit.OK, Status.UNSOLVABLE: Exit.UNSOLVABLE}.get(
         proof.status, Exit.UNKNOWN)
+
+
+def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
+    """``prove --claim shortest|unique``: exit 0 certified (unique: yes), 1 not unique
+    (a second walk shown) or no walk at all, 3 unknown."""
+    from trailkit.solvers.frontends.presenter.claim_words import (
+        proved_claim_json,
+        proved_claim_text,
+    )
+    from trailkit.solvers.pipeline.proving import prove_claim
+
+    if args.proof_dir or args.lrat or args.drup:
+        raise TrailkitError(f"--claim {args.claim} has no DRUP proof: its certificate is "
+                            "the layers of reachable states (use --out CERT.json)")
+    proof = prove_claim(puzzle, args.claim, limits_from(args), spec_path=args.spec)
+    if args.out and proof.document is not None:
+        atomic_write(args.out, json.dumps(proof.document, indent=1) + "\n")
+    parts = (args.claim, proof.status, proof.claim, proof.length)
+    if args.json:
+        output.emit_json({"format": "trailkit-prove/1", "spec": args.spec,
+                          "status": proof.status.value, "certificate": None if
+                          proof.certificate is None else {"type": proof.certificate.kind,
+                                                          "checked": True},
+                          "decided_by": proof.decided_by, "reason": proof.reason or None,
+                          "out": args.out if proof.document is not None else None,
+                          **proved_claim_json(*parts)})
+    else:
+        say(proved_claim_text(puzzle, *parts, proof.reason))
+        if args.out and proof.document is not None:
+            say(f"certificate written to {args.out}")
+    if proof.status is Status.SOLVED:
+        return Exit.OK if proof.claim is None or proof.claim.value is not False \
+            else Exit.UNSOLVABLE
+    return Exit.UNSOLVABLE if proof.status is Status.UNSOLVABLE else Exit.UNKNOWN
 
 
 def _proof_targets(args: argparse.Namespace) -> dict[str, Path]:

@@ -31,6 +31,7 @@ from trailkit.solvers.frontends.cli.options import (
     limits_from,
 )
 from trailkit.solvers.frontends.cli.output import say, use_names, warn
+from trailkit.solvers.frontends.presenter.claim_words import fewest_words
 from trailkit.solvers.support.files import atomic_write, refuse_overwrite
 
 __all__ = ["EXPLAIN_FORMAT", "REPAIR_FORMAT", "register"]
@@ -238,7 +239,7 @@ def repair_text(result: Any, spec: str) -> str:
                                         "any two)"))
         return "\n".join(lines)
     how_many = (f"{len(result.repairs)} repairs" if len(result.repairs) > 1 else "repair")
-    proven = "the fewest, proven" if result.minimal else "fewer not ruled out"
+    proven = fewest_words(_fewest(result))
     lines.append(f"{how_many} with {plural(result.changes or 0, 'change')} ({proven}; "
                  f"{result.method}, {result.time_s:.3f} s):")
     joined = {frozenset((puzzle.nodes[puzzle.tail[e]], puzzle.nodes[puzzle.head[e]]))
@@ -270,6 +271,13 @@ def repair_text(result: Any, spec: str) -> str:
     return "\n".join(lines)
 
 
+def _fewest(result: Any) -> Any:
+    from trailkit.solvers.pipeline.claims import fewest_changes_claim
+
+    return fewest_changes_claim(result.changes, result.original, minimal=result.minimal,
+                                proof=result.proof)
+
+
 def repair_json(result: Any, spec: str) -> dict[str, Any]:
     """The contract's ``trailkit-repair/1`` object."""
     from trailkit.solvers.tools.repair.changes import changes_json
@@ -284,6 +292,7 @@ def repair_json(result: Any, spec: str) -> dict[str, Any]:
         "format": REPAIR_FORMAT, "spec": spec, "name": puzzle.name, "kind": puzzle.kind,
         "status": result.status.value, "changes": result.changes,
         "minimal": bool(result.minimal), "proof": result.proof or None,
+        "claims": [] if result.changes is None else [_fewest(result).to_json()],
         "method": result.method or None, "candidates": result.candidates,
         "all": bool(result.complete_list),
         "repairs": [{"changes": changes_json(puzzle, r.changes),
@@ -315,6 +324,14 @@ def cmd_explain(args: argparse.Namespace) -> int:
         found.status, Exit.UNKNOWN)
 
 
+def _core_claims(core: Any) -> list[dict[str, Any]]:
+    from trailkit.solvers.pipeline.claims import minimal_core_claim
+
+    if core is None or not core.edges:
+        return []
+    return [minimal_core_claim(core.minimal, core.certificate, len(core.witnesses)).to_json()]
+
+
 def explain_json(found: Any, spec: str) -> dict[str, Any]:
     """The contract's ``trailkit-explain/1`` object."""
     puzzle = found.puzzle
@@ -332,6 +349,7 @@ def explain_json(found: Any, spec: str) -> dict[str, Any]:
                 "witnesses": [w.steps_json(puzzle) for w in c.witnesses]}
     return {"format": EXPLAIN_FORMAT, "spec": spec, "name": puzzle.name, "kind": puzzle.kind,
             "status": found.status.value, "certificate": certificate, "core": core,
+            "claims": _core_claims(found.core),
             "situations": None if found.situations is None else
             found.situations.to_json(puzzle),
             "text": _words(puzzle, found.text), "time_s": round(found.time_s, 6)}

@@ -12,6 +12,13 @@ from trailkit.models.formats.jsontext import StepsJson
 from trailkit.models.puzzle import Objective, Puzzle
 from trailkit.models.support.words import in_puzzle_words, plural
 from trailkit.solvers.frontends.cli.output import as_shown
+from trailkit.solvers.frontends.presenter.claim_words import (
+    claim_lines,
+    claims_json,
+    count_claims_json,
+    length_note,
+    unique_json,
+)
 from trailkit.solvers.pipeline.expectations import expectation_mismatches
 from trailkit.solvers.pipeline.policy import PRECHECK
 
@@ -48,6 +55,8 @@ def answer_json(puzzle: Puzzle, answer: Answer, spec: str | None) -> dict[str, A
         "crosscheck": answer.crosscheck.to_json() if answer.crosscheck else None,
         "reason": answer.reason or None,
         "time_s": round(answer.time_s, 6),
+        "claims": claims_json(answer),
+        **unique_json(puzzle, answer),
     }
     if answer.stats.get("encoding"):  # the sat backends: which encoding answered
         out["encoding"] = answer.stats["encoding"]
@@ -169,9 +178,7 @@ def answer_text(puzzle: Puzzle, answer: Answer, spec: str | None,
         assert answer.walk is not None
         size = (plural(len(answer.walk), "domino", "dominoes") if puzzle.kind == "domino-chain"
                 else plural(len(answer.walk), "step"))
-        extreme = "longest" if puzzle.wants_longest else "shortest"
-        best = f" (proven {extreme})" if answer.optimal else ""
-        lines.append(f"solved by {_decided(answer)} in {took}: {size}{best}, "
+        lines.append(f"solved by {_decided(answer)} in {took}: {size}{length_note(answer)}, "
                      "verified by the independent checker")
         if answer.walk.edges:
             lines += walk_lines(puzzle, answer)
@@ -179,6 +186,7 @@ def answer_text(puzzle: Puzzle, answer: Answer, spec: str | None,
             lines.append(f"  the empty walk at {puzzle.nodes[answer.walk.nodes[0]]}")
         else:
             lines.append("  the empty walk (the puzzle has no nodes)")
+        lines += claim_lines(puzzle, answer)
     elif answer.status is Status.UNSOLVABLE:
         lines.append(f"unsolvable, according to {_decided(answer)} in {took}")
         explanation = ""
@@ -236,6 +244,7 @@ def count_json(puzzle: Puzzle, result: CountResult, spec: str | None,
     out["time_s"] = round(float(result.stats.get("time_s", 0.0)), 6)
     if "crosscheck" in result.stats:
         out["crosscheck"] = result.stats["crosscheck"]
+    out["claims"] = count_claims_json(result.backend, out["method"], result.complete)
     if puzzle.expect:
         out["expect"] = _expect_json(puzzle, result.complete,
                                      expectation_mismatches(puzzle, count=result))

@@ -1,0 +1,166 @@
+"""What an answer claims and what each claim rests on, in words and in JSON (CONTRACT 1.3 §6).
+
+Never a bare "proven": a claim is said proven only with the certificate the independent
+checker accepted ("25 steps (proven shortest: layers certificate accepted by the
+independent checker)"); otherwise the words say it is not certified, why, and what it
+rests on. The JSON is the contract's ``claims`` list: ``{"claim", "certificate",
+"checked"[, "why"]}`` for every claim the answer makes, ``unsolvable`` included.
+
+>>> from trailkit.models.answer import Answer, Claim, Walk
+>>> a = Answer.solved("direct", Walk((0, 1), (0,)), optimal=True).with_(
+...     claims=(Claim("shortest", False, value=1, why="not certified (too big)"),))
+>>> claims_json(a)
+[{'claim': 'shortest', 'certificate': None, 'checked': False, 'why': 'not certified (too big)'}]
+>>> length_note(a)
+' (shortest: not certified (too big))'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from trailkit.models.answer import Answer, Claim, Status, Walk
+from trailkit.models.puzzle import Puzzle
+from trailkit.models.support.words import plural
+
+__all__ = ["claim_lines", "claims_json", "count_claims_json", "fewest_words", "length_note",
+           "proof_words", "proved_claim_json", "proved_claim_text", "unique_json"]
+
+
+def claims_json(answer: Answer) -> list[dict[str, Any]]:
+    """The answer's ``claims``: its unsolvability (with the certificate it rests on) and
+    every claim beyond its walk."""
+    out: list[dict[str, Any]] = []
+    if answer.status is Status.UNSOLVABLE:
+        checked = bool(answer.certificate_checked and answer.certificate is not None)
+        entry: dict[str, Any] = {"claim": "unsolvable", "certificate":
+                                 answer.certificate.kind if checked and answer.certificate
+                                 else None, "checked": checked}
+        if not checked:
+            entry["why"] = (answer.reason or "no certificate") + \
+                "; rests on the agreement of two backends"
+        out.append(entry)
+    return out + [claim.to_json() for claim in answer.claims]
+
+
+def unique_json(puzzle: Puzzle, answer: Answer) -> dict[str, Any]:
+    """``unique`` (true, false, or null when undecided) and, when false, ``other_steps``:
+    the second verified walk. Empty when uniqueness was not asked."""
+    claim = _claim(answer, "unique")
+    if claim is None:
+        return {}
+    out: dict[str, Any] = {"unique": claim.value if claim.checked else None}
+    if claim.witness is not None:
+        out["other_steps"] = claim.witness.steps_json(puzzle)
+        out["other_start"] = puzzle.nodes[claim.witness.nodes[0]] \
+            if claim.witness.nodes else None
+    return out
+
+
+def length_note(answer: Answer) -> str:
+    """What the length of a solved answer's walk is said to be, and on what: ``""`` when
+    the answer makes no such claim."""
+    for claim in answer.claims:
+        if claim.claim in ("shortest", "longest"):
+            if claim.checked and claim.certificate is not None:
+                return f" (proven {claim.claim}: {proof_words(claim)})"
+            return f" ({claim.claim}: {claim.why})"
+    return ""
+
+
+def proof_words(claim: Claim) -> str:
+    """``layers certificate accepted by the independent checker``."""
+    kind = claim.certificate.kind if claim.certificate is not None else "no"
+    return f"{kind} certificate accepted by the independent checker"
+
+
+def claim_lines(puzzle: Puzzle, answer: Answer) -> list[str]:
+    """The lines an answer adds for its ``unique`` claim (none when not asked)."""
+    claim = _claim(answer, "unique")
+    if claim is None:
+        return []
+    best = "shortest walk" if _claim(answer, "shortest") is not None else "solution"
+    if not claim.checked:
+        return [f"  unique: {claim.why}"]
+    if claim.value:
+        return [f"  unique: the only {best} (proven: {proof_words(claim)})"]
+    assert claim.witness is not None
+    return [f"  not unique: a second {best} of {plural(len(claim.witness), 'step')}, "
+            "verified by the independent checker:", "    " + walk_words(puzzle, claim.witness)]
+
+
+def walk_words(puzzle: Puzzle, walk: Walk) -> str:
+    """A walk on one line: ``A -red-> E -blue-#7-> I`` (the edge's id where parallel edges
+    would leave the step ambiguous)."""
+    if not walk.nodes:
+        return "the empty walk"
+    joins = Counter(frozenset((puzzle.tail[e], puzzle.head[e])) for e in set(walk.edges))
+    parallel = {e for e in range(puzzle.num_edges)
+                if frozenset((puzzle.tail[e], puzzle.head[e])) in joins}
+    shared = Counter(frozenset((puzzle.tail[e], puzzle.head[e])) for e in parallel)
+    words = [puzzle.nodes[walk.nodes[0]]]
+    for e, v in zip(walk.edges, walk.nodes[1:], strict=True):
+        colour = puzzle.colour_name(e)
+        label = f"-{colour}" if colour else ""
+        if shared[frozenset((puzzle.tail[e], puzzle.head[e]))] > 1:
+            label += f"-#{puzzle.edge_id(e)}"  # parallel edges: which one
+        words.append(f"{label}-> {puzzle.nodes[v]}")
+    return " ".join(words)
+
+
+def _claim(answer: Answer, name: str) -> Claim | None:
+    return next((claim for claim in answer.claims if claim.claim == name), None)
+
+
+def proved_claim_text(puzzle: Puzzle, claim_name: str, status: Status, claim: Claim | None,
+                      length: int | None, reason: str) -> str:
+    """What ``prove --claim`` found, in words: the claim and its certificate's check."""
+    if status is Status.UNSOLVABLE:
+        return f"unsolvable: {reason}"
+    if claim is None or not claim.checked:
+        return f"unknown: {claim.why if claim is not None else reason}"
+    if claim.claim == "shortest":
+        return (f"shortest: {plural(length or 0, 'step')} ({proof_words(claim)})\n"
+                f"  {claim.holds}")
+    if claim.value:
+        return f"unique: the only shortest walk ({proof_words(claim)})\n  {claim.holds}"
+    assert claim.witness is not None
+    return "\n".join(["not unique: " + claim.holds + ":",
+                      "  " + walk_words(puzzle, claim.witness)])
+
+
+def proved_claim_json(claim_name: str, status: Status, claim: Claim | None,
+                      length: int | None) -> dict[str, Any]:
+    """The ``trailkit-prove/1`` fields of ``prove --claim``: ``claim``, the value it
+    states (``length``; ``unique``) and ``claims``."""
+    out: dict[str, Any] = {"claim": claim_name,
+                           "claims": [] if claim is None else [claim.to_json()]}
+    if claim is not None and claim.checked:
+        out["length"] = length
+        if claim.claim == "unique":
+            out["unique"] = bool(claim.value)
+    return out
+
+
+def fewest_words(claim: Claim) -> str:
+    """What a repair's number of changes rests on: ``the fewest, proven: the original's
+    parity certificate accepted by the independent checker``, or ``the fewest not
+    certified (...)``."""
+    if not claim.checked:
+        return f"the fewest {claim.why}"
+    if claim.certificate is None:
+        return "the fewest, proven: the puzzle as given has a verified walk"
+    return f"the fewest, proven: the original's {proof_words(claim)}"
+
+
+def count_claims_json(backend: str, method: str, complete: bool) -> list[dict[str, Any]]:
+    """A count's ``claims``: ``count`` (the number is exact), not certified yet: it rests on
+    the backend's enumeration or formula. None for a count a limit stopped (a lower
+    bound claims no exact number)."""
+    if not complete:
+        return []
+    how = "formula" if method == "exact" else "enumeration"
+    return [{"claim": "count", "certificate": None, "checked": False,
+             "why": f"not certified (no certificate for counts yet); rests on {backend}'s "
+                    f"{how}"}]

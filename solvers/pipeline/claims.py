@@ -1,0 +1,318 @@
+"""Certificates for the claims an answer makes beyond its walk: shortest, unique.
+
+The maker side of CONTRACT 1.3 §6. Each function here makes a certificate for one claim
+about a verified walk, has the independent checker
+(:mod:`trailkit.models.checking.shortest`, which shares no code with this module or any
+backend) accept it, and returns a :class:`~trailkit.models.answer.Claim` saying what the
+claim rests on: the certificate the checker accepted, or why there is none ("not
+certified: ..."). A certificate the checker rejects for a walk a backend called
+shortest is a bug, raised as :class:`VerificationFailure`.
+
+``layers`` certificates (open walks): the (node, colour-phase) states reachable in exactly
+0, 1, ... steps, built here by a breadth-first search over the direct backend's table of
+moves (:func:`~trailkit.solvers.backends.direct.reachability.build_state_graph`), one
+layer at a time in NumPy. Their size is bounded (:data:`STATE_LIMIT` states over all
+layers): past it the claim is "not certified", with the count reached.
+
+>>> from trailkit.models.spec import load_spec_text
+>>> from trailkit.solvers.pipeline.solving import solve
+>>> p = load_spec_text("trailkit: 1\\nkind: colour-walk\\ncolours: [red, blue]\\n"
+...                    "start: a\\ngoal: c\\nedges: [a b red, b c blue, b c blue]\\n")
+>>> walk = solve(p).walk
+>>> shortest = shortest_claim(p, walk)
+>>> shortest.checked, shortest.value, shortest.certificate.kind
+(True, 2, 'layers')
+>>> other = unique_claim(p, walk)
+>>> other.value, other.checked, other.witness.edges, walk.edges
+(False, True, (0, 2), (0, 1))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from trailkit.models.answer import Answer, Certificate, Claim, Status, Walk
+from trailkit.models.checking.shortest import layers_verdict
+from trailkit.models.checking.verify import verify
+from trailkit.models.errors import VerificationFailure
+from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.models.support.words import plural
+from trailkit.solvers.backends.direct.reachability import (
+    ANY_PHASE,
+    StateGraph,
+    build_state_graph,
+)
+
+__all__ = ["STATE_LIMIT", "answer_claims", "fewest_changes_claim", "minimal_core_claim",
+           "shortest_claim", "unique_claim"]
+
+STATE_LIMIT = 1_000_000
+"""The most (node, phase) states a layers certificate may hold over all its layers."""
+
+
+def answer_claims(puzzle: Puzzle, answer: Answer, *, unique: bool = False,
+                  state_limit: int = STATE_LIMIT) -> tuple[Claim, ...]:
+    """The claims a solved, verified ``answer`` makes beyond its walk, each with what it
+    rests on: ``shortest`` (or ``longest``) when it says its walk is optimal (not for
+    exactly-once walks: they all have one length, the number of edges), and with
+    ``unique`` whether the walk is the only solution (the only optimal one under an
+    objective). Unsolved answers make none here (their certificate is their claim)."""
+    walk = answer.walk
+    if answer.status is not Status.SOLVED or walk is None:
+        return ()
+    rests_on = answer.decided_by or answer.backend
+    claims: list[Claim] = []
+    if answer.optimal and puzzle.wants_longest:
+        claims.append(Claim("longest", False, value=len(walk), why=_unproven(
+            "no certificate for the longest walk yet", rests_on)))
+    elif answer.optimal and puzzle.use is not EdgeUse.EXACTLY_ONCE:  # else: one length
+        claims.append(shortest_claim(puzzle, walk, rests_on=rests_on,
+                                     state_limit=state_limit))
+    if unique:
+        claims.append(_uniqueness(puzzle, answer, walk, claims, rests_on, state_limit))
+    return tuple(claims)
+
+
+def _uniqueness(puzzle: Puzzle, answer: Answer, walk: Walk, claims: list[Claim],
+                rests_on: str, state_limit: int) -> Claim:
+    """The ``unique`` claim: by layers when the walk is a certified shortest one, else
+    why not (a walk of no objective, or once-only edges)."""
+    if claims and claims[0].claim == "shortest" and claims[0].checked:
+        return unique_claim(puzzle, walk, rests_on=rests_on, state_limit=state_limit)
+    if puzzle.objective is Objective.SHORTEST and not answer.optimal:
+        why = f"{rests_on} does not say its walk is the shortest"
+    elif claims and claims[0].claim == "shortest":
+        why = "the walk's shortness is not certified"
+    else:
+        return Claim("unique", False, why="not decided (only shortest walks that may reuse "
+                     "edges have a uniqueness certificate so far; trailkit count counts the "
+                     "solutions)")
+    return Claim("unique", False, why=_unproven(why, rests_on))
+
+
+def fewest_changes_claim(changes: int | None, original: Answer, *, minimal: bool,
+                         proof: str) -> Claim:
+    """The claim that no repair has fewer than ``changes`` changes (``repair``), given the
+    answer for the puzzle as given (``original``, checked by the pipeline) and what the
+    repair search says it proved (``minimal``, ``proof``).
+
+    0 changes: the original's verified walk. 1 change: the original's unsolvability
+    certificate, accepted by the independent checker. More: not certified yet; the claim
+    rests on the search's own argument."""
+    if changes == 0 and original.status is Status.SOLVED and original.verified:
+        return Claim("fewest-changes", True, value=0,
+                     holds="the puzzle as given has a verified walk: no change is needed")
+    if changes == 1 and original.status is Status.UNSOLVABLE and \
+            original.certificate_checked and original.certificate is not None:
+        return Claim("fewest-changes", True, original.certificate, value=1,
+                     holds="the puzzle as given is unsolvable (its "
+                     f"{original.certificate.kind} certificate accepted by the independent "
+                     "checker), so no repair has fewer than 1 change")
+    if changes == 1:
+        why = "the puzzle as given has no checked unsolvability certificate"
+    elif not minimal:
+        why = "fewer changes are not ruled out"
+    else:
+        why = f"no certificate for repairs of {changes} changes yet"
+    rests = f"; rests on the repair search: {proof}" if minimal and proof else ""
+    return Claim("fewest-changes", False, value=changes, why=f"not certified ({why}){rests}")
+
+
+def minimal_core_claim(minimal: bool, certificate: Certificate | None,
+                       witnesses: int) -> Claim:
+    """The claim that a core (``explain``) is one and is minimal: its ``certificate`` of
+    unsolvability (the ``odd-nodes`` argument, checked by
+    :mod:`trailkit.models.checking.core_certificates`; ``None`` when it rests on CP-SAT
+    alone) and, for each of its members, a witness walk using all the others, verified
+    there (``witnesses`` of them, all checked when ``minimal``)."""
+    if minimal and certificate is not None:
+        return Claim("minimal-core", True, certificate, value=witnesses, holds=(
+            f"the core's {certificate.kind} argument and {plural(witnesses, 'witness walk')}"
+            " (one without each member) accepted by the independent checker"))
+    why = ("its unsolvability rests on CP-SAT alone (no short certificate applies); each "
+           "member's witness walk is verified" if minimal else
+           "a member without a verified witness walk")
+    return Claim("minimal-core", False, certificate, value=witnesses,
+                 why=f"not certified ({why})")
+
+
+def shortest_claim(puzzle: Puzzle, walk: Walk, *, rests_on: str = "direct",
+                   state_limit: int = STATE_LIMIT) -> Claim:
+    """The claim that no walk solving ``puzzle`` is shorter than ``walk`` (verified, and
+    said to be shortest by ``rests_on``): a ``layers`` certificate the independent checker
+    accepted, or, unchecked, why there is none and that it rests on ``rests_on``."""
+    built = _layers(puzzle, len(walk), len(walk), state_limit)
+    if isinstance(built, str):
+        return Claim("shortest", False, value=len(walk), why=_unproven(built, rests_on))
+    certificate = _certificate(puzzle, "shortest", walk, built.layers)
+    return _checked(puzzle, "shortest", certificate, len(walk), rests_on)
+
+
+def unique_claim(puzzle: Puzzle, walk: Walk, *, rests_on: str = "direct",
+                 state_limit: int = STATE_LIMIT) -> Claim:
+    """Whether ``walk`` (verified, and shortest) is the only shortest walk of ``puzzle``.
+
+    ``value`` True: a ``layers`` certificate through step ``len(walk)``, whose walks the
+    checker counted (one). ``value`` False: ``witness`` is a second walk of the same
+    length, verified. ``checked`` False (``value`` None): why it could not be decided.
+    """
+    length = len(walk)
+    built = _layers(puzzle, length, length + 1, state_limit)
+    if isinstance(built, str):
+        return Claim("unique", False, why=_unproven(built, rests_on))
+    if built.walks() == 1:
+        certificate = _certificate(puzzle, "unique", walk, built.layers)
+        return _checked(puzzle, "unique", certificate, True, rests_on)
+    for other in built.walks_found():
+        if other != walk and not verify(puzzle, other):
+            return Claim("unique", True, value=False, witness=other, holds=(
+                f"a second walk of {plural(length, 'step')}, verified by the independent "
+                "checker"))
+    return Claim("unique", False, why=_unproven(
+        "the layers count more than one walk, but the others break the once-only rules",
+        rests_on))
+
+
+def _unproven(why: str, rests_on: str) -> str:
+    return f"not certified ({why}); rests on {rests_on}'s search"
+
+
+def _checked(puzzle: Puzzle, claim: str, certificate: Certificate, value: object,
+             rests_on: str) -> Claim:
+    """``certificate`` checked by the independent checker: the claim, or a loud failure."""
+    verdict = layers_verdict(puzzle, certificate.data)
+    if verdict.problems:
+        raise VerificationFailure(f"the {claim} certificate for {rests_on}'s walk is "
+                                  f"rejected by the independent checker: "
+                                  f"{'; '.join(verdict.problems[:3])}")
+    return Claim(claim, True, certificate, value=value, holds=verdict.holds)
+
+
+def _certificate(puzzle: Puzzle, claim: str, walk: Walk, layers: list[np.ndarray]
+                 ) -> Certificate:
+    """The ``layers`` certificate (names, not indices) of ``claim`` for ``walk``."""
+    graph_phases = [None, *(puzzle.colours.names if puzzle.colours else [ANY_PHASE])]
+    k = len(graph_phases)
+    names = puzzle.nodes
+    data = {
+        "claim": claim, "length": len(walk),
+        "start": names[walk.nodes[0]] if walk.nodes else None,
+        "walk": [puzzle.edge_id(e) for e in walk.edges],
+        "layers": [[[names[s // k], graph_phases[s % k]] for s in layer.tolist()]
+                   for layer in layers],
+    }
+    what = "no shorter walk" if claim == "shortest" else "no other walk as short"
+    return Certificate("layers", data, f"the states 0 to {len(layers) - 1} steps reach, "
+                       f"layer by layer: {what} solves the puzzle")
+
+
+class _Layered:
+    """The states reachable in exactly 0, 1, ... steps, with every step between layers."""
+
+    def __init__(self, puzzle: Puzzle, graph: StateGraph) -> None:
+        self.puzzle, self.graph = puzzle, graph
+        starts = np.asarray([v * graph.phases for v in puzzle.start_nodes()],
+                            dtype=np.int64)
+        self.layers: list[np.ndarray] = [np.unique(starts)]
+        self.may_end = np.ones(puzzle.num_nodes, dtype=bool)
+        if puzzle.end is not None:
+            self.may_end[:] = False
+            self.may_end[sorted(puzzle.end)] = True
+        self.steps: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+
+    def grow(self) -> None:
+        """Add the next layer: every allowed step out of the last one."""
+        owner, target, arc = _expand(self.graph, self.layers[-1])
+        self.steps.append((owner, target, arc))
+        self.layers.append(np.unique(target))
+
+    def stops(self, layer: np.ndarray) -> np.ndarray:
+        """The states of ``layer`` where the walk may stop (an open walk: its node)."""
+        return layer[self.may_end[layer // self.graph.phases]]
+
+    def counts(self) -> list[np.ndarray]:
+        """Walks from a start to each state of each layer (kept at most 2)."""
+        out = [np.ones(len(self.layers[0]), dtype=np.int64)]
+        for (owner, target, _), after in zip(self.steps, self.layers[1:], strict=True):
+            nxt = np.bincount(np.searchsorted(after, target), weights=out[-1][owner],
+                              minlength=len(after))
+            out.append(np.minimum(nxt, 2).astype(np.int64))
+        return out
+
+    def walks(self) -> int:
+        """Walks through every layer that end where the walk may stop (at most 2)."""
+        last = self.layers[-1]
+        ending = np.isin(last, self.stops(last))
+        return int(min(self.counts()[-1][ending].sum(), 2))
+
+    def walks_found(self) -> Iterator[Walk]:
+        """Walks through every layer that end where the walk may stop, one by one."""
+        counts = self.counts()
+        last = self.layers[-1]
+        for state in self.stops(last).tolist():
+            if counts[-1][np.searchsorted(last, state)]:
+                yield from self._back(len(self.layers) - 1, state, [], counts)
+
+    def _back(self, i: int, state: int, edges: list[int], counts: list[np.ndarray]
+              ) -> Iterator[Walk]:
+        if i == 0:
+            start = state // self.graph.phases
+            yield Walk.from_edges(self.puzzle, start, edges[::-1])
+            return
+        owner, target, arc = self.steps[i - 1]
+        for j in np.flatnonzero(target == state).tolist():
+            before = int(self.layers[i - 1][owner[j]])
+            if counts[i - 1][owner[j]]:
+                edge = self.graph.edge_of_arc(int(arc[j]))
+                yield from self._back(i - 1, before, [*edges, edge], counts)
+
+
+def _layers(puzzle: Puzzle, length: int, wanted: int, state_limit: int) -> _Layered | str:
+    """Layers 0 .. ``wanted``-1 of ``puzzle``'s states, none before ``length`` with a
+    state where the walk may stop; or why they cannot certify the claim."""
+    if puzzle.closed:
+        return "a closed walk has no layers certificate yet"
+    graph = build_state_graph(puzzle)
+    built = _Layered(puzzle, graph)
+    total = len(built.layers[0])
+    while True:
+        i = len(built.layers) - 1
+        if i < length and len(built.stops(built.layers[-1])):
+            if puzzle.use is EdgeUse.ANY:
+                raise VerificationFailure(f"a walk of {plural(i, 'step')} solves the "
+                                          f"puzzle, but one of {length} was called shortest")
+            return (f"with edges reused, {plural(i, 'step')} would do; the once-only rule "
+                    "is what makes the walk longer, and layers do not see it")
+        if len(built.layers) >= wanted:
+            del built.layers[wanted:]  # a walk of 0 steps: no layer below it
+            return built
+        built.grow()
+        total += len(built.layers[-1])
+        if total > state_limit:
+            return (f"the layers hold {total:,} states by step {i + 1}; "
+                    f"limit {state_limit:,}")
+
+
+def _expand(graph: StateGraph, states: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every allowed step out of ``states``: the index of the state it leaves, the state it
+    reaches and its arc number, one per arc."""
+    k = graph.phases
+    nodes, phase = states // k, states % k
+    first, count = graph.allowed_ptr[phase], graph.allowed_ptr[phase + 1] - \
+        graph.allowed_ptr[phase]
+    holder, picks = _spread(first, count)
+    groups = nodes[holder] * graph.groups + graph.allowed_flat[picks]
+    lo = graph.offsets[groups]
+    inner, at = _spread(lo, graph.offsets[groups + 1] - lo)
+    return holder[inner], graph.targets[at], graph.arcs[at]
+
+
+def _spread(first: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Ranges ``first[i] .. first[i] + count[i] - 1`` laid end to end: for each item, the
+    range it belongs to and its value."""
+    owner = np.repeat(np.arange(len(first)), count)
+    offset = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+    return owner, np.repeat(first, count) + offset

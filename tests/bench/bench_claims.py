@@ -1,0 +1,79 @@
+"""What certifying the claims costs: ``solve`` with its claims' certificates against without.
+
+Run: ``python tests/bench/bench_claims.py [TIME_LIMIT]`` (default 20 s a solve). For every
+bundled spec (``specs/``, ``specs/bench/``) it times the pipeline's ``solve`` (direct, no
+cross-check) as it is, making and checking the certificate of every claim the answer
+makes (issue 32), and with the claims left out; a median of 5 runs each (one run when a
+solve takes over a second), interleaved so a busy machine weighs on both alike. It prints
+a table of the specs whose answer makes a claim, the median of the ratios over all specs
+(issue 32's target: at most 2), and the restored tyre puzzle's shortest-walk certificate
+alone: made, and checked, median of 50 runs (target: under 50 ms).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from trailkit.models.checking.shortest import layers_verdict
+from trailkit.models.spec import load_spec
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.pipeline import solving
+from trailkit.solvers.pipeline.claims import shortest_claim, unique_claim
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def timed(function, *args, **kwargs) -> tuple[float, object]:
+    began = time.perf_counter()
+    value = function(*args, **kwargs)
+    return time.perf_counter() - began, value
+
+
+def both(puzzle, limits: Limits) -> tuple[float, float, object]:
+    """Median seconds of ``solve`` with claims, without, and the answer."""
+    made = solving.answer_claims
+    first, answer = timed(solving.solve, puzzle, "direct", limits, None)
+    runs = 1 if first > 1 else 5
+    with_claims, without = [first], []
+    for i in range(runs):
+        solving.answer_claims = lambda *a, **k: ()
+        without.append(timed(solving.solve, puzzle, "direct", limits, None)[0])
+        solving.answer_claims = made
+        if i + 1 < runs:
+            with_claims.append(timed(solving.solve, puzzle, "direct", limits, None)[0])
+    return statistics.median(with_claims), statistics.median(without), answer
+
+
+def main() -> None:
+    limits = Limits(time_limit=float(sys.argv[1]) if len(sys.argv) > 1 else 20.0)
+    ratios = []
+    print("| spec | claims | with (s) | without (s) | ratio |")
+    print("|---|---|---|---|---|")
+    for path in sorted([*ROOT.glob("specs/*.yaml"), *ROOT.glob("specs/*/*.yaml")]):
+        puzzle = load_spec(str(path))
+        with_claims, without, answer = both(puzzle, limits)
+        ratio = with_claims / max(without, 1e-6)
+        ratios.append(ratio)
+        if answer.claims:
+            names = ", ".join(f"{c.claim}{'' if c.checked else ' (unchecked)'}"
+                              for c in answer.claims)
+            print(f"| {path.relative_to(ROOT)} | {names} | {with_claims:.4f} | "
+                  f"{without:.4f} | {ratio:.2f} |")
+    print(f"\n{len(ratios)} specs: median ratio with/without claims {statistics.median(ratios):.2f}"
+          f", largest {max(ratios):.2f}")
+    tyre = load_spec(str(ROOT / "specs" / "tyre-puzzle" / "restored.yaml"))
+    walk = solving.solve(tyre, "direct", limits, None).walk
+    for name, make in (("shortest", shortest_claim), ("unique", unique_claim)):
+        made = [timed(make, tyre, walk)[0] for _ in range(50)]
+        data = make(tyre, walk).certificate.data
+        checks = [timed(layers_verdict, tyre, data)[0] for _ in range(50)]
+        print(f"restored tyre puzzle, {name} certificate: made and checked in "
+              f"{statistics.median(made) * 1000:.1f} ms (median of 50), of which the check "
+              f"{statistics.median(checks) * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
