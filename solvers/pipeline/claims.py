@@ -230,7 +230,7 @@ class _Layered:
 
     def stops(self, layer: np.ndarray) -> np.ndarray:
         """The states of ``layer`` where the walk may stop (an open walk: its node)."""
-        return layer[self.may_end[layer // self.graph.phases]]
+        return np.asarray(layer[self.may_end[layer // self.graph.phases]])
 
     def counts(self) -> list[np.ndarray]:
         """Walks from a start to each state of each layer (kept at most 2)."""

@@ -184,5 +184,6 @@ class FigureLayers(Canvas):
                     self.room.add_box(box)
                     return spot
         self.crowded = True
+        assert fallback is not None  # the loop above ran at least once
         self.room.add_box(fallback)
         return fallback.centre

@@ -125,7 +125,7 @@ def render_pdf(pages: Sequence[str]) -> bytes:
     w, h = (float(first.group(1)), float(first.group(2))) if first else PAPER["a4"]
     shared = cairocffi.PDFSurface(out, w * 0.75, h * 0.75)  # CSS pixels to points
 
-    class _Page(PDFSurface):  # type: ignore[misc]  # CairoSVG's class, untyped
+    class _Page(PDFSurface):  # CairoSVG's class (untyped)
         """CairoSVG's PDF surface drawing into the one shared document."""
 
         def _create_surface(self, width: float, height: float) -> tuple[object, float,
