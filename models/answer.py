@@ -17,7 +17,7 @@ import numpy as np
 
 from trailkit.models.puzzle import Puzzle
 
-__all__ = ["Answer", "Certificate", "CrossCheck", "Status", "Walk"]
+__all__ = ["Answer", "Certificate", "Claim", "CrossCheck", "Status", "Walk"]
 
 
 class Status(StrEnum):
@@ -198,6 +198,37 @@ class Certificate:
 
 
 @dataclass(frozen=True, slots=True)
+class Claim:
+    """One claim an answer makes beyond its walk (CONTRACT 1.3 §6), and what it rests on.
+
+    ``claim`` is ``shortest``, ``longest``, ``unique``, ``count``, ``fewest-changes`` or
+    ``minimal-core`` (``unsolvable`` is the answer's own certificate). ``checked`` is true
+    only when the independent checker accepted ``certificate`` (or, for ``unique`` false,
+    verified the second walk ``witness``); ``why`` says otherwise why not and what the
+    claim rests on instead. ``value`` is what is claimed: the length, the number of
+    solutions, or for ``unique`` whether the walk is the only one. ``holds`` is the
+    checker's own sentence on acceptance.
+    """
+
+    claim: str
+    checked: bool
+    certificate: Certificate | None = None
+    value: Any = None
+    why: str = ""
+    holds: str = ""
+    witness: Walk | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's ``{"claim", "certificate", "checked"[, "why"]}``."""
+        out: dict[str, Any] = {"claim": self.claim, "certificate":
+                               self.certificate.kind if self.certificate else None,
+                               "checked": self.checked}
+        if self.why:
+            out["why"] = self.why
+        return out
+
+
+@dataclass(frozen=True, slots=True)
 class CrossCheck:
     """The second opinion on an answer: which backend, what it said, and whether it agrees
     (``None``: undecided, because one side reached a limit or could not run)."""
@@ -225,7 +256,9 @@ class Answer:
     no certificate was produced (e.g. an exhaustive search, to be confirmed).
     ``verified``, ``crosscheck``, ``decided_by`` (the stage that produced the answer:
     the backend's name, or ``"pre-check"`` for a structural certificate found before
-    the backend ran) and ``time_s`` are filled in by the pipeline, never by a backend.
+    the backend ran) and ``time_s`` are filled in by the pipeline, never by a backend,
+    as are ``claims`` (what the answer claims beyond its walk, each with what it rests
+    on: :class:`Claim`).
     """
 
     status: Status
@@ -240,6 +273,7 @@ class Answer:
     crosscheck: CrossCheck | None = None
     time_s: float = 0.0
     decided_by: str = ""
+    claims: tuple[Claim, ...] = ()
 
     @property
     def length(self) -> int | None:

@@ -69,6 +69,10 @@ def verdict(puzzle: Puzzle, certificate: Certificate, *,
             from trailkit.models.checking.lrat import lrat_verdict
 
             return lrat_verdict(puzzle, certificate.data)
+        if certificate.kind == "layers":
+            from trailkit.models.checking.shortest import layers_verdict
+
+            return layers_verdict(puzzle, certificate.data)
         if certificate.kind == "drup":
             from trailkit.models.checking.drup import drup_verdict
 

@@ -23,7 +23,7 @@ from trailkit.models.checking.certified import CertifiedFormula
 from trailkit.models.support.words import listing, plural
 
 __all__ = ["Verdict", "alternation", "closed_set", "disconnected", "endpoints", "imbalance",
-           "no_edges", "parity", "refutation"]
+           "no_edges", "parity", "refutation", "shortest", "unique"]
 
 
 @dataclass(frozen=True)
@@ -130,3 +130,22 @@ def refutation(formula: CertifiedFormula, digest: str, checked: str, *, lrat: bo
             f"{plural(len(formula.clauses), 'clause')}{cut_words}; SHA-256 {digest[:12]}…) "
             f"is the one the certificate stores, and {checker} found that {checked}; so "
             f"{formula.claim}")
+
+
+def shortest(length: int, states: int) -> str:
+    """Layers 0 .. ``length``-1 (``states`` in all) hold every state so few steps reach,
+    none where the walk may stop, and the walk of ``length`` steps is verified."""
+    if length == 0:
+        return "the walk of 0 steps is verified, and no walk is shorter"
+    return (f"the {plural(length, 'layer')} of the states 0 to {length - 1} steps reach "
+            f"({plural(states, 'state')} in all) hold every start state, each holds every "
+            "step from the one before, and none holds a state where the walk may stop; "
+            f"so no walk is shorter than the verified one of {plural(length, 'step')}")
+
+
+def unique(length: int, states: int) -> str:
+    """The walks of ``length`` steps counted through ``length + 1`` checked layers: one."""
+    return (f"the {plural(length + 1, 'layer')} of the states 0 to {length} steps reach "
+            f"({plural(states, 'state')} in all) hold every step from the one before, none "
+            f"before layer {length} lets the walk stop, and counted through them exactly one "
+            f"walk of {plural(length, 'step')} solves the puzzle: the verified one")
