@@ -14,10 +14,13 @@ import pytest
 from hypothesis import given, settings
 from oracles import brute_trail_exists, reusable_shortest, walk_puzzles
 
+from trailkit.models.answer import Status
 from trailkit.models.checking.certificates import check_certificate
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.spec import load_spec
+from trailkit.solvers.backends.registry import backend_names
 from trailkit.solvers.frontends.cli.app import main
+from trailkit.solvers.pipeline import solve
 from trailkit.solvers.tools.design.inspection import InspectStatus, inspect_puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,3 +104,92 @@ def test_inspect_command_exit_codes_and_json(capsys: pytest.CaptureFixture[str])
     code, out, _ = run(["inspect", str(ROOT / "specs/tyre-puzzle/original.yaml"), "--json"],
                        capsys)
     assert code == 1 and json.loads(out)["status"] == "unsolvable"
+
+
+# ------------------------------------------------------------------- design
+def design(tmp_path: Path, capsys: pytest.CaptureFixture[str], *options: str,
+           name: str = "d.yaml") -> tuple[int, str, str, Path]:
+    out = tmp_path / name
+    code, text, err = run(["design", "colour-walk", *options, "--out", str(out)], capsys)
+    return code, text, err, out
+
+
+@pytest.fixture(scope="module")
+def designed(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """Unique designs of at least 8 steps on a 12-tyre field, three seeds."""
+    folder = tmp_path_factory.mktemp("designs")
+    paths = []
+    for seed in range(3):
+        out = folder / f"s{seed}.yaml"
+        assert main(["design", "colour-walk", "--layout", "hex:3,4", "--min-length", "8",
+                     "--unique", "--seed", str(seed), "--out", str(out)]) == 0
+        paths.append(out)
+    return paths
+
+
+@pytest.mark.parametrize("backend", backend_names())
+def test_designs_are_what_they_claim_for_every_backend(designed: list[Path],
+                                                        backend: str) -> None:
+    for path in designed:
+        p = load_spec(path)
+        length, walks = reusable_shortest(p)
+        assert length is not None and length >= 8 and walks == 1
+        assert p.expect == {"status": "solved", "length": length, "solutions": 1}
+        assert p.layout is not None and len(p.layout) == 12
+        answer = solve(p, backend, crosscheck=None)
+        assert answer.status is Status.SOLVED and answer.verified
+        assert answer.length == length
+
+
+def test_robust_designs_lose_no_plank(tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err, out = design(tmp_path, capsys, "--layout", "hex:3,4", "--min-length", "8",
+                               "--robust", "--seed", "3")
+    assert code == 0, err
+    p = load_spec(out)
+    assert all(reusable_shortest(dropped(p, e))[0] is not None for e in range(p.num_edges))
+    assert "robust" in out.read_text()
+
+
+def test_count_makes_different_designs(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err, _ = design(tmp_path, capsys, "--layout", "hex:3,4", "--min-length", "6",
+                             "--count", "2", "--json")
+    assert code == 0, err
+    one, two = (tmp_path / "d-1.yaml").read_text(), (tmp_path / "d-2.yaml").read_text()
+    edges = [t.split("edges:")[1] for t in (one, two)]
+    assert edges[0] != edges[1]
+
+
+def test_impossible_targets_end_in_exit_3_and_no_design(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, text, _, out = design(tmp_path, capsys, "--layout", "hex:1,7", "--min-length", "50",
+                                "--unique")
+    assert code == 3 and "no colouring can have a shortest walk of 50 steps" in text
+    assert not out.exists()
+    code, text, _, out = design(tmp_path, capsys, "--layout", "hex:2,4", "--min-length", "20",
+                                "--unique", "--time-limit", "0.3")
+    assert code == 3 and "no design met the targets" in text and not out.exists()
+    code, text, _, out = design(tmp_path, capsys, "--layout", "hex:2,4", "--min-length", "20",
+                                "--unique", "--time-limit", "0.3", "--best-effort")
+    assert code == 3 and "does NOT meet" in text
+    assert "NOT MET" in out.read_text() and "not at least 20" in out.read_text()
+
+
+@pytest.mark.parametrize(("options", "words"), [
+    (["--layout", "hex:5"], "write hex:ROWS,COLS"),
+    (["--layout", "square:2,2"], "write hex:ROWS,COLS"),
+    (["--layout", "hex:2,3", "--start", "A", "--goal", "A"], "the same node"),
+    (["--layout", "hex:2,3", "--start", "Z"], "no node of the field"),
+    (["--layout", "hex:2,3", "--thin", "2"], "--thin"),
+    (["--layout", "hex:2,3", "--min-length", "5", "--max-length", "3"], "--max-length"),
+    (["--layout", "hex:2,3", "--colours", "red"], "--colours"),
+    (["--from", "specs/colour-revisit.yaml"], "no layout"),
+])
+def test_bad_design_options_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                   options: list[str], words: str,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    code, _, err, out = design(tmp_path, capsys, *options)
+    assert code == 2 and words in err and "Traceback" not in err
+    assert not out.exists()

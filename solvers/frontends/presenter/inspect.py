@@ -51,17 +51,18 @@ def _edge_json(puzzle: Puzzle, finding: EdgeFinding) -> dict[str, Any]:
 
 
 def _claims(result: Inspection) -> list[dict[str, Any]]:
-    """The claims the inspection makes: each critical edge's ``unsolvable`` (without it);
-    ``unique`` rests on the count over the states (no certificate of its own yet)."""
+    """The claims the inspection makes: each critical edge's ``unsolvable`` (without it),
+    and ``shortest`` and ``unique`` (their layers certificates, for reusable walks; for
+    once-only walks ``unique`` rests on the count)."""
     claims: list[dict[str, Any]] = [
         {"claim": "unsolvable", "edge_removed": f.edge, "certificate":
          f.certificate.kind if f.certificate else None, "checked": f.checked}
         for f in result.critical]
-    if result.unique is not None:
-        how = ("the shortest walks counted over the (node, colour) states"
-               if result.reusable else "the count of solutions by enumeration")
+    claims += [c.to_json() for c in result.claims]
+    if result.unique is not None and not result.claims:
         claims.append({"claim": "unique", "certificate": None, "checked": False,
-                       "why": f"rests on {how}; no certificate is made for it"})
+                       "why": "rests on the count of solutions by enumeration (direct); "
+                              "no certificate is made for it"})
     return claims
 
 
@@ -99,6 +100,7 @@ def inspect_text(puzzle: Puzzle, result: Inspection, spec: str | None,
     title = puzzle.name or spec or "puzzle"
     lines = [f"{title} ({puzzle.kind}{', ' + spec if spec and puzzle.name else ''})",
              f"solvable: {_walk_words(result)}; inspected in {result.time_s:.3f} s"]
+    lines += [_claim_line(c) for c in result.claims]
     lines += _critical_lines(puzzle, result)
     if result.reusable:
         lines.append(f"costly: {plural(len(result.costly), 'edge')} the shortest walk "
@@ -137,3 +139,13 @@ def _critical_lines(puzzle: Puzzle, result: Inspection) -> list[str]:
             why = f"not certified: {f.maker}"
         lines.append(f"  {puzzle.describe_edge(f.edge)}: {why}")
     return lines
+
+
+def _claim_line(claim: Any) -> str:
+    """``  shortest: layers certificate accepted ...`` (or why it is not certified)."""
+    if claim.claim == "unique" and claim.value is False:
+        return "  unique: no (a second shortest walk, verified)"
+    if claim.checked and claim.certificate is not None:
+        return (f"  {claim.claim}: {claim.certificate.kind} certificate accepted by the "
+                "independent checker")
+    return f"  {claim.claim}: {claim.why}"

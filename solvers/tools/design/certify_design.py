@@ -25,8 +25,10 @@ from trailkit.models.answer import Status
 from trailkit.models.errors import VerificationFailure
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import load_spec_text
+from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.pipeline import count, solve
+from trailkit.solvers.pipeline.claims import shortest_claim, unique_claim
 from trailkit.solvers.tools.design.colour_search import (
     Design,
     Targets,
@@ -94,15 +96,22 @@ def _certify(puzzle: Puzzle, design: Design, targets: Targets, limits: Limits
     if answer.status is not Status.SOLVED or answer.length != design.length:
         raise VerificationFailure(f"the design search found a shortest walk of "
                                   f"{design.length} steps, the pipeline {answer.length}")
+    assert answer.walk is not None
+    shortest = shortest_claim(puzzle, answer.walk)
+    unique = unique_claim(puzzle, answer.walk)
     counted = count(puzzle, limits=limits)
-    if not counted.complete or counted.solutions != design.walks:
-        raise VerificationFailure(f"the design search counted {design.walks} shortest "
-                                  f"walks, the pipeline {counted.solutions}")
-    cross = counted.stats.get("crosscheck") or {}
-    claims = [f"shortest walk: {answer.length} steps, verified by the independent checker "
-              f"and proven shortest by {answer.decided_by}'s state search",
-              f"shortest walks: {counted.solutions:,}, counted by {counted.backend}"
-              + (f" and {cross['backend']}" if cross.get("agrees") else "")]
+    if not counted.complete or counted.solutions != design.walks or not shortest.checked \
+            or (targets.unique and not (unique.checked and unique.value is True)):
+        raise VerificationFailure(
+            f"the design search counted {design.walks} shortest walks, the pipeline "
+            f"{counted.solutions}; shortest claim: {shortest.holds or shortest.why}; "
+            f"unique claim: {unique.holds or unique.why}")
+    checked = "certificate accepted by the independent checker"
+    claims = [f"shortest walk {answer.length} steps (the walk verified, no shorter walk: "
+              f"layers {checked})",
+              f"{plural(counted.solutions, 'shortest walk')} (counted by {counted.backend})"]
+    if unique.value is True and unique.checked:
+        claims.append(f"the shortest walk is unique (layers {checked})")
     if targets.robust:
         assert answer.walk is not None
         for e in dict.fromkeys(answer.walk.edges):

@@ -5,8 +5,10 @@ each tyre where it stands) and the pairs that touch (the planks a designer may l
 Names run A, B, ..., Z, AA, AB, ... row by row, as the tyre puzzle's do.
 
 >>> f = hex_field(2, 3)
->>> f.nodes, f.pairs
-(('A', 'B', 'C', 'D', 'E', 'F'), ((0, 1), (0, 3), (1, 2), (1, 3), (1, 4), (2, 4), (2, 5), (3, 4), (4, 5)))
+>>> f.nodes
+('A', 'B', 'C', 'D', 'E', 'F')
+>>> f.pairs
+((0, 1), (0, 3), (1, 2), (1, 3), (1, 4), (2, 4), (2, 5), (3, 4), (4, 5))
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-__all__ = ["Field", "grid_field", "hex_field", "letters"]
+from trailkit.models.puzzle import Puzzle
+
+__all__ = ["Field", "field_of", "grid_field", "hex_field", "letters"]
 
 #: The most nodes a field may have (a design searches it many times over).
 MAX_FIELD_NODES = 2_000
@@ -74,3 +78,20 @@ def grid_field(rows: int, cols: int) -> Field:
              if (rr, cc) in at}
     return Field(tuple(letters(i) for i in range(len(at))), positions, tuple(sorted(pairs)),
                  f"grid:{rows},{cols}")
+
+
+def field_of(puzzle: Puzzle) -> Field:
+    """A spec's nodes, layout and plank places (each touching pair once) as a field to
+    colour anew. Raises ``ValueError`` for a spec without a written layout."""
+    if not puzzle.layout:
+        raise ValueError("the spec has no layout: to design on it, give its nodes "
+                         "positions (layout:), or use --layout")
+    missing = [v for v in puzzle.nodes if v not in puzzle.layout]
+    if missing:
+        raise ValueError(f"the spec's layout has no position for {missing[0]}")
+    pairs = sorted({(min(u, v), max(u, v)) for u, v in zip(puzzle.tail, puzzle.head,
+                                                             strict=True) if u != v})
+    if not pairs:
+        raise ValueError("the spec has no planks between two different nodes to colour")
+    positions = tuple(tuple(map(float, puzzle.layout[v])) for v in puzzle.nodes)
+    return Field(puzzle.nodes, positions, tuple(pairs), "from " + (puzzle.name or "a spec"))

@@ -31,13 +31,14 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from trailkit.models.answer import Answer, Certificate, Status
+from trailkit.models.answer import Answer, Certificate, Claim, Status
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.solvers.backends.base import NO_LIMITS, Limits
 from trailkit.solvers.backends.registry import get_backend
 from trailkit.solvers.pipeline import count, solve
 from trailkit.solvers.pipeline.certify import find_certificate
+from trailkit.solvers.pipeline.claims import shortest_claim, unique_claim
 from trailkit.solvers.pipeline.policy import time_left
 from trailkit.solvers.tools.design.states import StateSummary, summarise, trap_steps, walk_states
 from trailkit.solvers.tools.repair.changes import Change, Op, apply_changes
@@ -81,6 +82,7 @@ class Inspection:
     measures: Mapping[str, Any] = field(default_factory=dict)
     reason: str = ""
     time_s: float = 0.0
+    claims: tuple[Claim, ...] = ()
 
     @property
     def reusable(self) -> bool:
@@ -116,7 +118,8 @@ def inspect_puzzle(puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Inspection:
     except _TimeUp as exc:
         found = Inspection(InspectStatus.UNKNOWN, answer, reason=str(exc))
     return Inspection(found.status, answer, found.critical, found.costly, found.unique,
-                      found.measures, found.reason, time.perf_counter() - started)
+                      found.measures, found.reason, time.perf_counter() - started,
+                      found.claims)
 
 
 def _check_time(limits: Limits, started: float, done: int, total: int) -> Limits:
@@ -149,8 +152,13 @@ def _inspect_reusable(puzzle: Puzzle, answer: Answer, limits: Limits,
             critical.append(EdgeFinding(e, certificate, certificate is not None, maker))
         elif length > summary.length:
             costly.append(EdgeFinding(e, length_without=length))
+    claims = (shortest_claim(puzzle, answer.walk), unique_claim(puzzle, answer.walk))
+    unique = summary.shortest_walks == 1
+    if claims[1].value is not None and claims[1].value is not unique:
+        raise VerificationFailure(f"the state search counts {summary.shortest_walks} "
+                                  f"shortest walks, the unique claim says {claims[1].value}")
     return Inspection(InspectStatus.SOLVABLE, answer, tuple(critical), tuple(costly),
-                      summary.shortest_walks == 1, _reusable_measures(puzzle, summary, answer))
+                      unique, _reusable_measures(puzzle, summary, answer), claims=claims)
 
 
 def _reusable_measures(puzzle: Puzzle, summary: StateSummary,
