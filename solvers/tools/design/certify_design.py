@@ -107,11 +107,13 @@ def _certify(puzzle: Puzzle, design: Design, targets: Targets, limits: Limits
             f"{counted.solutions}; shortest claim: {shortest.holds or shortest.why}; "
             f"unique claim: {unique.holds or unique.why}")
     checked = "certificate accepted by the independent checker"
-    claims = [f"shortest walk {answer.length} steps (the walk verified, no shorter walk: "
-              f"layers {checked})",
-              f"{plural(counted.solutions, 'shortest walk')} (counted by {counted.backend})"]
+    claims = [f"certified: shortest walk {answer.length} steps (the walk verified, no "
+              f"shorter walk: layers {checked})"]
     if unique.value is True and unique.checked:
-        claims.append(f"the shortest walk is unique (layers {checked})")
+        claims.append(f"certified: the shortest walk is unique (layers {checked})")
+    else:
+        claims.append(f"counted, not certified: {plural(counted.solutions, 'shortest walk')}"
+                      f" (by {counted.backend})")
     if targets.robust:
         assert answer.walk is not None
         for e in dict.fromkeys(answer.walk.edges):
@@ -120,8 +122,8 @@ def _certify(puzzle: Puzzle, design: Design, targets: Targets, limits: Limits
                 raise VerificationFailure(f"the design search found no critical plank, "
                                           f"but without {puzzle.describe_edge(e)} the "
                                           f"puzzle is {other.status.value}")
-        claims.append("robust: without any one plank of the walk a walk remains, each "
-                      "verified (a plank off the walk cannot be critical)")
+        claims.append("certified: robust: without any one plank of the walk a walk "
+                      "remains, each verified (a plank off the walk cannot be critical)")
     return tuple(claims)
 
 
@@ -165,7 +167,7 @@ def _written(field: Field, design: Design, targets: Targets, names: tuple[str, .
     puzzle = load_spec_text(sketch, source="<design>")
     claims = _certify(puzzle, design, targets, Limits())
     lacks = () if found else _lacks(design, targets)
-    notes = [f"Certified: {claim}." for claim in claims]
+    notes = [f"{claim[0].upper()}{claim[1:]}." for claim in claims]
     notes += [f"NOT MET (best found when the time ran out): {lack}." for lack in lacks]
     text = design_spec_text(field, design.colour, names, start=targets.start,
                             goal=targets.goal, made=f"{made} --seed {seed}", claims=notes,
