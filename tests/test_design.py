@@ -193,3 +193,18 @@ def test_bad_design_options_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture
     code, _, err, out = design(tmp_path, capsys, *options)
     assert code == 2 and words in err and "Traceback" not in err
     assert not out.exists()
+
+
+def test_from_keeps_the_specs_tyres_ends_and_plank_places(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err, out = design(tmp_path, capsys, "--from", str(RESTORED), "--min-length",
+                               "25", "--unique")
+    assert code == 0, err
+    old, new = load_spec(RESTORED), load_spec(out)
+    assert (new.nodes[min(new.start)], new.nodes[min(new.end)]) == ("A", "T")
+    pairs = {frozenset((p.nodes[u], p.nodes[v])) for p in (old,)
+             for u, v in zip(p.tail, p.head, strict=True)}
+    assert {frozenset((new.nodes[u], new.nodes[v]))
+            for u, v in zip(new.tail, new.head, strict=True)} == pairs
+    length, walks = reusable_shortest(new)
+    assert length is not None and length >= 25 and walks == 1

@@ -89,8 +89,8 @@ def _register_design(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
                        help="keep a spec's nodes, layout and plank places; choose colours")
     q.add_argument("--colours", "--colors", default="red,blue,green", metavar="LIST",
                    help="the colour cycle (default red,blue,green)")
-    q.add_argument("--start", metavar="NODE", help="the start node (default: the first)")
-    q.add_argument("--goal", metavar="NODE", help="the goal node (default: the last)")
+    q.add_argument("--start", metavar="NODE", help="the start node (default: the spec's, else the first)")
+    q.add_argument("--goal", metavar="NODE", help="the goal node (default: the spec's, else the last)")
     q.add_argument("--min-length", type=int, default=1, metavar="L",
                    help="the shortest walk has at least L steps (default 1)")
     q.add_argument("--max-length", type=int, metavar="L",
@@ -158,8 +158,8 @@ def _targets(args: argparse.Namespace, field: Any) -> tuple[Any, tuple[str, ...]
         raise TrailkitError("--thin P: a share from 0 to 0.9 of the pairs to leave out")
     if not 1 <= args.count <= 1000:
         raise TrailkitError("--count N: from 1 to 1000 designs")
-    start = _node(field, args.start, 0, "start")
-    goal = _node(field, args.goal, len(field.nodes) - 1, "goal")
+    start = _node(field, args.start, field.start, "start")
+    goal = _node(field, args.goal, field.goal % len(field.nodes), "goal")
     if start == goal:
         raise TrailkitError("--start and --goal name the same node: a walk of no steps "
                             "would solve it; give two different nodes")

@@ -26,12 +26,15 @@ MAX_FIELD_NODES = 2_000
 
 @dataclass(frozen=True, slots=True)
 class Field:
-    """Node names, their positions and the touching pairs (node indices, ``u < v``)."""
+    """Node names, their positions and the touching pairs (node indices, ``u < v``);
+    ``start`` and ``goal`` are the default ends (-1: the last node)."""
 
     nodes: tuple[str, ...]
     positions: tuple[tuple[float, float], ...]
     pairs: tuple[tuple[int, int], ...]
     shape: str
+    start: int = 0
+    goal: int = -1
 
 
 def letters(i: int) -> str:
@@ -82,7 +85,7 @@ def grid_field(rows: int, cols: int) -> Field:
 
 def field_of(puzzle: Puzzle) -> Field:
     """A spec's nodes, layout and plank places (each touching pair once) as a field to
-    colour anew. Raises ``ValueError`` for a spec without a written layout."""
+    colour anew, its start and goal the default ends. Raises ``ValueError`` for a spec without a written layout."""
     if not puzzle.layout:
         raise ValueError("the spec has no layout: to design on it, give its nodes "
                          "positions (layout:), or use --layout")
@@ -94,4 +97,7 @@ def field_of(puzzle: Puzzle) -> Field:
     if not pairs:
         raise ValueError("the spec has no planks between two different nodes to colour")
     positions = tuple(tuple(map(float, puzzle.layout[v])) for v in puzzle.nodes)
-    return Field(puzzle.nodes, positions, tuple(pairs), "from " + (puzzle.name or "a spec"))
+    start = min(puzzle.start) if puzzle.start else 0
+    goal = min(puzzle.end) if puzzle.end else -1
+    return Field(puzzle.nodes, positions, tuple(pairs), "from " + (puzzle.name or "a spec"),
+                 start, goal)
