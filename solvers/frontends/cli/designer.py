@@ -89,8 +89,10 @@ def _register_design(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
                        help="keep a spec's nodes, layout and plank places; choose colours")
     q.add_argument("--colours", "--colors", default="red,blue,green", metavar="LIST",
                    help="the colour cycle (default red,blue,green)")
-    q.add_argument("--start", metavar="NODE", help="the start node (default: the spec's, else the first)")
-    q.add_argument("--goal", metavar="NODE", help="the goal node (default: the spec's, else the last)")
+    q.add_argument("--start", metavar="NODE",
+                   help="the start node (default: the spec's, else the first)")
+    q.add_argument("--goal", metavar="NODE",
+                   help="the goal node (default: the spec's, else the last)")
     q.add_argument("--min-length", type=int, default=1, metavar="L",
                    help="the shortest walk has at least L steps (default 1)")
     q.add_argument("--max-length", type=int, metavar="L",

@@ -85,7 +85,8 @@ def grid_field(rows: int, cols: int) -> Field:
 
 def field_of(puzzle: Puzzle) -> Field:
     """A spec's nodes, layout and plank places (each touching pair once) as a field to
-    colour anew, its start and goal the default ends. Raises ``ValueError`` for a spec without a written layout."""
+    colour anew, its start and goal the default ends. Raises ``ValueError`` for a spec
+    without a written layout."""
     if not puzzle.layout:
         raise ValueError("the spec has no layout: to design on it, give its nodes "
                          "positions (layout:), or use --layout")
