@@ -79,9 +79,14 @@ def _register_design(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
                                   "--min-length 20 --unique --out tyres.yaml",
                                   "trailkit design colour-walk --from specs/tyre-puzzle/"
                                   "restored.yaml --unique --robust --out mine.yaml"))
-    kinds = p.add_subparsers(dest="design_kind", metavar="KIND", required=True)
+    kinds = p.add_subparsers(dest="design_kind", metavar="KIND", required=True,
+                             help="what to design: colour-walk")
     q = kinds.add_parser("colour-walk", aliases=["color-walk"],
-                         help="choose plank colours for a colour walk")
+                         help="choose plank colours for a colour walk",
+                         **examples("trailkit design colour-walk --layout hex:5,8 "
+                                    "--min-length 20 --unique --out tyres.yaml",
+                                    "trailkit design colour-walk --layout grid:4,4 "
+                                    "--thin 0.2 --robust --count 3 --out grid.yaml"))
     where = q.add_mutually_exclusive_group(required=True)
     where.add_argument("--layout", metavar="hex:ROWS,COLS|grid:ROWS,COLS",
                        help="a new field of tyres: hexagonal rows or a square grid")
