@@ -208,3 +208,10 @@ def test_from_keeps_the_specs_tyres_ends_and_plank_places(
             for u, v in zip(new.tail, new.head, strict=True)} == pairs
     length, walks = reusable_shortest(new)
     assert length is not None and length >= 25 and walks == 1
+
+
+def test_inspect_out_of_time_is_unknown(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["inspect", str(ROOT / "specs/nikolaus.yaml"), "--time-limit",
+                        "0.000001", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 3 and data["status"] == "unknown" and "critical" not in data
