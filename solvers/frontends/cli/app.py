@@ -50,6 +50,10 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
      "with a verified walk"),
     ("explain", "repair", "why an impossible puzzle is impossible: the certificate in words "
      "and a smallest core"),
+    ("inspect", "designer", "which edges a solvable puzzle cannot lose, which make its walk "
+     "longer, and measures of how hard it is"),
+    ("design", "designer", "make puzzles to order: a field's planks coloured so the walk is "
+     "long, unique, robust (each property certified)"),
     ("schema", "schemas", "print the JSON Schema of an output format or of specs"),
     ("serve", "serve", "a puzzle workshop in the browser: write, see, solve, repair and "
      "explain specs as you type"),

@@ -21,7 +21,8 @@ __all__ = ["SCHEMA_NAMES", "load_output_schema", "register", "schema_for_format"
 
 #: Every schema ``trailkit schema`` prints, in the order ``--help`` lists them.
 SCHEMA_NAMES = ("spec", "result", "count", "prove", "check", "compare", "report", "repair",
-                "explain", "lint", "error")
+                "explain", "lint", "error", "inspect",
+                "design")
 
 
 def load_output_schema(name: str) -> dict[str, Any]:

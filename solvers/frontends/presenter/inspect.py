@@ -1,0 +1,151 @@
+"""``trailkit inspect`` in words and in the contract's ``trailkit-inspect/1`` JSON.
+
+The inspection itself (:mod:`trailkit.solvers.tools.design.inspection`) is frozen data;
+this module words it for a designer: the critical edges with the certificate that the
+puzzle is unsolvable without each, the costly ones with the length they would cost, and
+the difficulty measures of docs/inspect.md. A puzzle that is not solvable is worded by
+the caller as ``solve`` words it (``answer_text`` / ``answer_json``), given here as is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trailkit.models.puzzle import Puzzle
+from trailkit.models.support.words import plural
+from trailkit.solvers.tools.design.inspection import EdgeFinding, Inspection, InspectStatus
+
+__all__ = ["INSPECT_FORMAT", "inspect_json", "inspect_text"]
+
+INSPECT_FORMAT = "trailkit-inspect/1"
+
+#: Each measure's line in the text, in order (docs/inspect.md defines them).
+_MEASURE_WORDS = {
+    "shortest_length": "shortest walk (steps)",
+    "shortest_walks": "shortest walks",
+    "situations": "situations a walker can reach",
+    "traps": "traps (reached, goal lost)",
+    "trap_steps": "steps of the walk beside a trap",
+    "solutions": "solutions",
+    "failures": "failures",
+    "early_failures": "early failures",
+    "early_failures_per_solution": "early failures per solution",
+}
+
+
+def _edge_json(puzzle: Puzzle, finding: EdgeFinding) -> dict[str, Any]:
+    e = finding.edge
+    out: dict[str, Any] = {"edge": puzzle.edge_id(e), "from": puzzle.nodes[puzzle.tail[e]],
+                           "to": puzzle.nodes[puzzle.head[e]],
+                           "colour": puzzle.colour_name(e)}
+    if finding.length_without is not None:
+        out["length_without"] = finding.length_without
+        return out
+    certificate = finding.certificate
+    out.update(certificate=certificate.kind if certificate else None,
+               checked=finding.checked,
+               explanation=certificate.explanation if certificate else None)
+    if not finding.checked:
+        out["why"] = finding.maker
+    return out
+
+
+def _claims(result: Inspection) -> list[dict[str, Any]]:
+    """The claims the inspection makes: each critical edge's ``unsolvable`` (without it),
+    and ``shortest`` and ``unique`` (their layers certificates, for reusable walks; for
+    once-only walks ``unique`` rests on the count)."""
+    claims: list[dict[str, Any]] = [
+        {"claim": "unsolvable", "edge_removed": f.edge, "certificate":
+         f.certificate.kind if f.certificate else None, "checked": f.checked}
+        for f in result.critical]
+    claims += [c.to_json() for c in result.claims]
+    if result.unique is not None and not result.claims:
+        claims.append({"claim": "unique", "certificate": None, "checked": False,
+                       "why": "rests on the count of solutions by enumeration (direct); "
+                              "no certificate is made for it"})
+    return claims
+
+
+def inspect_json(puzzle: Puzzle, result: Inspection, spec: str | None,
+                 answer: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The ``trailkit-inspect/1`` object (docs/json.md); ``answer`` is the puzzle's
+    ``trailkit-result/1`` object, included when the puzzle is not solvable."""
+    out: dict[str, Any] = {"format": INSPECT_FORMAT, "spec": spec, "name": puzzle.name,
+                           "kind": puzzle.kind, "status": result.status.value}
+    if result.status is InspectStatus.SOLVABLE:
+        out.update(
+            length=result.answer.length,
+            critical=[_edge_json(puzzle, f) for f in result.critical],
+            costly=[_edge_json(puzzle, f) for f in result.costly],
+            unique=result.unique, measures=dict(result.measures), claims=_claims(result))
+    elif answer is not None:
+        out["answer"] = answer
+    out["reason"] = result.reason or None
+    out["time_s"] = round(result.time_s, 6)
+    return out
+
+
+def inspect_text(puzzle: Puzzle, result: Inspection, spec: str | None,
+                 answer: str | None = None) -> str:
+    """A designer's lines; ``answer`` is the puzzle's answer as ``solve`` words it,
+    shown when the puzzle is not solvable."""
+    if result.status is not InspectStatus.SOLVABLE:
+        head = [answer] if answer else []
+        if result.status is InspectStatus.UNKNOWN and result.answer.status.value == "solved":
+            head.append(f"inspection unknown: {result.reason}")
+        else:
+            head.append("nothing to inspect: inspect looks at solvable puzzles "
+                        "(trailkit repair finds what would make it solvable)")
+        return "\n".join(head)
+    title = puzzle.name or spec or "puzzle"
+    lines = [f"{title} ({puzzle.kind}{', ' + spec if spec and puzzle.name else ''})",
+             f"solvable: {_walk_words(result)}; inspected in {result.time_s:.3f} s"]
+    lines += [_claim_line(c) for c in result.claims]
+    lines += _critical_lines(puzzle, result)
+    if result.reusable:
+        lines.append(f"costly: {plural(len(result.costly), 'edge')} the shortest walk "
+                     "needs (without one it is longer)")
+        for f in result.costly:
+            extra = (f.length_without or 0) - (result.answer.length or 0)
+            lines.append(f"  {puzzle.describe_edge(f.edge)}: {f.length_without} steps "
+                         f"without it (+{extra})")
+    rest = puzzle.num_edges - len(result.critical) - len(result.costly)
+    lines.append(f"the other {plural(rest, 'edge')}: the puzzle loses nothing without any "
+                 "one of them")
+    lines.append("measures (defined in docs/inspect.md):")
+    for key, value in result.measures.items():
+        shown = f"{value:.3g}" if isinstance(value, float) else str(value)
+        lines.append(f"  {_MEASURE_WORDS.get(key, key):<32} {shown}")
+    return "\n".join(lines)
+
+
+def _walk_words(result: Inspection) -> str:
+    length = plural(result.answer.length or 0, "step")
+    if result.reusable:
+        only = {True: ", the only shortest walk", False: ""}.get(result.unique, "")
+        return f"a shortest walk of {length}{only}"
+    only = {True: " (the only solution)", False: ""}.get(result.unique, "")
+    return f"a walk of {length}{only}"
+
+
+def _critical_lines(puzzle: Puzzle, result: Inspection) -> list[str]:
+    """The critical edges, each with what its unsolvability rests on."""
+    lines = [f"critical: {plural(len(result.critical), 'edge')} the puzzle cannot lose "
+             "(without any one of them it has no walk)"]
+    for f in result.critical:
+        if f.checked and f.certificate is not None:
+            why = f"{f.certificate.kind} certificate accepted by the independent checker"
+        else:
+            why = f"not certified: {f.maker}"
+        lines.append(f"  {puzzle.describe_edge(f.edge)}: {why}")
+    return lines
+
+
+def _claim_line(claim: Any) -> str:
+    """``  shortest: layers certificate accepted ...`` (or why it is not certified)."""
+    if claim.claim == "unique" and claim.value is False:
+        return "  unique: no (a second shortest walk, verified)"
+    if claim.checked and claim.certificate is not None:
+        return (f"  {claim.claim}: {claim.certificate.kind} certificate accepted by the "
+                "independent checker")
+    return f"  {claim.claim}: {claim.why}"

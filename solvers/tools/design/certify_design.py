@@ -1,0 +1,177 @@
+"""Designs made, written as specs, read back and certified by the pipeline.
+
+The search's judge (:mod:`.colour_search`) only proposes. Each design it finds is
+written as spec text (:mod:`.spec_out`), read back by the spec reader, and then:
+
+* **solved** by the pipeline: a walk verified by the independent checker, proven
+  shortest by the direct backend's state search; its length must meet
+  ``--min-length``/``--max-length``;
+* **counted** by the pipeline (the shortest walks, the count cross-checked by a
+  second backend): it must equal the judge's count, and be 1 for ``--unique``;
+* for ``--robust``, each plank of the walk taken away in turn and the puzzle solved
+  again: a verified walk each time (a plank off the walk cannot be critical).
+
+A design that fails any of these is a bug in the search and raises
+:class:`VerificationFailure`; it is never written.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from enum import StrEnum
+
+from trailkit.models.answer import Status
+from trailkit.models.errors import VerificationFailure
+from trailkit.models.puzzle import Puzzle
+from trailkit.models.spec import load_spec_text
+from trailkit.models.support.words import plural
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.pipeline import count, solve
+from trailkit.solvers.pipeline.claims import shortest_claim, unique_claim
+from trailkit.solvers.tools.design.colour_search import (
+    Design,
+    Targets,
+    longest_possible,
+    search,
+)
+from trailkit.solvers.tools.design.fields import Field
+from trailkit.solvers.tools.design.inspection import without_edge
+from trailkit.solvers.tools.design.spec_out import design_spec_text
+
+__all__ = ["DesignStatus", "Made", "make_designs"]
+
+
+class DesignStatus(StrEnum):
+    """``designed``: every target met and certified; ``not-found``: the time ran out
+    first (``text`` then holds the best found, saying what it lacks); ``impossible``:
+    no colouring of the field can meet the targets."""
+
+    DESIGNED = "designed"
+    NOT_FOUND = "not-found"
+    IMPOSSIBLE = "impossible"
+
+
+@dataclass(frozen=True, slots=True)
+class Made:
+    """One design: its status, spec text (``None`` when there is nothing to write), the
+    shortest length and number of shortest walks, the claims certified (sentences), what
+    it lacks, the seed, the search's tries and the time taken."""
+
+    status: DesignStatus
+    text: str | None
+    length: int | None
+    walks: int
+    claims: tuple[str, ...]
+    lacks: tuple[str, ...]
+    seed: int
+    tries: int
+    time_s: float
+
+
+def _lacks(design: Design, targets: Targets) -> tuple[str, ...]:
+    """What a design that missed its targets lacks, in words."""
+    if design.length is None:
+        return ("the goal cannot be reached at all",)
+    out = []
+    if design.length < targets.min_length:
+        out.append(f"its shortest walk has {design.length} steps, not at least "
+                   f"{targets.min_length}")
+    if targets.max_length is not None and design.length > targets.max_length:
+        out.append(f"its shortest walk has {design.length} steps, not at most "
+                   f"{targets.max_length}")
+    if targets.unique and design.walks > 1:
+        out.append(f"it has {design.walks:,} shortest walks, not one")
+    if not out and targets.robust:
+        out.append("some plank is critical (not robust)")
+    return tuple(out) or ("it repeats a design already made",)
+
+
+def _certify(puzzle: Puzzle, design: Design, targets: Targets, limits: Limits
+             ) -> tuple[str, ...]:
+    """Solve, count and (robust) solve without each walk plank; the claims certified, in
+    words. Raises :class:`VerificationFailure` when the pipeline disagrees with the
+    search."""
+    answer = solve(puzzle, limits=limits)
+    if answer.status is not Status.SOLVED or answer.length != design.length:
+        raise VerificationFailure(f"the design search found a shortest walk of "
+                                  f"{design.length} steps, the pipeline {answer.length}")
+    assert answer.walk is not None
+    shortest = shortest_claim(puzzle, answer.walk)
+    unique = unique_claim(puzzle, answer.walk)
+    counted = count(puzzle, limits=limits)
+    if not counted.complete or counted.solutions != design.walks or not shortest.checked \
+            or (targets.unique and not (unique.checked and unique.value is True)):
+        raise VerificationFailure(
+            f"the design search counted {design.walks} shortest walks, the pipeline "
+            f"{counted.solutions}; shortest claim: {shortest.holds or shortest.why}; "
+            f"unique claim: {unique.holds or unique.why}")
+    checked = "certificate accepted by the independent checker"
+    claims = [f"certified: shortest walk {answer.length} steps (the walk verified, no "
+              f"shorter walk: layers {checked})"]
+    if unique.value is True and unique.checked:
+        claims.append(f"certified: the shortest walk is unique (layers {checked})")
+    else:
+        claims.append(f"counted, not certified: {plural(counted.solutions, 'shortest walk')}"
+                      f" (by {counted.backend})")
+    if targets.robust:
+        assert answer.walk is not None
+        for e in dict.fromkeys(answer.walk.edges):
+            other = solve(without_edge(puzzle, e), limits=limits)
+            if other.status is not Status.SOLVED:
+                raise VerificationFailure(f"the design search found no critical plank, "
+                                          f"but without {puzzle.describe_edge(e)} the "
+                                          f"puzzle is {other.status.value}")
+        claims.append("certified: robust: without any one plank of the walk a walk "
+                      "remains, each verified (a plank off the walk cannot be critical)")
+    return tuple(claims)
+
+
+def make_designs(field: Field, targets: Targets, names: tuple[str, ...], *, seed: int,
+                 how_many: int, time_limit: float, made: str, best_effort: bool = False
+                 ) -> tuple[Made, ...]:
+    """Up to ``how_many`` different certified designs within ``time_limit`` seconds in
+    all; stops at the first that is not found (with the best found when
+    ``best_effort``)."""
+    started = time.perf_counter()
+    bound = longest_possible(field, targets.colours)
+    if targets.min_length > bound:
+        return (Made(DesignStatus.IMPOSSIBLE, None, None, 0, (), (
+            f"no colouring can have a shortest walk of {targets.min_length} steps: a "
+            f"shortest walk enters a new (place, last colour) situation at every step, "
+            f"and {len(field.nodes)} places with {targets.colours} colours have "
+            f"{bound}",), seed, 0, 0.0),)
+    out: list[Made] = []
+    designed: set[tuple[int, ...]] = set()
+    for n in range(how_many):
+        left = time_limit - (time.perf_counter() - started)
+        design = search(field, targets, seed + n, max(0.0, left), frozenset(designed))
+        found = design.meets_targets and design.colour not in designed
+        if not found and not (best_effort and design.length is not None):
+            out.append(Made(DesignStatus.NOT_FOUND, None, design.length, design.walks, (),
+                            _lacks(design, targets), seed + n, design.tries, design.time_s))
+            break
+        designed.add(design.colour)
+        out.append(_written(field, design, targets, names, seed + n, made, found))
+        if not found:
+            break
+    return tuple(out)
+
+
+def _written(field: Field, design: Design, targets: Targets, names: tuple[str, ...],
+             seed: int, made: str, found: bool) -> Made:
+    """The design as a spec, read back and certified."""
+    expect = {"status": "solved", "length": design.length, "solutions": design.walks}
+    sketch = design_spec_text(field, design.colour, names, start=targets.start,
+                              goal=targets.goal, made=made, claims=(), expect=expect)
+    puzzle = load_spec_text(sketch, source="<design>")
+    claims = _certify(puzzle, design, targets, Limits())
+    lacks = () if found else _lacks(design, targets)
+    notes = [f"{claim[0].upper()}{claim[1:]}." for claim in claims]
+    notes += [f"NOT MET (best found when the time ran out): {lack}." for lack in lacks]
+    text = design_spec_text(field, design.colour, names, start=targets.start,
+                            goal=targets.goal, made=f"{made} --seed {seed}", claims=notes,
+                            expect=expect)
+    status = DesignStatus.DESIGNED if found else DesignStatus.NOT_FOUND
+    return Made(status, text, design.length, design.walks, claims, lacks, seed,
+                design.tries, design.time_s)

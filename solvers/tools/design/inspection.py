@@ -1,0 +1,205 @@
+"""``trailkit inspect``: which edges a solvable puzzle cannot lose, and how hard it is.
+
+For a solvable puzzle, each edge is one of three:
+
+* **critical**: without it the puzzle has no walk at all. Each comes with that
+  unsolvability's certificate, made as ``solve`` makes one
+  (:func:`~trailkit.solvers.pipeline.certify.find_certificate`) and accepted by the
+  independent checker of ``models/checking/``;
+* **costly** (walks that may reuse edges): without it the shortest walk is longer
+  (``length_without``);
+* the rest: the puzzle loses nothing without it.
+
+For a reusable walk only the edges of one shortest walk can be critical or costly (a
+walk that avoids an edge survives its loss), so one pass over the states
+(:mod:`.states`) plus one search per distinct edge of that walk answers it: the
+restored tyre puzzle's 25 steps, not its 84 planks. For once-only walks each edge is
+taken away in turn and the puzzle solved again by the pipeline.
+
+The difficulty measures (defined with a worked example in docs/inspect.md) are, for
+reusable walks, the shortest length, the number of shortest walks, the situations a
+walker can reach, the traps among them and the trap steps of the walk shown; for
+once-only walks the counts of ``count --failures``: solutions, failures, early
+failures, and early failures per solution.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from trailkit.models.answer import Answer, Certificate, Claim, Status
+from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
+from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.solvers.backends.base import NO_LIMITS, Limits
+from trailkit.solvers.backends.registry import get_backend
+from trailkit.solvers.pipeline import count, solve
+from trailkit.solvers.pipeline.certify import find_certificate
+from trailkit.solvers.pipeline.claims import shortest_claim, unique_claim
+from trailkit.solvers.pipeline.policy import time_left
+from trailkit.solvers.tools.design.states import StateSummary, summarise, trap_steps, walk_states
+from trailkit.solvers.tools.repair.changes import Change, Op, apply_changes
+
+__all__ = ["EdgeFinding", "InspectStatus", "Inspection", "inspect_puzzle", "without_edge"]
+
+
+class InspectStatus(StrEnum):
+    """What the inspection could say about the puzzle as a whole."""
+
+    SOLVABLE = "solvable"
+    UNSOLVABLE = "unsolvable"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeFinding:
+    """A critical edge (``certificate``: why the puzzle is unsolvable without it,
+    ``checked`` when the independent checker accepted it, ``maker`` who made it or why
+    there is none) or a costly one (``length_without``)."""
+
+    edge: int
+    certificate: Certificate | None = None
+    checked: bool = False
+    maker: str = ""
+    length_without: int | None = None
+
+
+@dataclass(frozen=True)
+class Inspection:
+    """What ``inspect`` found (see the module docstring). ``answer`` is the puzzle's
+    own answer, as ``solve`` gives it; ``measures`` the difficulty measures by name;
+    ``unique`` is ``None`` when it is not known; ``reason`` says why a status is
+    unknown or what was left undone."""
+
+    status: InspectStatus
+    answer: Answer
+    critical: tuple[EdgeFinding, ...] = ()
+    costly: tuple[EdgeFinding, ...] = ()
+    unique: bool | None = None
+    measures: Mapping[str, Any] = field(default_factory=dict)
+    reason: str = ""
+    time_s: float = 0.0
+    claims: tuple[Claim, ...] = ()
+
+    @property
+    def reusable(self) -> bool:
+        """Whether the measures are those of a walk that may reuse its edges."""
+        return "shortest_length" in self.measures
+
+
+class _TimeUp(Exception):
+    """The time limit passed between two edges."""
+
+
+def without_edge(puzzle: Puzzle, e: int) -> Puzzle:
+    """``puzzle`` with edge ``e`` taken away (every rule kept)."""
+    change = Change(Op.REMOVE, puzzle.nodes[puzzle.tail[e]], puzzle.nodes[puzzle.head[e]],
+                    puzzle.colour_name(e), edge=e)
+    return apply_changes(puzzle, [change])
+
+
+def inspect_puzzle(puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Inspection:
+    """Inspect ``puzzle`` (see the module docstring): first solved by the pipeline;
+    an unsolvable or undecided puzzle is answered with that answer alone."""
+    started = time.perf_counter()
+    answer = solve(puzzle, limits=limits)
+    if answer.status is not Status.SOLVED:
+        status = (InspectStatus.UNSOLVABLE if answer.status is Status.UNSOLVABLE
+                  else InspectStatus.UNKNOWN)
+        return Inspection(status, answer, reason=answer.reason,
+                          time_s=time.perf_counter() - started)
+    reusable = puzzle.use is EdgeUse.ANY and not puzzle.closed
+    run = _inspect_reusable if reusable else _inspect_once
+    try:
+        found = run(puzzle, answer, limits, started)
+    except _TimeUp as exc:
+        found = Inspection(InspectStatus.UNKNOWN, answer, reason=str(exc))
+    return Inspection(found.status, answer, found.critical, found.costly, found.unique,
+                      found.measures, found.reason, time.perf_counter() - started,
+                      found.claims)
+
+
+def _check_time(limits: Limits, started: float, done: int, total: int) -> Limits:
+    """The limits left for the next edge; raises :class:`_TimeUp` when none is."""
+    left = time_left(limits, started)
+    if left is not None and left <= 0:
+        raise _TimeUp(f"the time limit ({limits.time_limit:g} s) was reached after "
+                      f"{done} of {total} edges")
+    return Limits(time_limit=left, work_limit=limits.work_limit, workers=limits.workers,
+                  seed=limits.seed, memory_mb=limits.memory_mb)
+
+
+def _inspect_reusable(puzzle: Puzzle, answer: Answer, limits: Limits,
+                      started: float) -> Inspection:
+    """Critical and costly edges of a reusable walk: only the shown walk's edges can be
+    either, each looked at with one pass over the states of the puzzle without it."""
+    summary = summarise(puzzle)
+    if summary.length != answer.length:
+        raise VerificationFailure(f"the state search finds a shortest walk of "
+                                  f"{summary.length} steps, the solver {answer.length}")
+    assert answer.walk is not None and summary.length is not None
+    edges = list(dict.fromkeys(answer.walk.edges))
+    critical, costly = [], []
+    for done, e in enumerate(edges):
+        left = _check_time(limits, started, done, len(edges))
+        less = without_edge(puzzle, e)
+        length = summarise(less).length
+        if length is None:
+            certificate, maker = find_certificate(less, get_backend("direct"), left)
+            critical.append(EdgeFinding(e, certificate, certificate is not None, maker))
+        elif length > summary.length:
+            costly.append(EdgeFinding(e, length_without=length))
+    claims = (shortest_claim(puzzle, answer.walk), unique_claim(puzzle, answer.walk))
+    unique = summary.shortest_walks == 1
+    if claims[1].value is not None and claims[1].value is not unique:
+        raise VerificationFailure(f"the state search counts {summary.shortest_walks} "
+                                  f"shortest walks, the unique claim says {claims[1].value}")
+    return Inspection(InspectStatus.SOLVABLE, answer, tuple(critical), tuple(costly),
+                      unique, _reusable_measures(puzzle, summary, answer), claims=claims)
+
+
+def _reusable_measures(puzzle: Puzzle, summary: StateSummary,
+                       answer: Answer) -> dict[str, Any]:
+    """The measures of docs/inspect.md for a reusable walk."""
+    assert answer.walk is not None
+    states = walk_states(puzzle, summary, answer.walk)
+    return {"shortest_length": summary.length, "shortest_walks": summary.shortest_walks,
+            "situations": summary.reached, "traps": len(summary.traps),
+            "trap_steps": trap_steps(summary, states)}
+
+
+def _inspect_once(puzzle: Puzzle, answer: Answer, limits: Limits,
+                  started: float) -> Inspection:
+    """Critical edges of a once-only walk, each edge taken away and the puzzle solved
+    again; the measures from a count of solutions and failures."""
+    critical = []
+    for e in range(puzzle.num_edges):
+        left = _check_time(limits, started, e, puzzle.num_edges)
+        less = solve(without_edge(puzzle, e), limits=left)
+        if less.status is Status.UNKNOWN:
+            raise _TimeUp(f"without edge {puzzle.edge_id(e)} the puzzle was not decided "
+                          f"({less.reason})")
+        if less.status is Status.UNSOLVABLE:
+            critical.append(EdgeFinding(e, less.certificate, bool(less.certificate_checked),
+                                        less.reason))
+    measures, unique = _once_measures(puzzle, _check_time(limits, started, 0, 0))
+    return Inspection(InspectStatus.SOLVABLE, answer, tuple(critical), (), unique, measures)
+
+
+def _once_measures(puzzle: Puzzle, limits: Limits) -> tuple[dict[str, Any], bool | None]:
+    """Solutions, failures, early failures and early failures per solution (the count of
+    ``count --failures``), and whether the solution is unique."""
+    try:
+        counted = count(puzzle, "direct", limits, failures=True)
+    except UnsupportedPuzzle as exc:
+        return {"not_counted": str(exc)}, None
+    if not counted.complete:
+        raise _TimeUp(f"the count of solutions and failures stopped: {counted.reason}")
+    ratio = (counted.early_failures / counted.solutions
+             if counted.solutions and counted.early_failures is not None else None)
+    return ({"solutions": counted.solutions, "failures": counted.failures,
+             "early_failures": counted.early_failures,
+             "early_failures_per_solution": ratio}, counted.solutions == 1)
