@@ -62,11 +62,11 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     result = inspect_puzzle(puzzle, Limits(time_limit=args.time_limit))
     solvable = result.status is InspectStatus.SOLVABLE
     if args.json:
-        answer = None if solvable else answer_json(puzzle, result.answer, args.spec)
-        output.emit_json(inspect_json(puzzle, result, args.spec, answer))
+        data = None if solvable else answer_json(puzzle, result.answer, args.spec)
+        output.emit_json(inspect_json(puzzle, result, args.spec, data))
     else:
-        answer = None if solvable else answer_text(puzzle, result.answer, args.spec)
-        say(inspect_text(puzzle, result, args.spec, answer))
+        text = None if solvable else answer_text(puzzle, result.answer, args.spec)
+        say(inspect_text(puzzle, result, args.spec, text))
     if solvable:
         return Exit.OK
     return Exit.UNSOLVABLE if result.answer.status is Status.UNSOLVABLE else Exit.UNKNOWN

@@ -122,9 +122,9 @@ def inspect_text(puzzle: Puzzle, result: Inspection, spec: str | None,
 def _walk_words(result: Inspection) -> str:
     length = plural(result.answer.length or 0, "step")
     if result.reusable:
-        only = {True: ", the only shortest walk", False: ""}.get(result.unique, "")
+        only = ", the only shortest walk" if result.unique else ""
         return f"a shortest walk of {length}{only}"
-    only = {True: " (the only solution)", False: ""}.get(result.unique, "")
+    only = " (the only solution)" if result.unique else ""
     return f"a walk of {length}{only}"
 
 

@@ -97,7 +97,8 @@ def field_of(puzzle: Puzzle) -> Field:
                                                              strict=True) if u != v})
     if not pairs:
         raise ValueError("the spec has no planks between two different nodes to colour")
-    positions = tuple(tuple(map(float, puzzle.layout[v])) for v in puzzle.nodes)
+    positions = tuple((float(puzzle.layout[v][0]), float(puzzle.layout[v][1]))
+                      for v in puzzle.nodes)
     start = min(puzzle.start) if puzzle.start else 0
     goal = min(puzzle.end) if puzzle.end else -1
     return Field(puzzle.nodes, positions, tuple(pairs), "from " + (puzzle.name or "a spec"),

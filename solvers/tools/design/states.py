@@ -89,7 +89,7 @@ def walk_states(puzzle: Puzzle, summary: StateSummary, walk: Walk) -> list[int]:
     k = summary.distances.graph.phases
     states = [walk.nodes[0] * k]
     for e, v in zip(walk.edges, walk.nodes[1:], strict=True):
-        phase = 1 if puzzle.colours is None else 1 + puzzle.colour[e]
+        phase = 1 if puzzle.colours is None or puzzle.colour is None else 1 + puzzle.colour[e]
         states.append(v * k + phase)
     return states
 
