@@ -131,13 +131,19 @@ def _minizinc_names() -> list[str]:
 
 
 def _warm() -> None:
-    """Load what every run uses, once, in the server: workers and analysers are forked
-    with it (a fresh analyser, one that replaced a stopped one too, then draws its first
-    spec as fast as its hundredth)."""
+    """Load what every run and every analysis uses, once, in the server: workers and
+    analysers are forked with it, so a fresh one (one that replaced a stopped one too)
+    answers its first spec as fast as its hundredth. The scratch spec is analysed and
+    put through every op (milliseconds each, once loaded); what that loads stays
+    loaded: the spec reader, lint, the drawing, the pipeline, the direct backend's
+    compiled kernels, the SAT solver, repair and the presenter."""
     from trailkit.solvers.frontends.workshop.analysis import analyse
+    from trailkit.solvers.frontends.workshop.jobs import OPS, Job, run_job
     from trailkit.solvers.frontends.workshop.routes import SCRATCH
 
     analyse(SCRATCH)
+    for op in OPS:
+        run_job(Job(op, SCRATCH))
 
 
 def _server_class(uvicorn: Any, workshop: Workshop,
