@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from trailkit.models.answer import Answer
     from trailkit.solvers.tools.repair.changes import Change
     from trailkit.solvers.tools.repair.explanation import Explanation
-    from trailkit.solvers.tools.repair.fewest_changes import RepairResult
+    from trailkit.solvers.tools.repair.fewest_changes import Repair, RepairResult
 
 __all__ = ["EXPLAIN_FORMAT", "REPAIR_FORMAT", "change_words", "explain_json",
            "explain_text", "repair_json", "repair_text", "repaired_walk_words", "words"]
@@ -32,7 +32,7 @@ def _walk_lines(puzzle: Puzzle, answer: Answer) -> list[str]:
     """The walk as the solve command shows it (:func:`~trailkit.solvers.frontends.
     presenter.results.walk_lines`: wrapped ten steps a line, step numbers right-aligned),
     every line indented alike to sit under a repair."""
-    if not answer.walk.edges:
+    if answer.walk is None or not answer.walk.edges:
         return ["     the empty walk"]
     return ["   " + line for line in walk_lines(puzzle, answer)]
 
@@ -98,8 +98,6 @@ def repair_text(result: RepairResult, spec: str) -> str:
 
 def repair_json(result: RepairResult, spec: str) -> dict[str, Any]:
     """The contract's ``trailkit-repair/1`` object."""
-    from trailkit.solvers.tools.repair.changes import changes_json
-
     puzzle = result.puzzle
     original = result.original
     certificate = None
@@ -112,16 +110,24 @@ def repair_json(result: RepairResult, spec: str) -> dict[str, Any]:
         "minimal": bool(result.minimal), "proof": result.proof or None,
         "method": result.method or None, "candidates": result.candidates,
         "all": bool(result.complete_list),
-        "repairs": [{"changes": changes_json(puzzle, r.changes),
-                     "status": r.answer.status.value, "length": r.answer.length,
-                     "optimal": r.answer.optimal,
-                     "start": r.puzzle.nodes[r.answer.walk.nodes[0]],
-                     "steps": r.answer.walk.steps_json(r.puzzle),
-                     "verified": bool(r.answer.verified)} for r in result.repairs],
+        "repairs": [_repair_json(puzzle, r) for r in result.repairs],
         "original": {"status": original.status.value, "certificate": certificate},
         "reason": result.reason or None,
         "time_s": round(result.time_s, 6),
     }
+
+
+def _repair_json(puzzle: Puzzle, item: Repair) -> dict[str, Any]:
+    """One repair of ``trailkit-repair/1``: its changes (to ``puzzle``, the original) and
+    the verified walk they allow."""
+    from trailkit.solvers.tools.repair.changes import changes_json
+
+    walk = item.answer.walk
+    assert walk is not None  # a repair's answer is verified and solved: it has a walk
+    return {"changes": changes_json(puzzle, item.changes),
+            "status": item.answer.status.value, "length": item.answer.length,
+            "optimal": item.answer.optimal, "start": item.puzzle.nodes[walk.nodes[0]],
+            "steps": walk.steps_json(item.puzzle), "verified": bool(item.answer.verified)}
 
 
 def explain_json(found: Explanation, spec: str) -> dict[str, Any]:

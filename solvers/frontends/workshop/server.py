@@ -18,10 +18,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trailkit.models.errors import BackendUnavailable, TrailkitError
 from trailkit.solvers.support.extras import pip_install
+
+if TYPE_CHECKING:
+    import uvicorn
 
 __all__ = ["DEFAULT_PORT", "Workshop", "serve"]
 
@@ -146,19 +149,15 @@ def _warm() -> None:
         run_job(Job(op, SCRATCH))
 
 
-def _server_class(uvicorn: Any, workshop: Workshop,
-                  on_ready: Callable[[Workshop], None], stop_all: Callable[[], None]
-                  ) -> Any:
-    """uvicorn's server, told when it is ready and stopping runs at once on Ctrl-C."""
-    base_server: Any = uvicorn.Server  # the class uvicorn runs, seen as Any here
+def _server_class(workshop: Workshop, on_ready: Callable[[Workshop], None],
+                  stop_all: Callable[[], None]) -> type[uvicorn.Server]:
+    """uvicorn's server, told when it is ready and stopping runs at once on Ctrl-C (called
+    once :func:`_modules` found uvicorn)."""
+    import uvicorn
 
-    class _Server(base_server):
+    class _Server(uvicorn.Server):
         """uvicorn, told when it is ready, that stops runs at once on Ctrl-C and
         returns normally (no re-raised SIGINT)."""
-
-        should_exit: bool  # uvicorn.Server's own flags
-        force_exit: bool
-        started: bool
 
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets)
@@ -208,7 +207,7 @@ def serve(folder: Path | None, *, host: str = "127.0.0.1", port: int | None = No
     app = Guard(build_app(settings, runs, analyses), token=workshop.token, hosts=hosts,
                 max_body=MAX_BODY)
 
-    server_class = _server_class(uvicorn, workshop, on_ready, stop_all)
+    server_class = _server_class(workshop, on_ready, stop_all)
     config = uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False,
                             timeout_graceful_shutdown=5, server_header=False)
     server = server_class(config)
