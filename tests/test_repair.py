@@ -274,7 +274,7 @@ def test_repair_text_wraps_long_walks_as_solve_does(spec: str,
     """The walk under a repair is solve's own block (right-aligned step numbers), only
     indented further: ``1:`` sits under the ``1`` of ``11:``, not under its first digit."""
     from trailkit.solvers.frontends.cli import main
-    from trailkit.solvers.frontends.cli.report import walk_lines
+    from trailkit.solvers.frontends.presenter.results import walk_lines
 
     assert main(["repair", str(SPECS / spec)]) == 0
     out = capsys.readouterr().out.splitlines()

@@ -329,8 +329,7 @@ def test_every_run_answers_from_a_worker(served: Served, op: str) -> None:
                                                "directed": False}]
         assert 'data-for="added"' in out["svg"]
     if op == "count":
-        assert out["counts"] == {"solutions": 0, "complete": True,
-                                 "method": out["counts"]["method"]}
+        assert out["answer"]["solutions"] == 0 and out["answer"]["complete"]
 
 
 def test_each_backend_solves_and_the_walk_is_there(served: Served, backend) -> None:
@@ -411,9 +410,10 @@ def test_count_asks_for_failures_and_one_step_is_one_step(served: Served) -> Non
         edge = "trailkit: 1\nkind: trail\nedges: [a b]\n"
         one = c.post("/api/run", json={"op": "solve", "slot": "one", "text": edge}).json()
         proved = c.post("/api/run", json={"op": "prove", "slot": "one", "text": edge}).json()
-    assert counted["text"].startswith("88 solutions, 266 failures and 23 early failures")
-    assert counted["counts"]["failures"] == 266 and counted["counts"]["early_failures"] == 23
-    assert "of 1 step," in one["text"] and one["steps_text"] == "1 step"
+    assert "  solutions:      88\n  failures:       266\n  early failures: 23" in \
+        counted["text"]
+    assert counted["answer"]["failures"] == 266 and counted["answer"]["early_failures"] == 23
+    assert ": 1 step, verified" in one["text"] and one["steps_text"] == "1 step"
     assert "walk of 1 step exists" in proved["text"]
     assert "1 steps" not in json.dumps([one, proved])
 

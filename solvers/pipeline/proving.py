@@ -36,6 +36,7 @@ from trailkit.models.errors import (
 )
 from trailkit.models.formats.inputs import InputRefused, read_bounded
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.registry import get_backend
 from trailkit.solvers.pipeline.claims import STATE_LIMIT, answer_claims
@@ -222,7 +223,7 @@ def _no_proof_applies(answer: Answer, why_not: str, drup: bool, precheck: bool) 
 
 def _solved(answer: Answer) -> Proof:
     return Proof(Status.SOLVED, length=answer.length, decided_by=answer.decided_by,
-                 reason=f"a verified walk of {answer.length} steps exists")
+                 reason=f"a verified walk of {plural(answer.length or 0, 'step')} exists")
 
 
 class _Clock:

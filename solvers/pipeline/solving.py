@@ -30,6 +30,7 @@ from trailkit.models.checking.certificates import check_certificate
 from trailkit.models.checking.verify import verify
 from trailkit.models.errors import BackendUnavailable, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.registry import BackendName, backend_names, get_backend
 from trailkit.solvers.pipeline.certify import certify
@@ -204,7 +205,7 @@ def _unconfirmed(answer: Answer, why: str) -> Answer:
 
 def _because(answer: Answer) -> str:
     if answer.status is Status.SOLVED and answer.walk is not None:
-        return f" (a verified walk of {len(answer.walk)} steps)"
+        return f" (a verified walk of {plural(len(answer.walk), 'step')})"
     if answer.certificate is not None:
         return f" ({answer.certificate.kind} certificate)"
     return f" ({answer.reason})" if answer.reason else ""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -142,7 +144,7 @@ def _crosscheck(args: argparse.Namespace) -> str | None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from trailkit.solvers.frontends.cli.report import answer_json, answer_text
+    from trailkit.solvers.frontends.presenter.results import answer_json, answer_text
     from trailkit.solvers.pipeline.solving import solve, solve_all
 
     puzzle = load_spec(args.spec)
@@ -168,7 +170,6 @@ def cmd_solve(args: argparse.Namespace) -> int:
         output.emit_json(first)
     elif len(answers) == 1:  # the time the user waited, compiling named apart
         from trailkit.models.support.jit import compile_seconds
-        from trailkit.solvers.frontends.cli.report import waited_s
 
         say(answer_text(puzzle, answers[0], args.spec, (waited_s(), compile_seconds())))
     else:  # each backend's own time
@@ -177,7 +178,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_count(args: argparse.Namespace) -> int:
-    from trailkit.solvers.frontends.cli.report import count_json, count_text
+    from trailkit.solvers.frontends.presenter.results import count_json, count_text
     from trailkit.solvers.pipeline.counting import count
 
     puzzle = load_spec(args.spec)
@@ -191,7 +192,7 @@ def cmd_count(args: argparse.Namespace) -> int:
     if args.json:
         output.emit_json(count_json(puzzle, result, args.spec, args.failures))
     else:
-        say(count_text(puzzle, result, args.spec, args.failures))
+        say(count_text(puzzle, result, args.spec, args.failures, shown=output.as_shown))
     if result.stats.get("interrupted"):
         warn("trailkit: interrupted; the counts above are what was found so far")
         return Exit.INTERRUPTED
@@ -214,6 +215,7 @@ def _progress_printer(puzzle: Puzzle, args: argparse.Namespace
 
 
 def cmd_prove(args: argparse.Namespace) -> int:
+    from trailkit.solvers.frontends.presenter.proofs import prove_json, prove_text
     from trailkit.solvers.pipeline.proving import prove
 
     puzzle = load_spec(args.spec)
@@ -238,26 +240,10 @@ def cmd_prove(args: argparse.Namespace) -> int:
     written = _write_certificate(puzzle, proof, args.out, args.lrat) \
         if args.out and proof.document is not None else []
     if args.json:
-        output.emit_json({"format": "trailkit-prove/1", "spec": args.spec,
-                          "status": proof.status.value,
-                          "certificate": None if proof.certificate is None else
-                          {"type": proof.certificate.kind, "checked": True},
-                          "decided_by": proof.decided_by, "reason": proof.reason or None,
-                          "out": args.out if proof.document is not None else None})
-    elif proof.status is Status.SOLVED:
-        say(f"solvable: a verified walk of {proof.length} steps exists, so there is nothing "
-            "to prove (trailkit solve shows it)")
-    elif proof.certificate is not None:
-        say(f"unsolvable: {proof.certificate.explanation}\n"
-            f"({proof.certificate.kind} certificate accepted by the independent checker)")
-        if written:
-            side = f" (its proof in {written[0]})" if len(written) > 1 else ""
-            say(f"certificate written to {args.out}{side}")
-        if targets:
-            say(f"proof files written: {', '.join(map(str, targets.values()))}")
+        output.emit_json(prove_json(proof, args.spec, args.out))
     else:
-        say(proof.reason if proof.reason.startswith("unsolvable") else
-            f"unknown: {proof.reason}")
+        say(prove_text(proof, args.out if written else None,
+                       written[0] if len(written) > 1 else None, list(targets.values())))
     return {Status.SOLVED: Exit.OK, Status.UNSOLVABLE: Exit.UNSOLVABLE}.get(
         proof.status, Exit.UNKNOWN)
 
@@ -266,7 +252,7 @@ def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
     """``prove --claim shortest|unique``: exit 0 certified (unique: yes), 1 not unique
     (a second walk shown) or no walk at all, 3 unknown."""
     from trailkit.solvers.frontends.presenter.claim_words import (
-        proved_claim_json,
+        proved_claim_document,
         proved_claim_text,
     )
     from trailkit.solvers.pipeline.proving import prove_claim
@@ -277,23 +263,33 @@ def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
     proof = prove_claim(puzzle, args.claim, limits_from(args), spec_path=args.spec)
     if args.out and proof.document is not None:
         atomic_write(args.out, json.dumps(proof.document, indent=1) + "\n")
-    parts = (args.claim, proof.status, proof.claim, proof.length)
     if args.json:
-        output.emit_json({"format": "trailkit-prove/1", "spec": args.spec,
-                          "status": proof.status.value, "certificate": None if
-                          proof.certificate is None else {"type": proof.certificate.kind,
-                                                          "checked": True},
-                          "decided_by": proof.decided_by, "reason": proof.reason or None,
-                          "out": args.out if proof.document is not None else None,
-                          **proved_claim_json(*parts)})
+        output.emit_json(proved_claim_document(args.spec, proof, args.claim, args.out))
     else:
-        say(proved_claim_text(puzzle, *parts, proof.reason))
+        say(proved_claim_text(puzzle, args.claim, proof.status, proof.claim, proof.length,
+                              proof.reason))
         if args.out and proof.document is not None:
             say(f"certificate written to {args.out}")
     if proof.status is Status.SOLVED:
         return Exit.OK if proof.claim is None or proof.claim.value is not False \
             else Exit.UNSOLVABLE
     return Exit.UNSOLVABLE if proof.status is Status.UNSOLVABLE else Exit.UNKNOWN
+
+
+def waited_s() -> float:
+    """Seconds since this process started: the wall time the user has waited, start-up,
+    reading and compiling included (Linux's ``/proc``; elsewhere, since this module was
+    loaded)."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as stat, \
+                open("/proc/uptime", encoding="ascii") as uptime:
+            started = int(stat.read().rsplit(")", 1)[1].split()[19])  # field 22: starttime
+            return float(uptime.read().split()[0]) - started / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return time.perf_counter() - _LOADED
+
+
+_LOADED = time.perf_counter()
 
 
 def _proof_targets(args: argparse.Namespace) -> dict[str, Path]:
@@ -354,6 +350,7 @@ def _write_proof_files(puzzle: Puzzle, data: Mapping[str, Any],
 
 
 def cmd_check_certificate(args: argparse.Namespace) -> int:
+    from trailkit.solvers.frontends.presenter.proofs import check_json, check_text
     from trailkit.solvers.pipeline.proving import check_certificate_file
 
     puzzle = load_spec(args.spec)
@@ -364,9 +361,7 @@ def cmd_check_certificate(args: argparse.Namespace) -> int:
     if status is not None:
         clear_status_line()
     if args.json:
-        output.emit_json({"format": "trailkit-check/1", "spec": args.spec,
-                          "certificate": args.certificate, "accepted": verdict.accepted,
-                          "message": verdict.message, "type": verdict.kind})
+        output.emit_json(check_json(verdict, args.spec, args.certificate))
     else:
-        say(("accepted: " if verdict.accepted else "rejected: ") + verdict.message)
+        say(check_text(verdict))
     return Exit.OK if verdict.accepted else Exit.UNSOLVABLE

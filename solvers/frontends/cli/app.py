@@ -38,7 +38,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("check-certificate", "answers", "check a certificate against a spec (exit 0 accepted, "
      "1 rejected, 2 unreadable)"),
     ("compare", "compare", "run several backends on specs and tabulate"),
-    ("report", "ranking", "rank the backends of a compare --db campaign file"),
+    ("report", "report", "rank the backends of a compare --db campaign file"),
     ("generate", "makers", "write a random puzzle spec, reproducible from a seed"),
     ("export", "makers", "write the puzzle as a SAT (DIMACS) or CP-SAT model, or as a graph "
      "(Graphviz DOT, GraphML, NetworkX JSON)"),
@@ -119,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from trailkit.models.errors import SpecError, TrailkitError, VerificationFailure
         from trailkit.solvers.frontends.cli import output
         from trailkit.solvers.frontends.cli.output import warn
-        from trailkit.solvers.frontends.cli.report import error_json
+        from trailkit.solvers.frontends.presenter.problems import error_json
         from trailkit.solvers.support.interrupts import keep_pysat_off_sigint
         from trailkit.solvers.support.signs import listen
     except KeyboardInterrupt:

@@ -196,7 +196,8 @@ def _format(args: argparse.Namespace) -> str:
     return {".json": "json", ".csv": "csv"}.get(suffix, "table")
 
 
-_RENDER = {"json": _json, "csv": _csv, "table": lambda rows: table(rows) + "\n"}
+_RENDER: dict[str, Callable[[list[Row]], str]] = {
+    "json": _json, "csv": _csv, "table": lambda rows: table(rows) + "\n"}
 
 
 def run_compare(args: argparse.Namespace) -> int:

@@ -53,8 +53,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def cmd_inspect(args: argparse.Namespace) -> int:
     from trailkit.models.spec import load_spec
     from trailkit.solvers.backends.base import Limits
-    from trailkit.solvers.frontends.cli.report import answer_json, answer_text
     from trailkit.solvers.frontends.presenter.inspect import inspect_json, inspect_text
+    from trailkit.solvers.frontends.presenter.results import answer_json, answer_text
     from trailkit.solvers.tools.design.inspection import InspectStatus, inspect_puzzle
 
     puzzle = load_spec(args.spec)

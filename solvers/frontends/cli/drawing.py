@@ -119,8 +119,8 @@ def _repaired(puzzle: Puzzle, args: argparse.Namespace
               ) -> tuple[Puzzle, Answer | None, Emphasis | None]:
     """The repaired puzzle, its verified walk and the changes to emphasise; the puzzle
     itself (with its walk, or none) when it needs no repair or has none."""
+    from trailkit.solvers.frontends.presenter.repairs import change_words
     from trailkit.solvers.tools.drawing import Emphasis
-    from trailkit.solvers.tools.repair.changes import describe_changes
     from trailkit.solvers.tools.repair.fewest_changes import RepairStatus, repair
 
     found = repair(puzzle, backend=args.backend or "auto", limits=limits_from(args))
@@ -132,9 +132,7 @@ def _repaired(puzzle: Puzzle, args: argparse.Namespace
         warn(f"trailkit: no repair to draw ({found.reason or found.proof or found.status})")
         return puzzle, None, None
     best = found.repairs[0]
-    from trailkit.solvers.frontends.cli.report import in_puzzle_words
-
-    note = in_puzzle_words(puzzle, f"Repair: {describe_changes(puzzle, best.changes)}")
+    note = f"Repair: {change_words(puzzle, best.changes)}"
     return (best.puzzle, best.answer,
             Emphasis.from_changes(best.changes, note=note))
 

@@ -21,9 +21,7 @@ and 3 when no backend could decide an expectation within ``--time-limit``.
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from trailkit.models.errors import SpecError, SpecWarning, TrailkitError
 from trailkit.models.spec import lint_spec
@@ -31,12 +29,16 @@ from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.frontends.cli import output
 from trailkit.solvers.frontends.cli.options import Exit, examples, positive_float
 from trailkit.solvers.frontends.cli.output import say, warn
+from trailkit.solvers.frontends.presenter.problems import (
+    LintFinding,
+    finding_lines,
+    lint_json,
+    lint_summary,
+)
 from trailkit.solvers.support.specfiles import find_specs
 from trailkit.solvers.tools.expect_check import EXPECT_TIME_S
 
-__all__ = ["LINT_FORMAT", "register"]
-
-LINT_FORMAT = "trailkit-lint/1"
+__all__ = ["register"]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -59,27 +61,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(run=cmd_lint)
 
 
-@dataclass
-class _Finding:
-    """What lint found in one spec file."""
-
-    path: Path
-    problems: list[SpecError] = field(default_factory=list)
-    warnings: list[SpecError] = field(default_factory=list)
-    expectations: list[str] = field(default_factory=list)
-    undecided: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems and not self.expectations and not self.undecided
-
-
-def _lint(path: Path, check_expect: bool, limits: Limits) -> _Finding:
+def _lint(path: Path, check_expect: bool, limits: Limits) -> LintFinding:
     from trailkit.solvers.tools.expect_check import expectation_problems
 
     found = lint_spec(path)
-    finding = _Finding(path, [p for p in found if not isinstance(p, SpecWarning)],
-                       [p for p in found if isinstance(p, SpecWarning)])
+    finding = LintFinding(path, [p for p in found if not isinstance(p, SpecWarning)],
+                          [p for p in found if isinstance(p, SpecWarning)])
     if check_expect and not finding.problems:
         try:
             checked = expectation_problems(path, limits)
@@ -87,37 +74,6 @@ def _lint(path: Path, check_expect: bool, limits: Limits) -> _Finding:
         except TrailkitError as exc:  # e.g. a backend refusing the puzzle
             finding.problems.append(exc if isinstance(exc, SpecError) else SpecError(str(exc)))
     return finding
-
-
-def _problem_json(problem: SpecError) -> dict[str, Any]:
-    location = problem.location
-    return {"file": location.file if location else None,
-            "line": location.line if location else None,
-            "column": location.column if location else None,
-            "message": problem.message, "path": problem.path or None,
-            "level": problem.level}
-
-
-def _summary(findings: list[_Finding]) -> str:
-    problems = sum(len(f.problems) for f in findings)
-    warnings = sum(len(f.warnings) for f in findings)
-    expectations = sum(len(f.expectations) for f in findings)
-    clean = sum(f.ok for f in findings)
-    parts = [f"{len(findings)} spec{'s' if len(findings) != 1 else ''} checked", f"{clean} ok"]
-    if problems:
-        parts.append(f"{problems} problem{'s' if problems != 1 else ''} in "
-                     f"{sum(bool(f.problems) for f in findings)} file(s)")
-    if warnings:
-        parts.append(f"{warnings} warning{'s' if warnings != 1 else ''}")
-    if expectations:
-        parts.append(f"{expectations} expect: mismatch{'es' if expectations != 1 else ''}")
-    return ", ".join(parts)
-
-
-def _position(problem: SpecError) -> tuple[int, int]:
-    """Where a problem is, for printing errors and warnings together in file order."""
-    location = problem.location
-    return (location.line or 0, location.column or 0) if location else (0, 0)
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
@@ -135,33 +91,12 @@ def cmd_lint(args: argparse.Namespace) -> int:
     if any(f.problems for f in findings):
         code = Exit.INPUT
     if args.format == "json":
-        output.emit_json({"format": LINT_FORMAT, "ok": code == Exit.OK,
-                          "summary": _summary(findings),
-                          "specs": [{"spec": str(f.path), "ok": f.ok,
-                                     "problems": [_problem_json(p) for p in f.problems],
-                                     "warnings": [_problem_json(p) for p in f.warnings],
-                                     "expect": f.expectations,
-                                     "undecided": f.undecided} for f in findings]})
+        output.emit_json(lint_json(findings, code == Exit.OK))
         return code
     for finding in findings:
         output.use_names(finding.path)  # its names stay apart on an ASCII console
-        for problem in sorted([*finding.problems, *finding.warnings], key=_position):
-            if args.format == "parsable":
-                where = str(problem.location) if problem.location else str(finding.path)
-                key = f" ({problem.path})" if problem.path else ""
-                say(f"{where}: [{problem.level}] {problem.message}{key}")
-            else:
-                warn(str(problem) if problem.location else f"{finding.path}: {problem}")
-        for mismatch in finding.expectations:
-            line = f"{finding.path}: expect: {mismatch}"
-            say(f"{finding.path}: [expect] {mismatch}") if args.format == "parsable" \
-                else warn(line)
-        for open_question in finding.undecided:
-            line = f"{finding.path}: expect: undecided within the time limit: {open_question}"
-            say(f"{finding.path}: [undecided] {open_question}") if args.format == "parsable" \
-                else warn(line)
-        if finding.ok and args.format == "text":
-            say(f"{finding.path}: ok")
+        for to_stderr, line in finding_lines(finding, args.format == "parsable"):
+            warn(line) if to_stderr else say(line)
     if args.format == "text":
-        say(_summary(findings))
+        say(lint_summary(findings))
     return code

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import orjson
 
 from trailkit.models.formats.jsontext import StepsJson
+from trailkit.solvers.frontends.presenter.plain import plain_json
 
 if TYPE_CHECKING:
     from trailkit.models.puzzle import Puzzle
@@ -317,19 +318,6 @@ def _as_fragment(obj: Any, steps: list[StepsJson]) -> Any:
 def _as_plain(obj: Any) -> Any:
     """The standard library's hook: steps as their list of objects, else ``str``."""
     return obj.to_list() if isinstance(obj, StepsJson) else str(obj)
-
-
-def plain_json(obj: Any) -> Any:
-    """``obj`` with every :class:`~trailkit.models.formats.jsontext.StepsJson` in it replaced by
-    the list its text decodes to: the document as a reader of the output sees it (what
-    the test suite validates against the schemas)."""
-    if isinstance(obj, StepsJson):
-        return orjson.loads(obj.to_bytes())
-    if isinstance(obj, dict):
-        return {key: plain_json(value) for key, value in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [plain_json(value) for value in obj]
-    return obj
 
 
 def status_line() -> Callable[[str], None] | None:

@@ -2,7 +2,8 @@
 
 The commands parse options, call :func:`~trailkit.solvers.tools.repair.fewest_changes.repair` and
 :func:`~trailkit.solvers.tools.repair.explanation.explain`, and format what they return as
-text or as the contract's ``trailkit-repair/1`` / ``trailkit-explain/1`` JSON. Exit
+text or as the contract's ``trailkit-repair/1`` / ``trailkit-explain/1`` JSON (in the
+words of :mod:`trailkit.solvers.frontends.presenter.repairs`). Exit
 codes: repair 0 (a verified repair, or already solvable), 1 (proven: no repair within
 the limits), 3 (undecided); explain 1 (explained an unsolvable puzzle), 0 (solvable),
 3 (undecided).
@@ -16,7 +17,7 @@ from typing import Any
 
 from trailkit.models.answer import Status
 from trailkit.models.errors import TrailkitError
-from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.models.puzzle import Puzzle
 from trailkit.models.repair_rules import CandidateEdge, RepairRules
 from trailkit.models.spec import load_spec, load_spec_text
 from trailkit.models.support.hints import did_you_mean
@@ -31,13 +32,16 @@ from trailkit.solvers.frontends.cli.options import (
     limits_from,
 )
 from trailkit.solvers.frontends.cli.output import say, use_names, warn
-from trailkit.solvers.frontends.presenter.claim_words import fewest_words
+from trailkit.solvers.frontends.presenter.repairs import (
+    explain_json,
+    explain_text,
+    repair_json,
+    repair_text,
+    words,
+)
 from trailkit.solvers.support.files import atomic_write, refuse_overwrite
 
-__all__ = ["EXPLAIN_FORMAT", "REPAIR_FORMAT", "register"]
-
-REPAIR_FORMAT = "trailkit-repair/1"
-EXPLAIN_FORMAT = "trailkit-explain/1"
+__all__ = ["register"]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -185,126 +189,11 @@ def _write_repaired(args: argparse.Namespace, puzzle: Puzzle, result: Any) -> No
     try:
         out_text = repaired_spec_text(
             text, puzzle, first.changes, spec=args.spec, expect=expect,
-            original=f"had no solution{why}", words=lambda t: _words(puzzle, t))
+            original=f"had no solution{why}", words=lambda t: words(puzzle, t))
     except ValueError as exc:
         raise TrailkitError(f"cannot write the repaired spec: {exc}") from None
     load_spec_text(out_text, source=args.out, base_dir=Path(args.spec).parent)
     atomic_write(args.out, out_text)
-
-
-def _words(puzzle: Puzzle, text: str) -> str:
-    from trailkit.solvers.frontends.cli.report import in_puzzle_words
-
-    return in_puzzle_words(puzzle, text)
-
-
-def _walk_lines(puzzle: Puzzle, answer: Any) -> list[str]:
-    """The walk as the solve command shows it (:func:`~trailkit.solvers.frontends.cli.report.
-    walk_lines`: wrapped ten steps a line, step numbers right-aligned), every line
-    indented alike to sit under a repair."""
-    from trailkit.solvers.frontends.cli.report import walk_lines
-
-    if not answer.walk.edges:
-        return ["     the empty walk"]
-    return ["   " + line for line in walk_lines(puzzle, answer)]
-
-
-def repair_text(result: Any, spec: str) -> str:
-    """The repair answer for people; an edge added beside an existing one is said to be
-    walked twice (a line drawn twice, a second bridge)."""
-    from trailkit.models.support.words import plural
-    from trailkit.solvers.tools.repair.changes import Op
-    from trailkit.solvers.tools.repair.fewest_changes import RepairStatus
-
-    puzzle = result.puzzle
-    title = puzzle.name or spec
-    lines = [f"{title} ({puzzle.kind}, {spec})"]
-    if result.status is RepairStatus.SOLVABLE:
-        lines.append(f"already solvable: a verified walk of {result.original.length} steps "
-                     "exists; nothing to repair")
-        return "\n".join(lines)
-    if result.status is RepairStatus.UNKNOWN:
-        lines.append(f"unknown: {result.reason}")
-        return "\n".join(lines)
-    original = result.original
-    if original.certificate is not None:
-        lines.append("unsolvable as given: " + _words(puzzle, original.certificate.explanation))
-    lines.append(_words(puzzle, f"allowed changes: {result.rules.describe()} "
-                                f"({result.candidates} candidates)"))
-    if result.status is RepairStatus.NO_REPAIR:
-        lines.append(_words(puzzle, f"no repair: {result.proof}"))
-        if result.rules.add == "layout":
-            lines.append(_words(puzzle, "(new edges only between touching nodes of the layout, "
-                                        "the default for a spec with one; --add any allows "
-                                        "any two)"))
-        return "\n".join(lines)
-    how_many = (f"{len(result.repairs)} repairs" if len(result.repairs) > 1 else "repair")
-    proven = fewest_words(_fewest(result))
-    lines.append(f"{how_many} with {plural(result.changes or 0, 'change')} ({proven}; "
-                 f"{result.method}, {result.time_s:.3f} s):")
-    joined = {frozenset((puzzle.nodes[puzzle.tail[e]], puzzle.nodes[puzzle.head[e]]))
-              for e in range(puzzle.num_edges)}
-
-    def said(change: Any) -> str:
-        text = change.describe(puzzle)
-        if change.op is Op.ADD and frozenset((change.u, change.v)) in joined:
-            text += " (beside an existing one: walk that way twice)"
-        return text
-
-    for i, item in enumerate(result.repairs, 1):
-        prefix = f"{i}. " if len(result.repairs) > 1 else ""
-        lines.append("  " + prefix + _words(puzzle, "; ".join(said(c) for c in item.changes)))
-        best = "a shortest walk" if item.answer.optimal and \
-            item.puzzle.use is EdgeUse.ANY else "a walk"
-        n = item.answer.length
-        size = plural(n, "domino", "dominoes") if puzzle.kind == "domino-chain" else \
-            plural(n, "step")
-        lines.append(f"     {best} in the repaired puzzle, {size}, "
-                     "verified by the independent checker:")
-        lines += _walk_lines(item.puzzle, item.answer)
-    if result.minimal:
-        lines.append(_words(puzzle, f"no repair with fewer changes exists: {result.proof}"))
-    else:
-        lines.append(_words(puzzle, f"not proven minimal: {result.proof}"))
-    if result.repairs and not result.complete_list and len(result.repairs) > 1:
-        lines.append("(the list may not hold every repair of this size)")
-    return "\n".join(lines)
-
-
-def _fewest(result: Any) -> Any:
-    from trailkit.solvers.pipeline.claims import fewest_changes_claim
-
-    return fewest_changes_claim(result.changes, result.original, minimal=result.minimal,
-                                proof=result.proof)
-
-
-def repair_json(result: Any, spec: str) -> dict[str, Any]:
-    """The contract's ``trailkit-repair/1`` object."""
-    from trailkit.solvers.tools.repair.changes import changes_json
-
-    puzzle = result.puzzle
-    original = result.original
-    certificate = None
-    if original.certificate is not None:
-        certificate = {**original.certificate.to_json(),
-                       "checked": bool(original.certificate_checked)}
-    return {
-        "format": REPAIR_FORMAT, "spec": spec, "name": puzzle.name, "kind": puzzle.kind,
-        "status": result.status.value, "changes": result.changes,
-        "minimal": bool(result.minimal), "proof": result.proof or None,
-        "claims": [] if result.changes is None else [_fewest(result).to_json()],
-        "method": result.method or None, "candidates": result.candidates,
-        "all": bool(result.complete_list),
-        "repairs": [{"changes": changes_json(puzzle, r.changes),
-                     "status": r.answer.status.value, "length": r.answer.length,
-                     "optimal": r.answer.optimal,
-                     "start": r.puzzle.nodes[r.answer.walk.nodes[0]],
-                     "steps": r.answer.walk.steps_json(r.puzzle),
-                     "verified": bool(r.answer.verified)} for r in result.repairs],
-        "original": {"status": original.status.value, "certificate": certificate},
-        "reason": result.reason or None,
-        "time_s": round(result.time_s, 6),
-    }
 
 
 # ------------------------------------------------------------------ explain
@@ -317,39 +206,6 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if args.json:
         output.emit_json(explain_json(found, args.spec))
     else:
-        title = puzzle.name or args.spec
-        say(f"{title} ({puzzle.kind}, {args.spec})\n{found.status.value}\n"
-            + _words(puzzle, found.text))
+        say(explain_text(found, args.spec))
     return {Status.UNSOLVABLE: Exit.UNSOLVABLE, Status.SOLVED: Exit.OK}.get(
         found.status, Exit.UNKNOWN)
-
-
-def _core_claims(core: Any) -> list[dict[str, Any]]:
-    from trailkit.solvers.pipeline.claims import minimal_core_claim
-
-    if core is None or not core.edges:
-        return []
-    return [minimal_core_claim(core.minimal, core.certificate, len(core.witnesses)).to_json()]
-
-
-def explain_json(found: Any, spec: str) -> dict[str, Any]:
-    """The contract's ``trailkit-explain/1`` object."""
-    puzzle = found.puzzle
-    answer = found.answer
-    certificate = None
-    if answer.certificate is not None:
-        certificate = {**answer.certificate.to_json(), "checked": bool(answer.certificate_checked)}
-    core = None
-    if found.core is not None:
-        c = found.core
-        core = {"edges": [puzzle.edge_id(e) for e in c.edges], "minimal": c.minimal,
-                "smallest": c.smallest,
-                "certificate": None if c.certificate is None else
-                {**c.certificate.to_json(), "checked": True},
-                "witnesses": [w.steps_json(puzzle) for w in c.witnesses]}
-    return {"format": EXPLAIN_FORMAT, "spec": spec, "name": puzzle.name, "kind": puzzle.kind,
-            "status": found.status.value, "certificate": certificate, "core": core,
-            "claims": _core_claims(found.core),
-            "situations": None if found.situations is None else
-            found.situations.to_json(puzzle),
-            "text": _words(puzzle, found.text), "time_s": round(found.time_s, 6)}

@@ -143,6 +143,19 @@ def proved_claim_json(claim_name: str, status: Status, claim: Claim | None,
     return out
 
 
+def proved_claim_document(spec: str | None, proof: Any, claim_name: str,
+                          out: str | None) -> dict[str, Any]:
+    """The whole ``trailkit-prove/1`` object of ``prove --claim`` (``proof``: the
+    pipeline's ``ClaimProof``; ``out``: where its certificate was written, if it was)."""
+    certificate = None if proof.certificate is None else {"type": proof.certificate.kind,
+                                                          "checked": True}
+    return {"format": "trailkit-prove/1", "spec": spec, "status": proof.status.value,
+            "certificate": certificate, "decided_by": proof.decided_by,
+            "reason": proof.reason or None,
+            "out": out if proof.document is not None else None,
+            **proved_claim_json(claim_name, proof.status, proof.claim, proof.length)}
+
+
 def fewest_words(claim: Claim) -> str:
     """What a repair's number of changes rests on: ``the fewest, proven: the original's
     parity certificate accepted by the independent checker``, or ``the fewest not

@@ -19,7 +19,6 @@ True
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,37 +27,9 @@ from typing import Any
 from trailkit.models.errors import SpecError
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import lint_spec_text, load_spec_text
+from trailkit.solvers.frontends.presenter.problems import problem_json
 
-__all__ = ["analyse", "problem_json"]
-
-
-_QUOTED = re.compile(r"'([^'\n]+)'")
-_BEFORE = r"(?<![^\s,\[{:'\"-])"
-_AFTER = r"(?![^\s,\]}:'\"#])"
-
-
-def problem_json(problem: SpecError, text: str | None = None) -> dict[str, Any]:
-    """One problem as the page (and ``lint --json``) shows it. With the spec's ``text``,
-    ``token_column`` and ``token_length`` also say where the name the message quotes
-    first stands in its line, at or after the problem's column (the misspelt colour of
-    an edge, not the edge's start), so a click on it puts the cursor there."""
-    location = problem.location
-    line = location.line if location else None
-    column = location.column if location else None
-    out: dict[str, Any] = {"line": line, "column": column,
-                           "file": location.file if location else None,
-                           "message": problem.message, "path": problem.path or None,
-                           "level": problem.level, "token_column": column,
-                           "token_length": None}
-    named = _QUOTED.search(problem.message)
-    if text is not None and line and column and named:
-        lines = text.splitlines()
-        written = lines[line - 1] if line <= len(lines) else ""
-        found = re.compile(_BEFORE + re.escape(named.group(1)) + _AFTER).search(
-            written, column - 1)
-        if found:
-            out.update(token_column=found.start() + 1, token_length=len(named.group(1)))
-    return out
+__all__ = ["analyse"]
 
 
 def analyse(text: str, source: str = "scratch.yaml", base_dir: Path | None = None, *,

@@ -1,6 +1,11 @@
 """What one run of the workshop does, in its worker process: solve, count, prove, repair
 or explain a spec text, and describe the outcome (with its picture) as plain JSON data.
 
+The outcome's ``text`` and ``answer`` are the command line's words and JSON for the same
+answer, from :mod:`trailkit.solvers.frontends.presenter` (the spec named by the job's
+``source``); the rest is what the page needs beside them (the picture, the steps, each
+repair's changes to apply).
+
 A job is a :class:`Job`; :func:`run_job` is what the forked worker calls (see
 :mod:`trailkit.solvers.frontends.workshop.runs`), so nothing here may rely on the server's state.
 Every answer comes out of the same pipeline as the command line's (verified,
@@ -24,8 +29,24 @@ from trailkit.models.errors import SpecError, TrailkitError
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.repair_rules import RepairRules
 from trailkit.models.spec import load_spec_text
-from trailkit.models.support.words import in_puzzle_words, plural
 from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.frontends.presenter.plain import plain_json
+from trailkit.solvers.frontends.presenter.proofs import prove_json, prove_text
+from trailkit.solvers.frontends.presenter.repairs import (
+    change_words,
+    explain_json,
+    explain_text,
+    repair_json,
+    repair_text,
+    repaired_walk_words,
+)
+from trailkit.solvers.frontends.presenter.results import (
+    answer_json,
+    answer_text,
+    count_json,
+    count_text,
+    walk_size,
+)
 
 __all__ = ["OPS", "Job", "run_job"]
 
@@ -54,7 +75,8 @@ class Job:
 def run_job(job: Job) -> dict[str, Any]:
     """Do ``job`` and return its outcome as JSON data: always ``op`` and ``status``
     (``solved``, ``unsolvable``, ``unknown``, ``error``...), and ``text`` (what to say),
-    ``svg`` (the picture), and what the op finds (``steps``, ``counts``, ``repairs``)."""
+    ``answer`` (the command line's JSON), ``svg`` (the picture), and what the op finds
+    (``steps``, ``repairs``)."""
     try:
         base = Path(job.base_dir) if job.base_dir else None
         puzzle = load_spec_text(job.text, source=job.source, base_dir=base)
@@ -72,27 +94,20 @@ def _title(puzzle: Puzzle, job: Job) -> str:
 
 
 def _answer_json(puzzle: Puzzle, answer: Answer, job: Job) -> dict[str, Any]:
-    """A solved, unsolvable or unknown answer in words, with its picture and steps."""
+    """A solved, unsolvable or unknown answer: the command line's words and JSON, with
+    its picture and steps."""
     from trailkit.solvers.tools.drawing import draw_svg
     from trailkit.solvers.tools.drawing.html import walk_steps
 
     certificate = answer.certificate
-    if answer.status is Status.SOLVED:
-        how = "a shortest walk" if answer.optimal else "a walk"
-        text = (f"solved by {answer.backend}: {how} of {plural(answer.length or 0, 'step')}, "
-                "verified by the independent checker")
-    elif answer.status is Status.UNSOLVABLE:
-        why = certificate.explanation if certificate else answer.reason
-        checked = " (certificate checked)" if answer.certificate_checked else ""
-        text = f"unsolvable ({answer.backend}): {why}{checked}"
-    else:
-        text = f"unknown: {answer.reason or 'a limit was reached'}"
     return {"status": answer.status.value, "backend": answer.backend,
             "length": answer.length, "optimal": answer.optimal,
-            "text": in_puzzle_words(puzzle, text), "time_s": round(answer.time_s, 6),
+            "text": answer_text(puzzle, answer, job.source),
+            "answer": plain_json(answer_json(puzzle, answer, job.source)),
+            "time_s": round(answer.time_s, 6),
             "certificate": None if certificate is None else certificate.kind,
             "steps": walk_steps(puzzle, answer),
-            "steps_text": plural(answer.length, "step") if answer.length is not None else None,
+            "steps_text": None if answer.length is None else walk_size(puzzle, answer.length),
             "svg": draw_svg(puzzle, answer, title=_title(puzzle, job))}
 
 
@@ -106,20 +121,9 @@ def _count(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
     from trailkit.solvers.pipeline.counting import count
 
     result = count(puzzle, job.backend, limits, failures=job.failures)
-    bound = "" if result.complete else "at least "
-    text = f"{bound}{plural(result.solutions, 'solution')}"
-    if job.failures:
-        text += (f", {bound}{plural(result.failures or 0, 'failure')} and {bound}"
-                 f"{plural(result.early_failures or 0, 'early failure')}")
-    text += f" ({result.method}, {result.backend})"
-    if not result.complete:
-        text += f"; unknown: {result.reason or 'a limit was reached'}"
-    counts = {"solutions": result.solutions, "complete": result.complete,
-              "method": result.method}
-    if job.failures:
-        counts.update(failures=result.failures, early_failures=result.early_failures)
     return {"status": "solved" if result.complete else "unknown",
-            "text": in_puzzle_words(puzzle, text), "counts": counts}
+            "text": count_text(puzzle, result, job.source, job.failures),
+            "answer": count_json(puzzle, result, job.source, job.failures)}
 
 
 def _prove(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
@@ -127,18 +131,10 @@ def _prove(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
     from trailkit.solvers.tools.drawing import draw_svg
 
     proof = prove(puzzle, job.backend or "sat", limits)
-    if proof.status is Status.SOLVED:
-        text = (f"solvable: a verified walk of {plural(proof.length or 0, 'step')} exists; "
-                "nothing to prove")
-    elif proof.certificate is not None:
-        text = (f"unsolvable: {proof.certificate.explanation} ({proof.certificate.kind} "
-                "certificate accepted by the independent checker)")
-    else:
-        text = proof.reason if proof.reason.startswith("unsolvable") else \
-            f"unknown: {proof.reason}"
     svg = draw_svg(puzzle, certificate=proof.certificate, title=_title(puzzle, job)) \
         if proof.certificate is not None else None
-    return {"status": proof.status.value, "text": in_puzzle_words(puzzle, text),
+    return {"status": proof.status.value, "text": prove_text(proof),
+            "answer": prove_json(proof, job.source),
             "certificate": None if proof.certificate is None else proof.certificate.kind,
             "svg": svg}
 
@@ -151,8 +147,8 @@ def _explain(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
     answer = found.answer
     svg = draw_svg(puzzle, None if answer.status is Status.UNSOLVABLE else answer,
                    certificate=answer.certificate, title=_title(puzzle, job))
-    return {"status": found.status.value, "text": in_puzzle_words(puzzle, found.text),
-            "svg": svg}
+    return {"status": found.status.value, "text": explain_text(found, job.source),
+            "answer": plain_json(explain_json(found, job.source)), "svg": svg}
 
 
 def _rules(puzzle: Puzzle, given: dict[str, Any]) -> RepairRules:
@@ -165,33 +161,26 @@ def _rules(puzzle: Puzzle, given: dict[str, Any]) -> RepairRules:
 
 def _repair(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
     from trailkit.solvers.tools.drawing import Emphasis, draw_svg
-    from trailkit.solvers.tools.repair.changes import changes_json, describe_changes
-    from trailkit.solvers.tools.repair.fewest_changes import RepairStatus, repair
+    from trailkit.solvers.tools.repair.changes import changes_json
+    from trailkit.solvers.tools.repair.fewest_changes import repair
 
     found = repair(puzzle, _rules(puzzle, job.rules), limits=limits)
-    if found.status is RepairStatus.SOLVABLE:
-        return {"status": "solvable", "repairs": [],
-                "text": "already solvable: nothing to repair"}
-    if not found.repairs:
-        why = found.reason or found.proof or found.status.value
-        return {"status": found.status.value, "repairs": [],
-                "text": in_puzzle_words(puzzle, f"no repair: {why}")}
     repairs = []
     for item in found.repairs:
-        said = in_puzzle_words(puzzle, describe_changes(puzzle, item.changes))
+        said = change_words(puzzle, item.changes)
         emphasis = Emphasis.from_changes(item.changes, note=f"Repair: {said}")
         repairs.append({"changes": changes_json(puzzle, item.changes), "text": said,
                         "apply": [{"op": c.op.value, "u": c.u, "v": c.v, "colour": c.colour,
                                    "edge": c.edge, "directed": c.directed}
                                   for c in item.changes],
                         "length": item.answer.length,
-                        "walk_text": in_puzzle_words(puzzle, "a walk of " + plural(
-                            item.answer.length or 0, "step")),
+                        "walk_text": repaired_walk_words(puzzle, item.answer.length),
                         "svg": draw_svg(item.puzzle, item.answer, emphasis=emphasis,
                                         title=_title(puzzle, job))})
-    proven = "the fewest, proven" if found.minimal else "fewer not ruled out"
-    return {"status": found.status.value, "repairs": repairs, "svg": repairs[0]["svg"],
-            "text": in_puzzle_words(puzzle, f"repair ({proven}): {repairs[0]['text']}")}
+    return {"status": found.status.value, "repairs": repairs,
+            "svg": repairs[0]["svg"] if repairs else None,
+            "text": repair_text(found, job.source),
+            "answer": plain_json(repair_json(found, job.source))}
 
 
 _OPS = {"solve": _solve, "count": _count, "prove": _prove, "repair": _repair,

@@ -18,10 +18,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trailkit.models.errors import BackendUnavailable, TrailkitError
 from trailkit.solvers.support.extras import pip_install
+
+if TYPE_CHECKING:
+    import uvicorn
 
 __all__ = ["DEFAULT_PORT", "Workshop", "serve"]
 
@@ -131,28 +134,30 @@ def _minizinc_names() -> list[str]:
 
 
 def _warm() -> None:
-    """Load what every run uses, once, in the server: workers and analysers are forked
-    with it (a fresh analyser, one that replaced a stopped one too, then draws its first
-    spec as fast as its hundredth)."""
+    """Load what every run and every analysis uses, once, in the server: workers and
+    analysers are forked with it, so a fresh one (one that replaced a stopped one too)
+    answers its first spec as fast as its hundredth. The scratch spec is analysed and
+    put through every op (milliseconds each, once loaded); what that loads stays
+    loaded: the spec reader, lint, the drawing, the pipeline, the direct backend's
+    compiled kernels, the SAT solver, repair and the presenter."""
     from trailkit.solvers.frontends.workshop.analysis import analyse
+    from trailkit.solvers.frontends.workshop.jobs import OPS, Job, run_job
     from trailkit.solvers.frontends.workshop.routes import SCRATCH
 
     analyse(SCRATCH)
+    for op in OPS:
+        run_job(Job(op, SCRATCH))
 
 
-def _server_class(uvicorn: Any, workshop: Workshop,
-                  on_ready: Callable[[Workshop], None], stop_all: Callable[[], None]
-                  ) -> Any:
-    """uvicorn's server, told when it is ready and stopping runs at once on Ctrl-C."""
-    base_server: Any = uvicorn.Server  # the class uvicorn runs, seen as Any here
+def _server_class(workshop: Workshop, on_ready: Callable[[Workshop], None],
+                  stop_all: Callable[[], None]) -> type[uvicorn.Server]:
+    """uvicorn's server, told when it is ready and stopping runs at once on Ctrl-C (called
+    once :func:`_modules` found uvicorn)."""
+    import uvicorn
 
-    class _Server(base_server):
+    class _Server(uvicorn.Server):
         """uvicorn, told when it is ready, that stops runs at once on Ctrl-C and
         returns normally (no re-raised SIGINT)."""
-
-        should_exit: bool  # uvicorn.Server's own flags
-        force_exit: bool
-        started: bool
 
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets)
@@ -202,7 +207,7 @@ def serve(folder: Path | None, *, host: str = "127.0.0.1", port: int | None = No
     app = Guard(build_app(settings, runs, analyses), token=workshop.token, hosts=hosts,
                 max_body=MAX_BODY)
 
-    server_class = _server_class(uvicorn, workshop, on_ready, stop_all)
+    server_class = _server_class(workshop, on_ready, stop_all)
     config = uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False,
                             timeout_graceful_shutdown=5, server_header=False)
     server = server_class(config)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 
 from trailkit.models.answer import Answer, Status
 from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Limits
 from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.tools.repair.cores import Core
@@ -53,7 +54,8 @@ def explain(puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Explanation:
     began = time.perf_counter()
     answer = solve(puzzle, limits=limits)
     if answer.status is not Status.UNSOLVABLE:
-        text = (f"The puzzle is solvable: a verified walk of {answer.length} steps exists."
+        text = (f"The puzzle is solvable: a verified walk of {plural(answer.length or 0, 'step')} "
+                "exists."
                 if answer.status is Status.SOLVED else f"Undecided: {answer.reason}")
         return Explanation(answer.status, puzzle, answer, text=text, reason=answer.reason,
                            time_s=time.perf_counter() - began)

@@ -1,0 +1,61 @@
+"""``prove`` and ``check-certificate`` answers in words and in the contract's JSON
+(``trailkit-prove/1``, ``trailkit-check/1``), for the command line and the workshop."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from trailkit.models.answer import Status
+from trailkit.models.support.words import plural
+
+if TYPE_CHECKING:
+    from trailkit.solvers.pipeline.proving import CertificateCheck, Proof
+
+__all__ = ["CHECK_FORMAT", "PROVE_FORMAT", "check_json", "check_text", "prove_json",
+           "prove_text"]
+
+PROVE_FORMAT = "trailkit-prove/1"
+CHECK_FORMAT = "trailkit-check/1"
+
+
+def prove_json(proof: Proof, spec: str | None, out: str | None = None) -> dict[str, Any]:
+    """The ``trailkit-prove/1`` object; ``out`` is the certificate file written, if any."""
+    return {"format": PROVE_FORMAT, "spec": spec, "status": proof.status.value,
+            "certificate": None if proof.certificate is None else
+            {"type": proof.certificate.kind, "checked": True},
+            "decided_by": proof.decided_by, "reason": proof.reason or None,
+            "out": out if proof.document is not None else None}
+
+
+def prove_text(proof: Proof, out: str | None = None, side: Path | None = None,
+               proof_files: Sequence[Path] = ()) -> str:
+    """What was proved, for people: a solvable puzzle needs no proof, an unsolvable one
+    is said with its checked certificate (and the files written: the certificate ``out``
+    with its proof's ``side`` file, and the ``proof_files`` for outside checkers)."""
+    if proof.status is Status.SOLVED:
+        return (f"solvable: a verified walk of {plural(proof.length or 0, 'step')} exists, "
+                "so there is nothing to prove (trailkit solve shows it)")
+    if proof.certificate is None:
+        return proof.reason if proof.reason.startswith("unsolvable") else \
+            f"unknown: {proof.reason}"
+    lines = [f"unsolvable: {proof.certificate.explanation}",
+             f"({proof.certificate.kind} certificate accepted by the independent checker)"]
+    if out is not None:
+        beside = f" (its proof in {side})" if side is not None else ""
+        lines.append(f"certificate written to {out}{beside}")
+    if proof_files:
+        lines.append(f"proof files written: {', '.join(map(str, proof_files))}")
+    return "\n".join(lines)
+
+
+def check_json(verdict: CertificateCheck, spec: str | None, certificate: str) -> dict[str, Any]:
+    """The ``trailkit-check/1`` object: the verdict on the certificate file."""
+    return {"format": CHECK_FORMAT, "spec": spec, "certificate": certificate,
+            "accepted": verdict.accepted, "message": verdict.message, "type": verdict.kind}
+
+
+def check_text(verdict: CertificateCheck) -> str:
+    """``accepted: ...`` or ``rejected: ...``: the checker's own sentence."""
+    return ("accepted: " if verdict.accepted else "rejected: ") + verdict.message

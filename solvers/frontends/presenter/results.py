@@ -1,0 +1,308 @@
+"""``solve`` and ``count`` answers in words (for people) and in the contract's JSON
+(``trailkit-result/1``, ``trailkit-count/1``), for the command line and the workshop.
+
+A caller that shows names on a console that cannot print them passes ``shown`` (how a
+name will look there), so tables line up as printed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from trailkit.models.answer import Answer, CrossCheck, Status
+from trailkit.models.counts import CountResult
+from trailkit.models.formats.jsontext import StepsJson
+from trailkit.models.puzzle import Objective, Puzzle
+from trailkit.models.support.words import in_puzzle_words, plural
+from trailkit.solvers.frontends.presenter.claim_words import (
+    claim_lines,
+    claims_json,
+    count_claims_json,
+    length_note,
+    unique_json,
+)
+from trailkit.solvers.pipeline.expectations import expectation_mismatches
+from trailkit.solvers.pipeline.policy import PRECHECK
+
+__all__ = ["COUNT_FORMAT", "RESULT_FORMAT", "answer_json", "answer_text", "count_json",
+           "count_method", "count_text", "expect_json", "took_text", "walk_lines",
+           "walk_size"]
+
+RESULT_FORMAT = "trailkit-result/1"
+COUNT_FORMAT = "trailkit-count/1"
+
+
+def answer_json(puzzle: Puzzle, answer: Answer, spec: str | None) -> dict[str, Any]:
+    """The ``trailkit-result/1`` object (docs/json.md)."""
+    walk = answer.walk
+    certificate = None
+    if answer.certificate is not None:
+        certificate = {**answer.certificate.to_json(), "checked": bool(answer.certificate_checked)}
+        certificate["explanation"] = in_puzzle_words(puzzle, answer.certificate.explanation)
+    out: dict[str, Any] = {
+        "format": RESULT_FORMAT,
+        "spec": spec,
+        "name": puzzle.name,
+        "kind": puzzle.kind,
+        "backend": answer.backend,
+        "status": answer.status.value,
+        # written from the walk's arrays when printed (no dict per step)
+        "steps": StepsJson(walk, puzzle) if walk is not None else [],
+        "start": puzzle.nodes[walk.nodes[0]] if walk is not None and walk.nodes else None,
+        "length": answer.length,
+        "optimal": answer.optimal,
+        "certificate": certificate,
+        "verified": bool(answer.verified),
+        "decided_by": answer.decided_by or answer.backend,
+        "crosscheck": answer.crosscheck.to_json() if answer.crosscheck else None,
+        "reason": answer.reason or None,
+        "time_s": round(answer.time_s, 6),
+        "claims": claims_json(answer),
+        **unique_json(puzzle, answer),
+    }
+    if answer.stats.get("encoding"):  # the sat backends: which encoding answered
+        out["encoding"] = answer.stats["encoding"]
+    if "flatten_s" in answer.stats:  # minizinc:SOLVER: flattening apart from solving
+        out["minizinc"] = {"flatten_s": answer.stats["flatten_s"],
+                           "solve_s": answer.stats.get("solve_s")}
+    if puzzle.expect:
+        out["expect"] = expect_json(answer.status is not Status.UNKNOWN,
+                                     expectation_mismatches(puzzle, answer=answer))
+    return out
+
+
+def expect_json(decided: bool, mismatches: list[str]) -> dict[str, Any]:
+    """``{"ok": ..., "mismatches": [...]}``; ``ok`` is null when the result proves nothing
+    (an unknown answer, an incomplete count)."""
+    return {"ok": (not mismatches) if decided or mismatches else None,
+            "mismatches": mismatches}
+
+
+#: Steps per line of a long walk, and how wide a line may grow.
+STEPS_PER_LINE = 10
+LINE_WIDTH = 88
+
+
+def _ambiguous_edges(puzzle: Puzzle) -> set[int]:
+    """Edges that share both ends with another edge: a step along one needs its id."""
+    seen: dict[tuple[int, int], list[int]] = {}
+    for e in range(puzzle.num_edges):
+        u, v = puzzle.tail[e], puzzle.head[e]
+        seen.setdefault((min(u, v), max(u, v)), []).append(e)
+    return {e for group in seen.values() if len(group) > 1 for e in group}
+
+
+def _step_texts(puzzle: Puzzle, answer: Answer) -> list[str]:
+    """One short text per step: ``[3|5]`` for a domino, ``-red-> E`` for a walk (with
+    the edge id in brackets where parallel edges would leave the step ambiguous)."""
+    walk = answer.walk
+    assert walk is not None  # only called for solved answers
+    names = puzzle.nodes
+    if puzzle.kind == "domino-chain":
+        return [f"[{names[walk.nodes[i]]}|{names[walk.nodes[i + 1]]}]"
+                for i in range(len(walk.edges))]
+    ambiguous = _ambiguous_edges(puzzle)
+    out = []
+    for i, e in enumerate(walk.edges):
+        colour = puzzle.colour_name(e)
+        label = "-".join(x for x in (colour, f"#{puzzle.edge_id(e)}" if e in ambiguous
+                                     else None) if x)
+        arrow = f"-{label}->" if label else "->"
+        out.append(f"{arrow} {names[walk.nodes[i + 1]]}")
+    return out
+
+
+def walk_lines(puzzle: Puzzle, answer: Answer) -> list[str]:
+    """The walk as text: on one line when it fits, else ten steps a line, each line
+    starting with the number of its first step."""
+    walk = answer.walk
+    assert walk is not None
+    steps = _step_texts(puzzle, answer)
+    start = "" if puzzle.kind == "domino-chain" else puzzle.nodes[walk.nodes[0]] + " "
+    one_line = (start + " ".join(steps)).strip()
+    if len(one_line) + 2 <= LINE_WIDTH:
+        return ["  " + one_line]
+    width = len(f"{len(steps):,}")
+    lines = [f"  {'start':>{width}}: {start.strip()}"] if start else []
+    for first in range(0, len(steps), STEPS_PER_LINE):
+        chunk = " ".join(steps[first:first + STEPS_PER_LINE])
+        lines.append(f"  {first + 1:>{width},}: {chunk}")
+    return lines
+
+
+def walk_size(puzzle: Puzzle, length: int) -> str:
+    """A walk's length with its noun: ``7 steps``, ``1 step``, ``28 dominoes``."""
+    if puzzle.kind == "domino-chain":
+        return plural(length, "domino", "dominoes")
+    return plural(length, "step")
+
+
+def _decided(answer: Answer) -> str:
+    """Who decided the answer, in words."""
+    if answer.decided_by == PRECHECK:
+        return f"the structural pre-check (before {answer.backend} ran)"
+    return answer.decided_by or answer.backend
+
+
+def _crosscheck_line(cc: CrossCheck) -> str:
+    verdict = "agrees" if cc.agrees else "undecided"
+    return f"cross-check: {cc.backend} says {cc.status.value} ({verdict})"
+
+
+def took_text(seconds: float, compiling: float = 0.0) -> str:
+    """``0.412 s``, or ``31.8 s, 30.1 s of it compiling`` when kernels compiled.
+
+    >>> took_text(31.84, 30.12)
+    '31.840 s, 30.1 s of it compiling'
+    """
+    spent = f", {compiling:.1f} s of it compiling" if compiling >= 0.05 else ""
+    return f"{seconds:.3f} s{spent}"
+
+
+def answer_text(puzzle: Puzzle, answer: Answer, spec: str | None,
+                waited: tuple[float, float] | None = None) -> str:
+    """A few lines a puzzle fan can read. ``waited`` (seconds, of them compiling) is the
+    time the answer says it took: the wall time the user waited for it; else the
+    answer's own time."""
+    title = puzzle.name or spec or "puzzle"
+    lines = [f"{title} ({puzzle.kind}{', ' + spec if spec and puzzle.name else ''})"]
+    took = took_text(*waited) if waited is not None else f"{answer.time_s:.3f} s"
+    if answer.status is Status.SOLVED:
+        assert answer.walk is not None
+        size = walk_size(puzzle, len(answer.walk))
+        lines.append(f"solved by {_decided(answer)} in {took}: {size}{length_note(answer)}, "
+                     "verified by the independent checker")
+        if answer.walk.edges:
+            lines += walk_lines(puzzle, answer)
+        elif answer.walk.nodes:
+            lines.append(f"  the empty walk at {puzzle.nodes[answer.walk.nodes[0]]}")
+        else:
+            lines.append("  the empty walk (the puzzle has no nodes)")
+        lines += claim_lines(puzzle, answer)
+    elif answer.status is Status.UNSOLVABLE:
+        lines.append(f"unsolvable, according to {_decided(answer)} in {took}")
+        explanation = ""
+        if answer.certificate is not None:
+            explanation = in_puzzle_words(puzzle, answer.certificate.explanation)
+            lines.append("  " + explanation)
+            if answer.certificate_checked:
+                lines.append(f"  ({answer.certificate.kind} certificate accepted by the "
+                             "independent checker)")
+        else:
+            lines.append("  no certificate: this rests on the agreement of two backends")
+        reason = in_puzzle_words(puzzle, answer.reason)
+        if reason and reason != explanation and answer.decided_by != PRECHECK:
+            lines.append(f"  {reason}")
+    else:
+        lines.append(f"unknown after {took} with {answer.backend}: {answer.reason}")
+    if answer.stats.get("flatten_s") is not None and answer.decided_by != PRECHECK:
+        solving = answer.stats.get("solve_s")
+        lines.append(f"  MiniZinc: flattening {answer.stats['flatten_s']:.3f} s"
+                     + ("" if solving is None else f", solving {solving:.3f} s"))
+    if answer.crosscheck is not None:
+        lines.append(_crosscheck_line(answer.crosscheck))
+    for problem in expectation_mismatches(puzzle, answer=answer):
+        lines.append(f"warning: the spec's expect block differs: {problem}")
+    return "\n".join(lines)
+
+
+def count_json(puzzle: Puzzle, result: CountResult, spec: str | None,
+               failures: bool) -> dict[str, Any]:
+    """The contract's ``trailkit-count/1`` object."""
+    out: dict[str, Any] = {
+        "format": COUNT_FORMAT,
+        "spec": spec,
+        "name": puzzle.name,
+        "kind": puzzle.kind,
+        "backend": result.backend,
+        "status": "complete" if result.complete else "unknown",
+        "complete": result.complete,
+        "method": count_method(result),
+        "formula": result.method if result.by_formula else None,
+        "solutions": result.solutions,
+    }
+    if "length" in result.stats:
+        out["length"] = result.stats["length"]
+    if failures:
+        out["failures"] = result.failures
+        out["early_failures"] = result.early_failures
+    if result.per_start is not None:
+        out["per_start"] = {
+            name: {k: v for k, v in (("solutions", row.solutions), ("failures", row.failures),
+                                     ("early_failures", row.early_failures)) if v is not None}
+            for name, row in result.per_start.items()}
+    if result.reason:
+        out["reason"] = result.reason
+    out["time_s"] = round(float(result.stats.get("time_s", 0.0)), 6)
+    if "crosscheck" in result.stats:
+        out["crosscheck"] = result.stats["crosscheck"]
+    out["claims"] = count_claims_json(result.backend, out["method"], result.complete)
+    if puzzle.expect:
+        out["expect"] = expect_json(result.complete,
+                                     expectation_mismatches(puzzle, count=result))
+    return out
+
+
+def count_method(result: CountResult) -> str:
+    """The contract's ``method`` of a count: ``exact`` (a formula), ``pre-check`` (a
+    structural certificate: no solution) or ``enumerate``."""
+    if result.by_formula:
+        return "exact"
+    return PRECHECK if result.backend == PRECHECK else "enumerate"
+
+
+_NO_MISTAKE = " (there is no solution, so no step is the mistake)"
+"""Why an unsolvable puzzle has no early failures: a step is the mistake only when the
+walk could still be completed before it (docs/counting.md, "A puzzle without a
+solution"); said on the line, as 0 early failures reads like a missing count."""
+
+
+def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: bool,
+               shown: Callable[[str], str] = str) -> str:
+    """The counts as a small table a puzzle fan can read (thousands separated); the
+    start nodes' column is as wide as ``shown`` makes their names."""
+    title = puzzle.name or spec or "puzzle"
+    bound = "" if result.complete else "at least "
+    if result.by_formula:
+        how = f"by {result.backend}'s formula: {result.method}"
+    elif result.backend == PRECHECK:
+        how = f"by the structural pre-check ({result.method.partition(': ')[2]})"
+    else:
+        how = f"by {result.backend} ({result.method})"
+    lines = [f"{title} ({puzzle.kind}): counted {how}"]
+    lines.append(f"  solutions:      {bound}{result.solutions:,}{_of_length(puzzle, result)}")
+    if failures:
+        lines.append(f"  failures:       {bound}{result.failures or 0:,}")
+        lines.append(f"  early failures: {bound}{result.early_failures or 0:,}"
+                     + (_NO_MISTAKE if result.complete and not result.solutions else ""))
+    if not result.complete:
+        lines.append(f"  incomplete: {result.reason}")
+    if result.per_start:
+        lines.append("  by start node:" if result.complete else "  by start node (each at least):")
+        rows = [(shown(name), f"{row.solutions:,}", f"{row.failures or 0:,}",
+                 f"{row.early_failures or 0:,}") for name, row in result.per_start.items()]
+        heads = ("start", "solutions", "failures", "early failures")[:4 if failures else 2]
+        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
+        lines.append("    " + "  ".join(f"{h:<{w}}" if i == 0 else f"{h:>{w}}"
+                                          for i, (h, w) in enumerate(zip(heads, widths,
+                                                                         strict=True))))
+        for row in rows:
+            lines.append("    " + "  ".join(f"{c:<{w}}" if i == 0 else f"{c:>{w}}"
+                                              for i, (c, w) in enumerate(zip(row, widths,
+                                                                             strict=False))))
+    cc = result.stats.get("crosscheck")
+    if cc:
+        lines.append(f"cross-check: {cc['backend']} counts {cc['solutions']:,} "
+                     f"({'agrees' if cc['agrees'] else 'undecided'})")
+    for problem in expectation_mismatches(puzzle, count=result):
+        lines.append(f"warning: the spec's expect block differs: {problem}")
+    return "\n".join(lines)
+
+
+def _of_length(puzzle: Puzzle, result: CountResult) -> str:
+    """`` (the longest walks: 7 steps)`` after a count of the walks of the best length."""
+    length = result.stats.get("length")
+    if length is None or puzzle.objective is Objective.ANY:
+        return ""
+    return f" (the {puzzle.objective.value} walks: {plural(int(length), 'step')})"
