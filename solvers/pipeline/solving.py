@@ -73,7 +73,8 @@ def solve(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
     second_name = second_opinion(engine, crosscheck, needs_confirmation=needs_confirmation)
     if second_name is not None:
         answer = _cross_check(puzzle, answer, second_name, second_limits(limits, started))
-    return answer.with_(claims=answer_claims(puzzle, answer, unique=unique))
+    return answer.with_(claims=answer_claims(puzzle, answer, unique=unique,
+                                             limits=second_limits(limits, started)))
 
 
 def solve_all(puzzle: Puzzle, limits: Limits = NO_LIMITS,

@@ -98,9 +98,10 @@ def _add_prove(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--backend", default="sat",
                    help="backend that makes DRUP proofs (sat, sat:NAME)")
     add_out(p, "CERT.json", "the certificate", stdout=False)
-    p.add_argument("--claim", choices=("unsolvable", "shortest", "unique"),
+    p.add_argument("--claim", choices=("unsolvable", "shortest", "unique", "count", "longest"),
                    default="unsolvable", help="the claim to certify (default: unsolvable); "
-                   "shortest: no walk is shorter; unique: no other shortest walk exists")
+                   "shortest: no walk is shorter; unique: no other (shortest) walk exists; "
+                   "count: the number of walks; longest: no walk is longer")
     p.add_argument("--drup", action="store_true",
                    help="make a DRUP proof even where a structural certificate exists")
     p.add_argument("--proof-dir", metavar="DIR",
