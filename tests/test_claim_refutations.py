@@ -24,11 +24,12 @@ from trailkit.models.checking.certificates import verdict
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.spec import load_spec, load_spec_text
 from trailkit.solvers.frontends.cli import main
-from trailkit.solvers.pipeline.refuted_claims import count_claim, only_walk_claim
+from trailkit.solvers.pipeline.refuted_claims import count_claim, longest_claim, only_walk_claim
 from trailkit.solvers.pipeline.solving import solve
 
 ROOT = Path(__file__).resolve().parent.parent
 NIKOLAUS = ROOT / "specs" / "nikolaus.yaml"
+TRAIN = ROOT / "specs" / "dominoes" / "longest-train.yaml"
 dratify = pytest.importorskip("dratify", reason="dratify is in the test extra")
 
 
@@ -154,3 +155,36 @@ def test_certified_counts_match_brute_force(puzzle: Puzzle) -> None:
     if walks:
         unique = only_walk_claim(puzzle, walks[0])
         assert unique.checked and unique.value is (len(walks) == 1)
+
+
+def test_the_longest_train_is_proven_and_a_domino_added_makes_a_longer_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cert = tmp_path / "longest.json"
+    code, out = run(["prove", str(TRAIN), "--claim", "longest", "--out", str(cert)], capsys)
+    assert code == 0 and out.startswith("longest: 7 steps (drup certificate accepted")
+    assert "no walk of this puzzle has more than 7 steps" in out
+    second_opinions(Certificate.from_json(json.loads(cert.read_text())["certificate"]))
+    code, out = run(["check-certificate", str(TRAIN), str(cert)], capsys)
+    assert code == 0 and "more than 7 steps" in out
+    more = tmp_path / "more.yaml"
+    more.write_text(TRAIN.read_text().replace('"2 7"]', '"2 7", "6 7"]')
+                    .replace("expect:", "# expect:"))
+    code, out = run(["check-certificate", str(more), str(cert)], capsys)
+    assert code == 1 and "not the one this spec gives" in out, out
+    document = json.loads(cert.read_text())
+    document["length"] = document["certificate"]["length"] = 8
+    cert.write_text(json.dumps(document))
+    code, out = run(["check-certificate", str(TRAIN), str(cert)], capsys)
+    assert code == 1 and "claims 8 steps but its walk has 7" in out, out
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(tiny_puzzles(max_nodes=4, max_edges=4).filter(
+    lambda p: p.use is EdgeUse.AT_MOST_ONCE))
+def test_certified_longest_matches_brute_force(puzzle: Puzzle) -> None:
+    walks = [w for w in all_walks(puzzle, puzzle.num_edges) if len(w)]
+    if not walks:
+        return
+    longest = max(walks, key=len)
+    claim = longest_claim(puzzle, longest)
+    assert claim.checked and claim.value == len(longest)

@@ -10,9 +10,11 @@ the checker derives itself, so a DRUP refutation proves a claim about every walk
     by :mod:`trailkit.models.checking.verify` and the walks must be distinct, so a
     refutation proves that the puzzle has exactly as many walks as are listed.
 ``walk-longer-v1`` (claim ``longest``)
-    the unit clause "the walk has more than L steps" (the activation variable
-    ``a[L]``); its refutation proves that no walk is longer than L steps. The walk of
-    L steps that makes L the longest is verified here too.
+    the position encoding's prefix form over 1..H steps (``walk-v1`` without "the walk
+    has a first step", so an allowed empty walk does not matter) and the unit clause
+    "the walk has more than L steps" (the activation variable ``a[L]``); its refutation
+    proves that no walk is longer than L steps. The walk of L steps that makes L the
+    longest is verified here too.
 
 Nothing is taken from the certificate but the walks (start node and edge ids) and L:
 the formula is re-derived from the puzzle.
@@ -32,10 +34,14 @@ from typing import Any
 
 from trailkit.models.answer import Walk
 from trailkit.models.checking.certified import CertifiedFormula, Clause
-from trailkit.models.checking.position_encoding import DEFAULT_CARDINALITY, VarMap
+from trailkit.models.checking.position_encoding import (
+    DEFAULT_CARDINALITY,
+    VarMap,
+    encode_prefix,
+)
 from trailkit.models.checking.verify import verify
-from trailkit.models.checking.walk_formula import encode_walks
-from trailkit.models.puzzle import Puzzle
+from trailkit.models.checking.walk_formula import encode_walks, walk_horizon
+from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.support.words import plural
 
 __all__ = ["BLOCKED", "LONGER", "blocked_formula", "blocking_clause", "longer_formula",
@@ -156,10 +162,13 @@ def blocked_formula(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula
 def longer_formula(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:
     """``walk-longer-v1``: ``walk-v1`` and "the walk has more than ``length`` steps"
     (``data``: ``length``, ``walk`` the longest walk listed, ``cardinality``)."""
-    base = _base(puzzle, data)
-    if isinstance(base, list):
-        return base
-    clauses, vmap, cardinality = base
+    cardinality = str(data.get("cardinality", DEFAULT_CARDINALITY))
+    if puzzle.use is EdgeUse.ANY:
+        return ["a walk-longer-v1 certificate covers once-only walks (exactly once or at "
+                "most once)"]
+    horizon = walk_horizon(puzzle)
+    clauses, vmap = encode_prefix(puzzle, horizon, cardinality=cardinality) \
+        if horizon else ([], None)
     walk = read_walk(puzzle, data["walk"])
     if isinstance(walk, str):
         return [f"the longest walk: {walk}"]

@@ -203,7 +203,7 @@ def _claim_applies(puzzle: Puzzle, claim: str) -> str:
     """Why ``claim`` does not apply to ``puzzle`` (empty: it does)."""
     if claim not in CLAIMS:
         return f"trailkit certifies {', '.join(CLAIMS)}"
-    once_only = refutation_applies(puzzle)
+    once_only = refutation_applies(puzzle, longest=claim == "longest")
     if claim in ("count", "longest") and once_only:
         return f"it is certified for once-only walks ({once_only})"
     if claim == "count" and puzzle.use is EdgeUse.AT_MOST_ONCE and \

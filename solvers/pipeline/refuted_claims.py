@@ -41,11 +41,12 @@ COUNT_LIMIT = 100_000
 """The most walks a ``count`` certificate lists."""
 
 
-def refutation_applies(puzzle: Puzzle) -> str:
-    """Why the walk formulas do not describe ``puzzle``'s walks (empty: they do)."""
+def refutation_applies(puzzle: Puzzle, *, longest: bool = False) -> str:
+    """Why the walk formulas do not describe ``puzzle``'s walks (empty: they do). For
+    ``longest`` an allowed empty walk does not matter."""
     if puzzle.use is EdgeUse.ANY:
         return "the refutation certificates cover once-only walks (edges used at most once)"
-    if puzzle.empty_walk_nodes():
+    if puzzle.empty_walk_nodes() and not longest:
         return "the empty walk is allowed"
     return ""
 
@@ -124,7 +125,7 @@ def longest_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
                   rests_on: str = "direct") -> Claim:
     """The claim that no walk of ``puzzle`` is longer than ``walk`` (verified): a
     refutation of "a walk of more steps exists" the checker accepted, or why not."""
-    why = refutation_applies(puzzle)
+    why = refutation_applies(puzzle, longest=True)
     if why:
         return Claim("longest", False, value=len(walk), why=_unproven(why, rests_on))
     try:

@@ -16,7 +16,8 @@ from __future__ import annotations
 from trailkit.models.answer import Walk
 from trailkit.models.checking.blocked_walks import blocking_clause
 from trailkit.models.checking.formulas import CertifiedFormula
-from trailkit.models.checking.walk_formula import encode_walks, walk_formula
+from trailkit.models.checking.position_encoding import encode_prefix
+from trailkit.models.checking.walk_formula import encode_walks, walk_formula, walk_horizon
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.backends.sat.runner import Deadline, Verdict, new_solver, solve_call
 
@@ -80,10 +81,12 @@ def refute_longer(puzzle: Puzzle, name: str, deadline: Deadline, length: int
                   ) -> tuple[Verdict, Walk | None, list[str] | None]:
     """Solve ``walk-v1`` with "more than ``length`` steps" and proof logging:
     ``(UNSAT, None, proof)`` (the proof refutes ``walk-longer-v1``), or ``(SAT, a longer
-    walk, None)``, or ``INTERRUPTED``. Raises ``ValueError`` as :func:`enumerate_walks`."""
-    clauses, vmap = encode_walks(puzzle)
-    if vmap is None or length >= vmap.length:
+    walk, None)``, or ``INTERRUPTED`` (as ``walk-longer-v1``: an allowed empty walk does
+    not matter)."""
+    horizon = walk_horizon(puzzle)
+    if length >= horizon:
         return Verdict.UNSAT, None, ["0"]
+    clauses, vmap = encode_prefix(puzzle, horizon)
     solver = new_solver(name, [*clauses, [vmap.active[length]]], proof=True)
     try:
         result = solve_call(solver, name, (), deadline)
