@@ -188,3 +188,17 @@ def test_certified_longest_matches_brute_force(puzzle: Puzzle) -> None:
     longest = max(walks, key=len)
     claim = longest_claim(puzzle, longest)
     assert claim.checked and claim.value == len(longest)
+
+
+def test_proof_dir_writes_a_count_refutation_other_checkers_accept(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "proof"
+    code, out = run(["prove", str(NIKOLAUS), "--claim", "count", "--proof-dir", str(folder)],
+                    capsys)
+    assert code == 0 and "proof files written" in out
+    cnf = (folder / "formula.cnf").read_text()
+    assert "no walk other than the 88 that clauses 969..1056 block" in cnf
+    proof = (folder / "proof.drat").read_text()
+    assert dratify.check_proof(dratify.parse_dimacs(cnf), proof, check_rat=False,
+                               engine="python").ok
+    drat_trim(Certificate("drup", {"cnf": cnf, "proof": proof.splitlines()}, ""), tmp_path)

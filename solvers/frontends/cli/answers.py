@@ -272,10 +272,16 @@ def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
     )
     from trailkit.solvers.pipeline.proving import prove_claim
 
-    if args.proof_dir or args.lrat or args.drup:
+    if args.claim == "shortest" and (args.proof_dir or args.lrat or args.drup):
         raise TrailkitError(f"--claim {args.claim} has no DRUP proof: its certificate is "
                             "the layers of reachable states (use --out CERT.json)")
+    targets = _proof_targets(args)
     proof = prove_claim(puzzle, args.claim, limits_from(args), spec_path=args.spec)
+    if targets and proof.certificate is not None and proof.certificate.kind == "drup":
+        _write_proof_files(puzzle, proof.certificate.data, targets)
+    elif targets and proof.certificate is not None:
+        raise TrailkitError(f"--claim {args.claim} here rests on a {proof.certificate.kind} "
+                            "certificate, not a DRUP proof (use --out CERT.json)")
     if args.out and proof.document is not None:
         atomic_write(args.out, json.dumps(proof.document, indent=1) + "\n")
     parts = (args.claim, proof.status, proof.claim, proof.length)
@@ -291,6 +297,8 @@ def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
         say(proved_claim_text(puzzle, *parts, proof.reason))
         if args.out and proof.document is not None:
             say(f"certificate written to {args.out}")
+        if targets and proof.certificate is not None:
+            say(f"proof files written: {', '.join(map(str, targets.values()))}")
     if proof.status is Status.SOLVED:
         return Exit.OK if proof.claim is None or proof.claim.value is not False \
             else Exit.UNSOLVABLE
