@@ -40,6 +40,7 @@ from trailkit.solvers.pipeline.policy import (
     second_limits,
     time_left,
 )
+from trailkit.solvers.pipeline.refuted_claims import capped, count_claim, refutation_applies
 
 __all__ = ["AUTO_COUNT", "CountMethod", "certified_count", "count", "exact_applies"]
 
@@ -117,7 +118,7 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
                 f"{result.solutions}, {other.backend} counts {other.solutions}")
         stats["crosscheck"] = {"backend": other.backend, "solutions": other.solutions,
                                "complete": other.complete, "agrees": agrees}
-    claims = (certified_count(puzzle, result, second_limits(limits, started)),) \
+    claims = (certified_count(puzzle, result, capped(second_limits(limits, started))),) \
         if result.complete and not failures else ()
     return replace(result, stats=stats, claims=tuple(c for c in claims if c is not None))
 
@@ -126,8 +127,6 @@ def certified_count(puzzle: Puzzle, result: CountResult, limits: Limits) -> Clai
     """The ``count`` claim of a complete count of at most :data:`AUTO_COUNT` walks of a
     once-only puzzle (every walk: no objective), certified by refutation; ``None`` where
     it does not apply. A certified number other than the count's is a loud failure."""
-    from trailkit.solvers.pipeline.refuted_claims import count_claim, refutation_applies
-
     if refutation_applies(puzzle) or result.solutions > AUTO_COUNT or (
             puzzle.objective is not Objective.ANY and puzzle.use is EdgeUse.AT_MOST_ONCE):
         return None

@@ -18,11 +18,15 @@ raised as :class:`VerificationFailure`.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from trailkit.models.answer import Certificate, Claim, Walk
 from trailkit.models.checking.blocked_walks import blocked_formula, longer_formula, walk_json
 from trailkit.models.checking.certificates import verdict
 from trailkit.models.checking.verify import verify
+from trailkit.models.checking.walk_formula import walk_horizon
 from trailkit.models.encodings.drup_certificate import make_certificate
+from trailkit.models.encodings.sizes import budget_problem, position_size
 from trailkit.models.errors import VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import plural
@@ -35,10 +39,15 @@ from trailkit.solvers.backends.sat.runner import (
 )
 from trailkit.solvers.backends.sat.walk_proof import enumerate_walks, refute_longer
 
-__all__ = ["COUNT_LIMIT", "count_claim", "longest_claim", "only_walk_claim", "refutation_applies"]
+__all__ = ["CLAIM_SECONDS", "COUNT_LIMIT", "LITERAL_LIMIT", "capped", "count_claim",
+           "longest_claim", "only_walk_claim", "refutation_applies"]
 
 COUNT_LIMIT = 100_000
 """The most walks a ``count`` certificate lists."""
+CLAIM_SECONDS = 20.0
+"""The most time ``solve`` and ``count`` spend certifying a claim by refutation."""
+LITERAL_LIMIT = 5_000_000
+"""The largest walk formula (estimated literals) a refutation claim builds."""
 
 
 def refutation_applies(puzzle: Puzzle, *, longest: bool = False) -> str:
@@ -51,12 +60,31 @@ def refutation_applies(puzzle: Puzzle, *, longest: bool = False) -> str:
     return ""
 
 
+def _too_big(puzzle: Puzzle, limits: Limits) -> str:
+    """Why the walk formula must not be built (empty: it may): more than
+    :data:`LITERAL_LIMIT` literals, or over the memory budget."""
+    size = position_size(puzzle, max(walk_horizon(puzzle), 1))
+    if size.literals > LITERAL_LIMIT:
+        return (f"the walk formula would have about {size.literals:,} literals; limit "
+                f"{LITERAL_LIMIT:,}")
+    return budget_problem(size, limits.memory_mb, "walk formula",
+                          "a larger --memory-limit lets it be built") or ""
+
+
+def capped(limits: Limits) -> Limits:
+    """``limits`` with at most :data:`CLAIM_SECONDS` to certify a claim the user did not
+    ask to prove (``solve``'s and ``count``'s own claims)."""
+    left = limits.time_limit
+    return replace(limits, time_limit=CLAIM_SECONDS if left is None else
+                   min(left, CLAIM_SECONDS))
+
+
 def count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *, limit: int = COUNT_LIMIT,
                 rests_on: str = "the enumeration") -> Claim:
     """The claim that ``puzzle`` has exactly N walks (every walk, so no objective): the
     walks listed and a refutation of "another walk exists", checked by the independent
     checker; or, not certified, why not and that it rests on ``rests_on``."""
-    why = refutation_applies(puzzle) or (
+    why = refutation_applies(puzzle) or _too_big(puzzle, limits) or (
         "a count under an objective counts the best walks only"
         if puzzle.objective is not Objective.ANY and puzzle.use is not EdgeUse.EXACTLY_ONCE
         else "")
@@ -100,7 +128,7 @@ def only_walk_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
     """Whether ``walk`` (verified) is the only walk of a once-only ``puzzle``: a refutation
     of "a walk other than it exists" (``value`` True), or a second walk, verified
     (``value`` False); unchecked when neither could be had."""
-    why = refutation_applies(puzzle)
+    why = refutation_applies(puzzle) or _too_big(puzzle, limits)
     if why:
         return Claim("unique", False, why=_unproven(why, rests_on))
     result, walks, proof = _enumerate(puzzle, limits, 1)
@@ -125,7 +153,7 @@ def longest_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
                   rests_on: str = "direct") -> Claim:
     """The claim that no walk of ``puzzle`` is longer than ``walk`` (verified): a
     refutation of "a walk of more steps exists" the checker accepted, or why not."""
-    why = refutation_applies(puzzle, longest=True)
+    why = refutation_applies(puzzle, longest=True) or _too_big(puzzle, limits)
     if why:
         return Claim("longest", False, value=len(walk), why=_unproven(why, rests_on))
     try:
