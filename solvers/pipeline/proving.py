@@ -205,7 +205,7 @@ def _claim_applies(puzzle: Puzzle, claim: str) -> str:
         return f"trailkit certifies {', '.join(CLAIMS)}"
     once_only = refutation_applies(puzzle, longest=claim == "longest")
     if claim in ("count", "longest") and once_only:
-        return f"it is certified for once-only walks ({once_only})"
+        return once_only
     if claim == "count" and puzzle.use is EdgeUse.AT_MOST_ONCE and \
             puzzle.objective is not Objective.ANY:
         return "it is certified for every walk (objective: any), not the best ones"

@@ -164,6 +164,9 @@ def count_words(claim: Claim) -> str:
     independent DRUP checker)``, or the number and why it is not certified."""
     if not claim.checked:
         return f"{claim.why}"
+    if not claim.value:
+        return ("0 solutions (proven: no walk at all, refuted and checked by the independent "
+                "DRUP checker)")
     return (f"{plural(claim.value, 'solution')} (proven count: {claim.value:,} walks listed, "
             "the rest refuted, checked by the independent DRUP checker)")
 
