@@ -214,3 +214,17 @@ def test_proof_dir_writes_a_count_refutation_other_checkers_accept(
     assert dratify.check_proof(dratify.parse_dimacs(cnf), proof, check_rat=False,
                                engine="python").ok
     drat_trim(Certificate("drup", {"cnf": cnf, "proof": proof.splitlines()}, ""), tmp_path)
+
+
+def test_prove_unique_on_a_trail_and_a_parallel_edge_rejects_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    one, two = tmp_path / "one.yaml", tmp_path / "two.yaml"
+    one.write_text("trailkit: 1\nkind: trail\nedges: [a b, b c]\nstart: a\n")
+    two.write_text("trailkit: 1\nkind: trail\nedges: [a b, b c, b c, c b]\nstart: a\n")
+    cert = tmp_path / "unique.json"
+    code, out = run(["prove", str(one), "--claim", "unique", "--out", str(cert)], capsys)
+    assert code == 0 and out.startswith("unique: the only walk (drup certificate accepted")
+    code, out = run(["check-certificate", str(two), str(cert)], capsys)
+    assert code == 1 and "rejected: drup certificate:" in out
+    code, out = run(["solve", str(two), "--unique"], capsys)
+    assert code == 0 and "not unique: a second solution of 4 steps, verified" in out
