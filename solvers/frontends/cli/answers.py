@@ -275,6 +275,9 @@ def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
     if args.claim == "shortest" and (args.proof_dir or args.lrat or args.drup):
         raise TrailkitError(f"--claim {args.claim} has no DRUP proof: its certificate is "
                             "the layers of reachable states (use --out CERT.json)")
+    if args.lrat and not args.proof_dir:
+        raise TrailkitError(f"--claim {args.claim} --lrat needs --proof-dir DIR (its "
+                            "certificate file keeps the DRUP proof)")
     targets = _proof_targets(args)
     proof = prove_claim(puzzle, args.claim, limits_from(args), spec_path=args.spec)
     if targets and proof.certificate is not None and proof.certificate.kind == "drup":
