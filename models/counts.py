@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from trailkit.models.answer import Claim
+
 __all__ = ["CountResult", "StartCounts"]
 
 
@@ -36,7 +38,8 @@ class CountResult:
     bounds ("at least N") and the status is unknown, never a wrong total.
     ``method`` says how the number was obtained (``enumeration``, ``best-theorem``, ...);
     ``by_formula`` is true when it was computed by a formula rather than enumerated
-    (``method`` then names the formula).
+    (``method`` then names the formula). ``claims`` holds the ``count`` claim with its
+    certificate when one was made (the walks listed, the rest refuted).
     """
 
     backend: str
@@ -49,6 +52,7 @@ class CountResult:
     reason: str = ""
     stats: Mapping[str, Any] = field(default_factory=dict)
     by_formula: bool = False
+    claims: tuple[Claim, ...] = ()
 
     @classmethod
     def interrupted(cls, backend: str, solutions: int, *, method: str = "enumeration",

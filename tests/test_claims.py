@@ -222,10 +222,11 @@ def test_solve_unique_shows_a_second_walk(tmp_path: Path,
     assert answer["claims"][1] == {"claim": "unique", "certificate": None, "checked": True}
 
 
-def test_unique_on_a_trail_says_it_is_not_decided(capsys: pytest.CaptureFixture[str]) -> None:
+def test_unique_on_a_trail_shows_a_second_verified_walk(
+        capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["solve", str(ROOT / "specs" / "nikolaus.yaml"), "--unique"], capsys)
-    assert code == 0 and "unique: not decided (only shortest walks" in out
-    assert "proven" not in out
+    assert code == 0 and "not unique: a second solution of 8 steps, verified" in out
+    assert "not decided" not in out
 
 
 def test_prove_claim_writes_what_check_certificate_accepts_and_rejects(
@@ -332,11 +333,18 @@ def test_a_core_resting_on_cpsat_is_not_certified() -> None:
     assert not minimal_core_claim(False, odd, 4).checked
 
 
-def test_a_count_says_it_is_not_certified(capsys: pytest.CaptureFixture[str]) -> None:
-    _, out, _ = run(["count", str(ROOT / "specs" / "nikolaus.yaml"), "--json"], capsys)
+def test_a_count_of_reusable_walks_says_it_is_not_certified(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(["count", str(TYRE), "--json"], capsys)
     assert json.loads(out)["claims"] == [{
         "claim": "count", "certificate": None, "checked": False,
-        "why": "not certified (no certificate for counts yet); rests on direct's formula"}]
+        "why": "not certified (no certificate for counts yet); rests on direct's enumeration"}]
+
+
+def test_a_count_of_trails_is_certified(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(["count", str(ROOT / "specs" / "nikolaus.yaml"), "--json"], capsys)
+    assert json.loads(out)["claims"] == [{"claim": "count", "certificate": "drup",
+                                          "checked": True}]
 
 
 def test_a_second_walk_names_the_parallel_plank_it_takes(

@@ -20,6 +20,10 @@ checks the proof against it, and the SAT backend makes its certificates from the
     transition-v1 with nodes that allow every pairing only balanced (no pair
     variables there), and interchangeable parallel edges put in order
     (:mod:`trailkit.models.checking.parallel_edges`, which shows that no walk is lost).
+``walk-blocked-v1``, ``walk-longer-v1`` (:mod:`trailkit.models.checking.blocked_walks`)
+    ``walk-v1`` with a blocking clause per listed (verified, distinct) walk: no walk
+    outside the list (claims ``count``, ``unique``); or with "more than L steps": no
+    walk longer than L (claim ``longest``).
 
 >>> from trailkit.models.puzzle import EdgeUse, Puzzle
 >>> p = Puzzle.build(edges=[("a", "b"), ("c", "d")], use=EdgeUse.AT_MOST_ONCE, start=["a"],
@@ -88,11 +92,25 @@ def _transition(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | l
     return formula_with_cuts(puzzle, data["cuts"], str(data["encoding"]))
 
 
+def _blocked(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:
+    from trailkit.models.checking.blocked_walks import blocked_formula
+
+    return blocked_formula(puzzle, data)
+
+
+def _longer(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:
+    from trailkit.models.checking.blocked_walks import longer_formula
+
+    return longer_formula(puzzle, data)
+
+
 _REBUILDERS: dict[str, Rebuilder] = {
     "position-v1": _position,
     "walk-v1": _walk,
     "transition-v1": _transition,
     "transition-v2": _transition,
+    "walk-blocked-v1": _blocked,
+    "walk-longer-v1": _longer,
 }
 
 

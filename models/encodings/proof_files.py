@@ -53,10 +53,27 @@ def formula_file(data: Mapping[str, Any], name: str | None) -> str:
                  "by trailkit's cut checker (trailkit check-certificate), not by drat-trim"]
         head += [f"c clause {first + k} = cut of edges {' '.join(map(str, cut['edges']))}"
                  for k, cut in enumerate(cuts)]
+    head += _meaning(data, clauses)
     variables: Mapping[str, str] = data.get("variables") or {}
     head += [f"c {v} = {text}" for v, text in sorted(variables.items(),
                                                       key=lambda item: int(item[0]))]
     return "\n".join(head) + "\n" + str(data["cnf"])
+
+
+def _meaning(data: Mapping[str, Any], clauses: int) -> list[str]:
+    """Comment lines saying what a refutation of a claim's formula proves (none for the
+    formulas of unsolvability: their refutation means no walk at all)."""
+    if data["encoding"] == "walk-blocked-v1":
+        n = int(data["solutions"])
+        which = (f"clauses {clauses - n + 1}..{clauses}" if n > 1 else
+                 f"clause {clauses}" if n else "no clause")
+        return [f"c its refutation means: the puzzle has no walk other than the {n} that "
+                f"{which} block, one clause each (that each is a walk, verified, is checked "
+                "by trailkit check-certificate, not by drat-trim)"]
+    if data["encoding"] == "walk-longer-v1":
+        return [f"c its refutation means: no walk of more than {data['length']} steps (the "
+                f"last clause says the walk has more than {data['length']})"]
+    return []
 
 
 def proof_file(data: Mapping[str, Any]) -> str:

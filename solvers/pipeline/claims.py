@@ -39,11 +39,13 @@ from trailkit.models.checking.verify import verify
 from trailkit.models.errors import VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import plural
+from trailkit.solvers.backends.base import NO_LIMITS, Limits
 from trailkit.solvers.backends.direct.reachability import (
     ANY_PHASE,
     StateGraph,
     build_state_graph,
 )
+from trailkit.solvers.pipeline.refuted_claims import longest_claim, only_walk_claim
 
 __all__ = ["STATE_LIMIT", "answer_claims", "fewest_changes_claim", "minimal_core_claim",
            "shortest_claim", "unique_claim"]
@@ -53,25 +55,32 @@ STATE_LIMIT = 1_000_000
 
 
 def answer_claims(puzzle: Puzzle, answer: Answer, *, unique: bool = False,
-                  state_limit: int = STATE_LIMIT) -> tuple[Claim, ...]:
+                  state_limit: int = STATE_LIMIT, limits: Limits = NO_LIMITS
+                  ) -> tuple[Claim, ...]:
     """The claims a solved, verified ``answer`` makes beyond its walk, each with what it
     rests on: ``shortest`` (or ``longest``) when it says its walk is optimal (not for
     exactly-once walks: they all have one length, the number of edges), and with
     ``unique`` whether the walk is the only solution (the only optimal one under an
-    objective). Unsolved answers make none here (their certificate is their claim)."""
+    objective). Unsolved answers make none here (their certificate is their claim).
+    ``longest``, and ``unique`` for once-only walks of no objective, are refutations
+    (:mod:`trailkit.solvers.pipeline.refuted_claims`), within ``limits``."""
     walk = answer.walk
     if answer.status is not Status.SOLVED or walk is None:
         return ()
     rests_on = answer.decided_by or answer.backend
     claims: list[Claim] = []
     if answer.optimal and puzzle.wants_longest:
-        claims.append(Claim("longest", False, value=len(walk), why=_unproven(
-            "no certificate for the longest walk yet", rests_on)))
+        claims.append(longest_claim(puzzle, walk, limits, rests_on=f"{rests_on}'s search"))
     elif answer.optimal and puzzle.use is not EdgeUse.EXACTLY_ONCE:  # else: one length
         claims.append(shortest_claim(puzzle, walk, rests_on=rests_on,
                                      state_limit=state_limit))
     if unique:
-        claims.append(_uniqueness(puzzle, answer, walk, claims, rests_on, state_limit))
+        if puzzle.use is not EdgeUse.ANY and (puzzle.objective is Objective.ANY or
+                                              puzzle.use is EdgeUse.EXACTLY_ONCE):
+            claims.append(only_walk_claim(puzzle, walk, limits,
+                                          rests_on=f"{rests_on}'s search"))
+        else:
+            claims.append(_uniqueness(puzzle, answer, walk, claims, rests_on, state_limit))
     return tuple(claims)
 
 
@@ -87,8 +96,8 @@ def _uniqueness(puzzle: Puzzle, answer: Answer, walk: Walk, claims: list[Claim],
         why = "the walk's shortness is not certified"
     else:
         return Claim("unique", False, why="not decided (only shortest walks that may reuse "
-                     "edges have a uniqueness certificate so far; trailkit count counts the "
-                     "solutions)")
+                     "edges, and once-only walks of no objective, have a uniqueness "
+                     "certificate so far; trailkit count counts the solutions)")
     return Claim("unique", False, why=_unproven(why, rests_on))
 
 

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from enum import StrEnum
 
+from trailkit.models.answer import Claim
 from trailkit.models.counts import CountResult
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
@@ -39,8 +40,13 @@ from trailkit.solvers.pipeline.policy import (
     second_limits,
     time_left,
 )
+from trailkit.solvers.pipeline.refuted_claims import capped, count_claim, refutation_applies
 
-__all__ = ["CountMethod", "count", "exact_applies"]
+__all__ = ["AUTO_COUNT", "CountMethod", "certified_count", "count", "exact_applies"]
+
+AUTO_COUNT = 1_000
+"""``count`` certifies its number itself up to this many walks (``prove --claim count``
+up to :data:`~trailkit.solvers.pipeline.refuted_claims.COUNT_LIMIT`)."""
 
 
 class CountMethod(StrEnum):
@@ -112,7 +118,25 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
                 f"{result.solutions}, {other.backend} counts {other.solutions}")
         stats["crosscheck"] = {"backend": other.backend, "solutions": other.solutions,
                                "complete": other.complete, "agrees": agrees}
-    return replace(result, stats=stats)
+    claims = (certified_count(puzzle, result, capped(second_limits(limits, started))),) \
+        if result.complete and not failures else ()
+    return replace(result, stats=stats, claims=tuple(c for c in claims if c is not None))
+
+
+def certified_count(puzzle: Puzzle, result: CountResult, limits: Limits) -> Claim | None:
+    """The ``count`` claim of a complete count of at most :data:`AUTO_COUNT` walks of a
+    once-only puzzle (every walk: no objective), certified by refutation; ``None`` where
+    it does not apply. A certified number other than the count's is a loud failure."""
+    if refutation_applies(puzzle) or result.solutions > AUTO_COUNT or (
+            puzzle.objective is not Objective.ANY and puzzle.use is EdgeUse.AT_MOST_ONCE):
+        return None
+    how = "formula" if result.by_formula else "enumeration"
+    claim = count_claim(puzzle, limits, limit=AUTO_COUNT,
+                        rests_on=f"{result.backend}'s {how}")
+    if claim.checked and claim.value != result.solutions:
+        raise VerificationFailure(f"{result.backend} counts {result.solutions} solutions, "
+                                  f"but a checked certificate lists {claim.value}")
+    return claim
 
 
 def _refuse_failures(puzzle: Puzzle, method: CountMethod) -> None:

@@ -41,6 +41,7 @@ from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.registry import get_backend
 from trailkit.solvers.pipeline.claims import STATE_LIMIT, answer_claims
 from trailkit.solvers.pipeline.policy import time_left
+from trailkit.solvers.pipeline.refuted_claims import count_claim, refutation_applies
 from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.support.version import trailkit_version
 
@@ -157,13 +158,14 @@ def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = NO_LIMITS
     return Proof(Status.UNSOLVABLE, certificate, document, decided_by=decided_by)
 
 
-CLAIMS = ("unsolvable", "shortest", "unique")
+CLAIMS = ("unsolvable", "shortest", "unique", "count", "longest")
 """The claims ``prove --claim`` certifies."""
 
 
 def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
                 spec_path: str | None = None, state_limit: int = STATE_LIMIT) -> Proof:
-    """Make and check the certificate of ``claim`` (``shortest`` or ``unique``) for
+    """Make and check the certificate of ``claim`` (``shortest``, ``unique``, ``count``,
+    ``longest``) for
     ``puzzle``: ``solved`` with the checked claim and its certificate file's content;
     ``unsolvable`` when there is no walk at all; ``unknown`` when a limit came first or
     the certificate could not be made. Raises :class:`UnsupportedPuzzle` when the claim
@@ -178,8 +180,12 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
                      reason=f"there is no walk at all, so no {claim} one")
     if answer.status is not Status.SOLVED:
         return Proof(Status.UNKNOWN, reason=answer.reason, decided_by=answer.decided_by)
-    made = answer_claims(puzzle, answer, unique=claim == "unique", state_limit=state_limit)
-    found = next(c for c in made if c.claim == claim)
+    if claim == "count":
+        found = count_claim(puzzle, limits, rests_on="direct's enumeration")
+    else:
+        made = answer_claims(puzzle, answer, unique=claim == "unique",
+                             state_limit=state_limit, limits=limits)
+        found = next(c for c in made if c.claim == claim)
     if not found.checked:
         return Proof(Status.UNKNOWN, reason=found.why, claim=found, length=answer.length,
                      decided_by=answer.decided_by)
@@ -187,7 +193,9 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
     if found.certificate is not None:
         document = {"format": CERTIFICATE_FORMAT, "trailkit": trailkit_version(),
                     "spec": spec_path, "spec_sha256": _sha256(spec_path), "claim": claim,
-                    "length": answer.length, "certificate": found.certificate.to_json()}
+                    "length": answer.length, **({"solutions": found.value}
+                                                if claim == "count" else {}),
+                    "certificate": found.certificate.to_json()}
     return Proof(Status.SOLVED, found.certificate, document, length=answer.length,
                  decided_by=answer.decided_by, claim=found)
 
@@ -196,11 +204,24 @@ def _claim_applies(puzzle: Puzzle, claim: str) -> str:
     """Why ``claim`` does not apply to ``puzzle`` (empty: it does)."""
     if claim not in CLAIMS:
         return f"trailkit certifies {', '.join(CLAIMS)}"
+    once_only = refutation_applies(puzzle, longest=claim == "longest")
+    if claim in ("count", "longest") and once_only:
+        return once_only
+    if claim == "count" and puzzle.use is EdgeUse.AT_MOST_ONCE and \
+            puzzle.objective is not Objective.ANY:
+        return "it is certified for every walk (objective: any), not the best ones"
+    if claim == "longest" and not puzzle.wants_longest:
+        return "it is made for objective: longest"
+    if claim == "unique" and not once_only and (puzzle.objective is Objective.ANY or
+                                                puzzle.use is EdgeUse.EXACTLY_ONCE):
+        return ""  # the only walk of all: refuted by the SAT backend
     if claim in ("shortest", "unique") and puzzle.objective is not Objective.SHORTEST:
         return "it is made for walks of the fewest steps (objective: shortest, every " \
-            "colour walk), and this puzzle asks for none"
+            "colour walk), or for once-only walks of no objective, and this puzzle asks " \
+            "for neither"
     if claim == "unique" and (puzzle.use is not EdgeUse.ANY or puzzle.closed):
-        return "it is certified for open walks that may reuse edges only, so far"
+        return "it is certified for open walks that may reuse edges, or once-only walks " \
+            "of no objective, so far"
     return ""
 
 
@@ -362,7 +383,8 @@ def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None =
         body = read
     certificate = Certificate.from_json(body)
     stated = [f"the file states {key} {obj[key]!r} but its certificate {body.get(key)!r}"
-              for key in ("claim", "length") if key in obj and obj[key] != body.get(key)]
+              for key in ("claim", "length", "solutions")
+              if key in obj and key in body and obj[key] != body[key]]
     if stated:
         return CertificateCheck(False, f"{certificate.kind} certificate: {stated[0]}",
                                 certificate.kind)

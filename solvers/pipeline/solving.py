@@ -42,6 +42,7 @@ from trailkit.solvers.pipeline.policy import (
     second_limits,
     second_opinion,
 )
+from trailkit.solvers.pipeline.refuted_claims import capped
 
 __all__ = ["check_answer", "precheck", "solve", "solve_all"]
 
@@ -74,7 +75,8 @@ def solve(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
     second_name = second_opinion(engine, crosscheck, needs_confirmation=needs_confirmation)
     if second_name is not None:
         answer = _cross_check(puzzle, answer, second_name, second_limits(limits, started))
-    return answer.with_(claims=answer_claims(puzzle, answer, unique=unique))
+    return answer.with_(claims=answer_claims(puzzle, answer, unique=unique,
+                                             limits=capped(second_limits(limits, started))))
 
 
 def solve_all(puzzle: Puzzle, limits: Limits = NO_LIMITS,

@@ -5,16 +5,23 @@ The search for at-most-once walks asks an incremental solver one length at a tim
 and its UNSAT answers under assumptions leave no proof; this module solves the one
 formula that covers every length at once, with proof logging, so that the answer
 rests on a proof trailkit's checker accepts rather than on the solver's word.
+
+The same formula, with each walk found blocked in turn, counts the walks with a proof
+that no other exists (:func:`enumerate_walks`, claims ``count`` and ``unique``); with
+"more than L steps" it proves L the longest (:func:`refute_longer`).
 """
 
 from __future__ import annotations
 
+from trailkit.models.answer import Walk
+from trailkit.models.checking.blocked_walks import blocking_clause
 from trailkit.models.checking.formulas import CertifiedFormula
-from trailkit.models.checking.walk_formula import walk_formula
+from trailkit.models.checking.position_encoding import encode_prefix
+from trailkit.models.checking.walk_formula import encode_walks, walk_formula, walk_horizon
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.backends.sat.runner import Deadline, Verdict, new_solver, solve_call
 
-__all__ = ["refute_walks"]
+__all__ = ["enumerate_walks", "refute_longer", "refute_walks"]
 
 
 def refute_walks(puzzle: Puzzle, name: str, deadline: Deadline
@@ -33,5 +40,60 @@ def refute_walks(puzzle: Puzzle, name: str, deadline: Deadline
         if result is not Verdict.UNSAT:
             return result, None, None
         return result, formula, list(solver.get_proof() or [])
+    finally:
+        solver.delete()
+
+
+def enumerate_walks(puzzle: Puzzle, name: str, deadline: Deadline, limit: int
+                    ) -> tuple[Verdict, list[Walk], list[str] | None]:
+    """Every walk of ``puzzle`` (once-only rules), found one by one by solving ``walk-v1``
+    with proof logging and blocking each walk found
+    (:func:`~trailkit.models.checking.blocked_walks.blocking_clause`) until the formula
+    is refuted: ``(UNSAT, walks, proof)``, the proof refuting ``walk-blocked-v1`` of these
+    walks in this order. More than ``limit`` walks: ``(SAT, the first limit + 1, None)``;
+    the deadline: ``INTERRUPTED``. Raises ``ValueError`` when ``walk-v1`` does not describe
+    the puzzle (reusable edges, an allowed empty walk)."""
+    clauses, vmap = encode_walks(puzzle)
+    if vmap is None:
+        return Verdict.UNSAT, [], ["0"]
+    solver = new_solver(name, clauses, proof=True)
+    walks: list[Walk] = []
+    try:
+        while True:
+            result = solve_call(solver, name, (), deadline)
+            if result is Verdict.UNSAT:
+                return result, walks, list(solver.get_proof() or [])
+            if result is not Verdict.SAT:
+                return result, walks, None
+            walk = vmap.decode(puzzle, solver.get_model() or [])
+            block = blocking_clause(puzzle, vmap, walk)
+            if isinstance(block, str):  # a model outside the formula's own variables
+                raise ValueError(block)
+            walks.append(walk)
+            if len(walks) > limit:
+                return result, walks, None
+            solver.add_clause(block)
+    finally:
+        solver.delete()
+
+
+def refute_longer(puzzle: Puzzle, name: str, deadline: Deadline, length: int
+                  ) -> tuple[Verdict, Walk | None, list[str] | None]:
+    """Solve ``walk-v1`` with "more than ``length`` steps" and proof logging:
+    ``(UNSAT, None, proof)`` (the proof refutes ``walk-longer-v1``), or ``(SAT, a longer
+    walk, None)``, or ``INTERRUPTED`` (as ``walk-longer-v1``: an allowed empty walk does
+    not matter)."""
+    horizon = walk_horizon(puzzle)
+    if length >= horizon:
+        return Verdict.UNSAT, None, ["0"]
+    clauses, vmap = encode_prefix(puzzle, horizon)
+    solver = new_solver(name, [*clauses, [vmap.active[length]]], proof=True)
+    try:
+        result = solve_call(solver, name, (), deadline)
+        if result is Verdict.UNSAT:
+            return result, None, list(solver.get_proof() or [])
+        if result is Verdict.SAT:
+            return result, vmap.decode(puzzle, solver.get_model() or []), None
+        return result, None, None
     finally:
         solver.delete()

@@ -100,9 +100,10 @@ def _add_prove(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--backend", default="sat",
                    help="backend that makes DRUP proofs (sat, sat:NAME)")
     add_out(p, "CERT.json", "the certificate", stdout=False)
-    p.add_argument("--claim", choices=("unsolvable", "shortest", "unique"),
+    p.add_argument("--claim", choices=("unsolvable", "shortest", "unique", "count", "longest"),
                    default="unsolvable", help="the claim to certify (default: unsolvable); "
-                   "shortest: no walk is shorter; unique: no other shortest walk exists")
+                   "shortest: no walk is shorter; unique: no other (shortest) walk exists; "
+                   "count: the number of walks; longest: no walk is longer")
     p.add_argument("--drup", action="store_true",
                    help="make a DRUP proof even where a structural certificate exists")
     p.add_argument("--proof-dir", metavar="DIR",
@@ -257,10 +258,19 @@ def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
     )
     from trailkit.solvers.pipeline.proving import prove_claim
 
-    if args.proof_dir or args.lrat or args.drup:
+    if args.claim == "shortest" and (args.proof_dir or args.lrat or args.drup):
         raise TrailkitError(f"--claim {args.claim} has no DRUP proof: its certificate is "
                             "the layers of reachable states (use --out CERT.json)")
+    if args.lrat and not args.proof_dir:
+        raise TrailkitError(f"--claim {args.claim} --lrat needs --proof-dir DIR (its "
+                            "certificate file keeps the DRUP proof)")
+    targets = _proof_targets(args)
     proof = prove_claim(puzzle, args.claim, limits_from(args), spec_path=args.spec)
+    if targets and proof.certificate is not None and proof.certificate.kind == "drup":
+        _write_proof_files(puzzle, proof.certificate.data, targets)
+    elif targets and proof.certificate is not None:
+        raise TrailkitError(f"--claim {args.claim} here rests on a {proof.certificate.kind} "
+                            "certificate, not a DRUP proof (use --out CERT.json)")
     if args.out and proof.document is not None:
         atomic_write(args.out, json.dumps(proof.document, indent=1) + "\n")
     if args.json:
@@ -270,6 +280,8 @@ def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
                               proof.reason))
         if args.out and proof.document is not None:
             say(f"certificate written to {args.out}")
+        if targets and proof.certificate is not None:
+            say(f"proof files written: {', '.join(map(str, targets.values()))}")
     if proof.status is Status.SOLVED:
         return Exit.OK if proof.claim is None or proof.claim.value is not False \
             else Exit.UNSOLVABLE

@@ -21,11 +21,11 @@ from collections import Counter
 from typing import Any
 
 from trailkit.models.answer import Answer, Claim, Status, Walk
-from trailkit.models.puzzle import Puzzle
+from trailkit.models.puzzle import Objective, Puzzle
 from trailkit.models.support.words import plural
 
-__all__ = ["claim_lines", "claims_json", "count_claims_json", "fewest_words", "length_note",
-           "proof_words", "proved_claim_json", "proved_claim_text", "unique_json"]
+__all__ = ["claim_lines", "claims_json", "count_claims_json", "count_words", "fewest_words",
+           "length_note", "proof_words", "proved_claim_json", "proved_claim_text", "unique_json"]
 
 
 def claims_json(answer: Answer) -> list[dict[str, Any]]:
@@ -120,11 +120,14 @@ def proved_claim_text(puzzle: Puzzle, claim_name: str, status: Status, claim: Cl
         return f"unsolvable: {reason}"
     if claim is None or not claim.checked:
         return f"unknown: {claim.why if claim is not None else reason}"
-    if claim.claim == "shortest":
-        return (f"shortest: {plural(length or 0, 'step')} ({proof_words(claim)})\n"
+    if claim.claim in ("shortest", "longest"):
+        return (f"{claim.claim}: {plural(length or 0, 'step')} ({proof_words(claim)})\n"
                 f"  {claim.holds}")
+    if claim.claim == "count":
+        return f"count: {count_words(claim)}\n  {claim.holds}"
     if claim.value:
-        return f"unique: the only shortest walk ({proof_words(claim)})\n  {claim.holds}"
+        best = "shortest walk" if puzzle.objective is Objective.SHORTEST else "walk"
+        return f"unique: the only {best} ({proof_words(claim)})\n  {claim.holds}"
     assert claim.witness is not None
     return "\n".join(["not unique: " + claim.holds + ":",
                       "  " + walk_words(puzzle, claim.witness)])
@@ -138,6 +141,8 @@ def proved_claim_json(claim_name: str, status: Status, claim: Claim | None,
                            "claims": [] if claim is None else [claim.to_json()]}
     if claim is not None and claim.checked:
         out["length"] = length
+        if claim.claim == "count":
+            out["solutions"] = claim.value
         if claim.claim == "unique":
             out["unique"] = bool(claim.value)
     return out
@@ -167,12 +172,27 @@ def fewest_words(claim: Claim) -> str:
     return f"the fewest, proven: the original's {proof_words(claim)}"
 
 
-def count_claims_json(backend: str, method: str, complete: bool) -> list[dict[str, Any]]:
-    """A count's ``claims``: ``count`` (the number is exact), not certified yet: it rests on
-    the backend's enumeration or formula. None for a count a limit stopped (a lower
-    bound claims no exact number)."""
+def count_words(claim: Claim) -> str:
+    """``88 solutions (proven count: 88 walks listed, the rest refuted, checked by the
+    independent DRUP checker)``, or the number and why it is not certified."""
+    if not claim.checked:
+        return f"{claim.why}"
+    if not claim.value:
+        return ("0 solutions (proven: no walk at all, refuted and checked by the independent "
+                "DRUP checker)")
+    return (f"{plural(claim.value, 'solution')} (proven count: {claim.value:,} walks listed, "
+            "the rest refuted, checked by the independent DRUP checker)")
+
+
+def count_claims_json(backend: str, method: str, complete: bool,
+                      claim: Claim | None = None) -> list[dict[str, Any]]:
+    """A count's ``claims``: ``count`` (the number is exact), certified when ``claim`` is
+    a checked one, else not certified: it rests on the backend's enumeration or formula.
+    None for a count a limit stopped (a lower bound claims no exact number)."""
     if not complete:
         return []
+    if claim is not None:
+        return [claim.to_json()]
     how = "formula" if method == "exact" else "enumeration"
     return [{"claim": "count", "certificate": None, "checked": False,
              "why": f"not certified (no certificate for counts yet); rests on {backend}'s "

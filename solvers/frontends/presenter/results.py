@@ -19,6 +19,7 @@ from trailkit.solvers.frontends.presenter.claim_words import (
     claim_lines,
     claims_json,
     count_claims_json,
+    count_words,
     length_note,
     unique_json,
 )
@@ -237,7 +238,8 @@ def count_json(puzzle: Puzzle, result: CountResult, spec: str | None,
     out["time_s"] = round(float(result.stats.get("time_s", 0.0)), 6)
     if "crosscheck" in result.stats:
         out["crosscheck"] = result.stats["crosscheck"]
-    out["claims"] = count_claims_json(result.backend, out["method"], result.complete)
+    out["claims"] = count_claims_json(result.backend, out["method"], result.complete,
+                                      result.claims[0] if result.claims else None)
     if puzzle.expect:
         out["expect"] = expect_json(result.complete,
                                      expectation_mismatches(puzzle, count=result))
@@ -272,6 +274,7 @@ def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: 
         how = f"by {result.backend} ({result.method})"
     lines = [f"{title} ({puzzle.kind}): counted {how}"]
     lines.append(f"  solutions:      {bound}{result.solutions:,}{_of_length(puzzle, result)}")
+    lines += [f"  count: {count_words(claim)}" for claim in result.claims]
     if failures:
         lines.append(f"  failures:       {bound}{result.failures or 0:,}")
         lines.append(f"  early failures: {bound}{result.early_failures or 0:,}"

@@ -1,0 +1,198 @@
+"""Claims about every walk of a once-only puzzle, proven by refutation: count, unique, longest.
+
+The maker side of the ``walk-blocked-v1`` and ``walk-longer-v1`` formulas
+(:mod:`trailkit.models.checking.blocked_walks`). The SAT backend finds the walks one by
+one, blocking each, until the ``walk-v1`` formula with every walk blocked is refuted
+(:func:`~trailkit.solvers.backends.sat.walk_proof.enumerate_walks`); the certificate is
+the walks and the DRUP proof. The independent checker re-derives the formula from the
+puzzle and the listed walks (each verified, all distinct) and checks the proof, so the
+claim trusts nothing from the backend. A certificate the checker rejects is a bug,
+raised as :class:`VerificationFailure`.
+
+>>> from trailkit.models.spec import load_spec_text
+>>> p = load_spec_text("trailkit: 1\\nkind: trail\\nedges: [a b, b c, c a]\\nclosed: true\\n")
+>>> claim = count_claim(p)
+>>> claim.checked, claim.value, claim.certificate.data["encoding"]
+(True, 6, 'walk-blocked-v1')
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from trailkit.models.answer import Certificate, Claim, Walk
+from trailkit.models.checking.blocked_walks import blocked_formula, longer_formula, walk_json
+from trailkit.models.checking.certificates import verdict
+from trailkit.models.checking.verify import verify
+from trailkit.models.checking.walk_formula import walk_horizon
+from trailkit.models.encodings.drup_certificate import make_certificate
+from trailkit.models.encodings.sizes import budget_problem, position_size
+from trailkit.models.errors import VerificationFailure
+from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.models.support.words import plural
+from trailkit.solvers.backends.base import NO_LIMITS, Limits
+from trailkit.solvers.backends.sat.runner import (
+    DEFAULT_SOLVER,
+    SolverTimeout,
+    Verdict,
+    run_guarded,
+)
+from trailkit.solvers.backends.sat.walk_proof import enumerate_walks, refute_longer
+
+__all__ = ["CLAIM_SECONDS", "COUNT_LIMIT", "LITERAL_LIMIT", "capped", "count_claim",
+           "longest_claim", "only_walk_claim", "refutation_applies"]
+
+COUNT_LIMIT = 100_000
+"""The most walks a ``count`` certificate lists."""
+CLAIM_SECONDS = 20.0
+"""The most time ``solve`` and ``count`` spend certifying a claim by refutation."""
+LITERAL_LIMIT = 5_000_000
+"""The largest walk formula (estimated literals) a refutation claim builds."""
+
+
+def refutation_applies(puzzle: Puzzle, *, longest: bool = False) -> str:
+    """Why the walk formulas do not describe ``puzzle``'s walks (empty: they do). For
+    ``longest`` an allowed empty walk does not matter."""
+    if puzzle.use is EdgeUse.ANY:
+        return "the refutation certificates cover once-only walks (edges used at most once)"
+    if puzzle.empty_walk_nodes() and not longest:
+        return "the empty walk is allowed"
+    return ""
+
+
+def _too_big(puzzle: Puzzle, limits: Limits) -> str:
+    """Why the walk formula must not be built (empty: it may): more than
+    :data:`LITERAL_LIMIT` literals, or over the memory budget."""
+    size = position_size(puzzle, max(walk_horizon(puzzle), 1))
+    if size.literals > LITERAL_LIMIT:
+        return (f"the walk formula would have about {size.literals:,} literals; limit "
+                f"{LITERAL_LIMIT:,}")
+    return budget_problem(size, limits.memory_mb, "walk formula",
+                          "a larger --memory-limit lets it be built") or ""
+
+
+def capped(limits: Limits) -> Limits:
+    """``limits`` with at most :data:`CLAIM_SECONDS` to certify a claim the user did not
+    ask to prove (``solve``'s and ``count``'s own claims)."""
+    left = limits.time_limit
+    return replace(limits, time_limit=CLAIM_SECONDS if left is None else
+                   min(left, CLAIM_SECONDS))
+
+
+def count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *, limit: int = COUNT_LIMIT,
+                rests_on: str = "the enumeration") -> Claim:
+    """The claim that ``puzzle`` has exactly N walks (every walk, so no objective): the
+    walks listed and a refutation of "another walk exists", checked by the independent
+    checker; or, not certified, why not and that it rests on ``rests_on``."""
+    why = refutation_applies(puzzle) or _too_big(puzzle, limits) or (
+        "a count under an objective counts the best walks only"
+        if puzzle.objective is not Objective.ANY and puzzle.use is not EdgeUse.EXACTLY_ONCE
+        else "")
+    if why:
+        return Claim("count", False, why=_unproven(why, rests_on))
+    result, walks, proof = _enumerate(puzzle, limits, limit)
+    if result is not Verdict.UNSAT or proof is None:
+        why = (f"more than {limit:,} walks to list" if result is Verdict.SAT else
+               "the time limit was reached while listing the walks")
+        return Claim("count", False, why=_unproven(why, rests_on))
+    return _count_certified(puzzle, walks, proof, rests_on)
+
+
+def _enumerate(puzzle: Puzzle, limits: Limits, limit: int
+               ) -> tuple[Verdict, list[Walk], list[str] | None]:
+    """:func:`enumerate_walks` with CaDiCaL, within the time limit."""
+    try:
+        return run_guarded(lambda d: enumerate_walks(puzzle, DEFAULT_SOLVER, d, limit),
+                           DEFAULT_SOLVER, limits.time_limit)
+    except SolverTimeout:
+        return Verdict.INTERRUPTED, [], None
+
+
+def _count_certified(puzzle: Puzzle, walks: list[Walk], proof: list[str],
+                     rests_on: str) -> Claim:
+    """The checked ``count`` claim of ``walks``, every walk, with ``proof``."""
+    data = {"walks": [walk_json(puzzle, w) for w in walks], "solutions": len(walks),
+            "cardinality": "seqcounter"}
+    formula = blocked_formula(puzzle, data)
+    if isinstance(formula, list):
+        raise VerificationFailure(f"the listed walks do not make a count formula: {formula[0]}")
+    certificate = make_certificate(puzzle, formula, proof, DEFAULT_SOLVER)
+    if certificate is None:
+        return Claim("count", False, why=_unproven("the proof is too large to check",
+                                                   rests_on))
+    return _checked(puzzle, "count", _with_claim(certificate, "count"), len(walks))
+
+
+def only_walk_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
+                    rests_on: str = "direct") -> Claim:
+    """Whether ``walk`` (verified) is the only walk of a once-only ``puzzle``: a refutation
+    of "a walk other than it exists" (``value`` True), or a second walk, verified
+    (``value`` False); unchecked when neither could be had."""
+    why = refutation_applies(puzzle) or _too_big(puzzle, limits)
+    if why:
+        return Claim("unique", False, why=_unproven(why, rests_on))
+    result, walks, proof = _enumerate(puzzle, limits, 1)
+    if result is Verdict.UNSAT and proof is not None:
+        counted = _count_certified(puzzle, walks, proof, rests_on)
+        if counted.value != 1 or counted.certificate is None:  # ``walk`` would be another
+            raise VerificationFailure(f"the count certificate says {counted.value} walks, "
+                                      "but a verified walk exists")
+        return Claim("unique", True, _with_claim(counted.certificate, "unique"), value=True,
+                     holds=counted.holds)
+    for other in walks:
+        if (other.nodes[:1], other.edges) != (walk.nodes[:1], walk.edges) and \
+                not verify(puzzle, other):
+            return Claim("unique", True, value=False, witness=other, holds=(
+                f"a second walk of {plural(len(other), 'step')}, verified by the "
+                "independent checker"))
+    return Claim("unique", False, why=_unproven(
+        "the time limit was reached before the refutation", rests_on))
+
+
+def longest_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
+                  rests_on: str = "direct") -> Claim:
+    """The claim that no walk of ``puzzle`` is longer than ``walk`` (verified): a
+    refutation of "a walk of more steps exists" the checker accepted, or why not."""
+    why = refutation_applies(puzzle, longest=True) or _too_big(puzzle, limits)
+    if why:
+        return Claim("longest", False, value=len(walk), why=_unproven(why, rests_on))
+    try:
+        result, longer, proof = run_guarded(
+            lambda d: refute_longer(puzzle, DEFAULT_SOLVER, d, len(walk)), DEFAULT_SOLVER,
+            limits.time_limit)
+    except SolverTimeout:
+        result, longer, proof = Verdict.INTERRUPTED, None, None
+    if result is Verdict.SAT and longer is not None:
+        raise VerificationFailure(f"{rests_on} called a walk of {plural(len(walk), 'step')} "
+                                  f"the longest, but one of {len(longer)} exists")
+    if proof is None:
+        return Claim("longest", False, value=len(walk), why=_unproven(
+            "the time limit was reached before the refutation", rests_on))
+    formula = longer_formula(puzzle, {"walk": walk_json(puzzle, walk), "length": len(walk),
+                                      "cardinality": "seqcounter"})
+    if isinstance(formula, list):
+        raise VerificationFailure(f"the longest walk makes no formula: {formula[0]}")
+    certificate = make_certificate(puzzle, formula, proof, DEFAULT_SOLVER)
+    if certificate is None:
+        return Claim("longest", False, value=len(walk), why=_unproven(
+            "the proof is too large to check", rests_on))
+    return _checked(puzzle, "longest", _with_claim(certificate, "longest"), len(walk))
+
+
+def _with_claim(certificate: Certificate, claim: str) -> Certificate:
+    """``certificate`` saying which claim it proves (the file's ``claim``)."""
+    return Certificate(certificate.kind, {**certificate.data, "claim": claim},
+                       certificate.explanation)
+
+
+def _unproven(why: str, rests_on: str) -> str:
+    return f"not certified ({why}); rests on {rests_on}"
+
+
+def _checked(puzzle: Puzzle, claim: str, certificate: Certificate, value: object) -> Claim:
+    """``certificate`` checked by the independent checker: the claim, or a loud failure."""
+    checked = verdict(puzzle, certificate)
+    if checked.problems:
+        raise VerificationFailure(f"the {claim} certificate is rejected by the independent "
+                                  f"checker: {'; '.join(checked.problems[:3])}")
+    return Claim(claim, True, certificate, value=value, holds=checked.holds)
