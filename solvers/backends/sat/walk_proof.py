@@ -62,7 +62,7 @@ def enumerate_walks(puzzle: Puzzle, name: str, deadline: Deadline, limit: int
         while True:
             result = solve_call(solver, name, (), deadline)
             if result is Verdict.UNSAT:
-                return result, walks, list(solver.get_proof() or [])
+                return result, walks, _without_deletions(solver.get_proof() or [])
             if result is not Verdict.SAT:
                 return result, walks, None
             walk = vmap.decode(puzzle, solver.get_model() or [])
@@ -75,6 +75,15 @@ def enumerate_walks(puzzle: Puzzle, name: str, deadline: Deadline, limit: int
             solver.add_clause(block)
     finally:
         solver.delete()
+
+
+def _without_deletions(proof: list[str]) -> list[str]:
+    """The proof's lemmas without its deletions. Between the incremental calls CaDiCaL
+    may eliminate a variable (its clauses logged as deleted) and restore those clauses
+    when a blocking clause mentions it, without logging them again; kept, the deletions
+    would make a later lemma fail. Every clause stays implied, so the proof stays sound
+    (deletions only make checking faster)."""
+    return [line for line in proof if not line.startswith("d ")]
 
 
 def refute_longer(puzzle: Puzzle, name: str, deadline: Deadline, length: int
