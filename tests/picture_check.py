@@ -240,6 +240,11 @@ class Picture:
             return "line", f"step {e.get('data-step')}"
         if "badge" in cls:
             return "badge", owner or f"step {e.get('data-step')}"
+        if e.get("data-inspect") is not None:  # draw --inspect: on the edge it names
+            path = e.find(f"{NS}path")
+            self.marks.append((e.get("data-inspect") or "", int(e.get("data-edge") or -1),
+                               path.get("d") if path is not None else ""))
+            return "halo", f"mark {e.get('data-edge')}"
         if e.get("data-change") is not None:
             if e.get("data-change") in ("add", "recolour"):
                 path = e.find(f"{NS}path")

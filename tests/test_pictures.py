@@ -236,3 +236,28 @@ def test_a_figure_too_dense_even_drawn_bigger_says_so() -> None:
     few, many = svg_of(12), svg_of(30)
     assert "Too dense" not in few and check_svg(few) == []
     assert "Too dense to show every step number clearly" in re.sub(r"\s+", " ", many)
+
+
+def test_draw_inspect_marks_the_critical_plank_and_no_other(tmp_path: Path, capsys) -> None:
+    """`draw --inspect` on the restored tyre puzzle: plank AA-AB (critical, as `inspect
+    --json` says) carries a data-inspect="critical" mark on its own edge; no edge that
+    `inspect` does not call critical is marked so, and every mark lies on its edge."""
+    import json
+
+    from trailkit.solvers.frontends.cli import main
+
+    spec = str(ROOT / "specs" / "tyre-puzzle" / "restored.yaml")
+    assert main(["inspect", spec, "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    critical = {c["edge"] for c in found["critical"]}
+    costly = {c["edge"] for c in found["costly"]}
+    aa_ab = next(c["edge"] for c in found["critical"] if {c["from"], c["to"]} == {"AA", "AB"})
+    out = tmp_path / "inspect.svg"
+    assert main(["draw", spec, "--inspect", "--out", str(out)]) == 0
+    svg = out.read_text()
+    drawn = {(m.group(1), int(m.group(2))) for m in
+             re.finditer(r'data-inspect="(\w+)" data-edge="(\d+)"', svg)}
+    assert ("critical", aa_ab) in drawn
+    assert {e for k, e in drawn if k == "critical"} == critical
+    assert {e for k, e in drawn if k == "costly"} == costly
+    assert not check_svg(svg)
