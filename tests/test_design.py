@@ -271,3 +271,18 @@ def test_design_trail_bad_options_exit_2(bad: list[str], tmp_path: Path,
             args += bad[i:i + 2]
     code, _, err = run(args, capsys)
     assert code == 2 and bad[0] in err and "Traceback" not in err
+
+
+def test_design_trail_json_names_the_count_and_what_it_rests_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--json``: trailkit-design/1 (validated against its schema by conftest), kind
+    trail, the figure's solutions equal to its file's expect: block."""
+    out = tmp_path / "fig.yaml"
+    code, text, _ = run(["design", "trail", "--layout", "grid:2,3", "--solutions", "4..30",
+                         "--json", "--out", str(out)], capsys)
+    found = json.loads(text)
+    assert code == 0 and found["kind"] == "trail" and found["status"] == "designed"
+    design = found["designs"][0]
+    assert design["solutions"] == load_spec(out).expect["solutions"]  # type: ignore[index]
+    assert 4 <= design["solutions"] <= 30
+    assert any("not certified" in claim for claim in design["claims"])

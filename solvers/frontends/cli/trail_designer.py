@@ -30,8 +30,10 @@ def register_trail(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) -
     """Add ``design trail`` to ``design``'s kinds."""
     q = kinds.add_parser("trail", help="choose a figure's lines so its number of one-stroke "
                                        "drawings is in a range",
-                         **examples("trailkit design trail --layout grid:3,3 --solutions "
-                                    "100..500 --out figure.yaml"))
+                         **examples("trailkit design trail --layout grid:3,4 --solutions "
+                                    "20..60 --out figure.yaml",
+                                    "trailkit design trail --layout grid:4,4 --solutions "
+                                    "100..1000 --count 3 --out figure.yaml"))
     where = q.add_mutually_exclusive_group(required=True)
     where.add_argument("--layout", metavar="grid:ROWS,COLS",
                        help="a new square grid of points; lines join touching points")

@@ -21,6 +21,7 @@ def trail_json(made: Sequence[Made], files: Sequence[str | None]) -> dict[str, A
     written, ``None``: not written)."""
     return {"format": DESIGN_FORMAT, "kind": "trail", "status": overall(made).value,
             "designs": [{"file": f, "status": m.status.value, "length": m.length,
+                         "shortest_walks": None,
                          "solutions": m.walks if m.text is not None else None,
                          "seed": m.seed, "claims": list(m.claims), "lacks": list(m.lacks),
                          "tries": m.tries, "time_s": round(m.time_s, 6)}
