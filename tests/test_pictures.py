@@ -60,6 +60,19 @@ def test_the_checker_finds_a_mark_off_its_edge_and_a_step_numbered_twice() -> No
     assert "step-order" in rules(check_svg(twice))
 
 
+def test_the_checker_finds_an_inspect_mark_off_its_edge() -> None:
+    """A ``data-inspect`` mark drawn along edge 0's path but naming edge 1 is caught."""
+    svg, _ = triangle()
+    plank = re.search(r'<path d="([^"]+)"[^>]*class="plank"', svg).group(1)
+    halo = (f'<g class="inspect critical" data-inspect="critical" data-edge="1">'
+            f'<path d="{plank}"/></g>')
+    marked = svg.replace('<g class="edges">', halo + '<g class="edges">')
+    assert "mark-off-edge" in rules(check_svg(marked))
+    on_edge = marked.replace('data-inspect="critical" data-edge="1"',
+                             'data-inspect="critical" data-edge="0"')
+    assert "mark-off-edge" not in rules(check_svg(on_edge))
+
+
 def test_the_checker_finds_an_edge_through_a_node() -> None:
     p = load_spec_text("trailkit: 1\nkind: trail\nedges: [a b, b c, a c]\n"
                        "layout: {a: [0, 0], b: [1, 0], c: [2, 0]}\n")
