@@ -240,6 +240,11 @@ class Picture:
             return "line", f"step {e.get('data-step')}"
         if "badge" in cls:
             return "badge", owner or f"step {e.get('data-step')}"
+        if e.get("data-inspect") is not None:  # draw --inspect: on the edge it names
+            path = e.find(f"{NS}path")
+            self.marks.append((e.get("data-inspect") or "", int(e.get("data-edge") or -1),
+                               path.get("d") if path is not None else ""))
+            return "halo", f"mark {e.get('data-edge')}"
         if e.get("data-change") is not None:
             if e.get("data-change") in ("add", "recolour"):
                 path = e.find(f"{NS}path")
@@ -510,7 +515,7 @@ class Item:
     part: str
     name: str
     spec_text: str
-    mode: str  # puzzle, solve, certificate, repair
+    mode: str  # puzzle, solve, certificate, repair, inspect
 
 
 def complete_graph(n: int, closed: bool = False) -> str:
@@ -550,6 +555,8 @@ def corpus(seeds: int = 30) -> Iterator[Item]:
         text = path.read_text(encoding="utf-8")
         for mode in ("puzzle", "solve", "certificate", "repair"):
             yield Item("bundled specs", f"{path.relative_to(ROOT)} {mode}", text, mode)
+        if path.name == "restored.yaml":  # the tyre puzzle as draw --inspect shows it
+            yield Item("bundled specs", f"{path.relative_to(ROOT)} inspect", text, "inspect")
     for n in range(3, 10):
         for closed in (False, True):
             yield Item("complete graphs", f"K{n}{' closed' * closed}",
@@ -560,8 +567,9 @@ def corpus(seeds: int = 30) -> Iterator[Item]:
                    generate("trail", size, seed).text, "solve")
     for seed in range(1, seeds + 1):
         size = 2 + seed % 2
-        yield Item("colour walks", f"colour-walk {size} seed {seed}",
-                   generate("colour-walk", size, seed).text, "solve")
+        mode = "inspect" if seed % 3 == 0 else "solve"
+        yield Item("colour walks", f"colour-walk {size} seed {seed} {mode}",
+                   generate("colour-walk", size, seed).text, mode)
     for seed in range(1, seeds + 1):
         size = 2 + seed % 7
         mode = ("solve", "puzzle", "certificate")[seed % 3]
@@ -584,6 +592,8 @@ def draw_item(item: Item) -> tuple[str, Expect]:
         return draw_svg(puzzle), Expect()
     if item.mode == "repair":
         return _draw_repair(puzzle)
+    if item.mode == "inspect":
+        return _draw_inspect(puzzle)
     answer = solve(puzzle)
     if item.mode == "certificate":
         return draw_svg(puzzle, None if answer.status is Status.UNSOLVABLE else answer,
@@ -600,6 +610,20 @@ def _walk_expect(puzzle: object, answer: object) -> Expect:
     names = puzzle.nodes  # type: ignore[attr-defined]
     return Expect(walk_edges=[int(e) for e in walk.edges],
                   walk_nodes=[names[v] for v in walk.nodes], badged=len(walk) <= 400)
+
+
+def _draw_inspect(puzzle: object) -> tuple[str, Expect]:
+    """As ``draw --inspect``: the walk, the critical and costly edges marked (each mark
+    then checked to lie along its edge's path)."""
+    from trailkit.solvers.tools.design.inspection import inspect_puzzle
+    from trailkit.solvers.tools.drawing import InspectMark, InspectView, draw_svg
+
+    found = inspect_puzzle(puzzle)  # type: ignore[arg-type]
+    marks = [InspectMark(f.edge, "critical") for f in found.critical]
+    marks += [InspectMark(f.edge, "costly", f.length_without) for f in found.costly]
+    view = InspectView(tuple(marks), found.measures.get("shortest_length"))
+    return (draw_svg(puzzle, found.answer, inspect=view),  # type: ignore[arg-type]
+            _walk_expect(puzzle, found.answer))
 
 
 def _draw_repair(puzzle: object) -> tuple[str, Expect]:

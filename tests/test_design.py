@@ -215,3 +215,74 @@ def test_inspect_out_of_time_is_unknown(capsys: pytest.CaptureFixture[str]) -> N
                         "0.000001", "--json"], capsys)
     data = json.loads(out)
     assert code == 3 and data["status"] == "unknown" and "critical" not in data
+
+
+# ------------------------------------------------------------------ design trail
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_design_trail_figures_have_a_count_in_range_by_brute_force(
+        seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each designed figure, read back, has a number of one-stroke drawings within the
+    range asked, counted again by plain enumeration of every walk (oracles), equal to
+    its expect: block; the figures differ; the output says what the count rests on."""
+    from oracles import solution_oracle
+
+    out = tmp_path / "fig.yaml"
+    code, text, _ = run(["design", "trail", "--layout", "grid:3,3", "--solutions", "8..40",
+                         "--seed", str(seed), "--count", "2", "--out", str(out)], capsys)
+    assert code == 0, text
+    assert "counted by direct's exact count (BEST theorem); not certified" in text
+    figures = []
+    for i in (1, 2):
+        spec = tmp_path / f"fig-{i}.yaml"
+        puzzle = load_spec(spec)
+        _, solutions = solution_oracle(puzzle)
+        assert 8 <= solutions <= 40
+        assert puzzle.expect is not None and puzzle.expect["solutions"] == solutions
+        assert "not certified" in spec.read_text()
+        figures.append(sorted(zip(puzzle.tail, puzzle.head, strict=True)))
+    assert figures[0] != figures[1]
+
+
+def test_design_trail_range_no_figure_reaches_exits_3(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An odd count is impossible (a drawing reversed is another): exit 3 at once; a
+    range beyond a small grid's figures: exit 3 when the time runs out; no file."""
+    out = tmp_path / "fig.yaml"
+    code, text, _ = run(["design", "trail", "--layout", "grid:2,2", "--solutions", "3..3",
+                         "--out", str(out)], capsys)
+    assert code == 3 and "every count is even" in text
+    code, text, _ = run(["design", "trail", "--layout", "grid:2,2", "--solutions",
+                         "1000..2000", "--time-limit", "0.5", "--out", str(out)], capsys)
+    assert code == 3 and "before the time ran out" in text
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("bad", [["--solutions", "5..2"], ["--solutions", "0..4"],
+                                 ["--solutions", "many"], ["--layout", "hex:3,3"],
+                                 ["--count", "0"]])
+def test_design_trail_bad_options_exit_2(bad: list[str], tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Each bad option: exit 2, the error naming the option (what to write)."""
+    args = ["design", "trail", "--layout", "grid:3,3", "--out", str(tmp_path / "f.yaml")]
+    for i in range(0, len(bad), 2):
+        if bad[i] in args:
+            args[args.index(bad[i]) + 1] = bad[i + 1]
+        else:
+            args += bad[i:i + 2]
+    code, _, err = run(args, capsys)
+    assert code == 2 and bad[0] in err and "Traceback" not in err
+
+
+def test_design_trail_json_names_the_count_and_what_it_rests_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--json``: trailkit-design/1 (validated against its schema by conftest), kind
+    trail, the figure's solutions equal to its file's expect: block."""
+    out = tmp_path / "fig.yaml"
+    code, text, _ = run(["design", "trail", "--layout", "grid:2,3", "--solutions", "4..30",
+                         "--json", "--out", str(out)], capsys)
+    found = json.loads(text)
+    assert code == 0 and found["kind"] == "trail" and found["status"] == "designed"
+    design = found["designs"][0]
+    assert design["solutions"] == load_spec(out).expect["solutions"]  # type: ignore[index]
+    assert 4 <= design["solutions"] <= 30
+    assert any("not certified" in claim for claim in design["claims"])

@@ -60,6 +60,19 @@ def test_the_checker_finds_a_mark_off_its_edge_and_a_step_numbered_twice() -> No
     assert "step-order" in rules(check_svg(twice))
 
 
+def test_the_checker_finds_an_inspect_mark_off_its_edge() -> None:
+    """A ``data-inspect`` mark drawn along edge 0's path but naming edge 1 is caught."""
+    svg, _ = triangle()
+    plank = re.search(r'<path d="([^"]+)"[^>]*class="plank"', svg).group(1)
+    halo = (f'<g class="inspect critical" data-inspect="critical" data-edge="1">'
+            f'<path d="{plank}"/></g>')
+    marked = svg.replace('<g class="edges">', halo + '<g class="edges">')
+    assert "mark-off-edge" in rules(check_svg(marked))
+    on_edge = marked.replace('data-inspect="critical" data-edge="1"',
+                             'data-inspect="critical" data-edge="0"')
+    assert "mark-off-edge" not in rules(check_svg(on_edge))
+
+
 def test_the_checker_finds_an_edge_through_a_node() -> None:
     p = load_spec_text("trailkit: 1\nkind: trail\nedges: [a b, b c, a c]\n"
                        "layout: {a: [0, 0], b: [1, 0], c: [2, 0]}\n")
@@ -236,3 +249,28 @@ def test_a_figure_too_dense_even_drawn_bigger_says_so() -> None:
     few, many = svg_of(12), svg_of(30)
     assert "Too dense" not in few and check_svg(few) == []
     assert "Too dense to show every step number clearly" in re.sub(r"\s+", " ", many)
+
+
+def test_draw_inspect_marks_the_critical_plank_and_no_other(tmp_path: Path, capsys) -> None:
+    """`draw --inspect` on the restored tyre puzzle: plank AA-AB (critical, as `inspect
+    --json` says) carries a data-inspect="critical" mark on its own edge; no edge that
+    `inspect` does not call critical is marked so, and every mark lies on its edge."""
+    import json
+
+    from trailkit.solvers.frontends.cli import main
+
+    spec = str(ROOT / "specs" / "tyre-puzzle" / "restored.yaml")
+    assert main(["inspect", spec, "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    critical = {c["edge"] for c in found["critical"]}
+    costly = {c["edge"] for c in found["costly"]}
+    aa_ab = next(c["edge"] for c in found["critical"] if {c["from"], c["to"]} == {"AA", "AB"})
+    out = tmp_path / "inspect.svg"
+    assert main(["draw", spec, "--inspect", "--out", str(out)]) == 0
+    svg = out.read_text()
+    drawn = {(m.group(1), int(m.group(2))) for m in
+             re.finditer(r'data-inspect="(\w+)" data-edge="(\d+)"', svg)}
+    assert ("critical", aa_ab) in drawn
+    assert {e for k, e in drawn if k == "critical"} == critical
+    assert {e for k, e in drawn if k == "costly"} == costly
+    assert not check_svg(svg)

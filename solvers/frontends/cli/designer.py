@@ -15,7 +15,6 @@ and no two modules share one.)
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from trailkit.models.answer import Status
@@ -31,6 +30,7 @@ from trailkit.solvers.frontends.cli.options import (
     positive_float,
 )
 from trailkit.solvers.frontends.cli.output import say, use_names
+from trailkit.solvers.frontends.cli.trail_designer import design_files, register_trail
 
 __all__ = ["register"]
 
@@ -80,7 +80,7 @@ def _register_design(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
                                   "trailkit design colour-walk --from specs/tyre-puzzle/"
                                   "restored.yaml --unique --robust --out mine.yaml"))
     kinds = p.add_subparsers(dest="design_kind", metavar="KIND", required=True,
-                             help="what to design: colour-walk")
+                             help="what to design: colour-walk, trail")
     q = kinds.add_parser("colour-walk", aliases=["color-walk"],
                          help="choose plank colours for a colour walk",
                          **examples("trailkit design colour-walk --layout hex:5,8 "
@@ -117,6 +117,7 @@ def _register_design(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     add_out(q, "FILE.yaml", "the designed spec", stdout=False)
     add_json(q, "what was designed")
     q.set_defaults(run=cmd_design)
+    register_trail(kinds)
 
 
 def _field(args: argparse.Namespace) -> Any:
@@ -190,14 +191,6 @@ def _made_by(args: argparse.Namespace) -> str:
     return " ".join(words)
 
 
-def _files(out: str, count: int) -> list[str]:
-    if count == 1:
-        return [out]
-    path = Path(out)
-    return [str(path.with_name(f"{path.stem}-{i}{path.suffix or '.yaml'}"))
-            for i in range(1, count + 1)]
-
-
 def cmd_design(args: argparse.Namespace) -> int:
     from trailkit.solvers.frontends.presenter.design import design_json, design_text, overall
     from trailkit.solvers.support.files import atomic_write, refuse_overwrite
@@ -207,7 +200,7 @@ def cmd_design(args: argparse.Namespace) -> int:
         raise TrailkitError("design needs --out FILE.yaml: where to write the spec")
     field = _field(args)
     targets, names = _targets(args, field)
-    files = _files(args.out, args.count)
+    files = design_files(args.out, args.count)
     inputs = [args.from_spec] if args.from_spec else []
     for f in files:
         refuse_overwrite(f, inputs, allow_existing=args.force)

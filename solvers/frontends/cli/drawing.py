@@ -7,6 +7,8 @@ over an existing file without ``--force``). Exit 0 whenever the picture was writ
 whatever the puzzle's answer (the contract). ``--repair`` runs ``trailkit repair`` (with
 the spec's ``repair:`` rules) and draws the repaired puzzle with its walk, the added or
 repainted edges emphasised (:class:`~trailkit.solvers.tools.drawing.Emphasis`).
+``--inspect`` runs ``trailkit inspect`` and draws the walk with the critical and costly
+edges marked (:class:`~trailkit.solvers.tools.drawing.InspectView`).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from trailkit.solvers.frontends.cli.output import use_names, warn
 from trailkit.solvers.support.files import atomic_write, refuse_overwrite
 
 if TYPE_CHECKING:
-    from trailkit.solvers.tools.drawing import Emphasis
+    from trailkit.solvers.tools.drawing import Emphasis, InspectView
 
 __all__ = ["FORMATS", "register"]
 
@@ -48,7 +50,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                                   "trailkit draw specs/tyre-puzzle/original.yaml --repair "
                                   "--out repair.html",
                                   "trailkit draw specs/koenigsberg.yaml --certificate "
-                                  "--out why.png"))
+                                  "--out why.png",
+                                  "trailkit draw specs/tyre-puzzle/restored.yaml --inspect "
+                                  "--out inspect.svg"))
     add_spec(p)
     what = p.add_mutually_exclusive_group()
     what.add_argument("--solve", action="store_true",
@@ -60,6 +64,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                       help="repair an impossible puzzle (the fewest changes its repair: rules "
                            "allow) and draw the repaired one with its walk, the changes "
                            "emphasised")
+    what.add_argument("--inspect", action="store_true",
+                      help="inspect a solvable puzzle (as trailkit inspect) and draw its walk "
+                           "with the critical edges marked and the costly ones shaded by how "
+                           "much longer the walk gets without them")
     p.add_argument("--backend", default=None, help=f"one of {BACKEND_HELP} (default: direct)")
     p.add_argument("--out", required=True, metavar="FILE.svg|.png|.html|.pdf",
                    help="the picture to write; the suffix chooses the format (.pdf: a "
@@ -85,9 +93,11 @@ def cmd_draw(args: argparse.Namespace) -> int:
     refuse_overwrite(args.out, [args.spec], allow_existing=args.force)
     puzzle = load_spec(args.spec)
     use_names(puzzle)  # names stay apart on a console that cannot show them
-    emphasis = None
+    emphasis = inspected = None
     if args.repair:
         puzzle, answer, emphasis = _repaired(puzzle, args)
+    elif args.inspect:
+        answer, inspected = _inspected(puzzle, args)
     else:
         answer = _answer(puzzle, args) if args.solve or args.certificate else None
     simplify = True if suffix == ".png" and puzzle.num_edges > PNG_SIMPLIFY_EDGES else None
@@ -101,7 +111,8 @@ def cmd_draw(args: argparse.Namespace) -> int:
         elif answer.certificate is None:
             warn(f"trailkit: no certificate to draw ({answer.reason or answer.status})")
     else:
-        svg = draw_svg(puzzle, answer, simplify=simplify, title=title, emphasis=emphasis)
+        svg = draw_svg(puzzle, answer, simplify=simplify, title=title, emphasis=emphasis,
+                       inspect=inspected)
     if suffix == ".svg":
         atomic_write(args.out, svg)
     elif suffix == ".png":
@@ -135,6 +146,24 @@ def _repaired(puzzle: Puzzle, args: argparse.Namespace
     note = f"Repair: {change_words(puzzle, best.changes)}"
     return (best.puzzle, best.answer,
             Emphasis.from_changes(best.changes, note=note))
+
+
+def _inspected(puzzle: Puzzle, args: argparse.Namespace
+               ) -> tuple[Answer, InspectView | None]:
+    """The puzzle's answer and, for a solvable puzzle, what ``inspect`` found, as the
+    plain data the drawing marks (the drawing never imports the inspection)."""
+    from trailkit.solvers.tools.design.inspection import InspectStatus, inspect_puzzle
+    from trailkit.solvers.tools.drawing import InspectMark, InspectView
+
+    found = inspect_puzzle(puzzle, limits_from(args))
+    if found.status is not InspectStatus.SOLVABLE:
+        warn(f"trailkit: nothing to inspect ({found.reason or found.status}); drawing "
+             "the answer")
+        return found.answer, None
+    marks = [InspectMark(f.edge, "critical") for f in found.critical]
+    marks += [InspectMark(f.edge, "costly", f.length_without) for f in found.costly]
+    shortest = found.measures.get("shortest_length")
+    return found.answer, InspectView(tuple(marks), shortest)
 
 
 def _pdf(puzzle: Puzzle, drawn: str | None, title: str, paper: str) -> bytes:

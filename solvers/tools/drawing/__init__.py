@@ -22,18 +22,22 @@ from trailkit.solvers.tools.drawing.captions import walk_noun, walk_size
 from trailkit.solvers.tools.drawing.emphasis import EdgeMark, Emphasis
 from trailkit.solvers.tools.drawing.graph import GraphPicture, graph_svg
 from trailkit.solvers.tools.drawing.html import html_page
+from trailkit.solvers.tools.drawing.inspect_view import InspectMark, InspectView
 from trailkit.solvers.tools.drawing.png import render_png
 
-__all__ = ["EdgeMark", "Emphasis", "draw_svg", "html_page", "render_png"]
+__all__ = ["EdgeMark", "Emphasis", "InspectMark", "InspectView", "draw_svg", "html_page",
+           "render_png"]
 
 
 def draw_svg(puzzle: Puzzle, answer: Answer | None = None, *,
              certificate: Certificate | None = None, emphasis: Emphasis | None = None,
-             title: str | None = None, simplify: bool | None = None) -> str:
+             title: str | None = None, simplify: bool | None = None,
+             inspect: InspectView | None = None) -> str:
     """The SVG text of ``puzzle``: with ``answer``'s walk on top when it is solved (an
     unsolvable or unknown answer adds a line saying so), ``certificate``'s argument drawn
     over it (by default an unsolvable answer's own certificate, as
-    ``trailkit draw --solve`` shows it), and ``emphasis`` marking what a repair changed.
+    ``trailkit draw --solve`` shows it), ``emphasis`` marking what a repair changed,
+    and ``inspect`` the edges ``trailkit inspect`` found critical or costly.
 
     ``simplify`` draws the edges as one path per colour and the nodes as unlabelled dots
     (``None``: only past :data:`~trailkit.solvers.tools.drawing.graph.SIMPLIFY_EDGES` edges);
@@ -47,11 +51,13 @@ def draw_svg(puzzle: Puzzle, answer: Answer | None = None, *,
     if certificate is None and answer is not None and answer.status is Status.UNSOLVABLE:
         certificate = answer.certificate
     notes = [] if answer is None else [_answer_line(puzzle, answer, certificate)]
-    if puzzle.kind == "domino-chain" and certificate is None and emphasis is None:
+    if (puzzle.kind == "domino-chain" and certificate is None and emphasis is None
+            and inspect is None):
         from trailkit.solvers.tools.drawing.dominoes import domino_svg
 
         return domino_svg(puzzle, walk, title=title, notes=notes)
-    return graph_svg(GraphPicture(puzzle, walk, certificate, emphasis, title, notes, simplify))
+    return graph_svg(GraphPicture(puzzle, walk, certificate, emphasis, title, notes, simplify,
+                                  inspect))
 
 
 def _answer_line(puzzle: Puzzle, answer: Answer, drawn: Certificate | None) -> str:

@@ -1,6 +1,7 @@
 """The node-and-edge picture: tyres and planks, one-stroke figures, certificate views.
 
-Layers, bottom to top: component shading, repair halos, edges (each in its colour and
+Layers, bottom to top: component shading, repair halos and inspection halos
+(:mod:`~trailkit.solvers.tools.drawing.inspect_marks`), edges (each in its colour and
 dash pattern), nodes with their labels, certificate marks, the walk (one group per step:
 a dark line with a white casing and a numbered badge carrying the step's arrow, placed by
 :mod:`~trailkit.solvers.tools.drawing.steps` where nothing covers it), start/goal tags,
@@ -35,6 +36,7 @@ from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.tools.drawing.certificate_marks import CertificateMarks
 from trailkit.solvers.tools.drawing.figure_layers import FigureLayers
 from trailkit.solvers.tools.drawing.frame import framed
+from trailkit.solvers.tools.drawing.inspect_marks import InspectMarks
 from trailkit.solvers.tools.drawing.repair_marks import RepairMarks
 from trailkit.solvers.tools.drawing.scene import SIMPLIFY_EDGES, GraphPicture, U
 from trailkit.solvers.tools.drawing.steps import WalkSteps
@@ -58,7 +60,7 @@ def graph_svg(pic: GraphPicture) -> str:
     return svg
 
 
-class _Scene(FigureLayers, WalkSteps, CertificateMarks, RepairMarks):
+class _Scene(FigureLayers, WalkSteps, CertificateMarks, RepairMarks, InspectMarks):
     """Stacks the layers of one picture in drawing order (see the module docstring)."""
 
     # ---------------------------------------------------------------- layers
@@ -69,6 +71,7 @@ class _Scene(FigureLayers, WalkSteps, CertificateMarks, RepairMarks):
         p = self.p
         shading = self.certificate_under()
         halos, ghosts = self.repair_marks()
+        halos += self.inspect_marks()
         # record what is drawn, to place badges, tags and callouts where nothing is
         self.room.active = not self.simplified
         overlays = self.certificate_over()

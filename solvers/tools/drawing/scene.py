@@ -24,6 +24,7 @@ from trailkit.models.palette import NO_COLOUR, Paint, palette
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.tools.drawing.emphasis import Emphasis
 from trailkit.solvers.tools.drawing.geometry import V, neighbour_distance, spec_positions
+from trailkit.solvers.tools.drawing.inspect_view import InspectView
 from trailkit.solvers.tools.drawing.placement import Box, Occupancy
 from trailkit.solvers.tools.drawing.svgtext import el, fmt
 
@@ -76,6 +77,7 @@ class GraphPicture:
     title: str | None = None
     notes: list[str] = field(default_factory=list)
     simplify: bool | None = None  # None: past SIMPLIFY_EDGES edges
+    inspect: InspectView | None = None
 
 
 class Canvas:
