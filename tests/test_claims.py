@@ -353,3 +353,27 @@ def test_a_second_walk_names_the_parallel_plank_it_takes(
                        capsys)
     second = out.splitlines()[1]
     assert code == 1 and second.endswith("-> Z -red-#86-> T"), second
+
+
+def test_prove_fewest_changes_certifies_one_plank_and_check_certificate_rechecks_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """CONTRACT 1.3 §6: the tyre puzzle as found needs one plank (its unsolvability
+    certificate is the proof that none fewer will do); restored, none; the certificate
+    is refused once the plank is back, and refused when edited to claim 2."""
+    original = ROOT / "specs" / "tyre-puzzle" / "original.yaml"
+    cert = tmp_path / "fewest.json"
+    code, out, _ = run(["prove", str(original), "--claim", "fewest-changes", "--json",
+                        "--out", str(cert)], capsys)
+    answer = json.loads(out)
+    assert code == 0 and answer["changes"] == 1
+    assert answer["claims"] == [{"claim": "fewest-changes", "certificate": "closed-set",
+                                 "checked": True}]
+    assert run(["check-certificate", str(original), str(cert)], capsys)[0] == 0
+    code, out, _ = run(["check-certificate", str(TYRE), str(cert)], capsys)
+    assert code == 1 and "leaves the set" in out
+    edited = tmp_path / "two.json"
+    edited.write_text(cert.read_text().replace('"changes": 1', '"changes": 2'))
+    code, out, _ = run(["check-certificate", str(original), str(edited)], capsys)
+    assert code == 1 and "certifies 1 change" in out
+    code, out, _ = run(["prove", str(TYRE), "--claim", "fewest-changes", "--json"], capsys)
+    assert code == 0 and json.loads(out)["changes"] == 0

@@ -46,7 +46,8 @@ from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.support.version import trailkit_version
 
 __all__ = ["CERTIFICATE_FORMAT", "CLAIMS", "CertificateCheck", "Proof", "certificate_files",
-           "check_certificate_file", "prove", "prove_claim"]
+           "check_certificate_file", "claim_document", "prove",
+           "prove_claim"]
 
 CERTIFICATE_FORMAT = "trailkit-certificate/1"
 FIRST_LOOK = 50_000
@@ -191,13 +192,19 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
                      decided_by=answer.decided_by)
     document = None
     if found.certificate is not None:
-        document = {"format": CERTIFICATE_FORMAT, "trailkit": trailkit_version(),
-                    "spec": spec_path, "spec_sha256": _sha256(spec_path), "claim": claim,
-                    "length": answer.length, **({"solutions": found.value}
-                                                if claim == "count" else {}),
-                    "certificate": found.certificate.to_json()}
+        document = claim_document(spec_path, claim, found.certificate, length=answer.length,
+                                  **({"solutions": found.value} if claim == "count" else {}))
     return Proof(Status.SOLVED, found.certificate, document, length=answer.length,
                  decided_by=answer.decided_by, claim=found)
+
+
+def claim_document(spec_path: str | None, claim: str, certificate: Certificate,
+                   **stated: Any) -> dict[str, Any]:
+    """A ``trailkit-certificate/1`` file's content for ``claim``: the claimed values
+    (``stated``: ``length``, ``solutions``, ``changes``) beside the certificate."""
+    return {"format": CERTIFICATE_FORMAT, "trailkit": trailkit_version(), "spec": spec_path,
+            "spec_sha256": _sha256(spec_path), "claim": claim, **stated,
+            "certificate": certificate.to_json()}
 
 
 def _claim_applies(puzzle: Puzzle, claim: str) -> str:
@@ -385,6 +392,9 @@ def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None =
     stated = [f"the file states {key} {obj[key]!r} but its certificate {body.get(key)!r}"
               for key in ("claim", "length", "solutions")
               if key in obj and key in body and obj[key] != body[key]]
+    if obj.get("claim") == "fewest-changes" and obj.get("changes") != 1:
+        stated.append(f"the file states changes {obj.get('changes')!r}, but a fewest-changes "
+                      "certificate certifies 1 change (the puzzle as given unsolvable)")
     if stated:
         return CertificateCheck(False, f"{certificate.kind} certificate: {stated[0]}",
                                 certificate.kind)

@@ -100,10 +100,12 @@ def _add_prove(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--backend", default="sat",
                    help="backend that makes DRUP proofs (sat, sat:NAME)")
     add_out(p, "CERT.json", "the certificate", stdout=False)
-    p.add_argument("--claim", choices=("unsolvable", "shortest", "unique", "count", "longest"),
+    p.add_argument("--claim", choices=("unsolvable", "shortest", "unique", "count", "longest",
+                                        "fewest-changes"),
                    default="unsolvable", help="the claim to certify (default: unsolvable); "
                    "shortest: no walk is shorter; unique: no other (shortest) walk exists; "
-                   "count: the number of walks; longest: no walk is longer")
+                   "count: the number of walks; longest: no walk is longer; "
+                   "fewest-changes: no repair within the spec's rules has fewer changes")
     p.add_argument("--drup", action="store_true",
                    help="make a DRUP proof even where a structural certificate exists")
     p.add_argument("--proof-dir", metavar="DIR",
@@ -265,7 +267,12 @@ def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
         raise TrailkitError(f"--claim {args.claim} --lrat needs --proof-dir DIR (its "
                             "certificate file keeps the DRUP proof)")
     targets = _proof_targets(args)
-    proof = prove_claim(puzzle, args.claim, limits_from(args), spec_path=args.spec)
+    if args.claim == "fewest-changes":
+        from trailkit.solvers.tools.repair.fewest_proof import prove_fewest_changes
+
+        proof = prove_fewest_changes(puzzle, limits_from(args), spec_path=args.spec)
+    else:
+        proof = prove_claim(puzzle, args.claim, limits_from(args), spec_path=args.spec)
     if targets and proof.certificate is not None and proof.certificate.kind == "drup":
         _write_proof_files(puzzle, proof.certificate.data, targets)
     elif targets and proof.certificate is not None:

@@ -125,6 +125,9 @@ def proved_claim_text(puzzle: Puzzle, claim_name: str, status: Status, claim: Cl
                 f"  {claim.holds}")
     if claim.claim == "count":
         return f"count: {count_words(claim)}\n  {claim.holds}"
+    if claim.claim == "fewest-changes":
+        rests = f" ({proof_words(claim)})" if claim.certificate is not None else ""
+        return f"fewest changes: {plural(claim.value or 0, 'change')}{rests}\n  {claim.holds}"
     if claim.value:
         best = "shortest walk" if puzzle.objective is Objective.SHORTEST else "walk"
         return f"unique: the only {best} ({proof_words(claim)})\n  {claim.holds}"
@@ -143,6 +146,8 @@ def proved_claim_json(claim_name: str, status: Status, claim: Claim | None,
         out["length"] = length
         if claim.claim == "count":
             out["solutions"] = claim.value
+        if claim.claim == "fewest-changes":
+            out["changes"] = claim.value
         if claim.claim == "unique":
             out["unique"] = bool(claim.value)
     return out
