@@ -55,7 +55,7 @@ def refutation_applies(puzzle: Puzzle, *, longest: bool = False) -> str:
     ``longest`` an allowed empty walk does not matter."""
     if puzzle.use is EdgeUse.ANY:
         return "the refutation certificates cover once-only walks (edges used at most once)"
-    if puzzle.empty_walk_nodes() and not longest:
+    if (puzzle.empty_walk_nodes() or not puzzle.num_nodes) and not longest:
         return "the empty walk is allowed"
     return ""
 
