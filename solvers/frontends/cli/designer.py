@@ -30,7 +30,11 @@ from trailkit.solvers.frontends.cli.options import (
     positive_float,
 )
 from trailkit.solvers.frontends.cli.output import say, use_names
-from trailkit.solvers.frontends.cli.trail_designer import design_files, register_trail
+from trailkit.solvers.frontends.cli.trail_designer import (
+    design_files,
+    register_trail,
+    write_and_show,
+)
 
 __all__ = ["register"]
 
@@ -192,9 +196,9 @@ def _made_by(args: argparse.Namespace) -> str:
 
 
 def cmd_design(args: argparse.Namespace) -> int:
-    from trailkit.solvers.frontends.presenter.design import design_json, design_text, overall
-    from trailkit.solvers.support.files import atomic_write, refuse_overwrite
-    from trailkit.solvers.tools.design.certify_design import DesignStatus, make_designs
+    from trailkit.solvers.frontends.presenter.design import design_json, design_text
+    from trailkit.solvers.support.files import refuse_overwrite
+    from trailkit.solvers.tools.design.certify_design import make_designs
 
     if not args.out:
         raise TrailkitError("design needs --out FILE.yaml: where to write the spec")
@@ -207,13 +211,4 @@ def cmd_design(args: argparse.Namespace) -> int:
     made = make_designs(field, targets, names, seed=args.seed, how_many=args.count,
                         time_limit=args.time_limit, made=_made_by(args),
                         best_effort=args.best_effort)
-    written: list[str | None] = []
-    for m, f in zip(made, files, strict=False):
-        if m.text is not None:
-            atomic_write(f, m.text)
-        written.append(f if m.text is not None else None)
-    if args.json:
-        output.emit_json(design_json(made, written))
-    else:
-        say(design_text(made, written))
-    return Exit.OK if overall(made) is DesignStatus.DESIGNED else Exit.UNKNOWN
+    return write_and_show(made, files, args.json, design_json, design_text)

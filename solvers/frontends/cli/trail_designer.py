@@ -23,7 +23,7 @@ from trailkit.solvers.frontends.cli.options import (
 )
 from trailkit.solvers.frontends.cli.output import say
 
-__all__ = ["design_files", "register_trail"]
+__all__ = ["design_files", "register_trail", "write_and_show"]
 
 
 def register_trail(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -91,10 +91,8 @@ def _field(args: argparse.Namespace) -> Any:
 
 
 def cmd_design_trail(args: argparse.Namespace) -> int:
-    from trailkit.solvers.frontends.presenter.design import overall
     from trailkit.solvers.frontends.presenter.figure_design import trail_json, trail_text
-    from trailkit.solvers.support.files import atomic_write, refuse_overwrite
-    from trailkit.solvers.tools.design.certify_design import DesignStatus
+    from trailkit.solvers.support.files import refuse_overwrite
     from trailkit.solvers.tools.design.trail_design import make_trails
 
     if not args.out:
@@ -111,13 +109,25 @@ def cmd_design_trail(args: argparse.Namespace) -> int:
     made = make_trails(field, low, high, seed=args.seed, how_many=args.count,
                        time_limit=args.time_limit,
                        made=f"trailkit design trail {where} --solutions {low}..{high}")
+    return write_and_show(made, files, args.json, trail_json, trail_text)
+
+
+def write_and_show(made: Any, files: list[str], as_json: bool, to_json: Any, to_text: Any
+                   ) -> int:
+    """Write each design that has a text to its file (atomically), say what was made in
+    JSON or words (``to_json``, ``to_text``: the presenter's), and pick the exit code:
+    0 when every target was met, 3 otherwise."""
+    from trailkit.solvers.frontends.presenter.design import overall
+    from trailkit.solvers.support.files import atomic_write
+    from trailkit.solvers.tools.design.certify_design import DesignStatus
+
     written: list[str | None] = []
     for m, f in zip(made, files, strict=False):
         if m.text is not None:
             atomic_write(f, m.text)
         written.append(f if m.text is not None else None)
-    if args.json:
-        output.emit_json(trail_json(made, written))
+    if as_json:
+        output.emit_json(to_json(made, written))
     else:
-        say(trail_text(made, written))
+        say(to_text(made, written))
     return Exit.OK if overall(made) is DesignStatus.DESIGNED else Exit.UNKNOWN
