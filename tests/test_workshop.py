@@ -5,11 +5,13 @@ containment). The page itself is tested in a browser in ``test_workshop_page.py`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
 import shutil
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -363,6 +365,35 @@ def test_a_newer_run_cancels_the_older_one(served: Served) -> None:
 
     old, new = asyncio.run(both())
     assert old["status"] == "cancelled" and new["status"] == "solved"
+
+
+def test_a_run_whose_asker_hangs_up_stops_without_a_cancel(served: Served) -> None:
+    """A page may go away without its ``pagehide`` word reaching the server (a busy
+    machine, a browser that drops it): the run's own connection closing stops it."""
+    async def hang_up() -> None:
+        async with httpx.AsyncClient(base_url=served.base, timeout=60,
+                                     cookies={"trailkit_workshop": served.token},
+                                     headers={"origin": served.base}) as c:
+            asker = asyncio.create_task(c.post("/api/run", json={
+                "op": "count", "text": SLOW, "time_limit": 60, "slot": "hang-up"}))
+            while (await c.get("/api/info")).json()["runs"]["running"] == 0:
+                await asyncio.sleep(0.01)  # polling for the sign that it runs
+            asker.cancel()  # the connection closes; no /api/cancel is sent
+            with contextlib.suppress(asyncio.CancelledError):
+                await asker
+
+    asyncio.run(hang_up())
+    with client(served) as c:
+        wait_for_runs(c, lambda n: n == 0)
+
+
+def wait_for_runs(c: httpx.Client, until: Callable[[int], bool]) -> None:
+    """Poll ``/api/info`` until the number of running runs satisfies ``until`` (the
+    server's own sign); a minute without it fails."""
+    deadline = time.monotonic() + 60
+    while not until(c.get("/api/info").json()["runs"]["running"]):
+        assert time.monotonic() < deadline, "no sign from the server in 60 s"
+        time.sleep(0.02)
 
 
 def test_fifty_concurrent_runs_are_answered_or_refused(served: Served) -> None:

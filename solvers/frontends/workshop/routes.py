@@ -12,6 +12,8 @@ first. A text over :data:`MAX_TEXT_BYTES` is refused with a message (413).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import json
 import secrets
@@ -182,8 +184,19 @@ class _Handlers:
         base = _base(self.folder, name)
         job = Job(op, _text(body), _source(name), str(base) if base else None, backend,
                   max(0.1, min(limit, MAX_TIME_S)), rules, failures=body.get("failures") is True)
+        run = asyncio.ensure_future(self.runs.run(str(body.get("slot") or "page"), job))
+        gone = asyncio.ensure_future(_until_gone(request))
         try:
-            result = await self.runs.run(str(body.get("slot") or "page"), job)
+            await asyncio.wait({run, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            gone.cancel()
+        if not run.done():  # the page went away without a word: so does its run
+            run.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await run
+            return Response(status_code=499)
+        try:
+            result = run.result()
         except Busy as exc:
             return JSONResponse({"error": f"busy: {exc}"}, status_code=503,
                                 headers={"retry-after": "1"})
@@ -295,3 +308,11 @@ def _base(folder: SpecFolder | None, name: Any) -> Path | None:
     if folder is None:
         return None
     return folder.base_dir(name if isinstance(name, str) and name else None)
+
+
+async def _until_gone(request: Request) -> None:
+    """Return when the client of ``request`` (whose body was read) has closed its
+    connection: the second sign that a page went away, for when its ``pagehide`` word
+    never arrives (a browser may drop it, a busy machine may delay it)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
