@@ -32,6 +32,15 @@ def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n:,} {one if n == 1 else (many or one + 's')}"
 
 
+def seconds(t: float) -> str:
+    """A time as people read it: three significant figures, never an exponent.
+
+    >>> seconds(29.91602856), seconds(60.0), seconds(0.5), seconds(1234.5)
+    ('29.9 s', '60 s', '0.5 s', '1234 s')
+    """
+    return f"{t:.3g} s" if t < 1000 else f"{t:.0f} s"
+
+
 def ordinal(n: int) -> str:
     """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``12th``, ``13th``, ``21st``..."""
     if 10 <= n % 100 <= 20:

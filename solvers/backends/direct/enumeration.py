@@ -64,6 +64,7 @@ from dataclasses import dataclass
 from trailkit.models.counts import CountResult, StartCounts
 from trailkit.models.errors import UnsupportedPuzzle
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.models.support.words import seconds
 from trailkit.solvers.backends.base import Limits
 
 __all__ = ["count_walks"]
@@ -276,7 +277,7 @@ class _TrailCounter:
             raise _Limit(f"work limit of {self.limits.work_limit} search states reached")
         if (self.deadline is not None and n % _CLOCK_EVERY == 0
                 and time.perf_counter() > self.deadline):
-            raise _Limit(f"time limit of {self.limits.time_limit} s reached")
+            raise _Limit(f"time limit of {seconds(self.limits.time_limit)} reached")
 
     def _partial_sums(self) -> tuple[int, int, int]:
         """Lower bounds from the unfinished stack: the frames are nested, so their

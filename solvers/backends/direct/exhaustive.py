@@ -37,6 +37,7 @@ from collections.abc import Sequence
 
 from trailkit.models.answer import Answer, Status, Walk
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.models.support.words import seconds
 from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.backends.direct.reachability import (
     StateGraph,
@@ -284,7 +285,7 @@ class _TrailSearch:
             raise _OutOfWork(f"work limit of {self.work_limit} search nodes reached")
         if (self.deadline is not None and self.work % _CLOCK_EVERY == 0
                 and time.monotonic() > self.deadline):
-            raise _OutOfWork(f"time limit of {self.time_limit} s reached")
+            raise _OutOfWork(f"time limit of {seconds(self.time_limit)} reached")
 
     # ------------------------------------------------------ lower bounds
     def _distance(self, origin: int, first: int) -> list[int]:

@@ -24,6 +24,7 @@ import time
 
 from trailkit.models.answer import Answer, Walk
 from trailkit.models.puzzle import Puzzle
+from trailkit.models.support.words import seconds
 from trailkit.solvers.backends.base import Limits
 
 __all__ = ["solve_longest"]
@@ -145,4 +146,4 @@ class _LongestSearch:
             raise _Stop(f"work limit of {limits.work_limit} search nodes reached")
         if self.deadline is not None and self.work & 0x3FF == 0 \
                 and time.monotonic() > self.deadline:
-            raise _Stop(f"time limit of {limits.time_limit} s reached")
+            raise _Stop(f"time limit of {seconds(limits.time_limit)} reached")

@@ -42,7 +42,7 @@ import numpy as np
 from trailkit.models.answer import Answer, Certificate, Walk
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.support.jit import kernel
-from trailkit.models.support.words import plural
+from trailkit.models.support.words import plural, seconds
 from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.backends.direct.csr import group_by
 
@@ -356,7 +356,7 @@ def solve_reusable(puzzle: Puzzle, limits: Limits) -> Answer:
             return _solve_closed(puzzle, graph, starts, ends, deadline, started)
         return _solve_open(puzzle, graph, starts, ends, deadline, started)
     except _TimeUp:
-        return Answer.unknown(BACKEND, f"time limit of {limits.time_limit} s reached")
+        return Answer.unknown(BACKEND, f"time limit of {seconds(limits.time_limit)} reached")
 
 
 def _solve_open(puzzle: Puzzle, graph: StateGraph, starts: Sequence[int],

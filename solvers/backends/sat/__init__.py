@@ -34,6 +34,7 @@ from trailkit.models.encodings.drup_certificate import make_certificate
 from trailkit.models.encodings.sizes import budget_problem, position_size
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.models.support.words import seconds
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.sat.auto import EncodingChoice, choose_encoding
 from trailkit.solvers.backends.sat.choice import SatChoice
@@ -108,7 +109,7 @@ class SatBackend(Backend):
         if outcome.status is Verdict.INTERRUPTED:
             detail = f"; {outcome.reason}" if outcome.reason else ""
             return Answer.unknown(self.name, "the time limit of "
-                                  f"{limits.time_limit} s was reached (position encoding)"
+                                  f"{seconds(limits.time_limit)} was reached (position encoding)"
                                   f"{detail}", **named)
         if outcome.status is Verdict.SAT:
             if outcome.walk is None:

@@ -25,6 +25,7 @@ from trailkit.models.encodings.drup_certificate import make_certificate
 from trailkit.models.encodings.sizes import budget_problem, transition_size
 from trailkit.models.errors import VerificationFailure
 from trailkit.models.puzzle import Objective, Puzzle
+from trailkit.models.support.words import seconds
 from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.backends.sat.runner import (
     Deadline,
@@ -157,10 +158,12 @@ def transition_answer(backend: str, solver: str, puzzle: Puzzle, limits: Limits,
         out = run_guarded(lambda d: solve_transitions(puzzle, solver, d, proof=proof), solver,
                           limits.time_limit)
     except SolverTimeout:
-        return Answer.unknown(backend, f"the time limit of {limits.time_limit} s was reached "
-                              "(transition encoding)", **named)
+        return Answer.unknown(backend, "the time limit of "
+                              f"{seconds(limits.time_limit)} was reached (transition encoding)",
+                              **named)
     if out.status is Verdict.INTERRUPTED:
-        return Answer.unknown(backend, f"the time limit of {limits.time_limit} s was reached "
+        return Answer.unknown(backend, "the time limit of "
+                              f"{seconds(limits.time_limit)} was reached "
                               f"(transition encoding, {out.reason})", **named, **out.stats)
     if out.status is Verdict.SAT:
         if out.walk is None:

@@ -30,6 +30,7 @@ _MEASURE_WORDS = {
     "failures": "failures",
     "early_failures": "early failures",
     "early_failures_per_solution": "early failures per solution",
+    "not_counted": "not counted",
 }
 
 
@@ -100,7 +101,7 @@ def inspect_text(puzzle: Puzzle, result: Inspection, spec: str | None,
     title = puzzle.name or spec or "puzzle"
     lines = [f"{title} ({puzzle.kind}{', ' + spec if spec and puzzle.name else ''})",
              f"solvable: {_walk_words(result)}; inspected in {result.time_s:.3f} s"]
-    lines += [_claim_line(c) for c in result.claims]
+    lines += [_claim_line(c, result.reusable) for c in result.claims]
     lines += _critical_lines(puzzle, result)
     if result.reusable:
         lines.append(f"costly: {plural(len(result.costly), 'edge')} the shortest walk "
@@ -141,10 +142,10 @@ def _critical_lines(puzzle: Puzzle, result: Inspection) -> list[str]:
     return lines
 
 
-def _claim_line(claim: Any) -> str:
+def _claim_line(claim: Any, reusable: bool) -> str:
     """``  shortest: layers certificate accepted ...`` (or why it is not certified)."""
     if claim.claim == "unique" and claim.value is False:
-        return "  unique: no (a second shortest walk, verified)"
+        return f"  unique: no (a second {'shortest ' if reusable else ''}walk, verified)"
     if claim.checked and claim.certificate is not None:
         return (f"  {claim.claim}: {claim.certificate.kind} certificate accepted by the "
                 "independent checker")

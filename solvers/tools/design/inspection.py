@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -38,12 +38,18 @@ from trailkit.solvers.backends.base import NO_LIMITS, Limits
 from trailkit.solvers.backends.registry import get_backend
 from trailkit.solvers.pipeline import count, solve
 from trailkit.solvers.pipeline.certify import find_certificate
-from trailkit.solvers.pipeline.claims import shortest_claim, unique_claim
+from trailkit.solvers.pipeline.claims import answer_claims, shortest_claim, unique_claim
 from trailkit.solvers.pipeline.policy import time_left
 from trailkit.solvers.tools.design.states import StateSummary, summarise, trap_steps, walk_states
 from trailkit.solvers.tools.repair.changes import Change, Op, apply_changes
 
-__all__ = ["EdgeFinding", "InspectStatus", "Inspection", "inspect_puzzle", "without_edge"]
+__all__ = ["MEASURE_BUDGET_S", "EdgeFinding", "InspectStatus", "Inspection", "inspect_puzzle",
+           "without_edge"]
+
+#: How long the measures' count of solutions and failures may take when no time limit is
+#: given: every failure is a walk, and there can be far more of them than the rest of an
+#: inspection costs (a 72-edge circuit: minutes), so past this they say "not counted".
+MEASURE_BUDGET_S = 10.0
 
 
 class InspectStatus(StrEnum):
@@ -174,7 +180,10 @@ def _reusable_measures(puzzle: Puzzle, summary: StateSummary,
 def _inspect_once(puzzle: Puzzle, answer: Answer, limits: Limits,
                   started: float) -> Inspection:
     """Critical edges of a once-only walk, each edge taken away and the puzzle solved
-    again; the measures from a count of solutions and failures."""
+    again; whether the walk is the only one (the ``unique`` claim's refutation); the
+    measures from a count of solutions and failures, within :data:`MEASURE_BUDGET_S`
+    when no time limit is given (past it they say so: the edges found stand)."""
+    assert answer.walk is not None
     critical = []
     for e in range(puzzle.num_edges):
         left = _check_time(limits, started, e, puzzle.num_edges)
@@ -185,19 +194,39 @@ def _inspect_once(puzzle: Puzzle, answer: Answer, limits: Limits,
         if less.status is Status.UNSOLVABLE:
             critical.append(EdgeFinding(e, less.certificate, bool(less.certificate_checked),
                                         less.reason))
-    measures, unique = _once_measures(puzzle, _check_time(limits, started, 0, 0))
-    return Inspection(InspectStatus.SOLVABLE, answer, tuple(critical), (), unique, measures)
+    claims = answer_claims(puzzle, answer, unique=True,
+                           limits=_check_time(limits, started, 0, 0))
+    measures, unique = _once_measures(puzzle, _measure_limits(limits, started))
+    said = next((c for c in claims if c.claim == "unique" and c.checked), None)
+    if said is not None:
+        if unique is not None and unique is not said.value:
+            raise VerificationFailure(f"the count says unique is {unique}, the certified "
+                                      f"claim {said.value}")
+        unique = bool(said.value)
+    return Inspection(InspectStatus.SOLVABLE, answer, tuple(critical), (), unique, measures,
+                      reason=str(measures.get("not_counted", "")), claims=claims)
+
+
+def _measure_limits(limits: Limits, started: float) -> Limits:
+    """The limits of the measures' count: the time left, or :data:`MEASURE_BUDGET_S`."""
+    left = _check_time(limits, started, 0, 0)
+    if left.time_limit is None:
+        return replace(left, time_limit=MEASURE_BUDGET_S)
+    return left
 
 
 def _once_measures(puzzle: Puzzle, limits: Limits) -> tuple[dict[str, Any], bool | None]:
     """Solutions, failures, early failures and early failures per solution (the count of
-    ``count --failures``), and whether the solution is unique."""
+    ``count --failures``), and whether the solution is unique; ``not_counted`` (why)
+    when the count stopped at its limit."""
     try:
         counted = count(puzzle, "direct", limits, failures=True)
     except UnsupportedPuzzle as exc:
         return {"not_counted": str(exc)}, None
     if not counted.complete:
-        raise _TimeUp(f"the count of solutions and failures stopped: {counted.reason}")
+        why = (counted.reason or "").split(";")[0]
+        return {"not_counted": f"the count of solutions and failures stopped ({why}); "
+                               "a longer --time-limit counts further"}, None
     ratio = (counted.early_failures / counted.solutions
              if counted.solutions and counted.early_failures is not None else None)
     return ({"solutions": counted.solutions, "failures": counted.failures,
