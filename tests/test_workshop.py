@@ -11,7 +11,7 @@ import os
 import re
 import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -350,15 +350,25 @@ def test_a_run_past_its_limit_is_unknown_and_says_why(served: Served) -> None:
     assert out["status"] == "unknown" and "limit" in out["text"]
 
 
+def async_client(server: Served) -> httpx.AsyncClient:
+    return httpx.AsyncClient(base_url=server.base, timeout=60,
+                             cookies={"trailkit_workshop": server.token},
+                             headers={"origin": server.base})
+
+
+async def start_slow_count(c: httpx.AsyncClient, slot: str) -> asyncio.Task:
+    """A count of SLOW in ``slot``, returned once the server says it runs."""
+    run = asyncio.create_task(c.post("/api/run", json={
+        "op": "count", "text": SLOW, "time_limit": 60, "slot": slot}))
+    while (await c.get("/api/info")).json()["runs"]["running"] == 0:
+        await asyncio.sleep(0.01)  # polling for the sign that it runs
+    return run
+
+
 def test_a_newer_run_cancels_the_older_one(served: Served) -> None:
     async def both() -> tuple[dict, dict]:
-        async with httpx.AsyncClient(base_url=served.base, timeout=60,
-                                     cookies={"trailkit_workshop": served.token},
-                                     headers={"origin": served.base}) as c:
-            old = asyncio.create_task(c.post("/api/run", json={
-                "op": "count", "text": SLOW, "time_limit": 60, "slot": "same"}))
-            while (await c.get("/api/info")).json()["runs"]["running"] == 0:
-                await asyncio.sleep(0.01)  # polling for the sign that it runs
+        async with async_client(served) as c:
+            old = await start_slow_count(c, "same")
             new = await c.post("/api/run", json={"op": "solve", "slot": "same",
                                                  "text": NIKOLAUS.read_text()})
             return (await old).json(), new.json()
@@ -371,29 +381,18 @@ def test_a_run_whose_asker_hangs_up_stops_without_a_cancel(served: Served) -> No
     """A page may go away without its ``pagehide`` word reaching the server (a busy
     machine, a browser that drops it): the run's own connection closing stops it."""
     async def hang_up() -> None:
-        async with httpx.AsyncClient(base_url=served.base, timeout=60,
-                                     cookies={"trailkit_workshop": served.token},
-                                     headers={"origin": served.base}) as c:
-            asker = asyncio.create_task(c.post("/api/run", json={
-                "op": "count", "text": SLOW, "time_limit": 60, "slot": "hang-up"}))
-            while (await c.get("/api/info")).json()["runs"]["running"] == 0:
-                await asyncio.sleep(0.01)  # polling for the sign that it runs
+        async with async_client(served) as c:
+            asker = await start_slow_count(c, "hang-up")
             asker.cancel()  # the connection closes; no /api/cancel is sent
             with contextlib.suppress(asyncio.CancelledError):
                 await asker
 
     asyncio.run(hang_up())
-    with client(served) as c:
-        wait_for_runs(c, lambda n: n == 0)
-
-
-def wait_for_runs(c: httpx.Client, until: Callable[[int], bool]) -> None:
-    """Poll ``/api/info`` until the number of running runs satisfies ``until`` (the
-    server's own sign); a minute without it fails."""
     deadline = time.monotonic() + 60
-    while not until(c.get("/api/info").json()["runs"]["running"]):
-        assert time.monotonic() < deadline, "no sign from the server in 60 s"
-        time.sleep(0.02)
+    with client(served) as c:
+        while c.get("/api/info").json()["runs"]["running"]:
+            assert time.monotonic() < deadline, "the run did not stop in 60 s"
+            time.sleep(0.02)  # polling for the server's sign that it stopped
 
 
 def test_fifty_concurrent_runs_are_answered_or_refused(served: Served) -> None:
