@@ -520,6 +520,30 @@ def test_inspect_and_design_from_the_page(browser, shots: Path, tmp_path: Path) 
         wait_analysed(page)
         assert page.locator("#drawing svg .node").count() == 38
         assert (folder / "restored.yaml").read_text() == restored
-        assert not page.outside and not page.errors, (page.outside, page.errors)
+
+        # a bad value (the form's own checks cannot know): the command line's message
+        page.fill("#design-colours", "red, red")
+        page.click("#design-generate")
+        page.wait_for_selector("body[data-answer='error']")
+        assert page.inner_text("#design-status").startswith(
+            "--colours: give two or more different colours")
+        assert page.locator("#design-found").is_hidden()  # no candidate of another ask
+        page.screenshot(path=shots / "17-design-refused.png")
+        errors = [e for e in page.errors if "400 (Bad Request)" not in e]
+        assert not page.outside and not errors, (page.outside, errors)
+
+        # a design that would run for a minute stops when its page goes away
+        page.fill("#design-colours", "red,blue,green")
+        page.fill("#design-rows", "6")
+        page.fill("#design-cols", "7")
+        page.fill("#design-min", "100")
+        page.check("#design-robust")
+        page.fill("#time-limit", "60")
+        page.click("#design-generate")
+        with httpx.Client(base_url=server.base, timeout=30, headers={"origin": server.base},
+                          cookies={"trailkit_workshop": server.token}) as c:
+            wait_for(lambda: c.get("/api/info").json()["runs"]["running"] == 1, 30, "it runs")
+            page.goto("about:blank")
+            wait_for(lambda: c.get("/api/info").json()["runs"]["running"] == 0, 30, "it stopped")
     finally:
         assert server.stop() == 0

@@ -7,11 +7,14 @@ const E = window.TrailkitEditor;
 const $ = id => document.getElementById(id);
 const nonce = document.querySelector('meta[name="csp-nonce"]').content;
 const slot = "page-" + Math.random().toString(36).slice(2);
+// a design runs in a slot of its own: an edit cancels it only when it designs on the
+// spec being edited (a new field's candidates do not depend on the text)
+const designSlot = slot + "-design";
 const state = {
   info: null, name: null, view: null, puzzle: null, seq: 0, shown: 0,
   pending: null, inFlight: false, timer: null, steps: [], step: 0,
   picked: null, answerFor: null, answerShown: false, changeAt: null, latencyMs: null, savedText: null, running: 0,
-  version: null, stepsText: "", conflict: null, preview: false,
+  version: null, stepsText: "", conflict: null, preview: false, designing: null,
   design: {candidates: [], at: 0},
 };
 window.workshop = state;  // for tests and the curious: the page's state
@@ -38,6 +41,7 @@ function changed() {
   if (state.changeAt === null) state.changeAt = performance.now();
   // a newer edit makes any run's answer moot: cancel it, and redraw soon
   if (state.running) api("/api/cancel", {slot}).catch(() => {});
+  if (state.designing === "spec") api("/api/cancel", {slot: designSlot}).catch(() => {});
   clearTimeout(state.timer);
   state.timer = setTimeout(() => { state.timer = null; analyseNow(); }, 30);
   fileStatus();
@@ -448,13 +452,16 @@ function designSays(words, kind) {
 // are shown one by one, each a preview until it is opened in the editor.
 async function generate(ev) {
   ev.preventDefault();
-  const body = {text: text(), name: state.name, slot, design: designAsk(),
+  const body = {text: text(), name: state.name, slot: designSlot, design: designAsk(),
                 time_limit: +$("time-limit").value || 10};
+  state.designing = body.design.layout === "spec" ? "spec" : "field";
   const button = $("design-generate");
   state.running++;
   button.classList.add("busy");
   $("cancel").disabled = false;
   designSays("generating…");
+  state.design = {candidates: [], at: 0};  // the last ones go: they answered another ask
+  $("design-found").hidden = true;
   answer({status: "running", text: "design: running…"});
   try {
     const out = await api("/api/design", body);
@@ -471,6 +478,7 @@ async function generate(ev) {
     designSays(e.message, "error");
   } finally {
     state.running--;
+    state.designing = null;
     button.classList.remove("busy");
     $("cancel").disabled = state.running === 0;
   }
@@ -613,12 +621,18 @@ async function start() {
   // the editor is made holding the first spec: no second state to lay out
   state.view = E.create($("editor"), info.open.text, changed, nonce);
   document.querySelectorAll("button.run").forEach(b => b.onclick = () => run(b.dataset.op));
-  $("cancel").onclick = () => api("/api/cancel", {slot}).catch(() => {});
+  $("cancel").onclick = () => {
+    for (const s of [slot, designSlot]) api("/api/cancel", {slot: s}).catch(() => {});
+  };
   // a page that goes away (closed, reloaded, navigated off) stops its runs and
   // analyses: nobody will read their answers
-  window.addEventListener("pagehide", () => fetch("/api/cancel", {
-    method: "POST", keepalive: true, headers: {"content-type": "application/json"},
-    body: JSON.stringify({slot})}).catch(() => {}));
+  window.addEventListener("pagehide", () => {
+    for (const s of [slot, designSlot]) {
+      fetch("/api/cancel", {
+        method: "POST", keepalive: true, headers: {"content-type": "application/json"},
+        body: JSON.stringify({slot: s})}).catch(() => {});
+    }
+  });
   $("files").onchange = () => openFile($("files").value);
   $("new").onclick = create;
   $("save").onclick = () => save();
