@@ -30,7 +30,9 @@ SLOW_RUNS = {("medium-dominoes-12-yes", "count"), ("medium-trail-40-yes", "count
              ("small-alternating-6-no", "repair"), ("double-nine", "repair"),
              ("double-nine", "explain"), ("double-six", "count"),
              ("small-alternating-6-no", "explain"), ("small-trail-10-no", "explain"),
-             ("small-dominoes-6-yes", "count")}
+             ("small-dominoes-6-yes", "count"), ("medium-trail-40-yes", "inspect"),
+             ("medium-dominoes-12-yes", "inspect"), ("double-six", "inspect"),
+             ("small-dominoes-6-yes", "inspect"), ("small-trail-10-yes", "inspect")}
 
 SPECS = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "specs").rglob("*.yaml")
                if not p.name.startswith("hard-") and p.stem not in SLOW_SPECS)
@@ -114,3 +116,59 @@ def test_one_step_is_one_step_in_every_verb(op: str, tmp_path: Path,
     shown = run_job(Job(op, "trailkit: 1\nkind: trail\nedges: [a b]\n", source="one.yaml"))
     assert TIMES.sub("T s", shown["text"]) == TIMES.sub("T s", text.rstrip("\n"))
     assert "1 steps" not in text and "1 steps" not in json.dumps(shown)
+
+
+RESTORED = "specs/tyre-puzzle/restored.yaml"
+
+
+@pytest.mark.parametrize("spec", [RESTORED, "specs/nikolaus.yaml", "specs/tyre-puzzle/"
+                                  "original.yaml"])
+def test_the_workshop_inspects_in_the_command_lines_words(spec: str,
+                                                         monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """Inspect (issue 34): the workshop's words and JSON are ``trailkit inspect``'s, and
+    its picture marks what ``draw --inspect`` marks."""
+    monkeypatch.chdir(ROOT)
+    code, text = _cli(["inspect", spec])
+    _, printed = _cli(["inspect", spec, "--json"])
+    shown = _workshop("inspect", spec)
+    assert TIMES.sub("T s", shown["text"]) == TIMES.sub("T s", text.rstrip("\n"))
+    assert _timeless(shown["answer"]) == _timeless(json.loads(printed))
+    assert shown["status"] == {0: "solvable", 1: "unsolvable"}[code]
+    critical = [c["edge"] for c in json.loads(printed).get("critical", [])]
+    assert shown["critical"] == critical
+    for e in critical:
+        assert f'data-inspect="critical" data-edge="{e}"' in shown["svg"]
+
+
+def test_the_workshop_designs_what_the_command_line_designs(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """Design (issue 34): the same request gives the same designs (spec texts, seeds,
+    claims) on both; targets no design can meet get the command line's message."""
+    from trailkit.solvers.frontends.workshop.designs import design, read_design
+
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "d.yaml"
+    argv = ["design", "colour-walk", "--from", RESTORED, "--min-length", "20", "--unique",
+            "--seed", "3", "--count", "2", "--out", str(out), "--json"]
+    code, printed = _cli(argv)
+    asked = read_design({"layout": "spec", "min_length": 20, "unique": True, "seed": 3,
+                         "count": 2}, RESTORED)
+    shown = design(asked, (ROOT / RESTORED).read_text(encoding="utf-8"), time_limit=LIMIT,
+                   source=RESTORED)
+    assert code == 0 and shown["status"] == "designed"
+    assert [c["text"] for c in shown["candidates"]] == [
+        (tmp_path / f"d-{k}.yaml").read_text(encoding="utf-8") for k in (1, 2)]
+    said = json.loads(printed)
+    for data in (said, shown["answer"]):
+        for d in data["designs"]:
+            d.pop("file")  # the command line names its file, the workshop none
+    assert _timeless(shown["answer"]) == _timeless(said)
+
+    code, text = _cli(["design", "colour-walk", "--layout", "hex:1,7", "--min-length", "50",
+                       "--unique", "--out", str(tmp_path / "small.yaml")])
+    shown = design(read_design({"layout": "hex:1,7", "min_length": 50, "unique": True},
+                               "x"), "", time_limit=LIMIT)
+    assert code == 3 and shown["status"] == "impossible" and not shown["candidates"]
+    assert shown["text"] == text.rstrip("\n")

@@ -458,6 +458,139 @@ def test_a_problem_says_where_the_name_it_quotes_stands(served: Served) -> None:
     assert line[start:start + problem["token_length"]] == "rde"
 
 
+def _edge(text: str, u: str, v: str) -> int:
+    spec = load_spec_text(text)
+    return next(e for e in range(spec.num_edges)
+                if {spec.nodes[spec.tail[e]], spec.nodes[spec.head[e]]} == {u, v})
+
+
+def test_inspect_marks_what_the_puzzle_cannot_lose(served: Served) -> None:
+    """Issue 34: Inspect runs in a worker; the restored tyre puzzle cannot lose plank
+    AA-AB (marked critical on the picture, with its checked certificate), and the
+    measures come with the command line's words; the puzzle as found is answered as
+    solve answers it."""
+    text = RESTORED.read_text()
+    plank = _edge(text, "AA", "AB")
+    with client(served) as c:
+        out = c.post("/api/run", json={"op": "inspect", "text": text, "slot": "i"}).json()
+        found = c.post("/api/run", json={"op": "inspect", "text": ORIGINAL.read_text(),
+                                         "slot": "i"}).json()
+    assert out["status"] == "solvable" and plank in out["critical"]
+    assert f'data-inspect="critical" data-edge="{plank}"' in out["svg"]
+    assert out["svg"].count('data-inspect="costly"') == len(out["costly"]) == 5
+    [entry] = [c for c in out["answer"]["critical"] if c["edge"] == plank]
+    assert entry["checked"] and entry["from"] == "AA" and entry["to"] == "AB"
+    measures = {m["key"]: m["value"] for m in out["measures"]}
+    assert measures["shortest_length"] == "25" and measures["traps"] == "1"
+    assert ("traps (reached, goal lost)" in out["text"]
+            and [m["words"] for m in out["measures"]][3] == "traps (reached, goal lost)")
+    assert len(out["steps"]) == 25
+    assert found["status"] == "unsolvable" and "nothing to inspect" in found["text"]
+
+
+DESIGN = {"layout": "hex:3,4", "min_length": 8, "unique": True, "seed": 2, "count": 3}
+
+
+def test_design_runs_in_a_worker_and_writes_nothing(served: Served, folder: Path) -> None:
+    before = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    with client(served) as c:
+        out = c.post("/api/design", json={"text": NIKOLAUS.read_text(), "name": "nikolaus.yaml",
+                                          "design": DESIGN, "slot": "d"}).json()
+        again = c.post("/api/design", json={"text": "", "design": DESIGN, "slot": "d"}).json()
+        info = c.get("/api/info").json()
+    assert out["status"] == "designed" and out["op"] == "design"
+    assert [d["seed"] for d in out["answer"]["designs"]] == [2, 3, 4]
+    texts = [d["text"] for d in out["candidates"]]
+    assert texts == [d["text"] for d in again["candidates"]]  # a seed makes it again
+    assert len(set(texts)) == 3
+    for cand in out["candidates"]:
+        spec = load_spec_text(cand["text"])
+        assert spec.kind == "colour-walk" and len(spec.nodes) == 12
+        assert cand["length"] >= 8 and cand["shortest_walks"] == 1
+        assert "certified: the shortest walk is unique" in cand["said"]
+        assert cand["svg"].count('class="node') >= 12
+    assert "designed candidate 1 (seed 2;" in out["text"]
+    assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == before
+    assert info["runs"]["running"] == info["runs"]["waiting"] == 0
+
+
+@pytest.mark.parametrize(("design", "words"), [
+    ("hex:3,4", "a design request is a JSON object"),
+    ({"layout": "hex:three,4"}, "cannot read 'hex:three,4': write hex:ROWS,COLS"),
+    ({"layout": "ring:3,4"}, "write hex:ROWS,COLS or grid:ROWS,COLS"),
+    ({"layout": "hex:100,100"}, "too big to design on"),
+    ({"min_length": 0}, "--min-length must be 1 or more"),
+    ({"min_length": "20"}, "--min-length: a whole number, not '20'"),
+    ({"min_length": 2.5}, "--min-length: a whole number, not 2.5"),
+    ({"min_length": 9, "max_length": 5}, "--max-length at least --min-length"),
+    ({"seed": True}, "--seed: a whole number, not True"),
+    ({"count": 21}, "the workshop shows at most 20 candidates"),
+    ({"count": 0}, "--count N: from 1 to 1000 designs"),
+    ({"thin": 2}, "--thin P: a share from 0 to 0.9"),
+    ({"thin": "a lot"}, "--thin P: a share from 0 to 0.9, not 'a lot'"),
+    ({"unique": "yes"}, "--unique: true or false, not 'yes'"),
+    ({"colours": "red"}, "--colours: give two or more different colours"),
+    ({"colours": ["red", "blue"]}, "--colours: a text, not ['red', 'blue']"),
+    ({"targets": 3}, "a design request has no field 'targets'"),
+])
+def test_a_bad_design_request_is_a_400_with_its_reason(served: Served, design: object,
+                                                       words: str) -> None:
+    with client(served) as c:
+        r = c.post("/api/design", json={"text": "", "design": design, "slot": "bad"})
+        info = c.get("/api/info").json()
+    assert r.status_code == 400 and words in r.json()["error"], r.text
+    assert "Traceback" not in r.text and info["runs"]["running"] == 0
+
+
+@pytest.mark.parametrize(("design", "text", "words"), [
+    ({"layout": "hex:3,4", "start": "ZZ"}, "", "--start: 'ZZ' is no node of the field"),
+    ({"layout": "spec"}, "trailkit: 1\nkind: trail\nedges: [a b]\n",
+     "the spec has no layout: to design on it"),
+    ({"layout": "spec"}, "trailkit: 1\nkind: trail\nedges: [a bb, c]\n",
+     "scratch.yaml:3:15: error: edges[1] has one end"),
+])
+def test_what_needs_the_field_is_refused_in_the_commands_words(served: Served, design: dict,
+                                                               text: str, words: str) -> None:
+    with client(served) as c:
+        out = c.post("/api/design", json={"text": text, "design": design, "slot": "f"}).json()
+    assert out["status"] == "error" and words in out["text"], out
+    assert "Traceback" not in out["text"]
+
+
+def test_a_design_that_misses_its_targets_says_what_it_lacks(served: Served) -> None:
+    """A target no search meets in the time it has: the command line's message, what
+    the best found lacks, no candidate."""
+    ask = {"layout": "hex:4,5", "min_length": 55, "unique": True, "seed": 1}
+    with client(served) as c:
+        out = c.post("/api/design", json={"text": "", "design": ask, "time_limit": 1,
+                                          "slot": "late"}).json()
+    assert out["status"] == "not-found" and out["candidates"] == []
+    assert out["text"].startswith("no design met the targets before the time ran out")
+    assert "  lacks: its shortest walk has " in out["text"]
+    assert "not at least 55" in out["text"]
+
+
+def test_a_design_run_is_stopped_when_its_page_goes(served: Served) -> None:
+    ask = {"layout": "hex:6,7", "min_length": 100, "unique": True, "robust": True}
+
+    async def go() -> tuple[dict, dict]:
+        async with httpx.AsyncClient(base_url=served.base, timeout=60,
+                                     cookies={"trailkit_workshop": served.token},
+                                     headers={"origin": served.base}) as c:
+            task = asyncio.create_task(c.post("/api/design", json={
+                "text": "", "design": ask, "time_limit": 60, "slot": "gone"}))
+            while (await c.get("/api/info")).json()["runs"]["running"] == 0:
+                assert not task.done(), (await task).text  # answered without running
+                await asyncio.sleep(0.01)  # the sign that it runs
+            cancelled = (await c.post("/api/cancel", json={"slot": "gone"})).json()
+            return (await task).json(), cancelled
+
+    out, cancelled = asyncio.run(go())
+    assert cancelled["cancelled"] == 1 and out["status"] == "cancelled"
+    with client(served) as c:
+        assert c.get("/api/info").json()["runs"]["running"] == 0
+
+
 def _path_spec(n: int) -> str:
     """A path of ``n`` nodes (600 KB for 20,000: its drawing takes seconds)."""
     return ("trailkit: 1\nkind: trail\nnodes: [" + ", ".join(f"node{i}" for i in range(n))

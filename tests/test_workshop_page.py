@@ -436,3 +436,114 @@ def test_planks_problems_and_a_stale_save(browser, shots: Path, tmp_path: Path) 
             assert workers <= set(c.get("/api/info").json()["analyses"]["pids"])
     finally:
         assert server.stop() == 0
+
+
+RESTORED = ROOT / "specs" / "tyre-puzzle" / "restored.yaml"
+
+
+def _plank_edge(text: str, u: str, v: str) -> int:
+    """The index of the plank between ``u`` and ``v`` (as ``data-edge`` numbers it)."""
+    spec = load_spec_text(text)
+    return next(e for e in range(spec.num_edges)
+                if {spec.nodes[spec.tail[e]], spec.nodes[spec.head[e]]} == {u, v})
+
+
+@pytest.mark.slow
+def test_inspect_and_design_from_the_page(browser, shots: Path, tmp_path: Path) -> None:
+    """Issue 34 item 5: Inspect marks the planks the restored tyre puzzle cannot lose (AA-AB
+    among them) and lays its measures beside the picture; the Design panel generates
+    candidates with a seed, steps through them, opens one as the editor's text, and one
+    undo brings the author's text back (nothing on disk changes)."""
+    folder = tmp_path / "specs"
+    folder.mkdir()
+    shutil.copy(RESTORED, folder / "restored.yaml")
+    restored = RESTORED.read_text()
+    server = start(folder)
+    try:
+        page = open_page(browser, server)
+        wait_analysed(page)
+        assert editor_text(page) == restored
+
+        page.click("#inspect")
+        page.wait_for_selector("body[data-answer='solvable:inspect']")
+        plank = _plank_edge(restored, "AA", "AB")
+        assert page.locator(f'#drawing svg .inspect.critical[data-edge="{plank}"]').count() == 1
+        assert page.locator("#drawing svg [data-inspect='critical']").count() == 20
+        assert page.locator("#drawing svg [data-inspect='costly']").count() == 5
+        assert page.locator(f'#inspect-found li.critical[data-edge="{plank}"]').inner_text() \
+            == "AA–AB (green)"
+        said = page.inner_text("#answer-text")
+        assert f"edge {plank} (AA-AB, green): closed-set certificate accepted" in said, said
+        measures = dict(zip(page.locator("#inspect-measures th").all_inner_texts(),
+                            page.locator("#inspect-measures td").all_inner_texts(),
+                            strict=True))
+        assert measures["shortest walk (steps)"] == "25"
+        assert measures["traps (reached, goal lost)"] == "1"
+        assert page.inner_text("#inspect-head").startswith("20 critical planks (outlined), "
+                                                           "5 costly planks (shaded)")
+        page.screenshot(path=shots / "14-inspect.png")
+
+        # the Design panel: three candidates with seed 7, step to the second, open it
+        page.click("#design-toggle")
+        page.select_option("#design-shape", "hex")
+        page.fill("#design-rows", "4")
+        page.fill("#design-cols", "5")
+        page.fill("#design-min", "12")
+        page.check("#design-unique")
+        page.fill("#design-seed", "7")
+        page.fill("#design-count", "3")
+        page.click("#design-generate")
+        page.wait_for_selector("body[data-answer='designed:design']")
+        assert page.inner_text("#design-which") == "candidate 1 of 3"
+        assert page.get_attribute("#design-prev", "disabled") is not None
+        page.click("#design-next")
+        assert page.inner_text("#design-which") == "candidate 2 of 3"
+        assert page.get_attribute("body", "data-candidate") == "2"
+        assert "the only one (seed 8)" in page.inner_text("#design-said")
+        assert "certified: the shortest walk is unique" in page.inner_text("#answer-text")
+        assert page.locator("#drawing svg .node").count() == 20  # the candidate's picture
+        assert editor_text(page) == restored  # a preview only
+        page.screenshot(path=shots / "15-design.png")
+        page.click("#design-open")
+        wait_until(page, "TrailkitEditor.text(workshop.view).includes('--seed 8')")
+        wait_analysed(page)
+        opened = editor_text(page)
+        spec = load_spec_text(opened)
+        assert spec.kind == "colour-walk" and len(spec.nodes) == 20
+        assert page.locator("#problems li.ok").count() == 1
+        assert "(changed)" in page.inner_text("#file-status")
+        page.screenshot(path=shots / "16-design-opened.png")
+        assert (folder / "restored.yaml").read_text() == restored  # nothing saved
+
+        page.click("#undo")
+        wait_until(page, f"TrailkitEditor.text(workshop.view) === {json.dumps(restored)}")
+        wait_analysed(page)
+        assert page.locator("#drawing svg .node").count() == 38
+        assert (folder / "restored.yaml").read_text() == restored
+
+        # a bad value (the form's own checks cannot know): the command line's message
+        page.fill("#design-colours", "red, red")
+        page.click("#design-generate")
+        page.wait_for_selector("body[data-answer='error']")
+        assert page.inner_text("#design-status").startswith(
+            "--colours: give two or more different colours")
+        assert page.locator("#design-found").is_hidden()  # no candidate of another ask
+        page.screenshot(path=shots / "17-design-refused.png")
+        errors = [e for e in page.errors if "400 (Bad Request)" not in e]
+        assert not page.outside and not errors, (page.outside, errors)
+
+        # a design that would run for a minute stops when its page goes away
+        page.fill("#design-colours", "red,blue,green")
+        page.fill("#design-rows", "6")
+        page.fill("#design-cols", "7")
+        page.fill("#design-min", "100")
+        page.check("#design-robust")
+        page.fill("#time-limit", "60")
+        page.click("#design-generate")
+        with httpx.Client(base_url=server.base, timeout=30, headers={"origin": server.base},
+                          cookies={"trailkit_workshop": server.token}) as c:
+            wait_for(lambda: c.get("/api/info").json()["runs"]["running"] == 1, 30, "it runs")
+            page.goto("about:blank")
+            wait_for(lambda: c.get("/api/info").json()["runs"]["running"] == 0, 30, "it stopped")
+    finally:
+        assert server.stop() == 0

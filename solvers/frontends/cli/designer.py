@@ -19,7 +19,6 @@ from typing import Any
 
 from trailkit.models.answer import Status
 from trailkit.models.errors import TrailkitError
-from trailkit.models.support.hints import did_you_mean
 from trailkit.solvers.frontends.cli import output
 from trailkit.solvers.frontends.cli.options import (
     Exit,
@@ -57,21 +56,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def cmd_inspect(args: argparse.Namespace) -> int:
     from trailkit.models.spec import load_spec
     from trailkit.solvers.backends.base import Limits
-    from trailkit.solvers.frontends.presenter.inspect import inspect_json, inspect_text
-    from trailkit.solvers.frontends.presenter.results import answer_json, answer_text
+    from trailkit.solvers.frontends.presenter.inspect import inspect_said
     from trailkit.solvers.tools.design.inspection import InspectStatus, inspect_puzzle
 
     puzzle = load_spec(args.spec)
     use_names(puzzle)
     result = inspect_puzzle(puzzle, Limits(time_limit=args.time_limit))
-    solvable = result.status is InspectStatus.SOLVABLE
+    text, data = inspect_said(puzzle, result, args.spec)
     if args.json:
-        data = None if solvable else answer_json(puzzle, result.answer, args.spec)
-        output.emit_json(inspect_json(puzzle, result, args.spec, data))
+        output.emit_json(data)
     else:
-        text = None if solvable else answer_text(puzzle, result.answer, args.spec)
-        say(inspect_text(puzzle, result, args.spec, text))
-    if solvable:
+        say(text)
+    if result.status is InspectStatus.SOLVABLE:
         return Exit.OK
     return Exit.UNSOLVABLE if result.answer.status is Status.UNSOLVABLE else Exit.UNKNOWN
 
@@ -124,75 +120,14 @@ def _register_design(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     register_trail(kinds)
 
 
-def _field(args: argparse.Namespace) -> Any:
-    """The field the options name: ``--layout hex:R,C`` / ``grid:R,C``, or ``--from``."""
-    from trailkit.solvers.tools.design.fields import field_of, grid_field, hex_field
+def _ask(args: argparse.Namespace) -> Any:
+    """The design the options ask for (checked by the presenter, as the workshop's)."""
+    from trailkit.solvers.frontends.presenter.design_options import DesignAsk
 
-    try:
-        if args.from_spec is not None:
-            from trailkit.models.spec import load_spec
-
-            return field_of(load_spec(args.from_spec))
-        shape, _, size = args.layout.partition(":")
-        makers = {"hex": hex_field, "grid": grid_field}
-        rows, _, cols = size.partition(",")
-        if shape not in makers or not rows.strip().isdigit() or not cols.strip().isdigit():
-            raise ValueError(f"cannot read {args.layout!r}: write hex:ROWS,COLS or "
-                             "grid:ROWS,COLS (e.g. hex:5,8)")
-        return makers[shape](int(rows), int(cols))
-    except ValueError as exc:
-        raise TrailkitError(f"--layout/--from: {exc}") from None
-
-
-def _node(field: Any, name: str | None, default: int, what: str) -> int:
-    if name is None:
-        return default
-    if name not in field.nodes:
-        raise TrailkitError(f"--{what}: {name!r} is no node of the field (nodes "
-                            f"{field.nodes[0]} ... {field.nodes[-1]})"
-                            f"{did_you_mean(name, field.nodes)}")
-    return int(field.nodes.index(name))
-
-
-def _targets(args: argparse.Namespace, field: Any) -> tuple[Any, tuple[str, ...]]:
-    """The targets, checked: every problem is exit 2 with what to do."""
-    from trailkit.solvers.tools.design.colour_search import Targets
-
-    names = tuple(c.strip() for c in args.colours.split(",") if c.strip())
-    if len(names) < 2 or len(set(names)) != len(names):
-        raise TrailkitError("--colours: give two or more different colours, e.g. "
-                            "red,blue,green")
-    if args.min_length < 1 or (args.max_length is not None
-                               and args.max_length < args.min_length):
-        raise TrailkitError("--min-length must be 1 or more, and --max-length at least "
-                            "--min-length")
-    if not 0 <= args.thin <= 0.9:
-        raise TrailkitError("--thin P: a share from 0 to 0.9 of the pairs to leave out")
-    if not 1 <= args.count <= 1000:
-        raise TrailkitError("--count N: from 1 to 1000 designs")
-    start = _node(field, args.start, field.start, "start")
-    goal = _node(field, args.goal, field.goal % len(field.nodes), "goal")
-    if start == goal:
-        raise TrailkitError("--start and --goal name the same node: a walk of no steps "
-                            "would solve it; give two different nodes")
-    return Targets(start, goal, len(names), args.min_length, args.max_length, args.unique,
-                   args.robust, args.thin), names
-
-
-def _made_by(args: argparse.Namespace) -> str:
-    """The command line that makes the design again (the seed is added per design)."""
-    where = f"--layout {args.layout}" if args.layout else f"--from {args.from_spec}"
-    words = [f"trailkit design colour-walk {where} --colours {args.colours}"]
-    for flag, value in (("--start", args.start), ("--goal", args.goal),
-                        ("--max-length", args.max_length)):
-        if value is not None:
-            words.append(f"{flag} {value}")
-    words.append(f"--min-length {args.min_length}")
-    words += [flag for flag, on in (("--unique", args.unique), ("--robust", args.robust))
-              if on]
-    if args.thin:
-        words.append(f"--thin {args.thin:g}")
-    return " ".join(words)
+    return DesignAsk(layout=args.layout, source=args.from_spec, colours=args.colours,
+                     start=args.start, goal=args.goal, min_length=args.min_length,
+                     max_length=args.max_length, unique=args.unique, robust=args.robust,
+                     thin=args.thin, seed=args.seed, count=args.count)
 
 
 def cmd_design(args: argparse.Namespace) -> int:
@@ -202,13 +137,20 @@ def cmd_design(args: argparse.Namespace) -> int:
 
     if not args.out:
         raise TrailkitError("design needs --out FILE.yaml: where to write the spec")
-    field = _field(args)
-    targets, names = _targets(args, field)
+    ask = _ask(args)
+    ask.check()
+    spec = None
+    if args.from_spec is not None:
+        from trailkit.models.spec import load_spec
+
+        spec = load_spec(args.from_spec)
+    field = ask.field(spec)
+    targets, names = ask.targets(field)
     files = design_files(args.out, args.count)
     inputs = [args.from_spec] if args.from_spec else []
     for f in files:
         refuse_overwrite(f, inputs, allow_existing=args.force)
     made = make_designs(field, targets, names, seed=args.seed, how_many=args.count,
-                        time_limit=args.time_limit, made=_made_by(args),
+                        time_limit=args.time_limit, made=ask.made_by(),
                         best_effort=args.best_effort)
     return write_and_show(made, files, args.json, design_json, design_text)

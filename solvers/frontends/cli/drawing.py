@@ -152,18 +152,14 @@ def _inspected(puzzle: Puzzle, args: argparse.Namespace
                ) -> tuple[Answer, InspectView | None]:
     """The puzzle's answer and, for a solvable puzzle, what ``inspect`` found, as the
     plain data the drawing marks (the drawing never imports the inspection)."""
+    from trailkit.solvers.frontends.presenter.inspect import inspect_view
     from trailkit.solvers.tools.design.inspection import InspectStatus, inspect_puzzle
-    from trailkit.solvers.tools.drawing import InspectMark, InspectView
 
     found = inspect_puzzle(puzzle, limits_from(args))
     if found.status is not InspectStatus.SOLVABLE:
         warn(f"trailkit: nothing to inspect ({found.reason or found.status}); drawing "
              "the answer")
-        return found.answer, None
-    marks = [InspectMark(f.edge, "critical") for f in found.critical]
-    marks += [InspectMark(f.edge, "costly", f.length_without) for f in found.costly]
-    shortest = found.measures.get("shortest_length")
-    return found.answer, InspectView(tuple(marks), shortest)
+    return found.answer, inspect_view(found)
 
 
 def _pdf(puzzle: Puzzle, drawn: str | None, title: str, paper: str) -> bytes:

@@ -13,9 +13,12 @@ from typing import Any
 
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.support.words import plural
+from trailkit.solvers.frontends.presenter.results import answer_json, answer_text
 from trailkit.solvers.tools.design.inspection import EdgeFinding, Inspection, InspectStatus
+from trailkit.solvers.tools.drawing import InspectMark, InspectView
 
-__all__ = ["INSPECT_FORMAT", "inspect_json", "inspect_text"]
+__all__ = ["INSPECT_FORMAT", "inspect_json", "inspect_said", "inspect_text", "inspect_view",
+           "measure_rows"]
 
 INSPECT_FORMAT = "trailkit-inspect/1"
 
@@ -114,10 +117,16 @@ def inspect_text(puzzle: Puzzle, result: Inspection, spec: str | None,
     lines.append(f"the other {plural(rest, 'edge')}: the puzzle loses nothing without any "
                  "one of them")
     lines.append("measures (defined in docs/inspect.md):")
-    for key, value in result.measures.items():
-        shown = f"{value:.3g}" if isinstance(value, float) else str(value)
-        lines.append(f"  {_MEASURE_WORDS.get(key, key):<32} {shown}")
+    lines += [f"  {words:<32} {shown}" for _, words, shown in measure_rows(result)]
     return "\n".join(lines)
+
+
+def measure_rows(result: Inspection) -> list[tuple[str, str, str]]:
+    """Each difficulty measure as the text shows it: its JSON key, its words, its
+    value (the workshop lays them out beside the picture)."""
+    return [(key, _MEASURE_WORDS.get(key, key),
+             f"{value:.3g}" if isinstance(value, float) else str(value))
+            for key, value in result.measures.items()]
 
 
 def _walk_words(result: Inspection) -> str:
@@ -150,3 +159,25 @@ def _claim_line(claim: Any, reusable: bool) -> str:
         return (f"  {claim.claim}: {claim.certificate.kind} certificate accepted by the "
                 "independent checker")
     return f"  {claim.claim}: {claim.why}"
+
+
+def inspect_said(puzzle: Puzzle, result: Inspection, spec: str | None
+                 ) -> tuple[str, dict[str, Any]]:
+    """What ``trailkit inspect`` prints, in words and in JSON (the command line and the
+    workshop both say this): a puzzle that is not solvable is said as ``solve`` says
+    it, with the note that there is nothing to inspect."""
+    if result.status is InspectStatus.SOLVABLE:
+        return inspect_text(puzzle, result, spec), inspect_json(puzzle, result, spec)
+    return (inspect_text(puzzle, result, spec, answer_text(puzzle, result.answer, spec)),
+            inspect_json(puzzle, result, spec, answer_json(puzzle, result.answer, spec)))
+
+
+def inspect_view(result: Inspection) -> InspectView | None:
+    """What the drawing marks (``draw --inspect``, the workshop's Inspect): each
+    critical edge, and each costly one with its length without it; ``None`` for a
+    puzzle that is not solvable (nothing was inspected)."""
+    if result.status is not InspectStatus.SOLVABLE:
+        return None
+    marks = [InspectMark(f.edge, "critical") for f in result.critical]
+    marks += [InspectMark(f.edge, "costly", f.length_without) for f in result.costly]
+    return InspectView(tuple(marks), result.measures.get("shortest_length"))

@@ -1,5 +1,6 @@
-"""What one run of the workshop does, in its worker process: solve, count, prove, repair
-or explain a spec text, and describe the outcome (with its picture) as plain JSON data.
+"""What one run of the workshop does, in its worker process: solve, count, prove, repair,
+explain or inspect a spec text, or design puzzles to order, and describe the outcome
+(with its picture) as plain JSON data.
 
 The outcome's ``text`` and ``answer`` are the command line's words and JSON for the same
 answer, from :mod:`trailkit.solvers.frontends.presenter` (the spec named by the job's
@@ -11,7 +12,9 @@ A job is a :class:`Job`; :func:`run_job` is what the forked worker calls (see
 Every answer comes out of the same pipeline as the command line's (verified,
 cross-checked, certified), and every picture is drawn as ``trailkit draw`` draws it:
 ``--solve`` for a walk, ``--certificate`` for a proof or an explanation, ``--repair``
-for a repair (the repaired puzzle with its walk, the changes emphasised).
+for a repair (the repaired puzzle with its walk, the changes emphasised), ``--inspect``
+for an inspection. A design (:mod:`.designs`) is a run too: its candidates come back as
+spec texts, each with its picture, and nothing is written anywhere.
 
 >>> out = run_job(Job("solve", "trailkit: 1\\nkind: trail\\nedges: [a b, b c]\\n"))
 >>> out["status"], out["length"], [s["to"] for s in out["steps"]]
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trailkit.models.answer import Answer, Status
 from trailkit.models.errors import SpecError, TrailkitError
@@ -48,10 +51,13 @@ from trailkit.solvers.frontends.presenter.results import (
     walk_size,
 )
 
+if TYPE_CHECKING:
+    from trailkit.solvers.frontends.presenter.design_options import DesignAsk
+
 __all__ = ["OPS", "Job", "run_job"]
 
-#: What a run can be asked to do.
-OPS = ("solve", "count", "prove", "repair", "explain")
+#: What a run can be asked to do with the spec in the editor.
+OPS = ("solve", "count", "prove", "repair", "explain", "inspect")
 
 
 @dataclass(frozen=True)
@@ -60,7 +66,10 @@ class Job:
     ``base_dir``), with ``backend`` (``None``: the default), ``time_limit`` seconds,
     for a repair the page's ``rules`` on top of the spec's ``repair:`` block
     (``add``: layout, any or none; ``recolour``, ``remove``: true or false), and for a
-    count whether to count ``failures`` (and early failures) too."""
+    count whether to count ``failures`` (and early failures) too, and for a design
+    (``op`` ``design``) what is asked (``design``: a checked
+    :class:`~trailkit.solvers.frontends.presenter.design_options.DesignAsk`; with
+    ``from_spec`` the field is ``text``'s)."""
 
     op: str
     text: str
@@ -70,6 +79,7 @@ class Job:
     time_limit: float = 10.0
     rules: dict[str, Any] = field(default_factory=dict)
     failures: bool = False
+    design: DesignAsk | None = None
 
 
 def run_job(job: Job) -> dict[str, Any]:
@@ -78,6 +88,13 @@ def run_job(job: Job) -> dict[str, Any]:
     ``answer`` (the command line's JSON), ``svg`` (the picture), and what the op finds
     (``steps``, ``repairs``)."""
     try:
+        if job.op == "design":
+            from trailkit.solvers.frontends.workshop.designs import design
+
+            if job.design is None:
+                raise TrailkitError("a design run needs what to design")
+            return {"op": job.op, **design(job.design, job.text, time_limit=job.time_limit,
+                                           source=job.source, base_dir=job.base_dir)}
         base = Path(job.base_dir) if job.base_dir else None
         puzzle = load_spec_text(job.text, source=job.source, base_dir=base)
         limits = Limits(time_limit=job.time_limit)
@@ -183,5 +200,30 @@ def _repair(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
             "answer": plain_json(repair_json(found, job.source))}
 
 
+def _inspect(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
+    """``trailkit inspect``'s words and JSON, and ``draw --inspect``'s picture: the walk,
+    each critical plank marked, each costly one shaded by what it costs."""
+    from trailkit.solvers.frontends.presenter.inspect import (
+        inspect_said,
+        inspect_view,
+        measure_rows,
+    )
+    from trailkit.solvers.tools.design.inspection import inspect_puzzle
+    from trailkit.solvers.tools.drawing import draw_svg
+    from trailkit.solvers.tools.drawing.html import walk_steps
+
+    found = inspect_puzzle(puzzle, limits)
+    text, data = inspect_said(puzzle, found, job.source)
+    answer = found.answer
+    return {"status": found.status.value, "text": text, "answer": plain_json(data),
+            "critical": [f.edge for f in found.critical],
+            "costly": [f.edge for f in found.costly],
+            "measures": [{"key": k, "words": w, "value": v} for k, w, v in measure_rows(found)],
+            "steps": walk_steps(puzzle, answer),
+            "steps_text": None if answer.length is None else walk_size(puzzle, answer.length),
+            "svg": draw_svg(puzzle, answer, inspect=inspect_view(found),
+                            title=_title(puzzle, job))}
+
+
 _OPS = {"solve": _solve, "count": _count, "prove": _prove, "repair": _repair,
-        "explain": _explain}
+        "explain": _explain, "inspect": _inspect}

@@ -4,10 +4,12 @@
 held in memory); ``GET /api/info`` what the page needs to start (the folder's specs,
 the backends, the limits); ``POST /api/analyse`` problems and drawing of a text (the
 keystroke path); ``POST /api/edit`` an edit made on the picture, as new text;
-``POST /api/run`` a solve, count, prove, repair or explain (in a worker); ``POST
-/api/cancel`` a page's runs; ``GET /api/file``, ``POST /api/save``, ``POST /api/create``
-the folder's specs. Every request passes :class:`~trailkit.solvers.frontends.workshop.guard.Guard`
-first. A text over :data:`MAX_TEXT_BYTES` is refused with a message (413).
+``POST /api/run`` a solve, count, prove, repair, explain or inspect (in a worker);
+``POST /api/design`` puzzles designed to order (in a worker; the candidates come back as
+texts, nothing is written); ``POST /api/cancel`` a page's runs; ``GET /api/file``,
+``POST /api/save``, ``POST /api/create`` the folder's specs. Every request passes
+:class:`~trailkit.solvers.frontends.workshop.guard.Guard` first. A text over
+:data:`MAX_TEXT_BYTES` is refused with a message (413).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from starlette.routing import Route
 
 from trailkit.models.errors import TrailkitError
 from trailkit.solvers.frontends.workshop.analyser import Analyses
+from trailkit.solvers.frontends.workshop.designs import read_design
 from trailkit.solvers.frontends.workshop.edits import edit_text
 from trailkit.solvers.frontends.workshop.folder import Conflict, SpecFolder
 from trailkit.solvers.frontends.workshop.guard import security_headers
@@ -85,6 +88,7 @@ def build_app(settings: Settings, runs: RunManager, analyses: Analyses) -> Starl
               Route("/api/analyse", app.analyse_route, methods=["POST"]),
               Route("/api/edit", app.edit_route, methods=["POST"]),
               Route("/api/run", app.run_route, methods=["POST"]),
+              Route("/api/design", app.design_route, methods=["POST"]),
               Route("/api/cancel", app.cancel_route, methods=["POST"]),
               Route("/api/save", app.save_route, methods=["POST"]),
               Route("/api/create", app.create_route, methods=["POST"])]
@@ -175,15 +179,37 @@ class _Handlers:
         if backend is not None and backend not in self.settings.backends:
             raise TrailkitError(f"unknown backend {backend!r}; choose from "
                                 f"{', '.join(self.settings.backends)}")
-        try:
-            limit = float(body.get("time_limit") or self.settings.time_limit)
-        except (TypeError, ValueError):
-            raise TrailkitError("time_limit is a number of seconds") from None
         given = body.get("rules")
         rules: dict[str, Any] = given if isinstance(given, dict) else {}
         base = _base(self.folder, name)
         job = Job(op, _text(body), _source(name), str(base) if base else None, backend,
-                  max(0.1, min(limit, MAX_TIME_S)), rules, failures=body.get("failures") is True)
+                  self._limit(body), rules, failures=body.get("failures") is True)
+        return await self._submit(request, body, job)
+
+    async def design_route(self, request: Request) -> Response:
+        """A design run: the panel's request checked here (a bad value is a 400 with
+        its message), the design made in a worker like every run."""
+        body = await _body(request)
+        name = body.get("name")
+        ask = read_design(body.get("design"), _source(name))
+        base = _base(self.folder, name)
+        job = Job("design", _text(body), _source(name), str(base) if base else None,
+                  time_limit=self._limit(body), design=ask)
+        return await self._submit(request, body, job)
+
+    def _limit(self, body: dict[str, Any]) -> float:
+        """The run's time limit: the page's, within 0.1 s and :data:`MAX_TIME_S`."""
+        try:
+            limit = float(body.get("time_limit") or self.settings.time_limit)
+        except (TypeError, ValueError):
+            raise TrailkitError("time_limit is a number of seconds") from None
+        if limit != limit:  # NaN
+            raise TrailkitError("time_limit is a number of seconds")
+        return max(0.1, min(limit, MAX_TIME_S))
+
+    async def _submit(self, request: Request, body: dict[str, Any], job: Job) -> Response:
+        """Run ``job`` in the page's slot; 503 when too many runs wait already; a run
+        whose asker hangs up is stopped (499)."""
         run = asyncio.ensure_future(self.runs.run(str(body.get("slot") or "page"), job))
         gone = asyncio.ensure_future(_until_gone(request))
         try:

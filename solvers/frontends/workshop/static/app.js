@@ -7,11 +7,15 @@ const E = window.TrailkitEditor;
 const $ = id => document.getElementById(id);
 const nonce = document.querySelector('meta[name="csp-nonce"]').content;
 const slot = "page-" + Math.random().toString(36).slice(2);
+// a design runs in a slot of its own: an edit cancels it only when it designs on the
+// spec being edited (a new field's candidates do not depend on the text)
+const designSlot = slot + "-design";
 const state = {
   info: null, name: null, view: null, puzzle: null, seq: 0, shown: 0,
   pending: null, inFlight: false, timer: null, steps: [], step: 0,
   picked: null, answerFor: null, answerShown: false, changeAt: null, latencyMs: null, savedText: null, running: 0,
-  version: null, stepsText: "", conflict: null,
+  version: null, stepsText: "", conflict: null, preview: false, designing: null,
+  design: {candidates: [], at: 0},
 };
 window.workshop = state;  // for tests and the curious: the page's state
 
@@ -37,6 +41,7 @@ function changed() {
   if (state.changeAt === null) state.changeAt = performance.now();
   // a newer edit makes any run's answer moot: cancel it, and redraw soon
   if (state.running) api("/api/cancel", {slot}).catch(() => {});
+  if (state.designing === "spec") api("/api/cancel", {slot: designSlot}).catch(() => {});
   clearTimeout(state.timer);
   state.timer = setTimeout(() => { state.timer = null; analyseNow(); }, 30);
   fileStatus();
@@ -107,13 +112,18 @@ function showProblems(problems) {
 }
 
 // --------------------------------------------------------------------- picture
-function drawSvg(svgText) {
+// A preview (a designed candidate, not the spec in the editor) is not edited on the
+// picture: its nodes and planks are not the editor's.
+function drawSvg(svgText, preview = false) {
   const doc = new DOMParser().parseFromString(svgText, "image/svg+xml");
   const svg = doc.documentElement;
   if (svg.nodeName !== "svg") return;
   for (const s of svg.querySelectorAll("script")) s.remove();
   const box = $("drawing");
   box.replaceChildren(document.importNode(svg, true));
+  state.preview = preview;
+  $("picture").classList.toggle("preview", preview);
+  $("inspect-side").hidden = true;
   wirePicture();
 }
 
@@ -184,7 +194,7 @@ function wirePicture() {
 }
 
 function nodeDown(ev) {
-  if (ev.button !== 0) return;
+  if (ev.button !== 0 || state.preview) return;
   ev.preventDefault();
   const g = ev.currentTarget, name = g.dataset.node;
   const start = svgPoint(ev);
@@ -229,6 +239,7 @@ function pickNode(name, g) {
 }
 
 function edgeClick(ev) {
+  if (state.preview) return;
   const e = +ev.currentTarget.dataset.edge;
   const info = state.puzzle && state.puzzle.edges[e];
   if (!info) return;
@@ -301,7 +312,7 @@ async function run(op) {
     if (text() !== forText) return;  // the spec changed meanwhile: the answer is moot
     state.answerFor = forText;
     answer(out);
-    if (out.svg) { drawSvg(out.svg); state.answerShown = true; }
+    if (out.svg) { drawSvg(out.svg); state.answerShown = true; showInspected(out); }
   } catch (e) {
     answer({status: "error", text: e.message});
   } finally {
@@ -350,7 +361,8 @@ function answerStale() {
   if (state.answerFor !== null && state.answerFor !== text()) {
     state.answerFor = null;
     const t = $("answer-text");
-    if (t.textContent && !t.textContent.endsWith("(before the last edit)")) {
+    // a design's answer is about its candidates, not about the text in the editor
+    if (!document.body.dataset.answer.endsWith(":design") && t.textContent && !t.textContent.endsWith("(before the last edit)")) {
       t.textContent += "\n(before the last edit)";
     }
     $("walk").hidden = true;
@@ -382,6 +394,125 @@ function stepTo(k) {
   $("prev").disabled = cur === 0;
   $("next").disabled = cur === steps.length;
   document.body.dataset.step = String(cur);
+}
+
+// --------------------------------------------------------------------- inspect
+// Beside the inspected picture: what was marked on it, and the measures in the command
+// line's own words (the answer under the picture holds its whole text).
+function showInspected(out) {
+  if (out.op !== "inspect" || out.status !== "solvable") return;
+  const plank = e => {
+    const info = state.puzzle && state.puzzle.edges[e];
+    return info ? `${info.u}–${info.v}` + (info.colour ? ` (${info.colour})` : "") : `edge ${e}`;
+  };
+  const n = (k, one, many) => `${k} ${k === 1 ? one : many}`;
+  $("inspect-head").textContent =
+    `${n(out.critical.length, "critical plank", "critical planks")} (outlined), ` +
+    `${n(out.costly.length, "costly plank", "costly planks")} (shaded)`;
+  $("inspect-found").replaceChildren(...[
+    ...out.critical.map(e => ["critical", e]), ...out.costly.map(e => ["costly", e])]
+    .map(([kind, e]) => {
+      const li = document.createElement("li");
+      li.className = kind;
+      li.dataset.edge = String(e);
+      li.textContent = plank(e);
+      return li;
+    }));
+  $("inspect-measures").replaceChildren(...out.measures.map(m => {
+    const tr = document.createElement("tr");
+    tr.dataset.measure = m.key;
+    const th = document.createElement("th"), td = document.createElement("td");
+    th.textContent = m.words;
+    td.textContent = m.value;
+    tr.append(th, td);
+    return tr;
+  }));
+  $("inspect-side").hidden = false;
+}
+
+// ---------------------------------------------------------------------- design
+function designAsk() {
+  const num = id => { const v = $(id).value.trim(); return v === "" ? null : Number(v); };
+  const shape = $("design-shape").value;
+  return {layout: shape === "spec" ? "spec"
+            : `${shape}:${$("design-rows").value},${$("design-cols").value}`,
+          colours: $("design-colours").value, seed: num("design-seed"),
+          count: num("design-count"), min_length: num("design-min"),
+          max_length: num("design-max"), unique: $("design-unique").checked,
+          robust: $("design-robust").checked, thin: num("design-thin")};
+}
+
+function designSays(words, kind) {
+  const s = $("design-status");
+  s.textContent = words;
+  s.className = kind || "";
+}
+
+// Generate: a bounded run like every other; the candidates come back as spec texts and
+// are shown one by one, each a preview until it is opened in the editor.
+async function generate(ev) {
+  ev.preventDefault();
+  const body = {text: text(), name: state.name, slot: designSlot, design: designAsk(),
+                time_limit: +$("time-limit").value || 10};
+  state.designing = body.design.layout === "spec" ? "spec" : "field";
+  const button = $("design-generate");
+  state.running++;
+  button.classList.add("busy");
+  $("cancel").disabled = false;
+  designSays("generating…");
+  state.design = {candidates: [], at: 0};  // the last ones go: they answered another ask
+  $("design-found").hidden = true;
+  answer({status: "running", text: "design: running…"});
+  try {
+    const out = await api("/api/design", body);
+    answer(out);
+    state.design = {candidates: out.candidates || [], at: 0};
+    const n = state.design.candidates.length;
+    designSays(out.status === "designed" ? `${n} ${n === 1 ? "design" : "designs"} made, each `
+      + "certified (the answer below says what); open one in the editor to edit, solve or save it"
+      : (out.text || out.status).split("\n")[0], out.status === "designed" ? "" : "error");
+    $("design-found").hidden = !n;
+    if (n) showCandidate(0);
+  } catch (e) {
+    answer({status: "error", text: e.message});
+    designSays(e.message, "error");
+  } finally {
+    state.running--;
+    state.designing = null;
+    button.classList.remove("busy");
+    $("cancel").disabled = state.running === 0;
+  }
+}
+
+function showCandidate(k) {
+  const list = state.design.candidates;
+  if (!list.length) return;
+  const at = state.design.at = Math.max(0, Math.min(list.length - 1, k));
+  const c = list[at];
+  drawSvg(c.svg, true);
+  state.answerShown = true;
+  state.answerFor = text();
+  $("design-which").textContent = `${c.label} of ${list.length}`;
+  $("design-said").textContent = `shortest walk ${c.length} steps` +
+    (c.shortest_walks === 1 ? ", the only one" : `, ${c.shortest_walks} shortest walks`) +
+    ` (seed ${c.seed})`;
+  $("design-prev").disabled = at === 0;
+  $("design-next").disabled = at === list.length - 1;
+  document.body.dataset.candidate = String(at + 1);
+}
+
+// The candidate becomes the editor's text: one step of undo, nothing written to disk.
+function openCandidate() {
+  const c = state.design.candidates[state.design.at];
+  if (!c) return;
+  E.replaceText(state.view, c.text);
+  designSays(`${c.label} is in the editor: nothing is saved until you save it ` +
+             "(↶ Undo or Ctrl-Z brings your text back)");
+}
+
+function designShape() {
+  const fromSpec = $("design-shape").value === "spec";
+  $("design-rows").disabled = $("design-cols").disabled = fromSpec;
 }
 
 // ----------------------------------------------------------------------- files
@@ -490,12 +621,18 @@ async function start() {
   // the editor is made holding the first spec: no second state to lay out
   state.view = E.create($("editor"), info.open.text, changed, nonce);
   document.querySelectorAll("button.run").forEach(b => b.onclick = () => run(b.dataset.op));
-  $("cancel").onclick = () => api("/api/cancel", {slot}).catch(() => {});
+  $("cancel").onclick = () => {
+    for (const s of [slot, designSlot]) api("/api/cancel", {slot: s}).catch(() => {});
+  };
   // a page that goes away (closed, reloaded, navigated off) stops its runs and
   // analyses: nobody will read their answers
-  window.addEventListener("pagehide", () => fetch("/api/cancel", {
-    method: "POST", keepalive: true, headers: {"content-type": "application/json"},
-    body: JSON.stringify({slot})}).catch(() => {}));
+  window.addEventListener("pagehide", () => {
+    for (const s of [slot, designSlot]) {
+      fetch("/api/cancel", {
+        method: "POST", keepalive: true, headers: {"content-type": "application/json"},
+        body: JSON.stringify({slot: s})}).catch(() => {});
+    }
+  });
   $("files").onchange = () => openFile($("files").value);
   $("new").onclick = create;
   $("save").onclick = () => save();
@@ -509,6 +646,16 @@ async function start() {
   $("next").onclick = () => stepTo(state.step + 1);
   $("whole").onclick = () => stepTo(0);
   $("edge-close").onclick = hideMenu;
+  $("design-toggle").onclick = () => {
+    const form = $("design");
+    form.hidden = !form.hidden;
+    $("design-toggle").setAttribute("aria-expanded", String(!form.hidden));
+  };
+  $("design").onsubmit = generate;
+  $("design-shape").onchange = designShape;
+  $("design-prev").onclick = () => showCandidate(state.design.at - 1);
+  $("design-next").onclick = () => showCandidate(state.design.at + 1);
+  $("design-open").onclick = openCandidate;
   $("edge-reverse").onclick = () => { hideMenu(); edit({kind: "reverse", edge: +$("edge-menu").dataset.edge}); };
   $("edge-delete").onclick = () => { hideMenu(); edit({kind: "remove", edge: +$("edge-menu").dataset.edge}); };
   document.addEventListener("keydown", ev => {

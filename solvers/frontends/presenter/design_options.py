@@ -1,0 +1,127 @@
+"""What a colour-walk design is asked for, read and checked once for both front doors.
+
+``trailkit design colour-walk`` (its options) and the workshop's Design panel (its
+fields) ask for the same thing: a field of tyres (``hex:ROWS,COLS``, ``grid:ROWS,COLS``
+or a spec's own), the targets, a seed and a count. Both read the request here, so a bad
+value is refused with the same message in both (naming the option and what to write),
+and both hand :func:`~trailkit.solvers.tools.design.certify_design.make_designs` the same
+targets and the same "made by" line.
+
+>>> ask = DesignAsk(layout="hex:1,7", min_length=50, unique=True)
+>>> field = ask.field()
+>>> targets, names = ask.targets(field)
+>>> (len(field.nodes), targets.min_length, names)
+(7, 50, ('red', 'blue', 'green'))
+>>> ask.made_by()
+'trailkit design colour-walk --layout hex:1,7 --colours red,blue,green --min-length 50 --unique'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from trailkit.models.errors import TrailkitError
+from trailkit.models.puzzle import Puzzle
+from trailkit.models.support.hints import did_you_mean
+from trailkit.solvers.tools.design.colour_search import Targets
+from trailkit.solvers.tools.design.fields import Field, field_of, grid_field, hex_field
+
+__all__ = ["MAX_DESIGNS", "DesignAsk"]
+
+#: The most designs one run may ask for (``--count``).
+MAX_DESIGNS = 1000
+
+
+@dataclass(frozen=True)
+class DesignAsk:
+    """One design request: ``layout`` (``hex:R,C`` / ``grid:R,C``; ``None`` with
+    ``source``, the spec whose field is kept), the colours (a comma list), the start and
+    goal (node names; ``None``: the field's defaults), the targets, the seed and how many
+    designs (``count``)."""
+
+    layout: str | None = None
+    source: str | None = None
+    colours: str = "red,blue,green"
+    start: str | None = None
+    goal: str | None = None
+    min_length: int = 1
+    max_length: int | None = None
+    unique: bool = False
+    robust: bool = False
+    thin: float = 0.0
+    seed: int = 0
+    count: int = 1
+
+    def check(self) -> None:
+        """Refuse values no field could make sense of (before any field is made)."""
+        self.names()
+        if self.min_length < 1 or (self.max_length is not None
+                                   and self.max_length < self.min_length):
+            raise TrailkitError("--min-length must be 1 or more, and --max-length at least "
+                                "--min-length")
+        if not 0 <= self.thin <= 0.9:
+            raise TrailkitError("--thin P: a share from 0 to 0.9 of the pairs to leave out")
+        if not 1 <= self.count <= MAX_DESIGNS:
+            raise TrailkitError(f"--count N: from 1 to {MAX_DESIGNS} designs")
+
+    def names(self) -> tuple[str, ...]:
+        """The colour names, checked: two or more, all different."""
+        names = tuple(c.strip() for c in self.colours.split(",") if c.strip())
+        if len(names) < 2 or len(set(names)) != len(names):
+            raise TrailkitError("--colours: give two or more different colours, e.g. "
+                                "red,blue,green")
+        return names
+
+    def field(self, spec: Puzzle | None = None) -> Field:
+        """The field asked for: the ``layout``'s, or ``spec``'s own (``--from``)."""
+        try:
+            if spec is not None:
+                return field_of(spec)
+            shape, _, size = (self.layout or "").partition(":")
+            makers = {"hex": hex_field, "grid": grid_field}
+            rows, _, cols = size.partition(",")
+            if shape not in makers or not rows.strip().isdigit() \
+                    or not cols.strip().isdigit():
+                raise ValueError(f"cannot read {self.layout!r}: write hex:ROWS,COLS or "
+                                 "grid:ROWS,COLS (e.g. hex:5,8)")
+            return makers[shape](int(rows), int(cols))
+        except ValueError as exc:
+            raise TrailkitError(f"--layout/--from: {exc}") from None
+
+    def targets(self, field: Field) -> tuple[Targets, tuple[str, ...]]:
+        """The targets on ``field``, and the colour names; every problem is refused
+        with what to do."""
+        self.check()
+        names = self.names()
+        start = _node(field, self.start, field.start, "start")
+        goal = _node(field, self.goal, field.goal % len(field.nodes), "goal")
+        if start == goal:
+            raise TrailkitError("--start and --goal name the same node: a walk of no "
+                                "steps would solve it; give two different nodes")
+        return Targets(start, goal, len(names), self.min_length, self.max_length,
+                       self.unique, self.robust, self.thin), names
+
+    def made_by(self) -> str:
+        """The command line that makes the design again (the seed is added per design)."""
+        where = f"--layout {self.layout}" if self.layout else f"--from {self.source}"
+        words = [f"trailkit design colour-walk {where} --colours {self.colours}"]
+        for flag, value in (("--start", self.start), ("--goal", self.goal),
+                            ("--max-length", self.max_length)):
+            if value is not None:
+                words.append(f"{flag} {value}")
+        words.append(f"--min-length {self.min_length}")
+        words += [flag for flag, on in (("--unique", self.unique),
+                                        ("--robust", self.robust)) if on]
+        if self.thin:
+            words.append(f"--thin {self.thin:g}")
+        return " ".join(words)
+
+
+def _node(field: Field, name: str | None, default: int, what: str) -> int:
+    if name is None:
+        return default
+    if name not in field.nodes:
+        raise TrailkitError(f"--{what}: {name!r} is no node of the field (nodes "
+                            f"{field.nodes[0]} ... {field.nodes[-1]})"
+                            f"{did_you_mean(name, field.nodes)}")
+    return int(field.nodes.index(name))
