@@ -21,6 +21,12 @@ from trailkit.models.answer import Status
 from trailkit.models.errors import TrailkitError
 from trailkit.models.support.hints import did_you_mean
 from trailkit.solvers.frontends.cli import output
+from trailkit.solvers.frontends.cli.design_options import (
+    design_field,
+    design_files,
+    parse_range,
+    write_and_show,
+)
 from trailkit.solvers.frontends.cli.options import (
     Exit,
     add_json,
@@ -30,11 +36,7 @@ from trailkit.solvers.frontends.cli.options import (
     positive_float,
 )
 from trailkit.solvers.frontends.cli.output import say, use_names
-from trailkit.solvers.frontends.cli.trail_designer import (
-    design_files,
-    register_trail,
-    write_and_show,
-)
+from trailkit.solvers.frontends.cli.trail_designer import register_trail
 
 __all__ = ["register"]
 
@@ -109,6 +111,11 @@ def _register_design(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     q.add_argument("--unique", action="store_true", help="exactly one shortest walk")
     q.add_argument("--robust", action="store_true",
                    help="no critical plank: losing any one leaves the puzzle solvable")
+    q.add_argument("--traps", metavar="MIN..MAX",
+                   help="reachable (place, colour) situations from which the goal is lost "
+                        "(docs/inspect.md)")
+    q.add_argument("--trap-steps", metavar="MIN..MAX",
+                   help="steps of every shortest walk taken beside a trap")
     q.add_argument("--thin", type=float, default=0.0, metavar="P",
                    help="leave out up to this share of the touching pairs (0 to 0.9)")
     q.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -122,26 +129,6 @@ def _register_design(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     add_json(q, "what was designed")
     q.set_defaults(run=cmd_design)
     register_trail(kinds)
-
-
-def _field(args: argparse.Namespace) -> Any:
-    """The field the options name: ``--layout hex:R,C`` / ``grid:R,C``, or ``--from``."""
-    from trailkit.solvers.tools.design.fields import field_of, grid_field, hex_field
-
-    try:
-        if args.from_spec is not None:
-            from trailkit.models.spec import load_spec
-
-            return field_of(load_spec(args.from_spec))
-        shape, _, size = args.layout.partition(":")
-        makers = {"hex": hex_field, "grid": grid_field}
-        rows, _, cols = size.partition(",")
-        if shape not in makers or not rows.strip().isdigit() or not cols.strip().isdigit():
-            raise ValueError(f"cannot read {args.layout!r}: write hex:ROWS,COLS or "
-                             "grid:ROWS,COLS (e.g. hex:5,8)")
-        return makers[shape](int(rows), int(cols))
-    except ValueError as exc:
-        raise TrailkitError(f"--layout/--from: {exc}") from None
 
 
 def _node(field: Any, name: str | None, default: int, what: str) -> int:
@@ -168,15 +155,14 @@ def _targets(args: argparse.Namespace, field: Any) -> tuple[Any, tuple[str, ...]
                             "--min-length")
     if not 0 <= args.thin <= 0.9:
         raise TrailkitError("--thin P: a share from 0 to 0.9 of the pairs to leave out")
-    if not 1 <= args.count <= 1000:
-        raise TrailkitError("--count N: from 1 to 1000 designs")
     start = _node(field, args.start, field.start, "start")
     goal = _node(field, args.goal, field.goal % len(field.nodes), "goal")
     if start == goal:
         raise TrailkitError("--start and --goal name the same node: a walk of no steps "
                             "would solve it; give two different nodes")
     return Targets(start, goal, len(names), args.min_length, args.max_length, args.unique,
-                   args.robust, args.thin), names
+                   args.robust, args.thin, parse_range("--traps", args.traps, least=0),
+                   parse_range("--trap-steps", args.trap_steps, least=0)), names
 
 
 def _made_by(args: argparse.Namespace) -> str:
@@ -190,6 +176,8 @@ def _made_by(args: argparse.Namespace) -> str:
     words.append(f"--min-length {args.min_length}")
     words += [flag for flag, on in (("--unique", args.unique), ("--robust", args.robust))
               if on]
+    words += [f"{flag} {value}" for flag, value in (("--traps", args.traps),
+                                                   ("--trap-steps", args.trap_steps)) if value]
     if args.thin:
         words.append(f"--thin {args.thin:g}")
     return " ".join(words)
@@ -197,17 +185,12 @@ def _made_by(args: argparse.Namespace) -> str:
 
 def cmd_design(args: argparse.Namespace) -> int:
     from trailkit.solvers.frontends.presenter.design import design_json, design_text
-    from trailkit.solvers.support.files import refuse_overwrite
     from trailkit.solvers.tools.design.certify_design import make_designs
 
-    if not args.out:
-        raise TrailkitError("design needs --out FILE.yaml: where to write the spec")
-    field = _field(args)
+    files = design_files(args.out, args.count, [args.from_spec] if args.from_spec else [],
+                         force=args.force)
+    field = design_field(args, ("hex", "grid"))
     targets, names = _targets(args, field)
-    files = design_files(args.out, args.count)
-    inputs = [args.from_spec] if args.from_spec else []
-    for f in files:
-        refuse_overwrite(f, inputs, allow_existing=args.force)
     made = make_designs(field, targets, names, seed=args.seed, how_many=args.count,
                         time_limit=args.time_limit, made=_made_by(args),
                         best_effort=args.best_effort)
