@@ -128,7 +128,7 @@ def _count_words(puzzle: Puzzle, judged: Judged, seconds: float) -> tuple[str, C
         kind = claim.certificate.kind if claim.certificate else "count"
         return (f"certified: {n} (count: {kind} certificate accepted by the independent "
                 "checker)"), claim
-    return f"counted, not certified: {n}: {claim.why}", claim
+    return f"{n}: {claim.why}", claim
 
 
 def _failures_words(puzzle: Puzzle, judged: Judged) -> str:
