@@ -151,10 +151,10 @@ def _measured(puzzle: Puzzle, design: Design) -> tuple[str, dict[str, Any]]:
 
 
 def _certify(puzzle: Puzzle, design: Design, targets: Targets, limits: Limits
-             ) -> tuple[str, ...]:
+             ) -> tuple[tuple[str, ...], tuple[Claim, ...]]:
     """Solve, count and (robust) solve without each walk plank; the claims certified, in
-    words. Raises :class:`VerificationFailure` when the pipeline disagrees with the
-    search."""
+    words, and the ``shortest`` and ``unique`` claims themselves. Raises
+    :class:`VerificationFailure` when the pipeline disagrees with the search."""
     answer = solve(puzzle, limits=limits)
     if answer.status is not Status.SOLVED or answer.length != design.length:
         raise VerificationFailure(f"the design search found a shortest walk of "
@@ -187,7 +187,7 @@ def _certify(puzzle: Puzzle, design: Design, targets: Targets, limits: Limits
                                           f"puzzle is {other.status.value}")
         claims.append("certified: robust: without any one plank of the walk a walk "
                       "remains, each verified (a plank off the walk cannot be critical)")
-    return tuple(claims)
+    return tuple(claims), (shortest, unique)
 
 
 def make_designs(field: Field, targets: Targets, names: tuple[str, ...], *, seed: int,
@@ -224,7 +224,7 @@ def _written(field: Field, design: Design, targets: Targets, names: tuple[str, .
     sketch = design_spec_text(field, design.colour, names, start=targets.start,
                               goal=targets.goal, made=made, claims=(), expect=expect)
     puzzle = load_spec_text(sketch, source="<design>")
-    claims = _certify(puzzle, design, targets, Limits())
+    claims, certificates = _certify(puzzle, design, targets, Limits())
     said, measures = _measured(puzzle, design)
     claims = (*claims, said)
     lacks = () if found else _lacks(design, targets)
@@ -235,4 +235,4 @@ def _written(field: Field, design: Design, targets: Targets, names: tuple[str, .
                             expect=expect)
     status = DesignStatus.DESIGNED if found else DesignStatus.NOT_FOUND
     return Made(status, text, design.length, design.walks, claims, lacks, seed,
-                design.tries, design.time_s, measures)
+                design.tries, design.time_s, measures, certificates)
