@@ -18,14 +18,20 @@ from collections import deque
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from oracles import brute_tallies
 
 from trailkit.models.answer import Status
 from trailkit.models.puzzle import Puzzle
-from trailkit.models.spec import load_spec
+from trailkit.models.spec import load_spec, load_spec_text
 from trailkit.solvers.backends.registry import backend_names
 from trailkit.solvers.frontends.cli.app import main
 from trailkit.solvers.pipeline import solve
+from trailkit.solvers.tools.design.fields import Field, grid_field, hex_field
+from trailkit.solvers.tools.design.spec_out import design_spec_text
+from trailkit.solvers.tools.design.states import summarise, trap_step_range
+from trailkit.solvers.tools.design.trap_judge import trap_measures
 
 State = tuple[int, int]  # (node, colour of the last step; -1 before the first)
 
@@ -71,10 +77,11 @@ def situations(p: Puzzle) -> tuple[set[State], set[State]]:
 
 def shortest_walks(p: Puzzle) -> list[list[State]]:
     """Every shortest walk from start to goal, as its situations, by enumerating every
-    colour-obeying walk of 1, 2, ... steps until some end at the goal."""
+    colour-obeying walk of 1, 2, ... steps until some end at the goal (none: no walk
+    within as many steps as there are situations)."""
     (start,), (goal,) = p.start, p.end  # type: ignore[misc]
     walks: list[list[State]] = [[(start, -1)]]
-    while walks:
+    for _ in range(len(situations(p)[0])):  # a shortest walk enters a new one each step
         walks = [[*w, t] for w in walks for _, t in moves(p, w[-1])]
         done = [w for w in walks if w[-1][0] == goal]
         if done:
@@ -93,6 +100,41 @@ def assert_solved_by_every_backend(p: Puzzle) -> None:
 
 
 # ------------------------------------------------------------ colour walks: traps
+@settings(deadline=None, max_examples=60)
+@given(st.sampled_from([hex_field(2, 3), grid_field(2, 3), hex_field(1, 4)]).flatmap(
+    lambda f: st.tuples(st.just(f), st.lists(st.integers(-1, 2), min_size=len(f.pairs),
+                                             max_size=len(f.pairs)))))
+def test_both_trap_passes_match_the_oracle_on_any_colouring(case: tuple[Field, list[int]]
+                                                            ) -> None:
+    """The search's judge (trap_judge) and inspect's passes (states) against the
+    oracle, on every kind of colouring (-1: no plank), solvable or not."""
+    field, colour = case
+    names = ("red", "blue", "green")
+    goal = len(field.nodes) - 1
+    planked = {v for (u, w), c in zip(field.pairs, colour, strict=True) if c >= 0
+               for v in (u, w)}
+    assume({0, goal} <= planked)  # a spec's start and goal are ends of some plank
+    p = load_spec_text(design_spec_text(field, colour, names, start=0, goal=goal,
+                                        made="test", claims=(), expect={}))
+    reached, traps = situations(p)
+    walks = shortest_walks(p)
+    adj: list[list[tuple[int, int]]] = [[] for _ in field.nodes]
+    for i, (u, v) in enumerate(field.pairs):
+        adj[u].append((v, i))
+        adj[v].append((u, i))
+    judged = trap_measures(adj, colour, 3, 0, goal)
+    summary = summarise(p)
+    assert judged.traps == len(summary.traps) == len(traps)
+    assert summary.reached == len(reached)
+    if not walks:
+        assert judged.length is None and summary.length is None
+        return
+    counts = [trap_steps(p, traps, w) for w in walks]
+    assert judged.length == summary.length == len(walks[0]) - 1
+    assert judged.walks == summary.shortest_walks == len(walks)
+    assert judged.trap_steps == trap_step_range(summary) == (min(counts), max(counts))
+
+
 @pytest.mark.parametrize(("seed", "traps", "steps"), [(0, "3..8", "1..3"), (1, "0..0", None),
                                                       (2, "10..20", "2..4")])
 def test_designed_traps_and_trap_steps_match_a_search_of_the_situations(
@@ -121,6 +163,20 @@ def test_designed_traps_and_trap_steps_match_a_search_of_the_situations(
     code, text, _ = run(["inspect", str(out), "--json"], capsys)
     assert json.loads(text)["measures"]["traps"] == len(found)
     assert json.loads(text)["measures"]["trap_steps"] in counts
+
+
+def test_thinned_designs_keep_tyres_left_without_planks(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """With --thin a tyre may lose every plank: the spec still reads back, the tyre
+    kept in its place (the old spec named it in layout: alone, an error)."""
+    out = tmp_path / "d.yaml"
+    code, _, err = run(["design", "colour-walk", "--layout", "grid:3,3", "--thin", "0.9",
+                        "--seed", "1", "--out", str(out)], capsys)
+    assert code == 0, err
+    p = load_spec(out)
+    planked = set(p.tail) | set(p.head)
+    assert len(p.nodes) == 9 and len(planked) < 9 and set(p.layout or {}) == set(p.nodes)
+    assert_solved_by_every_backend(p)
 
 
 def test_impossible_trap_targets_end_in_exit_3_saying_what_is_missing(
