@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from trailkit.models.support.words import plural
 from trailkit.solvers.frontends.presenter.design import (
     DESIGN_FORMAT,
     design_entry,
@@ -38,8 +39,9 @@ def _headline(m: Made) -> str:
     starts = m.measures.get("starts") or []
     only = f", every one starting at {starts[0]}" if len(starts) == 1 else ""
     failures = m.measures.get("failures")
-    also = f", {failures:,} failures" if failures is not None else ""
-    return f"{m.length} lines, {m.walks:,} one-stroke drawings{only}{also}"
+    also = f", {plural(failures, 'failure')}" if failures is not None else ""
+    return (f"{plural(m.length or 0, 'line')}, {plural(m.walks, 'one-stroke drawing')}"
+            f"{only}{also}")
 
 
 def trail_text(made: Sequence[Made], files: Sequence[str | None]) -> str:

@@ -31,6 +31,7 @@ from trailkit.models.answer import Claim, Status
 from trailkit.models.errors import VerificationFailure
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import load_spec_text
+from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.backends.direct.exact_count import exact_count
 from trailkit.solvers.backends.registry import get_backend
@@ -123,7 +124,7 @@ def _count_words(puzzle: Puzzle, judged: Judged, seconds: float) -> tuple[str, C
     if claim.checked and claim.value != judged.solutions:
         raise VerificationFailure(f"the count certificate says {claim.value} drawings, the "
                                   f"design search {judged.solutions}")
-    n = f"{judged.solutions:,} one-stroke drawings"
+    n = plural(judged.solutions, "one-stroke drawing")
     if claim.checked:
         kind = claim.certificate.kind if claim.certificate else "count"
         return (f"certified: {n} (count: {kind} certificate accepted by the independent "
@@ -137,8 +138,8 @@ def _failures_words(puzzle: Puzzle, judged: Judged) -> str:
     if (counted.failures, counted.early_failures) != (judged.failures, judged.early_failures):
         raise VerificationFailure(f"the design search counted {judged.failures} failures, "
                                   f"the pipeline {counted.failures}")
-    return (f"{judged.failures:,} failures and {judged.early_failures:,} early failures: "
-            f"{FAILURES_REST_ON}")
+    return (f"{plural(judged.failures or 0, 'failure')} and "
+            f"{plural(judged.early_failures or 0, 'early failure')}: {FAILURES_REST_ON}")
 
 
 def _one_start_words(field: Field, figure: Figure, judged: Judged) -> str:
