@@ -230,7 +230,7 @@ def test_design_trail_figures_have_a_count_in_range_by_brute_force(
     code, text, _ = run(["design", "trail", "--layout", "grid:3,3", "--solutions", "8..40",
                          "--seed", str(seed), "--count", "2", "--out", str(out)], capsys)
     assert code == 0, text
-    assert "counted by direct's exact count (BEST theorem); not certified" in text
+    assert "(count: drup certificate accepted by the independent checker)" in text
     figures = []
     for i in (1, 2):
         spec = tmp_path / f"fig-{i}.yaml"
@@ -238,7 +238,7 @@ def test_design_trail_figures_have_a_count_in_range_by_brute_force(
         _, solutions = solution_oracle(puzzle)
         assert 8 <= solutions <= 40
         assert puzzle.expect is not None and puzzle.expect["solutions"] == solutions
-        assert "not certified" in spec.read_text()
+        assert "solutions certified by the count claim" in spec.read_text()
         figures.append(sorted(zip(puzzle.tail, puzzle.head, strict=True)))
     assert figures[0] != figures[1]
 
@@ -273,7 +273,7 @@ def test_design_trail_bad_options_exit_2(bad: list[str], tmp_path: Path,
     assert code == 2 and bad[0] in err and "Traceback" not in err
 
 
-def test_design_trail_json_names_the_count_and_what_it_rests_on(
+def test_design_trail_json_names_the_count_and_its_certificate(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``--json``: trailkit-design/1 (validated against its schema by conftest), kind
     trail, the figure's solutions equal to its file's expect: block."""
@@ -285,4 +285,6 @@ def test_design_trail_json_names_the_count_and_what_it_rests_on(
     design = found["designs"][0]
     assert design["solutions"] == load_spec(out).expect["solutions"]  # type: ignore[index]
     assert 4 <= design["solutions"] <= 30
-    assert any("not certified" in claim for claim in design["claims"])
+    assert design["claims"][0].startswith(f"certified: {design['solutions']} one-stroke")
+    assert design["certificates"] == [{"claim": "count", "certificate": "drup",
+                                       "checked": True}]

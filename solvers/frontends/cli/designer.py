@@ -18,8 +18,8 @@ import argparse
 from typing import Any
 
 from trailkit.models.answer import Status
-from trailkit.models.errors import TrailkitError
 from trailkit.solvers.frontends.cli import output
+from trailkit.solvers.frontends.cli.design_options import design_files, write_and_show
 from trailkit.solvers.frontends.cli.options import (
     Exit,
     add_json,
@@ -29,11 +29,7 @@ from trailkit.solvers.frontends.cli.options import (
     positive_float,
 )
 from trailkit.solvers.frontends.cli.output import say, use_names
-from trailkit.solvers.frontends.cli.trail_designer import (
-    design_files,
-    register_trail,
-    write_and_show,
-)
+from trailkit.solvers.frontends.cli.trail_designer import register_trail
 
 __all__ = ["register"]
 
@@ -105,6 +101,11 @@ def _register_design(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     q.add_argument("--unique", action="store_true", help="exactly one shortest walk")
     q.add_argument("--robust", action="store_true",
                    help="no critical plank: losing any one leaves the puzzle solvable")
+    q.add_argument("--traps", metavar="MIN..MAX",
+                   help="reachable (place, colour) situations from which the goal is lost "
+                        "(docs/inspect.md)")
+    q.add_argument("--trap-steps", metavar="MIN..MAX",
+                   help="steps of every shortest walk taken beside a trap")
     q.add_argument("--thin", type=float, default=0.0, metavar="P",
                    help="leave out up to this share of the touching pairs (0 to 0.9)")
     q.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -127,18 +128,18 @@ def _ask(args: argparse.Namespace) -> Any:
     return DesignAsk(layout=args.layout, source=args.from_spec, colours=args.colours,
                      start=args.start, goal=args.goal, min_length=args.min_length,
                      max_length=args.max_length, unique=args.unique, robust=args.robust,
-                     thin=args.thin, seed=args.seed, count=args.count)
+                     thin=args.thin, seed=args.seed, count=args.count,
+                     traps=args.traps, trap_steps=args.trap_steps)
 
 
 def cmd_design(args: argparse.Namespace) -> int:
     from trailkit.solvers.frontends.presenter.design import design_json, design_text
-    from trailkit.solvers.support.files import refuse_overwrite
     from trailkit.solvers.tools.design.certify_design import make_designs
 
-    if not args.out:
-        raise TrailkitError("design needs --out FILE.yaml: where to write the spec")
     ask = _ask(args)
     ask.check()
+    files = design_files(args.out, args.count, [args.from_spec] if args.from_spec else [],
+                         force=args.force)
     spec = None
     if args.from_spec is not None:
         from trailkit.models.spec import load_spec
@@ -146,10 +147,6 @@ def cmd_design(args: argparse.Namespace) -> int:
         spec = load_spec(args.from_spec)
     field = ask.field(spec)
     targets, names = ask.targets(field)
-    files = design_files(args.out, args.count)
-    inputs = [args.from_spec] if args.from_spec else []
-    for f in files:
-        refuse_overwrite(f, inputs, allow_existing=args.force)
     made = make_designs(field, targets, names, seed=args.seed, how_many=args.count,
                         time_limit=args.time_limit, made=ask.made_by(),
                         best_effort=args.best_effort)

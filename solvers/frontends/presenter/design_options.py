@@ -26,7 +26,7 @@ from trailkit.models.support.hints import did_you_mean
 from trailkit.solvers.tools.design.colour_search import Targets
 from trailkit.solvers.tools.design.fields import Field, field_of, grid_field, hex_field
 
-__all__ = ["MAX_DESIGNS", "DesignAsk"]
+__all__ = ["MAX_DESIGNS", "DesignAsk", "parse_range"]
 
 #: The most designs one run may ask for (``--count``).
 MAX_DESIGNS = 1000
@@ -51,10 +51,13 @@ class DesignAsk:
     thin: float = 0.0
     seed: int = 0
     count: int = 1
+    traps: str | None = None
+    trap_steps: str | None = None
 
     def check(self) -> None:
         """Refuse values no field could make sense of (before any field is made)."""
         self.names()
+        self.ranges()
         if self.min_length < 1 or (self.max_length is not None
                                    and self.max_length < self.min_length):
             raise TrailkitError("--min-length must be 1 or more, and --max-length at least "
@@ -63,6 +66,11 @@ class DesignAsk:
             raise TrailkitError("--thin P: a share from 0 to 0.9 of the pairs to leave out")
         if not 1 <= self.count <= MAX_DESIGNS:
             raise TrailkitError(f"--count N: from 1 to {MAX_DESIGNS} designs")
+
+    def ranges(self) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
+        """The ``--traps`` and ``--trap-steps`` bounds, read and checked."""
+        return (parse_range("--traps", self.traps, least=0),
+                parse_range("--trap-steps", self.trap_steps, least=0))
 
     def names(self) -> tuple[str, ...]:
         """The colour names, checked: two or more, all different."""
@@ -99,7 +107,7 @@ class DesignAsk:
             raise TrailkitError("--start and --goal name the same node: a walk of no "
                                 "steps would solve it; give two different nodes")
         return Targets(start, goal, len(names), self.min_length, self.max_length,
-                       self.unique, self.robust, self.thin), names
+                       self.unique, self.robust, self.thin, *self.ranges()), names
 
     def made_by(self) -> str:
         """The command line that makes the design again (the seed is added per design)."""
@@ -112,6 +120,9 @@ class DesignAsk:
         words.append(f"--min-length {self.min_length}")
         words += [flag for flag, on in (("--unique", self.unique),
                                         ("--robust", self.robust)) if on]
+        words += [f"{flag} {value}" for flag, value in (("--traps", self.traps),
+                                                       ("--trap-steps", self.trap_steps))
+                  if value]
         if self.thin:
             words.append(f"--thin {self.thin:g}")
         return " ".join(words)
@@ -125,3 +136,17 @@ def _node(field: Field, name: str | None, default: int, what: str) -> int:
                             f"{field.nodes[0]} ... {field.nodes[-1]})"
                             f"{did_you_mean(name, field.nodes)}")
     return int(field.nodes.index(name))
+
+
+def parse_range(option: str, text: str | None, *, least: int = 1) -> tuple[int, int] | None:
+    """``MIN..MAX`` (or one number) given to ``option``, read and checked (``None``: not
+    given): whole numbers with ``least <= MIN <= MAX``, else exit 2 with what to write."""
+    if text is None:
+        return None
+    low, dots, high = text.partition("..")
+    high = high if dots else low
+    if not low.strip().isdigit() or not high.strip().isdigit() \
+            or not least <= int(low) <= int(high):
+        raise TrailkitError(f"{option} {text}: write MIN..MAX, whole numbers with "
+                            f"{least} <= MIN <= MAX (e.g. {least + 2}..{least + 10})")
+    return int(low), int(high)

@@ -17,11 +17,14 @@ A design that fails any of these is a bug in the search and raises
 
 from __future__ import annotations
 
+import dataclasses
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
-from trailkit.models.answer import Status
+from trailkit.models.answer import Claim, Status
 from trailkit.models.errors import VerificationFailure
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import load_spec_text
@@ -38,6 +41,7 @@ from trailkit.solvers.tools.design.colour_search import (
 from trailkit.solvers.tools.design.fields import Field
 from trailkit.solvers.tools.design.inspection import without_edge
 from trailkit.solvers.tools.design.spec_out import design_spec_text
+from trailkit.solvers.tools.design.states import summarise, trap_step_range
 
 __all__ = ["DesignStatus", "Made", "make_designs"]
 
@@ -55,8 +59,10 @@ class DesignStatus(StrEnum):
 @dataclass(frozen=True, slots=True)
 class Made:
     """One design: its status, spec text (``None`` when there is nothing to write), the
-    shortest length and number of shortest walks, the claims certified (sentences), what
-    it lacks, the seed, the search's tries and the time taken."""
+    shortest length (a figure's lines) and number of shortest walks (a figure's
+    drawings), the claims certified (sentences), what it lacks, the seed, the search's
+    tries, the time taken, its measures by name (traps, failures, ...) and the
+    contract's claims where one was made (checked, or saying why not)."""
 
     status: DesignStatus
     text: str | None
@@ -67,6 +73,8 @@ class Made:
     seed: int
     tries: int
     time_s: float
+    measures: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    certificates: tuple[Claim, ...] = ()
 
 
 def _lacks(design: Design, targets: Targets) -> tuple[str, ...]:
@@ -82,16 +90,71 @@ def _lacks(design: Design, targets: Targets) -> tuple[str, ...]:
                    f"{targets.max_length}")
     if targets.unique and design.walks > 1:
         out.append(f"it has {design.walks:,} shortest walks, not one")
+    if design.traps is not None and design.trap_steps is not None:
+        out += _trap_lacks(design.traps, design.trap_steps, targets)
     if not out and targets.robust:
         out.append("some plank is critical (not robust)")
     return tuple(out) or ("it repeats a design already made",)
 
 
+def _trap_lacks(traps: int, steps: tuple[int, int], targets: Targets) -> list[str]:
+    """What a design's traps and trap steps lack, in words."""
+    out = []
+    if targets.traps and not targets.traps[0] <= traps <= targets.traps[1]:
+        out.append(f"it has {plural(traps, 'trap')}, not {targets.traps[0]} to "
+                   f"{targets.traps[1]}")
+    low, high = targets.trap_steps or (0, 0)
+    if targets.trap_steps and not (low <= steps[0] and steps[1] <= high):
+        have = f"{steps[0]}" if steps[0] == steps[1] else f"{steps[0]} to {steps[1]}"
+        out.append(f"its shortest walks have {have} trap steps, not all {low} to {high}")
+    return out
+
+
+def _impossible(field: Field, targets: Targets) -> str:
+    """Why no colouring of ``field`` can meet the targets (empty: some may)."""
+    bound = longest_possible(field, targets.colours)
+    if targets.min_length > bound:
+        return (f"no colouring can have a shortest walk of {targets.min_length} steps: a "
+                f"shortest walk enters a new (place, last colour) situation at every step, "
+                f"and {len(field.nodes)} places with {targets.colours} colours have {bound}")
+    most_traps = (len(field.nodes) - 1) * targets.colours
+    if targets.traps and targets.traps[0] > most_traps:
+        return (f"no colouring can have {targets.traps[0]} traps: a trap is a (place, last "
+                f"colour) situation at a place other than the goal, and "
+                f"{len(field.nodes)} places with {targets.colours} colours have "
+                f"{most_traps}")
+    longest = min(bound, targets.max_length or bound)
+    if targets.trap_steps and targets.trap_steps[0] > longest:
+        return (f"no colouring can have {targets.trap_steps[0]} trap steps: a shortest walk "
+                f"here has at most {longest} steps")
+    return ""
+
+
+def _measured(puzzle: Puzzle, design: Design) -> tuple[str, dict[str, Any]]:
+    """The traps and the trap steps of every shortest walk, measured by the state passes
+    ``inspect`` reports (:mod:`.states`), in words and by name; when the search measured
+    them too, the two must agree."""
+    summary = summarise(puzzle)
+    steps = trap_step_range(summary)
+    if design.traps is not None and (len(summary.traps), steps) != (design.traps,
+                                                                     design.trap_steps):
+        raise VerificationFailure(
+            f"the design search measured {design.traps} traps and trap steps "
+            f"{design.trap_steps}; inspect's state passes {len(summary.traps)} and {steps}")
+    assert steps is not None
+    span = f"{steps[0]}" if steps[0] == steps[1] else f"{steps[0]} to {steps[1]}"
+    return (f"measured: {plural(len(summary.traps), 'trap')}, {span} trap steps on every "
+            "shortest walk (inspect's state passes, agreeing with the search's; measures, "
+            "not certified claims)",
+            {"traps": len(summary.traps), "trap_steps": list(steps),
+             "situations": summary.reached})
+
+
 def _certify(puzzle: Puzzle, design: Design, targets: Targets, limits: Limits
-             ) -> tuple[str, ...]:
+             ) -> tuple[tuple[str, ...], tuple[Claim, ...]]:
     """Solve, count and (robust) solve without each walk plank; the claims certified, in
-    words. Raises :class:`VerificationFailure` when the pipeline disagrees with the
-    search."""
+    words, and the ``shortest`` and ``unique`` claims themselves. Raises
+    :class:`VerificationFailure` when the pipeline disagrees with the search."""
     answer = solve(puzzle, limits=limits)
     if answer.status is not Status.SOLVED or answer.length != design.length:
         raise VerificationFailure(f"the design search found a shortest walk of "
@@ -124,7 +187,7 @@ def _certify(puzzle: Puzzle, design: Design, targets: Targets, limits: Limits
                                           f"puzzle is {other.status.value}")
         claims.append("certified: robust: without any one plank of the walk a walk "
                       "remains, each verified (a plank off the walk cannot be critical)")
-    return tuple(claims)
+    return tuple(claims), (shortest, unique)
 
 
 def make_designs(field: Field, targets: Targets, names: tuple[str, ...], *, seed: int,
@@ -134,13 +197,9 @@ def make_designs(field: Field, targets: Targets, names: tuple[str, ...], *, seed
     all; stops at the first that is not found (with the best found when
     ``best_effort``)."""
     started = time.perf_counter()
-    bound = longest_possible(field, targets.colours)
-    if targets.min_length > bound:
-        return (Made(DesignStatus.IMPOSSIBLE, None, None, 0, (), (
-            f"no colouring can have a shortest walk of {targets.min_length} steps: a "
-            f"shortest walk enters a new (place, last colour) situation at every step, "
-            f"and {len(field.nodes)} places with {targets.colours} colours have "
-            f"{bound}",), seed, 0, 0.0),)
+    why = _impossible(field, targets)
+    if why:
+        return (Made(DesignStatus.IMPOSSIBLE, None, None, 0, (), (why,), seed, 0, 0.0),)
     out: list[Made] = []
     designed: set[tuple[int, ...]] = set()
     for n in range(how_many):
@@ -165,7 +224,9 @@ def _written(field: Field, design: Design, targets: Targets, names: tuple[str, .
     sketch = design_spec_text(field, design.colour, names, start=targets.start,
                               goal=targets.goal, made=made, claims=(), expect=expect)
     puzzle = load_spec_text(sketch, source="<design>")
-    claims = _certify(puzzle, design, targets, Limits())
+    claims, certificates = _certify(puzzle, design, targets, Limits())
+    said, measures = _measured(puzzle, design)
+    claims = (*claims, said)
     lacks = () if found else _lacks(design, targets)
     notes = [f"{claim[0].upper()}{claim[1:]}." for claim in claims]
     notes += [f"NOT MET (best found when the time ran out): {lack}." for lack in lacks]
@@ -174,4 +235,4 @@ def _written(field: Field, design: Design, targets: Targets, names: tuple[str, .
                             expect=expect)
     status = DesignStatus.DESIGNED if found else DesignStatus.NOT_FOUND
     return Made(status, text, design.length, design.walks, claims, lacks, seed,
-                design.tries, design.time_s)
+                design.tries, design.time_s, measures, certificates)

@@ -27,6 +27,7 @@ import time
 from dataclasses import dataclass
 
 from trailkit.solvers.tools.design.fields import Field
+from trailkit.solvers.tools.design.trap_judge import TrapMeasures, trap_measures
 
 __all__ = ["Design", "Targets", "evaluate", "longest_possible", "search"]
 
@@ -36,7 +37,8 @@ class Targets:
     """What the design must have: a start and goal (node indices), a shortest walk of
     ``min_length``..``max_length`` steps (``None``: no bound), ``unique`` (one shortest
     walk), ``robust`` (no plank critical), ``thin`` (the share of touching pairs that
-    may be left without a plank: 0 lays every one)."""
+    may be left without a plank: 0 lays every one), and the ``traps`` and every shortest
+    walk's ``trap_steps`` within ``(low, high)`` (``None``: any; docs/inspect.md)."""
 
     start: int
     goal: int
@@ -46,13 +48,21 @@ class Targets:
     unique: bool = False
     robust: bool = False
     thin: float = 0.0
+    traps: tuple[int, int] | None = None
+    trap_steps: tuple[int, int] | None = None
+
+    @property
+    def measures_traps(self) -> bool:
+        """Whether the targets bound the traps or the trap steps."""
+        return self.traps is not None or self.trap_steps is not None
 
 
 @dataclass(frozen=True, slots=True)
 class Design:
     """A colouring: ``colour[i]`` for the field's pair ``i`` (-1: no plank), what the
     judge found (``length``, ``walks``, ``shortfall``: 0 meets every target), and the
-    search's effort."""
+    search's effort; with trap targets, the ``traps`` and the least and most
+    ``trap_steps`` of a shortest walk (:mod:`.trap_judge`)."""
 
     colour: tuple[int, ...]
     length: int | None
@@ -60,6 +70,8 @@ class Design:
     shortfall: float
     tries: int
     time_s: float
+    traps: int | None = None
+    trap_steps: tuple[int, int] | None = None
 
     @property
     def meets_targets(self) -> bool:
@@ -111,14 +123,31 @@ def evaluate(adj: list[list[tuple[int, int]]], colour: list[int], colours: int,
     return None, 0
 
 
+def _outside(value: int, bounds: tuple[int, int] | None) -> int:
+    """How far ``value`` is outside ``bounds`` (0: inside, or no bounds)."""
+    return 0 if bounds is None else max(0, bounds[0] - value, value - bounds[1])
+
+
+Judged = tuple[float, int | None, int, TrapMeasures | None]
+"""The shortfall, shortest length, number of shortest walks and trap measures."""
+
+
 def _shortfall(adj: list[list[tuple[int, int]]], colour: list[int], targets: Targets
-               ) -> tuple[float, int | None, int]:
-    """How far ``colour`` is from the targets (0: it meets them), with its length and
-    number of shortest walks."""
-    length, walks = evaluate(adj, colour, targets.colours, targets.start, targets.goal)
+               ) -> Judged:
+    """How far ``colour`` is from the targets (0: it meets them), with its length,
+    number of shortest walks and (with trap targets) its trap measures."""
+    traps = None
+    if targets.measures_traps:
+        traps = trap_measures(adj, colour, targets.colours, targets.start, targets.goal)
+        length, walks = traps.length, traps.walks
+    else:
+        length, walks = evaluate(adj, colour, targets.colours, targets.start, targets.goal)
     if length is None:
-        return 1e6, None, 0
+        return 1e6, None, 0, traps
     short = 100.0 * max(0, targets.min_length - length)
+    if traps is not None:
+        short += 20.0 * _outside(traps.traps, targets.traps)
+        short += 30.0 * sum(_outside(n, targets.trap_steps) for n in traps.trap_steps)
     if targets.max_length is not None:
         short += 100.0 * max(0, length - targets.max_length)
     if targets.unique and walks > 1:
@@ -126,7 +155,7 @@ def _shortfall(adj: list[list[tuple[int, int]]], colour: list[int], targets: Tar
     if short == 0 and targets.robust:
         short += 5.0 * sum(1 for i in _one_walk(adj, colour, targets) if evaluate(
             adj, colour, targets.colours, targets.start, targets.goal, without=i)[0] is None)
-    return short, length, walks
+    return short, length, walks, traps
 
 
 def _one_walk(adj: list[list[tuple[int, int]]], colour: list[int], targets: Targets
@@ -185,8 +214,9 @@ def search(field: Field, targets: Targets, seed: int, time_limit: float,
     adj = _adjacency(field)
     pairs = len(field.pairs)
     colour = _fresh(rng, pairs, targets)
-    score, length, walks = _shortfall(adj, colour, targets)
-    best = (score, tuple(colour), length, walks)
+    judged = _shortfall(adj, colour, targets)
+    score = judged[0]
+    best = (score, tuple(colour), judged)
     tries, stale = 0, 0
     while best[0] > 0 or best[1] in avoid:
         if time.perf_counter() - started > time_limit:
@@ -198,7 +228,8 @@ def search(field: Field, targets: Targets, seed: int, time_limit: float,
             score = _shortfall(adj, colour, targets)[0]
         i, new = _neighbour(rng, colour, targets)
         old, colour[i] = colour[i], new
-        got, length, walks = _shortfall(adj, colour, targets)
+        judged = _shortfall(adj, colour, targets)
+        got = judged[0]
         if got == 0 and tuple(colour) in avoid:
             got = 0.5  # met, but designed already: keep looking
         if got <= score:
@@ -206,7 +237,9 @@ def search(field: Field, targets: Targets, seed: int, time_limit: float,
                 stale = 0
             score = got
             if got < best[0]:
-                best = (got, tuple(colour), length, walks)
+                best = (got, tuple(colour), judged)
         else:
             colour[i] = old
-    return Design(best[1], best[2], best[3], best[0], tries, time.perf_counter() - started)
+    _, length, walks, traps = best[2]
+    return Design(best[1], length, walks, best[0], tries, time.perf_counter() - started,
+                  traps.traps if traps else None, traps.trap_steps if traps else None)

@@ -13,7 +13,8 @@ state, its distance from a start and to the goal. From them, without another sea
   count apart, as ``count`` counts them);
 * the **traps**: states a walker can reach from which the goal can no longer be
   reached, and, along a given walk, the **trap steps**: the steps taken from a state
-  that has a move into a trap (a walker there could go wrong for good).
+  that has a move into a trap (a walker there could go wrong for good); over all
+  shortest walks at once, the least and the most of them (:func:`trap_step_range`).
 
 Nothing here is trusted: the walk shown is solved and verified by the pipeline, and
 the counts are compared with ``count`` in the tests.
@@ -27,7 +28,7 @@ from trailkit.models.answer import Walk
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.tools.repair.reusable import StateDistances, state_distances
 
-__all__ = ["StateSummary", "summarise", "walk_states"]
+__all__ = ["StateSummary", "summarise", "trap_step_range", "trap_steps", "walk_states"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,18 +95,43 @@ def walk_states(puzzle: Puzzle, summary: StateSummary, walk: Walk) -> list[int]:
     return states
 
 
+def _moves(summary: StateSummary, s: int) -> list[int]:
+    """The states one step from state ``s``."""
+    graph = summary.distances.graph
+    k, groups = graph.phases, graph.groups
+    out: list[int] = []
+    for c in graph.allowed[s % k]:
+        g = (s // k) * groups + c
+        out += graph.targets[graph.offsets[g]:graph.offsets[g + 1]].tolist()
+    return out
+
+
+def _beside_trap(summary: StateSummary, s: int) -> bool:
+    """Whether state ``s`` has a move into a trap."""
+    return any(t in summary.traps for t in _moves(summary, s))
+
+
 def trap_steps(summary: StateSummary, states: list[int]) -> int:
     """How many steps of a walk (its states, from :func:`walk_states`) leave a state
     that has a move into a trap."""
-    graph = summary.distances.graph
-    k, groups = graph.phases, graph.groups
-    count = 0
-    for s in states[:-1]:
-        v = s // k
-        for c in graph.allowed[s % k]:
-            g = v * groups + c
-            moves = graph.targets[graph.offsets[g]:graph.offsets[g + 1]].tolist()
-            if any(t in summary.traps for t in moves):
-                count += 1
-                break
-    return count
+    return sum(1 for s in states[:-1] if _beside_trap(summary, s))
+
+
+def trap_step_range(summary: StateSummary) -> tuple[int, int] | None:
+    """The least and the most trap steps of a shortest walk (``None``: no walk), level
+    by level along the states on some shortest walk."""
+    if summary.length is None:
+        return None
+    forward, backward = summary.distances.forward, summary.distances.backward
+    length = summary.length
+    level = {s: (0, 0) for s, d in enumerate(forward) if d == 0 and backward[s] == length}
+    for step in range(length):
+        nxt: dict[int, tuple[int, int]] = {}
+        for s, (lo, hi) in level.items():
+            add = int(_beside_trap(summary, s))
+            for t in _moves(summary, s):
+                if forward[t] == step + 1 and backward[t] == length - step - 1:
+                    a, b = nxt.get(t, (lo + add, hi + add))
+                    nxt[t] = (min(a, lo + add), max(b, hi + add))
+        level = nxt
+    return min(a for a, _ in level.values()), max(b for _, b in level.values())

@@ -1,17 +1,33 @@
-"""``trailkit design trail``: a one-stroke figure whose number of drawings is in a range.
+"""``trailkit design trail``: a one-stroke figure whose counts are in the ranges asked.
 
-A figure is a set of a field's touching pairs (its lines). The search draws random
-strokes on the field, each a random walk that never reuses a line: the lines of a
-stroke are connected and have an Euler trail by construction, so every candidate is a
-one-stroke figure. A stroke's length is steered by the count: longer while the figure
-has too few drawings, shorter while it has too many. Each candidate is counted by
-direct's exact count (the BEST theorem over Eulerian orientations), and the figure kept
-is written as a spec, read back, solved (the stroke verified) and counted again by the
-pipeline. The count has no certificate of its own, so the spec and the output say what
-it rests on: "counted by direct's exact count; not certified".
+A figure is a set of a field's touching pairs (its lines), some of them one-way with
+``--unique-start``. The search draws random strokes on the field, each a random walk
+that never reuses a line: the lines of a stroke are connected and have an Euler trail
+by construction, so every candidate is a one-stroke figure. A stroke's length is
+steered by the counts: longer while the figure has too few drawings (or failures),
+shorter while it has too many. Each candidate is judged by direct's exact count (the
+BEST theorem over Eulerian orientations) or, when failures are asked for, by direct's
+enumeration of every walk (:mod:`.figure_judge`).
 
-Every count is even (a drawing drawn backwards is another), so a range holding no even
-number is answered at once as impossible.
+Targets (:class:`TrailTargets`):
+
+* ``solutions``: the number of one-stroke drawings, as ``trailkit count`` gives it;
+* ``failures``: the number of failures (walks that get stuck before every line is
+  drawn), as ``trailkit count --failures`` gives it;
+* ``unique_start``: exactly one point starts a drawing. A figure whose lines all go
+  both ways never has that (its drawings start at both of its two odd points, or at
+  any point when none is odd), so the search makes a share of the stroke's lines
+  one-way, each the way the stroke drew it, until only one point starts a drawing.
+
+The figure kept is written as a spec, read back and certified
+(:func:`~.figure_judge.certify_figure`): solved (the stroke verified), counted again by
+the pipeline, its count certified by the ``count`` claim (the walks listed and every
+other walk refuted, checked by the independent checker) or, where it cannot be within
+the limits, the spec and the output say why and what the count rests on.
+
+Every count of drawings of a figure whose lines all go both ways is even (a drawing
+drawn backwards is another), so such a range holding no even number is answered at once
+as impossible.
 """
 
 from __future__ import annotations
@@ -20,136 +36,163 @@ import random
 import time
 from dataclasses import dataclass
 
-from trailkit.models.answer import Status
-from trailkit.models.errors import VerificationFailure
-from trailkit.models.spec import load_spec_text
-from trailkit.solvers.backends.direct.exact_count import exact_count
-from trailkit.solvers.pipeline import count, solve
 from trailkit.solvers.tools.design.certify_design import DesignStatus, Made
 from trailkit.solvers.tools.design.fields import Field
+from trailkit.solvers.tools.design.figure_judge import (
+    COUNT_RESTS_ON,
+    Figure,
+    Judged,
+    certify_figure,
+    judge,
+    trail_spec_text,
+)
 
-__all__ = ["COUNT_RESTS_ON", "make_trails", "trail_spec_text"]
-
-#: What a designed figure's count rests on, said in the spec and the output.
-COUNT_RESTS_ON = "counted by direct's exact count (BEST theorem); not certified"
+__all__ = ["COUNT_RESTS_ON", "TrailTargets", "make_trails", "trail_spec_text"]
 
 
 @dataclass(frozen=True, slots=True)
-class _Found:
-    lines: tuple[int, ...] | None
-    solutions: int
-    tries: int
+class TrailTargets:
+    """What a figure must have: ``solutions`` and ``failures`` ranges (``(low, high)``,
+    ``None``: any) and ``unique_start`` (exactly one point starts a drawing)."""
+
+    solutions: tuple[int, int] | None = None
+    failures: tuple[int, int] | None = None
+    unique_start: bool = False
+
+    def steer(self, got: Judged) -> int:
+        """+1 when the figure needs more lines, -1 fewer, 0 when it meets the counts."""
+        for bounds, value in ((self.solutions, got.solutions), (self.failures, got.failures)):
+            if bounds is None or value is None:
+                continue
+            if value < bounds[0]:
+                return 1
+            if value > bounds[1]:
+                return -1
+        return 0
+
+    def met(self, got: Judged) -> bool:
+        return got.complete and self.steer(got) == 0 and (
+            not self.unique_start or len(got.starts) == 1)
+
+    def words(self) -> str:
+        """The targets as the options that ask for them."""
+        out = [f"--{name} {b[0]}..{b[1]}" for name, b in
+               (("solutions", self.solutions), ("failures", self.failures)) if b]
+        return " ".join(out + (["--unique-start"] if self.unique_start else []))
 
 
-def trail_spec_text(field: Field, lines: tuple[int, ...], *, made: str,
-                    notes: tuple[str, ...] = (), solutions: int | None = None) -> str:
-    """The spec of the figure made of ``field``'s pairs ``lines``: kind ``trail``, the
-    layout of the nodes it uses, and (given ``solutions``) an ``expect:`` block."""
-    used = sorted({v for i in lines for v in field.pairs[i]})
-    names = field.nodes
-    out = ["trailkit: 1", f'name: "Designed one-stroke figure ({field.shape})"',
-           f"# Made by: {made}"]
-    out += [f"# {note}" for note in notes]
-    out += ["kind: trail", "layout:"]
-    out += [f"  {names[v]}: [{_number(field.positions[v][0])}, "
-            f"{_number(field.positions[v][1])}]" for v in used]
-    out.append("edges:")
-    out += [f"  - {names[field.pairs[i][0]]} {names[field.pairs[i][1]]}" for i in lines]
-    if solutions is not None:
-        out.append(f"expect: {{status: solved, length: {len(lines)}, "
-                   f"solutions: {solutions}}}")
-    return "\n".join(out) + "\n"
-
-
-def _number(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else f"{x:g}"
-
-
-def _stroke(field: Field, rng: random.Random, length: int) -> tuple[int, ...]:
-    """The lines of a random stroke of at most ``length`` lines, none used twice."""
+def _stroke(field: Field, rng: random.Random, length: int) -> list[tuple[int, int]]:
+    """A random stroke of at most ``length`` lines, none used twice: each line with
+    the node it was drawn from."""
     touching: dict[int, list[tuple[int, int]]] = {}
     for i, (u, v) in enumerate(field.pairs):
         touching.setdefault(u, []).append((i, v))
         touching.setdefault(v, []).append((i, u))
     at = rng.choice(sorted(touching))
-    used: list[int] = []
+    used: list[tuple[int, int]] = []
     while len(used) < length:
-        free = [(i, v) for i, v in touching[at] if i not in used]
+        free = [(i, v) for i, v in touching[at] if all(i != j for j, _ in used)]
         if not free:
             break
-        i, at = rng.choice(free)
-        used.append(i)
-    return tuple(sorted(used))
+        i, v = rng.choice(free)
+        used.append((i, at))
+        at = v
+    return used
 
 
-def _count(field: Field, lines: tuple[int, ...], deadline: float) -> int | None:
-    """The figure's number of one-stroke drawings (``None`` past the deadline)."""
-    puzzle = load_spec_text(trail_spec_text(field, lines, made="search"), source="<design>")
-    counted = exact_count(puzzle, max(0.0, deadline - time.monotonic()))
-    return counted.solutions if counted is not None and counted.complete else None
+def _figure(field: Field, stroke: list[tuple[int, int]], rng: random.Random,
+            one_way: float) -> Figure:
+    """The stroke's lines, sorted; a share ``one_way`` of them one-way, each the way the
+    stroke drew it (1: from the pair's first node, -1: towards it)."""
+    ways = {i: (1 if field.pairs[i][0] == frm else -1) if rng.random() < one_way else 0
+            for i, frm in stroke}
+    return tuple(sorted(ways.items()))
 
 
-def _search(field: Field, low: int, high: int, seed: int, deadline: float,
-            made: frozenset[tuple[int, ...]]) -> _Found:
-    """Random strokes, their length steered by the count, until one is in range."""
+@dataclass(frozen=True, slots=True)
+class _Found:
+    figure: Figure | None
+    judged: Judged | None
+    tries: int
+    best: Judged | None = None
+
+
+def _search(field: Field, targets: TrailTargets, seed: int, deadline: float,
+            made: frozenset[Figure]) -> _Found:
+    """Random strokes, their length steered by the counts, until one meets every
+    target (``best``: the last complete judgement, for what a miss lacks)."""
     rng = random.Random(seed)
     length = max(1, len(field.pairs) // 2)
-    tries = 0
+    tries, best = 0, None
     while time.monotonic() < deadline:
         tries += 1
-        lines = _stroke(field, rng, length)
-        if lines in made:
+        share = rng.uniform(0.3, 1.0) if targets.unique_start else 0.0
+        figure = _figure(field, _stroke(field, rng, length), rng, share)
+        if figure in made:
             length = min(len(field.pairs), length + 1)
             continue
-        n = _count(field, lines, deadline)
-        if n is None:
-            break
-        if low <= n <= high:
-            return _Found(lines, n, tries)
-        length = min(len(field.pairs), length + 1) if n < low else max(1, length - 1)
-    return _Found(None, 0, tries)
+        got = judge(field, figure, deadline, failures=targets.failures is not None)
+        if not got.complete:
+            if time.monotonic() >= deadline:
+                break
+            length = max(1, length - 1)  # too many walks to count in time: smaller
+            continue
+        best = got
+        if targets.met(got):
+            return _Found(figure, got, tries, got)
+        step = targets.steer(got)
+        length = min(len(field.pairs), max(1, length + (step or rng.choice((-1, 1)))))
+    return _Found(None, None, tries, best)
 
 
-def make_trails(field: Field, low: int, high: int, *, seed: int, how_many: int,
-                time_limit: float, made: str) -> tuple[Made, ...]:
-    """Up to ``how_many`` different figures with ``low`` to ``high`` drawings, within
-    ``time_limit`` seconds in all; each written, read back, solved and counted again."""
+def _impossible(low: int, high: int, targets: TrailTargets) -> str:
+    """Why no figure can meet the targets (empty: some may)."""
+    if not targets.unique_start and low == high and low % 2:
+        return (f"no figure has {low} one-stroke drawings: every count is even (each "
+                "drawing drawn backwards is another)")
+    return ""
+
+
+def make_trails(field: Field, low: int = 1, high: int = 1_000_000, *, seed: int,
+                how_many: int, time_limit: float, made: str,
+                failures: tuple[int, int] | None = None, unique_start: bool = False
+                ) -> tuple[Made, ...]:
+    """Up to ``how_many`` different figures with ``low`` to ``high`` drawings (and, when
+    given, ``failures`` in range, one start with ``unique_start``), within
+    ``time_limit`` seconds of search in all; each written, read back and certified."""
     started = time.monotonic()
-    if not any(n % 2 == 0 for n in range(low, min(high, low + 1) + 1)):
-        return (Made(DesignStatus.IMPOSSIBLE, None, None, 0, (), (
-            f"no figure has {low} one-stroke drawings: every count is even (each "
-            "drawing drawn backwards is another)",), seed, 0, 0.0),)
+    targets = TrailTargets((low, high), failures, unique_start)
+    why = _impossible(low, high, targets)
+    if why:
+        return (Made(DesignStatus.IMPOSSIBLE, None, None, 0, (), (why,), seed, 0, 0.0),)
     out: list[Made] = []
-    done: set[tuple[int, ...]] = set()
+    done: set[Figure] = set()
     for n in range(how_many):
         t0 = time.monotonic()
-        found = _search(field, low, high, seed + n, started + time_limit, frozenset(done))
+        found = _search(field, targets, seed + n, started + time_limit, frozenset(done))
         took = time.monotonic() - t0
-        if found.lines is None:
-            out.append(Made(DesignStatus.NOT_FOUND, None, None, 0, (), (
-                f"no figure with {low} to {high} one-stroke drawings was found before "
-                "the time ran out",), seed + n, found.tries, took))
+        if found.figure is None or found.judged is None:
+            out.append(Made(DesignStatus.NOT_FOUND, None, None, 0, (),
+                            _lacks(targets, found.best), seed + n, found.tries, took))
             break
-        done.add(found.lines)
-        out.append(_written(field, found, seed + n, made, took))
+        done.add(found.figure)
+        done_ = certify_figure(field, found.figure, found.judged,
+                               made=f"{made} --seed {seed + n}", claim_seconds=time_limit,
+                               unique_start=unique_start)
+        out.append(Made(DesignStatus.DESIGNED, done_.text, len(found.figure),
+                        found.judged.solutions, done_.claims, (), seed + n, found.tries, took,
+                        done_.measures, done_.certificates))
     return tuple(out)
 
 
-def _written(field: Field, found: _Found, seed: int, made: str, took: float) -> Made:
-    """The figure as a spec, read back, solved and counted again by the pipeline."""
-    assert found.lines is not None
-    claim = f"{found.solutions:,} one-stroke drawings: {COUNT_RESTS_ON}"
-    text = trail_spec_text(field, found.lines, made=f"{made} --seed {seed}",
-                           notes=(f"{claim[0].upper()}{claim[1:]}.",),
-                           solutions=found.solutions)
-    puzzle = load_spec_text(text, source="<design>")
-    answer = solve(puzzle)
-    counted = count(puzzle)
-    if answer.status is not Status.SOLVED or not answer.verified \
-            or not counted.complete or counted.solutions != found.solutions:
-        raise VerificationFailure(f"the design search counted {found.solutions} drawings; "
-                                  f"the pipeline: {answer.status.value}, "
-                                  f"{counted.solutions}")
-    return Made(DesignStatus.DESIGNED, text, len(found.lines), found.solutions,
-                (claim, "verified: a one-stroke drawing (the walk checked by the "
-                        "independent checker)"), (), seed, found.tries, took)
+def _lacks(targets: TrailTargets, best: Judged | None) -> tuple[str, ...]:
+    """What the search's last figure lacked when the time ran out, in words."""
+    head = f"no figure with {targets.words()} was found before the time ran out"
+    if best is None:
+        return (head,)
+    have = [f"{best.solutions:,} drawings"]
+    if best.failures is not None:
+        have.append(f"{best.failures:,} failures")
+    if targets.unique_start:
+        have.append(f"{len(best.starts)} points that start a drawing")
+    return (f"{head} (the last figure counted had {', '.join(have)})",)
