@@ -19,7 +19,7 @@ from typing import Any
 
 from trailkit.models.answer import Status
 from trailkit.solvers.frontends.cli import output
-from trailkit.solvers.frontends.cli.design_options import design_files, write_and_show
+from trailkit.solvers.frontends.cli.design_command import design_files, write_and_show
 from trailkit.solvers.frontends.cli.options import (
     Exit,
     add_json,

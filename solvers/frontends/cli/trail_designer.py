@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from trailkit.solvers.frontends.cli.design_options import (
+from trailkit.solvers.frontends.cli.design_command import (
     design_field,
     design_files,
     parse_range,
