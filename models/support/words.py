@@ -32,12 +32,15 @@ def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n:,} {one if n == 1 else (many or one + 's')}"
 
 
-def seconds(t: float) -> str:
-    """A time as people read it: three significant figures, never an exponent.
+def seconds(t: float | None) -> str:
+    """A time as people read it: three significant figures, never an exponent (a time
+    limit that is ``None`` is none).
 
-    >>> seconds(29.91602856), seconds(60.0), seconds(0.5), seconds(1234.5)
-    ('29.9 s', '60 s', '0.5 s', '1234 s')
+    >>> seconds(29.91602856), seconds(60.0), seconds(0.5), seconds(1234.5), seconds(None)
+    ('29.9 s', '60 s', '0.5 s', '1234 s', 'none')
     """
+    if t is None:
+        return "none"
     return f"{t:.3g} s" if t < 1000 else f"{t:.0f} s"
 
 
