@@ -126,7 +126,11 @@ def _swap(document: dict[str, Any]) -> None:
     (lambda d: d["certificate"].update(candidates=5), "the spec's repair rules allow 6 "
                                                      "changes, the certificate counted 5"),
     (lambda d: d["certificate"]["repair"]["walk"].pop(), "the repair's walk breaks"),
-], ids=["stated", "three", "one", "dropped", "swapped", "candidates", "walk"])
+    (lambda d: d["certificate"].update(sets=5), "no certificate for the puzzle as given"),
+    (lambda d: d["certificate"].pop("repair"), "no repair of 2 changes is given"),
+    (_both(10**9), "no certificate for adding a domino 1-2 and adding a domino 1-3"),
+], ids=["stated", "three", "one", "dropped", "swapped", "candidates", "walk", "not-a-list",
+        "no-repair", "absurd"])
 def test_an_edited_certificate_is_rejected_with_its_reason(
         certificate: Path, capsys: pytest.CaptureFixture[str], edit: Any,
         reason: str) -> None:
@@ -165,6 +169,45 @@ def test_a_set_without_a_certificate_is_named(monkeypatch: pytest.MonkeyPatch) -
     assert claim.why.startswith("not certified (no unsolvability certificate for add a new "
                                 "domino 2-3: the time limit was reached); rests on the "
                                 "repair search:"), claim.why
+
+
+def _either_way(change: dict[str, Any]) -> str:
+    """A change object as text, a new two-way edge's ends in name order, ids as text."""
+    change = {k: v for k, v in change.items() if k != "old_colour"}
+    if "edge" in change:
+        change["edge"] = str(change["edge"])
+    if change["op"] == "add" and not change.get("directed") and change["to"] < change["from"]:
+        change["from"], change["to"] = change["to"], change["from"]
+    return json.dumps(change, sort_keys=True)
+
+
+def test_the_checker_derives_the_changes_the_repair_search_chooses_from() -> None:
+    """The checker's own derivation of the allowed changes (touching nodes of a layout
+    found by a sweep, not the search's grid of cells) gives the same changes as the repair
+    search's, on every bundled spec with few enough of them."""
+    from trailkit.models.checking.change_sets import allowed_changes
+    from trailkit.models.repair_rules import RepairRules
+    from trailkit.solvers.tools.repair.candidates import candidate_changes
+
+    tried = 0
+    for path in sorted((ROOT / "specs").rglob("*.yaml")):
+        puzzle = load_spec(path)
+        rules = puzzle.repair or RepairRules.default(has_layout=bool(puzzle.layout))
+        if rules.add == "any" and puzzle.num_nodes > 60:
+            continue
+        for variant in (rules, rules.with_(recolour=True, remove=True)):
+            mine = allowed_changes(puzzle, variant)
+            assert not isinstance(mine, str)
+            theirs = [json.dumps(c.to_json(puzzle))
+                      for c in candidate_changes(puzzle, variant)]
+            said = [{"op": op, "from": u, "to": v, "colour": colour,
+                     **({} if edge is None else {"edge": edge}),
+                     **({"directed": True} if one_way else {})}
+                    for op, u, v, colour, edge, one_way in mine]
+            assert sorted(map(_either_way, said)) == \
+                sorted(_either_way(json.loads(c)) for c in theirs), path
+        tried += 1
+    assert tried >= 20
 
 
 # ------------------------------------------------------------------ brute force

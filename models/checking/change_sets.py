@@ -50,10 +50,20 @@ SET_LIMIT = 2_000
 Key = tuple[str, str, str, Any, Any, bool]
 
 
-def set_count(candidates: int, changes: int) -> int:
+def set_count(candidates: int, changes: int, *, stop: int | None = None) -> int:
     """Sets of fewer than ``changes`` of ``candidates`` changes, clashes included: the
-    bound a certificate is held to before anything is made or checked."""
-    return sum(math.comb(candidates, j) for j in range(max(changes, 0)))
+    bound a certificate is held to before anything is made or checked (the sum stops
+    once past ``stop``, for a file that states an absurd number).
+
+    >>> set_count(6, 2), set_count(2016, 2), set_count(30, 4)
+    (7, 2017, 4526)
+    """
+    total = 0
+    for j in range(min(max(changes, 0), candidates + 1)):
+        total += math.comb(candidates, j)
+        if stop is not None and total > stop:
+            break
+    return total
 
 
 def change_sets_verdict(puzzle: Puzzle, data: Mapping[str, Any], *, rules: Any = None
@@ -70,15 +80,16 @@ def change_sets_verdict(puzzle: Puzzle, data: Mapping[str, Any], *, rules: Any =
     if data.get("candidates") != len(allowed):
         return Verdict([f"the spec's repair rules allow {plural(len(allowed), 'change')}, "
                         f"the certificate counted {data.get('candidates')!r}"])
-    needed = set_count(len(allowed), k)
-    if needed > SET_LIMIT:
-        return Verdict([f"{needed:,} change sets to refute; the checker checks at most "
-                        f"{SET_LIMIT:,}"])
-    listed = {_set_key(item["changes"]): item for item in data.get("sets") or []
+    if set_count(len(allowed), k, stop=SET_LIMIT) > SET_LIMIT:
+        return Verdict([f"{plural(k, 'change')} would need more than {SET_LIMIT:,} change "
+                        "sets refuted; the checker checks at most that many"])
+    sets = data.get("sets")
+    listed = {_set_key(item["changes"]): item for item in
+              (sets if isinstance(sets, list) else [])
               if isinstance(item, Mapping) and isinstance(item.get("changes"), list)}
     kinds: Counter[str] = Counter()
     for combo in _clash_free(puzzle, allowed, k):
-        item = listed.get(tuple(sorted(combo, key=repr)))
+        item = listed.get(combo)
         if item is None:
             return Verdict([f"no certificate for {_set_words(puzzle, combo)}"])
         order = [_key(c) for c in item["changes"]]
@@ -94,9 +105,9 @@ def change_sets_verdict(puzzle: Puzzle, data: Mapping[str, Any], *, rules: Any =
     walked = _repair_walk(puzzle, allowed, data.get("repair"), k)
     if isinstance(walked, str):
         return Verdict([walked])
-    sets = sum(kinds.values())
+    refuted = sum(kinds.values())
     return Verdict(holds=in_puzzle_words(puzzle, (
-        f"each of the {plural(sets, 'set')} of at most {plural(k - 1, 'change')} that the "
+        f"each of the {plural(refuted, 'set')} of at most {plural(k - 1, 'change')} that the "
         f"spec's repair rules allow ({plural(len(allowed), 'candidate change')}, derived "
         "by the checker) leaves the puzzle unsolvable ("
         + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
@@ -144,25 +155,35 @@ def _new_edges(puzzle: Puzzle, add: Any) -> list[tuple[str, str, Any, bool]] | s
         return [(a, b, None, False) for a, b in combinations(names, 2)]
     if not puzzle.layout:
         return "the repair rules add edges between touching nodes, but the spec has no layout"
-    points = [(name, puzzle.layout[name]) for name in names if name in puzzle.layout]
-    gaps = {(a, b): math.hypot(p[0] - q[0], p[1] - q[1])
-            for (a, p), (b, q) in combinations(points, 2)}
+    points = sorted((puzzle.layout[name], name) for name in names if name in puzzle.layout)
     joined = {frozenset((names[t], names[h])) for t, h in zip(puzzle.tail, puzzle.head,
                                                                strict=True)}
-    reach = min(gaps.values(), default=0.0) * 1.01
-    return [(a, b, None, False) for (a, b), d in gaps.items()
-            if d <= reach and frozenset((a, b)) not in joined]
+    best = math.inf
+    for i, ((x, y), _) in enumerate(points):  # a sweep along x: the closest two
+        for (x2, y2), _ in points[i + 1:]:
+            if x2 - x >= best:
+                break
+            best = min(best, math.hypot(x - x2, y - y2))
+    reach = best * 1.01
+    found = []
+    for i, ((x, y), a) in enumerate(points):  # again: every pair as close, 1% tolerance
+        for (x2, y2), b in points[i + 1:]:
+            if x2 - x > reach:
+                break
+            if math.hypot(x - x2, y - y2) <= reach and frozenset((a, b)) not in joined:
+                found.append((a, b, None, False))
+    return found
 
 
 def _clash_free(puzzle: Puzzle, allowed: Sequence[Key], k: int) -> list[tuple[Key, ...]]:
     """Each set of fewer than ``k`` allowed changes touching distinct existing edges,
     once (as sorted keys)."""
     found: dict[tuple[Key, ...], None] = {}
-    for j in range(k):
+    for j in range(min(k, len(allowed) + 1)):
         for combo in combinations(allowed, j):
             edges = [c[4] for c in combo if c[0] != "add"]
             if len(set(edges)) == len(edges):
-                found[tuple(sorted(combo, key=repr))] = None
+                found[_set_key(combo)] = None
     return list(found)
 
 
@@ -176,8 +197,17 @@ def _key(change: Any) -> Key:
             bool(change.get("directed", False)))
 
 
+def _same(key: Key) -> Key:
+    """``key`` as sets are matched: a new two-way edge is the same either way round."""
+    if key[0] == "add" and not key[5] and key[2] < key[1]:
+        return (key[0], key[2], key[1], key[3], key[4], key[5])
+    return key
+
+
 def _set_key(changes: Sequence[Any]) -> tuple[Key, ...]:
-    return tuple(sorted((_key(c) for c in changes), key=repr))
+    """A set of changes (objects of the file, or keys) as sets are matched."""
+    keys = (c if isinstance(c, tuple) else _key(c) for c in changes)
+    return tuple(sorted((_same(k) for k in keys), key=repr))
 
 
 def _set_words(puzzle: Puzzle, changes: Sequence[Key]) -> str:
@@ -237,7 +267,7 @@ def _repair_walk(puzzle: Puzzle, allowed: Sequence[Key], repair: Any, k: int) ->
         return f"no repair of {plural(k, 'change')} is given"
     changes = [_key(c) for c in repair["changes"]]
     edited = [c[4] for c in changes if c[0] != "add"]
-    if len(changes) != k or Counter(changes) - Counter(allowed) or \
+    if len(changes) != k or Counter(map(_same, changes)) - Counter(map(_same, allowed)) or \
             len(set(edited)) != len(edited):
         return (f"the repair given is not {plural(k, 'change')} the spec's repair rules "
                 "allow, each to a different edge")
