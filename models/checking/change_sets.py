@@ -11,18 +11,15 @@ such set with an unsolvability certificate of the puzzle it makes, and one repai
                "certificate": {"type": "parity", ...}}, ...],
      "repair": {"changes": [CHANGE, CHANGE], "start": "2", "walk": [EDGE ID, ...]}}
 
-A ``CHANGE`` is the contract's change object (``op``, ``from``, ``to``, ``colour``,
-``edge`` for a removal or recolouring, ``directed`` for a one-way new edge).
-
-The checker trusts none of it. It derives the allowed changes from the rules itself
-(sharing no code with the repair search in ``solvers/``): new edges between touching
-nodes of the ``layout:`` (the smallest distance between two laid-out nodes, 1%
-tolerance, no edge there yet), between any two nodes, or from the candidate list, in
-each allowed colour; every edge recoloured to each other allowed colour; every edge
-removed where each edge must be used exactly once; none touching a protected node. It
-lists every set of fewer than ``k`` of them that touch distinct existing edges,
-applies each to the puzzle itself and has that set's certificate checked by the
-checker of its kind; the repair is applied alike and its walk verified.
+(``CHANGE``: the contract's change object.) The checker trusts none of it. It derives
+the allowed changes from the rules itself, sharing no code with the repair search: new
+edges between touching nodes of the ``layout:`` (the smallest distance between two
+laid-out nodes, 1% tolerance, no edge there yet), between any two nodes, or from the
+candidate list, in each allowed colour; every edge recoloured to each other allowed
+colour; every edge removed where each edge must be used exactly once; none touching a
+protected node. It lists every set of fewer than ``k`` of them touching distinct
+existing edges, applies each to the puzzle itself and has that set's certificate
+checked by the checker of its kind; the repair is applied alike, its walk verified.
 """
 
 from __future__ import annotations
@@ -119,11 +116,13 @@ def allowed_changes(puzzle: Puzzle, rules: Any = None) -> list[Key] | str:
     """Every single change ``rules`` (default: the spec's) allow, or why none can be
     derived."""
     rules = rules if rules is not None else puzzle.repair
-    add = getattr(rules, "add", None) or ("layout" if puzzle.layout else "any")
+    add = getattr(rules, "add", None)
+    add = ("layout" if puzzle.layout else "any") if add is None else add
     protect = set(getattr(rules, "protect", ()) or ())
     palette: tuple[Any, ...] = (None,)
     if puzzle.colours is not None:
-        palette = tuple(getattr(rules, "colours", None) or puzzle.colours.names)
+        chosen = getattr(rules, "colours", None)
+        palette = tuple(puzzle.colours.names if chosen is None else chosen)
     new = _new_edges(puzzle, add)
     if isinstance(new, str):
         return new
@@ -191,10 +190,10 @@ def _key(change: Any) -> Key:
     """A change object of the file as the checker compares it."""
     if not isinstance(change, Mapping):
         return ("?", "", "", None, None, False)
-    edge = change.get("edge")
+    edge, colour = change.get("edge"), change.get("colour")
     return (str(change.get("op")), str(change.get("from")), str(change.get("to")),
-            change.get("colour"), None if edge is None else str(edge),
-            bool(change.get("directed", False)))
+            colour if colour is None or isinstance(colour, str) else repr(colour),
+            None if edge is None else str(edge), bool(change.get("directed", False)))
 
 
 def _same(key: Key) -> Key:
