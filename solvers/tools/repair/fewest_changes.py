@@ -198,14 +198,7 @@ def repair(puzzle: Puzzle, rules: RepairRules | None = None, *,
     finder = _Finder(puzzle, rules, changes, limits, all_repairs, max_changes, backend,
                      why_zero, bound, bound_why)
     result = finder.run()
-    claim = None
-    if result["status"] is RepairStatus.REPAIRED and result["changes"] >= 2:
-        from trailkit.solvers.tools.repair.fewest_certificate import fewest_claim
-
-        best = result["repairs"][0]
-        claim = fewest_claim(puzzle, rules, changes, best.changes, best.puzzle,
-                             best.answer.walk, original, limits, minimal=result["minimal"],
-                             rests_on=result["proof"])
+    claim = _certified(finder, result, original)
     return RepairResult(**common, **result, claim=claim, time_s=time.perf_counter() - began)
 
 
@@ -545,6 +538,22 @@ class _Finder:
     def undecided(self) -> dict[str, Any]:
         return {"status": RepairStatus.UNKNOWN, "method": "search",
                 "reason": f"{self.proof_so_far()}; {self.stopped or 'the optimiser gave up'}"}
+
+
+def _certified(finder: _Finder, result: dict[str, Any], original: Answer) -> Claim | None:
+    """The ``fewest-changes`` claim of a repair of 2 or more changes, with its
+    ``change-sets`` certificate made in the time the search left (``None`` for fewer
+    changes, or no repair)."""
+    if result["status"] is not RepairStatus.REPAIRED or result["changes"] < 2:
+        return None
+    from trailkit.solvers.tools.repair.fewest_certificate import fewest_claim
+
+    left = None if finder.deadline is None else max(0.0, finder.deadline - time.monotonic())
+    best = result["repairs"][0]
+    return fewest_claim(finder.puzzle, finder.rules, finder.changes, best.changes,
+                        best.puzzle, best.answer.walk, original,
+                        replace(finder.limits, time_limit=left), minimal=result["minimal"],
+                        rests_on=result["proof"])
 
 
 def repair_mismatches(puzzle: Puzzle, result: RepairResult) -> list[str]:
