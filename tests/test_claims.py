@@ -285,18 +285,18 @@ def test_a_one_change_repair_rests_on_the_originals_certificate(
                                           "certificate": "closed-set", "checked": True}]
 
 
-def test_a_two_change_repair_says_it_is_not_certified(
+def test_a_two_change_repair_is_certified_by_its_change_sets(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = tmp_path / "two.yaml"
     spec.write_text("trailkit: 1\nkind: trail\nclosed: true\nedges: [a b, c d]\n",
                     encoding="utf-8")
     code, out, _ = run(["repair", str(spec)], capsys)
     assert code == 0
-    assert "repair with 2 changes (the fewest not certified (no certificate for repairs " \
-        "of 2 changes yet); rests on the repair search:" in out
+    assert "repair with 2 changes (the fewest, proven: every smaller set of changes " \
+        "refuted, change-sets certificate accepted by the independent checker;" in out
     _, out, _ = run(["repair", str(spec), "--json"], capsys)
-    claim = json.loads(out)["claims"][0]
-    assert claim["checked"] is False and claim["why"].startswith("not certified")
+    assert json.loads(out)["claims"] == [{"claim": "fewest-changes",
+                                          "certificate": "change-sets", "checked": True}]
 
 
 def test_fewest_changes_claims_follow_the_original_answer() -> None:

@@ -27,6 +27,7 @@ from typing import Any
 
 from trailkit.models.answer import Answer, Certificate, Claim, Status
 from trailkit.models.checking.certificates import check_certificate, verdict
+from trailkit.models.checking.change_sets import change_sets_verdict
 from trailkit.models.errors import (
     Location,
     SpecError,
@@ -349,6 +350,20 @@ def _side_proof(body: dict[str, Any], path: str) -> dict[str, Any] | str:
     return {**body, "proof": side}
 
 
+def _misstated(obj: dict[str, Any], body: dict[str, Any], kind: str) -> str:
+    """Where the file's stated values (``claim``, ``length``, ``solutions``, ``changes``)
+    differ from its certificate's, or state what its kind cannot certify (empty: none)."""
+    stated = [f"the file states {key} {obj[key]!r} but its certificate {body.get(key)!r}"
+              for key in ("claim", "length", "solutions", "changes")
+              if key in obj and key in body and obj[key] != body[key]]
+    if obj.get("claim") == "fewest-changes" and obj.get("changes") != 1 and \
+            kind != "change-sets":
+        stated.append(f"the file states changes {obj.get('changes')!r}, but a fewest-changes "
+                      f"certificate of type {kind} certifies 1 change (the puzzle as given "
+                      "unsolvable; more take a change-sets certificate)")
+    return stated[0] if stated else ""
+
+
 def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None = None,
                            progress: Callable[[str], None] | None = None
                            ) -> CertificateCheck:
@@ -389,16 +404,14 @@ def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None =
                                     str(body["type"]))
         body = read
     certificate = Certificate.from_json(body)
-    stated = [f"the file states {key} {obj[key]!r} but its certificate {body.get(key)!r}"
-              for key in ("claim", "length", "solutions")
-              if key in obj and key in body and obj[key] != body[key]]
-    if obj.get("claim") == "fewest-changes" and obj.get("changes") != 1:
-        stated.append(f"the file states changes {obj.get('changes')!r}, but a fewest-changes "
-                      "certificate certifies 1 change (the puzzle as given unsolvable)")
+    stated = _misstated(obj, body, certificate.kind)
     if stated:
-        return CertificateCheck(False, f"{certificate.kind} certificate: {stated[0]}",
+        return CertificateCheck(False, f"{certificate.kind} certificate: {stated}",
                                 certificate.kind)
-    checked = verdict(puzzle, certificate, progress=progress)
+    if certificate.kind == "change-sets":
+        checked = change_sets_verdict(puzzle, certificate.data)
+    else:
+        checked = verdict(puzzle, certificate, progress=progress)
     if checked.problems:
         return CertificateCheck(False, f"{certificate.kind} certificate: "
                                 + "; ".join(checked.problems[:5]), certificate.kind)

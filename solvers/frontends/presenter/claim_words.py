@@ -174,6 +174,8 @@ def fewest_words(claim: Claim) -> str:
         return f"the fewest {claim.why}"
     if claim.certificate is None:
         return "the fewest, proven: the puzzle as given has a verified walk"
+    if claim.certificate.kind == "change-sets":
+        return f"the fewest, proven: every smaller set of changes refuted, {proof_words(claim)}"
     return f"the fewest, proven: the original's {proof_words(claim)}"
 
 

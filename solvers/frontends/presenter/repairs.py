@@ -121,7 +121,10 @@ def repair_json(result: RepairResult, spec: str) -> dict[str, Any]:
 
 
 def _fewest(result: RepairResult) -> Any:
-    """The ``fewest-changes`` claim of a repair, and what it rests on."""
+    """The ``fewest-changes`` claim of a repair, and what it rests on: the one the repair
+    made (2 or more changes), else the pipeline's (0 or 1)."""
+    if result.claim is not None:
+        return result.claim
     return fewest_changes_claim(result.changes, result.original, minimal=result.minimal,
                                 proof=result.proof)
 

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from trailkit.models.answer import Answer, Status
+from trailkit.models.answer import Answer, Claim, Status
 from trailkit.models.errors import BackendUnavailable, UnsupportedPuzzle, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.repair_rules import RepairRules
@@ -130,7 +130,10 @@ class RepairResult:
     ``repairs`` one repair with that many changes, or every one with ``all_repairs``
     (``complete_list`` says whether the list is known to hold them all); ``proof`` says
     in words what is proven about minimality (or about there being no repair);
-    ``original`` is the answer for the puzzle as given.
+    ``original`` is the answer for the puzzle as given. ``claim`` is the
+    ``fewest-changes`` claim of 2 or more changes, with its ``change-sets`` certificate
+    when the independent checker accepted one (``None`` for fewer changes: the pipeline's
+    :func:`~trailkit.solvers.pipeline.claims.fewest_changes_claim` says those).
     """
 
     status: RepairStatus
@@ -147,6 +150,7 @@ class RepairResult:
     reason: str = ""
     time_s: float = 0.0
     stats: dict[str, object] = field(default_factory=dict)
+    claim: Claim | None = None
 
 
 def repair(puzzle: Puzzle, rules: RepairRules | None = None, *,
@@ -194,7 +198,8 @@ def repair(puzzle: Puzzle, rules: RepairRules | None = None, *,
     finder = _Finder(puzzle, rules, changes, limits, all_repairs, max_changes, backend,
                      why_zero, bound, bound_why)
     result = finder.run()
-    return RepairResult(**common, **result, time_s=time.perf_counter() - began)
+    claim = _certified(finder, result, original)
+    return RepairResult(**common, **result, claim=claim, time_s=time.perf_counter() - began)
 
 
 def rank_repairs(puzzle: Puzzle, candidates: Sequence[Change], repairs: Sequence[Repair]
@@ -533,6 +538,22 @@ class _Finder:
     def undecided(self) -> dict[str, Any]:
         return {"status": RepairStatus.UNKNOWN, "method": "search",
                 "reason": f"{self.proof_so_far()}; {self.stopped or 'the optimiser gave up'}"}
+
+
+def _certified(finder: _Finder, result: dict[str, Any], original: Answer) -> Claim | None:
+    """The ``fewest-changes`` claim of a repair of 2 or more changes, with its
+    ``change-sets`` certificate made in the time the search left (``None`` for fewer
+    changes, or no repair)."""
+    if result["status"] is not RepairStatus.REPAIRED or result["changes"] < 2:
+        return None
+    from trailkit.solvers.tools.repair.fewest_certificate import fewest_claim
+
+    left = None if finder.deadline is None else max(0.0, finder.deadline - time.monotonic())
+    best = result["repairs"][0]
+    return fewest_claim(finder.puzzle, finder.rules, finder.changes, best.changes,
+                        best.puzzle, best.answer.walk, original,
+                        replace(finder.limits, time_limit=left), minimal=result["minimal"],
+                        rests_on=result["proof"])
 
 
 def repair_mismatches(puzzle: Puzzle, result: RepairResult) -> list[str]:

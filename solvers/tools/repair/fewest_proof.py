@@ -3,8 +3,11 @@
 The repair search lives above the pipeline, so this claim is made here: the search finds
 the fewest changes; 0 rests on the puzzle's verified walk, 1 on the puzzle's own
 unsolvability certificate, accepted by the independent checker (no repair can have fewer
-than 1 change), and the repair itself is verified by the pipeline. More changes are not
-certified yet: the answer is "unknown" and says what the number rests on.
+than 1 change), and the repair itself is verified by the pipeline; more on the
+``change-sets`` certificate the repair search made
+(:mod:`trailkit.solvers.tools.repair.fewest_certificate`: every smaller set of allowed
+changes refuted). Where none could be made, the answer is "unknown" and says what the
+number rests on.
 """
 
 from __future__ import annotations
@@ -22,15 +25,15 @@ __all__ = ["prove_fewest_changes"]
 def prove_fewest_changes(puzzle: Puzzle, limits: Limits = NO_LIMITS, *,
                          spec_path: str | None = None) -> Proof:
     """``solved`` with the checked ``fewest-changes`` claim (its value: the number of
-    changes) and, for 1 change, the certificate file's content; ``unknown`` when the
+    changes) and, for 1 change or more, the certificate file's content; ``unknown`` when the
     search stopped, found no repair within the rules, or the claim is not certified."""
     result = repair(puzzle, limits=limits)
     if result.status in (RepairStatus.UNKNOWN, RepairStatus.NO_REPAIR) or \
             result.changes is None:
         return Proof(Status.UNKNOWN, reason=result.reason or result.proof or
                      "no repair within the spec's rules was found")
-    claim = fewest_changes_claim(result.changes, result.original, minimal=result.minimal,
-                                 proof=result.proof)
+    claim = result.claim or fewest_changes_claim(result.changes, result.original,
+                                                 minimal=result.minimal, proof=result.proof)
     if not claim.checked:
         return Proof(Status.UNKNOWN, reason=claim.why, claim=claim)
     document = None if claim.certificate is None else \
