@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from once_only_specs import CHAIN, CLOSED, COLOURED
 from oracles import all_walks, tiny_puzzles
 
 from trailkit.models.answer import Certificate, Walk
@@ -39,28 +40,8 @@ from trailkit.solvers.pipeline.solving import solve
 
 dratify = pytest.importorskip("dratify", reason="dratify is in the test extra")
 
-# S -red-> X -blue-> Y -green-> X, then back to S on the red plank and on to T on blue would
-# take 5 steps, but that walks the plank S-X twice: once-only, the walk takes the long way
-# round (7 steps), and layers, blind to which planks were used, cannot certify it.
-COLOURED = """trailkit: 1
-kind: walk
-use: at-most-once
-objective: shortest
-colours: [red, blue, green]
-first: red
-start: S
-end: T
-edges: [S X red, X Y blue, Y X green, S T blue, X Z red, Z W blue, W V green, V T red]
-"""
 SHORTER = COLOURED.replace("V T red]", "V T red, X T blue]")  # S -red-> X -blue-> T
 TWICE = COLOURED.replace("Z W blue,", "Z W blue, Z W blue,")  # a parallel plank: two walks
-CHAIN = """trailkit: 1
-kind: walk
-use: at-most-once
-objective: longest
-start: a
-edges: [a b, b c, c d, b e]
-"""
 LONGER = CHAIN.replace("b e]", "b e, e d]")  # a b e d c: 4 steps
 BRANCHED = CHAIN.replace("b e]", "b e, c f]")  # a b c f: a second longest walk
 
@@ -174,8 +155,7 @@ def test_the_only_longest_walk_is_proven_and_rejected_where_an_edge_makes_two(
 
 
 def test_a_closed_once_only_walk_has_its_shortest_claim_certified() -> None:
-    puzzle = load_spec_text("trailkit: 1\nkind: walk\nuse: at-most-once\nobjective: "
-                            "shortest\nclosed: true\nedges: [a b, b c, c a, c d, d a]\n")
+    puzzle = load_spec_text(CLOSED)
     answer = solve(puzzle, unique=True)
     shortest, unique = answer.claims
     assert shortest.checked and shortest.value == 3 and shortest.certificate is not None
