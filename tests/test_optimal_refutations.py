@@ -208,3 +208,29 @@ def test_the_only_longest_walk_matches_brute_force(puzzle: Puzzle) -> None:
         assert verdict(puzzle, unique.certificate).accepted
     else:
         assert unique.witness is not None and not verify(puzzle, unique.witness)
+
+
+@pytest.mark.parametrize(("edges", "ends", "unique", "other"), [
+    ("[a b, b c]", "", False, 0),  # the empty walk on every node
+    ("[a b, b c]", "start: a\nend: a\n", True, None),  # only at a, and no walk returns to a
+    ("[a b, b c, c a]", "start: a\nend: a\n", False, 3),  # a -> b -> c -> a
+])
+def test_the_empty_walk_is_unique_only_on_one_node_and_with_no_other_walk(
+        edges: str, ends: str, unique: bool, other: int | None,
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    text = f"trailkit: 1\nkind: walk\nuse: at-most-once\n{ends}edges: {edges}\n"
+    answer = solve(load_spec_text(text), unique=True)
+    claim = answer.claims[-1]
+    assert answer.length == 0 and claim.claim == "unique" and claim.checked
+    assert claim.value is unique
+    if unique:
+        assert claim.certificate is not None
+        assert claim.certificate.data["encoding"] == "walk-longer-v1"
+        spec, cert = write(tmp_path, "one.yaml", text), str(tmp_path / "u.json")
+        assert run(["prove", spec, "--claim", "unique", "--out", cert], capsys)[0] == 0
+        both = write(tmp_path, "both.yaml", text.replace("end: a", "end: [a, b]")
+                     .replace("start: a", "start: [a, b]"))
+        code, out = run(["check-certificate", both, cert], capsys)
+        assert code == 1 and "the puzzle allows it on one node only" in out, out
+    else:
+        assert claim.witness is not None and len(claim.witness) == other

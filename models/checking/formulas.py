@@ -140,7 +140,7 @@ def rebuild(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[
     from trailkit.models.checking.optimal_walks import claim_mismatch
 
     rebuilder = _REBUILDERS.get(str(data["encoding"]))
-    mismatch = claim_mismatch(str(data.get("claim", "")), data)
+    mismatch = claim_mismatch(str(data.get("claim", "")), data, puzzle)
     if mismatch:
         return [mismatch]
     if rebuilder is None:

@@ -64,14 +64,16 @@ _CLAIMS: dict[str, tuple[str, ...]] = {
     "shortest": (SHORTER,),
     "longest": ("walk-longer-v1",),
     "count": ("walk-blocked-v1",),
-    "unique": ("walk-blocked-v1", AS_SHORT, AS_LONG),
+    "unique": ("walk-blocked-v1", AS_SHORT, AS_LONG, "walk-longer-v1"),
 }
 
 
-def claim_mismatch(claim: str, data: Mapping[str, Any]) -> str:
-    """Why the ``drup`` certificate ``data`` does not prove ``claim`` (empty: its formula
-    is one that does, or the claim is not one of the walk claims named here). A ``unique``
-    claim by ``walk-blocked-v1`` must list one walk."""
+def claim_mismatch(claim: str, data: Mapping[str, Any], puzzle: Puzzle) -> str:
+    """Why the ``drup`` certificate ``data`` does not prove ``claim`` about ``puzzle``
+    (empty: its formula is one that does, or the claim is not one of the walk claims
+    named here). A ``unique`` claim by ``walk-blocked-v1`` must list one walk; by
+    ``walk-longer-v1`` (no walk of more than 0 steps) the puzzle must allow the empty walk
+    on one node only (the listed walk, verified)."""
     wanted = _CLAIMS.get(claim)
     encoding = str(data.get("encoding"))
     if wanted is None:
@@ -81,6 +83,10 @@ def claim_mismatch(claim: str, data: Mapping[str, Any]) -> str:
                 f"{' or '.join(wanted)})")
     if claim == "unique" and encoding == "walk-blocked-v1" and data.get("solutions") != 1:
         return f"a unique claim lists one walk, not {data.get('solutions')}"
+    if claim == "unique" and encoding == "walk-longer-v1" and (
+            data.get("length") != 0 or len(puzzle.empty_walk_nodes()) != 1):
+        return ("a walk-longer-v1 refutation proves a walk unique only when it is the empty "
+                "walk and the puzzle allows it on one node only")
     return ""
 
 

@@ -46,6 +46,7 @@ from trailkit.solvers.backends.direct.reachability import (
     build_state_graph,
 )
 from trailkit.solvers.pipeline.optimal_refutations import (
+    empty_unique_claim,
     refuted_shortest_claim,
     refuted_unique_claim,
 )
@@ -89,7 +90,9 @@ def answer_claims(puzzle: Puzzle, answer: Answer, *, unique: bool = False,
             shortest = refuted_shortest_claim(puzzle, walk, limits, rests_on=search)
         claims.append(shortest)
     if unique:
-        if once_only and (puzzle.objective is Objective.ANY or
+        if once_only and not len(walk):
+            claims.append(empty_unique_claim(puzzle, walk, limits, rests_on=search))
+        elif once_only and (puzzle.objective is Objective.ANY or
                           puzzle.use is EdgeUse.EXACTLY_ONCE):
             claims.append(only_walk_claim(puzzle, walk, limits, rests_on=search))
         else:

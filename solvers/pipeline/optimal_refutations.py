@@ -28,7 +28,7 @@ model is a walk the claim did not expect: a second walk as good (verified: the a
 from __future__ import annotations
 
 from trailkit.models.answer import Claim, Walk
-from trailkit.models.checking.blocked_walks import walk_json
+from trailkit.models.checking.blocked_walks import longer_formula, walk_json
 from trailkit.models.checking.optimal_walks import AS_LONG, AS_SHORT, SHORTER, optimal_formula
 from trailkit.models.checking.position_encoding import DEFAULT_CARDINALITY
 from trailkit.models.checking.verify import verify
@@ -43,7 +43,7 @@ from trailkit.solvers.backends.sat.runner import (
     Verdict,
     run_guarded,
 )
-from trailkit.solvers.backends.sat.walk_proof import refute_optimal
+from trailkit.solvers.backends.sat.walk_proof import refute_longer, refute_optimal
 from trailkit.solvers.pipeline.refuted_claims import (
     checked_claim,
     refutation_applies,
@@ -52,7 +52,7 @@ from trailkit.solvers.pipeline.refuted_claims import (
     with_claim,
 )
 
-__all__ = ["refuted_shortest_claim", "refuted_unique_claim"]
+__all__ = ["empty_unique_claim", "refuted_shortest_claim", "refuted_unique_claim"]
 
 
 def refuted_shortest_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
@@ -89,10 +89,51 @@ def refuted_unique_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS,
                 f"{rests_on} called a walk of {plural(len(walk), 'step')} the "
                 f"{'longest' if longest else 'shortest'}, but the solver found one of "
                 f"{len(other)} that {'breaks the rules' if verify(puzzle, other) else 'is better'}")
-        return Claim("unique", True, value=False, witness=other, holds=(
-            f"a second walk of {plural(len(other), 'step')}, verified by the independent "
-            "checker"))
+        return _second(other)
     return _certified(puzzle, "unique", encoding, walk, proof, True, rests_on)
+
+
+def empty_unique_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
+                       rests_on: str = "direct's search") -> Claim:
+    """Whether the empty ``walk`` (verified) is the only solution of a once-only
+    ``puzzle``: the empty walk on another node, or a walk of some steps the solver found
+    (verified: ``value`` False); or a refutation of "a walk of more than 0 steps exists"
+    (``walk-longer-v1``), the puzzle allowing the empty walk on one node only (``value``
+    True)."""
+    others = [v for v in puzzle.empty_walk_nodes() if v != walk.nodes[0]]
+    if others:
+        return _second(Walk((others[0],), ()))
+    why = too_big(puzzle, limits)
+    if why:
+        return Claim("unique", False, why=unproven(why, rests_on))
+    try:
+        result, other, proof = run_guarded(lambda d: refute_longer(
+            puzzle, DEFAULT_SOLVER, d, 0), DEFAULT_SOLVER, limits.time_limit)
+    except SolverTimeout:
+        result, other, proof = Verdict.INTERRUPTED, None, None
+    if result is Verdict.SAT and other is not None:
+        if verify(puzzle, other):
+            raise VerificationFailure("the solver's walk of some steps breaks the rules")
+        return _second(other)
+    if proof is None:
+        return Claim("unique", False, why=unproven(
+            "the time limit was reached before the refutation", rests_on))
+    formula = longer_formula(puzzle, {"walk": walk_json(puzzle, walk), "length": 0,
+                                      "cardinality": DEFAULT_CARDINALITY})
+    if isinstance(formula, list):
+        raise VerificationFailure(f"the empty walk makes no formula: {formula[0]}")
+    certificate = make_certificate(puzzle, formula, proof, DEFAULT_SOLVER)
+    if certificate is None:
+        return Claim("unique", False, why=unproven("the proof is too large to check",
+                                                   rests_on))
+    return checked_claim(puzzle, "unique", with_claim(certificate, "unique"), True)
+
+
+def _second(other: Walk) -> Claim:
+    """``unique`` false: ``other``, a second walk, verified by the caller."""
+    return Claim("unique", True, value=False, witness=other, holds=(
+        f"a second walk of {plural(len(other), 'step')}, verified by the independent "
+        "checker"))
 
 
 def _why_not(puzzle: Puzzle, walk: Walk, limits: Limits, *, longest: bool) -> str:

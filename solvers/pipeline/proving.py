@@ -222,11 +222,10 @@ def _claim_applies(puzzle: Puzzle, claim: str) -> str:
         return "it is certified for every walk (objective: any), not the best ones"
     if claim == "longest" and not puzzle.wants_longest:
         return "it is made for objective: longest"
-    if claim == "unique" and not once_only and (puzzle.objective is Objective.ANY or
-                                                puzzle.use is EdgeUse.EXACTLY_ONCE):
-        return ""  # the only walk of all: refuted by the SAT backend
-    if claim == "unique" and puzzle.wants_longest:
-        return ""  # the only longest walk: refuted by the SAT backend
+    if claim == "unique" and puzzle.use is not EdgeUse.ANY and (
+            puzzle.objective is Objective.ANY or puzzle.use is EdgeUse.EXACTLY_ONCE or
+            puzzle.wants_longest):
+        return ""  # the only walk of all, or the only longest: refuted by the SAT backend
     if claim in ("shortest", "unique") and puzzle.objective is not Objective.SHORTEST:
         return "it is made for walks of the fewest steps (objective: shortest, every " \
             "colour walk), for once-only walks of no objective (unique) or for the " \

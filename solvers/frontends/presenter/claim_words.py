@@ -80,8 +80,8 @@ def claim_lines(puzzle: Puzzle, answer: Answer) -> list[str]:
     claim = _claim(answer, "unique")
     if claim is None:
         return []
-    best = next((f"{name} walk" for name in ("shortest", "longest")
-                 if _claim(answer, name) is not None), "solution")
+    best = "shortest walk" if puzzle.objective is Objective.SHORTEST else \
+        "longest walk" if puzzle.wants_longest else "solution"
     if not claim.checked:
         return [f"  unique: {claim.why}"]
     if claim.value:
