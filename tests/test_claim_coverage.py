@@ -6,8 +6,8 @@ checked (a certificate the independent checker accepted, with the checker's sent
 for ``unique`` false a verified second walk) or carries a ``why`` that says it is not
 certified and names what it rests on instead. The words an answer prints never say
 "proven" without the certificate that proves it. How many are checked is measured by
-``tests/bench/bench_claim_coverage.py``, not asserted here, except for once-only walks,
-whose claims are all certified.
+``tests/bench/bench_claim_coverage.py``, not asserted here, except for ``solve``'s claims
+(the best walk, and whether it is the only one), which are all certified.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def never_bare(text: str) -> None:
 
 def answers(puzzle: Puzzle) -> list[Claim]:
     """The claims of every answer the puzzle gets, the words of solve and count checked.
-    A once-only walk's claims (shortest, longest, unique) are all certified: the small
+    The claims of ``solve`` (shortest, longest, unique) are all certified: the small
     puzzles of the sample are well within the limits."""
     made: list[Claim] = []
     variants = [puzzle] + ([dataclasses.replace(puzzle, objective=Objective.LONGEST)]
@@ -67,8 +67,7 @@ def answers(puzzle: Puzzle) -> list[Claim]:
     for asked in variants:
         answer = solve(asked, "direct", LIMITS, crosscheck=None, unique=True)
         never_bare(answer_text(asked, answer, None))
-        if asked.use is not EdgeUse.ANY:
-            assert all(claim.checked for claim in answer.claims), answer.claims
+        assert all(claim.checked for claim in answer.claims), answer.claims
         made += answer.claims
     counted = count(puzzle, "direct", LIMITS, crosscheck=None)
     never_bare(count_text(puzzle, counted, None, failures=False))

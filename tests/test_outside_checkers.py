@@ -25,6 +25,16 @@ from trailkit.models.checking.lrat import check_lrat_files, read_dimacs
 from trailkit.solvers.frontends.cli import main
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
+# A closed walk of reusable planks from a: red and blue in turn, 6 steps at the fewest.
+REUSABLE = """trailkit: 1
+kind: walk
+use: any
+objective: shortest
+colours: [red, blue]
+closed: true
+start: a
+edges: [a b red, b c blue, c a red, a d blue, d e red, e a blue]
+"""
 
 # (case, spec: a bundled path or a spec text, claim, what the formula's comment says)
 CASES = [
@@ -45,6 +55,9 @@ CASES = [
     ("unique-longest", CHAIN, "unique", "no walk of 3 or more steps other than"),
     ("shortest-coloured", COLOURED, "shortest", "no walk of at most 6 steps"),
     ("shortest-closed", CLOSED, "shortest", "no walk of at most 2 steps"),
+    ("shortest-closed-reusable", REUSABLE, "shortest", "no walk of at most 5 steps"),
+    ("unique-empty", "trailkit: 1\nkind: walk\nuse: at-most-once\nstart: a\nend: a\n"
+     "edges: [a b, b c]\n", "unique", "no walk of more than 0 steps"),
 ]
 
 

@@ -1,23 +1,26 @@
-"""Refutation formulas for the best once-only walk: ``walk-shorter-v1``, ``walk-as-short-v1``
-and ``walk-as-long-v1``.
+"""Refutation formulas for the best walk: ``walk-shorter-v1``, ``walk-as-short-v1`` and
+``walk-as-long-v1``.
 
-Each is the position encoding's prefix form over the most steps a once-only walk can take
+Each is the position encoding's prefix form over H steps
 (:func:`trailkit.models.checking.position_encoding.encode_prefix`: its models are exactly
-the walks of 1..H steps obeying every rule, with no symmetry breaking; activation variable
-``a[t]``: "the walk has more than ``t`` steps") plus a few clauses the checker derives
-itself from the length L and the walk W the certificate names, so a DRUP refutation proves
-a claim about every walk:
+the walks of 1..H steps obeying every rule, the edge-use rule included, with no symmetry
+breaking; activation variable ``a[t]``: "the walk has more than ``t`` steps") plus a few
+clauses the checker derives itself from the length L and the walk W the certificate
+names, so a DRUP refutation proves a claim about every walk. The first two serve every
+edge rule (reusable edges too: a bounded number of steps is all they speak of), so they
+certify what ``layers`` cannot (a once-only walk a reusing walk would beat, a closed walk):
 
 ``walk-shorter-v1`` (claim ``shortest``)
-    ``walk-v1`` (``a[0]``: at least one step) and ``not a[L-1]`` (at most L-1 steps): its
-    refutation, with the empty walk not allowed (checked here), proves that no walk has
-    fewer than L steps; W, of L steps, is verified.
+    H = L-1, and ``a[0]`` (at least one step): its refutation, with the empty walk not
+    allowed (checked here), proves that no walk has fewer than L steps; W, of L steps,
+    is verified. For L = 1 the formula is the empty clause.
 ``walk-as-short-v1`` (claim ``unique`` under ``objective: shortest``)
-    ``walk-v1``, ``not a[L]`` (at most L steps) and W's blocking clause: no walk of at most
-    L steps other than W, so W is the shortest walk and the only one.
-``walk-as-long-v1`` (claim ``unique`` under ``objective: longest``)
-    the prefix form, ``a[L-1]`` (at least L steps) and W's blocking clause: no walk of at
-    least L steps other than W, so W is the longest walk and the only one.
+    H = L, ``a[0]`` and W's blocking clause: no walk of at most L steps other than W, so
+    W is the shortest walk and the only one.
+``walk-as-long-v1`` (claim ``unique`` under ``objective: longest``; once-only walks)
+    H = the most steps a once-only walk can take, ``a[L-1]`` (at least L steps) and W's
+    blocking clause: no walk of at least L steps other than W, so W is the longest walk
+    and the only one.
 
 Nothing is taken from the certificate but W (start node and edge ids) and L; W must be a
 verified walk of L steps (:func:`trailkit.models.checking.blocked_walks.read_walk`).
@@ -29,8 +32,8 @@ file cannot name a claim its formula does not prove.
 ...                  start=["a"], end=["c"])
 >>> f = optimal_formula(p, {"encoding": SHORTER, "length": 1,
 ...                         "walk": {"start": "a", "edges": [2]}})
->>> f.encoding, f.params["length"], f.clauses[-1] == [-f.clauses[-2][0]]
-('walk-shorter-v1', 1, True)
+>>> f.encoding, f.params["length"], f.clauses
+('walk-shorter-v1', 1, [[]])
 >>> optimal_formula(p, {"encoding": AS_SHORT, "length": 1,
 ...                     "walk": {"start": "a", "edges": [0]}})
 ['the listed walk: the walk of 1 step from a breaks the rules: ...']
@@ -54,7 +57,7 @@ from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.support.words import plural
 
 __all__ = ["AS_LONG", "AS_SHORT", "SHORTER", "claim_mismatch", "optimal_clauses",
-           "optimal_formula"]
+           "optimal_formula", "optimal_horizon"]
 
 SHORTER = "walk-shorter-v1"
 AS_SHORT = "walk-as-short-v1"
@@ -90,29 +93,41 @@ def claim_mismatch(claim: str, data: Mapping[str, Any], puzzle: Puzzle) -> str:
     return ""
 
 
+def optimal_horizon(puzzle: Puzzle, encoding: str, length: int) -> int:
+    """The most steps the formula ``encoding`` speaks of, for the length L = ``length``:
+    L-1 (``walk-shorter-v1``), L (``walk-as-short-v1``), or the most a once-only walk can
+    take (``walk-as-long-v1``)."""
+    if encoding == SHORTER:
+        return length - 1
+    if encoding == AS_SHORT:
+        return length
+    return walk_horizon(puzzle)
+
+
 def optimal_clauses(puzzle: Puzzle, encoding: str, length: int, walk: Walk | None = None,
                     *, cardinality: str = DEFAULT_CARDINALITY
-                    ) -> tuple[list[Clause], VarMap]:
-    """The clauses of ``encoding`` for the length L = ``length`` and their map; the walk
+                    ) -> tuple[list[Clause], VarMap | None]:
+    """The clauses of ``encoding`` for the length L = ``length`` and their map (``None``
+    for ``walk-shorter-v1`` of L = 1: the empty clause, no step to take); the walk
     ``walk`` (W) is blocked in the ``as`` formulas. Raises ``ValueError`` when the
-    formula cannot be built (reusable edges, no step to take, a length outside 1..H)."""
-    if puzzle.use is EdgeUse.ANY:
+    formula cannot be built (``walk-as-long-v1`` of reusable edges, a length of no
+    walk)."""
+    if encoding not in (SHORTER, AS_SHORT, AS_LONG):
+        raise ValueError(f"unknown encoding {encoding!r}")
+    if encoding == AS_LONG and puzzle.use is EdgeUse.ANY:
         raise ValueError(f"a {encoding} certificate covers once-only walks (exactly once "
                          "or at most once)")
-    horizon = walk_horizon(puzzle)
-    if not 1 <= length <= horizon:
+    horizon = optimal_horizon(puzzle, encoding, length)
+    if length < 1 or length > horizon + (encoding == SHORTER):
         raise ValueError(f"a walk of {plural(length, 'step')} is outside the formula's 1 "
                          f"to {horizon}")
+    if horizon == 0:  # walk-shorter-v1 of 1 step: no walk of 1 to 0 steps
+        return [[]], None
     clauses, vmap = encode_prefix(puzzle, horizon, cardinality=cardinality)
     active = vmap.active
     if encoding == SHORTER:
-        return [*clauses, [active[0]], [-active[length - 1]]], vmap
-    if encoding == AS_SHORT:
-        extra = [[active[0]]] + ([[-active[length]]] if length < horizon else [])
-    elif encoding == AS_LONG:
-        extra = [[active[length - 1]]]
-    else:
-        raise ValueError(f"unknown encoding {encoding!r}")
+        return [*clauses, [active[0]]], vmap
+    extra = [[active[0]]] if encoding == AS_SHORT else [[active[length - 1]]]
     block = blocking_clause(puzzle, vmap, walk) if walk is not None else "no walk to block"
     if isinstance(block, str):
         raise ValueError(block)
@@ -155,6 +170,6 @@ def optimal_formula(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula
         return [str(exc)]
     return CertifiedFormula(
         encoding, {"cardinality": cardinality, "length": length,
-                   "walk": walk_json(puzzle, walk)}, clauses, vmap.num_vars,
+                   "walk": walk_json(puzzle, walk)}, clauses, vmap.num_vars if vmap else 0,
         _meaning(encoding, length),
-        {v: vmap.describe(puzzle, v) for v in sorted(vmap.steps)})
+        {v: vmap.describe(puzzle, v) for v in sorted(vmap.steps)} if vmap else {})

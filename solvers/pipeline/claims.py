@@ -84,9 +84,9 @@ def answer_claims(puzzle: Puzzle, answer: Answer, *, unique: bool = False,
     if answer.optimal and puzzle.wants_longest:
         claims.append(longest_claim(puzzle, walk, limits, rests_on=search))
     elif answer.optimal and puzzle.use is not EdgeUse.EXACTLY_ONCE:  # else: one length
-        shortest = None if drup and once_only and len(walk) else shortest_claim(
+        shortest = None if drup and len(walk) else shortest_claim(
             puzzle, walk, rests_on=rests_on, state_limit=state_limit)
-        if once_only and (shortest is None or not shortest.checked):
+        if shortest is None or not shortest.checked:
             shortest = refuted_shortest_claim(puzzle, walk, limits, rests_on=search)
         claims.append(shortest)
     if unique:
@@ -104,22 +104,19 @@ def answer_claims(puzzle: Puzzle, answer: Answer, *, unique: bool = False,
 def _uniqueness(puzzle: Puzzle, answer: Answer, walk: Walk, claims: list[Claim],
                 rests_on: str, state_limit: int, limits: Limits, drup: bool) -> Claim:
     """The ``unique`` claim under an objective: by layers when the walk is a certified
-    shortest one (and they decide it), by refutation for once-only walks, else why not."""
-    once_only = puzzle.use is not EdgeUse.ANY
+    shortest one (and they decide it), else by refutation; why not, for a walk of no
+    objective that may reuse edges."""
     layered = bool(claims) and claims[0].checked and claims[0].certificate is not None \
         and claims[0].certificate.kind == "layers"
     if puzzle.objective is not Objective.ANY and not answer.optimal:
         why = f"{rests_on} does not say its walk is the {puzzle.objective.value}"
         return Claim("unique", False, why=_unproven(why, rests_on))
-    if layered and not (drup and once_only):
+    if layered and not drup:
         found = unique_claim(puzzle, walk, rests_on=rests_on, state_limit=state_limit)
-        if found.checked or not once_only:
+        if found.checked:
             return found
-    if once_only and puzzle.objective is not Objective.ANY:
+    if puzzle.objective is not Objective.ANY:
         return refuted_unique_claim(puzzle, walk, limits, rests_on=f"{rests_on}'s search")
-    if claims and claims[0].claim == "shortest":
-        return Claim("unique", False, why=_unproven(
-            "the walk's shortness is not certified", rests_on))
     return Claim("unique", False, why="not decided (only shortest walks and once-only "
                  "walks have a uniqueness certificate so far; trailkit count counts the "
                  "solutions)")

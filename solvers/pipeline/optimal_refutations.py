@@ -1,16 +1,16 @@
-"""The best once-only walk, proven by refutation: the claims shortest and unique under an
-objective.
+"""The best walk, proven by refutation: the claims shortest and unique under an objective.
 
 The maker side of ``walk-shorter-v1``, ``walk-as-short-v1`` and ``walk-as-long-v1``
 (:mod:`trailkit.models.checking.optimal_walks`). ``layers`` certificates
 (:mod:`trailkit.solvers.pipeline.claims`) ignore which edges a walk has used, so they
 cannot certify a once-only walk that is longer than a walk reusing an edge would be, nor
-a closed walk; these refutations can. The SAT backend refutes "a walk of at most L-1
-steps exists" (shortest), or "a walk other than this one of at most L steps" (the only
-shortest) or "of at least L steps" (the only longest), with proof logging; the independent
-checker re-derives the formula from the puzzle, the walk and L, and checks the proof. A
-model is a walk the claim did not expect: a second walk as good (verified: the answer to
-``unique``), or a better one (a backend's bug, raised as :class:`VerificationFailure`).
+a closed walk (of any edge rule); these refutations can. The SAT backend refutes "a walk
+of at most L-1 steps exists" (shortest), or "a walk other than this one of at most L
+steps" (the only shortest) or "of at least L steps" (the only longest), with proof
+logging; the independent checker re-derives the formula from the puzzle, the walk and L,
+and checks the proof. A model is a walk the claim did not expect: a second walk as good
+(verified: the answer to ``unique``), or a better one (a backend's bug, raised as
+:class:`VerificationFailure`).
 
 >>> from trailkit.models.spec import load_spec_text
 >>> from trailkit.solvers.pipeline.solving import solve
@@ -57,8 +57,8 @@ __all__ = ["empty_unique_claim", "refuted_shortest_claim", "refuted_unique_claim
 
 def refuted_shortest_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
                            rests_on: str = "direct's search") -> Claim:
-    """The claim that no walk of a once-only ``puzzle`` is shorter than ``walk`` (verified,
-    called shortest by ``rests_on``): a refutation of ``walk-shorter-v1`` the checker
+    """The claim that no walk of ``puzzle`` is shorter than ``walk`` (verified, called
+    shortest by ``rests_on``): a refutation of ``walk-shorter-v1`` the checker
     accepted, or, unchecked, why not."""
     length = len(walk)
     why = _why_not(puzzle, walk, limits, longest=False)
@@ -74,8 +74,8 @@ def refuted_shortest_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMIT
 def refuted_unique_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
                          rests_on: str = "direct's search") -> Claim:
     """Whether ``walk`` (verified, the best under the puzzle's objective) is the only
-    shortest (or longest) walk of a once-only ``puzzle``: a refutation of "another walk
-    as short (as long) exists" (``value`` True), or a second walk as good, verified
+    shortest walk of ``puzzle`` (or the only longest of a once-only one): a refutation of
+    "another walk as short (as long) exists" (``value`` True), or a second walk as good, verified
     (``value`` False); unchecked, why neither could be had."""
     longest = puzzle.objective is Objective.LONGEST
     encoding = AS_LONG if longest else AS_SHORT
@@ -137,10 +137,13 @@ def _second(other: Walk) -> Claim:
 
 
 def _why_not(puzzle: Puzzle, walk: Walk, limits: Limits, *, longest: bool) -> str:
-    """Why the refutation is not tried (empty: it is)."""
+    """Why the refutation is not tried (empty: it is): the longest walk's formula covers
+    once-only walks; the shortest walk's, of at most L steps, every edge rule."""
     if not len(walk):
         return "the walk is empty: no refutation formula speaks of 0 steps"
-    return refutation_applies(puzzle, longest=longest) or too_big(puzzle, limits)
+    if longest:
+        return refutation_applies(puzzle, longest=True) or too_big(puzzle, limits)
+    return too_big(puzzle, limits, len(walk))
 
 
 def _refute(puzzle: Puzzle, encoding: str, walk: Walk, limits: Limits

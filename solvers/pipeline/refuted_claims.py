@@ -61,10 +61,11 @@ def refutation_applies(puzzle: Puzzle, *, longest: bool = False) -> str:
     return ""
 
 
-def too_big(puzzle: Puzzle, limits: Limits) -> str:
-    """Why the walk formula must not be built (empty: it may): more than
-    :data:`LITERAL_LIMIT` literals, or over the memory budget."""
-    size = position_size(puzzle, max(walk_horizon(puzzle), 1))
+def too_big(puzzle: Puzzle, limits: Limits, steps: int | None = None) -> str:
+    """Why the walk formula (of ``steps`` steps; by default the most a once-only walk can
+    take) must not be built (empty: it may): more than :data:`LITERAL_LIMIT` literals, or
+    over the memory budget."""
+    size = position_size(puzzle, max(walk_horizon(puzzle) if steps is None else steps, 1))
     if size.literals > LITERAL_LIMIT:
         return (f"the walk formula would have about {size.literals:,} literals; limit "
                 f"{LITERAL_LIMIT:,}")

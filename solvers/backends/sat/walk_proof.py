@@ -119,6 +119,8 @@ def refute_optimal(puzzle: Puzzle, name: str, deadline: Deadline, encoding: str,
     describes, None)`` (a shorter walk, or another as short or as long), or
     ``INTERRUPTED``."""
     clauses, vmap = optimal_clauses(puzzle, encoding, len(walk), walk)
+    if vmap is None:  # the empty clause: no step to take
+        return Verdict.UNSAT, None, ["0"]
     solver = new_solver(name, clauses, proof=True)
     try:
         result = solve_call(solver, name, (), deadline)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from trailkit.models.answer import Status
 from trailkit.models.errors import TrailkitError
-from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import load_spec
 from trailkit.solvers.frontends.cli import output
 from trailkit.solvers.frontends.cli.options import (
@@ -261,11 +261,6 @@ def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
     )
     from trailkit.solvers.pipeline.proving import prove_claim
 
-    if args.claim == "shortest" and (args.proof_dir or args.lrat or args.drup) and \
-            puzzle.use is EdgeUse.ANY:
-        raise TrailkitError(f"--claim {args.claim} has no DRUP proof for walks that may "
-                            "reuse edges: its certificate is the layers of reachable states "
-                            "(use --out CERT.json)")
     if args.lrat and not args.proof_dir:
         raise TrailkitError(f"--claim {args.claim} --lrat needs --proof-dir DIR (its "
                             "certificate file keeps the DRUP proof)")
