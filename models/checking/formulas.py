@@ -24,6 +24,11 @@ checks the proof against it, and the SAT backend makes its certificates from the
     ``walk-v1`` with a blocking clause per listed (verified, distinct) walk: no walk
     outside the list (claims ``count``, ``unique``); or with "more than L steps": no
     walk longer than L (claim ``longest``).
+``walk-shorter-v1``, ``walk-as-short-v1``, ``walk-as-long-v1``
+    (:mod:`trailkit.models.checking.optimal_walks`):
+    the walk formula with "at most L-1 steps": no walk shorter than L (claim
+    ``shortest``); or with the listed walk blocked and "at most L" or "at least L
+    steps": no other walk as short, or as long (claim ``unique`` under an objective).
 
 >>> from trailkit.models.puzzle import EdgeUse, Puzzle
 >>> p = Puzzle.build(edges=[("a", "b"), ("c", "d")], use=EdgeUse.AT_MOST_ONCE, start=["a"],
@@ -104,6 +109,12 @@ def _longer(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[
     return longer_formula(puzzle, data)
 
 
+def _optimal(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:
+    from trailkit.models.checking.optimal_walks import optimal_formula
+
+    return optimal_formula(puzzle, data)
+
+
 _REBUILDERS: dict[str, Rebuilder] = {
     "position-v1": _position,
     "walk-v1": _walk,
@@ -111,6 +122,9 @@ _REBUILDERS: dict[str, Rebuilder] = {
     "transition-v2": _transition,
     "walk-blocked-v1": _blocked,
     "walk-longer-v1": _longer,
+    "walk-shorter-v1": _optimal,
+    "walk-as-short-v1": _optimal,
+    "walk-as-long-v1": _optimal,
 }
 
 
@@ -122,8 +136,13 @@ def encodings() -> list[str]:
 def rebuild(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:
     """The formula ``data`` (a certificate's fields) names, rebuilt from ``puzzle``, or
     the reasons it cannot be (unknown encoding, a rule it does not cover, a lazy clause
-    that is no consequence of the puzzle)."""
+    that is no consequence of the puzzle, a ``claim`` the formula does not prove)."""
+    from trailkit.models.checking.optimal_walks import claim_mismatch
+
     rebuilder = _REBUILDERS.get(str(data["encoding"]))
+    mismatch = claim_mismatch(str(data.get("claim", "")), data, puzzle)
+    if mismatch:
+        return [mismatch]
     if rebuilder is None:
         return [f"unknown encoding {data['encoding']!r} (this trailkit certifies "
                 f"{', '.join(_REBUILDERS)})"]

@@ -18,7 +18,7 @@ cut checker (:mod:`trailkit.models.checking.lazy_clauses`), not by drat-trim.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from trailkit.models.answer import Certificate
@@ -61,19 +61,47 @@ def formula_file(data: Mapping[str, Any], name: str | None) -> str:
 
 
 def _meaning(data: Mapping[str, Any], clauses: int) -> list[str]:
-    """Comment lines saying what a refutation of a claim's formula proves (none for the
-    formulas of unsolvability: their refutation means no walk at all)."""
-    if data["encoding"] == "walk-blocked-v1":
+    """Comment lines saying what a refutation of the formula proves, in words."""
+    encoding = str(data["encoding"])
+    if encoding == "walk-blocked-v1":
         n = int(data["solutions"])
         which = (f"clauses {clauses - n + 1}..{clauses}" if n > 1 else
                  f"clause {clauses}" if n else "no clause")
         return [f"c its refutation means: the puzzle has no walk other than the {n} that "
                 f"{which} block, one clause each (that each is a walk, verified, is checked "
                 "by trailkit check-certificate, not by drat-trim)"]
-    if data["encoding"] == "walk-longer-v1":
+    if encoding == "walk-longer-v1":
         return [f"c its refutation means: no walk of more than {data['length']} steps (the "
                 f"last clause says the walk has more than {data['length']})"]
-    return []
+    return [f"c its refutation means: {_MEANINGS[encoding](data)}"] \
+        if encoding in _MEANINGS else []
+
+
+_VERIFIED = ("(that the certificate's walk of {n} steps is a walk, verified, and that the "
+             "empty walk is not allowed, is checked by trailkit check-certificate, not by "
+             "drat-trim)")
+_MEANINGS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "walk-shorter-v1": lambda d: (
+        f"no walk of at most {int(d['length']) - 1} steps (the last clause says the walk "
+        f"has at most {int(d['length']) - 1}), so the walk of {d['length']} is the "
+        f"shortest {_VERIFIED.format(n=d['length'])}"),
+    "walk-as-short-v1": lambda d: (
+        f"no walk of at most {d['length']} steps other than the certificate's (the last "
+        f"clause blocks it), so it is the only shortest walk "
+        f"{_VERIFIED.format(n=d['length'])}"),
+    "walk-as-long-v1": lambda d: (
+        f"no walk of {d['length']} or more steps other than the certificate's (the last "
+        "clause blocks it), so it is the only longest walk (that it is a walk, verified, "
+        "is checked by trailkit check-certificate, not by drat-trim)"),
+    "walk-v1": lambda d: (
+        f"no walk of 1 to {d.get('horizon')} steps: the puzzle has no walk (that the empty "
+        "walk is not allowed is checked by trailkit check-certificate)"),
+    "position-v1": lambda d: (
+        f"no walk of {d.get('length')} steps uses every edge exactly once: the puzzle "
+        "has no walk"),
+    "transition-v1": lambda d: "no walk uses every edge exactly once: the puzzle has no walk",
+    "transition-v2": lambda d: "no walk uses every edge exactly once: the puzzle has no walk",
+}
 
 
 def proof_file(data: Mapping[str, Any]) -> str:

@@ -45,6 +45,11 @@ from trailkit.solvers.backends.direct.reachability import (
     StateGraph,
     build_state_graph,
 )
+from trailkit.solvers.pipeline.optimal_refutations import (
+    empty_unique_claim,
+    refuted_shortest_claim,
+    refuted_unique_claim,
+)
 from trailkit.solvers.pipeline.refuted_claims import longest_claim, only_walk_claim
 
 __all__ = ["STATE_LIMIT", "answer_claims", "fewest_changes_claim", "minimal_core_claim",
@@ -55,50 +60,66 @@ STATE_LIMIT = 1_000_000
 
 
 def answer_claims(puzzle: Puzzle, answer: Answer, *, unique: bool = False,
-                  state_limit: int = STATE_LIMIT, limits: Limits = NO_LIMITS
-                  ) -> tuple[Claim, ...]:
+                  state_limit: int = STATE_LIMIT, limits: Limits = NO_LIMITS,
+                  drup: bool = False) -> tuple[Claim, ...]:
     """The claims a solved, verified ``answer`` makes beyond its walk, each with what it
     rests on: ``shortest`` (or ``longest``) when it says its walk is optimal (not for
     exactly-once walks: they all have one length, the number of edges), and with
     ``unique`` whether the walk is the only solution (the only optimal one under an
     objective). Unsolved answers make none here (their certificate is their claim).
-    ``longest``, and ``unique`` for once-only walks of no objective, are refutations
-    (:mod:`trailkit.solvers.pipeline.refuted_claims`), within ``limits``."""
+
+    ``longest``, ``unique`` for once-only walks, and ``shortest`` for once-only walks the
+    ``layers`` cannot certify, are refutations
+    (:mod:`trailkit.solvers.pipeline.refuted_claims`,
+    :mod:`trailkit.solvers.pipeline.optimal_refutations`), within ``limits``; with
+    ``drup`` a once-only walk's claims are refutations even where layers would do (for
+    ``prove --proof-dir``: outside checkers read only proofs)."""
     walk = answer.walk
     if answer.status is not Status.SOLVED or walk is None:
         return ()
     rests_on = answer.decided_by or answer.backend
+    search = f"{rests_on}'s search"
+    once_only = puzzle.use is not EdgeUse.ANY
     claims: list[Claim] = []
     if answer.optimal and puzzle.wants_longest:
-        claims.append(longest_claim(puzzle, walk, limits, rests_on=f"{rests_on}'s search"))
+        claims.append(longest_claim(puzzle, walk, limits, rests_on=search))
     elif answer.optimal and puzzle.use is not EdgeUse.EXACTLY_ONCE:  # else: one length
-        claims.append(shortest_claim(puzzle, walk, rests_on=rests_on,
-                                     state_limit=state_limit))
+        shortest = None if drup and len(walk) else shortest_claim(
+            puzzle, walk, rests_on=rests_on, state_limit=state_limit)
+        if shortest is None or not shortest.checked:
+            shortest = refuted_shortest_claim(puzzle, walk, limits, rests_on=search)
+        claims.append(shortest)
     if unique:
-        if puzzle.use is not EdgeUse.ANY and (puzzle.objective is Objective.ANY or
-                                              puzzle.use is EdgeUse.EXACTLY_ONCE):
-            claims.append(only_walk_claim(puzzle, walk, limits,
-                                          rests_on=f"{rests_on}'s search"))
+        if once_only and not len(walk):
+            claims.append(empty_unique_claim(puzzle, walk, limits, rests_on=search))
+        elif once_only and (puzzle.objective is Objective.ANY or
+                          puzzle.use is EdgeUse.EXACTLY_ONCE):
+            claims.append(only_walk_claim(puzzle, walk, limits, rests_on=search))
         else:
-            claims.append(_uniqueness(puzzle, answer, walk, claims, rests_on, state_limit))
+            claims.append(_uniqueness(puzzle, answer, walk, claims, rests_on, state_limit,
+                                      limits, drup))
     return tuple(claims)
 
 
 def _uniqueness(puzzle: Puzzle, answer: Answer, walk: Walk, claims: list[Claim],
-                rests_on: str, state_limit: int) -> Claim:
-    """The ``unique`` claim: by layers when the walk is a certified shortest one, else
-    why not (a walk of no objective, or once-only edges)."""
-    if claims and claims[0].claim == "shortest" and claims[0].checked:
-        return unique_claim(puzzle, walk, rests_on=rests_on, state_limit=state_limit)
-    if puzzle.objective is Objective.SHORTEST and not answer.optimal:
-        why = f"{rests_on} does not say its walk is the shortest"
-    elif claims and claims[0].claim == "shortest":
-        why = "the walk's shortness is not certified"
-    else:
-        return Claim("unique", False, why="not decided (only shortest walks that may reuse "
-                     "edges, and once-only walks of no objective, have a uniqueness "
-                     "certificate so far; trailkit count counts the solutions)")
-    return Claim("unique", False, why=_unproven(why, rests_on))
+                rests_on: str, state_limit: int, limits: Limits, drup: bool) -> Claim:
+    """The ``unique`` claim under an objective: by layers when the walk is a certified
+    shortest one (and they decide it), else by refutation; why not, for a walk of no
+    objective that may reuse edges."""
+    layered = bool(claims) and claims[0].checked and claims[0].certificate is not None \
+        and claims[0].certificate.kind == "layers"
+    if puzzle.objective is not Objective.ANY and not answer.optimal:
+        why = f"{rests_on} does not say its walk is the {puzzle.objective.value}"
+        return Claim("unique", False, why=_unproven(why, rests_on))
+    if layered and not drup:
+        found = unique_claim(puzzle, walk, rests_on=rests_on, state_limit=state_limit)
+        if found.checked:
+            return found
+    if puzzle.objective is not Objective.ANY:
+        return refuted_unique_claim(puzzle, walk, limits, rests_on=f"{rests_on}'s search")
+    return Claim("unique", False, why="not decided (only shortest walks and once-only "
+                 "walks have a uniqueness certificate so far; trailkit count counts the "
+                 "solutions)")
 
 
 def fewest_changes_claim(changes: int | None, original: Answer, *, minimal: bool,

@@ -165,13 +165,16 @@ CLAIMS = ("unsolvable", "shortest", "unique", "count", "longest")
 
 
 def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
-                spec_path: str | None = None, state_limit: int = STATE_LIMIT) -> Proof:
+                spec_path: str | None = None, state_limit: int = STATE_LIMIT,
+                drup: bool = False) -> Proof:
     """Make and check the certificate of ``claim`` (``shortest``, ``unique``, ``count``,
     ``longest``) for
     ``puzzle``: ``solved`` with the checked claim and its certificate file's content;
     ``unsolvable`` when there is no walk at all; ``unknown`` when a limit came first or
     the certificate could not be made. Raises :class:`UnsupportedPuzzle` when the claim
-    does not apply to the puzzle (saying which claims do)."""
+    does not apply to the puzzle (saying which claims do). With ``drup`` a once-only
+    walk's claim is proven by refutation even where ``layers`` would do (the proof files
+    of ``--proof-dir``)."""
     why_not = _claim_applies(puzzle, claim)
     if why_not:
         raise UnsupportedPuzzle(f"the {claim} claim does not apply: {why_not}; claims that "
@@ -186,7 +189,7 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
         found = count_claim(puzzle, limits, rests_on="direct's enumeration")
     else:
         made = answer_claims(puzzle, answer, unique=claim == "unique",
-                             state_limit=state_limit, limits=limits)
+                             state_limit=state_limit, limits=limits, drup=drup)
         found = next(c for c in made if c.claim == claim)
     if not found.checked:
         return Proof(Status.UNKNOWN, reason=found.why, claim=found, length=answer.length,
@@ -220,16 +223,14 @@ def _claim_applies(puzzle: Puzzle, claim: str) -> str:
         return "it is certified for every walk (objective: any), not the best ones"
     if claim == "longest" and not puzzle.wants_longest:
         return "it is made for objective: longest"
-    if claim == "unique" and not once_only and (puzzle.objective is Objective.ANY or
-                                                puzzle.use is EdgeUse.EXACTLY_ONCE):
-        return ""  # the only walk of all: refuted by the SAT backend
+    if claim == "unique" and puzzle.use is not EdgeUse.ANY and (
+            puzzle.objective is Objective.ANY or puzzle.use is EdgeUse.EXACTLY_ONCE or
+            puzzle.wants_longest):
+        return ""  # the only walk of all, or the only longest: refuted by the SAT backend
     if claim in ("shortest", "unique") and puzzle.objective is not Objective.SHORTEST:
         return "it is made for walks of the fewest steps (objective: shortest, every " \
-            "colour walk), or for once-only walks of no objective, and this puzzle asks " \
-            "for neither"
-    if claim == "unique" and (puzzle.use is not EdgeUse.ANY or puzzle.closed):
-        return "it is certified for open walks that may reuse edges, or once-only walks " \
-            "of no objective, so far"
+            "colour walk), for once-only walks of no objective (unique) or for the " \
+            "longest once-only walk (unique), and this puzzle asks for none of these"
     return ""
 
 

@@ -39,8 +39,9 @@ from trailkit.solvers.backends.sat.runner import (
 )
 from trailkit.solvers.backends.sat.walk_proof import enumerate_walks, refute_longer
 
-__all__ = ["CLAIM_SECONDS", "COUNT_LIMIT", "LITERAL_LIMIT", "capped", "count_claim",
-           "longest_claim", "only_walk_claim", "refutation_applies"]
+__all__ = ["CLAIM_SECONDS", "COUNT_LIMIT", "LITERAL_LIMIT", "capped", "checked_claim",
+           "count_claim", "longest_claim", "only_walk_claim", "refutation_applies",
+           "too_big", "unproven", "with_claim"]
 
 COUNT_LIMIT = 100_000
 """The most walks a ``count`` certificate lists."""
@@ -60,10 +61,11 @@ def refutation_applies(puzzle: Puzzle, *, longest: bool = False) -> str:
     return ""
 
 
-def _too_big(puzzle: Puzzle, limits: Limits) -> str:
-    """Why the walk formula must not be built (empty: it may): more than
-    :data:`LITERAL_LIMIT` literals, or over the memory budget."""
-    size = position_size(puzzle, max(walk_horizon(puzzle), 1))
+def too_big(puzzle: Puzzle, limits: Limits, steps: int | None = None) -> str:
+    """Why the walk formula (of ``steps`` steps; by default the most a once-only walk can
+    take) must not be built (empty: it may): more than :data:`LITERAL_LIMIT` literals, or
+    over the memory budget."""
+    size = position_size(puzzle, max(walk_horizon(puzzle) if steps is None else steps, 1))
     if size.literals > LITERAL_LIMIT:
         return (f"the walk formula would have about {size.literals:,} literals; limit "
                 f"{LITERAL_LIMIT:,}")
@@ -84,17 +86,17 @@ def count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *, limit: int = COUN
     """The claim that ``puzzle`` has exactly N walks (every walk, so no objective): the
     walks listed and a refutation of "another walk exists", checked by the independent
     checker; or, not certified, why not and that it rests on ``rests_on``."""
-    why = refutation_applies(puzzle) or _too_big(puzzle, limits) or (
+    why = refutation_applies(puzzle) or too_big(puzzle, limits) or (
         "a count under an objective counts the best walks only"
         if puzzle.objective is not Objective.ANY and puzzle.use is not EdgeUse.EXACTLY_ONCE
         else "")
     if why:
-        return Claim("count", False, why=_unproven(why, rests_on))
+        return Claim("count", False, why=unproven(why, rests_on))
     result, walks, proof = _enumerate(puzzle, limits, limit)
     if result is not Verdict.UNSAT or proof is None:
         why = (f"more than {limit:,} walks to list" if result is Verdict.SAT else
                "the time limit was reached while listing the walks")
-        return Claim("count", False, why=_unproven(why, rests_on))
+        return Claim("count", False, why=unproven(why, rests_on))
     return _count_certified(puzzle, walks, proof, rests_on)
 
 
@@ -118,9 +120,9 @@ def _count_certified(puzzle: Puzzle, walks: list[Walk], proof: list[str],
         raise VerificationFailure(f"the listed walks do not make a count formula: {formula[0]}")
     certificate = make_certificate(puzzle, formula, proof, DEFAULT_SOLVER)
     if certificate is None:
-        return Claim("count", False, why=_unproven("the proof is too large to check",
+        return Claim("count", False, why=unproven("the proof is too large to check",
                                                    rests_on))
-    return _checked(puzzle, "count", _with_claim(certificate, "count"), len(walks))
+    return checked_claim(puzzle, "count", with_claim(certificate, "count"), len(walks))
 
 
 def only_walk_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
@@ -128,16 +130,16 @@ def only_walk_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
     """Whether ``walk`` (verified) is the only walk of a once-only ``puzzle``: a refutation
     of "a walk other than it exists" (``value`` True), or a second walk, verified
     (``value`` False); unchecked when neither could be had."""
-    why = refutation_applies(puzzle) or _too_big(puzzle, limits)
+    why = refutation_applies(puzzle) or too_big(puzzle, limits)
     if why:
-        return Claim("unique", False, why=_unproven(why, rests_on))
+        return Claim("unique", False, why=unproven(why, rests_on))
     result, walks, proof = _enumerate(puzzle, limits, 1)
     if result is Verdict.UNSAT and proof is not None:
         counted = _count_certified(puzzle, walks, proof, rests_on)
         if counted.value != 1 or counted.certificate is None:  # ``walk`` would be another
             raise VerificationFailure(f"the count certificate says {counted.value} walks, "
                                       "but a verified walk exists")
-        return Claim("unique", True, _with_claim(counted.certificate, "unique"), value=True,
+        return Claim("unique", True, with_claim(counted.certificate, "unique"), value=True,
                      holds=counted.holds)
     for other in walks:
         if (other.nodes[:1], other.edges) != (walk.nodes[:1], walk.edges) and \
@@ -145,7 +147,7 @@ def only_walk_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
             return Claim("unique", True, value=False, witness=other, holds=(
                 f"a second walk of {plural(len(other), 'step')}, verified by the "
                 "independent checker"))
-    return Claim("unique", False, why=_unproven(
+    return Claim("unique", False, why=unproven(
         "the time limit was reached before the refutation", rests_on))
 
 
@@ -153,9 +155,9 @@ def longest_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
                   rests_on: str = "direct") -> Claim:
     """The claim that no walk of ``puzzle`` is longer than ``walk`` (verified): a
     refutation of "a walk of more steps exists" the checker accepted, or why not."""
-    why = refutation_applies(puzzle, longest=True) or _too_big(puzzle, limits)
+    why = refutation_applies(puzzle, longest=True) or too_big(puzzle, limits)
     if why:
-        return Claim("longest", False, value=len(walk), why=_unproven(why, rests_on))
+        return Claim("longest", False, value=len(walk), why=unproven(why, rests_on))
     try:
         result, longer, proof = run_guarded(
             lambda d: refute_longer(puzzle, DEFAULT_SOLVER, d, len(walk)), DEFAULT_SOLVER,
@@ -166,7 +168,7 @@ def longest_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
         raise VerificationFailure(f"{rests_on} called a walk of {plural(len(walk), 'step')} "
                                   f"the longest, but one of {len(longer)} exists")
     if proof is None:
-        return Claim("longest", False, value=len(walk), why=_unproven(
+        return Claim("longest", False, value=len(walk), why=unproven(
             "the time limit was reached before the refutation", rests_on))
     formula = longer_formula(puzzle, {"walk": walk_json(puzzle, walk), "length": len(walk),
                                       "cardinality": "seqcounter"})
@@ -174,22 +176,23 @@ def longest_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
         raise VerificationFailure(f"the longest walk makes no formula: {formula[0]}")
     certificate = make_certificate(puzzle, formula, proof, DEFAULT_SOLVER)
     if certificate is None:
-        return Claim("longest", False, value=len(walk), why=_unproven(
+        return Claim("longest", False, value=len(walk), why=unproven(
             "the proof is too large to check", rests_on))
-    return _checked(puzzle, "longest", _with_claim(certificate, "longest"), len(walk))
+    return checked_claim(puzzle, "longest", with_claim(certificate, "longest"), len(walk))
 
 
-def _with_claim(certificate: Certificate, claim: str) -> Certificate:
+def with_claim(certificate: Certificate, claim: str) -> Certificate:
     """``certificate`` saying which claim it proves (the file's ``claim``)."""
     return Certificate(certificate.kind, {**certificate.data, "claim": claim},
                        certificate.explanation)
 
 
-def _unproven(why: str, rests_on: str) -> str:
+def unproven(why: str, rests_on: str) -> str:
+    """The ``why`` of a claim not certified: why, and what it rests on instead."""
     return f"not certified ({why}); rests on {rests_on}"
 
 
-def _checked(puzzle: Puzzle, claim: str, certificate: Certificate, value: object) -> Claim:
+def checked_claim(puzzle: Puzzle, claim: str, certificate: Certificate, value: object) -> Claim:
     """``certificate`` checked by the independent checker: the claim, or a loud failure."""
     checked = verdict(puzzle, certificate)
     if checked.problems:

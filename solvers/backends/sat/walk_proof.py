@@ -8,7 +8,9 @@ rests on a proof trailkit's checker accepts rather than on the solver's word.
 
 The same formula, with each walk found blocked in turn, counts the walks with a proof
 that no other exists (:func:`enumerate_walks`, claims ``count`` and ``unique``); with
-"more than L steps" it proves L the longest (:func:`refute_longer`).
+"more than L steps" it proves L the longest (:func:`refute_longer`); with "at most L-1
+steps", or a walk blocked and "at most L" or "at least L" steps, that a walk is the
+shortest, or the only shortest or longest one (:func:`refute_optimal`).
 """
 
 from __future__ import annotations
@@ -16,12 +18,13 @@ from __future__ import annotations
 from trailkit.models.answer import Walk
 from trailkit.models.checking.blocked_walks import blocking_clause
 from trailkit.models.checking.formulas import CertifiedFormula
+from trailkit.models.checking.optimal_walks import optimal_clauses
 from trailkit.models.checking.position_encoding import encode_prefix
 from trailkit.models.checking.walk_formula import encode_walks, walk_formula, walk_horizon
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.backends.sat.runner import Deadline, Verdict, new_solver, solve_call
 
-__all__ = ["enumerate_walks", "refute_longer", "refute_walks"]
+__all__ = ["enumerate_walks", "refute_longer", "refute_optimal", "refute_walks"]
 
 
 def refute_walks(puzzle: Puzzle, name: str, deadline: Deadline
@@ -97,6 +100,28 @@ def refute_longer(puzzle: Puzzle, name: str, deadline: Deadline, length: int
         return Verdict.UNSAT, None, ["0"]
     clauses, vmap = encode_prefix(puzzle, horizon)
     solver = new_solver(name, [*clauses, [vmap.active[length]]], proof=True)
+    try:
+        result = solve_call(solver, name, (), deadline)
+        if result is Verdict.UNSAT:
+            return result, None, list(solver.get_proof() or [])
+        if result is Verdict.SAT:
+            return result, vmap.decode(puzzle, solver.get_model() or []), None
+        return result, None, None
+    finally:
+        solver.delete()
+
+
+def refute_optimal(puzzle: Puzzle, name: str, deadline: Deadline, encoding: str,
+                   walk: Walk) -> tuple[Verdict, Walk | None, list[str] | None]:
+    """Solve the formula ``encoding`` (``walk-shorter-v1``, ``walk-as-short-v1`` or
+    ``walk-as-long-v1`` of :mod:`trailkit.models.checking.optimal_walks`, for ``walk`` and
+    its length) with proof logging: ``(UNSAT, None, proof)``, or ``(SAT, the walk a model
+    describes, None)`` (a shorter walk, or another as short or as long), or
+    ``INTERRUPTED``."""
+    clauses, vmap = optimal_clauses(puzzle, encoding, len(walk), walk)
+    if vmap is None:  # the empty clause: no step to take
+        return Verdict.UNSAT, None, ["0"]
+    solver = new_solver(name, clauses, proof=True)
     try:
         result = solve_call(solver, name, (), deadline)
         if result is Verdict.UNSAT:

@@ -7,6 +7,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -260,9 +261,6 @@ def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
     )
     from trailkit.solvers.pipeline.proving import prove_claim
 
-    if args.claim == "shortest" and (args.proof_dir or args.lrat or args.drup):
-        raise TrailkitError(f"--claim {args.claim} has no DRUP proof: its certificate is "
-                            "the layers of reachable states (use --out CERT.json)")
     if args.lrat and not args.proof_dir:
         raise TrailkitError(f"--claim {args.claim} --lrat needs --proof-dir DIR (its "
                             "certificate file keeps the DRUP proof)")
@@ -272,7 +270,10 @@ def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
 
         proof = prove_fewest_changes(puzzle, limits_from(args), spec_path=args.spec)
     else:
-        proof = prove_claim(puzzle, args.claim, limits_from(args), spec_path=args.spec)
+        proof = prove_claim(puzzle, args.claim, limits_from(args), spec_path=args.spec,
+                            drup=bool(args.proof_dir or args.lrat or args.drup))
+        if targets and proof.status is Status.UNSOLVABLE:
+            proof = _with_drup_proof(puzzle, proof, args)
     if targets and proof.certificate is not None and proof.certificate.kind == "drup":
         _write_proof_files(puzzle, proof.certificate.data, targets)
     elif targets and proof.certificate is not None:
@@ -293,6 +294,17 @@ def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
         return Exit.OK if proof.claim is None or proof.claim.value is not False \
             else Exit.UNSOLVABLE
     return Exit.UNSOLVABLE if proof.status is Status.UNSOLVABLE else Exit.UNKNOWN
+
+
+def _with_drup_proof(puzzle: Puzzle, proof: Proof, args: argparse.Namespace) -> Proof:
+    """``proof`` (no walk at all, so no claim) with a DRUP proof of that, for the files of
+    ``--proof-dir``, where its certificate is another kind (a parity argument)."""
+    from trailkit.solvers.pipeline.proving import prove
+
+    if proof.certificate is not None and proof.certificate.kind == "drup":
+        return proof
+    refuted = prove(puzzle, args.backend, limits_from(args), spec_path=args.spec, drup=True)
+    return replace(proof, certificate=refuted.certificate) if refuted.certificate else proof
 
 
 def waited_s() -> float:

@@ -80,7 +80,8 @@ def claim_lines(puzzle: Puzzle, answer: Answer) -> list[str]:
     claim = _claim(answer, "unique")
     if claim is None:
         return []
-    best = "shortest walk" if _claim(answer, "shortest") is not None else "solution"
+    best = "shortest walk" if puzzle.objective is Objective.SHORTEST else \
+        "longest walk" if puzzle.wants_longest else "solution"
     if not claim.checked:
         return [f"  unique: {claim.why}"]
     if claim.value:
@@ -129,7 +130,8 @@ def proved_claim_text(puzzle: Puzzle, claim_name: str, status: Status, claim: Cl
         rests = f" ({proof_words(claim)})" if claim.certificate is not None else ""
         return f"fewest changes: {plural(claim.value or 0, 'change')}{rests}\n  {claim.holds}"
     if claim.value:
-        best = "shortest walk" if puzzle.objective is Objective.SHORTEST else "walk"
+        best = "shortest walk" if puzzle.objective is Objective.SHORTEST else \
+            "longest walk" if puzzle.wants_longest else "walk"
         return f"unique: the only {best} ({proof_words(claim)})\n  {claim.holds}"
     assert claim.witness is not None
     return "\n".join(["not unique: " + claim.holds + ":",
