@@ -164,10 +164,12 @@ CLAIMS = ("unsolvable", "shortest", "unique", "count", "longest")
 
 
 def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
-                spec_path: str | None = None, state_limit: int = STATE_LIMIT) -> Proof:
+                spec_path: str | None = None, state_limit: int = STATE_LIMIT,
+                refutation: bool = False) -> Proof:
     """Make and check the certificate of ``claim`` (``shortest``, ``unique``, ``count``,
-    ``longest``) for
-    ``puzzle``: ``solved`` with the checked claim and its certificate file's content;
+    ``longest``) for ``puzzle`` (``refutation``: a count by refutation, for outside
+    checkers, even where the formula's certificate applies): ``solved`` with the checked
+    claim and its certificate file's content;
     ``unsolvable`` when there is no walk at all; ``unknown`` when a limit came first or
     the certificate could not be made. Raises :class:`UnsupportedPuzzle` when the claim
     does not apply to the puzzle (saying which claims do)."""
@@ -182,7 +184,7 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
     if answer.status is not Status.SOLVED:
         return Proof(Status.UNKNOWN, reason=answer.reason, decided_by=answer.decided_by)
     if claim == "count":
-        found = count_claim(puzzle, limits, rests_on="direct's enumeration")
+        found = count_claim(puzzle, limits, by_refutation=refutation)
     else:
         made = answer_claims(puzzle, answer, unique=claim == "unique",
                              state_limit=state_limit, limits=limits)

@@ -11,9 +11,11 @@ raised as :class:`VerificationFailure`.
 
 >>> from trailkit.models.spec import load_spec_text
 >>> p = load_spec_text("trailkit: 1\\nkind: trail\\nedges: [a b, b c, c a]\\nclosed: true\\n")
->>> claim = count_claim(p)
+>>> claim = count_claim(p, by_refutation=True)
 >>> claim.checked, claim.value, claim.certificate.data["encoding"]
 (True, 6, 'walk-blocked-v1')
+>>> count_claim(p).certificate.kind  # the formula counts this one: its own certificate
+'best-formula'
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from trailkit.models.errors import VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Limits
+from trailkit.solvers.backends.direct.orientation_list import formula_applies
 from trailkit.solvers.backends.sat.runner import (
     DEFAULT_SOLVER,
     SolverTimeout,
@@ -38,6 +41,11 @@ from trailkit.solvers.backends.sat.runner import (
     run_guarded,
 )
 from trailkit.solvers.backends.sat.walk_proof import enumerate_walks, refute_longer
+from trailkit.solvers.pipeline.formula_claims import (
+    FORMULA_RESTS_ON,
+    formula_count_claim,
+    unproven,
+)
 
 __all__ = ["CLAIM_SECONDS", "COUNT_LIMIT", "LITERAL_LIMIT", "capped", "count_claim",
            "longest_claim", "only_walk_claim", "refutation_applies"]
@@ -80,21 +88,28 @@ def capped(limits: Limits) -> Limits:
 
 
 def count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *, limit: int = COUNT_LIMIT,
-                rests_on: str = "the enumeration") -> Claim:
-    """The claim that ``puzzle`` has exactly N walks (every walk, so no objective): the
-    walks listed and a refutation of "another walk exists", checked by the independent
-    checker; or, not certified, why not and that it rests on ``rests_on``."""
+                rests_on: str | None = None, by_refutation: bool = False) -> Claim:
+    """The claim that ``puzzle`` has exactly N walks (every walk, so no objective): where
+    the formula counts them (every edge exactly once, no colour rule), its ``best-formula``
+    certificate (:mod:`~trailkit.solvers.pipeline.formula_claims`), whatever the number;
+    elsewhere the walks listed (at most ``limit``) and a refutation of "another walk
+    exists"; each checked by the independent checker. Or, not certified, why not and that
+    it rests on ``rests_on`` (by default direct's formula, or the enumeration).
+    ``by_refutation`` insists on the refutation."""
+    if formula_applies(puzzle) and not by_refutation:
+        return formula_count_claim(puzzle, limits, rests_on=rests_on or FORMULA_RESTS_ON)
+    rests_on = rests_on or "the enumeration"
     why = refutation_applies(puzzle) or _too_big(puzzle, limits) or (
         "a count under an objective counts the best walks only"
         if puzzle.objective is not Objective.ANY and puzzle.use is not EdgeUse.EXACTLY_ONCE
         else "")
     if why:
-        return Claim("count", False, why=_unproven(why, rests_on))
+        return Claim("count", False, why=unproven(why, rests_on))
     result, walks, proof = _enumerate(puzzle, limits, limit)
     if result is not Verdict.UNSAT or proof is None:
         why = (f"more than {limit:,} walks to list" if result is Verdict.SAT else
                "the time limit was reached while listing the walks")
-        return Claim("count", False, why=_unproven(why, rests_on))
+        return Claim("count", False, why=unproven(why, rests_on))
     return _count_certified(puzzle, walks, proof, rests_on)
 
 
@@ -118,7 +133,7 @@ def _count_certified(puzzle: Puzzle, walks: list[Walk], proof: list[str],
         raise VerificationFailure(f"the listed walks do not make a count formula: {formula[0]}")
     certificate = make_certificate(puzzle, formula, proof, DEFAULT_SOLVER)
     if certificate is None:
-        return Claim("count", False, why=_unproven("the proof is too large to check",
+        return Claim("count", False, why=unproven("the proof is too large to check",
                                                    rests_on))
     return _checked(puzzle, "count", _with_claim(certificate, "count"), len(walks))
 
@@ -130,7 +145,7 @@ def only_walk_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
     (``value`` False); unchecked when neither could be had."""
     why = refutation_applies(puzzle) or _too_big(puzzle, limits)
     if why:
-        return Claim("unique", False, why=_unproven(why, rests_on))
+        return Claim("unique", False, why=unproven(why, rests_on))
     result, walks, proof = _enumerate(puzzle, limits, 1)
     if result is Verdict.UNSAT and proof is not None:
         counted = _count_certified(puzzle, walks, proof, rests_on)
@@ -145,7 +160,7 @@ def only_walk_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
             return Claim("unique", True, value=False, witness=other, holds=(
                 f"a second walk of {plural(len(other), 'step')}, verified by the "
                 "independent checker"))
-    return Claim("unique", False, why=_unproven(
+    return Claim("unique", False, why=unproven(
         "the time limit was reached before the refutation", rests_on))
 
 
@@ -155,7 +170,7 @@ def longest_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
     refutation of "a walk of more steps exists" the checker accepted, or why not."""
     why = refutation_applies(puzzle, longest=True) or _too_big(puzzle, limits)
     if why:
-        return Claim("longest", False, value=len(walk), why=_unproven(why, rests_on))
+        return Claim("longest", False, value=len(walk), why=unproven(why, rests_on))
     try:
         result, longer, proof = run_guarded(
             lambda d: refute_longer(puzzle, DEFAULT_SOLVER, d, len(walk)), DEFAULT_SOLVER,
@@ -166,7 +181,7 @@ def longest_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
         raise VerificationFailure(f"{rests_on} called a walk of {plural(len(walk), 'step')} "
                                   f"the longest, but one of {len(longer)} exists")
     if proof is None:
-        return Claim("longest", False, value=len(walk), why=_unproven(
+        return Claim("longest", False, value=len(walk), why=unproven(
             "the time limit was reached before the refutation", rests_on))
     formula = longer_formula(puzzle, {"walk": walk_json(puzzle, walk), "length": len(walk),
                                       "cardinality": "seqcounter"})
@@ -174,7 +189,7 @@ def longest_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
         raise VerificationFailure(f"the longest walk makes no formula: {formula[0]}")
     certificate = make_certificate(puzzle, formula, proof, DEFAULT_SOLVER)
     if certificate is None:
-        return Claim("longest", False, value=len(walk), why=_unproven(
+        return Claim("longest", False, value=len(walk), why=unproven(
             "the proof is too large to check", rests_on))
     return _checked(puzzle, "longest", _with_claim(certificate, "longest"), len(walk))
 
@@ -183,10 +198,6 @@ def _with_claim(certificate: Certificate, claim: str) -> Certificate:
     """``certificate`` saying which claim it proves (the file's ``claim``)."""
     return Certificate(certificate.kind, {**certificate.data, "claim": claim},
                        certificate.explanation)
-
-
-def _unproven(why: str, rests_on: str) -> str:
-    return f"not certified ({why}); rests on {rests_on}"
 
 
 def _checked(puzzle: Puzzle, claim: str, certificate: Certificate, value: object) -> Claim:

@@ -272,7 +272,8 @@ def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
 
         proof = prove_fewest_changes(puzzle, limits_from(args), spec_path=args.spec)
     else:
-        proof = prove_claim(puzzle, args.claim, limits_from(args), spec_path=args.spec)
+        proof = prove_claim(puzzle, args.claim, limits_from(args), spec_path=args.spec,
+                            refutation=bool(targets or args.drup))
     if targets and proof.certificate is not None and proof.certificate.kind == "drup":
         _write_proof_files(puzzle, proof.certificate.data, targets)
     elif targets and proof.certificate is not None:
