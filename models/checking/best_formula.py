@@ -113,11 +113,12 @@ def _needed(puzzle: Puzzle, g: Graph) -> dict[Key, int]:
     return out
 
 
-def orientation_classes(nodes: int, need: Sequence[int], pairs: Sequence[tuple[int, int, int]]
-                        ) -> int:
+def orientation_classes(nodes: int, need: Sequence[int], pairs: Sequence[tuple[int, int, int]],
+                        states_cap: int | None = None) -> int | None:
     """How many vectors ``x`` (``0 <= x_p <= m_p``) give every node its ``need`` of out-steps
     from the pairs ``(u, v, m)`` (``x_p`` of them ``u -> v``): a dynamic programme over the
-    pairs, with each node's need settled after its last pair."""
+    pairs, with each node's need settled after its last pair. ``None`` when more than
+    ``states_cap`` partial states would be kept."""
     last = {v: i for i, (u, w, _) in enumerate(pairs) for v in (u, w)}
     if any(need[v] for v in range(nodes) if v not in last):
         return 0
@@ -134,6 +135,8 @@ def orientation_classes(nodes: int, need: Sequence[int], pairs: Sequence[tuple[i
                     continue
                 after[tuple(left)] += ways
         states = after
+        if states_cap is not None and len(states) > states_cap:
+            return None
     return sum(states.values())
 
 

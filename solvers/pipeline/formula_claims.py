@@ -46,19 +46,24 @@ def formula_count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *,
     walks: counted by the formula, its ``best-formula`` certificate accepted by the
     independent checker; or, not certified, why not and that it rests on ``rests_on``."""
     deadline = None if limits.time_limit is None else time.monotonic() + limits.time_limit
-    counted = exact_count(puzzle, limits.time_limit)
-    if counted is None or not counted.complete:
-        return Claim("count", False, why=unproven(
-            "the time limit was reached while counting", rests_on))
-    data = orientation_certificate(puzzle, counted.solutions, deadline)
+
+    def counted() -> int | str:
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        result = exact_count(puzzle, left)
+        if result is None or not result.complete:
+            return "the time limit was reached while counting"
+        return result.solutions
+
+    data = orientation_certificate(puzzle, counted, deadline)
     if isinstance(data, str):
         return Claim("count", False, why=unproven(data, rests_on))
     classes = sum(len(graph["orientations"]) for graph in data["graphs"])
+    solutions = int(data["solutions"])
     certificate = Certificate("best-formula", data, (
-        f"{plural(counted.solutions, 'walk')}, by the BEST theorem summed over "
+        f"{plural(solutions, 'walk')}, by the BEST theorem summed over "
         f"{plural(classes, 'class', 'classes')} of Eulerian orientations"))
     checked = verdict(puzzle, certificate)
     if checked.problems:
         raise VerificationFailure("the count certificate is rejected by the independent "
                                   f"checker: {'; '.join(checked.problems[:3])}")
-    return Claim("count", True, certificate, value=counted.solutions, holds=checked.holds)
+    return Claim("count", True, certificate, value=solutions, holds=checked.holds)

@@ -20,7 +20,7 @@ the count says why.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from trailkit.models.checking.best_formula import (
@@ -36,6 +36,8 @@ __all__ = ["ORIENTATION_LIMIT", "formula_applies", "orientation_certificate"]
 
 ORIENTATION_LIMIT = 100_000
 """The most Eulerian orientation classes a ``best-formula`` certificate lists (in all)."""
+STATES_CAP = 200_000
+"""The most partial states the count of the classes (made before listing them) keeps."""
 
 Pair = tuple[int, int, int]
 
@@ -62,21 +64,28 @@ def _graphs(puzzle: Puzzle, g: Graph) -> list[tuple[int, int] | None]:
     return [(y, x) for x, y in ((a, b), (b, a)) if x in starts and y in ends]
 
 
-def orientation_certificate(puzzle: Puzzle, solutions: int,
+def orientation_certificate(puzzle: Puzzle, count: Callable[[], int | str],
                             deadline: float | None = None) -> dict[str, Any] | str:
-    """The ``best-formula`` certificate's data for ``solutions`` walks (the counter's
-    number, which the checker recomputes), or why none is made: too many orientation
-    classes, a pair of more than 35 parallel edges, or ``deadline`` (``time.monotonic()``)
-    reached."""
+    """The ``best-formula`` certificate's data, stating the number ``count()`` gives (the
+    counter's, which the checker recomputes; called once the size is known to be within
+    bounds), or why none is made: too many orientation classes, a pair of more than 35
+    parallel edges, ``count()``'s reason, or ``deadline`` (``time.monotonic()``) reached."""
     g = Graph(puzzle)
     pairs = [(u, v, m) for (u, v), m in sorted(g.pairs.items())]
     if any(m >= len(DIGITS) for *_, m in pairs):
         return f"two nodes are joined by more than {len(DIGITS) - 1} two-way edges"
     needs = {added: _needs(g, added) for added in _graphs(puzzle, g)}
-    total = sum(orientation_classes(g.n, need, pairs) for need in needs.values())
+    sizes = [orientation_classes(g.n, need, pairs, STATES_CAP) for need in needs.values()]
+    if any(size is None for size in sizes):
+        return (f"too many Eulerian orientations to list (counting them keeps over "
+                f"{STATES_CAP:,} partial states)")
+    total = sum(size or 0 for size in sizes)
     if total > ORIENTATION_LIMIT:
         classes = plural(total, "Eulerian orientation class", "Eulerian orientation classes")
         return f"the formula sums {classes}; a certificate lists at most {ORIENTATION_LIMIT:,}"
+    solutions = count()
+    if isinstance(solutions, str):
+        return solutions
     graphs = []
     for added, need in needs.items():
         listed = _classes(need, pairs, deadline)
