@@ -12,6 +12,7 @@ the reason, on a nearby spec and when edited.
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -22,8 +23,7 @@ from oracles import all_walks, euler_puzzles
 from trailkit.models.answer import Certificate
 from trailkit.models.checking.certificates import verdict
 from trailkit.models.puzzle import EdgeUse, Puzzle
-from trailkit.models.spec import load_spec
-from trailkit.solvers.backends.direct import orientation_list
+from trailkit.models.spec import load_spec, load_spec_text
 from trailkit.solvers.frontends.cli import main
 from trailkit.solvers.pipeline.counting import count
 from trailkit.solvers.pipeline.refuted_claims import count_claim
@@ -85,7 +85,7 @@ def eulerian_multigraphs(draw: st.DrawFn) -> Puzzle:
     path = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=8))
     if draw(st.booleans()):
         path.append(path[0])
-    edges = list(zip(path, path[1:], strict=False))
+    edges = list(pairwise(path))
     directed = draw(st.sampled_from(["none", "all", "mixed"]))
     flags = None if directed == "none" else [True] * len(edges) if directed == "all" else \
         draw(st.lists(st.booleans(), min_size=len(edges), max_size=len(edges)))
@@ -109,21 +109,15 @@ def test_certified_counts_match_brute_force(puzzle: Puzzle) -> None:
 def test_the_count_of_a_nearby_spec_is_rejected_naming_why() -> None:
     data = dict(certificate_of(load_spec(NIKOLAUS)).data)
     text = NIKOLAUS.read_text(encoding="utf-8").replace("expect:", "# expect:")
-    fewer = load_spec_text_of(text.replace("c e, d e]", "c e]"))
+    fewer = load_spec_text(text.replace("c e, d e]", "c e]"))
     assert problems(fewer, data) == ["the certificate's graph is not the spec's: two-way "
                                      "edges between d and e: the spec has 0, the certificate 1"]
-    more = load_spec_text_of(text.replace("c e, d e]", "c e, d e, a e, a d]"))
+    more = load_spec_text(text.replace("c e, d e]", "c e, d e, a e, a d]"))
     assert "the certificate's graph is not the spec's: two-way edges between a and d" in \
         problems(more, data)[0]
-    only_d = load_spec_text_of(text.replace("kind: trail", "kind: trail\nstart: [d]\nend: [e]"))
+    only_d = load_spec_text(text.replace("kind: trail", "kind: trail\nstart: [d]\nend: [e]"))
     assert problems(only_d, data) == ["the certificate lists orientations for the trails "
                                       "from e to d though no walk of the puzzle needs them"]
-
-
-def load_spec_text_of(text: str) -> Puzzle:
-    from trailkit.models.spec import load_spec_text
-
-    return load_spec_text(text)
 
 
 def test_an_edited_certificate_is_rejected_naming_why() -> None:
@@ -153,6 +147,8 @@ def test_an_edited_certificate_is_rejected_naming_why() -> None:
 
 def test_a_count_past_the_limit_says_what_it_rests_on(
         monkeypatch: pytest.MonkeyPatch) -> None:
+    from trailkit.solvers.backends.direct import orientation_list
+
     monkeypatch.setattr(orientation_list, "ORIENTATION_LIMIT", 5)
     claim = count_claim(load_spec(NIKOLAUS))
     assert not claim.checked and claim.why == (
