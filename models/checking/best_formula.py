@@ -14,26 +14,21 @@ edges, ``loops`` the self-loops (one step each, whatever their direction); each 
 spec's own. An orientation is one character per pair (``0-9a-z``): how many of the pair's
 edges run from its first node to its second. The argument, each step checked here:
 
-1. **From walks to circuits** (re-derived from the spec's start, end and closed rules): a
-   walk from ``s`` back to ``s`` is a circuit (a cyclic step sequence) read from one of
-   its ``out(s) = deg(s)/2`` steps leaving ``s`` (its edges are distinct, so its rotations
-   are); a walk from ``s`` to ``t != s`` is a circuit of the graph with a one-way arc
-   ``t -> s`` added, read from that arc. A graph with a node of odd degree has no circuit.
-   So the walks are ``Σ_s ec(G)·deg(s)/2 + Σ_{s != t} ec(G + (t -> s))`` over the allowed
-   starts ``s`` and ends ``t``, each graph of even degrees, as ``graphs`` must list.
-2. **From circuits to orientations**: a circuit walks each two-way edge one way, and the
-   orientation it makes is Eulerian (in = out at every node); so ``ec(G)`` sums ``ec(D)``
-   over the Eulerian orientations ``D``, and ``C(m, x)`` orientations share a class.
-3. **Completeness**: each listed class is checked Eulerian, no class is listed twice, and
-   the classes are counted independently, by a dynamic programme over the pairs (no
-   enumeration): as many are listed as exist, so none is missing.
-4. **BEST**: ``ec(D) = t_w(D) · ∏_v (out(v) − 1)!``, with ``t_w`` the determinant of the
-   Laplacian ``diag(out) − A`` without the row and column of the checker's root (its
-   first node; the counter uses its last): computed modulo primes below ``2^31`` (each
-   checked prime by trial division), by division-free elimination in NumPy over all
-   classes at once, joined by the Chinese remainder theorem; enough primes are taken for
-   their product to exceed twice the Hadamard bound of the sum, so the residue is exact.
-   The counter uses Bareiss' fraction-free elimination over the integers.
+1. **Walks to circuits**, re-derived from the spec's start, end and closed rules: a walk
+   from ``s`` back to ``s`` is a circuit read from one of its ``deg(s)/2`` steps leaving
+   ``s``; a walk from ``s`` to ``t != s`` is a circuit of the graph plus an arc ``t -> s``,
+   read from that arc; a graph with a node of odd degree has no circuit.
+2. **Circuits to orientations**: a circuit orients each two-way edge the way it walks it,
+   Eulerian (in = out everywhere); ``C(m, x)`` orientations share a class.
+3. **Completeness**: each listed class is checked Eulerian, none is listed twice, and a
+   dynamic programme over the pairs counts how many exist: as many as are listed.
+4. **BEST**: ``ec(D) = t_w(D) · ∏_v (out(v) − 1)!``, ``t_w`` the determinant of the
+   Laplacian ``diag(out) − A`` without the checker's root (its first node; the counter
+   drops its last), taken modulo primes below ``2^31`` (checked by trial division) by
+   division-free elimination over all classes at once (the counter uses Bareiss over the
+   integers), joined by the Chinese remainder theorem past twice the Hadamard bound.
+
+Why each step is sound: docs/checking.md, "Counts by the formula".
 
 >>> from trailkit.models.puzzle import Puzzle
 >>> p = Puzzle.build(kind="trail", edges=[("a", "b"), ("b", "c"), ("c", "a")], closed=True)
@@ -58,7 +53,7 @@ from trailkit.models.checking.check_words import Verdict
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.support.words import plural
 
-__all__ = ["DIGITS", "KIND", "best_formula_verdict", "formula_graph", "orientation_classes"]
+__all__ = ["DIGITS", "KIND", "Graph", "best_formula_verdict", "orientation_classes"]
 
 KIND = "best-formula"
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -88,23 +83,14 @@ class Graph:
                 self.pairs[(min(u, v), max(u, v))] += 1
 
 
-def formula_graph(puzzle: Puzzle) -> dict[str, Any]:
-    """``pairs``, ``arcs`` and ``loops`` as a certificate writes them (node names)."""
-    g, names = Graph(puzzle), puzzle.nodes
-    return {"pairs": [[names[u], names[v], m] for (u, v), m in sorted(g.pairs.items())],
-            "arcs": [[names[u], names[v], m] for (u, v), m in sorted(g.arcs.items())],
-            "loops": [[names[v], k] for v, k in enumerate(g.loops) if k]}
-
-
 def _needed(puzzle: Puzzle, g: Graph) -> dict[Key, int]:
     """Step 1: each graph whose circuits the walks need, with its factor (``deg(s)/2``
     summed over the starts that may also be ends, for ``None``; 1 for an added arc)."""
     starts = range(g.n) if puzzle.start is None else sorted(puzzle.start)
     ends = set(range(g.n) if puzzle.end is None else puzzle.end)
     odd = {v for v in range(g.n) if g.degree[v] % 2}
-    out: dict[Key, int] = {}
-    if not odd and sum(g.degree[s] // 2 for s in starts if s in ends):
-        out[None] = sum(g.degree[s] // 2 for s in starts if s in ends)
+    closing = sum(g.degree[s] // 2 for s in starts if s in ends)
+    out: dict[Key, int] = {None: closing} if closing and not odd else {}
     if not puzzle.closed and len(odd) == 2:
         for s in starts:
             for t in odd - {s}:
@@ -239,7 +225,7 @@ def _circuits(g: Graph, key: Key, pairs: list[tuple[int, int, int]],
     wrong = np.flatnonzero((out != np.array(need)).any(axis=1))
     if wrong.size:
         return f"orientation {wrong[0] + 1} is not Eulerian (some node's in- and out-degree differ)"
-    exist = orientation_classes(g.n, need, pairs)
+    exist = orientation_classes(g.n, need, pairs) or 0
     if exist != len(listed):
         return (f"{plural(exist, 'Eulerian orientation class', _CLASSES)} exist, the "
                 f"certificate lists {len(listed):,}")
@@ -265,8 +251,8 @@ def _classes(listed: Sequence[str], pairs: Sequence[tuple[int, int, int]]) -> np
     table[np.frombuffer(DIGITS.encode(), dtype=np.uint8)] = np.arange(len(DIGITS))
     raw = np.frombuffer("".join(listed).encode(), dtype=np.uint8)
     x = table[raw].reshape(len(listed), width)
-    over = np.flatnonzero((x > np.array([m for *_, m in pairs])).any(axis=1)) if width else []
-    if len(over):
+    over = np.flatnonzero((x > np.array([m for *_, m in pairs], dtype=np.int64)).any(axis=1))
+    if over.size:
         return f"orientation {over[0] + 1} orients more edges than a pair has"
     return x
 

@@ -23,12 +23,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from trailkit.models.checking.best_formula import (
-    DIGITS,
-    Graph,
-    formula_graph,
-    orientation_classes,
-)
+from trailkit.models.checking.best_formula import DIGITS, Graph, orientation_classes
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.support.words import plural
 
@@ -93,8 +88,16 @@ def orientation_certificate(puzzle: Puzzle, count: Callable[[], int | str],
             return "the time limit was reached while listing the Eulerian orientations"
         graphs.append({"added": None if added is None else [puzzle.nodes[v] for v in added],
                        "orientations": listed})
-    return {"claim": "count", "solutions": solutions, **formula_graph(puzzle),
+    return {"claim": "count", "solutions": solutions, **_formula_graph(puzzle),
             "graphs": graphs}
+
+
+def _formula_graph(puzzle: Puzzle) -> dict[str, Any]:
+    """``pairs``, ``arcs`` and ``loops`` as a certificate writes them (node names)."""
+    g, names = Graph(puzzle), puzzle.nodes
+    return {"pairs": [[names[u], names[v], m] for (u, v), m in sorted(g.pairs.items())],
+            "arcs": [[names[u], names[v], m] for (u, v), m in sorted(g.arcs.items())],
+            "loops": [[names[v], k] for v, k in enumerate(g.loops) if k]}
 
 
 def _needs(g: Graph, added: tuple[int, int] | None) -> list[int]:
