@@ -51,7 +51,7 @@ import numpy as np
 
 from trailkit.models.checking.check_words import Verdict
 from trailkit.models.puzzle import EdgeUse, Puzzle
-from trailkit.models.support.words import plural
+from trailkit.models.support.words import listing, plural
 
 __all__ = ["DIGITS", "KIND", "Graph", "best_formula_verdict", "orientation_classes"]
 
@@ -166,18 +166,22 @@ def _verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
     if int(data["solutions"]) != total:
         return Verdict([f"the certificate states {data['solutions']} solutions, but the "
                         f"formula recomputed gives {total}"])
-    return Verdict([], _holds(total, classes, len(needed)))
+    return Verdict([], _holds(total, classes, [_graph_words(names, k) for k in needed]))
 
 
 def _graph_words(names: Sequence[str], key: Key) -> str:
-    return "the circuits" if key is None else \
+    return "the closed walks" if key is None else \
         f"the trails from {names[key[1]]} to {names[key[0]]}"
 
 
-def _holds(total: int, classes: int, graphs: int) -> str:
-    return (f"{plural(classes, 'Eulerian orientation class', _CLASSES)}"
-            f" of {plural(graphs, 'graph')}, each checked Eulerian and all of them (counted "
-            "independently), give by the BEST theorem (determinants recomputed modulo primes) "
+def _holds(total: int, classes: int, graphs: list[str]) -> str:
+    if not graphs:
+        return ("every graph the walks would need (the spec's, or with an arc from an allowed "
+                "end back to an allowed start) has a node of odd degree, so no walk uses every "
+                "edge exactly once from an allowed start to an allowed end")
+    return (f"{plural(classes, 'class', 'classes')} of Eulerian orientations for "
+            f"{listing(graphs)}, each checked and none missing (counted the checker's own "
+            "way), give by the BEST theorem, with determinants recomputed modulo primes, "
             f"{plural(total, 'walk')} that use every edge exactly once from an allowed start "
             "to an allowed end")
 
