@@ -230,7 +230,8 @@ def test_design_trail_figures_have_a_count_in_range_by_brute_force(
     code, text, _ = run(["design", "trail", "--layout", "grid:3,3", "--solutions", "8..40",
                          "--seed", str(seed), "--count", "2", "--out", str(out)], capsys)
     assert code == 0, text
-    assert "counted by direct's exact count (BEST theorem); not certified" in text
+    assert "one-stroke drawings: certified (BEST theorem recomputed by the independent " \
+        "checker)" in text
     figures = []
     for i in (1, 2):
         spec = tmp_path / f"fig-{i}.yaml"
@@ -238,7 +239,8 @@ def test_design_trail_figures_have_a_count_in_range_by_brute_force(
         _, solutions = solution_oracle(puzzle)
         assert 8 <= solutions <= 40
         assert puzzle.expect is not None and puzzle.expect["solutions"] == solutions
-        assert "not certified" in spec.read_text()
+        assert "certified (BEST theorem recomputed by the independent checker)" in \
+            spec.read_text()
         figures.append(sorted(zip(puzzle.tail, puzzle.head, strict=True)))
     assert figures[0] != figures[1]
 
@@ -285,4 +287,4 @@ def test_design_trail_json_names_the_count_and_what_it_rests_on(
     design = found["designs"][0]
     assert design["solutions"] == load_spec(out).expect["solutions"]  # type: ignore[index]
     assert 4 <= design["solutions"] <= 30
-    assert any("not certified" in claim for claim in design["claims"])
+    assert any("certified (BEST theorem recomputed" in claim for claim in design["claims"])

@@ -7,8 +7,10 @@ one-stroke figure. A stroke's length is steered by the count: longer while the f
 has too few drawings, shorter while it has too many. Each candidate is counted by
 direct's exact count (the BEST theorem over Eulerian orientations), and the figure kept
 is written as a spec, read back, solved (the stroke verified) and counted again by the
-pipeline. The count has no certificate of its own, so the spec and the output say what
-it rests on: "counted by direct's exact count; not certified".
+pipeline, whose count claim carries the formula's ``best-formula`` certificate checked
+by the independent checker: the spec and the output say "certified (BEST theorem
+recomputed by the independent checker)", or, where none could be made, what the count
+rests on: "counted by direct's exact count (BEST theorem); not certified (why)".
 
 Every count is even (a drawing drawn backwards is another), so a range holding no even
 number is answered at once as impossible.
@@ -30,7 +32,7 @@ from trailkit.solvers.tools.design.fields import Field
 
 __all__ = ["COUNT_RESTS_ON", "make_trails", "trail_spec_text"]
 
-#: What a designed figure's count rests on, said in the spec and the output.
+#: What a designed figure's count rests on when it could not be certified.
 COUNT_RESTS_ON = "counted by direct's exact count (BEST theorem); not certified"
 
 
@@ -136,15 +138,21 @@ def make_trails(field: Field, low: int, high: int, *, seed: int, how_many: int,
 
 
 def _written(field: Field, found: _Found, seed: int, made: str, took: float) -> Made:
-    """The figure as a spec, read back, solved and counted again by the pipeline."""
+    """The figure as a spec, read back, solved and counted again by the pipeline, whose
+    count claim (the formula's certificate, checked) says what the number rests on."""
     assert found.lines is not None
-    claim = f"{found.solutions:,} one-stroke drawings: {COUNT_RESTS_ON}"
+    plain = load_spec_text(trail_spec_text(field, found.lines, made=made), source="<design>")
+    counted = count(plain)
+    proof = next((c for c in counted.claims if c.claim == "count"), None)
+    rests = ("certified (BEST theorem recomputed by the independent checker)"
+             if proof is not None and proof.checked and proof.value == found.solutions else
+             proof.why if proof is not None and proof.why else COUNT_RESTS_ON)
+    claim = f"{found.solutions:,} one-stroke drawings: {rests}"
     text = trail_spec_text(field, found.lines, made=f"{made} --seed {seed}",
                            notes=(f"{claim[0].upper()}{claim[1:]}.",),
                            solutions=found.solutions)
     puzzle = load_spec_text(text, source="<design>")
     answer = solve(puzzle)
-    counted = count(puzzle)
     if answer.status is not Status.SOLVED or not answer.verified \
             or not counted.complete or counted.solutions != found.solutions:
         raise VerificationFailure(f"the design search counted {found.solutions} drawings; "
