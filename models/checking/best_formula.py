@@ -300,21 +300,15 @@ def _arc(lap: np.ndarray, u: int, v: int, m: Any) -> None:
 
 
 def _primes_over(limit_sq: int) -> list[int]:
-    """Primes below 2^31, descending, whose product squared exceeds ``limit_sq``; each
-    checked by trial division by every prime up to its square root."""
-    sieve = np.ones(46_342, dtype=bool)
-    sieve[:2] = False
-    for i in range(2, 216):
-        if sieve[i]:
-            sieve[i * i::i] = False
-    small = np.flatnonzero(sieve)
+    """Primes below 2^31, descending (each checked by trial division), whose product
+    squared exceeds ``limit_sq``."""
     primes, product, candidate = [], 1, 2**31 - 1
-    while product * product <= limit_sq:
-        if (candidate % small).all():
+    while not primes or product * product <= limit_sq:
+        if all(candidate % q for q in range(3, math.isqrt(candidate) + 1, 2)):
             primes.append(candidate)
             product *= candidate
         candidate -= 2
-    return primes or [2**31 - 1]
+    return primes
 
 
 def _dets_mod(lap: np.ndarray, p: int) -> np.ndarray:
@@ -329,11 +323,8 @@ def _dets_mod(lap: np.ndarray, p: int) -> np.ndarray:
         has = nonzero.any(axis=1)
         r = c + nonzero.argmax(axis=1)
         swap = has & (r != c)
-        if swap.any():
-            idx, other = rows[swap], r[swap]
-            top = a[idx, c].copy()
-            a[idx, c] = a[idx, other]
-            a[idx, other] = top
+        if swap.any():  # fancy indexing copies: the right-hand side is read first
+            a[rows[swap], c], a[rows[swap], r[swap]] = a[rows[swap], r[swap]], a[rows[swap], c]
             det[swap] = (p - det[swap]) % p
         pivot = np.where(has, a[:, c, c], 1)
         det = np.where(has, det * pivot % p, 0)
