@@ -31,6 +31,9 @@ __all__ = ["ORIENTATION_LIMIT", "formula_applies", "orientation_certificate"]
 
 ORIENTATION_LIMIT = 100_000
 """The most Eulerian orientation classes a ``best-formula`` certificate lists (in all)."""
+WORK_LIMIT = 300_000_000
+"""The most classes × (nodes − 1)³ a certificate may ask the checker to eliminate (about
+6 s on this project's machine: docs/benchmarks.md)."""
 STATES_CAP = 200_000
 """The most partial states the count of the classes (made before listing them) keeps."""
 
@@ -75,9 +78,13 @@ def orientation_certificate(puzzle: Puzzle, count: Callable[[], int | str],
         return (f"too many Eulerian orientations to list (counting them keeps over "
                 f"{STATES_CAP:,} partial states)")
     total = sum(size or 0 for size in sizes)
+    classes = plural(total, "Eulerian orientation class", "Eulerian orientation classes")
     if total > ORIENTATION_LIMIT:
-        classes = plural(total, "Eulerian orientation class", "Eulerian orientation classes")
         return f"the formula sums {classes}; a certificate lists at most {ORIENTATION_LIMIT:,}"
+    order = max(1, sum(1 for d in g.degree if d) - 1)
+    if total * order**3 > WORK_LIMIT:
+        return (f"the formula sums {classes} of {order + 1} nodes: about "
+                f"{total * order**3:,} steps to check (classes × nodes³); limit {WORK_LIMIT:,}")
     solutions = count()
     if isinstance(solutions, str):
         return solutions
