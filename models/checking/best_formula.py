@@ -302,7 +302,8 @@ def _arc(lap: np.ndarray, u: int, v: int, m: Any) -> None:
 def _primes_over(limit_sq: int) -> list[int]:
     """Primes below 2^31, descending (each checked by trial division), whose product
     squared exceeds ``limit_sq``."""
-    primes, product, candidate = [], 1, 2**31 - 1
+    primes: list[int] = []
+    product, candidate = 1, 2**31 - 1
     while not primes or product * product <= limit_sq:
         if all(candidate % q for q in range(3, math.isqrt(candidate) + 1, 2)):
             primes.append(candidate)
