@@ -159,7 +159,7 @@ def test_a_count_past_the_limit_says_what_it_rests_on(
     claim = count_claim(load_spec(NIKOLAUS))
     assert not claim.checked and claim.why == (
         "not certified (the formula sums 16 Eulerian orientation classes of 5 nodes: about "
-        "1,024 steps to check (classes × nodes³); limit 1,000); rests on direct's formula")
+        "1,024 steps to check (classes times nodes cubed); limit 1,000); rests on direct's formula")
 
 
 def test_prove_writes_a_file_check_certificate_accepts_and_rejects_on_a_nearby_spec(

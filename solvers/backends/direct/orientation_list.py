@@ -84,7 +84,8 @@ def orientation_certificate(puzzle: Puzzle, count: Callable[[], int | str],
     order = max(1, sum(1 for d in g.degree if d) - 1)
     if total * order**3 > WORK_LIMIT:
         return (f"the formula sums {classes} of {order + 1} nodes: about "
-                f"{total * order**3:,} steps to check (classes × nodes³); limit {WORK_LIMIT:,}")
+                f"{total * order**3:,} steps to check (classes times nodes cubed); "
+                f"limit {WORK_LIMIT:,}")
     solutions = count()
     if isinstance(solutions, str):
         return solutions
