@@ -71,7 +71,7 @@ def drat_trim(certificate: Certificate, tmp_path: Path) -> None:
 def test_nikolaus_count_is_certified_and_checked_by_two_other_checkers(
         tmp_path: Path) -> None:
     puzzle = load_spec(NIKOLAUS)
-    claim = count_claim(puzzle)
+    claim = count_claim(puzzle, by_refutation=True)
     assert claim.checked and claim.value == 88 and claim.certificate is not None
     assert len(claim.certificate.data["walks"]) == 88
     assert "outside the 88 listed" in claim.holds
@@ -89,7 +89,7 @@ def test_bundled_counts_are_certified_even_where_the_solver_eliminates_variables
     if not path.exists():
         pytest.skip(f"{spec} is not bundled")
     puzzle = load_spec(path)
-    claim = count_claim(puzzle)
+    claim = count_claim(puzzle, by_refutation=True)
     assert claim.checked, claim.why
     assert claim.value == count(puzzle, "direct", crosscheck=None).solutions
     second_opinions(claim.certificate)
@@ -107,20 +107,23 @@ def test_prove_count_file_is_accepted_and_rejected_where_the_count_differs(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cert = tmp_path / "count.json"
     code, out = run(["prove", str(NIKOLAUS), "--claim", "count", "--out", str(cert)], capsys)
-    assert code == 0 and out.startswith("count: 88 solutions (proven count: 88 walks listed")
+    assert code == 0 and out.startswith("count: 88 solutions (proven count: BEST theorem "
+                                        "recomputed by the independent checker)")
     document = json.loads(cert.read_text())
     assert document["solutions"] == 88 and document["claim"] == "count"
     code, out = run(["check-certificate", str(NIKOLAUS), str(cert)], capsys)
-    assert code == 0 and "outside the 88 listed" in out
+    assert code == 0 and "give by the BEST theorem, with determinants recomputed modulo " \
+        "primes, 88 walks" in out
     smaller = tmp_path / "smaller.yaml"
     smaller.write_text(nikolaus_without("c d"))
     code, out = run(["check-certificate", str(smaller), str(cert)], capsys)
-    assert code == 1 and "rejected: drup certificate: listed walk" in out
+    assert code == 1 and "rejected: best-formula certificate: the certificate's graph is " \
+        "not the spec's" in out
 
 
 @pytest.mark.parametrize(("where", "reason"), [
     ("file", "the file states solutions 87 but its certificate 88"),
-    ("certificate", "the certificate states 87 solutions but lists 88 walks"),
+    ("certificate", "the certificate states 87 solutions, but the formula recomputed gives 88"),
 ])
 def test_an_edited_count_is_rejected_naming_why(
         where: str, reason: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -137,7 +140,7 @@ def test_an_edited_count_is_rejected_naming_why(
 
 def test_a_listed_walk_dropped_or_doubled_is_rejected() -> None:
     puzzle = load_spec(NIKOLAUS)
-    certificate = count_claim(puzzle).certificate
+    certificate = count_claim(puzzle, by_refutation=True).certificate
     assert certificate is not None
     walks = certificate.data["walks"]
     doubled = {**certificate.data, "walks": [*walks[:-1], walks[0]]}
@@ -173,7 +176,7 @@ def _once_only(puzzle: Puzzle) -> bool:
 @given(tiny_puzzles(max_nodes=4, max_edges=4).filter(_once_only))
 def test_certified_counts_match_brute_force(puzzle: Puzzle) -> None:
     walks = [w for w in all_walks(puzzle, puzzle.num_edges) if len(w)]
-    claim = count_claim(puzzle)
+    claim = count_claim(puzzle, by_refutation=True)
     assert claim.checked and claim.value == len(walks)
     assert claim.certificate is not None
     counted = count(puzzle, crosscheck=None)  # its own claim agrees, or it would raise

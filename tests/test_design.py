@@ -230,7 +230,7 @@ def test_design_trail_figures_have_a_count_in_range_by_brute_force(
     code, text, _ = run(["design", "trail", "--layout", "grid:3,3", "--solutions", "8..40",
                          "--seed", str(seed), "--count", "2", "--out", str(out)], capsys)
     assert code == 0, text
-    assert "(count: drup certificate accepted by the independent checker)" in text
+    assert "(count: best-formula certificate accepted by the independent checker)" in text
     figures = []
     for i in (1, 2):
         spec = tmp_path / f"fig-{i}.yaml"
@@ -286,5 +286,5 @@ def test_design_trail_json_names_the_count_and_its_certificate(
     assert design["solutions"] == load_spec(out).expect["solutions"]  # type: ignore[index]
     assert 4 <= design["solutions"] <= 30
     assert design["claims"][0].startswith(f"certified: {design['solutions']} one-stroke")
-    assert design["certificates"] == [{"claim": "count", "certificate": "drup",
+    assert design["certificates"] == [{"claim": "count", "certificate": "best-formula",
                                        "checked": True}]

@@ -29,6 +29,9 @@ Kinds checked here (the exact data each carries is in its checker's docstring):
     state, is closed under every move, and holds no finishing state. Moves ignore
     edge-use limits, so the argument holds for exactly-once and at-most-once too.
 
+``best-formula`` certificates (a count made by the BEST theorem) are checked in
+:mod:`trailkit.models.checking.best_formula`.
+
 DRUP certificates (from the SAT backend) are checked in :mod:`trailkit.models.checking.drup`; one
 whose ``proof_format`` is ``lrat`` carries an LRAT proof instead, checked by the small
 independent checker of :mod:`trailkit.models.checking.lrat`.
@@ -73,6 +76,10 @@ def verdict(puzzle: Puzzle, certificate: Certificate, *,
             from trailkit.models.checking.shortest import layers_verdict
 
             return layers_verdict(puzzle, certificate.data)
+        if certificate.kind == "best-formula":
+            from trailkit.models.checking.best_formula import best_formula_verdict
+
+            return best_formula_verdict(puzzle, certificate.data)
         if certificate.kind == "drup":
             from trailkit.models.checking.drup import drup_verdict
 

@@ -31,6 +31,7 @@ from trailkit.models.counts import CountResult
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
+from trailkit.solvers.backends.direct.orientation_list import formula_applies
 from trailkit.solvers.backends.registry import BackendName, get_backend
 from trailkit.solvers.pipeline.policy import (
     AUTO,
@@ -124,11 +125,14 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
 
 
 def certified_count(puzzle: Puzzle, result: CountResult, limits: Limits) -> Claim | None:
-    """The ``count`` claim of a complete count of at most :data:`AUTO_COUNT` walks of a
-    once-only puzzle (every walk: no objective), certified by refutation; ``None`` where
-    it does not apply. A certified number other than the count's is a loud failure."""
-    if refutation_applies(puzzle) or result.solutions > AUTO_COUNT or (
-            puzzle.objective is not Objective.ANY and puzzle.use is EdgeUse.AT_MOST_ONCE):
+    """The ``count`` claim of a complete count: by the formula's ``best-formula``
+    certificate wherever the formula applies, whatever the number; else, for at most
+    :data:`AUTO_COUNT` walks of a once-only puzzle (every walk: no objective), by
+    refutation; ``None`` where neither applies. A certified number other than the count's
+    is a loud failure."""
+    if not formula_applies(puzzle) and (
+            refutation_applies(puzzle) or result.solutions > AUTO_COUNT or (
+            puzzle.objective is not Objective.ANY and puzzle.use is EdgeUse.AT_MOST_ONCE)):
         return None
     how = "formula" if result.by_formula else "enumeration"
     claim = count_claim(puzzle, limits, limit=AUTO_COUNT,

@@ -168,13 +168,13 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
                 spec_path: str | None = None, state_limit: int = STATE_LIMIT,
                 drup: bool = False) -> Proof:
     """Make and check the certificate of ``claim`` (``shortest``, ``unique``, ``count``,
-    ``longest``) for
-    ``puzzle``: ``solved`` with the checked claim and its certificate file's content;
+    ``longest``) for ``puzzle``: ``solved`` with the checked claim and its certificate
+    file's content;
     ``unsolvable`` when there is no walk at all; ``unknown`` when a limit came first or
     the certificate could not be made. Raises :class:`UnsupportedPuzzle` when the claim
-    does not apply to the puzzle (saying which claims do). With ``drup`` a once-only
-    walk's claim is proven by refutation even where ``layers`` would do (the proof files
-    of ``--proof-dir``)."""
+    does not apply to the puzzle (saying which claims do). With ``drup`` the claim is
+    proven by refutation even where ``layers`` or the count's formula certificate would
+    do (the proof files of ``--proof-dir``)."""
     why_not = _claim_applies(puzzle, claim)
     if why_not:
         raise UnsupportedPuzzle(f"the {claim} claim does not apply: {why_not}; claims that "
@@ -186,7 +186,7 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
     if answer.status is not Status.SOLVED:
         return Proof(Status.UNKNOWN, reason=answer.reason, decided_by=answer.decided_by)
     if claim == "count":
-        found = count_claim(puzzle, limits, rests_on="direct's enumeration")
+        found = count_claim(puzzle, limits, by_refutation=drup)
     else:
         made = answer_claims(puzzle, answer, unique=claim == "unique",
                              state_limit=state_limit, limits=limits, drup=drup)

@@ -11,9 +11,11 @@ raised as :class:`VerificationFailure`.
 
 >>> from trailkit.models.spec import load_spec_text
 >>> p = load_spec_text("trailkit: 1\\nkind: trail\\nedges: [a b, b c, c a]\\nclosed: true\\n")
->>> claim = count_claim(p)
+>>> claim = count_claim(p, by_refutation=True)
 >>> claim.checked, claim.value, claim.certificate.data["encoding"]
 (True, 6, 'walk-blocked-v1')
+>>> count_claim(p).certificate.kind  # the formula counts this one: its own certificate
+'best-formula'
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from trailkit.models.errors import VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Limits
+from trailkit.solvers.backends.direct.orientation_list import formula_applies
 from trailkit.solvers.backends.sat.runner import (
     DEFAULT_SOLVER,
     SolverTimeout,
@@ -38,6 +41,11 @@ from trailkit.solvers.backends.sat.runner import (
     run_guarded,
 )
 from trailkit.solvers.backends.sat.walk_proof import enumerate_walks, refute_longer
+from trailkit.solvers.pipeline.formula_claims import (
+    FORMULA_RESTS_ON,
+    formula_count_claim,
+    unproven,
+)
 
 __all__ = ["CLAIM_SECONDS", "COUNT_LIMIT", "LITERAL_LIMIT", "capped", "checked_claim",
            "count_claim", "longest_claim", "only_walk_claim", "refutation_applies",
@@ -82,10 +90,17 @@ def capped(limits: Limits) -> Limits:
 
 
 def count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *, limit: int = COUNT_LIMIT,
-                rests_on: str = "the enumeration") -> Claim:
-    """The claim that ``puzzle`` has exactly N walks (every walk, so no objective): the
-    walks listed and a refutation of "another walk exists", checked by the independent
-    checker; or, not certified, why not and that it rests on ``rests_on``."""
+                rests_on: str | None = None, by_refutation: bool = False) -> Claim:
+    """The claim that ``puzzle`` has exactly N walks (every walk, so no objective): where
+    the formula counts them (every edge exactly once, no colour rule), its ``best-formula``
+    certificate (:mod:`~trailkit.solvers.pipeline.formula_claims`), whatever the number;
+    elsewhere the walks listed (at most ``limit``) and a refutation of "another walk
+    exists"; each checked by the independent checker. Or, not certified, why not and that
+    it rests on ``rests_on`` (by default direct's formula, or the enumeration).
+    ``by_refutation`` insists on the refutation."""
+    if formula_applies(puzzle) and not by_refutation:
+        return formula_count_claim(puzzle, limits, rests_on=rests_on or FORMULA_RESTS_ON)
+    rests_on = rests_on or "the enumeration"
     why = refutation_applies(puzzle) or too_big(puzzle, limits) or (
         "a count under an objective counts the best walks only"
         if puzzle.objective is not Objective.ANY and puzzle.use is not EdgeUse.EXACTLY_ONCE
@@ -185,11 +200,6 @@ def with_claim(certificate: Certificate, claim: str) -> Certificate:
     """``certificate`` saying which claim it proves (the file's ``claim``)."""
     return Certificate(certificate.kind, {**certificate.data, "claim": claim},
                        certificate.explanation)
-
-
-def unproven(why: str, rests_on: str) -> str:
-    """The ``why`` of a claim not certified: why, and what it rests on instead."""
-    return f"not certified ({why}); rests on {rests_on}"
 
 
 def checked_claim(puzzle: Puzzle, claim: str, certificate: Certificate, value: object) -> Claim:

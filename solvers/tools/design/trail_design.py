@@ -21,9 +21,11 @@ Targets (:class:`TrailTargets`):
 
 The figure kept is written as a spec, read back and certified
 (:func:`~.figure_judge.certify_figure`): solved (the stroke verified), counted again by
-the pipeline, its count certified by the ``count`` claim (the walks listed and every
-other walk refuted, checked by the independent checker) or, where it cannot be within
-the limits, the spec and the output say why and what the count rests on.
+the pipeline, its count certified by the ``count`` claim (the formula's ``best-formula``
+certificate, the BEST theorem recomputed by the independent checker; with one-way lines
+or failures asked for, the walks listed and every other walk refuted) or, where it
+cannot be within the limits, the spec and the output say why and what the count rests
+on.
 
 Every count of drawings of a figure whose lines all go both ways is even (a drawing
 drawn backwards is another), so such a range holding no even number is answered at once
