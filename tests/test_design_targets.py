@@ -252,7 +252,7 @@ def test_figure_counts_are_certified_by_the_count_claim(
     made, p, text = figure(tmp_path, capsys, "--solutions", "10..30", layout="grid:2,3")
     solutions = sum(t.solutions for t in brute_tallies(p).values())
     assert made["solutions"] == solutions and 10 <= solutions <= 30
-    assert made["certificates"] == [{"claim": "count", "certificate": "drup",
+    assert made["certificates"] == [{"claim": "count", "certificate": "best-formula",
                                      "checked": True}]
     assert f"# Certified: {solutions} one-stroke drawings" in text
     assert "# The expect: block: solutions certified by the count claim." in text
