@@ -183,13 +183,13 @@ def fewest_words(claim: Claim) -> str:
 
 def count_words(claim: Claim) -> str:
     """``88 solutions (proven count: 88 walks listed, the rest refuted, checked by the
-    independent DRUP checker)``, ``88 solutions (proven count: BEST theorem recomputed by
-    the independent checker)``, or the number and why it is not certified."""
+    independent DRUP checker)``, ``88 solutions (proven count: BEST theorem recomputed,
+    best-formula certificate accepted by the independent checker)``, or the number and why it is not certified."""
     if not claim.checked:
         return f"{claim.why}"
     if claim.certificate is not None and claim.certificate.kind == "best-formula":
         return (f"{plural(claim.value or 0, 'solution')} (proven count: BEST theorem "
-                "recomputed by the independent checker)")
+                "recomputed, best-formula certificate accepted by the independent checker)")
     if not claim.value:
         return ("0 solutions (proven: no walk at all, refuted and checked by the independent "
                 "DRUP checker)")
