@@ -184,7 +184,8 @@ def fewest_words(claim: Claim) -> str:
 def count_words(claim: Claim) -> str:
     """``88 solutions (proven count: 88 walks listed, the rest refuted, checked by the
     independent DRUP checker)``, ``88 solutions (proven count: BEST theorem recomputed,
-    best-formula certificate accepted by the independent checker)``, or the number and why it is not certified."""
+    best-formula certificate accepted by the independent checker)``, or the number and
+    why it is not certified."""
     if not claim.checked:
         return f"{claim.why}"
     if claim.certificate is not None and claim.certificate.kind == "best-formula":
