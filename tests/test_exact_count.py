@@ -10,6 +10,7 @@ with Numba's JIT switched off (a subprocess, so this process keeps its compiled 
 
 from __future__ import annotations
 
+import math
 import textwrap
 import time
 import types
@@ -90,6 +91,16 @@ def test_beyond_the_int64_bound_the_reference_is_used() -> None:
     with pytest.raises(ValueError, match="overflow"):
         count_euler_circuits(one_way, "compiled")
     assert count_euler_circuits(Puzzle.build(edges=ring, closed=True)) == 2
+
+
+def test_a_bound_past_what_floats_hold_is_no_crash() -> None:
+    """A ring of 100 nodes, 40 one-way arcs between neighbours: its Hadamard bound,
+    (40 * sqrt 2) ** 200, is past a float's range (an OverflowError once, from `count`
+    on specs/bench/hard-trail-400-yes.yaml). BEST: 40 ** 99 arborescences times 39! per
+    node."""
+    ring = [(str(i), str((i + 1) % 100)) for i in range(100) for _ in range(40)]
+    many = Puzzle.build(edges=ring, directed=[True] * len(ring), closed=True)
+    assert count_euler_circuits(many) == 40 ** 99 * math.factorial(39) ** 100
 
 
 def test_open_trails_count_through_the_compiled_path() -> None:

@@ -110,6 +110,8 @@ Method = Literal["auto", "compiled", "reference"]
 original Python enumeration (``reference``, the tests' oracle)."""
 
 _INT64_SAFE = 2**62  # every product and sum the kernel forms stays below this
+#: How many orientation choices the reference enumeration tries between clock checks.
+_TICK_EVERY = 1024
 _CARRY = 2**61       # the kernel's low word of the sum is kept below this
 
 
@@ -187,8 +189,11 @@ class _Graph:
         return len(roots) <= 1
 
 
-def _orientations(g: _Graph) -> Iterator[list[list[int]]]:
-    """Yield the out-adjacency count matrix ``A[u][v]`` of every Eulerian orientation.
+def _orientations(g: _Graph, tick: Callable[[], None] | None = None
+                  ) -> Iterator[list[list[int]]]:
+    """Yield the out-adjacency count matrix ``A[u][v]`` of every Eulerian orientation;
+    ``tick`` is called every :data:`_TICK_EVERY` choices tried (a deadline's check: the
+    search can try millions before it yields one).
 
     Nodes are processed in order; node ``i`` chooses which of its two-way edges to
     later nodes leave it, so that its out-degree becomes ``deg(i)/2``; a later node
@@ -223,30 +228,30 @@ def _orientations(g: _Graph) -> Iterator[list[list[int]]]:
             return
         for remaining_v in targets:
             remaining[remaining_v] -= 1
-        for chosen in combinations(range(len(targets)), k):
+        for tried, chosen in enumerate(combinations(range(len(targets)), k)):
+            if tick is not None and tried % _TICK_EVERY == 0:
+                tick()
             outs = set(chosen)
-            ok = True
-            for idx, v in enumerate(targets):
-                if idx in outs:
-                    adj[i][v] += 1
-                else:
-                    adj[v][i] += 1
-                    need[v] -= 1
-            for v in targets:
-                if need[v] < 0 or need[v] > remaining[v]:
-                    ok = False
-            if ok:
+            _turn(adj, need, i, targets, outs, 1)
+            if all(0 <= need[v] <= remaining[v] for v in targets):
                 yield from place(i + 1)
-            for idx, v in enumerate(targets):
-                if idx in outs:
-                    adj[i][v] -= 1
-                else:
-                    adj[v][i] -= 1
-                    need[v] += 1
+            _turn(adj, need, i, targets, outs, -1)
         for remaining_v in targets:
             remaining[remaining_v] += 1
 
     yield from place(0)
+
+
+def _turn(adj: list[list[int]], need: list[int], i: int, targets: list[int],
+          outs: set[int], step: int) -> None:
+    """Orient node ``i``'s two-way edges to ``targets`` (out of ``i`` where their index
+    is in ``outs``, else into it): ``step`` 1 does it, -1 undoes it."""
+    for idx, v in enumerate(targets):
+        if idx in outs:
+            adj[i][v] += step
+        else:
+            adj[v][i] += step
+            need[v] -= step
 
 
 def _arborescences(adj: list[list[int]], nodes: list[int]) -> int:
@@ -266,8 +271,13 @@ def _reference_sum(g: _Graph, nodes: list[int], deadline: float | None = None) -
     integers: exact at any size, slow (K9: minutes). The oracle for the compiled path.
     :class:`Stopped` at ``deadline`` (``time.monotonic()``) or a Ctrl-C."""
     total = leaves = 0
+
+    def tick() -> None:
+        if deadline is not None and time.monotonic() >= deadline:
+            raise Stopped(total, leaves, False)
+
     try:
-        for adj in _orientations(g):
+        for adj in _orientations(g, tick):
             total += _arborescences(adj, nodes)
             leaves += 1
             if deadline is not None and time.monotonic() >= deadline:
@@ -331,8 +341,11 @@ class _Search:
         weight = math.prod(math.comb(m, m // 2) for _, m in pairs)
         out = [g.degree[v] // 2 - g.loops[v] for v in nodes[:size]]
         bound = weight * math.prod(out)  # a determinant is at most its diagonal's product
-        if math.prod(max(1.0, math.sqrt(2) * o) for o in out) ** 2 * 2 >= _INT64_SAFE:
-            bound = _INT64_SAFE  # a Bareiss entry (a minor) could overflow int64
+        # a Bareiss entry (a minor) could overflow int64: Hadamard's bound, in logarithms
+        # (on a 400-edge figure the product itself is past a float's range)
+        hadamard = sum(math.log(max(1.0, math.sqrt(2) * o)) for o in out)
+        if 2 * hadamard + math.log(2) >= math.log(max(_INT64_SAFE, 1)):
+            bound = _INT64_SAFE
         return cls(lap, need, remaining, np.array([a for (a, _), _ in pairs], dtype=np.int64),
                    np.array([b for (_, b), _ in pairs], dtype=np.int64),
                    np.array([m for _, m in pairs], dtype=np.int64), done, binom, bound)

@@ -281,7 +281,9 @@ def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: 
                      + (_NO_MISTAKE if result.complete and not result.solutions else ""))
     if not result.complete:
         lines.append(f"  incomplete: {result.reason}")
-    if result.per_start:
+    counted = result.complete or any(row.solutions or row.failures or row.early_failures
+                                     for row in result.per_start.values())
+    if result.per_start and counted:  # (a stopped count's rows of zeros say nothing)
         lines.append("  by start node:" if result.complete else "  by start node (each at least):")
         rows = [(shown(name), f"{row.solutions:,}", f"{row.failures or 0:,}",
                  f"{row.early_failures or 0:,}") for name, row in result.per_start.items()]
