@@ -75,8 +75,8 @@ def answers(puzzle: Puzzle) -> list[Claim]:
     if solve(puzzle, "direct", LIMITS, crosscheck=None).status is Status.UNSOLVABLE:
         fixed = repair(puzzle, limits=LIMITS)
         if fixed.changes is not None:
-            made.append(fewest_changes_claim(fixed.changes, fixed.original,
-                                             minimal=fixed.minimal, proof=fixed.proof))
+            made.append(fixed.claim or fewest_changes_claim(
+                fixed.changes, fixed.original, minimal=fixed.minimal, proof=fixed.proof))
         core = explain(puzzle, LIMITS).core
         if core is not None and core.edges:
             made.append(minimal_core_claim(core.minimal, core.certificate,

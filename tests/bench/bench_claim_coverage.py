@@ -79,7 +79,7 @@ def _others(puzzle: Puzzle, limits: Limits, rows: dict[str, Tally]) -> None:
         rows["count <= 100,000 (with prove --claim count)"].add(own)
     fixed = repair(puzzle, limits=limits)
     if fixed.changes is not None and fixed.changes > 0:
-        rows["repair (fewest changes)"].add(fewest_changes_claim(
+        rows["repair (fewest changes)"].add(fixed.claim or fewest_changes_claim(
             fixed.changes, fixed.original, minimal=fixed.minimal, proof=fixed.proof))
     explained = explain(puzzle, limits)
     core = explained.core

@@ -282,7 +282,7 @@ def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: 
     if not result.complete:
         lines.append(f"  incomplete: {result.reason}")
     counted = result.complete or any(row.solutions or row.failures or row.early_failures
-                                     for row in result.per_start.values())
+                                     for row in (result.per_start or {}).values())
     if result.per_start and counted:  # (a stopped count's rows of zeros say nothing)
         lines.append("  by start node:" if result.complete else "  by start node (each at least):")
         rows = [(shown(name), f"{row.solutions:,}", f"{row.failures or 0:,}",
