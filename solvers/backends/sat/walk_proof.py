@@ -19,7 +19,7 @@ from trailkit.models.answer import Walk
 from trailkit.models.checking.blocked_walks import blocking_clause
 from trailkit.models.checking.formulas import CertifiedFormula
 from trailkit.models.checking.optimal_walks import optimal_clauses
-from trailkit.models.checking.position_encoding import encode_prefix
+from trailkit.models.checking.position_encoding import Clause, VarMap, encode_prefix
 from trailkit.models.checking.walk_formula import encode_walks, walk_formula, walk_horizon
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.backends.sat.runner import Deadline, Verdict, new_solver, solve_call
@@ -99,16 +99,7 @@ def refute_longer(puzzle: Puzzle, name: str, deadline: Deadline, length: int
     if length >= horizon:
         return Verdict.UNSAT, None, ["0"]
     clauses, vmap = encode_prefix(puzzle, horizon)
-    solver = new_solver(name, [*clauses, [vmap.active[length]]], proof=True)
-    try:
-        result = solve_call(solver, name, (), deadline)
-        if result is Verdict.UNSAT:
-            return result, None, list(solver.get_proof() or [])
-        if result is Verdict.SAT:
-            return result, vmap.decode(puzzle, solver.get_model() or []), None
-        return result, None, None
-    finally:
-        solver.delete()
+    return _refute(puzzle, name, deadline, [*clauses, [vmap.active[length]]], vmap)
 
 
 def refute_optimal(puzzle: Puzzle, name: str, deadline: Deadline, encoding: str,
@@ -121,6 +112,13 @@ def refute_optimal(puzzle: Puzzle, name: str, deadline: Deadline, encoding: str,
     clauses, vmap = optimal_clauses(puzzle, encoding, len(walk), walk)
     if vmap is None:  # the empty clause: no step to take
         return Verdict.UNSAT, None, ["0"]
+    return _refute(puzzle, name, deadline, clauses, vmap)
+
+
+def _refute(puzzle: Puzzle, name: str, deadline: Deadline, clauses: list[Clause],
+            vmap: VarMap) -> tuple[Verdict, Walk | None, list[str] | None]:
+    """Solve ``clauses`` with proof logging: ``(UNSAT, None, proof)``, ``(SAT, the walk
+    the model describes through ``vmap``, None)``, or ``INTERRUPTED``."""
     solver = new_solver(name, clauses, proof=True)
     try:
         result = solve_call(solver, name, (), deadline)
