@@ -338,7 +338,8 @@ def test_a_count_of_reusable_walks_says_it_is_not_certified(
     _, out, _ = run(["count", str(TYRE), "--json"], capsys)
     assert json.loads(out)["claims"] == [{
         "claim": "count", "certificate": None, "checked": False,
-        "why": "not certified (no certificate for counts yet); rests on direct's enumeration"}]
+        "why": "not certified (no certificate covers this count); rests on direct's "
+               "enumeration"}]
 
 
 def test_a_count_of_trails_is_certified(capsys: pytest.CaptureFixture[str]) -> None:

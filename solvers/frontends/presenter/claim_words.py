@@ -209,5 +209,5 @@ def count_claims_json(backend: str, method: str, complete: bool,
         return [claim.to_json()]
     how = "formula" if method == "exact" else "enumeration"
     return [{"claim": "count", "certificate": None, "checked": False,
-             "why": f"not certified (no certificate for counts yet); rests on {backend}'s "
-                    f"{how}"}]
+             "why": f"not certified (no certificate covers this count); rests on "
+                    f"{backend}'s {how}"}]

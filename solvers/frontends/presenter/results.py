@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from trailkit.models.answer import Answer, CrossCheck, Status
+from trailkit.models.answer import Answer, Claim, CrossCheck, Status
 from trailkit.models.counts import CountResult
 from trailkit.models.formats.jsontext import StepsJson
 from trailkit.models.puzzle import Objective, Puzzle
@@ -274,7 +274,10 @@ def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: 
         how = f"by {result.backend} ({result.method})"
     lines = [f"{title} ({puzzle.kind}): counted {how}"]
     lines.append(f"  solutions:      {bound}{result.solutions:,}{_of_length(puzzle, result)}")
-    lines += [f"  count: {count_words(claim)}" for claim in result.claims]
+    said = result.claims or count_claims_json(result.backend, count_method(result),
+                                              result.complete)
+    lines += [f"  count: {count_words(c) if isinstance(c, Claim) else c['why']}"
+              for c in said]
     if failures:
         lines.append(f"  failures:       {bound}{result.failures or 0:,}")
         lines.append(f"  early failures: {bound}{result.early_failures or 0:,}"
