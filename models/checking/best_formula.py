@@ -50,10 +50,16 @@ from typing import Any
 import numpy as np
 
 from trailkit.models.checking.check_words import Verdict
+from trailkit.models.checking.euler_orientations import Graph, orientation_classes
+from trailkit.models.checking.modular_determinants import (
+    determinants_mod,
+    nearest_by_crt,
+    primes_over,
+)
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.support.words import listing, plural
 
-__all__ = ["DIGITS", "KIND", "Graph", "best_formula_verdict", "orientation_classes"]
+__all__ = ["DIGITS", "KIND", "best_formula_verdict"]
 
 KIND = "best-formula"
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -61,26 +67,6 @@ CHUNK = 4096  # classes eliminated at once (memory: CHUNK · nodes² int64)
 
 _CLASSES = "Eulerian orientation classes"
 Key = tuple[int, int] | None  # the arc added (t, s), or None for the graph itself
-
-
-class Graph:
-    """The spec's edges as the formula sees them: node degrees, self-loops, one-way arcs
-    and two-way pairs with their multiplicities (indices into the spec's nodes)."""
-
-    def __init__(self, puzzle: Puzzle) -> None:
-        self.n = len(puzzle.nodes)
-        self.degree, self.loops = [0] * self.n, [0] * self.n
-        self.arcs: Counter[tuple[int, int]] = Counter()
-        self.pairs: Counter[tuple[int, int]] = Counter()
-        for e, (u, v) in enumerate(zip(puzzle.tail, puzzle.head, strict=True)):
-            self.degree[u] += 1
-            self.degree[v] += 1
-            if u == v:
-                self.loops[u] += 1
-            elif puzzle.directed is not None and puzzle.directed[e]:
-                self.arcs[(u, v)] += 1
-            else:
-                self.pairs[(min(u, v), max(u, v))] += 1
 
 
 def _needed(puzzle: Puzzle, g: Graph) -> dict[Key, int]:
@@ -97,33 +83,6 @@ def _needed(puzzle: Puzzle, g: Graph) -> dict[Key, int]:
                 if s in odd and t in ends:
                     out[(t, s)] = 1
     return out
-
-
-def orientation_classes(nodes: int, need: Sequence[int], pairs: Sequence[tuple[int, int, int]],
-                        states_cap: int | None = None) -> int | None:
-    """How many vectors ``x`` (``0 <= x_p <= m_p``) give every node its ``need`` of out-steps
-    from the pairs ``(u, v, m)`` (``x_p`` of them ``u -> v``): a dynamic programme over the
-    pairs, with each node's need settled after its last pair. ``None`` when more than
-    ``states_cap`` partial states would be kept."""
-    last = {v: i for i, (u, w, _) in enumerate(pairs) for v in (u, w)}
-    if any(need[v] for v in range(nodes) if v not in last):
-        return 0
-    states: Counter[tuple[int, ...]] = Counter({tuple(need): 1})
-    for i, (u, v, m) in enumerate(pairs):
-        after: Counter[tuple[int, ...]] = Counter()
-        for state, ways in states.items():
-            for x in range(m + 1):
-                left = list(state)
-                left[u] -= x
-                left[v] -= m - x
-                if min(left[u], left[v]) < 0 or (last[u] == i and left[u]) or (
-                        last[v] == i and left[v]):
-                    continue
-                after[tuple(left)] += ways
-        states = after
-        if states_cap is not None and len(states) > states_cap:
-            return None
-    return sum(states.values())
 
 
 def best_formula_verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
@@ -271,7 +230,7 @@ def _tree_sum(degree: list[int], loops: list[int], arcs: Counter[tuple[int, int]
     size = len(used) - 1
     hadamard = math.prod(2 * (degree[v] // 2 - loops[v]) for v in used[1:])
     weights = len(x) * math.prod(math.comb(m, m // 2) for *_, m in pairs)
-    primes = _primes_over(4 * (weights * hadamard) ** 2)
+    primes = primes_over(4 * (weights * hadamard) ** 2)
     base = np.zeros((size, size), dtype=np.int64)
     for (u, v), m in arcs.items():
         _arc(base, place[u], place[v], m)
@@ -287,8 +246,8 @@ def _tree_sum(degree: list[int], loops: list[int], arcs: Counter[tuple[int, int]
             for q, (*_, m) in enumerate(pairs):
                 comb = np.array([math.comb(m, k) % prime for k in range(m + 1)])
                 weight = weight * comb[part[:, q]] % prime
-            totals[i] += int((_dets_mod(lap, prime) * weight % prime).sum())
-    return _crt([t % p for t, p in zip(totals, primes, strict=True)], primes)
+            totals[i] += int((determinants_mod(lap, prime) * weight % prime).sum())
+    return nearest_by_crt([t % p for t, p in zip(totals, primes, strict=True)], primes)
 
 
 def _arc(lap: np.ndarray, u: int, v: int, m: Any) -> None:
@@ -297,56 +256,3 @@ def _arc(lap: np.ndarray, u: int, v: int, m: Any) -> None:
         lap[..., u, u] += m
         if v >= 0:
             lap[..., u, v] -= m
-
-
-def _primes_over(limit_sq: int) -> list[int]:
-    """Primes below 2^31, descending (each checked by trial division), whose product
-    squared exceeds ``limit_sq``."""
-    primes: list[int] = []
-    product, candidate = 1, 2**31 - 1
-    while not primes or product * product <= limit_sq:
-        if all(candidate % q for q in range(3, math.isqrt(candidate) + 1, 2)):
-            primes.append(candidate)
-            product *= candidate
-        candidate -= 2
-    return primes
-
-
-def _dets_mod(lap: np.ndarray, p: int) -> np.ndarray:
-    """Every matrix's determinant modulo the prime ``p``: elimination without division
-    (row_i·pivot − f·row_k, each product below 2^62), the pivots' scaling undone at the
-    end by one inverse (Fermat)."""
-    a = lap % p
-    k, size = a.shape[0], a.shape[1]
-    det, scale, rows = np.ones(k, dtype=np.int64), np.ones(k, dtype=np.int64), np.arange(k)
-    for c in range(size):
-        nonzero = a[:, c:, c] != 0
-        has = nonzero.any(axis=1)
-        r = c + nonzero.argmax(axis=1)
-        swap = has & (r != c)
-        if swap.any():  # fancy indexing copies: the right-hand side is read first
-            a[rows[swap], c], a[rows[swap], r[swap]] = a[rows[swap], r[swap]], a[rows[swap], c]
-            det[swap] = (p - det[swap]) % p
-        pivot = np.where(has, a[:, c, c], 1)
-        det = np.where(has, det * pivot % p, 0)
-        below = a[:, c + 1:, c:]
-        a[:, c + 1:, c:] = (below * pivot[:, None, None]
-                            - below[:, :, :1] * a[:, c:c + 1, c:]) % p
-        for _ in range(size - c - 1):
-            scale = scale * pivot % p
-    inverse, base, e = np.ones(k, dtype=np.int64), scale, p - 2
-    while e:
-        if e & 1:
-            inverse = inverse * base % p
-        base, e = base * base % p, e >> 1
-    return det * inverse % p
-
-
-def _crt(residues: list[int], primes: list[int]) -> int:
-    """The integer of least absolute value with these residues (the Chinese remainder
-    theorem; the product of the primes exceeds twice its bound)."""
-    value, modulus = 0, 1
-    for r, p in zip(residues, primes, strict=True):
-        step = (r - value) * pow(modulus, -1, p) % p
-        value, modulus = value + modulus * step, modulus * p
-    return value - modulus if value > modulus // 2 else value

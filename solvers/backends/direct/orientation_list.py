@@ -23,7 +23,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from trailkit.models.checking.best_formula import DIGITS, Graph, orientation_classes
+from trailkit.models.checking.best_formula import DIGITS
+from trailkit.models.checking.euler_orientations import Graph, orientation_classes
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.support.words import plural
 
