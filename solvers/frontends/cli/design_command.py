@@ -26,23 +26,13 @@ __all__ = ["design_field", "design_files", "parse_range", "write_and_show"]
 def design_field(args: argparse.Namespace, shapes: Sequence[str]) -> Any:
     """The field the options name: ``--layout SHAPE:ROWS,COLS`` for one of ``shapes``
     (``hex``, ``grid``), or ``--from SPEC`` (its nodes, layout and edge places)."""
-    from trailkit.solvers.tools.design.fields import field_of, grid_field, hex_field
+    from trailkit.solvers.frontends.presenter.design_options import DesignAsk, layout_field
 
-    try:
-        if args.from_spec is not None:
-            from trailkit.models.spec import load_spec
+    if args.from_spec is None:
+        return layout_field(args.layout, shapes)
+    from trailkit.models.spec import load_spec
 
-            return field_of(load_spec(args.from_spec))
-        makers = {"hex": hex_field, "grid": grid_field}
-        shape, _, size = args.layout.partition(":")
-        rows, _, cols = size.partition(",")
-        if shape not in shapes or not rows.strip().isdigit() or not cols.strip().isdigit():
-            forms = " or ".join(f"{s}:ROWS,COLS" for s in shapes)
-            raise ValueError(f"cannot read {args.layout!r}: write {forms} (e.g. "
-                             f"{shapes[0]}:3,4)")
-        return makers[shape](int(rows), int(cols))
-    except ValueError as exc:
-        raise TrailkitError(f"--layout/--from: {exc}") from None
+    return DesignAsk(layout=None).field(load_spec(args.from_spec))
 
 
 def design_files(out: str | None, count: int, inputs: Sequence[str], *,

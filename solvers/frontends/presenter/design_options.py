@@ -18,6 +18,7 @@ targets and the same "made by" line.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from trailkit.models.errors import TrailkitError
@@ -26,7 +27,7 @@ from trailkit.models.support.hints import did_you_mean
 from trailkit.solvers.tools.design.colour_search import Targets
 from trailkit.solvers.tools.design.fields import Field, field_of, grid_field, hex_field
 
-__all__ = ["MAX_DESIGNS", "DesignAsk", "parse_range"]
+__all__ = ["MAX_DESIGNS", "DesignAsk", "layout_field", "parse_range"]
 
 #: The most designs one run may ask for (``--count``).
 MAX_DESIGNS = 1000
@@ -82,19 +83,12 @@ class DesignAsk:
 
     def field(self, spec: Puzzle | None = None) -> Field:
         """The field asked for: the ``layout``'s, or ``spec``'s own (``--from``)."""
-        try:
-            if spec is not None:
+        if spec is not None:
+            try:
                 return field_of(spec)
-            shape, _, size = (self.layout or "").partition(":")
-            makers = {"hex": hex_field, "grid": grid_field}
-            rows, _, cols = size.partition(",")
-            if shape not in makers or not rows.strip().isdigit() \
-                    or not cols.strip().isdigit():
-                raise ValueError(f"cannot read {self.layout!r}: write hex:ROWS,COLS or "
-                                 "grid:ROWS,COLS (e.g. hex:5,8)")
-            return makers[shape](int(rows), int(cols))
-        except ValueError as exc:
-            raise TrailkitError(f"--layout/--from: {exc}") from None
+            except ValueError as exc:
+                raise TrailkitError(f"--layout/--from: {exc}") from None
+        return layout_field(self.layout)
 
     def targets(self, field: Field) -> tuple[Targets, tuple[str, ...]]:
         """The targets on ``field``, and the colour names; every problem is refused
@@ -150,3 +144,19 @@ def parse_range(option: str, text: str | None, *, least: int = 1) -> tuple[int, 
         raise TrailkitError(f"{option} {text}: write MIN..MAX, whole numbers with "
                             f"{least} <= MIN <= MAX (e.g. {least + 2}..{least + 10})")
     return int(low), int(high)
+
+
+def layout_field(layout: str | None, shapes: Sequence[str] = ("hex", "grid")) -> Field:
+    """The field ``layout`` names (``SHAPE:ROWS,COLS``, one of ``shapes``); a bad value is
+    refused naming the option and the forms to write."""
+    makers = {"hex": hex_field, "grid": grid_field}
+    shape, _, size = (layout or "").partition(":")
+    rows, _, cols = size.partition(",")
+    try:
+        if shape not in shapes or not rows.strip().isdigit() or not cols.strip().isdigit():
+            forms = " or ".join(f"{s}:ROWS,COLS" for s in shapes)
+            raise ValueError(f"cannot read {layout!r}: write {forms} (e.g. {shapes[0]}:"
+                             f"{'5,8' if shapes[0] == 'hex' else '3,4'})")
+        return makers[shape](int(rows), int(cols))
+    except ValueError as exc:
+        raise TrailkitError(f"--layout/--from: {exc}") from None
