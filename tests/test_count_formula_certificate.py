@@ -178,3 +178,22 @@ def test_prove_writes_a_file_check_certificate_accepts_and_rejects_on_a_nearby_s
     code, out = run(["check-certificate", str(nearby), str(cert)], capsys)
     assert code == 1 and "rejected: best-formula certificate: the certificate's graph is " \
         "not the spec's: two-way edges between K and L: the spec has 2, the certificate 1" in out
+
+
+@pytest.mark.parametrize("spec", ["specs/nikolaus.yaml", "specs/nikolaus-crossing.yaml",
+                                  "specs/koenigsberg.yaml"])
+def test_count_with_failures_still_certifies_the_solutions(
+        spec: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``count --failures`` enumerates, yet the number of solutions is the same claim as
+    without failures (the formula's certificate, checked), while the failures are said
+    plainly to rest on the enumeration."""
+    puzzle = load_spec(ROOT / spec)
+    result = count(puzzle, failures=True)
+    [claim] = result.claims
+    assert claim.checked and claim.value == result.solutions
+    assert claim.certificate is not None and claim.certificate.kind == "best-formula"
+    code, out = run(["count", str(ROOT / spec), "--failures"], capsys)
+    assert code == 0
+    assert "proven count" in out
+    assert "failures: not certified (no certificate covers failures); they rest on " \
+           "direct's enumeration" in out

@@ -260,6 +260,12 @@ walk could still be completed before it (docs/counting.md, "A puzzle without a
 solution"); said on the line, as 0 early failures reads like a missing count."""
 
 
+_FAILURES_REST_ON = ("  failures: not certified (no certificate covers failures); they rest on "
+                     "{}'s enumeration")
+"""What failure counts rest on: only the enumeration counts them, and no certificate
+proves them (issue 32 asks to say plainly what is certified and what is not)."""
+
+
 def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: bool,
                shown: Callable[[str], str] = str) -> str:
     """The counts as a small table a puzzle fan can read (thousands separated); the
@@ -282,6 +288,8 @@ def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: 
         lines.append(f"  failures:       {bound}{result.failures or 0:,}")
         lines.append(f"  early failures: {bound}{result.early_failures or 0:,}"
                      + (_NO_MISTAKE if result.complete and not result.solutions else ""))
+        if result.complete:
+            lines.append(_FAILURES_REST_ON.format(result.backend))
     if not result.complete:
         lines.append(f"  incomplete: {result.reason}")
     counted = result.complete or any(row.solutions or row.failures or row.early_failures
