@@ -126,9 +126,11 @@ def claim_mismatch(claim: str, data: Mapping[str, Any], puzzle: Puzzle) -> str:
                 "walk and the puzzle allows it on one node only")
     if claim == "count" and encoding not in _counted_by(puzzle) and not (
             encoding == BLOCKED and data.get("solutions") == 0):  # no walk: no best one
-        what = (f"its {puzzle.objective.value} walks only (objective: "
-                f"{puzzle.objective.value})" if encoding == BLOCKED else "every walk")
-        return (f"count counts {what} on this puzzle, and a {encoding} refutation does not "
+        what = {(AS_SHORT,): "its shortest walks only", (AS_LONG,): "its longest walks only",
+                (BLOCKED,): "every walk"}[_counted_by(puzzle)]
+        what += f" (objective: {puzzle.objective.value})" if puzzle.use is not EdgeUse.ANY \
+            else " (edges may be reused)"
+        return (f"count counts {what} here, and a {encoding} refutation does not "
                 f"prove that number (that takes {' or '.join(_counted_by(puzzle))})")
     if claim == "count" and "solutions" not in data:
         return "a count certificate states its number of solutions"
