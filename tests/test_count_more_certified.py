@@ -279,7 +279,9 @@ def test_a_best_walk_of_another_length_or_none_listed_is_rejected() -> None:
     (EMPTY, "no walk other than the 16 that clauses"),
     (SHORTEST, "no walk of at most 2 steps other than the 2 the last 2 clauses block"),
     (LONGEST, "no walk of 4 or more steps other than the 4 the last 4 clauses block"),
-], ids=["empty", "shortest", "longest"])
+    (EMPTY_SHORTEST, "no walk of at most 0 steps takes a step (the formula is the empty "
+     "clause), so the 3 empty walks the certificate lists are the shortest walks"),
+], ids=["empty", "shortest", "longest", "empty-shortest"])
 def test_proof_dir_files_say_what_they_mean_and_drat_trim_verifies_them(
         text: str, meaning: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = write(tmp_path, "spec.yaml", text)

@@ -116,8 +116,8 @@ def _best_walks(data: Mapping[str, Any], bound: str, best: str) -> str:
                 + ("and that the empty walk is not allowed, " if bound == "at most" else "")
                 + "is checked by trailkit check-certificate, not by drat-trim)")
     if not blocked:
-        return (f"no walk of 1 to {length} steps" if bound == "at most" else
-                "no walk of 1 or more steps") + (
+        return ("no walk of at most 0 steps takes a step (the formula is the empty clause)"
+                if bound == "at most" else "no walk of 1 or more steps") + (
             f", so the {len(walks)} empty walks the certificate lists are the {best} walks "
             "(that they are all the empty walks the puzzle allows is checked by trailkit "
             "check-certificate, not by drat-trim)")
