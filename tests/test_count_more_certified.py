@@ -35,6 +35,7 @@ from trailkit.models.checking.formulas import rebuild
 from trailkit.models.checking.verify import verify
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.spec import load_spec_text
+from trailkit.solvers.backends.registry import backend_names
 from trailkit.solvers.frontends.cli import main
 from trailkit.solvers.pipeline.counting import count
 from trailkit.solvers.pipeline.refuted_claims import count_claim
@@ -149,6 +150,17 @@ def test_the_count_is_proven_checked_and_equal_to_counts_number(
     assert sorted(brute_walks(puzzle), key=lambda w: (w.nodes[0], w.edges)) == sorted(
         (Walk.from_edges(puzzle, puzzle.nodes.index(w["start"]), w["edges"])
          for w in body["walks"]), key=lambda w: (w.nodes[0], w.edges))
+
+
+@pytest.mark.parametrize("backend", backend_names())
+@pytest.mark.parametrize("text", [EMPTY, SHORTEST, LONGEST, EMPTY_SHORTEST],
+                         ids=["empty", "short", "long", "empty-short"])
+def test_every_backends_count_carries_the_checked_claim(text: str, backend: str) -> None:
+    puzzle = load_spec_text(text)
+    counted = count(puzzle, backend, crosscheck=None)
+    assert counted.solutions == len(brute_walks(puzzle))
+    assert [c.checked for c in counted.claims] == [True], counted.claims
+    assert counted.claims[0].value == counted.solutions
 
 
 def test_the_empty_walks_are_listed_and_the_count_command_says_proven(
