@@ -30,7 +30,7 @@ from oracles import tiny_puzzles
 
 from trailkit.models.answer import Certificate, Walk
 from trailkit.models.checking.certificates import verdict
-from trailkit.models.checking.drup import cnf_sha256, cnf_text
+from trailkit.models.checking.drup import CERTIFICATE_FORMAT, cnf_sha256, cnf_text
 from trailkit.models.checking.formulas import rebuild
 from trailkit.models.checking.verify import verify
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
@@ -328,3 +328,17 @@ def test_certified_counts_match_brute_force_with_empty_walks_and_objectives(
     counted = count(puzzle, crosscheck=None)  # count's own claim agrees, or it raises
     assert counted.solutions == len(walks)
     assert counted.claims and counted.claims[0].checked
+
+
+def test_a_puzzle_without_nodes_has_no_walk_formula_to_refute() -> None:
+    """The walk that stands nowhere solves a puzzle without nodes (no dominoes): a
+    refutation of its empty walk formula ("no step can be taken") proves nothing, and an
+    ``unsolvable`` certificate of it was accepted before."""
+    puzzle = Puzzle.build(kind="walk", edges=[], use=EdgeUse.AT_MOST_ONCE)
+    data = {"format": CERTIFICATE_FORMAT, "encoding": "walk-v1", "cardinality": "seqcounter",
+            "horizon": 0, "num_vars": 0, "num_clauses": 1, "cnf_sha256": cnf_sha256(0, [[]]),
+            "cnf": cnf_text(0, [[]]), "variables": {}, "proof": ["0"]}
+    assert verdict(puzzle, Certificate("drup", data, "")).problems == [
+        "the puzzle has no nodes: the walk that stands nowhere solves it"]
+    claim = count_claim(puzzle, by_refutation=True)
+    assert not claim.checked and "the puzzle has no nodes" in claim.why
