@@ -8,7 +8,10 @@ the checker derives itself, so a DRUP refutation proves a claim about every walk
     one *blocking clause* per listed walk: "the walk is not this one" (it has another
     length, or another oriented edge at some step). Every listed walk is first verified
     by :mod:`trailkit.models.checking.verify` and the walks must be distinct, so a
-    refutation proves that the puzzle has exactly as many walks as are listed.
+    refutation proves that the puzzle has exactly as many walks as are listed. The
+    formula speaks of walks of at least one step; the empty walks (0 steps) are counted
+    apart: the checker finds for itself the nodes whose walk of 0 steps it verifies
+    (:func:`empty_walk_problem`), and the empty walks listed must be exactly those.
 ``walk-longer-v1`` (claim ``longest``)
     the position encoding's prefix form over 1..H steps (``walk-v1`` without "the walk
     has a first step", so an allowed empty walk does not matter) and the unit clause
@@ -44,8 +47,8 @@ from trailkit.models.checking.walk_formula import encode_walks, walk_horizon
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.support.words import plural
 
-__all__ = ["BLOCKED", "LONGER", "blocked_formula", "blocking_clause", "longer_formula",
-           "read_walk", "walk_json"]
+__all__ = ["BLOCKED", "LONGER", "blocked_formula", "blocking_clause", "empty_walk_problem",
+           "empty_walks", "listed_walks", "longer_formula", "read_walk", "walk_json"]
 
 BLOCKED = "walk-blocked-v1"
 LONGER = "walk-longer-v1"
@@ -97,13 +100,32 @@ def blocking_clause(puzzle: Puzzle, vmap: VarMap, walk: Walk) -> Clause | str:
     return clause
 
 
+def empty_walks(puzzle: Puzzle) -> list[int]:
+    """The nodes on which the empty walk solves ``puzzle``, derived by the checker itself:
+    on each node, the walk of 0 steps that :func:`~trailkit.models.checking.verify.verify`
+    accepts (its start, end, closed and edge-use rules), sharing nothing with the solvers'
+    view of empty walks."""
+    return [v for v in range(puzzle.num_nodes) if not verify(puzzle, Walk((v,), ()))]
+
+
+def empty_walk_problem(puzzle: Puzzle, walks: Sequence[Walk]) -> str:
+    """Why the empty walks among ``walks`` (verified) are not exactly the puzzle's
+    (:func:`empty_walks`; empty: they are)."""
+    listed = {walk.nodes[0] for walk in walks if not walk.edges}
+    missing = [v for v in empty_walks(puzzle) if v not in listed]
+    if missing:
+        return (f"the empty walk on {puzzle.nodes[missing[0]]} solves the puzzle but is "
+                "not listed")
+    return ""
+
+
 def _base(puzzle: Puzzle, data: Mapping[str, Any]
           ) -> tuple[list[Clause], VarMap | None, str] | list[str]:
-    """The ``walk-v1`` clauses, their map and the cardinality encoding; or why the
-    formula does not describe the puzzle's walks."""
+    """The ``walk-v1`` clauses (the empty walks counted apart), their map and the
+    cardinality encoding; or why the formula does not describe the puzzle's walks."""
     cardinality = str(data.get("cardinality", DEFAULT_CARDINALITY))
     try:
-        clauses, vmap = encode_walks(puzzle, cardinality=cardinality)
+        clauses, vmap = encode_walks(puzzle, cardinality=cardinality, empty_apart=True)
     except ValueError as exc:
         return [str(exc)]
     return clauses, vmap, cardinality
@@ -115,7 +137,7 @@ def _variables(puzzle: Puzzle, vmap: VarMap | None) -> tuple[int, dict[int, str]
     return vmap.num_vars, {v: vmap.describe(puzzle, v) for v in sorted(vmap.steps)}
 
 
-def _walks(puzzle: Puzzle, raw: Sequence[Any]) -> list[Walk] | str:
+def listed_walks(puzzle: Puzzle, raw: Sequence[Any]) -> list[Walk] | str:
     """The listed walks, each verified and all distinct, or the first problem found."""
     walks: list[Walk] = []
     seen: set[tuple[int, tuple[int, ...]]] = set()
@@ -138,25 +160,32 @@ def blocked_formula(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula
     if isinstance(base, list):
         return base
     clauses, vmap, cardinality = base
-    walks = _walks(puzzle, data["walks"])
+    walks = listed_walks(puzzle, data["walks"])
     if isinstance(walks, str):
         return [walks]
     if int(data["solutions"]) != len(walks):
         return [f"the certificate states {data['solutions']} solutions but lists "
                 f"{len(walks)} walks"]
+    empty = empty_walk_problem(puzzle, walks)
+    if empty:
+        return [empty]
     blocks: list[Clause] = []
     for walk in walks:
+        if not walk.edges:  # an empty walk: counted apart, not in the formula
+            continue
         block = blocking_clause(puzzle, vmap, walk) if vmap else "no step can be taken"
         if isinstance(block, str):
             return [block]
         blocks.append(block)
-    n = len(walks)
+    n, zero = len(walks), len(walks) - len(blocks)
     num_vars, variables = _variables(puzzle, vmap)
+    empties = (f"; {plural(zero, 'is the empty walk', 'are the empty walks')}, on every "
+               "node whose walk of 0 steps is verified" if zero else "")
     return CertifiedFormula(
         BLOCKED, {"cardinality": cardinality, "solutions": n,
                   "walks": [walk_json(puzzle, w) for w in walks]}, [*clauses, *blocks],
-        num_vars, f"no walk of this puzzle is outside the {n} listed (each verified)",
-        variables)
+        num_vars, f"no walk of this puzzle is outside the {n} listed (each verified"
+        f"{empties})", variables)
 
 
 def longer_formula(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:

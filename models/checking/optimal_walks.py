@@ -14,18 +14,25 @@ certify what ``layers`` cannot (a once-only walk a reusing walk would beat, a cl
     H = L-1, and ``a[0]`` (at least one step): its refutation, with the empty walk not
     allowed (checked here), proves that no walk has fewer than L steps; W, of L steps,
     is verified. For L = 1 the formula is the empty clause.
-``walk-as-short-v1`` (claim ``unique`` under ``objective: shortest``)
-    H = L, ``a[0]`` and W's blocking clause: no walk of at most L steps other than W, so
-    W is the shortest walk and the only one.
-``walk-as-long-v1`` (claim ``unique`` under ``objective: longest``; once-only walks)
-    H = the most steps a once-only walk can take, ``a[L-1]`` (at least L steps) and W's
-    blocking clause: no walk of at least L steps other than W, so W is the longest walk
-    and the only one.
+``walk-as-short-v1`` (claims ``unique`` and ``count`` under ``objective: shortest``)
+    H = L, ``a[0]`` and one blocking clause per listed walk: no walk of 1 to L steps
+    outside the list, and the empty walk not allowed (checked here): the listed walks,
+    each verified and of L steps, are all the shortest walks (one: the only one). For
+    L = 0 the formula is the empty clause, and the listed walks must be exactly the
+    empty walks the checker finds itself
+    (:func:`~trailkit.models.checking.blocked_walks.empty_walk_problem`).
+``walk-as-long-v1`` (claims ``unique`` and ``count`` under ``objective: longest``;
+    once-only walks) H = the most steps a once-only walk can take, ``a[L-1]`` (at least
+    L steps; for L = 0, ``a[0]``, the empty walks being checked as above) and one
+    blocking clause per listed walk: no walk of at least L steps outside the list, so
+    the listed walks are all the longest ones.
 
-Nothing is taken from the certificate but W (start node and edge ids) and L; W must be a
-verified walk of L steps (:func:`trailkit.models.checking.blocked_walks.read_walk`).
-:func:`claim_mismatch` says which formulas may stand behind which claim, so a certificate
-file cannot name a claim its formula does not prove.
+Nothing is taken from the certificate but the walks (start node and edge ids), L and
+the number of solutions it states; every walk must be verified, distinct and of L steps
+(:func:`trailkit.models.checking.blocked_walks.read_walk`), at least one listed. A
+certificate of one walk names it ``walk`` (the files of ``unique``), of a list ``walks``.
+:func:`claim_mismatch` says which formulas may stand behind which claim on which puzzle,
+so a certificate file cannot name a claim its formula does not prove.
 
 >>> from trailkit.models.puzzle import EdgeUse, Puzzle
 >>> p = Puzzle.build(edges=[("a", "b"), ("b", "c"), ("a", "c")], use=EdgeUse.AT_MOST_ONCE,
@@ -37,15 +44,28 @@ file cannot name a claim its formula does not prove.
 >>> optimal_formula(p, {"encoding": AS_SHORT, "length": 1,
 ...                     "walk": {"start": "a", "edges": [0]}})
 ['the listed walk: the walk of 1 step from a breaks the rules: ...']
+>>> f = optimal_formula(p, {"encoding": AS_SHORT, "length": 1, "solutions": 1,
+...                         "walks": [{"start": "a", "edges": [2]}]})
+>>> f.claim.split(": ")[-1]
+'it is the only shortest walk'
+
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from trailkit.models.answer import Walk
-from trailkit.models.checking.blocked_walks import blocking_clause, read_walk, walk_json
+from trailkit.models.checking.blocked_walks import (
+    BLOCKED,
+    LONGER,
+    blocking_clause,
+    empty_walk_problem,
+    empty_walks,
+    listed_walks,
+    walk_json,
+)
 from trailkit.models.checking.certified import CertifiedFormula, Clause
 from trailkit.models.checking.position_encoding import (
     DEFAULT_CARDINALITY,
@@ -53,7 +73,7 @@ from trailkit.models.checking.position_encoding import (
     encode_prefix,
 )
 from trailkit.models.checking.walk_formula import walk_horizon
-from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import plural
 
 __all__ = ["AS_LONG", "AS_SHORT", "SHORTER", "claim_mismatch", "optimal_clauses",
@@ -65,18 +85,31 @@ AS_LONG = "walk-as-long-v1"
 
 _CLAIMS: dict[str, tuple[str, ...]] = {
     "shortest": (SHORTER,),
-    "longest": ("walk-longer-v1",),
-    "count": ("walk-blocked-v1",),
-    "unique": ("walk-blocked-v1", AS_SHORT, AS_LONG, "walk-longer-v1"),
+    "longest": (LONGER,),
+    "count": (BLOCKED, AS_SHORT, AS_LONG),
+    "unique": (BLOCKED, AS_SHORT, AS_LONG, LONGER),
 }
+
+
+def _counted_by(puzzle: Puzzle) -> tuple[str, ...]:
+    """The formulas whose refutation proves the number ``count`` gives for ``puzzle``:
+    every walk (no objective) by ``walk-blocked-v1``, the shortest walks by
+    ``walk-as-short-v1`` (reusable edges too: their count is of the shortest walks), the
+    longest by ``walk-as-long-v1``; an exactly-once walk has one length, so all three."""
+    if puzzle.use is EdgeUse.EXACTLY_ONCE:
+        return BLOCKED, AS_SHORT, AS_LONG
+    if puzzle.use is EdgeUse.ANY or puzzle.objective is Objective.SHORTEST:
+        return (AS_SHORT,)
+    return (AS_LONG,) if puzzle.objective is Objective.LONGEST else (BLOCKED,)
 
 
 def claim_mismatch(claim: str, data: Mapping[str, Any], puzzle: Puzzle) -> str:
     """Why the ``drup`` certificate ``data`` does not prove ``claim`` about ``puzzle``
     (empty: its formula is one that does, or the claim is not one of the walk claims
-    named here). A ``unique`` claim by ``walk-blocked-v1`` must list one walk; by
-    ``walk-longer-v1`` (no walk of more than 0 steps) the puzzle must allow the empty walk
-    on one node only (the listed walk, verified)."""
+    named here). A ``unique`` claim must list one walk; by ``walk-longer-v1`` (no walk of
+    more than 0 steps) the puzzle must allow the empty walk on one node only (the listed
+    walk, verified). A ``count`` claim's formula must count what ``count`` counts on this
+    puzzle (every walk, or the best ones under its objective)."""
     wanted = _CLAIMS.get(claim)
     encoding = str(data.get("encoding"))
     if wanted is None:
@@ -84,12 +117,23 @@ def claim_mismatch(claim: str, data: Mapping[str, Any], puzzle: Puzzle) -> str:
     if encoding not in wanted:
         return (f"a {encoding} refutation does not prove the claim {claim!r} (that takes "
                 f"{' or '.join(wanted)})")
-    if claim == "unique" and encoding == "walk-blocked-v1" and data.get("solutions") != 1:
-        return f"a unique claim lists one walk, not {data.get('solutions')}"
-    if claim == "unique" and encoding == "walk-longer-v1" and (
+    listed = len(data["walks"]) if isinstance(data.get("walks"), list) else 1
+    if claim == "unique" and (data.get("solutions", 1) != 1 or listed != 1):
+        return f"a unique claim lists one walk, not {data.get('solutions', listed)}"
+    if claim == "unique" and encoding == LONGER and (
             data.get("length") != 0 or len(puzzle.empty_walk_nodes()) != 1):
         return ("a walk-longer-v1 refutation proves a walk unique only when it is the empty "
                 "walk and the puzzle allows it on one node only")
+    if claim == "count" and encoding not in _counted_by(puzzle) and not (
+            encoding == BLOCKED and data.get("solutions") == 0):  # no walk: no best one
+        what = {(AS_SHORT,): "its shortest walks only", (AS_LONG,): "its longest walks only",
+                (BLOCKED,): "every walk"}[_counted_by(puzzle)]
+        what += f" (objective: {puzzle.objective.value})" if puzzle.use is not EdgeUse.ANY \
+            else " (edges may be reused)"
+        return (f"count counts {what} here, and a {encoding} refutation does not "
+                f"prove that number (that takes {' or '.join(_counted_by(puzzle))})")
+    if claim == "count" and "solutions" not in data:
+        return "a count certificate states its number of solutions"
     return ""
 
 
@@ -104,72 +148,107 @@ def optimal_horizon(puzzle: Puzzle, encoding: str, length: int) -> int:
     return walk_horizon(puzzle)
 
 
-def optimal_clauses(puzzle: Puzzle, encoding: str, length: int, walk: Walk | None = None,
+def optimal_clauses(puzzle: Puzzle, encoding: str, length: int, walks: Sequence[Walk] = (),
                     *, cardinality: str = DEFAULT_CARDINALITY
                     ) -> tuple[list[Clause], VarMap | None]:
     """The clauses of ``encoding`` for the length L = ``length`` and their map (``None``
-    for ``walk-shorter-v1`` of L = 1: the empty clause, no step to take); the walk
-    ``walk`` (W) is blocked in the ``as`` formulas. Raises ``ValueError`` when the
-    formula cannot be built (``walk-as-long-v1`` of reusable edges, a length of no
-    walk)."""
+    when the formula is the empty clause: no step to take); each walk of ``walks`` with a
+    step is blocked in the ``as`` formulas (the empty ones are not in the formula: the
+    checker counts them apart). Raises ``ValueError`` when the formula cannot be built
+    (``walk-as-long-v1`` of reusable edges, a length of no walk)."""
     if encoding not in (SHORTER, AS_SHORT, AS_LONG):
         raise ValueError(f"unknown encoding {encoding!r}")
     if encoding == AS_LONG and puzzle.use is EdgeUse.ANY:
         raise ValueError(f"a {encoding} certificate covers once-only walks (exactly once "
                          "or at most once)")
     horizon = optimal_horizon(puzzle, encoding, length)
-    if length < 1 or length > horizon + (encoding == SHORTER):
+    if length < (encoding == SHORTER) or length > horizon + (encoding == SHORTER):
         raise ValueError(f"a walk of {plural(length, 'step')} is outside the formula's 1 "
                          f"to {horizon}")
-    if horizon == 0:  # walk-shorter-v1 of 1 step: no walk of 1 to 0 steps
+    if horizon == 0:  # no walk of 1 to 0 steps
         return [[]], None
     clauses, vmap = encode_prefix(puzzle, horizon, cardinality=cardinality)
     active = vmap.active
     if encoding == SHORTER:
         return [*clauses, [active[0]]], vmap
-    extra = [[active[0]]] if encoding == AS_SHORT else [[active[length - 1]]]
-    block = blocking_clause(puzzle, vmap, walk) if walk is not None else "no walk to block"
-    if isinstance(block, str):
-        raise ValueError(block)
-    return [*clauses, *extra, block], vmap
+    extra = [[active[0]]] if encoding == AS_SHORT else [[active[max(length, 1) - 1]]]
+    blocks: list[Clause] = []
+    for walk in walks:
+        block = blocking_clause(puzzle, vmap, walk) if walk.edges else []
+        if isinstance(block, str):
+            raise ValueError(block)
+        blocks += [block] if block else []
+    return [*clauses, *extra, *blocks], vmap
 
 
-def _meaning(encoding: str, length: int) -> str:
+def _meaning(encoding: str, length: int, listed: int) -> str:
     steps = plural(length, "step")
     if encoding == SHORTER:
         return (f"no walk of this puzzle has fewer than {steps} (the listed walk of {steps} "
                 "is verified, and the empty walk is not allowed)")
+    they = ("it is the only" if listed == 1 else f"they are its {listed:,}") + \
+        (" shortest" if encoding == AS_SHORT else " longest") + \
+        (" walk" if listed == 1 else " walks")
+    if length == 0:
+        return (f"no walk of this puzzle of {'at most' if encoding == AS_SHORT else 'at least'}"
+                f" 0 steps is outside the {plural(listed, 'empty walk')} listed, on every node "
+                f"whose walk of 0 steps is verified: {they}")
     if encoding == AS_SHORT:
-        return (f"no walk of this puzzle other than the listed one (verified, of {steps}) "
-                f"has at most {steps}, and the empty walk is not allowed: it is the only "
-                "shortest walk")
-    return (f"no walk of this puzzle other than the listed one (verified, of {steps}) has "
-            f"{steps} or more: it is the only longest walk")
+        return (f"no walk of this puzzle other than the {listed:,} listed (each verified, of "
+                f"{steps}) has at most {steps}, and the empty walk is not allowed: {they}")
+    return (f"no walk of this puzzle other than the {listed:,} listed (each verified, of "
+            f"{steps}) has {steps} or more: {they}")
+
+
+def _read_walks(puzzle: Puzzle, data: Mapping[str, Any]) -> list[Walk] | str:
+    """The walks ``data`` lists (``walk``: one; ``walks``: a list, as many as the
+    ``solutions`` it states), each verified, distinct and of its ``length``; or the
+    first problem found."""
+    one = "walks" not in data
+    walks = listed_walks(puzzle, [data["walk"]] if one else list(data["walks"]))
+    if isinstance(walks, str):
+        return walks.replace("listed walk 1:", "the listed walk:") if one else walks
+    length = int(data["length"])
+    if not walks:
+        return "the certificate lists no walk of the best length"
+    if "solutions" in data and int(data["solutions"]) != len(walks):
+        return (f"the certificate states {data['solutions']} solutions but lists "
+                f"{len(walks)} walks")
+    wrong = next((w for w in walks if len(w) != length), None)
+    if wrong is not None:
+        return (f"the certificate claims {plural(length, 'step')} but "
+                f"{'its walk' if one else 'a listed walk'} has {len(wrong)}")
+    return walks
 
 
 def optimal_formula(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:
-    """The formula ``data`` names (``encoding``, ``length`` L, ``walk`` W, ``cardinality``),
-    re-derived from ``puzzle``, or why it cannot be: W must be a verified walk of L steps,
-    and the shortest formulas need the empty walk not to be allowed."""
+    """The formula ``data`` names (``encoding``, ``length`` L, ``walk`` W or ``walks``,
+    ``solutions``, ``cardinality``), re-derived from ``puzzle``, or why it cannot be: the
+    walks must be verified and of L steps; a shortest walk of some steps needs the empty
+    walk not allowed, and a best length of 0 every empty walk the checker finds listed."""
     encoding = str(data["encoding"])
     cardinality = str(data.get("cardinality", DEFAULT_CARDINALITY))
-    if encoding in (SHORTER, AS_SHORT) and puzzle.empty_walk_nodes():
-        return [f"the empty walk on {puzzle.nodes[puzzle.empty_walk_nodes()[0]]} is "
-                "allowed, so the shortest walk has 0 steps"]
-    walk = read_walk(puzzle, data["walk"])
-    if isinstance(walk, str):
-        return [f"the listed walk: {walk}"]
     length = int(data["length"])
-    if len(walk) != length:
-        return [f"the certificate claims {plural(length, 'step')} but its walk has "
-                f"{len(walk)}"]
+    empty = empty_walks(puzzle)
+    if encoding in (SHORTER, AS_SHORT) and length and empty:
+        return [f"the empty walk on {puzzle.nodes[empty[0]]} is allowed, so the shortest "
+                "walk has 0 steps"]
+    walks = _read_walks(puzzle, data)
+    if isinstance(walks, str):
+        return [walks]
+    if not length and empty_walk_problem(puzzle, walks):  # the best walks are empty
+        return [empty_walk_problem(puzzle, walks)]
+    if encoding == SHORTER and len(walks) != 1:
+        return [f"a {SHORTER} certificate names one walk"]
     try:
-        clauses, vmap = optimal_clauses(puzzle, encoding, length, walk,
+        clauses, vmap = optimal_clauses(puzzle, encoding, length, walks,
                                         cardinality=cardinality)
     except ValueError as exc:
         return [str(exc)]
+    listed = ({"walks": [walk_json(puzzle, w) for w in walks]} if "walks" in data
+              else {"walk": walk_json(puzzle, walks[0])})
+    stated = {"solutions": len(walks)} if "solutions" in data else {}
     return CertifiedFormula(
-        encoding, {"cardinality": cardinality, "length": length,
-                   "walk": walk_json(puzzle, walk)}, clauses, vmap.num_vars if vmap else 0,
-        _meaning(encoding, length),
+        encoding, {"cardinality": cardinality, "length": length, **listed, **stated},
+        clauses, vmap.num_vars if vmap else 0, _meaning(encoding, length, len(walks)),
         {v: vmap.describe(puzzle, v) for v in sorted(vmap.steps)} if vmap else {})

@@ -48,27 +48,33 @@ def walk_horizon(puzzle: Puzzle) -> int:
     return len({e for e, _ in puzzle.oriented_edges()})
 
 
-def _refusal(puzzle: Puzzle) -> list[str]:
-    """Why ``walk-v1`` does not describe ``puzzle``'s walks (empty: it does)."""
+def _refusal(puzzle: Puzzle, *, empty_apart: bool = False) -> list[str]:
+    """Why ``walk-v1`` does not describe ``puzzle``'s walks (empty: it does). With
+    ``empty_apart`` the empty walks are counted apart, so an allowed one does not matter.
+    A puzzle without nodes is solved by the walk that stands nowhere, no empty walk on a
+    node: no formula of steps speaks of it."""
     if puzzle.use is EdgeUse.ANY:
         return ["a walk-v1 certificate covers once-only walks (exactly once or at most once); "
                 "reusable edges have closed-set certificates"]
+    if not puzzle.num_nodes:
+        return ["the puzzle has no nodes: the walk that stands nowhere solves it"]
     empty = puzzle.empty_walk_nodes()
-    if empty:
+    if empty and not empty_apart:
         return [f"the empty walk on {puzzle.nodes[empty[0]]} is allowed, so the puzzle is "
                 "solvable"]
     return []
 
 
-def encode_walks(puzzle: Puzzle, *, cardinality: str = DEFAULT_CARDINALITY
-                 ) -> tuple[list[list[int]], VarMap | None]:
+def encode_walks(puzzle: Puzzle, *, cardinality: str = DEFAULT_CARDINALITY,
+                 empty_apart: bool = False) -> tuple[list[list[int]], VarMap | None]:
     """The ``walk-v1`` clauses and the map of their step variables (``None`` when no
     step can be taken: the formula is then the empty clause).
 
     Raises ``ValueError`` when the formula does not describe the puzzle (reusable edges,
-    or an allowed empty walk).
+    no nodes, or an allowed empty walk unless ``empty_apart``: the caller counts the
+    empty walks itself, the formula speaking of walks of at least one step).
     """
-    problems = _refusal(puzzle)
+    problems = _refusal(puzzle, empty_apart=empty_apart)
     if problems:
         raise ValueError(problems[0])
     horizon = walk_horizon(puzzle)

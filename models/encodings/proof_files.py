@@ -65,11 +65,16 @@ def _meaning(data: Mapping[str, Any], clauses: int) -> list[str]:
     encoding = str(data["encoding"])
     if encoding == "walk-blocked-v1":
         n = int(data["solutions"])
-        which = (f"clauses {clauses - n + 1}..{clauses}" if n > 1 else
-                 f"clause {clauses}" if n else "no clause")
-        return [f"c its refutation means: the puzzle has no walk other than the {n} that "
-                f"{which} block, one clause each (that each is a walk, verified, is checked "
-                "by trailkit check-certificate, not by drat-trim)"]
+        zero = sum(1 for walk in data.get("walks") or [] if not walk.get("edges"))
+        blocked = n - zero
+        which = (f"clauses {clauses - blocked + 1}..{clauses}" if blocked > 1 else
+                 f"clause {clauses}" if blocked else "no clause")
+        empty = (f"; with the {zero} empty walks listed beside them (that these are all the "
+                 f"empty walks the puzzle allows is checked by trailkit check-certificate), "
+                 f"the puzzle has {n} walks" if zero else "")
+        return [f"c its refutation means: the puzzle has no walk other than the {blocked} "
+                f"that {which} block, one clause each (that each is a walk, verified, is "
+                f"checked by trailkit check-certificate, not by drat-trim){empty}"]
     if encoding == "walk-longer-v1":
         return [f"c its refutation means: no walk of more than {data['length']} steps (the "
                 f"last clause says the walk has more than {data['length']})"]
@@ -85,14 +90,8 @@ _MEANINGS: dict[str, Callable[[Mapping[str, Any]], str]] = {
         f"no walk of at most {int(d['length']) - 1} steps (the last clause says the walk "
         f"has at most {int(d['length']) - 1}), so the walk of {d['length']} is the "
         f"shortest {_VERIFIED.format(n=d['length'])}"),
-    "walk-as-short-v1": lambda d: (
-        f"no walk of at most {d['length']} steps other than the certificate's (the last "
-        f"clause blocks it), so it is the only shortest walk "
-        f"{_VERIFIED.format(n=d['length'])}"),
-    "walk-as-long-v1": lambda d: (
-        f"no walk of {d['length']} or more steps other than the certificate's (the last "
-        "clause blocks it), so it is the only longest walk (that it is a walk, verified, "
-        "is checked by trailkit check-certificate, not by drat-trim)"),
+    "walk-as-short-v1": lambda d: _best_walks(d, "at most", "shortest"),
+    "walk-as-long-v1": lambda d: _best_walks(d, "at least", "longest"),
     "walk-v1": lambda d: (
         f"no walk of 1 to {d.get('horizon')} steps: the puzzle has no walk (that the empty "
         "walk is not allowed is checked by trailkit check-certificate)"),
@@ -102,6 +101,31 @@ _MEANINGS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "transition-v1": lambda d: "no walk uses every edge exactly once: the puzzle has no walk",
     "transition-v2": lambda d: "no walk uses every edge exactly once: the puzzle has no walk",
 }
+
+
+def _best_walks(data: Mapping[str, Any], bound: str, best: str) -> str:
+    """What refuting ``walk-as-short-v1`` or ``walk-as-long-v1`` means: no walk of at most
+    (at least) L steps but the certificate's, one (``walk``) or a list (``walks``)."""
+    length = int(data["length"])
+    walks = list(data["walks"]) if "walks" in data else [data["walk"]]
+    blocked = sum(1 for walk in walks if walk.get("edges"))
+    steps = f"{bound} {length} steps" if bound == "at most" else f"{length} or more steps"
+    if "walks" not in data:
+        return (f"no walk of {steps} other than the certificate's (the last clause blocks "
+                f"it), so it is the only {best} walk (that it is a walk, verified, "
+                + ("and that the empty walk is not allowed, " if bound == "at most" else "")
+                + "is checked by trailkit check-certificate, not by drat-trim)")
+    if not blocked:
+        return ("no walk of at most 0 steps takes a step (the formula is the empty clause)"
+                if bound == "at most" else "no walk of 1 or more steps") + (
+            f", so the {len(walks)} empty walks the certificate lists are the {best} walks "
+            "(that they are all the empty walks the puzzle allows is checked by trailkit "
+            "check-certificate, not by drat-trim)")
+    return (f"no walk of {steps} other than the {blocked} the last {blocked} clauses block, "
+            f"one each, so they are the puzzle's {blocked} {best} walks (that each is a walk "
+            f"of {length} steps, verified, "
+            + ("and that the empty walk is not allowed, " if bound == "at most" else "")
+            + "is checked by trailkit check-certificate, not by drat-trim)")
 
 
 def proof_file(data: Mapping[str, Any]) -> str:

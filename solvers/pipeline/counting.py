@@ -22,6 +22,7 @@ False
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from enum import StrEnum
@@ -129,19 +130,29 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
 def certified_count(puzzle: Puzzle, result: CountResult, limits: Limits) -> Claim | None:
     """The ``count`` claim of a complete count: by the formula's ``best-formula``
     certificate wherever the formula applies, whatever the number; else, for at most
-    :data:`AUTO_COUNT` walks of a once-only puzzle (every walk: no objective), by
-    refutation; ``None`` where neither applies. A certified number other than the count's
-    is a loud failure."""
+    :data:`AUTO_COUNT` walks of a once-only puzzle (every walk, or the best ones under an
+    objective, the empty walks among them), by refutation; ``None`` where neither
+    applies. A certified number other than the count's, in all or from one start, is a
+    loud failure."""
     if not formula_applies(puzzle) and (
-            refutation_applies(puzzle) or result.solutions > AUTO_COUNT or (
-            puzzle.objective is not Objective.ANY and puzzle.use is EdgeUse.AT_MOST_ONCE)):
+            refutation_applies(puzzle, count=True) or result.solutions > AUTO_COUNT):
         return None
     how = "formula" if result.by_formula else "enumeration"
+    length = result.stats.get("length")
     claim = count_claim(puzzle, limits, limit=AUTO_COUNT,
-                        rests_on=f"{result.backend}'s {how}")
+                        rests_on=f"{result.backend}'s {how}",
+                        length=int(length) if isinstance(length, int) else None)
     if claim.checked and claim.value != result.solutions:
         raise VerificationFailure(f"{result.backend} counts {result.solutions} solutions, "
                                   f"but a checked certificate lists {claim.value}")
+    listed = claim.certificate.data.get("walks") if claim.certificate else None
+    if claim.checked and isinstance(listed, list) and result.per_start:
+        starts = Counter(str(walk["start"]) for walk in listed)
+        counted = {name: row.solutions for name, row in result.per_start.items()
+                   if row.solutions}
+        if starts != counted:
+            raise VerificationFailure(f"{result.backend} counts {counted} solutions per "
+                                      f"start, but a checked certificate lists {dict(starts)}")
     return claim
 
 

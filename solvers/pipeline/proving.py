@@ -215,12 +215,10 @@ def _claim_applies(puzzle: Puzzle, claim: str) -> str:
     """Why ``claim`` does not apply to ``puzzle`` (empty: it does)."""
     if claim not in CLAIMS:
         return f"trailkit certifies {', '.join(CLAIMS)}"
-    once_only = refutation_applies(puzzle, longest=claim == "longest")
+    once_only = refutation_applies(puzzle, longest=claim == "longest",
+                                   count=claim == "count")
     if claim in ("count", "longest") and once_only:
         return once_only
-    if claim == "count" and puzzle.use is EdgeUse.AT_MOST_ONCE and \
-            puzzle.objective is not Objective.ANY:
-        return "it is certified for every walk (objective: any), not the best ones"
     if claim == "longest" and not puzzle.wants_longest:
         return "it is made for objective: longest"
     if claim == "unique" and puzzle.use is not EdgeUse.ANY and (

@@ -9,6 +9,13 @@ puzzle and the listed walks (each verified, all distinct) and checks the proof, 
 claim trusts nothing from the backend. A certificate the checker rejects is a bug,
 raised as :class:`VerificationFailure`.
 
+The empty walks (0 steps) are no model of the formula: the count lists them apart, and
+the checker finds them itself. Under ``objective: shortest`` or ``longest`` a count of
+an at-most-once puzzle counts the walks of the best length L only: they are found the
+same way in ``walk-as-short-v1`` (at most L steps) or ``walk-as-long-v1`` (at least L),
+every one of them blocked (:func:`~trailkit.solvers.backends.sat.walk_proof.enumerate_best`),
+so the refutation proves both L and the count.
+
 >>> from trailkit.models.spec import load_spec_text
 >>> p = load_spec_text("trailkit: 1\\nkind: trail\\nedges: [a b, b c, c a]\\nclosed: true\\n")
 >>> claim = count_claim(p, by_refutation=True)
@@ -22,9 +29,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from trailkit.models.answer import Certificate, Claim, Walk
+from trailkit.models.answer import Certificate, Claim, Status, Walk
 from trailkit.models.checking.blocked_walks import blocked_formula, longer_formula, walk_json
 from trailkit.models.checking.certificates import verdict
+from trailkit.models.checking.certified import CertifiedFormula
+from trailkit.models.checking.optimal_walks import AS_LONG, AS_SHORT, optimal_formula
 from trailkit.models.checking.verify import verify
 from trailkit.models.checking.walk_formula import walk_horizon
 from trailkit.models.encodings.drup_certificate import make_certificate
@@ -34,13 +43,14 @@ from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Limits
 from trailkit.solvers.backends.direct.orientation_list import formula_applies
+from trailkit.solvers.backends.registry import get_backend
 from trailkit.solvers.backends.sat.runner import (
     DEFAULT_SOLVER,
     SolverTimeout,
     Verdict,
     run_guarded,
 )
-from trailkit.solvers.backends.sat.walk_proof import enumerate_walks, refute_longer
+from trailkit.solvers.backends.sat.walk_proof import enumerate_best, enumerate_walks, refute_longer
 from trailkit.solvers.pipeline.formula_claims import (
     FORMULA_RESTS_ON,
     formula_count_claim,
@@ -59,12 +69,16 @@ LITERAL_LIMIT = 5_000_000
 """The largest walk formula (estimated literals) a refutation claim builds."""
 
 
-def refutation_applies(puzzle: Puzzle, *, longest: bool = False) -> str:
+def refutation_applies(puzzle: Puzzle, *, longest: bool = False, count: bool = False
+                       ) -> str:
     """Why the walk formulas do not describe ``puzzle``'s walks (empty: they do). For
-    ``longest`` an allowed empty walk does not matter."""
+    ``longest`` an allowed empty walk does not matter; a ``count`` lists the empty walks
+    apart."""
     if puzzle.use is EdgeUse.ANY:
         return "the refutation certificates cover once-only walks (edges used at most once)"
-    if (puzzle.empty_walk_nodes() or not puzzle.num_nodes) and not longest:
+    if not puzzle.num_nodes and count:
+        return "the puzzle has no nodes: the walk that stands nowhere is its one solution"
+    if (puzzle.empty_walk_nodes() or not puzzle.num_nodes) and not (longest or count):
         return "the empty walk is allowed"
     return ""
 
@@ -90,9 +104,11 @@ def capped(limits: Limits) -> Limits:
 
 
 def count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *, limit: int = COUNT_LIMIT,
-                rests_on: str | None = None, by_refutation: bool = False) -> Claim:
-    """The claim that ``puzzle`` has exactly N walks (every walk, so no objective): where
-    the formula counts them (every edge exactly once, no colour rule), its ``best-formula``
+                rests_on: str | None = None, by_refutation: bool = False,
+                length: int | None = None) -> Claim:
+    """The claim that ``puzzle`` has exactly N walks (under an objective, N of the best
+    length: ``length`` when the caller knows it, else direct's best walk's): where the
+    formula counts them (every edge exactly once, no colour rule), its ``best-formula``
     certificate (:mod:`~trailkit.solvers.pipeline.formula_claims`), whatever the number;
     elsewhere the walks listed (at most ``limit``) and a refutation of "another walk
     exists"; each checked by the independent checker. Or, not certified, why not and that
@@ -101,18 +117,78 @@ def count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *, limit: int = COUN
     if formula_applies(puzzle) and not by_refutation:
         return formula_count_claim(puzzle, limits, rests_on=rests_on or FORMULA_RESTS_ON)
     rests_on = rests_on or "the enumeration"
-    why = refutation_applies(puzzle) or too_big(puzzle, limits) or (
-        "a count under an objective counts the best walks only"
-        if puzzle.objective is not Objective.ANY and puzzle.use is not EdgeUse.EXACTLY_ONCE
-        else "")
+    why = refutation_applies(puzzle, count=True) or too_big(puzzle, limits)
     if why:
         return Claim("count", False, why=unproven(why, rests_on))
-    result, walks, proof = _enumerate(puzzle, limits, limit)
+    if puzzle.use is EdgeUse.AT_MOST_ONCE and puzzle.objective is not Objective.ANY:
+        best, unknown = _best_length(puzzle, limits) if length is None else (length, "")
+        if unknown:
+            return Claim("count", False, why=unproven(unknown, rests_on))
+        if best is not None:
+            return _best_count(puzzle, limits, limit, rests_on, best)
+        # no walk at all: no best walk either, which the count of every walk proves
+    empty = [Walk((v,), ()) for v in puzzle.empty_walk_nodes()]
+    result, walks, proof = _enumerate(puzzle, limits, limit - len(empty))
     if result is not Verdict.UNSAT or proof is None:
-        why = (f"more than {limit:,} walks to list" if result is Verdict.SAT else
-               "the time limit was reached while listing the walks")
+        return Claim("count", False, why=unproven(_listing_stopped(result, limit), rests_on))
+    if walks and puzzle.objective is not Objective.ANY and puzzle.use is EdgeUse.AT_MOST_ONCE:
+        raise VerificationFailure(f"{rests_on} found no best walk, but a walk of "
+                                  f"{plural(len(walks[0]), 'step')} exists")
+    return _count_certified(puzzle, [*empty, *walks], proof, rests_on)
+
+
+def _listing_stopped(result: Verdict, limit: int) -> str:
+    """Why the walks could not all be listed: too many, or the time limit."""
+    return (f"more than {limit:,} walks to list" if result is Verdict.SAT else
+            "the time limit was reached while listing the walks")
+
+
+def _best_length(puzzle: Puzzle, limits: Limits) -> tuple[int | None, str]:
+    """The best length under the objective of an at-most-once ``puzzle``: 0 where the
+    empty walk is a shortest walk, else the length of direct's best walk (``None``: direct
+    finds no walk), and why it is not known (direct's limits; empty: it is); the
+    refutation checks it."""
+    if puzzle.objective is Objective.SHORTEST and puzzle.empty_walk_nodes():
+        return 0, ""
+    answer = get_backend("direct").solve(puzzle, limits)
+    if answer.status is Status.UNSOLVABLE:
+        return None, ""
+    if answer.walk is None or not answer.optimal:
+        return None, "the best length is not known (direct's search did not finish)"
+    return len(answer.walk), ""
+
+
+def _best_count(puzzle: Puzzle, limits: Limits, limit: int, rests_on: str,
+                length: int) -> Claim:
+    """The checked count of the walks of the best ``length`` (``walk-as-short-v1`` or
+    ``walk-as-long-v1`` with every one blocked), or why not; a walk better than
+    ``length`` is a loud failure."""
+    longest = puzzle.objective is Objective.LONGEST
+    encoding = AS_LONG if longest else AS_SHORT
+    why = too_big(puzzle, limits, None if longest else length)
+    if why:
         return Claim("count", False, why=unproven(why, rests_on))
-    return _count_certified(puzzle, walks, proof, rests_on)
+    empty = [Walk((v,), ()) for v in puzzle.empty_walk_nodes()] if not length else []
+    try:
+        result, walks, proof = run_guarded(lambda d: enumerate_best(
+            puzzle, DEFAULT_SOLVER, d, encoding, length, limit - len(empty)),
+            DEFAULT_SOLVER, limits.time_limit)
+    except SolverTimeout:
+        result, walks, proof = Verdict.INTERRUPTED, [], None
+    better = next((w for w in walks if len(w) != length), None)
+    if better is not None:
+        raise VerificationFailure(
+            f"{rests_on} counts the walks of {plural(length, 'step')} as the "
+            f"{'longest' if longest else 'shortest'}, but one of {len(better)} exists")
+    if result is not Verdict.UNSAT or proof is None:
+        return Claim("count", False, why=unproven(_listing_stopped(result, limit), rests_on))
+    listed = [*empty, *walks]
+    formula = optimal_formula(puzzle, {
+        "encoding": encoding, "length": length, "solutions": len(listed),
+        "walks": [walk_json(puzzle, w) for w in listed], "cardinality": "seqcounter"})
+    if isinstance(formula, list):
+        raise VerificationFailure(f"the best walks do not make a count formula: {formula[0]}")
+    return _claim_of(puzzle, formula, proof, len(listed), rests_on)
 
 
 def _enumerate(puzzle: Puzzle, limits: Limits, limit: int
@@ -133,11 +209,18 @@ def _count_certified(puzzle: Puzzle, walks: list[Walk], proof: list[str],
     formula = blocked_formula(puzzle, data)
     if isinstance(formula, list):
         raise VerificationFailure(f"the listed walks do not make a count formula: {formula[0]}")
+    return _claim_of(puzzle, formula, proof, len(walks), rests_on)
+
+
+def _claim_of(puzzle: Puzzle, formula: CertifiedFormula, proof: list[str], solutions: int,
+              rests_on: str) -> Claim:
+    """The ``count`` claim of ``solutions`` walks: ``formula`` refuted by ``proof``,
+    checked by the independent checker; unchecked when the proof is too large."""
     certificate = make_certificate(puzzle, formula, proof, DEFAULT_SOLVER)
     if certificate is None:
         return Claim("count", False, why=unproven("the proof is too large to check",
                                                    rests_on))
-    return checked_claim(puzzle, "count", with_claim(certificate, "count"), len(walks))
+    return checked_claim(puzzle, "count", with_claim(certificate, "count"), solutions)
 
 
 def only_walk_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,

@@ -7,10 +7,13 @@ formula that covers every length at once, with proof logging, so that the answer
 rests on a proof trailkit's checker accepts rather than on the solver's word.
 
 The same formula, with each walk found blocked in turn, counts the walks with a proof
-that no other exists (:func:`enumerate_walks`, claims ``count`` and ``unique``); with
-"more than L steps" it proves L the longest (:func:`refute_longer`); with "at most L-1
-steps", or a walk blocked and "at most L" or "at least L" steps, that a walk is the
-shortest, or the only shortest or longest one (:func:`refute_optimal`).
+that no other exists (:func:`enumerate_walks`, claims ``count`` and ``unique``; the empty
+walks are counted apart, by the caller); with "more than L steps" it proves L the longest
+(:func:`refute_longer`); with "at most L-1 steps", or a walk blocked and "at most L" or
+"at least L" steps, that a walk is the shortest, or the only shortest or longest one
+(:func:`refute_optimal`); and with every walk of "at most L" or "at least L" steps found
+blocked in turn, that these are all the best walks (:func:`enumerate_best`, the claim
+``count`` under an objective).
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ from trailkit.models.checking.walk_formula import encode_walks, walk_formula, wa
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.backends.sat.runner import Deadline, Verdict, new_solver, solve_call
 
-__all__ = ["enumerate_walks", "refute_longer", "refute_optimal", "refute_walks"]
+__all__ = ["enumerate_best", "enumerate_walks", "refute_longer", "refute_optimal",
+           "refute_walks"]
 
 
 def refute_walks(puzzle: Puzzle, name: str, deadline: Deadline
@@ -49,14 +53,34 @@ def refute_walks(puzzle: Puzzle, name: str, deadline: Deadline
 
 def enumerate_walks(puzzle: Puzzle, name: str, deadline: Deadline, limit: int
                     ) -> tuple[Verdict, list[Walk], list[str] | None]:
-    """Every walk of ``puzzle`` (once-only rules), found one by one by solving ``walk-v1``
-    with proof logging and blocking each walk found
-    (:func:`~trailkit.models.checking.blocked_walks.blocking_clause`) until the formula
-    is refuted: ``(UNSAT, walks, proof)``, the proof refuting ``walk-blocked-v1`` of these
-    walks in this order. More than ``limit`` walks: ``(SAT, the first limit + 1, None)``;
-    the deadline: ``INTERRUPTED``. Raises ``ValueError`` when ``walk-v1`` does not describe
-    the puzzle (reusable edges, an allowed empty walk)."""
-    clauses, vmap = encode_walks(puzzle)
+    """Every walk of at least one step of ``puzzle`` (once-only rules; the empty walks are
+    the caller's to add), found one by one by solving ``walk-v1`` with proof logging and
+    blocking each walk found (:func:`~trailkit.models.checking.blocked_walks.blocking_clause`)
+    until the formula is refuted: ``(UNSAT, walks, proof)``, the proof refuting
+    ``walk-blocked-v1`` of these walks in this order. More than ``limit`` walks: ``(SAT,
+    the first limit + 1, None)``; the deadline: ``INTERRUPTED``. Raises ``ValueError`` when
+    ``walk-v1`` does not describe the puzzle (reusable edges, no nodes)."""
+    clauses, vmap = encode_walks(puzzle, empty_apart=True)
+    return _enumerate(puzzle, name, deadline, limit, clauses, vmap)
+
+
+def enumerate_best(puzzle: Puzzle, name: str, deadline: Deadline, encoding: str,
+                   length: int, limit: int) -> tuple[Verdict, list[Walk], list[str] | None]:
+    """Every walk of at least one step that ``walk-as-short-v1`` (at most ``length``
+    steps) or ``walk-as-long-v1`` (at least ``length``) admits, found and blocked one by
+    one as :func:`enumerate_walks` does: ``(UNSAT, walks, proof)``, the proof refuting the
+    formula with these walks blocked; the caller checks that each has ``length`` steps
+    (one of another length is a better walk) and adds the empty walks of a best length 0.
+    Raises ``ValueError`` when the formula cannot be built."""
+    clauses, vmap = optimal_clauses(puzzle, encoding, length)
+    return _enumerate(puzzle, name, deadline, limit, clauses, vmap)
+
+
+def _enumerate(puzzle: Puzzle, name: str, deadline: Deadline, limit: int,
+               clauses: list[Clause], vmap: VarMap | None
+               ) -> tuple[Verdict, list[Walk], list[str] | None]:
+    """The walks of ``clauses`` (read through ``vmap``; ``None``: the empty clause), each
+    blocked once found, until the formula is refuted; see :func:`enumerate_walks`."""
     if vmap is None:
         return Verdict.UNSAT, [], ["0"]
     solver = new_solver(name, clauses, proof=True)
@@ -109,7 +133,7 @@ def refute_optimal(puzzle: Puzzle, name: str, deadline: Deadline, encoding: str,
     its length) with proof logging: ``(UNSAT, None, proof)``, or ``(SAT, the walk a model
     describes, None)`` (a shorter walk, or another as short or as long), or
     ``INTERRUPTED``."""
-    clauses, vmap = optimal_clauses(puzzle, encoding, len(walk), walk)
+    clauses, vmap = optimal_clauses(puzzle, encoding, len(walk), [walk])
     if vmap is None:  # the empty clause: no step to take
         return Verdict.UNSAT, None, ["0"]
     return _refute(puzzle, name, deadline, clauses, vmap)
