@@ -33,6 +33,7 @@ from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.direct.orientation_list import formula_applies
 from trailkit.solvers.backends.registry import BackendName, get_backend
+from trailkit.solvers.pipeline.layered_count import zero_count_claim
 from trailkit.solvers.pipeline.policy import (
     AUTO,
     PRECHECK,
@@ -126,21 +127,37 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
 
 def certified_count(puzzle: Puzzle, result: CountResult, limits: Limits) -> Claim | None:
     """The ``count`` claim of a complete count: by the formula's ``best-formula``
-    certificate wherever the formula applies, whatever the number; else, for at most
-    :data:`AUTO_COUNT` walks of a once-only puzzle (every walk: no objective), by
-    refutation; ``None`` where neither applies. A certified number other than the count's
-    is a loud failure."""
-    if not formula_applies(puzzle) and (
+    certificate wherever the formula applies, and by ``layers`` for walks that may reuse
+    edges, whatever the number; else, for at most :data:`AUTO_COUNT` walks of a once-only
+    puzzle (every walk: no objective), by refutation; a count of 0 not certified so, by
+    the unsolvability certificate; ``None`` where none applies. A certified number other
+    than the count's (in all, or from a start) is a loud failure."""
+    how = "formula" if result.by_formula else "enumeration"
+    rests_on = f"{result.backend}'s {how}"
+    claim = None
+    if puzzle.use is EdgeUse.ANY or formula_applies(puzzle) or not (
             refutation_applies(puzzle) or result.solutions > AUTO_COUNT or (
             puzzle.objective is not Objective.ANY and puzzle.use is EdgeUse.AT_MOST_ONCE)):
-        return None
-    how = "formula" if result.by_formula else "enumeration"
-    claim = count_claim(puzzle, limits, limit=AUTO_COUNT,
-                        rests_on=f"{result.backend}'s {how}")
-    if claim.checked and claim.value != result.solutions:
-        raise VerificationFailure(f"{result.backend} counts {result.solutions} solutions, "
-                                  f"but a checked certificate lists {claim.value}")
+        claim = count_claim(puzzle, limits, limit=AUTO_COUNT, rests_on=rests_on)
+    if result.solutions == 0 and (claim is None or not claim.checked):
+        claim = zero_count_claim(puzzle, limits, rests_on=rests_on)
+    if claim is not None and claim.checked:
+        _same_count(result, claim)
     return claim
+
+
+def _same_count(result: CountResult, claim: Claim) -> None:
+    """Raise :class:`VerificationFailure` when the checked ``claim`` certifies another
+    number than ``result`` counted, in all or from a start its certificate names."""
+    if claim.value != result.solutions:
+        raise VerificationFailure(f"{result.backend} counts {result.solutions} solutions, "
+                                  f"but a checked certificate says {claim.value}")
+    certified = claim.certificate.data.get("per_start") if claim.certificate else None
+    for name, walks in (certified or {}).items():
+        row = (result.per_start or {}).get(name)
+        if row is not None and row.solutions != walks:
+            raise VerificationFailure(f"{result.backend} counts {row.solutions} solutions "
+                                      f"from {name}, but a checked certificate says {walks}")
 
 
 def _refuse_failures(puzzle: Puzzle, method: CountMethod) -> None:

@@ -180,6 +180,9 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
         raise UnsupportedPuzzle(f"the {claim} claim does not apply: {why_not}; claims that "
                                 f"apply here: {', '.join(_applying(puzzle))}")
     answer = solve(puzzle, "direct", limits)
+    if claim == "count" and not drup and answer.status is Status.UNSOLVABLE and \
+            answer.certificate_checked and answer.certificate is not None:
+        return _no_walk_counted(puzzle, answer, spec_path)
     if answer.status is Status.UNSOLVABLE:
         return Proof(Status.UNSOLVABLE, answer.certificate, decided_by=answer.decided_by,
                      reason=f"there is no walk at all, so no {claim} one")
@@ -202,6 +205,23 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
                  decided_by=answer.decided_by, claim=found)
 
 
+def _no_walk_counted(puzzle: Puzzle, answer: Answer, spec_path: str | None) -> Proof:
+    """``prove --claim count`` of a puzzle with no walk: 0 solutions, its unsolvability
+    certificate (checked with the answer) the count's, in a file stating ``solutions`` 0."""
+    certificate = answer.certificate
+    assert certificate is not None
+    checked = verdict(puzzle, certificate)
+    if checked.problems:
+        raise VerificationFailure("the unsolvability certificate is rejected by the "
+                                  f"independent checker: {'; '.join(checked.problems[:3])}")
+    claim = Claim("count", True, certificate, value=0,
+                  holds=f"no walk at all: {checked.holds}")
+    return Proof(Status.UNSOLVABLE, certificate,
+                 claim_document(spec_path, "count", certificate, solutions=0),
+                 decided_by=answer.decided_by, claim=claim,
+                 reason="there is no walk at all: 0 solutions")
+
+
 def claim_document(spec_path: str | None, claim: str, certificate: Certificate,
                    **stated: Any) -> dict[str, Any]:
     """A ``trailkit-certificate/1`` file's content for ``claim``: the claimed values
@@ -216,6 +236,8 @@ def _claim_applies(puzzle: Puzzle, claim: str) -> str:
     if claim not in CLAIMS:
         return f"trailkit certifies {', '.join(CLAIMS)}"
     once_only = refutation_applies(puzzle, longest=claim == "longest")
+    if claim == "count" and puzzle.use is EdgeUse.ANY:
+        return ""  # the shortest walks, counted through layers
     if claim in ("count", "longest") and once_only:
         return once_only
     if claim == "count" and puzzle.use is EdgeUse.AT_MOST_ONCE and \
@@ -357,6 +379,9 @@ def _misstated(obj: dict[str, Any], body: dict[str, Any], kind: str) -> str:
     stated = [f"the file states {key} {obj[key]!r} but its certificate {body.get(key)!r}"
               for key in ("claim", "length", "solutions", "changes")
               if key in obj and key in body and obj[key] != body[key]]
+    if obj.get("claim") == "count" and "solutions" not in body and obj.get("solutions") != 0:
+        stated.append(f"the file states solutions {obj.get('solutions')!r}, but a "
+                      f"{kind} certificate certifies that no walk exists (0 solutions)")
     if obj.get("claim") == "fewest-changes" and obj.get("changes") != 1 and \
             kind != "change-sets":
         stated.append(f"the file states changes {obj.get('changes')!r}, but a fewest-changes "
