@@ -160,4 +160,5 @@ def count(length: int, states: int, walks: int, starts: int) -> str:
             f"({plural(states, 'state')} in all) hold every start state, each holds every "
             f"step from the one before, none before layer {length} lets the walk stop, so "
             f"no walk is shorter than {plural(length, 'step')}; counted through them, "
-            f"{plural(walks, 'walk')} of {plural(length, 'step')} solve the puzzle{each}")
+            f"{plural(walks, 'walk')} of {plural(length, 'step')} "
+            f"solve{'s' if walks == 1 else ''} the puzzle{each}")

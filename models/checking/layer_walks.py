@@ -110,8 +110,9 @@ def count_verdict(puzzle: Puzzle, moves: Steps, layers: list[np.ndarray],
                         "and a count of 0 takes an unsolvability certificate"])
     if total != stated:
         return Verdict([f"the certificate claims {plural(stated, 'solution')}, but "
-                        f"{plural(total, 'walk')} of {plural(length, 'step')} solve the "
-                        "puzzle, counted through the layers"])
+                        f"{plural(total, 'walk')} of {plural(length, 'step')} "
+                        f"solve{'s' if total == 1 else ''} the puzzle, counted through the "
+                        "layers"])
     per_start = data.get("per_start")
     if per_start is not None:
         names = {puzzle.nodes[node]: walks for node, walks in found.items()}
@@ -121,7 +122,7 @@ def count_verdict(puzzle: Puzzle, moves: Steps, layers: list[np.ndarray],
         for name, walks in sorted(names.items()):
             if per_start[name] != walks:
                 return Verdict([f"the certificate claims {per_start[name]!r} walks from "
-                                f"{name}, but {walks:,} are counted through the layers"])
+                                f"{name}, but the layers count {walks:,}"])
     states = sum(len(layer) for layer in layers)
     return Verdict([], check_words.count(length, states, total,
                                          len(names) if per_start is not None else 0))

@@ -170,7 +170,8 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
     """Make and check the certificate of ``claim`` (``shortest``, ``unique``, ``count``,
     ``longest``) for ``puzzle``: ``solved`` with the checked claim and its certificate
     file's content;
-    ``unsolvable`` when there is no walk at all; ``unknown`` when a limit came first or
+    ``unsolvable`` when there is no walk at all (for ``count``, with the checked claim of 0
+    solutions and its file: the unsolvability certificate); ``unknown`` when a limit came first or
     the certificate could not be made. Raises :class:`UnsupportedPuzzle` when the claim
     does not apply to the puzzle (saying which claims do). With ``drup`` the claim is
     proven by refutation even where ``layers`` or the count's formula certificate would
@@ -180,13 +181,14 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
         raise UnsupportedPuzzle(f"the {claim} claim does not apply: {why_not}; claims that "
                                 f"apply here: {', '.join(_applying(puzzle))}")
     answer = solve(puzzle, "direct", limits)
-    if claim == "count" and not drup and answer.status is Status.UNSOLVABLE and \
-            answer.certificate_checked and answer.certificate is not None:
+    no_walk = answer.status is Status.UNSOLVABLE and answer.certificate_checked
+    if claim == "count" and not drup and no_walk and answer.certificate is not None:
         return _no_walk_counted(puzzle, answer, spec_path)
-    if answer.status is Status.UNSOLVABLE:
+    counts_anyway = claim == "count" and not no_walk  # its certificate may show 0 walks
+    if answer.status is Status.UNSOLVABLE and not counts_anyway:
         return Proof(Status.UNSOLVABLE, answer.certificate, decided_by=answer.decided_by,
                      reason=f"there is no walk at all, so no {claim} one")
-    if answer.status is not Status.SOLVED:
+    if answer.status is not Status.SOLVED and not counts_anyway:
         return Proof(Status.UNKNOWN, reason=answer.reason, decided_by=answer.decided_by)
     if claim == "count":
         found = count_claim(puzzle, limits, by_refutation=drup)
@@ -201,7 +203,8 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
     if found.certificate is not None:
         document = claim_document(spec_path, claim, found.certificate, length=answer.length,
                                   **({"solutions": found.value} if claim == "count" else {}))
-    return Proof(Status.SOLVED, found.certificate, document, length=answer.length,
+    return Proof(Status.UNSOLVABLE if found.value == 0 and claim == "count" else
+                 Status.SOLVED, found.certificate, document, length=answer.length,
                  decided_by=answer.decided_by, claim=found)
 
 
