@@ -33,7 +33,7 @@ at all is an unsolvability certificate's claim.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -59,10 +59,12 @@ class Steps(Protocol):
         reaches)."""
 
 
-def walks_by_start(puzzle: Puzzle, moves: Steps, layers: list[np.ndarray]) -> dict[int, int]:
+def walks_by_start(puzzle: Puzzle, moves: Steps, layers: list[np.ndarray],
+                   taken: Sequence[tuple[np.ndarray, np.ndarray]] = ()) -> dict[int, int]:
     """For each start node, the walks of ``len(layers) - 1`` steps from it that end where
     the walk may stop, counted backwards through ``layers`` (sorted state numbers,
-    checked closed by the caller), stepping by ``moves``."""
+    checked closed by the caller), stepping by ``moves`` (or by each layer's steps as the
+    closure check ``taken`` them)."""
     k = moves.phases
     may_end = np.ones(puzzle.num_nodes, dtype=bool)
     if puzzle.end is not None:
@@ -70,7 +72,7 @@ def walks_by_start(puzzle: Puzzle, moves: Steps, layers: list[np.ndarray]) -> di
         may_end[sorted(puzzle.end)] = True
     ways: np.ndarray = may_end[layers[-1] // k].astype(np.int64)
     for i in range(len(layers) - 2, -1, -1):
-        owner, reached = moves.steps(layers[i])
+        owner, reached = taken[i] if i < len(taken) else moves.steps(layers[i])
         gained = ways[np.searchsorted(layers[i + 1], reached)]
         ways = _sums(owner, gained, len(layers[i]))
     first = layers[0]
@@ -94,7 +96,8 @@ def _sums(owner: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
 
 
 def count_verdict(puzzle: Puzzle, moves: Steps, layers: list[np.ndarray],
-                  data: Mapping[str, Any], length: int) -> Verdict:
+                  data: Mapping[str, Any], length: int,
+                  taken: Sequence[tuple[np.ndarray, np.ndarray]] = ()) -> Verdict:
     """The ``count`` claim of a certificate whose ``layers`` (``length + 1`` of them) the
     caller checked closed, none before ``length`` letting the walk stop: the walks counted
     through them are as many as ``data["solutions"]`` says, at least one, and per start
@@ -102,7 +105,7 @@ def count_verdict(puzzle: Puzzle, moves: Steps, layers: list[np.ndarray],
     stated = data.get("solutions")
     if isinstance(stated, bool) or not isinstance(stated, int):
         return Verdict([f"the number of solutions must be a whole number, not {stated!r}"])
-    found = walks_by_start(puzzle, moves, layers)
+    found = walks_by_start(puzzle, moves, layers, taken)
     total = sum(found.values())
     if total == 0:
         return Verdict([f"no walk of {plural(length, 'step')} solves the puzzle, counted "

@@ -148,15 +148,16 @@ def _verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
     if len(layers) != wanted:
         return Verdict([f"a {claim} claim for {length} steps needs {wanted} layers "
                         f"(0 to {wanted - 1}), not {len(layers)}"])
-    problems = _closure_problems(puzzle, moves, layers, length)
+    taken: list[tuple[np.ndarray, np.ndarray]] = []  # each layer's steps, counted below
+    problems = _closure_problems(puzzle, moves, layers, length, taken)
     if problems:
         return Verdict(problems)
     total = sum(len(layer) for layer in layers)
     if claim == "shortest":
         return Verdict([], check_words.shortest(length, total))
     if claim == "count":
-        return count_verdict(puzzle, moves, layers, data, length)
-    walks = sum(walks_by_start(puzzle, moves, layers).values())
+        return count_verdict(puzzle, moves, layers, data, length, taken)
+    walks = sum(walks_by_start(puzzle, moves, layers, taken).values())
     if walks != 1:
         return Verdict([f"{'more than one walk' if walks > 1 else 'no walk'} of {length} "
                         "steps solves the puzzle, counted through the layers"])
@@ -203,9 +204,10 @@ def _read_layers(puzzle: Puzzle, moves: LayerMoves, raw: Sequence[Any]) -> list[
 
 
 def _closure_problems(puzzle: Puzzle, moves: LayerMoves, layers: list[np.ndarray],
-                      length: int) -> list[str]:
+                      length: int, taken: list[tuple[np.ndarray, np.ndarray]]) -> list[str]:
     """Why the layers do not hold every reachable state, or let a walk of fewer than
-    ``length`` steps stop (empty: they hold it all and none does)."""
+    ``length`` steps stop (empty: they hold it all and none does). Each layer's steps
+    are added to ``taken``, for the count."""
     k = moves.phases
     starts = np.asarray(puzzle.start_nodes(), dtype=np.int64) * k
     if layers and not np.isin(starts, layers[0]).all():
@@ -223,6 +225,7 @@ def _closure_problems(puzzle: Puzzle, moves: LayerMoves, layers: list[np.ndarray
                     f"{_state(puzzle, moves, int(stops[0]))}, where the walk may finish"]
         if i + 1 < len(layers):
             owner, reached = moves.steps(layer)
+            taken.append((owner, reached))
             member[layers[i + 1]] = True
             out = ~member[reached]
             member[layers[i + 1]] = False
