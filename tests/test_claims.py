@@ -333,13 +333,11 @@ def test_a_core_resting_on_cpsat_is_not_certified() -> None:
     assert not minimal_core_claim(False, odd, 4).checked
 
 
-def test_a_count_of_reusable_walks_says_it_is_not_certified(
+def test_a_count_of_reusable_walks_is_certified_by_layers(
         capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(["count", str(TYRE), "--json"], capsys)
-    assert json.loads(out)["claims"] == [{
-        "claim": "count", "certificate": None, "checked": False,
-        "why": "not certified (no certificate covers this count); rests on direct's "
-               "enumeration"}]
+    assert json.loads(out)["claims"] == [{"claim": "count", "certificate": "layers",
+                                          "checked": True}]
 
 
 def test_a_count_of_trails_is_certified(capsys: pytest.CaptureFixture[str]) -> None:

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from trailkit.models.checking.certified import CertifiedFormula
 from trailkit.models.support.words import listing, plural
 
-__all__ = ["Verdict", "alternation", "closed_set", "disconnected", "endpoints", "imbalance",
-           "no_edges", "parity", "refutation", "shortest", "unique"]
+__all__ = ["Verdict", "alternation", "closed_set", "count", "disconnected", "endpoints",
+           "imbalance", "no_edges", "parity", "refutation", "shortest", "unique"]
 
 
 @dataclass(frozen=True)
@@ -149,3 +149,16 @@ def unique(length: int, states: int) -> str:
             f"({plural(states, 'state')} in all) hold every step from the one before, none "
             f"before layer {length} lets the walk stop, and counted through them exactly one "
             f"walk of {plural(length, 'step')} solves the puzzle: the verified one")
+
+
+def count(length: int, states: int, walks: int, starts: int) -> str:
+    """The walks of ``length`` steps counted through ``length + 1`` checked layers: as
+    many as claimed (and, for ``starts`` start nodes, as many from each)."""
+    each = f", and from each of the {starts:,} start nodes as many as claimed" \
+        if starts > 1 else ""
+    return (f"the {plural(length + 1, 'layer')} of the states 0 to {length} steps reach "
+            f"({plural(states, 'state')} in all) hold every start state, each holds every "
+            f"step from the one before, none before layer {length} lets the walk stop, so "
+            f"no walk is shorter than {plural(length, 'step')}; counted through them, "
+            f"{plural(walks, 'walk')} of {plural(length, 'step')} "
+            f"solve{'s' if walks == 1 else ''} the puzzle{each}")

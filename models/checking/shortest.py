@@ -13,8 +13,10 @@ a set of (node, phase) states that holds every state a walk can be in after exac
   no walk of fewer than L steps solves the puzzle; the walk of L steps the certificate
   names is verified by :func:`trailkit.models.checking.verify.verify`.
 * ``unique`` (also layer L): the walks of exactly L steps are counted through the layers
-  (a walk is its sequence of edges, so two parallel planks are two walks), starting with
-  one walk on each start state: exactly one of them ends where the walk may stop.
+  (a walk is its sequence of edges, so two parallel planks are two walks;
+  :mod:`trailkit.models.checking.layer_walks`): exactly one ends where the walk may stop.
+* ``count`` (also layer L, ``solutions`` N, no walk needed): as many walks of L steps as
+  claimed, at least one, so L is the shortest length and N the number of shortest walks.
 
 Steps ignore the once-only rules (edges are free to reuse), so the layers over-approximate
 what once-only walks reach: the argument holds for every ``use`` rule. Closed walks (which
@@ -24,6 +26,8 @@ The certificate (names, never internal indices)::
 
     {"type": "layers", "claim": "shortest" | "unique", "length": L, "start": "A",
      "walk": [edge ids, ...], "layers": [[["A", null]], [["E", "red"], ...], ...]}
+
+(``count``: ``solutions`` and ``per_start`` instead of ``start`` and ``walk``.)
 
 It is plain NumPy over the puzzle's arrays, with its own table of moves: it shares no code
 with any backend (the ``direct`` backend's breadth-first search included).
@@ -45,7 +49,6 @@ with any backend (the ``direct`` backend's breadth-first search included).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -53,13 +56,14 @@ import numpy as np
 from trailkit.models.answer import Walk
 from trailkit.models.checking import check_words
 from trailkit.models.checking.check_words import Verdict
+from trailkit.models.checking.layer_walks import count_verdict, walks_by_start
 from trailkit.models.checking.verify import verify
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.support.words import plural
 
 __all__ = ["CLAIMS", "LayerMoves", "layers_verdict"]
 
-CLAIMS = ("shortest", "unique")
+CLAIMS = ("shortest", "unique", "count")
 """The claims a ``layers`` certificate can make."""
 
 ANY_PHASE = "*"
@@ -135,22 +139,25 @@ def _verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
         return Verdict([f"the length must be a whole number of steps, not {length!r}"])
     if puzzle.closed:
         return Verdict(["a layers certificate covers open walks only; this walk must close"])
-    problems = _walk_problems(puzzle, data, length)
+    problems = [] if claim == "count" else _walk_problems(puzzle, data, length)
     if problems:
         return Verdict(problems)
     moves = LayerMoves(puzzle)
-    wanted = length + (claim == "unique")
+    wanted = length + (claim != "shortest")
     layers = _read_layers(puzzle, moves, data["layers"])
     if len(layers) != wanted:
         return Verdict([f"a {claim} claim for {length} steps needs {wanted} layers "
                         f"(0 to {wanted - 1}), not {len(layers)}"])
-    problems = _closure_problems(puzzle, moves, layers, length)
+    taken: list[tuple[np.ndarray, np.ndarray]] = []  # each layer's steps, counted below
+    problems = _closure_problems(puzzle, moves, layers, length, taken)
     if problems:
         return Verdict(problems)
     total = sum(len(layer) for layer in layers)
     if claim == "shortest":
         return Verdict([], check_words.shortest(length, total))
-    walks = _walks_counted(puzzle, moves, layers)
+    if claim == "count":
+        return count_verdict(puzzle, moves, layers, data, length, taken)
+    walks = sum(walks_by_start(puzzle, moves, layers, taken).values())
     if walks != 1:
         return Verdict([f"{'more than one walk' if walks > 1 else 'no walk'} of {length} "
                         "steps solves the puzzle, counted through the layers"])
@@ -197,9 +204,10 @@ def _read_layers(puzzle: Puzzle, moves: LayerMoves, raw: Sequence[Any]) -> list[
 
 
 def _closure_problems(puzzle: Puzzle, moves: LayerMoves, layers: list[np.ndarray],
-                      length: int) -> list[str]:
+                      length: int, taken: list[tuple[np.ndarray, np.ndarray]]) -> list[str]:
     """Why the layers do not hold every reachable state, or let a walk of fewer than
-    ``length`` steps stop (empty: they hold it all and none does)."""
+    ``length`` steps stop (empty: they hold it all and none does). Each layer's steps
+    are added to ``taken``, for the count."""
     k = moves.phases
     starts = np.asarray(puzzle.start_nodes(), dtype=np.int64) * k
     if layers and not np.isin(starts, layers[0]).all():
@@ -217,6 +225,7 @@ def _closure_problems(puzzle: Puzzle, moves: LayerMoves, layers: list[np.ndarray
                     f"{_state(puzzle, moves, int(stops[0]))}, where the walk may finish"]
         if i + 1 < len(layers):
             owner, reached = moves.steps(layer)
+            taken.append((owner, reached))
             member[layers[i + 1]] = True
             out = ~member[reached]
             member[layers[i + 1]] = False
@@ -225,25 +234,6 @@ def _closure_problems(puzzle: Puzzle, moves: LayerMoves, layers: list[np.ndarray
                 return [f"the step from {_state(puzzle, moves, int(layer[owner[j]]))} to "
                         f"{_state(puzzle, moves, int(reached[j]))} leaves layer {i + 1}"]
     return []
-
-
-def _walks_counted(puzzle: Puzzle, moves: LayerMoves, layers: list[np.ndarray]) -> int:
-    """Walks of ``len(layers) - 1`` steps from a start state to a state where the walk
-    may stop, counted through the layers (counts above 2 are kept as 2)."""
-    k = moves.phases
-    start = np.zeros(puzzle.num_nodes * k, dtype=np.int64)
-    start[np.asarray(puzzle.start_nodes(), dtype=np.int64) * k] = 1
-    count = start[layers[0]]
-    for layer, after in pairwise(layers):
-        owner, reached = moves.steps(layer)
-        nxt = np.bincount(np.searchsorted(after, reached), weights=count[owner],
-                          minlength=len(after))
-        count = np.minimum(nxt, 2).astype(np.int64)
-    may_end = np.ones(puzzle.num_nodes, dtype=bool)
-    if puzzle.end is not None:
-        may_end[:] = False
-        may_end[sorted(puzzle.end)] = True
-    return int(min(count[may_end[layers[-1] // k]].sum(), 2))
 
 
 def _state(puzzle: Puzzle, moves: LayerMoves, state: int) -> str:

@@ -34,6 +34,7 @@ from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.direct.orientation_list import formula_applies
 from trailkit.solvers.backends.registry import BackendName, get_backend
+from trailkit.solvers.pipeline.layered_count import zero_count_claim
 from trailkit.solvers.pipeline.policy import (
     AUTO,
     PRECHECK,
@@ -129,31 +130,47 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
 
 def certified_count(puzzle: Puzzle, result: CountResult, limits: Limits) -> Claim | None:
     """The ``count`` claim of a complete count: by the formula's ``best-formula``
-    certificate wherever the formula applies, whatever the number; else, for at most
-    :data:`AUTO_COUNT` walks of a once-only puzzle (every walk, or the best ones under an
-    objective, the empty walks among them), by refutation; ``None`` where neither
-    applies. A certified number other than the count's, in all or from one start, is a
-    loud failure."""
-    if not formula_applies(puzzle) and (
-            refutation_applies(puzzle, count=True) or result.solutions > AUTO_COUNT):
-        return None
+    certificate wherever the formula applies, and by ``layers`` for walks that may reuse
+    edges, whatever the number; else, for at most :data:`AUTO_COUNT` walks of a once-only
+    puzzle (every walk, or the best ones under an objective, the empty walks among them),
+    by refutation; a count of 0 not certified so, by the unsolvability certificate;
+    ``None`` where none applies. A certified number other than the count's (in all, or
+    from a start) is a loud failure."""
     how = "formula" if result.by_formula else "enumeration"
-    length = result.stats.get("length")
-    claim = count_claim(puzzle, limits, limit=AUTO_COUNT,
-                        rests_on=f"{result.backend}'s {how}",
-                        length=int(length) if isinstance(length, int) else None)
-    if claim.checked and claim.value != result.solutions:
+    rests_on = f"{result.backend}'s {how}"
+    claim = None
+    if puzzle.use is EdgeUse.ANY or formula_applies(puzzle) or not (
+            refutation_applies(puzzle, count=True) or result.solutions > AUTO_COUNT):
+        length = result.stats.get("length")
+        claim = count_claim(puzzle, limits, limit=AUTO_COUNT, rests_on=rests_on,
+                            length=int(length) if isinstance(length, int) else None)
+    if result.solutions == 0 and (claim is None or not claim.checked):
+        claim = zero_count_claim(puzzle, limits, rests_on=rests_on)
+    if claim is not None and claim.checked:
+        _same_count(result, claim)
+    return claim
+
+
+def _same_count(result: CountResult, claim: Claim) -> None:
+    """Raise :class:`VerificationFailure` when the checked ``claim`` certifies another
+    number than ``result`` counted, in all or from a start its certificate names."""
+    if claim.value != result.solutions:
         raise VerificationFailure(f"{result.backend} counts {result.solutions} solutions, "
-                                  f"but a checked certificate lists {claim.value}")
+                                  f"but a checked certificate says {claim.value}")
     listed = claim.certificate.data.get("walks") if claim.certificate else None
-    if claim.checked and isinstance(listed, list) and result.per_start:
+    if isinstance(listed, list) and result.per_start:
         starts = Counter(str(walk["start"]) for walk in listed)
         counted = {name: row.solutions for name, row in result.per_start.items()
                    if row.solutions}
         if starts != counted:
             raise VerificationFailure(f"{result.backend} counts {counted} solutions per "
                                       f"start, but a checked certificate lists {dict(starts)}")
-    return claim
+    certified = claim.certificate.data.get("per_start") if claim.certificate else None
+    for name, walks in (certified or {}).items():
+        row = (result.per_start or {}).get(name)
+        if row is not None and row.solutions != walks:
+            raise VerificationFailure(f"{result.backend} counts {row.solutions} solutions "
+                                      f"from {name}, but a checked certificate says {walks}")
 
 
 def _refuse_failures(puzzle: Puzzle, method: CountMethod) -> None:

@@ -170,7 +170,8 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
     """Make and check the certificate of ``claim`` (``shortest``, ``unique``, ``count``,
     ``longest``) for ``puzzle``: ``solved`` with the checked claim and its certificate
     file's content;
-    ``unsolvable`` when there is no walk at all; ``unknown`` when a limit came first or
+    ``unsolvable`` when there is no walk at all (for ``count``, with the checked claim of 0
+    solutions and its file: the unsolvability certificate); ``unknown`` when a limit came first or
     the certificate could not be made. Raises :class:`UnsupportedPuzzle` when the claim
     does not apply to the puzzle (saying which claims do). With ``drup`` the claim is
     proven by refutation even where ``layers`` or the count's formula certificate would
@@ -180,10 +181,14 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
         raise UnsupportedPuzzle(f"the {claim} claim does not apply: {why_not}; claims that "
                                 f"apply here: {', '.join(_applying(puzzle))}")
     answer = solve(puzzle, "direct", limits)
-    if answer.status is Status.UNSOLVABLE:
+    no_walk = answer.status is Status.UNSOLVABLE and answer.certificate_checked
+    if claim == "count" and not drup and no_walk and answer.certificate is not None:
+        return _no_walk_counted(puzzle, answer, spec_path)
+    counts_anyway = claim == "count" and not no_walk  # its certificate may show 0 walks
+    if answer.status is Status.UNSOLVABLE and not counts_anyway:
         return Proof(Status.UNSOLVABLE, answer.certificate, decided_by=answer.decided_by,
                      reason=f"there is no walk at all, so no {claim} one")
-    if answer.status is not Status.SOLVED:
+    if answer.status is not Status.SOLVED and not counts_anyway:
         return Proof(Status.UNKNOWN, reason=answer.reason, decided_by=answer.decided_by)
     if claim == "count":
         found = count_claim(puzzle, limits, by_refutation=drup)
@@ -198,8 +203,26 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
     if found.certificate is not None:
         document = claim_document(spec_path, claim, found.certificate, length=answer.length,
                                   **({"solutions": found.value} if claim == "count" else {}))
-    return Proof(Status.SOLVED, found.certificate, document, length=answer.length,
+    return Proof(Status.UNSOLVABLE if found.value == 0 and claim == "count" else
+                 Status.SOLVED, found.certificate, document, length=answer.length,
                  decided_by=answer.decided_by, claim=found)
+
+
+def _no_walk_counted(puzzle: Puzzle, answer: Answer, spec_path: str | None) -> Proof:
+    """``prove --claim count`` of a puzzle with no walk: 0 solutions, its unsolvability
+    certificate (checked with the answer) the count's, in a file stating ``solutions`` 0."""
+    certificate = answer.certificate
+    assert certificate is not None
+    checked = verdict(puzzle, certificate)
+    if checked.problems:
+        raise VerificationFailure("the unsolvability certificate is rejected by the "
+                                  f"independent checker: {'; '.join(checked.problems[:3])}")
+    claim = Claim("count", True, certificate, value=0,
+                  holds=f"no walk at all: {checked.holds}")
+    return Proof(Status.UNSOLVABLE, certificate,
+                 claim_document(spec_path, "count", certificate, solutions=0),
+                 decided_by=answer.decided_by, claim=claim,
+                 reason="there is no walk at all: 0 solutions")
 
 
 def claim_document(spec_path: str | None, claim: str, certificate: Certificate,
@@ -217,6 +240,8 @@ def _claim_applies(puzzle: Puzzle, claim: str) -> str:
         return f"trailkit certifies {', '.join(CLAIMS)}"
     once_only = refutation_applies(puzzle, longest=claim == "longest",
                                    count=claim == "count")
+    if claim == "count" and puzzle.use is EdgeUse.ANY:
+        return ""  # the shortest walks, counted through layers
     if claim in ("count", "longest") and once_only:
         return once_only
     if claim == "longest" and not puzzle.wants_longest:
@@ -355,6 +380,9 @@ def _misstated(obj: dict[str, Any], body: dict[str, Any], kind: str) -> str:
     stated = [f"the file states {key} {obj[key]!r} but its certificate {body.get(key)!r}"
               for key in ("claim", "length", "solutions", "changes")
               if key in obj and key in body and obj[key] != body[key]]
+    if obj.get("claim") == "count" and "solutions" not in body and obj.get("solutions") != 0:
+        stated.append(f"the file states solutions {obj.get('solutions')!r}, but a "
+                      f"{kind} certificate certifies that no walk exists (0 solutions)")
     if obj.get("claim") == "fewest-changes" and obj.get("changes") != 1 and \
             kind != "change-sets":
         stated.append(f"the file states changes {obj.get('changes')!r}, but a fewest-changes "

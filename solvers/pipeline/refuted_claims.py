@@ -56,6 +56,7 @@ from trailkit.solvers.pipeline.formula_claims import (
     formula_count_claim,
     unproven,
 )
+from trailkit.solvers.pipeline.layered_count import reusable_count_claim
 
 __all__ = ["CLAIM_SECONDS", "COUNT_LIMIT", "LITERAL_LIMIT", "capped", "checked_claim",
            "count_claim", "longest_claim", "only_walk_claim", "refutation_applies",
@@ -113,7 +114,10 @@ def count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *, limit: int = COUN
     elsewhere the walks listed (at most ``limit``) and a refutation of "another walk
     exists"; each checked by the independent checker. Or, not certified, why not and that
     it rests on ``rests_on`` (by default direct's formula, or the enumeration).
-    ``by_refutation`` insists on the refutation."""
+    ``by_refutation`` insists on the refutation. Walks that may reuse edges (their
+    shortest walks counted) are :mod:`~trailkit.solvers.pipeline.layered_count`'s."""
+    if puzzle.use is EdgeUse.ANY:
+        return reusable_count_claim(puzzle, limits, rests_on=rests_on or "the enumeration")
     if formula_applies(puzzle) and not by_refutation:
         return formula_count_claim(puzzle, limits, rests_on=rests_on or FORMULA_RESTS_ON)
     rests_on = rests_on or "the enumeration"

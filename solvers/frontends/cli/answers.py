@@ -290,9 +290,9 @@ def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
             say(f"certificate written to {args.out}")
         if targets and proof.certificate is not None:
             say(f"proof files written: {', '.join(map(str, targets.values()))}")
-    if proof.status is Status.SOLVED:
+    if proof.status is Status.SOLVED or (proof.claim is not None and proof.claim.checked):
         return Exit.OK if proof.claim is None or proof.claim.value is not False \
-            else Exit.UNSOLVABLE
+            else Exit.UNSOLVABLE  # (a certified count of 0 too: its value is found)
     return Exit.UNSOLVABLE if proof.status is Status.UNSOLVABLE else Exit.UNKNOWN
 
 

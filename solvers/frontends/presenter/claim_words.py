@@ -21,11 +21,13 @@ from collections import Counter
 from typing import Any
 
 from trailkit.models.answer import Answer, Claim, Status, Walk
+from trailkit.models.counts import CountResult
 from trailkit.models.puzzle import Objective, Puzzle
 from trailkit.models.support.words import plural
 
 __all__ = ["claim_lines", "claims_json", "count_claims_json", "count_words", "fewest_words",
-           "length_note", "proof_words", "proved_claim_json", "proved_claim_text", "unique_json"]
+           "length_note", "per_start_heading", "proof_words", "proved_claim_json",
+           "proved_claim_text", "unique_json"]
 
 
 def claims_json(answer: Answer) -> list[dict[str, Any]]:
@@ -117,8 +119,8 @@ def _claim(answer: Answer, name: str) -> Claim | None:
 def proved_claim_text(puzzle: Puzzle, claim_name: str, status: Status, claim: Claim | None,
                       length: int | None, reason: str) -> str:
     """What ``prove --claim`` found, in words: the claim and its certificate's check."""
-    if status is Status.UNSOLVABLE:
-        return f"unsolvable: {reason}"
+    if status is Status.UNSOLVABLE and (claim is None or not claim.checked):
+        return f"unsolvable: {reason}"  # (a count of 0 is said below)
     if claim is None or not claim.checked:
         return f"unknown: {claim.why if claim is not None else reason}"
     if claim.claim in ("shortest", "longest"):
@@ -184,18 +186,37 @@ def fewest_words(claim: Claim) -> str:
 def count_words(claim: Claim) -> str:
     """``88 solutions (proven count: 88 walks listed, the rest refuted, checked by the
     independent DRUP checker)``, ``88 solutions (proven count: BEST theorem recomputed,
-    best-formula certificate accepted by the independent checker)``, or the number and
-    why it is not certified."""
+    best-formula certificate accepted by the independent checker)``, ``12 solutions
+    (proven count: layers certificate accepted by the independent checker)``, ``0
+    solutions (proven: no walk at all, closed-set certificate accepted by the independent
+    checker)``, or the number and why it is not certified."""
     if not claim.checked:
         return f"{claim.why}"
     if claim.certificate is not None and claim.certificate.kind == "best-formula":
         return (f"{plural(claim.value or 0, 'solution')} (proven count: BEST theorem "
                 "recomputed, best-formula certificate accepted by the independent checker)")
+    if claim.certificate is not None and claim.certificate.kind == "layers":
+        return f"{plural(claim.value or 0, 'solution')} (proven count: {proof_words(claim)})"
+    if not claim.value and claim.certificate is not None and claim.certificate.kind != "drup":
+        return f"0 solutions (proven: no walk at all, {proof_words(claim)})"
     if not claim.value:
         return ("0 solutions (proven: no walk at all, refuted and checked by the independent "
                 "DRUP checker)")
     return (f"{plural(claim.value, 'solution')} (proven count: {claim.value:,} walks listed, "
             "the rest refuted, checked by the independent DRUP checker)")
+
+
+def per_start_heading(result: CountResult) -> str:
+    """The heading of a count's table by start node: "each proven" when the certificate of
+    the total also certifies each row (a ``layers`` count checked start by start, or no
+    walk at all), "each at least" for a count a limit stopped."""
+    if not result.complete:
+        return "  by start node (each at least):"
+    claim = next((c for c in result.claims if c.claim == "count" and c.checked), None)
+    if claim is not None and claim.certificate is not None and (
+            claim.value == 0 or "per_start" in claim.certificate.data):
+        return "  by start node (each proven by the same certificate):"
+    return "  by start node:"
 
 
 def count_claims_json(backend: str, method: str, complete: bool,

@@ -21,6 +21,7 @@ from trailkit.solvers.frontends.presenter.claim_words import (
     count_claims_json,
     count_words,
     length_note,
+    per_start_heading,
     unique_json,
 )
 from trailkit.solvers.pipeline.expectations import expectation_mismatches
@@ -295,7 +296,7 @@ def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: 
     counted = result.complete or any(row.solutions or row.failures or row.early_failures
                                      for row in (result.per_start or {}).values())
     if result.per_start and counted:  # (a stopped count's rows of zeros say nothing)
-        lines.append("  by start node:" if result.complete else "  by start node (each at least):")
+        lines.append(per_start_heading(result))
         rows = [(shown(name), f"{row.solutions:,}", f"{row.failures or 0:,}",
                  f"{row.early_failures or 0:,}") for name, row in result.per_start.items()]
         heads = ("start", "solutions", "failures", "early failures")[:4 if failures else 2]
