@@ -22,13 +22,15 @@ checks the proof against it, and the SAT backend makes its certificates from the
     (:mod:`trailkit.models.checking.parallel_edges`, which shows that no walk is lost).
 ``walk-blocked-v1``, ``walk-longer-v1`` (:mod:`trailkit.models.checking.blocked_walks`)
     ``walk-v1`` with a blocking clause per listed (verified, distinct) walk: no walk
-    outside the list (claims ``count``, ``unique``); or with "more than L steps": no
-    walk longer than L (claim ``longest``).
+    outside the list (claims ``count``, ``unique``; the empty walks listed apart, exactly
+    those the checker verifies itself); or with "more than L steps": no walk longer
+    than L (claim ``longest``).
 ``walk-shorter-v1``, ``walk-as-short-v1``, ``walk-as-long-v1``
     (:mod:`trailkit.models.checking.optimal_walks`):
     the walk formula with "at most L-1 steps": no walk shorter than L (claim
-    ``shortest``); or with the listed walk blocked and "at most L" or "at least L
-    steps": no other walk as short, or as long (claim ``unique`` under an objective).
+    ``shortest``); or with the listed walks blocked and "at most L" or "at least L
+    steps": no other walk as short, or as long (claims ``unique`` and ``count`` under
+    an objective).
 
 >>> from trailkit.models.puzzle import EdgeUse, Puzzle
 >>> p = Puzzle.build(edges=[("a", "b"), ("c", "d")], use=EdgeUse.AT_MOST_ONCE, start=["a"],

@@ -135,10 +135,11 @@ def count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *, limit: int = COUN
     result, walks, proof = _enumerate(puzzle, limits, limit - len(empty))
     if result is not Verdict.UNSAT or proof is None:
         return Claim("count", False, why=unproven(_listing_stopped(result, limit), rests_on))
-    if walks and puzzle.objective is not Objective.ANY and puzzle.use is EdgeUse.AT_MOST_ONCE:
-        raise VerificationFailure(f"{rests_on} found no best walk, but a walk of "
-                                  f"{plural(len(walks[0]), 'step')} exists")
-    return _count_certified(puzzle, [*empty, *walks], proof, rests_on)
+    found = [*empty, *walks]
+    if found and puzzle.objective is not Objective.ANY and puzzle.use is EdgeUse.AT_MOST_ONCE:
+        raise VerificationFailure(f"direct found no best walk, but a walk of "
+                                  f"{plural(len(found[0]), 'step')} exists")
+    return _count_certified(puzzle, found, proof, rests_on)
 
 
 def _listing_stopped(result: Verdict, limit: int) -> str:
