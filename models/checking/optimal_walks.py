@@ -126,8 +126,10 @@ def claim_mismatch(claim: str, data: Mapping[str, Any], puzzle: Puzzle) -> str:
                 "walk and the puzzle allows it on one node only")
     if claim == "count" and encoding not in _counted_by(puzzle) and not (
             encoding == BLOCKED and data.get("solutions") == 0):  # no walk: no best one
-        what = {(AS_SHORT,): "its shortest walks only", (AS_LONG,): "its longest walks only",
-                (BLOCKED,): "every walk"}[_counted_by(puzzle)]
+        counted: dict[tuple[str, ...], str] = {
+            (AS_SHORT,): "its shortest walks only", (AS_LONG,): "its longest walks only",
+            (BLOCKED,): "every walk"}
+        what = counted[_counted_by(puzzle)]
         what += f" (objective: {puzzle.objective.value})" if puzzle.use is not EdgeUse.ANY \
             else " (edges may be reused)"
         return (f"count counts {what} here, and a {encoding} refutation does not "

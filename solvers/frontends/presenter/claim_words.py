@@ -202,6 +202,14 @@ def count_words(claim: Claim) -> str:
     if not claim.value:
         return ("0 solutions (proven: no walk at all, refuted and checked by the independent "
                 "DRUP checker)")
+    data = claim.certificate.data if claim.certificate is not None else {}
+    best = {"walk-as-short-v1": ("shortest", "most"), "walk-as-long-v1": ("longest", "least")}
+    if data.get("encoding") in best:
+        which, bound = best[data["encoding"]]
+        steps = plural(int(data.get("length", 0)), "step")
+        return (f"{plural(claim.value, 'solution')} (proven count: the {claim.value:,} "
+                f"{which} walks, of {steps}, listed, every other walk of at {bound} {steps} "
+                "refuted, checked by the independent DRUP checker)")
     return (f"{plural(claim.value, 'solution')} (proven count: {claim.value:,} walks listed, "
             "the rest refuted, checked by the independent DRUP checker)")
 
