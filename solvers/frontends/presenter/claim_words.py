@@ -202,8 +202,9 @@ def count_words(claim: Claim) -> str:
     if not claim.value:
         return ("0 solutions (proven: no walk at all, refuted and checked by the independent "
                 "DRUP checker)")
-    return (f"{plural(claim.value, 'solution')} (proven count: {claim.value:,} walks listed, "
-            "the rest refuted, checked by the independent DRUP checker)")
+    return (f"{plural(claim.value, 'solution')} (proven count: "
+            f"{plural(claim.value, 'walk')} listed, the rest refuted, checked by the "
+            "independent DRUP checker)")
 
 
 def per_start_heading(result: CountResult) -> str:
