@@ -10,6 +10,7 @@ count, in all and per start, with a brute-force count of shortest walks written 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from pathlib import Path
@@ -308,3 +309,16 @@ def test_counts_past_64_bits_are_exact() -> None:
     assert verdict(puzzle, Certificate("layers", one_more, "")).problems == [
         f"the certificate claims {4 ** 40 + 1:,} solutions, but {4 ** 40:,} walks of 40 "
         "steps solve the puzzle, counted through the layers"]
+
+
+@pytest.mark.parametrize("use", [EdgeUse.AT_MOST_ONCE, EdgeUse.EXACTLY_ONCE])
+def test_a_layers_count_is_rejected_where_edges_may_not_be_reused(use: EdgeUse) -> None:
+    """The layers count walks that may reuse edges: for once-only walks their number is
+    only an upper bound, so the checker refuses to certify it."""
+    puzzle = load_spec_text(TWO_WAYS)
+    claim = reusable_count_claim(puzzle)
+    assert claim.certificate is not None
+    once = dataclasses.replace(puzzle, use=use)
+    assert verdict(once, claim.certificate).problems == [
+        "a layers certificate counts walks that may reuse edges; this puzzle uses each edge "
+        f"{use.value.replace('-', ' ')}"]
