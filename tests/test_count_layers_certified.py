@@ -10,6 +10,7 @@ count, in all and per start, with a brute-force count of shortest walks written 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from pathlib import Path
@@ -291,3 +292,33 @@ def test_the_certified_count_is_the_brute_force_count(puzzle: Puzzle) -> None:
     wrong = Certificate("layers", {**data, "solutions": claim.value + 1}, "")
     assert verdict(puzzle, wrong).problems[0].startswith(
         f"the certificate claims {claim.value + 1:,} solutions, but ")
+
+
+def test_counts_past_64_bits_are_exact() -> None:
+    """4 parallel planks at each of 40 steps: 4^40 shortest walks, past NumPy's integers
+    (a count in floating point could not tell 4^40 from 4^40 + 1)."""
+    planks = ", ".join(f"n{i} n{i + 1} {('red', 'blue')[i % 2]}" for i in range(40)
+                       for _ in range(4))
+    puzzle = load_spec_text("trailkit: 1\nkind: colour-walk\ncolours: [red, blue]\n"
+                            f"start: n0\ngoal: n40\nedges: [{planks}]\n")
+    counted = count(puzzle, crosscheck=None)
+    claim = counted.claims[0]
+    assert claim.checked and claim.value == counted.solutions == 4 ** 40
+    assert claim.certificate is not None
+    one_more = {**claim.certificate.data, "solutions": 4 ** 40 + 1}
+    assert verdict(puzzle, Certificate("layers", one_more, "")).problems == [
+        f"the certificate claims {4 ** 40 + 1:,} solutions, but {4 ** 40:,} walks of 40 "
+        "steps solve the puzzle, counted through the layers"]
+
+
+@pytest.mark.parametrize("use", [EdgeUse.AT_MOST_ONCE, EdgeUse.EXACTLY_ONCE])
+def test_a_layers_count_is_rejected_where_edges_may_not_be_reused(use: EdgeUse) -> None:
+    """The layers count walks that may reuse edges: for once-only walks their number is
+    only an upper bound, so the checker refuses to certify it."""
+    puzzle = load_spec_text(TWO_WAYS)
+    claim = reusable_count_claim(puzzle)
+    assert claim.certificate is not None
+    once = dataclasses.replace(puzzle, use=use)
+    assert verdict(once, claim.certificate).problems == [
+        "a layers certificate counts walks that may reuse edges; this puzzle uses each edge "
+        f"{use.value.replace('-', ' ')}"]

@@ -19,8 +19,10 @@ a set of (node, phase) states that holds every state a walk can be in after exac
   claimed, at least one, so L is the shortest length and N the number of shortest walks.
 
 Steps ignore the once-only rules (edges are free to reuse), so the layers over-approximate
-what once-only walks reach: the argument holds for every ``use`` rule. Closed walks (which
-must also remember where they began) are not covered: such a certificate is rejected.
+what once-only walks reach: the argument holds for every ``use`` rule, but for ``count``
+(the walks counted are the reusable ones: only an upper bound on once-only walks). Closed
+walks (which must also remember where they began) are not covered: such a certificate is
+rejected.
 
 The certificate (names, never internal indices)::
 
@@ -58,7 +60,7 @@ from trailkit.models.checking import check_words
 from trailkit.models.checking.check_words import Verdict
 from trailkit.models.checking.layer_walks import count_verdict, walks_by_start
 from trailkit.models.checking.verify import verify
-from trailkit.models.puzzle import Puzzle
+from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.support.words import plural
 
 __all__ = ["CLAIMS", "LayerMoves", "layers_verdict"]
@@ -139,6 +141,9 @@ def _verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
         return Verdict([f"the length must be a whole number of steps, not {length!r}"])
     if puzzle.closed:
         return Verdict(["a layers certificate covers open walks only; this walk must close"])
+    if claim == "count" and puzzle.use is not EdgeUse.ANY:  # the layers' walks reuse edges
+        return Verdict(["a layers certificate counts walks that may reuse edges; this "
+                        f"puzzle uses each edge {puzzle.use.value.replace('-', ' ')}"])
     problems = [] if claim == "count" else _walk_problems(puzzle, data, length)
     if problems:
         return Verdict(problems)

@@ -210,8 +210,9 @@ def count_words(claim: Claim) -> str:
         return (f"{plural(claim.value, 'solution')} (proven count: the {claim.value:,} "
                 f"{which} walks, of {steps}, listed, every other walk of at {bound} {steps} "
                 "refuted, checked by the independent DRUP checker)")
-    return (f"{plural(claim.value, 'solution')} (proven count: {claim.value:,} walks listed, "
-            "the rest refuted, checked by the independent DRUP checker)")
+    return (f"{plural(claim.value, 'solution')} (proven count: "
+            f"{plural(claim.value, 'walk')} listed, the rest refuted, checked by the "
+            "independent DRUP checker)")
 
 
 def per_start_heading(result: CountResult) -> str:
