@@ -11,7 +11,13 @@ puzzle's arrays, never the code that found the core:
   two), so the node is an end of the walk; a walk has two ends (none when closed), so
   more listed nodes than that rule the walk out;
 * :func:`check_witness`: a walk showing that a member is necessary: it obeys the rules
-  with edges used at most once, and uses every other member of the core.
+  with edges used at most once, and uses every other member of the core;
+* :func:`core_verdict`: a whole ``core`` certificate (claim ``minimal-core``): the core
+  (edge ids), the argument that no walk uses all of it (``odd-nodes``, or a DRUP or LRAT
+  refutation of the ``walk-core-v1`` formula that
+  :mod:`trailkit.models.checking.core_formula` derives from the spec and *this* core's
+  edge list, so a proof made for another core or another spec is rejected), and one
+  witness walk per member.
 
 >>> from trailkit.models.puzzle import Puzzle
 >>> p = Puzzle.build(kind="trail", edges=[("a", "b"), ("a", "c"), ("a", "d")])
@@ -21,15 +27,20 @@ puzzle's arrays, never the code that found the core:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import replace
+from typing import Any
 
-from trailkit.models.answer import Walk
+from trailkit.models.answer import Certificate, Walk
+from trailkit.models.checking.blocked_walks import read_walk
 from trailkit.models.checking.certificates import _named_nodes
+from trailkit.models.checking.check_words import Verdict
+from trailkit.models.checking.core_formula import CORE, core_puzzle, read_core
 from trailkit.models.checking.verify import verify
 from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.models.support.words import listing, plural
 
-__all__ = ["check_odd_nodes", "check_witness"]
+__all__ = ["check_odd_nodes", "check_witness", "core_verdict"]
 
 
 def check_odd_nodes(puzzle: Puzzle, core: Collection[int], nodes: Iterable[str]) -> list[str]:
@@ -64,3 +75,77 @@ def check_witness(puzzle: Puzzle, walk: Walk, required: Collection[int]) -> list
     if missing:
         problems.append(f"the walk does not use the edges {sorted(missing)}")
     return problems
+
+
+def core_verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
+    """Check a ``core`` certificate (``data``: ``core``, the edge ids; ``unsolvable``, the
+    ``odd-nodes`` or ``drup`` certificate that no walk uses them all; ``witnesses``, one
+    ``{"without", "start", "edges"}`` walk per member) against ``puzzle``: why it fails,
+    or (accepted) what was verified, in the checker's words."""
+    try:
+        core = read_core(puzzle, data["core"])
+        if isinstance(core, str):
+            return Verdict([core])
+        argument = _unsolvable(puzzle, core, data["unsolvable"])
+        if argument.problems:
+            return argument
+        problems = _witnesses(puzzle, core, data["witnesses"])
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        return Verdict([f"malformed core certificate: {exc!r}"])
+    if problems:
+        return Verdict(problems)
+    ids = [str(puzzle.edge_id(e)) for e in core]
+    return Verdict([], f"no walk with each edge used at most once uses all "
+                   f"{plural(len(core), 'edge')} of the core ({listing(ids)}): "
+                   f"{argument.holds}; and each is needed: "
+                   f"{plural(len(core), 'witness walk')} (one without each) verified")
+
+
+def _unsolvable(puzzle: Puzzle, core: list[int], raw: Mapping[str, Any]) -> Verdict:
+    """Check the argument that no walk uses all of ``core``: ``odd-nodes``, or a refutation
+    of ``walk-core-v1`` for exactly this core (its own ``core`` field is ignored)."""
+    kind = raw["type"]
+    if kind == "odd-nodes":
+        problems = check_odd_nodes(puzzle, core, raw["nodes"])
+        return Verdict(problems, "every edge at " + listing([str(n) for n in raw["nodes"]])
+                       + " is in the core, an odd number at each, more such nodes than a "
+                       "walk has ends")
+    if kind != "drup":
+        return Verdict([f"a core's unsolvability is certified by odd-nodes or drup, not "
+                        f"{kind!r}"])
+    body = {k: v for k, v in raw.items() if k not in ("type", "explanation")}
+    if body.get("encoding") != CORE:
+        return Verdict([f"the core's refutation is of {body.get('encoding')!r}; only {CORE} "
+                        "speaks of a core"])
+    body["core"] = [puzzle.edge_id(e) for e in core]  # the formula of *this* core
+    if body.get("proof_format") == "lrat":
+        from trailkit.models.checking.lrat import lrat_verdict
+
+        return lrat_verdict(puzzle, body)
+    from trailkit.models.checking.drup import drup_verdict
+
+    return drup_verdict(puzzle, Certificate("drup", body, ""))
+
+
+def _witnesses(puzzle: Puzzle, core: list[int], raw: list[Any]) -> list[str]:
+    """Why the witness walks fail to show every member necessary (empty: they show it)."""
+    ids = {str(puzzle.edge_id(e)): e for e in core}
+    relaxed = core_puzzle(puzzle)
+    seen: set[int] = set()
+    for item in raw:
+        member = ids.get(str(item["without"]))
+        if member is None:
+            return [f"a witness walk is without edge {item['without']}, which is not in the "
+                    "core"]
+        seen.add(member)
+        walk = read_walk(relaxed, item)
+        if isinstance(walk, str):
+            return [f"the witness without edge {item['without']}: {walk}"]
+        problems = check_witness(puzzle, walk, [f for f in core if f != member])
+        if problems:
+            return [f"the witness without edge {item['without']}: {problems[0]}"]
+    missing = [str(puzzle.edge_id(e)) for e in core if e not in seen]
+    if missing:
+        return [f"no witness walk shows edge {missing[0]} needed (the core would not be "
+                "minimal)"]
+    return []

@@ -1,0 +1,92 @@
+"""A core's certificate: that no walk uses all of it, and that each member is needed.
+
+The maker side of the claim ``minimal-core`` (``explain``). A core found by
+:mod:`trailkit.solvers.tools.repair.cores` rests on CP-SAT's INFEASIBLE unless a short
+argument applies (``odd-nodes``); here the SAT backend refutes the core's own formula,
+``walk-core-v1`` (:mod:`trailkit.models.checking.core_formula`: the spec with edges used at
+most once and each core edge demanded), with proof logging, within bounds: the formula's
+size is estimated first (:func:`~trailkit.solvers.pipeline.refuted_claims.too_big`) and
+the solver gets at most :data:`~trailkit.solvers.pipeline.refuted_claims.CLAIM_SECONDS`
+unless the command's own limit is shorter. Past a bound, the reason is returned instead,
+and the claim says it rests on CP-SAT.
+
+:func:`core_data` gathers the whole ``core`` certificate (the core's edge ids, the
+argument, one witness walk per member) and :func:`checked_core` has the independent
+checker (:func:`~trailkit.models.checking.core_certificates.core_verdict`) accept it; a
+certificate it rejects is a bug, raised as :class:`VerificationFailure`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from trailkit.models.answer import Certificate, Walk
+from trailkit.models.checking.blocked_walks import walk_json
+from trailkit.models.checking.core_certificates import check_witness, core_verdict
+from trailkit.models.checking.core_formula import core_formula, core_puzzle
+from trailkit.models.encodings.drup_certificate import make_certificate
+from trailkit.models.errors import VerificationFailure
+from trailkit.models.puzzle import Puzzle
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.backends.sat.runner import (
+    DEFAULT_SOLVER,
+    SolverTimeout,
+    Verdict,
+    run_guarded,
+)
+from trailkit.solvers.backends.sat.walk_proof import refute_core
+from trailkit.solvers.pipeline.refuted_claims import capped, too_big
+
+__all__ = ["checked_core", "core_data", "core_refutation"]
+
+
+def core_refutation(puzzle: Puzzle, core: Sequence[int], limits: Limits) -> Certificate | str:
+    """A ``drup`` certificate refuting ``walk-core-v1`` for ``core`` (edge indices), not yet
+    checked; or why there is none (the formula too big, the time limit, the proof too
+    large). ``limits``' time limit is capped (:func:`capped`): a core is shown whatever
+    its certificate."""
+    why = too_big(core_puzzle(puzzle), limits)
+    if why:
+        return why
+    limits = capped(limits)
+    try:
+        result, walk, proof = run_guarded(
+            lambda d: refute_core(puzzle, DEFAULT_SOLVER, d, list(core)), DEFAULT_SOLVER,
+            limits.time_limit)
+    except SolverTimeout:
+        result, walk, proof = Verdict.INTERRUPTED, None, None
+    if result is Verdict.SAT and walk is not None:
+        if not check_witness(puzzle, walk, core):
+            raise VerificationFailure("CP-SAT called a set of edges a core, but a verified "
+                                      "walk uses all of them")
+        return "the SAT solver's model is no walk using the whole core"
+    if proof is None:
+        return (f"the time limit of {limits.time_limit:g} s was reached before the "
+                "refutation")
+    ids = [puzzle.edge_id(e) for e in core]
+    formula = core_formula(puzzle, {"core": ids})
+    if isinstance(formula, list):
+        raise VerificationFailure(f"the core makes no formula: {formula[0]}")
+    certificate = make_certificate(puzzle, formula, proof, DEFAULT_SOLVER)
+    return "the proof is too large to check" if certificate is None else certificate
+
+
+def core_data(puzzle: Puzzle, core: Sequence[int], unsolvable: Certificate,
+              witnesses: Sequence[Walk]) -> dict[str, Any]:
+    """The ``core`` certificate's data: the core (edge ids), the argument ``unsolvable``
+    that no walk uses all of it, and each member's ``witnesses`` walk (in core order)."""
+    return {"claim": "minimal-core", "core": [puzzle.edge_id(e) for e in core],
+            "unsolvable": unsolvable.to_json(),
+            "witnesses": [{"without": puzzle.edge_id(e), **walk_json(puzzle, w)}
+                          for e, w in zip(core, witnesses, strict=True)]}
+
+
+def checked_core(puzzle: Puzzle, data: dict[str, Any]) -> str:
+    """What the independent checker verified of the ``core`` certificate ``data`` (its
+    own words); raises :class:`VerificationFailure` when it rejects it."""
+    verdict = core_verdict(puzzle, data)
+    if verdict.problems:
+        raise VerificationFailure("the core's certificate is rejected by the independent "
+                                  f"checker: {'; '.join(verdict.problems[:3])}")
+    return verdict.holds
