@@ -10,6 +10,12 @@ puzzle's arrays, never the code that found the core:
   walk using all of ``C`` then uses an odd number of edge ends at the node (a loop adds
   two), so the node is an end of the walk; a walk has two ends (none when closed), so
   more listed nodes than that rule the walk out;
+* :func:`check_odd_cuts`: the ``odd-cuts`` argument, the same parity count over sets
+  of nodes: every edge with one end in a listed set (and the other outside it) is in
+  ``C``, an odd number of them. A walk using all of ``C`` uses each such edge, so it
+  has an odd number of edge ends leaving the set, and an odd number of its nodes inside
+  have odd degree in the walk: one of its ends is in the set. The sets are disjoint, so
+  more sets than a walk has ends rule it out (a single node is the ``odd-nodes`` case);
 * :func:`check_witness`: a walk showing that a member is necessary: it obeys the rules
   with edges used at most once, and uses every other member of the core;
 * :func:`core_verdict`: a whole ``core`` certificate (claim ``minimal-core``): the core
@@ -40,7 +46,7 @@ from trailkit.models.checking.verify import verify
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.support.words import listing, plural
 
-__all__ = ["check_odd_nodes", "check_witness", "core_verdict"]
+__all__ = ["check_odd_cuts", "check_odd_nodes", "check_witness", "core_verdict"]
 
 
 def check_odd_nodes(puzzle: Puzzle, core: Collection[int], nodes: Iterable[str]) -> list[str]:
@@ -67,6 +73,38 @@ def check_odd_nodes(puzzle: Puzzle, core: Collection[int], nodes: Iterable[str])
     return problems
 
 
+def check_odd_cuts(puzzle: Puzzle, core: Collection[int], sets: Iterable[Iterable[str]]
+                   ) -> list[str]:
+    """Why the ``odd-cuts`` argument fails for ``core`` (edge indices) and the node sets
+    ``sets`` (names); empty: it holds."""
+    members = set(core)
+    problems: list[str] = []
+    seen: set[int] = set()
+    listed = [list(names) for names in sets]
+    for names in listed:
+        nodes, wrong = _named_nodes(puzzle, names)
+        inside = set(nodes)
+        problems += wrong
+        if not inside or inside & seen:
+            problems.append(f"the set {', '.join(map(str, names))} is empty or shares "
+                            "nodes with another")
+        seen |= inside
+        cut = [e for e in range(puzzle.num_edges)
+               if (puzzle.tail[e] in inside) != (puzzle.head[e] in inside)]
+        outside = [e for e in cut if e not in members]
+        if outside:
+            problems.append(f"the edge {puzzle.edge_id(outside[0])} leaves the set "
+                            f"{', '.join(map(str, names))} but is not in the core")
+        elif len(cut) % 2 == 0:
+            problems.append(f"an even number of edges ({len(cut)}) leave the set "
+                            f"{', '.join(map(str, names))}")
+    allowed = 0 if puzzle.closed else 2
+    if len(listed) <= allowed:
+        problems.append(f"{len(listed)} such sets do not rule out a walk (it has {allowed} "
+                        "ends)")
+    return problems
+
+
 def check_witness(puzzle: Puzzle, walk: Walk, required: Collection[int]) -> list[str]:
     """Why ``walk`` fails to be a walk using every edge of ``required`` at most once."""
     relaxed = replace(puzzle, use=EdgeUse.AT_MOST_ONCE)
@@ -79,9 +117,9 @@ def check_witness(puzzle: Puzzle, walk: Walk, required: Collection[int]) -> list
 
 def core_verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
     """Check a ``core`` certificate (``data``: ``core``, the edge ids; ``unsolvable``, the
-    ``odd-nodes`` or ``drup`` certificate that no walk uses them all; ``witnesses``, one
-    ``{"without", "start", "edges"}`` walk per member) against ``puzzle``: why it fails,
-    or (accepted) what was verified, in the checker's words."""
+    ``odd-nodes``, ``odd-cuts`` or ``drup`` certificate that no walk uses them all;
+    ``witnesses``, one ``{"without", "start", "edges"}`` walk per member) against
+    ``puzzle``: why it fails, or (accepted) what was verified, in the checker's words."""
     try:
         core = read_core(puzzle, data["core"])
         if isinstance(core, str):
@@ -105,14 +143,21 @@ def _unsolvable(puzzle: Puzzle, core: list[int], raw: Mapping[str, Any]) -> Verd
     """Check the argument that no walk uses all of ``core``: ``odd-nodes``, or a refutation
     of ``walk-core-v1`` for exactly this core (its own ``core`` field is ignored)."""
     kind = raw["type"]
+    if kind == "odd-cuts":
+        sets = [[str(n) for n in names] for names in raw["sets"]]
+        return Verdict(check_odd_cuts(puzzle, core, sets), "the edges leaving each of the "
+                       f"{len(sets)} node sets " + listing(["{" + ", ".join(s) + "}"
+                                                           for s in sets])
+                       + " are all in the core, an odd number each, so each holds an end of "
+                       "the walk: more sets than a walk has ends")
     if kind == "odd-nodes":
         problems = check_odd_nodes(puzzle, core, raw["nodes"])
         return Verdict(problems, "every edge at " + listing([str(n) for n in raw["nodes"]])
                        + " is in the core, an odd number at each, more such nodes than a "
                        "walk has ends")
     if kind != "drup":
-        return Verdict([f"a core's unsolvability is certified by odd-nodes or drup, not "
-                        f"{kind!r}"])
+        return Verdict(["a core's unsolvability is certified by odd-nodes, odd-cuts or "
+                        f"drup, not {kind!r}"])
     body = {k: v for k, v in raw.items() if k not in ("type", "explanation")}
     if body.get("encoding") != CORE:
         return Verdict([f"the core's refutation is of {body.get('encoding')!r}; only {CORE} "

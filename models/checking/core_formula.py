@@ -14,11 +14,14 @@ edges, colour rule, first colours and closing rule) and the demand that each edg
 puzzle over its H steps (:func:`trailkit.models.checking.position_encoding.encode_prefix`:
 its models are the at-most-once walks of 0..H steps; H is every edge a step may take, so
 no once-only walk is longer) plus one clause per core edge, "some step takes this edge"
-(the empty clause for an edge no step may take). A refutation proves that no walk obeying
-the rules uses every edge of ``C``. The core is read from the certificate's ``core`` (edge
-ids) and the formula re-derived from the spec, so a proof made for another core or
-another spec is rejected. An empty core asks for no edge: the formula then demands a
-first step (the unit clause ``a[0]``) and is refused when the empty walk is allowed.
+(the empty clause for an edge no step may take). A closed walk from anywhere (no start,
+end or first colour) can be rotated to start with any of its edges, so there one more
+clause says "step 0 takes the core's first edge" (:func:`rotations_apply`). A refutation
+proves that no walk obeying the rules uses every edge of ``C``. The core is read from
+the certificate's ``core`` (edge ids) and the formula re-derived from the spec, so a
+proof made for another core or another spec is rejected. An empty core asks for no
+edge: the formula then demands a first step (the unit clause ``a[0]``) and is refused
+when the empty walk is allowed.
 
 >>> from trailkit.models.puzzle import Puzzle
 >>> p = Puzzle.build(kind="trail", edges=[("a", "b"), ("b", "c"), ("c", "d"), ("a", "e")])
@@ -46,7 +49,8 @@ from trailkit.models.checking.walk_formula import walk_horizon
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.support.words import plural
 
-__all__ = ["CORE", "core_clauses", "core_formula", "core_puzzle", "read_core"]
+__all__ = ["CORE", "core_clauses", "core_formula", "core_puzzle", "read_core",
+           "rotations_apply"]
 
 CORE = "walk-core-v1"
 
@@ -93,7 +97,18 @@ def core_clauses(puzzle: Puzzle, core: Sequence[int], *,
         if e in uses:
             uses[e].append(var)
     demands = [uses[e] for e in core] if core else [[vmap.active[0]]]
+    if core and rotations_apply(relaxed):
+        demands.append([var for (t, e, _), var in vmap.index.items()
+                        if t == 0 and e == core[0]])
     return [*clauses, *demands], vmap
+
+
+def rotations_apply(puzzle: Puzzle) -> bool:
+    """Whether a closed walk using the core's first edge may be taken to start with it:
+    ``puzzle`` asks for a closed walk from anywhere (no start, end or first colour), so
+    every rotation of a closed walk is one too (the colour rule holds at the join)."""
+    return puzzle.closed and puzzle.start is None and puzzle.end is None and \
+        puzzle.first is None
 
 
 def core_formula(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:

@@ -38,7 +38,43 @@ from trailkit.solvers.backends.sat.runner import (
 from trailkit.solvers.backends.sat.walk_proof import refute_core
 from trailkit.solvers.pipeline.refuted_claims import capped, too_big
 
-__all__ = ["checked_core", "core_data", "core_refutation"]
+__all__ = ["checked_core", "core_data", "core_refutation", "odd_cuts_certificate"]
+
+
+def odd_cuts_certificate(puzzle: Puzzle, core: Sequence[int]) -> Certificate | None:
+    """The ``odd-cuts`` argument for ``core``, when it applies: the pieces the edges
+    outside the core join the nodes into, each left by an odd number of (core) edges, when
+    there are more of them than a walk has ends. Pieces are the finest such sets (a set
+    of pieces left by an odd number of edges holds a piece that is)."""
+    members = set(core)
+    piece = list(range(puzzle.num_nodes))
+
+    def find(v: int) -> int:
+        while piece[v] != v:
+            piece[v] = piece[piece[v]]
+            v = piece[v]
+        return v
+
+    for e in range(puzzle.num_edges):
+        if e not in members:
+            piece[find(puzzle.tail[e])] = find(puzzle.head[e])
+    leaving = [0] * puzzle.num_nodes
+    for e in members:
+        a, b = find(puzzle.tail[e]), find(puzzle.head[e])
+        if a != b:
+            leaving[a] += 1
+            leaving[b] += 1
+    odd = sorted({find(v) for v in range(puzzle.num_nodes) if leaving[find(v)] % 2})
+    if len(odd) <= (0 if puzzle.closed else 2):
+        return None
+    sets = [[puzzle.nodes[v] for v in range(puzzle.num_nodes) if find(v) == root]
+            for root in odd]
+    allowed = "returns to its start, so it has no ends" if puzzle.closed else "has two ends"
+    text = (f"The edges leaving each of {len(sets)} sets of nodes ("
+            + "; ".join(", ".join(s) for s in sets) + ") are all in the core, an odd number "
+            "each, so a walk that uses the whole core has an end in each set; a walk "
+            f"{allowed}.")
+    return Certificate("odd-cuts", {"sets": sets}, text)
 
 
 def core_refutation(puzzle: Puzzle, core: Sequence[int], limits: Limits) -> Certificate | str:
@@ -62,7 +98,7 @@ def core_refutation(puzzle: Puzzle, core: Sequence[int], limits: Limits) -> Cert
                                       "walk uses all of them")
         return "the SAT solver's model is no walk using the whole core"
     if proof is None:
-        return (f"the time limit of {limits.time_limit:g} s was reached before the "
+        return (f"the time limit of {limits.time_limit or 0:.1f} s was reached before the "
                 "refutation")
     ids = [puzzle.edge_id(e) for e in core]
     formula = core_formula(puzzle, {"core": ids})

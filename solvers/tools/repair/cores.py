@@ -11,7 +11,8 @@ is also a smallest one.
 
 Checks (:mod:`trailkit.models.checking.core_certificates`): every witness is verified, and the
 core's unsolvability gets an ``odd-nodes`` certificate when that argument applies (it
-always does for cores of plain Euler puzzles found here); otherwise a DRUP refutation of
+always does for cores of plain Euler puzzles found here), else ``odd-cuts`` (the same
+count over sets of nodes); otherwise a DRUP refutation of
 the core's own formula ``walk-core-v1``, within bounds
 (:mod:`trailkit.solvers.tools.repair.core_proof`). The whole certificate (core, argument,
 witnesses) is then accepted by the independent checker; past a bound the unsolvability
@@ -44,7 +45,7 @@ class Core:
 
     ``minimal``: every member is necessary (a verified witness each); ``smallest``: no
     smaller core exists (every smaller set was tried); ``certificate``: the argument that
-    no walk uses the whole core (``odd-nodes``, or ``drup``: a refutation of
+    no walk uses the whole core (``odd-nodes``, ``odd-cuts``, or ``drup``: a refutation of
     ``walk-core-v1``), accepted by the independent checker with the witnesses (``holds``:
     what it verified, in its words); ``None`` when the core's unsolvability rests on
     CP-SAT alone (``certified`` false; ``why``: why no certificate was made).
@@ -136,10 +137,15 @@ def _certified(puzzle: Puzzle, core: Core, limits: Limits, deadline: float | Non
     """``core`` with its certificate (``odd-nodes``, else a refutation within what is left
     before ``deadline``), the whole accepted by the independent checker; or with why
     there is none."""
-    from trailkit.solvers.tools.repair.core_proof import checked_core, core_data, core_refutation
+    from trailkit.solvers.tools.repair.core_proof import (
+        checked_core,
+        core_data,
+        core_refutation,
+        odd_cuts_certificate,
+    )
 
     argument: Certificate | str | None = None if drup else \
-        _odd_nodes_certificate(puzzle, core.edges)
+        _odd_nodes_certificate(puzzle, core.edges) or odd_cuts_certificate(puzzle, core.edges)
     if argument is None:
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         argument = core_refutation(puzzle, core.edges, replace(limits, time_limit=left))
