@@ -1,4 +1,4 @@
-"""Smallest cores: sets of edges that no walk obeying the rules can all use.
+"""Minimal cores: sets of edges that no walk obeying the rules can all use.
 
 Deletion-based extraction (as in MUS finders like python-sat's ``musx``): start from
 every edge (a walk using all of them at most once uses each exactly once, so that set
@@ -6,8 +6,9 @@ is a core exactly when the exactly-once puzzle is unsolvable) and drop one edge 
 another, keeping it when the rest is no longer a core. Each test asks CP-SAT for a walk
 that uses each edge at most once and every edge of the candidate set; a walk found is
 the *witness* that the edge it leaves out is necessary. The core left is minimal (each
-member necessary); when the numbers are small, every smaller set is tried too, so it
-is also a smallest one.
+member necessary); when the numbers are small, every smaller set is tried too, so by
+CP-SAT's word it is also a smallest one (:attr:`Core.smallest`; no certificate refutes
+the smaller sets, so what trailkit says is "minimal").
 
 Checks (:mod:`trailkit.models.checking.core_certificates`): every witness is verified, and the
 core's unsolvability gets an ``odd-nodes`` certificate when that argument applies (it
