@@ -115,16 +115,19 @@ def check_witness(puzzle: Puzzle, walk: Walk, required: Collection[int]) -> list
     return problems
 
 
-def core_verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
+def core_verdict(puzzle: Puzzle, data: Mapping[str, Any], *,
+                 time_limit: float | None = None) -> Verdict:
     """Check a ``core`` certificate (``data``: ``core``, the edge ids; ``unsolvable``, the
     ``odd-nodes``, ``odd-cuts`` or ``drup`` certificate that no walk uses them all;
     ``witnesses``, one ``{"without", "start", "edges"}`` walk per member) against
-    ``puzzle``: why it fails, or (accepted) what was verified, in the checker's words."""
+    ``puzzle``: why it fails, or (accepted) what was verified, in the checker's words.
+    ``time_limit`` bounds the check of a DRUP proof (a proof unchecked in time: the
+    problem says "unchecked: the time limit ...")."""
     try:
         core = read_core(puzzle, data["core"])
         if isinstance(core, str):
             return Verdict([core])
-        argument = _unsolvable(puzzle, core, data["unsolvable"])
+        argument = _unsolvable(puzzle, core, data["unsolvable"], time_limit)
         if argument.problems:
             return argument
         problems = _witnesses(puzzle, core, data["witnesses"])
@@ -139,7 +142,8 @@ def core_verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
                    f"{plural(len(core), 'witness walk')} (one without each) verified")
 
 
-def _unsolvable(puzzle: Puzzle, core: list[int], raw: Mapping[str, Any]) -> Verdict:
+def _unsolvable(puzzle: Puzzle, core: list[int], raw: Mapping[str, Any],
+                time_limit: float | None) -> Verdict:
     """Check the argument that no walk uses all of ``core``: ``odd-nodes``, or a refutation
     of ``walk-core-v1`` for exactly this core (its own ``core`` field is ignored)."""
     kind = raw["type"]
@@ -169,7 +173,7 @@ def _unsolvable(puzzle: Puzzle, core: list[int], raw: Mapping[str, Any]) -> Verd
         return lrat_verdict(puzzle, body)
     from trailkit.models.checking.drup import drup_verdict
 
-    return drup_verdict(puzzle, Certificate("drup", body, ""))
+    return drup_verdict(puzzle, Certificate("drup", body, ""), time_limit=time_limit)
 
 
 def _witnesses(puzzle: Puzzle, core: list[int], raw: list[Any]) -> list[str]:

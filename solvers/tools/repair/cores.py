@@ -153,7 +153,11 @@ def _certified(puzzle: Puzzle, core: Core, limits: Limits, deadline: float | Non
     if isinstance(argument, str):
         return replace(core, why=argument)
     data = core_data(puzzle, core.edges, argument, core.witnesses)
-    return replace(core, certificate=argument, holds=checked_core(puzzle, data))
+    left = None if deadline is None else max(0.0, deadline - time.monotonic())
+    holds = checked_core(puzzle, data, left)
+    if holds is None:
+        return replace(core, why="the time limit was reached while its proof was checked")
+    return replace(core, certificate=argument, holds=holds)
 
 
 def _smaller(puzzle: Puzzle, core: Sequence[int], limits: Limits, known: list[Walk],
