@@ -23,7 +23,7 @@ from trailkit.models.checking.verify import verify
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.frontends.presenter.results import answer_text, count_text
-from trailkit.solvers.pipeline.claims import fewest_changes_claim, minimal_core_claim
+from trailkit.solvers.pipeline.claims import fewest_changes_claim
 from trailkit.solvers.pipeline.counting import count
 from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.tools.repair.explanation import explain
@@ -79,8 +79,7 @@ def answers(puzzle: Puzzle) -> list[Claim]:
                 fixed.changes, fixed.original, minimal=fixed.minimal, proof=fixed.proof))
         core = explain(puzzle, LIMITS).core
         if core is not None and core.edges:
-            made.append(minimal_core_claim(core.minimal, core.certificate,
-                                           len(core.witnesses)))
+            made.append(core.claim())
     return made
 
 

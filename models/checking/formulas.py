@@ -31,6 +31,9 @@ checks the proof against it, and the SAT backend makes its certificates from the
     ``shortest``); or with the listed walks blocked and "at most L" or "at least L
     steps": no other walk as short, or as long (claims ``unique`` and ``count`` under
     an objective).
+``walk-core-v1`` (:mod:`trailkit.models.checking.core_formula`)
+    ``walk-v1``'s prefix form with edges used at most once and "some step takes this
+    edge" for each edge of a core: no walk uses the whole core (claim ``minimal-core``).
 
 >>> from trailkit.models.puzzle import EdgeUse, Puzzle
 >>> p = Puzzle.build(edges=[("a", "b"), ("c", "d")], use=EdgeUse.AT_MOST_ONCE, start=["a"],
@@ -117,6 +120,12 @@ def _optimal(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list
     return optimal_formula(puzzle, data)
 
 
+def _core(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:
+    from trailkit.models.checking.core_formula import core_formula
+
+    return core_formula(puzzle, data)
+
+
 _REBUILDERS: dict[str, Rebuilder] = {
     "position-v1": _position,
     "walk-v1": _walk,
@@ -127,6 +136,7 @@ _REBUILDERS: dict[str, Rebuilder] = {
     "walk-shorter-v1": _optimal,
     "walk-as-short-v1": _optimal,
     "walk-as-long-v1": _optimal,
+    "walk-core-v1": _core,
 }
 
 

@@ -98,6 +98,13 @@ _MEANINGS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "position-v1": lambda d: (
         f"no walk of {d.get('length')} steps uses every edge exactly once: the puzzle "
         "has no walk"),
+    "walk-core-v1": lambda d: (
+        f"no walk with each edge used at most once uses all of the core's edges "
+        f"{' '.join(map(str, d['core']))} (the last {len(d['core'])} clauses demand one "
+        "each; the other edges are optional): no walk obeying the rules uses the whole "
+        "core (that each member is needed, by a witness walk each, is checked by trailkit "
+        "check-certificate, not by drat-trim)" if d["core"] else
+        "no walk with each edge used at most once takes a step"),
     "transition-v1": lambda d: "no walk uses every edge exactly once: the puzzle has no walk",
     "transition-v2": lambda d: "no walk uses every edge exactly once: the puzzle has no walk",
 }

@@ -141,21 +141,25 @@ def fewest_changes_claim(changes: int | None, original: Answer, *, minimal: bool
 
 
 def minimal_core_claim(minimal: bool, certificate: Certificate | None,
-                       witnesses: int) -> Claim:
-    """The claim that a core (``explain``) is one and is minimal: its ``certificate`` of
-    unsolvability (the ``odd-nodes`` argument, checked by
-    :mod:`trailkit.models.checking.core_certificates`; ``None`` when it rests on CP-SAT
-    alone) and, for each of its members, a witness walk using all the others, verified
-    there (``witnesses`` of them, all checked when ``minimal``)."""
+                       witnesses: int, *, holds: str = "", why: str = "") -> Claim:
+    """The claim that a core (``explain``) is one and is minimal (no member can be left
+    out; smaller cores elsewhere are not ruled out): its ``certificate`` of unsolvability
+    (the ``odd-nodes`` argument, or a ``drup`` refutation of the core's ``walk-core-v1``
+    formula; ``None`` when it rests on CP-SAT alone, ``why`` saying why) and, for each of
+    its members, a witness walk using all the others (``witnesses`` of them, all checked
+    when ``minimal``), the whole accepted by the independent checker
+    (:func:`~trailkit.models.checking.core_certificates.core_verdict`; ``holds``: what it
+    verified, in its words)."""
     if minimal and certificate is not None:
+        said = holds or (f"the core's {certificate.kind} argument and "
+                         f"{plural(witnesses, 'witness walk')} (one without each member)")
         return Claim("minimal-core", True, certificate, value=witnesses, holds=(
-            f"the core's {certificate.kind} argument and {plural(witnesses, 'witness walk')}"
-            " (one without each member) accepted by the independent checker"))
-    why = ("its unsolvability rests on CP-SAT alone (no short certificate applies); each "
-           "member's witness walk is verified" if minimal else
-           "a member without a verified witness walk")
+            f"{said}; accepted by the independent checker"))
+    reason = (f"{why or 'no short certificate applies'}; its unsolvability rests on CP-SAT "
+              "alone; each member's witness walk is verified" if minimal else
+              "a member without a verified witness walk")
     return Claim("minimal-core", False, certificate, value=witnesses,
-                 why=f"not certified ({why})")
+                 why=f"not certified ({reason})")
 
 
 def shortest_claim(puzzle: Puzzle, walk: Walk, *, rests_on: str = "direct",

@@ -28,6 +28,7 @@ from typing import Any
 from trailkit.models.answer import Answer, Certificate, Claim, Status
 from trailkit.models.checking.certificates import check_certificate, verdict
 from trailkit.models.checking.change_sets import change_sets_verdict
+from trailkit.models.checking.core_certificates import core_verdict
 from trailkit.models.errors import (
     Location,
     SpecError,
@@ -437,6 +438,8 @@ def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None =
                                 certificate.kind)
     if certificate.kind == "change-sets":
         checked = change_sets_verdict(puzzle, certificate.data)
+    elif certificate.kind == "core":
+        checked = core_verdict(puzzle, certificate.data)
     else:
         checked = verdict(puzzle, certificate, progress=progress)
     if checked.problems:

@@ -28,7 +28,7 @@ from corpus import random_corpus
 from trailkit.models.answer import Claim, Status
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.backends.base import Limits
-from trailkit.solvers.pipeline.claims import fewest_changes_claim, minimal_core_claim
+from trailkit.solvers.pipeline.claims import fewest_changes_claim
 from trailkit.solvers.pipeline.counting import count
 from trailkit.solvers.pipeline.refuted_claims import count_claim
 from trailkit.solvers.pipeline.solving import solve
@@ -84,8 +84,7 @@ def _others(puzzle: Puzzle, limits: Limits, rows: dict[str, Tally]) -> None:
     explained = explain(puzzle, limits)
     core = explained.core
     if core is not None and core.edges:
-        rows["core (minimal)"].add(minimal_core_claim(core.minimal, core.certificate,
-                                                      len(core.witnesses)))
+        rows["core (minimal)"].add(core.claim())
 
 
 def main() -> None:

@@ -11,15 +11,17 @@ that no other exists (:func:`enumerate_walks`, claims ``count`` and ``unique``; 
 walks are counted apart, by the caller); with "more than L steps" it proves L the longest
 (:func:`refute_longer`); with "at most L-1 steps", or a walk blocked and "at most L" or
 "at least L" steps, that a walk is the shortest, or the only shortest or longest one
-(:func:`refute_optimal`); and with every walk of "at most L" or "at least L" steps found
+(:func:`refute_optimal`); with every walk of "at most L" or "at least L" steps found
 blocked in turn, that these are all the best walks (:func:`enumerate_best`, the claim
-``count`` under an objective).
+``count`` under an objective); with each edge of a core demanded, that no walk uses the
+whole core (:func:`refute_core`).
 """
 
 from __future__ import annotations
 
 from trailkit.models.answer import Walk
 from trailkit.models.checking.blocked_walks import blocking_clause
+from trailkit.models.checking.core_formula import core_clauses, core_puzzle
 from trailkit.models.checking.formulas import CertifiedFormula
 from trailkit.models.checking.optimal_walks import optimal_clauses
 from trailkit.models.checking.position_encoding import Clause, VarMap, encode_prefix
@@ -27,8 +29,8 @@ from trailkit.models.checking.walk_formula import encode_walks, walk_formula, wa
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.backends.sat.runner import Deadline, Verdict, new_solver, solve_call
 
-__all__ = ["enumerate_best", "enumerate_walks", "refute_longer", "refute_optimal",
-           "refute_walks"]
+__all__ = ["enumerate_best", "enumerate_walks", "refute_core", "refute_longer",
+           "refute_optimal", "refute_walks"]
 
 
 def refute_walks(puzzle: Puzzle, name: str, deadline: Deadline
@@ -137,6 +139,22 @@ def refute_optimal(puzzle: Puzzle, name: str, deadline: Deadline, encoding: str,
     if vmap is None:  # the empty clause: no step to take
         return Verdict.UNSAT, None, ["0"]
     return _refute(puzzle, name, deadline, clauses, vmap)
+
+
+def refute_core(puzzle: Puzzle, name: str, deadline: Deadline, core: list[int]
+                ) -> tuple[Verdict, Walk | None, list[str] | None]:
+    """Solve ``walk-core-v1`` for ``core`` (edge indices;
+    :mod:`trailkit.models.checking.core_formula`) with proof logging: ``(UNSAT, None,
+    proof)``, or ``(SAT, a walk with edges used at most once that uses the whole core,
+    None)``, or ``INTERRUPTED``. Raises ``ValueError`` when the formula does not describe
+    the core (an empty core where the empty walk is allowed)."""
+    built = core_clauses(puzzle, core)
+    if isinstance(built, str):
+        raise ValueError(built)
+    clauses, vmap = built
+    if vmap is None:  # the empty clause: no step to take
+        return Verdict.UNSAT, None, ["0"]
+    return _refute(core_puzzle(puzzle), name, deadline, clauses, vmap)
 
 
 def _refute(puzzle: Puzzle, name: str, deadline: Deadline, clauses: list[Clause],

@@ -49,7 +49,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("repair", "repair", "the fewest changes that make an impossible puzzle solvable, each "
      "with a verified walk"),
     ("explain", "repair", "why an impossible puzzle is impossible: the certificate in words "
-     "and a smallest core"),
+     "and a minimal core"),
     ("inspect", "designer", "which edges a solvable puzzle cannot lose, which make its walk "
      "longer, and measures of how hard it is"),
     ("design", "designer", "make puzzles to order: a field's planks coloured so the walk is "

@@ -80,7 +80,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(run=cmd_repair)
 
     p = sub.add_parser("explain", help="why an impossible puzzle is impossible: the "
-                       "certificate in words and a smallest core",
+                       "certificate in words and a minimal core",
                        **examples("trailkit explain specs/koenigsberg.yaml",
                                   "trailkit explain specs/tyre-puzzle/original.yaml --json"))
     add_spec(p)

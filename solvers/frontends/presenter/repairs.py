@@ -10,7 +10,7 @@ from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.support.words import in_puzzle_words, plural
 from trailkit.solvers.frontends.presenter.claim_words import fewest_words
 from trailkit.solvers.frontends.presenter.results import walk_lines, walk_size
-from trailkit.solvers.pipeline.claims import fewest_changes_claim, minimal_core_claim
+from trailkit.solvers.pipeline.claims import fewest_changes_claim
 
 if TYPE_CHECKING:
     from trailkit.models.answer import Answer
@@ -133,7 +133,13 @@ def _core_claims(core: Any) -> list[dict[str, Any]]:
     """The ``minimal-core`` claim of an explanation's core, when it has one."""
     if core is None or not core.edges:
         return []
-    return [minimal_core_claim(core.minimal, core.certificate, len(core.witnesses)).to_json()]
+    return [core.claim().to_json()]
+
+
+def _summary(certificate: dict[str, Any]) -> dict[str, Any]:
+    """A certificate as ``explain --json`` shows it: a refutation without its formula and
+    proof (thousands of lines; their SHA-256 and sizes stay)."""
+    return {k: v for k, v in certificate.items() if k not in ("cnf", "proof", "variables")}
 
 
 def _repair_json(puzzle: Puzzle, item: Repair) -> dict[str, Any]:
@@ -162,7 +168,7 @@ def explain_json(found: Explanation, spec: str) -> dict[str, Any]:
         core = {"edges": [puzzle.edge_id(e) for e in c.edges], "minimal": c.minimal,
                 "smallest": c.smallest,
                 "certificate": None if c.certificate is None else
-                {**c.certificate.to_json(), "checked": True},
+                {**_summary(c.certificate.to_json()), "checked": True},
                 "witnesses": [w.steps_json(puzzle) for w in c.witnesses]}
     return {"format": EXPLAIN_FORMAT, "spec": spec, "name": puzzle.name, "kind": puzzle.kind,
             "status": found.status.value, "certificate": certificate, "core": core,

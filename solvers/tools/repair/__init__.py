@@ -3,7 +3,7 @@
 The verbs behind ``trailkit repair`` and ``trailkit explain``, and what they use:
 
 * :mod:`.fewest_changes`: ``repair``, the fewest changes, each with a verified walk;
-* :mod:`.explanation`: ``explain``, the checked certificate, a smallest core, the
+* :mod:`.explanation`: ``explain``, the checked certificate, a minimal core, the
   reachable situations;
 * :mod:`.changes`: a :class:`~.changes.Change` and the puzzle with changes applied;
 * :mod:`.candidates`: the changes the ``repair:`` rules allow;

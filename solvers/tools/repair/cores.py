@@ -1,4 +1,4 @@
-"""Smallest cores: sets of edges that no walk obeying the rules can all use.
+"""Minimal cores: sets of edges that no walk obeying the rules can all use.
 
 Deletion-based extraction (as in MUS finders like python-sat's ``musx``): start from
 every edge (a walk using all of them at most once uses each exactly once, so that set
@@ -6,13 +6,18 @@ is a core exactly when the exactly-once puzzle is unsolvable) and drop one edge 
 another, keeping it when the rest is no longer a core. Each test asks CP-SAT for a walk
 that uses each edge at most once and every edge of the candidate set; a walk found is
 the *witness* that the edge it leaves out is necessary. The core left is minimal (each
-member necessary); when the numbers are small, every smaller set is tried too, so it
-is also a smallest one.
+member necessary); when the numbers are small, every smaller set is tried too, so by
+CP-SAT's word it is also a smallest one (:attr:`Core.smallest`; no certificate refutes
+the smaller sets, so what trailkit says is "minimal").
 
 Checks (:mod:`trailkit.models.checking.core_certificates`): every witness is verified, and the
 core's unsolvability gets an ``odd-nodes`` certificate when that argument applies (it
-always does for cores of plain Euler puzzles found here); otherwise it rests on
-CP-SAT's INFEASIBLE, and :attr:`Core.certified` says so.
+always does for cores of plain Euler puzzles found here), else ``odd-cuts`` (the same
+count over sets of nodes); otherwise a DRUP refutation of
+the core's own formula ``walk-core-v1``, within bounds
+(:mod:`trailkit.solvers.tools.repair.core_proof`). The whole certificate (core, argument,
+witnesses) is then accepted by the independent checker; past a bound the unsolvability
+rests on CP-SAT's INFEASIBLE, and :attr:`Core.certified` and :attr:`Core.why` say so.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
 
-from trailkit.models.answer import Certificate, Walk
+from trailkit.models.answer import Certificate, Claim, Walk
 from trailkit.models.checking.core_certificates import check_odd_nodes, check_witness
 from trailkit.models.errors import VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Puzzle
@@ -40,9 +45,11 @@ class Core:
     """A core (edge indices), its checks and what they rest on.
 
     ``minimal``: every member is necessary (a verified witness each); ``smallest``: no
-    smaller core exists (every smaller set was tried); ``certificate``: the checked
-    ``odd-nodes`` argument, or ``None`` when the core's unsolvability rests on CP-SAT
-    alone (``certified`` false).
+    smaller core exists (every smaller set was tried); ``certificate``: the argument that
+    no walk uses the whole core (``odd-nodes``, ``odd-cuts``, or ``drup``: a refutation of
+    ``walk-core-v1``), accepted by the independent checker with the witnesses (``holds``:
+    what it verified, in its words); ``None`` when the core's unsolvability rests on
+    CP-SAT alone (``certified`` false; ``why``: why no certificate was made).
     """
 
     edges: tuple[int, ...]
@@ -51,10 +58,19 @@ class Core:
     certificate: Certificate | None
     witnesses: tuple[Walk, ...]
     calls: int
+    holds: str = ""
+    why: str = ""
 
     @property
     def certified(self) -> bool:
         return self.certificate is not None
+
+    def claim(self) -> Claim:
+        """The ``minimal-core`` claim this core makes, and what it rests on."""
+        from trailkit.solvers.pipeline.claims import minimal_core_claim
+
+        return minimal_core_claim(self.minimal, self.certificate, len(self.witnesses),
+                                  holds=self.holds, why=self.why)
 
 
 def _walk_using(puzzle: Puzzle, required: Collection[int], limits: Limits,
@@ -73,9 +89,12 @@ def _walk_using(puzzle: Puzzle, required: Collection[int], limits: Limits,
     return walk_using(puzzle, required, limits)
 
 
-def find_core(puzzle: Puzzle, limits: Limits = Limits()) -> Core | None:
+def find_core(puzzle: Puzzle, limits: Limits = Limits(), *, drup: bool = False
+              ) -> Core | None:
     """A minimal (when small enough, smallest) core of an unsolvable exactly-once or
-    at-most-once puzzle; ``None`` when a CP-SAT call was undecided within ``limits``."""
+    at-most-once puzzle; ``None`` when a CP-SAT call was undecided within ``limits``.
+    With ``drup`` its unsolvability is refuted even where ``odd-nodes`` applies (for
+    outside checkers, which read only proofs)."""
     if puzzle.use is EdgeUse.ANY:
         raise ValueError("reusable edges have no cores: more edges never hurt")
     deadline = None if limits.time_limit is None else time.monotonic() + limits.time_limit
@@ -110,8 +129,35 @@ def find_core(puzzle: Puzzle, limits: Limits = Limits()) -> Core | None:
         problems = check_witness(puzzle, walk, [f for f in core if f != e])
         if problems:
             raise VerificationFailure(f"a core witness fails the checker: {problems[0]}")
-    certificate = _odd_nodes_certificate(puzzle, core)
-    return Core(tuple(core), True, smallest, certificate, witnesses, calls)
+    return _certified(puzzle, Core(tuple(core), True, smallest, None, witnesses, calls),
+                      limits, deadline, drup)
+
+
+def _certified(puzzle: Puzzle, core: Core, limits: Limits, deadline: float | None,
+               drup: bool) -> Core:
+    """``core`` with its certificate (``odd-nodes``, else a refutation within what is left
+    before ``deadline``), the whole accepted by the independent checker; or with why
+    there is none."""
+    from trailkit.solvers.tools.repair.core_proof import (
+        checked_core,
+        core_data,
+        core_refutation,
+        odd_cuts_certificate,
+    )
+
+    argument: Certificate | str | None = None if drup else \
+        _odd_nodes_certificate(puzzle, core.edges) or odd_cuts_certificate(puzzle, core.edges)
+    if argument is None:
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        argument = core_refutation(puzzle, core.edges, replace(limits, time_limit=left))
+    if isinstance(argument, str):
+        return replace(core, why=argument)
+    data = core_data(puzzle, core.edges, argument, core.witnesses)
+    left = None if deadline is None else max(0.0, deadline - time.monotonic())
+    holds = checked_core(puzzle, data, left)
+    if holds is None:
+        return replace(core, why="the time limit was reached while its proof was checked")
+    return replace(core, certificate=argument, holds=holds)
 
 
 def _smaller(puzzle: Puzzle, core: Sequence[int], limits: Limits, known: list[Walk],

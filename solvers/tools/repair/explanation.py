@@ -1,11 +1,12 @@
 """``explain``: why an impossible puzzle is impossible, in the puzzle's words.
 
 * Every unsolvable puzzle: its checked certificate (the solve pipeline's answer).
-* Edges used exactly or at most once: a smallest *core*, a set of edges no walk obeying
+* Edges used exactly or at most once: a minimal *core*, a set of edges no walk obeying
   the rules can all use, the other edges optional
   (:mod:`trailkit.solvers.tools.repair.cores`): each member is shown necessary by a verified
   walk using all the others, and the core's own impossibility by a checked
-  ``odd-nodes`` certificate where that argument applies.
+  ``odd-nodes`` certificate where that argument applies, else by a checked DRUP
+  refutation of the core's own formula (:mod:`trailkit.solvers.tools.repair.core_proof`).
 * Reusable edges (a core is the wrong idea: more edges never hurt): the reachable
   situations and the near misses, or the boundary where the walk is stopped
   (:mod:`trailkit.solvers.tools.repair.situations`).
@@ -87,20 +88,35 @@ def _core_text(puzzle: Puzzle, core: Core | None) -> str:
     if core is None:
         return "No core could be found within the limits."
     if not core.edges:
-        return ("Smallest core: none needed. Even with every edge optional, no walk obeying "
+        return ("No core needed: even with every edge optional, no walk obeying "
                 "the rules exists at all.")
     members = "; ".join(puzzle.describe_edge(e) for e in core.edges)
-    size = "A smallest core" if core.smallest else "A minimal core"
-    lines = [f"{size} ({len(core.edges)} edges): no walk obeying the rules can use all of "
+    lines = [f"A minimal core ({len(core.edges)} edges): no walk obeying the rules can use all of "
              f"{members}, even when every other edge may be left out."]
-    if core.certificate is not None:
-        lines.append(f"Why: {core.certificate.explanation} (checked)")
-    else:
-        lines.append("Why: CP-SAT finds no such walk (this rests on CP-SAT alone; no short "
-                     "certificate applies).")
+    lines.append(f"Why: {_why(core)}")
     lines.append(f"Each of the {len(core.edges)} is needed: without any one of them a walk "
                  "using all the others exists (each walk verified).")
-    if not core.smallest:
+    if core.smallest:
+        lines.append("(CP-SAT finds no smaller core among every smaller set of edges; that "
+                     "rests on CP-SAT alone, so the core is called minimal, not smallest.)")
+    else:
         lines.append("(No member can be dropped; whether a smaller core exists elsewhere was "
                      "not searched in full.)")
     return "\n".join(lines)
+
+
+def _why(core: Core) -> str:
+    """Why no walk uses the whole core, and what that rests on: the certificate the
+    independent checker accepted, or why there is none."""
+    certificate = core.certificate
+    if certificate is None:
+        return (f"CP-SAT finds no such walk (not certified: {core.why or 'no certificate'}; "
+                "this rests on CP-SAT alone).")
+    if certificate.kind != "drup":
+        return f"{certificate.explanation} (certificate accepted by the independent checker)"
+    data = certificate.data
+    return (f"the SAT solver refuted the core's own formula ({data['encoding']}: "
+            f"{data['num_vars']:,} variables, {data['num_clauses']:,} clauses), so no walk "
+            "with each edge used at most once uses the whole core; its DRUP proof of "
+            f"{plural(int(data['proof_lemmas']), 'lemma')} accepted by the independent "
+            "checker.")
