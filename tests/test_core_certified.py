@@ -39,7 +39,7 @@ from trailkit.solvers.backends.registry import backend_names
 from trailkit.solvers.frontends.cli import main
 from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.tools.repair.core_proof import core_data
-from trailkit.solvers.tools.repair.core_prove import core_proof_files, prove_minimal_core
+from trailkit.solvers.tools.repair.core_prove import prove_minimal_core
 from trailkit.solvers.tools.repair.explanation import explain
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -128,13 +128,11 @@ def test_explain_json_names_the_refutation_without_its_proof(
 def test_the_core_proof_files_are_verified_outside(tmp_path: Path) -> None:
     """``formula.cnf`` says what its refutation means; the proof is checked by trailkit's
     DRUP and LRAT checkers, by dratify and by drat-trim when installed."""
-    puzzle = load_spec_text(TWO_REDS)
-    proof = prove_minimal_core(puzzle, drup=True)
-    assert proof.certificate is not None
-    files = core_proof_files(puzzle, proof.certificate, lrat=True)
-    for name, text in files.items():
-        (tmp_path / name).write_text(text)
-    cnf, drat, lrat = (tmp_path / n for n in ("formula.cnf", "proof.drat", "proof.lrat"))
+    spec = spec_file(tmp_path, "two-reds.yaml", TWO_REDS)
+    folder = tmp_path / "proof"
+    assert main(["prove", str(spec), "--claim", "minimal-core", "--proof-dir", str(folder),
+                 "--lrat"]) == 0
+    cnf, drat, lrat = (folder / n for n in ("formula.cnf", "proof.drat", "proof.lrat"))
     said = [line for line in cnf.read_text().splitlines()
             if line.startswith("c its refutation means: ")]
     assert len(said) == 1 and "uses all of the core's edges 0 2" in said[0], said
@@ -157,7 +155,9 @@ def test_an_odd_nodes_core_has_no_formula_to_write_unless_asked() -> None:
     plain = prove_minimal_core(puzzle)
     assert plain.certificate is not None
     assert plain.certificate.data["unsolvable"]["type"] == "odd-nodes"
-    assert core_proof_files(puzzle, plain.certificate) == {}
+    asked = prove_minimal_core(puzzle, drup=True)
+    assert asked.certificate is not None
+    assert asked.certificate.data["unsolvable"]["encoding"] == "walk-core-v1"
     refuted = prove_minimal_core(puzzle, drup=True)
     assert refuted.certificate is not None
     assert refuted.certificate.data["unsolvable"]["encoding"] == "walk-core-v1"
@@ -336,3 +336,26 @@ def test_past_the_formula_s_size_the_claim_says_why_and_what_it_rests_on(
     assert "more than the memory limit of 1 MB" in claim["why"]
     assert "rests on CP-SAT alone" in claim["why"]
     assert "not certified" in found["text"] and "rests on CP-SAT alone" in found["text"]
+
+
+def test_prove_claim_minimal_core_writes_a_certificate_check_certificate_accepts(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``prove --claim minimal-core --out`` (CONTRACT 1.3 §6, extended): exit 0 with the
+    core's size and its certificate's check; ``check-certificate`` accepts the file."""
+    spec = spec_file(tmp_path, "two-reds.yaml", TWO_REDS)
+    out = tmp_path / "core.json"
+    assert main(["prove", str(spec), "--claim", "minimal-core", "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert said.startswith("minimal core: 2 edges (drup certificate accepted"), said
+    assert json.loads(out.read_text())["claim"] == "minimal-core"
+    assert main(["check-certificate", str(spec), str(out)]) == 0
+    assert "accepted" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("spec", ["specs/nikolaus.yaml", "specs/tyre-puzzle/original.yaml"])
+def test_prove_claim_minimal_core_does_not_apply_without_a_core(
+        spec: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A puzzle with a walk, or whose edges may be reused, has no core: exit 2, saying
+    to which puzzles the claim applies."""
+    assert main(["prove", str(ROOT / spec), "--claim", "minimal-core"]) == 2
+    assert "--claim minimal-core" in capsys.readouterr().err

@@ -102,11 +102,13 @@ def _add_prove(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="backend that makes DRUP proofs (sat, sat:NAME)")
     add_out(p, "CERT.json", "the certificate", stdout=False)
     p.add_argument("--claim", choices=("unsolvable", "shortest", "unique", "count", "longest",
-                                        "fewest-changes"),
+                                        "fewest-changes", "minimal-core"),
                    default="unsolvable", help="the claim to certify (default: unsolvable); "
                    "shortest: no walk is shorter; unique: no other (shortest) walk exists; "
                    "count: the number of walks; longest: no walk is longer; "
-                   "fewest-changes: no repair within the spec's rules has fewer changes")
+                   "fewest-changes: no repair within the spec's rules has fewer changes; "
+                   "minimal-core: the core explain shows cannot be walked, and each of its "
+                   "edges is needed")
     p.add_argument("--drup", action="store_true",
                    help="make a DRUP proof even where a structural certificate exists")
     p.add_argument("--proof-dir", metavar="DIR",
@@ -269,6 +271,8 @@ def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
         from trailkit.solvers.tools.repair.fewest_proof import prove_fewest_changes
 
         proof = prove_fewest_changes(puzzle, limits_from(args), spec_path=args.spec)
+    elif args.claim == "minimal-core":
+        proof = _prove_core(puzzle, args, targets)
     else:
         proof = prove_claim(puzzle, args.claim, limits_from(args), spec_path=args.spec,
                             drup=bool(args.proof_dir or args.lrat or args.drup))
@@ -276,7 +280,7 @@ def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
             proof = _with_drup_proof(puzzle, proof, args)
     if targets and proof.certificate is not None and proof.certificate.kind == "drup":
         _write_proof_files(puzzle, proof.certificate.data, targets)
-    elif targets and proof.certificate is not None:
+    elif targets and proof.certificate is not None and args.claim != "minimal-core":
         raise TrailkitError(f"--claim {args.claim} here rests on a {proof.certificate.kind} "
                             "certificate, not a DRUP proof (use --out CERT.json)")
     if args.out and proof.document is not None:
@@ -294,6 +298,33 @@ def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
         return Exit.OK if proof.claim is None or proof.claim.value is not False \
             else Exit.UNSOLVABLE  # (a certified count of 0 too: its value is found)
     return Exit.UNSOLVABLE if proof.status is Status.UNSOLVABLE else Exit.UNKNOWN
+
+
+def _prove_core(puzzle: Puzzle, args: argparse.Namespace, targets: Mapping[str, Path]
+                ) -> Proof:
+    """``prove --claim minimal-core``: the core and its certificate (a refutation of the
+    core's formula with ``--proof-dir``, whose files are written here); a puzzle with a
+    walk has no core, so the claim does not apply (exit 2)."""
+    from trailkit.models.puzzle import EdgeUse
+    from trailkit.solvers.tools.repair.core_prove import prove_minimal_core
+
+    if puzzle.use is EdgeUse.ANY:
+        raise TrailkitError("--claim minimal-core applies to puzzles whose edges are used "
+                            "once (a reusable edge never hurts, so there is no core); "
+                            "'trailkit explain' shows the reachable situations instead")
+    proof = prove_minimal_core(puzzle, limits_from(args), spec_path=args.spec,
+                               drup=bool(targets or args.drup))
+    if proof.status is Status.SOLVED:
+        raise TrailkitError(f"--claim minimal-core: {proof.reason}; it applies to an "
+                            "unsolvable puzzle (try --claim count or shortest)")
+    argument = proof.certificate.data["unsolvable"] if proof.certificate else {}
+    if targets and argument.get("type") != "drup":
+        raise TrailkitError(f"--claim minimal-core here rests on the core's "
+                            f"{argument.get('type', 'no')} argument, not a DRUP proof (use "
+                            "--out CERT.json)")
+    if targets:
+        _write_proof_files(puzzle, argument, targets)
+    return proof
 
 
 def _with_drup_proof(puzzle: Puzzle, proof: Proof, args: argparse.Namespace) -> Proof:

@@ -128,6 +128,10 @@ def proved_claim_text(puzzle: Puzzle, claim_name: str, status: Status, claim: Cl
                 f"  {claim.holds}")
     if claim.claim == "count":
         return f"count: {count_words(claim)}\n  {claim.holds}"
+    if claim.claim == "minimal-core" and claim.certificate is not None:
+        return (f"minimal core: {plural(int(claim.value or 0), 'edge')} "  # a witness each
+                f"({proof_words(claim)})\n"
+                f"  {claim.holds}")
     if claim.claim == "fewest-changes":
         rests = f" ({proof_words(claim)})" if claim.certificate is not None else ""
         return f"fewest changes: {plural(claim.value or 0, 'change')}{rests}\n  {claim.holds}"

@@ -1,17 +1,14 @@
 """The ``minimal-core`` claim as a certificate file, and its proof for outside checkers.
 
-``explain`` shows a core with its claim; here the same core becomes what ``prove --out``
-writes for the other claims: a ``trailkit-certificate/1`` document (claim
+``explain`` shows a core with its claim; here the same core becomes what ``prove --claim
+minimal-core --out`` writes: a ``trailkit-certificate/1`` document (claim
 ``minimal-core``) holding a ``core`` certificate (the core's edge ids, the argument that
 no walk uses all of it, one witness walk per member), which ``check-certificate`` checks
 against the spec as it is then
 (:func:`~trailkit.models.checking.core_certificates.core_verdict`). With ``drup`` the
-argument is always a refutation of the core's formula ``walk-core-v1``, and
-:func:`core_proof_files` gives ``formula.cnf`` (its comments saying what the refutation
-means), ``proof.drat`` and, on request, ``proof.lrat`` for drat-trim and cake_lpr.
-
-CONTRACT 1.3 §6 lists no ``minimal-core`` among ``prove --claim``'s choices, so this is
-the Python API's (and the tests') way to the file; ``check-certificate`` reads it.
+argument is always a refutation of the core's formula ``walk-core-v1``, whose files
+(``formula.cnf``, its comments saying what the refutation means, and the proof) ``prove
+--proof-dir`` writes for drat-trim and cake_lpr as for every other refutation.
 
 >>> from trailkit.models.spec import load_spec_text
 >>> p = load_spec_text("trailkit: 1\\nkind: trail\\nedges: [a b, a c, a d]\\n")
@@ -23,7 +20,6 @@ the Python API's (and the tests') way to the file; ``check-certificate`` reads i
 from __future__ import annotations
 
 from trailkit.models.answer import Certificate, Status
-from trailkit.models.encodings import proof_files
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Limits
@@ -32,7 +28,7 @@ from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.tools.repair.core_proof import core_data
 from trailkit.solvers.tools.repair.cores import find_core
 
-__all__ = ["core_proof_files", "prove_minimal_core"]
+__all__ = ["prove_minimal_core"]
 
 
 def prove_minimal_core(puzzle: Puzzle, limits: Limits = NO_LIMITS, *,
@@ -63,18 +59,3 @@ def prove_minimal_core(puzzle: Puzzle, limits: Limits = NO_LIMITS, *,
     document = claim_document(spec_path, "minimal-core", certificate)
     return Proof(Status.UNSOLVABLE, certificate, document, claim=claim,
                  decided_by=answer.decided_by)
-
-
-def core_proof_files(puzzle: Puzzle, certificate: Certificate, *, lrat: bool = False
-                     ) -> dict[str, str]:
-    """The files of ``--proof-dir`` for a ``core`` certificate whose argument is a
-    refutation, by name (``formula.cnf``, ``proof.drat``, with ``lrat`` ``proof.lrat``);
-    empty when its argument is ``odd-nodes`` (no formula to refute)."""
-    argument = certificate.data["unsolvable"]
-    if argument.get("type") != "drup":
-        return {}
-    files = {proof_files.FORMULA: proof_files.formula_file(argument, puzzle.name),
-             proof_files.PROOF: proof_files.proof_file(argument)}
-    if lrat:
-        files[proof_files.LRAT] = proof_files.lrat_file(puzzle, argument)
-    return files
