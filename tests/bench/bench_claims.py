@@ -1,4 +1,5 @@
-"""What certifying the claims costs: ``solve`` with its claims' certificates against without.
+"""What certifying the claims costs: ``solve`` and ``count`` with their claims' certificates
+against without.
 
 Run: ``python tests/bench/bench_claims.py [TIME_LIMIT]`` (default 20 s a solve). For every
 bundled spec (``specs/``, ``specs/bench/``) it times the pipeline's ``solve`` (direct, no
@@ -6,11 +7,12 @@ cross-check) as it is, making and checking the certificate of every claim the an
 makes (issue 32), and with the claims left out; a median of 5 runs each (one run when a
 solve takes over a second), interleaved so a busy machine weighs on both alike. It prints
 a table of the specs whose answer makes a claim, the median of the ratios over all specs
-(issue 32's target: at most 2), and the restored tyre puzzle's shortest-walk certificate
-alone: made, and checked, median of 50 runs (target: under 50 ms); and the refutation
-certificates: Nikolaus's count (88 walks listed, the rest refuted; target: under 1 s;
-and its best-formula certificate, the BEST theorem's inputs),
-the longest domino train's, each made and checked, median of 5 runs, the check alone too.
+(issue 32's target: at most 2), the same for ``count`` and its count claim; the restored
+tyre puzzle's shortest-walk certificate alone: made, and checked, median of 50 runs
+(target: under 50 ms); and the refutation certificates: Nikolaus's count (88 walks
+listed, the rest refuted; target: under 1 s; and its best-formula certificate, the BEST
+theorem's inputs), the longest domino train's, each made and checked, median of 5 runs,
+the check alone too.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from trailkit.models.checking.certificates import verdict
 from trailkit.models.checking.shortest import layers_verdict
 from trailkit.models.spec import load_spec
 from trailkit.solvers.backends.base import Limits
-from trailkit.solvers.pipeline import solving
+from trailkit.solvers.pipeline import counting, solving
 from trailkit.solvers.pipeline.claims import shortest_claim, unique_claim
 from trailkit.solvers.pipeline.refuted_claims import count_claim, longest_claim
 
@@ -50,6 +52,42 @@ def both(puzzle, limits: Limits) -> tuple[float, float, object]:
         if i + 1 < runs:
             with_claims.append(timed(solving.solve, puzzle, "direct", limits, None)[0])
     return statistics.median(with_claims), statistics.median(without), answer
+
+
+def count_both(puzzle, limits: Limits) -> tuple[float, float, object]:
+    """Median seconds of ``count`` (direct, no cross-check) with its count claim made and
+    checked, without it, and the result; as :func:`both`, interleaved."""
+    made = counting.certified_count
+    first, result = timed(counting.count, puzzle, "direct", limits, crosscheck=None)
+    runs = 1 if first > 1 else 5
+    with_claims, without = [first], []
+    for i in range(runs):
+        counting.certified_count = lambda *a, **k: None
+        without.append(timed(counting.count, puzzle, "direct", limits, crosscheck=None)[0])
+        counting.certified_count = made
+        if i + 1 < runs:
+            with_claims.append(timed(counting.count, puzzle, "direct", limits,
+                                     crosscheck=None)[0])
+    return statistics.median(with_claims), statistics.median(without), result
+
+
+def counts(limits: Limits) -> None:
+    """The same table for ``count``: its count claim's certificate against none."""
+    ratios = []
+    print("\n| spec (count) | solutions | certificate | with (s) | without (s) | ratio |")
+    print("|---|---|---|---|---|---|")
+    for path in sorted([*ROOT.glob("specs/*.yaml"), *ROOT.glob("specs/*/*.yaml")]):
+        puzzle = load_spec(str(path))
+        with_claims, without, result = count_both(puzzle, limits)
+        ratio = with_claims / max(without, 1e-6)
+        ratios.append(ratio)
+        claim = next(iter(result.claims), None)
+        kind = "none" if claim is None else (
+            claim.certificate.kind if claim.checked and claim.certificate else "unchecked")
+        print(f"| {path.relative_to(ROOT)} | {result.solutions:,} | {kind} | "
+              f"{with_claims:.4f} | {without:.4f} | {ratio:.2f} |")
+    print(f"\n{len(ratios)} specs: count's median ratio with/without its claim "
+          f"{statistics.median(ratios):.2f}, largest {max(ratios):.2f}")
 
 
 def main() -> None:
@@ -79,6 +117,7 @@ def main() -> None:
               f"{statistics.median(made) * 1000:.1f} ms (median of 50), of which the check "
               f"{statistics.median(checks) * 1000:.1f} ms")
 
+    counts(limits)
     refutations()
 
 
