@@ -29,6 +29,10 @@ checks the proof against it, and the SAT backend makes its certificates from the
     the walk formula with "at most L-1 steps": no walk shorter than L (claim
     ``shortest``); or with the listed walk blocked and "at most L" or "at least L
     steps": no other walk as short, or as long (claim ``unique`` under an objective).
+``repair-fewer-v1`` (:mod:`trailkit.models.checking.repair_formula`)
+    a set of at most k-1 changes the spec's ``repair:`` rules allow and a walk of the
+    puzzle they make: its refutation, with a verified repair of k changes, proves k the
+    fewest (claim ``fewest-changes``).
 
 >>> from trailkit.models.puzzle import EdgeUse, Puzzle
 >>> p = Puzzle.build(edges=[("a", "b"), ("c", "d")], use=EdgeUse.AT_MOST_ONCE, start=["a"],
@@ -115,6 +119,12 @@ def _optimal(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list
     return optimal_formula(puzzle, data)
 
 
+def _repair(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:
+    from trailkit.models.checking.repair_formula import repair_formula
+
+    return repair_formula(puzzle, data)
+
+
 _REBUILDERS: dict[str, Rebuilder] = {
     "position-v1": _position,
     "walk-v1": _walk,
@@ -125,6 +135,7 @@ _REBUILDERS: dict[str, Rebuilder] = {
     "walk-shorter-v1": _optimal,
     "walk-as-short-v1": _optimal,
     "walk-as-long-v1": _optimal,
+    "repair-fewer-v1": _repair,
 }
 
 
