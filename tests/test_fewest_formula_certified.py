@@ -255,3 +255,47 @@ def test_certified_fewest_changes_by_the_formula_match_brute_force(
     assert claim.certificate is not None
     assert claim.certificate.data["encoding"] == "repair-fewer-v1"
     assert verdict(p, claim.certificate).accepted
+
+
+@costly(0.5, "each example tries every set of up to 2 changes by brute force",
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(st.data())
+def test_recolouring_protecting_and_candidate_lists_match_the_sets_applied(
+        data: st.DataObject) -> None:
+    """Under every other ``repair:`` rule (recolour, protect, a candidate list, remove),
+    the formula has a model exactly when one of the sets of at most f allowed changes,
+    each to a different edge, made by the change-sets checker's own ``applied``, has a
+    walk brute force finds."""
+    from itertools import combinations
+
+    from oracles import expected_walk
+
+    from trailkit.models.checking.repair_changes import allowed_changes, applied
+    from trailkit.models.repair_rules import CandidateEdge
+
+    use = data.draw(st.sampled_from(list(EdgeUse)))
+    p = data.draw(walk_puzzles(use, max_nodes=4, max_edges=3))
+    names = p.nodes
+    listed = tuple(CandidateEdge(data.draw(st.sampled_from(names)),
+                                 data.draw(st.sampled_from(names)),
+                                 data.draw(st.none() | st.sampled_from(p.colour_names)),
+                                 data.draw(st.booleans()))
+                   for _ in range(data.draw(st.integers(0, 3))))
+    rules = RepairRules(add=data.draw(st.sampled_from(["none", "any", listed])),
+                        recolour=data.draw(st.booleans()), remove=data.draw(st.booleans()),
+                        protect=frozenset(data.draw(st.sets(st.sampled_from(names),
+                                                            max_size=1))))
+    p = dataclasses.replace(p, repair=rules)
+    fewer = data.draw(st.integers(0, 2))
+    allowed = allowed_changes(p)
+    assert not isinstance(allowed, str)
+    assume(sum(1 for j in range(fewer + 1) for _ in combinations(allowed, j)) <= 400)
+    found = any(expected_walk(applied(p, combo)) is not None
+                for j in range(fewer + 1) for combo in combinations(allowed, j)
+                if len({c[4] for c in combo if c[0] != "add"}) ==
+                sum(1 for c in combo if c[0] != "add"))
+    built = repair_clauses(p, fewer)
+    if isinstance(built, str):
+        assert found, built
+        return
+    assert _satisfiable(built.clauses) == found

@@ -53,7 +53,7 @@ from trailkit.solvers.tools.repair.changes import Change, changes_json
 
 __all__ = ["FORMULA_SECONDS", "formula_claim", "formula_size"]
 
-FORMULA_SECONDS = 60.0
+FORMULA_SECONDS = 20.0
 """The most time the solver spends refuting the repair formula (within the repair's own
 time limit)."""
 
