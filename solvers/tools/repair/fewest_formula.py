@@ -124,7 +124,9 @@ def formula_claim(puzzle: Puzzle, rules: Any, chosen: Sequence[Change], repaired
         return unproven(f"it has a model: a repair of fewer than {plural(k, 'change')} "
                         "may exist")
     if proof is None:
-        return unproven(f"not refuted within {seconds:g} s")
+        return unproven(f"not refuted within {seconds:g} s" if seconds >= FORMULA_SECONDS
+                        else f"the time limit was reached before it was refuted ({seconds:.1f}"
+                        " s were left after the repair search)")
     certificate = make_certificate(puzzle, formula, proof, DEFAULT_SOLVER)
     if certificate is None:
         return unproven("the proof is too large to check")
