@@ -153,8 +153,9 @@ def test_past_the_limit_the_repair_formula_is_refuted_instead(
 
 
 def test_a_set_without_a_certificate_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A backend that returns unknown for one set: not certified, naming it."""
-    from trailkit.solvers.tools.repair import fewest_certificate
+    """A backend that returns unknown for one set, and no time for the repair formula
+    (tests/test_fewest_formula_certified.py): not certified, naming the set."""
+    from trailkit.solvers.tools.repair import fewest_certificate, fewest_formula
 
     real = fewest_certificate.prove
 
@@ -164,11 +165,13 @@ def test_a_set_without_a_certificate_is_named(monkeypatch: pytest.MonkeyPatch) -
         return real(puzzle, **kwargs)
 
     monkeypatch.setattr(fewest_certificate, "prove", prove)
+    monkeypatch.setattr(fewest_formula, "FORMULA_SECONDS", 0.0)
     claim = repair(load_spec(TWO_PIECES)).claim
     assert claim is not None and not claim.checked
     assert claim.why.startswith("not certified (no unsolvability certificate for add a new "
-                                "domino 2-3: the time limit was reached); rests on the "
-                                "repair search:"), claim.why
+                                "domino 2-3: the time limit was reached; the repair "
+                                "formula: "), claim.why
+    assert "; rests on the repair search:" in claim.why
 
 
 def _either_way(change: dict[str, Any]) -> str:

@@ -194,6 +194,26 @@ def test_an_edited_certificate_is_rejected(
     assert code == 1 and reason in said, said
 
 
+def test_a_set_without_a_certificate_leaves_it_to_the_formula(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A backend that returns unknown for one change set: the formula certifies instead."""
+    from trailkit.models.answer import Status
+    from trailkit.solvers.pipeline.proving import Proof
+
+    real = fewest_certificate.prove
+
+    def prove(puzzle: Any, **kwargs: Any) -> Proof:
+        if puzzle.num_edges == 3 and {puzzle.tail[2], puzzle.head[2]} == {1, 2}:
+            return Proof(Status.UNKNOWN, reason="the time limit was reached")
+        return real(puzzle, **kwargs)
+
+    monkeypatch.setattr(fewest_certificate, "prove", prove)
+    claim = repair(load_spec(TWO_PIECES)).claim
+    assert claim is not None and claim.checked and claim.value == 2, claim
+    assert claim.certificate is not None
+    assert claim.certificate.data["encoding"] == "repair-fewer-v1"
+
+
 def test_a_formula_too_big_says_what_the_claim_rests_on(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(fewest_formula, "LITERAL_LIMIT", 1_000)
