@@ -319,3 +319,40 @@ def test_recolouring_protecting_and_candidate_lists_match_the_sets_applied(
         assert found, built
         return
     assert _satisfiable(built.clauses) == found
+
+
+@costly(0.3, "each example tries every set of up to 2 changes by brute force",
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(st.data())
+def test_the_balance_clauses_of_two_alternating_colours_lose_no_repair(
+        data: st.DataObject) -> None:
+    """Closed walks whose two colours alternate, every edge once (where the balance
+    clauses of :mod:`trailkit.models.checking.repair_balance` join the formula): a model
+    exactly when brute force repairs with at most f changes, recolouring included."""
+    from itertools import combinations
+
+    from oracles import expected_walk
+
+    from trailkit.models.checking.repair_balance import alternating_colours
+    from trailkit.models.checking.repair_changes import allowed_changes, applied
+    from trailkit.models.puzzle import ColourRule
+
+    p = data.draw(walk_puzzles(EdgeUse.EXACTLY_ONCE, max_nodes=4, max_edges=4, closed=True))
+    colours = [data.draw(st.sampled_from([0, 1, 1, 0, -1])) for _ in range(p.num_edges)]
+    p = dataclasses.replace(p, colours=ColourRule.from_cycle(["red", "blue"]),
+                            colour_names=("red", "blue"), colour=colours, first=None,
+                            repair=RepairRules(add="any", recolour=data.draw(st.booleans()),
+                                               remove=data.draw(st.booleans())))
+    assert alternating_colours(p) == ("red", "blue")
+    fewer = data.draw(st.integers(0, 2))
+    allowed = allowed_changes(p)
+    assert not isinstance(allowed, str)
+    found = any(expected_walk(applied(p, combo)) is not None
+                for j in range(fewer + 1) for combo in combinations(allowed, j)
+                if len({c[4] for c in combo if c[0] != "add"}) ==
+                sum(1 for c in combo if c[0] != "add"))
+    built = repair_clauses(p, fewer)
+    if isinstance(built, str):
+        assert found, built
+        return
+    assert _satisfiable(built.clauses) == found

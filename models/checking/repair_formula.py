@@ -26,7 +26,9 @@ change then says which edges are there:
   "untouched" variable each, at most 2 of them true), each where it may start or end.
   They hold for every walk with its "untouched" variables set as named, so they leave
   the models as they were, and they let a solver refute by parity in a few steps what
-  it would otherwise search for over every step.
+  it would otherwise search for over every step; where two colours must alternate on a
+  closed walk, the *balance clauses* of :mod:`trailkit.models.checking.repair_balance`
+  likewise (each node's ends of the two colours as many).
 
 H is the most steps a walk of a changed puzzle can take: its edges, ``m`` plus at most
 ``k`` - 1 new ones (once-only edges); for reusable edges, the (node, colour) states, since
@@ -58,6 +60,7 @@ from trailkit.models.checking.position_encoding import (
     VarMap,
     encode_prefix,
 )
+from trailkit.models.checking.repair_balance import balance_clauses
 from trailkit.models.checking.repair_changes import (
     Key,
     allowed_changes,
@@ -185,6 +188,8 @@ def repair_clauses(puzzle: Puzzle, fewer: int, *, cardinality: str = DEFAULT_CAR
     top = _at_most(extra, selectors, fewer, top, cardinality)
     if puzzle.use is EdgeUse.EXACTLY_ONCE:
         top = _degree_clauses(puzzle, allowed, selectors, extra, top, cardinality)
+        balance, top = balance_clauses(puzzle, allowed, selectors, fewer, top)
+        extra += balance
     return RepairClauses([*clauses, *extra, [vmap.active[0]]], top, whole, vmap,
                          allowed, selectors)
 

@@ -26,6 +26,7 @@ from typing import Any
 from trailkit.models.answer import Claim, Walk
 from trailkit.models.checking.certificates import verdict
 from trailkit.models.checking.certified import Size
+from trailkit.models.checking.repair_balance import alternating_colours
 from trailkit.models.checking.repair_changes import allowed_changes
 from trailkit.models.checking.repair_formula import (
     ENCODING_NAME,
@@ -62,13 +63,16 @@ def formula_size(puzzle: Puzzle, fewer: int) -> Size | str:
     """The size of ``repair-fewer-v1`` with at most ``fewer`` changes under
     ``puzzle.repair``, estimated before it is built (the position encoding of the puzzle
     with every candidate edge, twice the literals for the selectors and the degree
-    clauses), or why it has none."""
+    clauses, and the balance chains of two alternating colours), or why it has none."""
     whole = whole_puzzle(puzzle)
     if isinstance(whole, str):
         return whole
     steps = max(repair_horizon(puzzle, whole.allowed, fewer), 1)
     size = position_size(whole.puzzle, steps)
-    return Size(size.variables + len(whole.allowed), 2 * size.clauses, 2 * size.literals)
+    # the balance chains: per end of each change, up to 8 * fewer + 1 sums, 2 clauses each
+    chains = 2 * len(whole.allowed) * (8 * fewer + 1) if alternating_colours(puzzle) else 0
+    return Size(size.variables + len(whole.allowed) + chains,
+                2 * size.clauses + 2 * chains, 2 * size.literals + 6 * chains)
 
 
 def _too_big(puzzle: Puzzle, fewer: int, limits: Limits) -> str:
