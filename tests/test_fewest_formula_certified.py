@@ -356,3 +356,17 @@ def test_the_balance_clauses_of_two_alternating_colours_lose_no_repair(
         assert found, built
         return
     assert _satisfiable(built.clauses) == found
+
+
+def test_a_recoloured_loop_moves_its_node_twice() -> None:
+    """Two red loops on one node, red and blue alternating: recolouring one loop (-2 at
+    each of its two ends, both on the node) balances it; one change is enough."""
+    from trailkit.models.puzzle import ColourRule, Puzzle
+
+    p = Puzzle.build(edges=[("a", "a", "red"), ("a", "a", "red")], closed=True,
+                     colours=ColourRule.from_cycle(["red", "blue"]))
+    p = dataclasses.replace(p, repair=RepairRules(add="none", recolour=True))
+    built = repair_clauses(p, 1)
+    assert not isinstance(built, str) and _satisfiable(built.clauses)
+    built = repair_clauses(p, 0)
+    assert not isinstance(built, str) and not _satisfiable(built.clauses)

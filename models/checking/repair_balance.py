@@ -65,18 +65,18 @@ def balance_clauses(puzzle: Puzzle, allowed: Sequence[Key], selectors: Sequence[
     for e in range(puzzle.num_edges):
         for end in (puzzle.tail[e], puzzle.head[e]):
             diff[end] += _sign(puzzle.colour_name(e), pair)
-    moves: list[list[tuple[int, int]]] = [[] for _ in range(puzzle.num_nodes)]
+    moves: list[dict[int, int]] = [{} for _ in range(puzzle.num_nodes)]
     for (op, u, v, colour, edge, _), s in zip(allowed, selectors, strict=True):
         old = None if op == "add" else _old_colour(puzzle, edge)
         new = None if op == "remove" else colour
         step = _sign(new, pair) - _sign(old, pair)
-        for end in (index[u], index[v]):
+        for end in (index[u], index[v]):  # a loop moves its node twice
             if step:
-                moves[end].append((s, step))
+                moves[end][s] = moves[end].get(s, 0) + step
     clauses: list[Clause] = []
     for v in range(puzzle.num_nodes):
-        window = fewer * max((abs(amount) for _, amount in moves[v]), default=0)
-        top = _chain(clauses, moves[v], -diff[v], window, top)
+        window = fewer * max((abs(amount) for amount in moves[v].values()), default=0)
+        top = _chain(clauses, list(moves[v].items()), -diff[v], window, top)
     return clauses, top
 
 
