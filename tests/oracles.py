@@ -19,7 +19,7 @@ import sys
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import combinations, pairwise
 from typing import Any
 
 from hypothesis import strategies as st
@@ -454,3 +454,37 @@ def euler_puzzles(draw: st.DrawFn) -> Puzzle:
                   closed=draw(st.booleans()), start=draw(ends), end=draw(ends),
                   edge_ids=[f"e{i}" for i in range(m)] if ids else None,
                   use=EdgeUse.EXACTLY_ONCE)
+
+
+# ------------------------------------------------------------------ repairs
+def oracle_changes(p: Puzzle, remove: bool) -> list[tuple[Any, ...]]:
+    """Every single change of ``add: any`` (and ``remove: true``), on indices."""
+    palette = range(len(p.colours.names)) if p.colours is not None else [-1]
+    out: list[tuple[Any, ...]] = [("add", u, v, c) for u, v in
+                                  combinations(range(p.num_nodes), 2) for c in palette]
+    return out + ([("remove", e) for e in range(p.num_edges)] if remove else [])
+
+
+def changed_puzzle(p: Puzzle, combo: tuple[tuple[Any, ...], ...]) -> Puzzle:
+    """The oracle's own copy of ``p`` with ``combo`` (of :func:`oracle_changes`) made."""
+    drop = {c[1] for c in combo if c[0] == "remove"}
+    keep = [e for e in range(p.num_edges) if e not in drop]
+    adds = [c for c in combo if c[0] == "add"]
+    colour = list(p.colour) if p.colour is not None else [-1] * p.num_edges
+    directed = None if p.directed is None else [p.directed[e] for e in keep] + [False] * len(adds)
+    return dataclasses.replace(
+        p, tail=[p.tail[e] for e in keep] + [c[1] for c in adds],
+        head=[p.head[e] for e in keep] + [c[2] for c in adds],
+        colour=[colour[e] for e in keep] + [c[3] for c in adds], directed=directed,
+        edge_ids=None)
+
+
+def fewest_changes_oracle(p: Puzzle, remove: bool, most: int) -> int | None:
+    """The fewest changes of ``add: any`` (and ``remove: true``), at most ``most``, after
+    which brute force (:func:`expected_walk`) finds a walk; ``None`` past ``most``."""
+    changes = oracle_changes(p, remove)
+    for size in range(most + 1):
+        for combo in combinations(changes, size):
+            if expected_walk(changed_puzzle(p, combo)) is not None:
+                return size
+    return None

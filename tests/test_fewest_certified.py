@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ import pytest
 from budget import costly
 from hypothesis import HealthCheck, assume, given
 from hypothesis import strategies as st
-from oracles import expected_walk, walk_puzzles
+from oracles import fewest_changes_oracle, walk_puzzles
 
 from trailkit.models.answer import Status
 from trailkit.models.puzzle import EdgeUse, Puzzle
@@ -139,22 +138,24 @@ def test_an_edited_certificate_is_rejected_with_its_reason(
     assert code == 1 and reason in said, said
 
 
-def test_past_the_limit_the_claim_says_what_it_rests_on(
+def test_past_the_limit_the_repair_formula_is_refuted_instead(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """64 nodes, any new edge: 2,016 single changes, 2,017 sets to refute."""
+    """64 nodes, any new edge: 2,016 single changes, 2,017 sets to refute, past the
+    limit: one refutation of the repair formula (tests/test_fewest_formula_certified.py)."""
     spec = tmp_path / "wide.yaml"
     names = ", ".join(f"n{i}" for i in range(64))
     spec.write_text(f"trailkit: 1\nkind: trail\nclosed: true\nnodes: [{names}]\n"
                     "edges: [n0 n1, n2 n3]\n", encoding="utf-8")
     code, said = run(["prove", str(spec), "--claim", "fewest-changes"], capsys)
-    assert code == 3
-    assert "unknown: not certified (2,017 change sets to refute; limit 2,000); rests on " \
-        "the repair search: 4 nodes touch an odd number of edges" in said
+    assert code == 0
+    assert "so no repair with at most 1 change of the 2,016 changes the spec's repair " \
+        "rules allow has a walk" in said
 
 
 def test_a_set_without_a_certificate_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A backend that returns unknown for one set: not certified, naming it."""
-    from trailkit.solvers.tools.repair import fewest_certificate
+    """A backend that returns unknown for one set, and no time for the repair formula
+    (tests/test_fewest_formula_certified.py): not certified, naming the set."""
+    from trailkit.solvers.tools.repair import fewest_certificate, fewest_formula
 
     real = fewest_certificate.prove
 
@@ -164,11 +165,13 @@ def test_a_set_without_a_certificate_is_named(monkeypatch: pytest.MonkeyPatch) -
         return real(puzzle, **kwargs)
 
     monkeypatch.setattr(fewest_certificate, "prove", prove)
+    monkeypatch.setattr(fewest_formula, "FORMULA_SECONDS", 0.0)
     claim = repair(load_spec(TWO_PIECES)).claim
     assert claim is not None and not claim.checked
     assert claim.why.startswith("not certified (no unsolvability certificate for add a new "
-                                "domino 2-3: the time limit was reached); rests on the "
-                                "repair search:"), claim.why
+                                "domino 2-3: the time limit was reached; the repair "
+                                "formula: "), claim.why
+    assert "; rests on the repair search:" in claim.why
 
 
 def _either_way(change: dict[str, Any]) -> str:
@@ -211,38 +214,6 @@ def test_the_checker_derives_the_changes_the_repair_search_chooses_from() -> Non
 
 
 # ------------------------------------------------------------------ brute force
-def _oracle_changes(p: Puzzle, remove: bool) -> list[tuple[Any, ...]]:
-    """Every single change of ``add: any`` (and ``remove: true``), on indices."""
-    palette = range(len(p.colours.names)) if p.colours is not None else [-1]
-    out: list[tuple[Any, ...]] = [("add", u, v, c) for u, v in
-                                  combinations(range(p.num_nodes), 2) for c in palette]
-    return out + ([("remove", e) for e in range(p.num_edges)] if remove else [])
-
-
-def _changed(p: Puzzle, combo: tuple[tuple[Any, ...], ...]) -> Puzzle:
-    """The oracle's own copy of ``p`` with ``combo`` made."""
-    drop = {c[1] for c in combo if c[0] == "remove"}
-    keep = [e for e in range(p.num_edges) if e not in drop]
-    adds = [c for c in combo if c[0] == "add"]
-    colour = list(p.colour) if p.colour is not None else [-1] * p.num_edges
-    directed = None if p.directed is None else [p.directed[e] for e in keep] + [False] * len(adds)
-    return dataclasses.replace(
-        p, tail=[p.tail[e] for e in keep] + [c[1] for c in adds],
-        head=[p.head[e] for e in keep] + [c[2] for c in adds],
-        colour=[colour[e] for e in keep] + [c[3] for c in adds], directed=directed,
-        edge_ids=None)
-
-
-def _oracle_fewest(p: Puzzle, remove: bool, most: int) -> int | None:
-    """The fewest changes (at most ``most``) after which brute force finds a walk."""
-    changes = _oracle_changes(p, remove)
-    for size in range(most + 1):
-        for combo in combinations(changes, size):
-            if expected_walk(_changed(p, combo)) is not None:
-                return size
-    return None
-
-
 @pytest.mark.parametrize("use", list(EdgeUse), ids=str)
 @costly(0.1, "each example runs the repair search and refutes every smaller change set",
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
@@ -256,7 +227,7 @@ def test_certified_fewest_changes_match_brute_force(use: EdgeUse, data: st.DataO
     p = data.draw(walk_puzzles(use, max_nodes=4, max_edges=3))
     remove = use is EdgeUse.EXACTLY_ONCE and data.draw(st.booleans())
     p = dataclasses.replace(p, repair=RepairRules(add="any", remove=remove))
-    fewest = _oracle_fewest(p, remove, 2)
+    fewest = fewest_changes_oracle(p, remove, 2)
     assume(fewest in (1, 2))  # a repair to make, of a size brute force can confirm
     result = repair(p, max_changes=2)
     if result.status is RepairStatus.UNKNOWN:

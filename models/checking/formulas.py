@@ -34,6 +34,10 @@ checks the proof against it, and the SAT backend makes its certificates from the
 ``walk-core-v1`` (:mod:`trailkit.models.checking.core_formula`)
     ``walk-v1``'s prefix form with edges used at most once and "some step takes this
     edge" for each edge of a core: no walk uses the whole core (claim ``minimal-core``).
+``repair-fewer-v1`` (:mod:`trailkit.models.checking.repair_formula`)
+    a set of at most k-1 changes the spec's ``repair:`` rules allow and a walk of the
+    puzzle they make: its refutation, with a verified repair of k changes, proves k the
+    fewest (claim ``fewest-changes``).
 
 >>> from trailkit.models.puzzle import EdgeUse, Puzzle
 >>> p = Puzzle.build(edges=[("a", "b"), ("c", "d")], use=EdgeUse.AT_MOST_ONCE, start=["a"],
@@ -126,6 +130,12 @@ def _core(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[st
     return core_formula(puzzle, data)
 
 
+def _repair(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:
+    from trailkit.models.checking.repair_formula import repair_formula
+
+    return repair_formula(puzzle, data)
+
+
 _REBUILDERS: dict[str, Rebuilder] = {
     "position-v1": _position,
     "walk-v1": _walk,
@@ -137,6 +147,7 @@ _REBUILDERS: dict[str, Rebuilder] = {
     "walk-as-short-v1": _optimal,
     "walk-as-long-v1": _optimal,
     "walk-core-v1": _core,
+    "repair-fewer-v1": _repair,
 }
 
 

@@ -278,13 +278,19 @@ class _Builder:
             if use is not EdgeUse.ANY:
                 self._atmost1(lits)
 
+    def _followers(self, e: int, o: int) -> list[tuple[int, int]]:
+        """The oriented edges that may follow edge ``e`` walked in orientation ``o``: they
+        leave where it arrives, with a colour the rule allows after its colour."""
+        at = _ends(self.p, e, o)[1]
+        return [(f, o2) for f, o2 in self.leaving[at]
+                if self.p.colour_may_follow(self._colour(e), self._colour(f))]
+
     def _meet(self) -> None:
         """Consecutive steps meet and obey the colour rule."""
+        followers = {(e, o): self._followers(e, o) for e, o in self.oriented}
         for t in range(self.length - 1):
             for e, o in self.oriented:
-                at = _ends(self.p, e, o)[1]
-                nxt = [self.index[(t + 1, f, o2)] for f, o2 in self.leaving[at]
-                       if self.p.colour_may_follow(self._colour(e), self._colour(f))]
+                nxt = [self.index[(t + 1, f, o2)] for f, o2 in followers[(e, o)]]
                 guard = [-self.active[t + 1]] if self.active else []
                 self.clauses.append([-self.index[(t, e, o)], *guard, *nxt])
 
@@ -296,6 +302,8 @@ class _Builder:
             bad_first = not p.may_come_first(self._colour(e))
             if bad_start or bad_first:
                 self.clauses.append([-self.index[(0, e, o)]])
+            back = [self.index[(0, f, o2)] for f, o2 in self._followers(e, o)] \
+                if p.closed else []
             for t in range(self.length):
                 later = self._unless_more(t)
                 if later is None:
@@ -304,6 +312,4 @@ class _Builder:
                 if not p.may_end(v):
                     self.clauses.append([-x, *later])
                 if p.closed:
-                    back = [self.index[(0, f, o2)] for f, o2 in self.leaving[v]
-                            if p.colour_may_follow(self._colour(e), self._colour(f))]
                     self.clauses.append([-x, *later, *back])

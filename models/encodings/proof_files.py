@@ -105,6 +105,13 @@ _MEANINGS: dict[str, Callable[[Mapping[str, Any]], str]] = {
         "core (that each member is needed, by a witness walk each, is checked by trailkit "
         "check-certificate, not by drat-trim)" if d["core"] else
         "no walk with each edge used at most once takes a step"),
+    "repair-fewer-v1": lambda d: (
+        f"no repair with at most {int(d['changes']) - 1} changes: no set of at most "
+        f"{int(d['changes']) - 1} of the {d['candidates']} changes the spec's repair rules "
+        "allow (a selector variable each) makes a puzzle with a walk; so the certificate's "
+        f"repair of {d['changes']} changes has the fewest (that the allowed changes are "
+        "the spec's, and that the repair and its walk are verified, is checked by trailkit "
+        "check-certificate, not by drat-trim)"),
     "transition-v1": lambda d: "no walk uses every edge exactly once: the puzzle has no walk",
     "transition-v2": lambda d: "no walk uses every edge exactly once: the puzzle has no walk",
 }

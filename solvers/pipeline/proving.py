@@ -29,6 +29,7 @@ from trailkit.models.answer import Answer, Certificate, Claim, Status
 from trailkit.models.checking.certificates import check_certificate, verdict
 from trailkit.models.checking.change_sets import change_sets_verdict
 from trailkit.models.checking.core_certificates import core_verdict
+from trailkit.models.checking.repair_formula import ENCODING_NAME as REPAIR_FORMULA
 from trailkit.models.errors import (
     Location,
     SpecError,
@@ -385,10 +386,11 @@ def _misstated(obj: dict[str, Any], body: dict[str, Any], kind: str) -> str:
         stated.append(f"the file states solutions {obj.get('solutions')!r}, but a "
                       f"{kind} certificate certifies that no walk exists (0 solutions)")
     if obj.get("claim") == "fewest-changes" and obj.get("changes") != 1 and \
-            kind != "change-sets":
+            kind != "change-sets" and body.get("encoding") != REPAIR_FORMULA:
         stated.append(f"the file states changes {obj.get('changes')!r}, but a fewest-changes "
                       f"certificate of type {kind} certifies 1 change (the puzzle as given "
-                      "unsolvable; more take a change-sets certificate)")
+                      "unsolvable; more take a change-sets certificate or a refutation of "
+                      f"{REPAIR_FORMULA})")
     return stated[0] if stated else ""
 
 

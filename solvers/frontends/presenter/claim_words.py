@@ -184,6 +184,9 @@ def fewest_words(claim: Claim) -> str:
         return "the fewest, proven: the puzzle as given has a verified walk"
     if claim.certificate.kind == "change-sets":
         return f"the fewest, proven: every smaller set of changes refuted, {proof_words(claim)}"
+    if claim.certificate.data.get("encoding") == "repair-fewer-v1":
+        return ("the fewest, proven: the repair formula with fewer changes refuted, "
+                f"{proof_words(claim)}")
     return f"the fewest, proven: the original's {proof_words(claim)}"
 
 

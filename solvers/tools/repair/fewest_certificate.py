@@ -11,8 +11,10 @@ rules itself) must accept it before the claim is called proven.
 
 The work is bounded before anything is made: past
 :data:`~trailkit.models.checking.change_sets.SET_LIMIT` sets (the sum of C(n, j), j < k,
-for n candidate changes) the claim is "not certified" and says what the number rests
-on; so it is when a set's certificate cannot be made within the limits.
+for n candidate changes) the claim rests on one refutation of the repair formula instead
+(:mod:`trailkit.solvers.tools.repair.fewest_formula`), and so it does when a set's
+certificate cannot be made within the limits; where that cannot be had either, it is "not
+certified" and says what the number rests on.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from trailkit.solvers.tools.repair.changes import (
     changes_json,
     describe_changes,
 )
+from trailkit.solvers.tools.repair.fewest_formula import formula_claim
 from trailkit.solvers.tools.repair.size_by_size import change_sets
 
 __all__ = ["fewest_claim"]
@@ -53,8 +56,9 @@ def fewest_claim(puzzle: Puzzle, rules: Any, candidates: Sequence[Change],
     rests = f"; rests on the repair search: {rests_on}" if rests_on else ""
     needed = set_count(len(candidates), k)
     if needed > SET_LIMIT:
-        return Claim("fewest-changes", False, value=k, why=(
-            f"not certified ({needed:,} change sets to refute; limit {SET_LIMIT:,}){rests}"))
+        return formula_claim(puzzle, rules, chosen, repaired, walk, limits, minimal=minimal,
+                             rests=rests, sets=f"{needed:,} change sets to refute; limit "
+                             f"{SET_LIMIT:,}")
     began = time.perf_counter()
     sets: list[dict[str, Any]] = []
     for size in range(k):
@@ -70,9 +74,10 @@ def fewest_claim(puzzle: Puzzle, rules: Any, candidates: Sequence[Change],
                 return Claim("fewest-changes", False, value=k, why=(
                     "not certified (a repair of " f"{plural(size, 'change')} exists: "
                     f"{in_puzzle_words(puzzle, describe_changes(puzzle, changes))})"))
-            if isinstance(made, str):
-                return Claim("fewest-changes", False, value=k,
-                             why=f"not certified ({made}){rests}")
+            if isinstance(made, str):  # the one formula may still do
+                return formula_claim(puzzle, rules, chosen, repaired, walk,
+                                     replace(limits, time_limit=time_left(limits, began)),
+                                     minimal=minimal, rests=rests, sets=made)
             sets.append({"changes": changes_json(puzzle, changes),
                          "certificate": made.to_json()})
     data = {"changes": k, "candidates": len(candidates), "sets": sets,
