@@ -66,11 +66,11 @@ def balance_clauses(puzzle: Puzzle, allowed: Sequence[Key], selectors: Sequence[
         for end in (puzzle.tail[e], puzzle.head[e]):
             diff[end] += _sign(puzzle.colour_name(e), pair)
     moves: list[dict[int, int]] = [{} for _ in range(puzzle.num_nodes)]
-    for (op, u, v, colour, edge, _), s in zip(allowed, selectors, strict=True):
+    for (op, tail, head, colour, edge, _), s in zip(allowed, selectors, strict=True):
         old = None if op == "add" else _old_colour(puzzle, edge)
         new = None if op == "remove" else colour
         step = _sign(new, pair) - _sign(old, pair)
-        for end in (index[u], index[v]):  # a loop moves its node twice
+        for end in (index[tail], index[head]):  # a loop moves its node twice
             if step:
                 moves[end][s] = moves[end].get(s, 0) + step
     clauses: list[Clause] = []

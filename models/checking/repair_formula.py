@@ -205,7 +205,7 @@ def _at_most(clauses: list[Clause], lits: Sequence[int], bound: int, top: int,
     enc = CardEnc.atmost(list(lits), bound=bound, top_id=top,
                          encoding=CARDINALITIES[cardinality])
     clauses += enc.clauses
-    return max(top, enc.nv)
+    return max(top, int(enc.nv))
 
 
 def _degree_clauses(puzzle: Puzzle, allowed: Sequence[Key], selectors: Sequence[int],
@@ -215,10 +215,10 @@ def _degree_clauses(puzzle: Puzzle, allowed: Sequence[Key], selectors: Sequence[
     (none if closed), each one where it may start or end. Returns the new top variable."""
     index = {name: i for i, name in enumerate(puzzle.nodes)}
     flips: list[list[int]] = [[] for _ in range(puzzle.num_nodes)]
-    for (op, u, v, *_), s in zip(allowed, selectors, strict=True):
-        if op != "recolour" and u != v:  # a loop, or a new colour, keeps every parity
-            flips[index[u]].append(s)
-            flips[index[v]].append(s)
+    for (op, tail, head, *_), s in zip(allowed, selectors, strict=True):
+        if op != "recolour" and tail != head:  # a loop, or a new colour, keeps every parity
+            flips[index[tail]].append(s)
+            flips[index[head]].append(s)
     untouched: list[int] = []
     for v, degree in enumerate(puzzle.degrees()):
         if degree % 2 == 0:
