@@ -322,3 +322,13 @@ def test_a_layers_count_is_rejected_where_edges_may_not_be_reused(use: EdgeUse) 
     assert verdict(once, claim.certificate).problems == [
         "a layers certificate counts walks that may reuse edges; this puzzle uses each edge "
         f"{use.value.replace('-', ' ')}"]
+
+
+def test_the_count_says_it_counts_the_shortest_walks(capsys: pytest.CaptureFixture[str]
+                                                     ) -> None:
+    """Walks that may reuse planks are endless; ``count`` counts the shortest, and says so
+    with their length, so "1 solution" is not read as "one walk at all"."""
+    code, text, _ = run(["count", str(ROOT / "specs" / "tyre-puzzle" / "restored.yaml")],
+                        capsys)
+    assert code == 0
+    assert "  solutions:      1 (the shortest walks: 25 steps)\n" in text

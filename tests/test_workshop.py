@@ -440,9 +440,11 @@ def test_count_asks_for_failures_and_one_step_is_one_step(served: Served) -> Non
         edge = "trailkit: 1\nkind: trail\nedges: [a b]\n"
         one = c.post("/api/run", json={"op": "solve", "slot": "one", "text": edge}).json()
         proved = c.post("/api/run", json={"op": "prove", "slot": "one", "text": edge}).json()
-    assert ("  solutions:      88\n  count: not certified (no certificate covers this "
-            "count); rests on direct's enumeration\n  failures:       266\n"
-            "  early failures: 23") in counted["text"]
+    assert ("  solutions:      88\n  count: 88 solutions (proven count: BEST theorem "
+            "recomputed, best-formula certificate accepted by the independent checker)\n"
+            "  failures:       266\n  early failures: 23\n  failures: not certified (no "
+            "certificate covers failures); they rest on direct's enumeration") \
+        in counted["text"]
     assert counted["answer"]["failures"] == 266 and counted["answer"]["early_failures"] == 23
     assert ": 1 step, verified" in one["text"] and one["steps_text"] == "1 step"
     assert "walk of 1 step exists" in proved["text"]

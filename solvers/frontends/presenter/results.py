@@ -13,7 +13,7 @@ from typing import Any
 from trailkit.models.answer import Answer, Claim, CrossCheck, Status
 from trailkit.models.counts import CountResult
 from trailkit.models.formats.jsontext import StepsJson
-from trailkit.models.puzzle import Objective, Puzzle
+from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import in_puzzle_words, plural
 from trailkit.solvers.frontends.presenter.claim_words import (
     claim_lines,
@@ -318,8 +318,11 @@ def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: 
 
 
 def _of_length(puzzle: Puzzle, result: CountResult) -> str:
-    """`` (the longest walks: 7 steps)`` after a count of the walks of the best length."""
-    length = result.stats.get("length")
-    if length is None or puzzle.objective is Objective.ANY:
+    """`` (the longest walks: 7 steps)`` after a count of the walks of the best length:
+    under an objective, and where edges may be reused (only the shortest are counted)."""
+    length = result.stats.get("length", result.stats.get("shortest_length"))
+    reusable = puzzle.use is EdgeUse.ANY
+    if length is None or (puzzle.objective is Objective.ANY and not reusable):
         return ""
-    return f" (the {puzzle.objective.value} walks: {plural(int(length), 'step')})"
+    best = "shortest" if reusable else puzzle.objective.value
+    return f" (the {best} walks: {plural(int(length), 'step')})"
