@@ -214,13 +214,20 @@ def test_the_state_limit_says_so_and_what_the_count_rests_on() -> None:
     assert claim.why.endswith("; limit 40); rests on direct's enumeration")
 
 
-def test_a_closed_walk_says_why_its_count_is_not_certified() -> None:
+def test_a_closed_colour_walk_is_counted_by_refutation_not_layers() -> None:
+    """Two planks, red and blue, between a and b, colours alternating, the walk closed:
+    from each end, either plank first and the other back (blue closes onto red), so 4
+    shortest walks of 2 steps; layers say why they cannot count them, the refutation
+    does."""
     puzzle = load_spec_text("trailkit: 1\nkind: walk\nuse: any\nclosed: true\n"
                             "colours: [red, blue]\nedges: [a b red, b a blue]\n")
+    layered = reusable_count_claim(puzzle)
+    assert not layered.checked
+    assert "a closed walk has no layers certificate yet" in layered.why
     claim = count_claim(puzzle)
-    assert not claim.checked
-    assert "a closed walk has no layers certificate yet" in claim.why
-    assert claim.why.endswith("rests on the enumeration")
+    assert claim.checked and claim.value == 4
+    assert claim.certificate is not None
+    assert claim.certificate.data["encoding"] == "walk-as-short-v1"
 
 
 @pytest.mark.parametrize("spec", NO_WALK, ids=lambda p: p.stem)
@@ -332,3 +339,55 @@ def test_the_count_says_it_counts_the_shortest_walks(capsys: pytest.CaptureFixtu
                         capsys)
     assert code == 0
     assert "  solutions:      1 (the shortest walks: 25 steps)\n" in text
+
+
+CLOSED_REUSABLE = ("trailkit: 1\nkind: walk\nuse: any\nclosed: true\n"
+                   "edges: [a b, b c, c a, a b, c d]\n")
+
+
+def _closed_shortest_by_brute_force(puzzle: Puzzle) -> int:
+    """The number of shortest closed walks (a start and a sequence of edges, each step
+    along an edge from where the walk stands, back at the start), by trying every
+    sequence of 1, 2, ... steps."""
+    steps = [(u, v, e) for e, (u, v) in enumerate(zip(puzzle.tail, puzzle.head, strict=True))]
+    moves = [(u, v) for u, v, _ in steps] + [(v, u) for u, v, e in steps
+                                              if not puzzle.is_directed(e)]
+    edge_of = [e for *_, e in steps] + [e for u, v, e in steps if not puzzle.is_directed(e)]
+    for length in range(1, 6):
+        total = 0
+        for start in range(puzzle.num_nodes):
+            ends = {(start,): 1}
+            for _ in range(length):
+                after: dict[tuple[int], int] = {}
+                for (at,), ways in ends.items():
+                    for (u, v), _e in zip(moves, edge_of, strict=True):
+                        if u == at:
+                            after[(v,)] = after.get((v,), 0) + ways
+                ends = after
+            total += ends.get((start,), 0)
+        if total:
+            return total
+    return 0
+
+
+def test_closed_walks_reusing_edges_are_counted_by_refutation(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Layers cannot count closed walks (their states would have to remember where the walk
+    began); the shortest ones are listed and every other walk of as few steps refuted
+    (``walk-as-short-v1``), and the number agrees with brute force."""
+    spec = tmp_path / "closed.yaml"
+    spec.write_text(CLOSED_REUSABLE)
+    puzzle = load_spec(spec)
+    result = count(puzzle, "direct", crosscheck=None)
+    [claim] = result.claims
+    assert claim.checked and claim.certificate is not None
+    assert claim.certificate.data["encoding"] == "walk-as-short-v1"
+    assert claim.value == result.solutions == _closed_shortest_by_brute_force(puzzle)
+    out = tmp_path / "count.json"
+    code, _ = _prove(spec, out, capsys)
+    assert code == 0
+    edited = json.loads(out.read_text())
+    edited["solutions"] = edited["certificate"]["solutions"] = result.solutions + 1
+    out.write_text(json.dumps(edited))
+    code, text, _ = run(["check-certificate", str(spec), str(out)], capsys)
+    assert code == 1 and text.startswith("rejected:")

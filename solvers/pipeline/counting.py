@@ -141,7 +141,7 @@ def certified_count(puzzle: Puzzle, result: CountResult, limits: Limits) -> Clai
     claim = None
     if puzzle.use is EdgeUse.ANY or formula_applies(puzzle) or not (
             refutation_applies(puzzle, count=True) or result.solutions > AUTO_COUNT):
-        length = result.stats.get("length")
+        length = result.stats.get("length", result.stats.get("shortest_length"))
         claim = count_claim(puzzle, limits, limit=AUTO_COUNT, rests_on=rests_on,
                             length=int(length) if isinstance(length, int) else None)
     if result.solutions == 0 and (claim is None or not claim.checked):

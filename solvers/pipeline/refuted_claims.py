@@ -56,7 +56,7 @@ from trailkit.solvers.pipeline.formula_claims import (
     formula_count_claim,
     unproven,
 )
-from trailkit.solvers.pipeline.layered_count import reusable_count_claim
+from trailkit.solvers.pipeline.layered_count import reusable_count_claim, zero_count_claim
 
 __all__ = ["CLAIM_SECONDS", "COUNT_LIMIT", "LITERAL_LIMIT", "capped", "checked_claim",
            "count_claim", "longest_claim", "only_walk_claim", "refutation_applies",
@@ -117,7 +117,11 @@ def count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *, limit: int = COUN
     ``by_refutation`` insists on the refutation. Walks that may reuse edges (their
     shortest walks counted) are :mod:`~trailkit.solvers.pipeline.layered_count`'s."""
     if puzzle.use is EdgeUse.ANY:
-        return reusable_count_claim(puzzle, limits, rests_on=rests_on or "the enumeration")
+        claim = reusable_count_claim(puzzle, limits, rests_on=rests_on or "the enumeration")
+        if claim.checked or not puzzle.closed:
+            return claim
+        return _closed_reusable_count(puzzle, limits, limit, rests_on or "the enumeration",
+                                      length)
     if formula_applies(puzzle) and not by_refutation:
         return formula_count_claim(puzzle, limits, rests_on=rests_on or FORMULA_RESTS_ON)
     rests_on = rests_on or "the enumeration"
@@ -140,6 +144,21 @@ def count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *, limit: int = COUN
         raise VerificationFailure(f"direct found no best walk, but a walk of "
                                   f"{plural(len(found[0]), 'step')} exists")
     return _count_certified(puzzle, found, proof, rests_on)
+
+
+def _closed_reusable_count(puzzle: Puzzle, limits: Limits, limit: int, rests_on: str,
+                           length: int | None) -> Claim:
+    """The count of a closed walk's shortest walks when edges may be reused: no ``layers``
+    certificate covers it (its states would have to remember where the walk began), so the
+    walks of the shortest ``length`` are listed and ``walk-as-short-v1`` with each blocked
+    is refuted, as under ``objective: shortest``; no walk at all, by the unsolvability
+    certificate."""
+    best, unknown = _best_length(puzzle, limits) if length is None else (length, "")
+    if unknown:
+        return Claim("count", False, why=unproven(unknown, rests_on))
+    if best is None:
+        return zero_count_claim(puzzle, limits, rests_on=rests_on)
+    return _best_count(puzzle, limits, limit, rests_on, best)
 
 
 def _listing_stopped(result: Verdict, limit: int) -> str:
