@@ -7,7 +7,8 @@ for ``unique`` false a verified second walk) or carries a ``why`` that says it i
 certified and names what it rests on instead. The words an answer prints never say
 "proven" without the certificate that proves it. How many are checked is measured by
 ``tests/bench/bench_claim_coverage.py``, not asserted here, except for ``solve``'s claims
-(the best walk, and whether it is the only one), which are all certified.
+(the best walk, and whether it is the only one), ``count``'s own claim (made up to 1,000
+walks) and the cores' claims, which are all certified.
 """
 
 from __future__ import annotations
@@ -71,6 +72,7 @@ def answers(puzzle: Puzzle) -> list[Claim]:
         made += answer.claims
     counted = count(puzzle, "direct", LIMITS, crosscheck=None)
     never_bare(count_text(puzzle, counted, None, failures=False))
+    assert all(claim.checked for claim in counted.claims), counted.claims
     made += counted.claims
     if solve(puzzle, "direct", LIMITS, crosscheck=None).status is Status.UNSOLVABLE:
         fixed = repair(puzzle, limits=LIMITS)
@@ -79,6 +81,7 @@ def answers(puzzle: Puzzle) -> list[Claim]:
                 fixed.changes, fixed.original, minimal=fixed.minimal, proof=fixed.proof))
         core = explain(puzzle, LIMITS).core
         if core is not None and core.edges:
+            assert core.claim().checked, core.claim()
             made.append(core.claim())
     return made
 
