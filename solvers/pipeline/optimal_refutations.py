@@ -39,9 +39,8 @@ from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Limits
 from trailkit.solvers.backends.sat.runner import (
     DEFAULT_SOLVER,
-    SolverTimeout,
     Verdict,
-    run_guarded,
+    run_or_stopped,
 )
 from trailkit.solvers.backends.sat.walk_proof import refute_longer, refute_optimal
 from trailkit.solvers.pipeline.refuted_claims import (
@@ -106,11 +105,9 @@ def empty_unique_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *
     why = too_big(puzzle, limits)
     if why:
         return Claim("unique", False, why=unproven(why, rests_on))
-    try:
-        result, other, proof = run_guarded(lambda d: refute_longer(
-            puzzle, DEFAULT_SOLVER, d, 0), DEFAULT_SOLVER, limits.time_limit)
-    except SolverTimeout:
-        result, other, proof = Verdict.INTERRUPTED, None, None
+    result, other, proof = run_or_stopped(lambda d: refute_longer(
+        puzzle, DEFAULT_SOLVER, d, 0), DEFAULT_SOLVER, limits.time_limit) or (
+        Verdict.INTERRUPTED, None, None)
     if result is Verdict.SAT and other is not None:
         if verify(puzzle, other):
             raise VerificationFailure("the solver's walk of some steps breaks the rules")
@@ -149,11 +146,8 @@ def _why_not(puzzle: Puzzle, walk: Walk, limits: Limits, *, longest: bool) -> st
 def _refute(puzzle: Puzzle, encoding: str, walk: Walk, limits: Limits
             ) -> tuple[Verdict, Walk | None, list[str] | None]:
     """:func:`refute_optimal` with CaDiCaL, within the time limit."""
-    try:
-        return run_guarded(lambda d: refute_optimal(puzzle, DEFAULT_SOLVER, d, encoding,
-                                                    walk), DEFAULT_SOLVER, limits.time_limit)
-    except SolverTimeout:
-        return Verdict.INTERRUPTED, None, None
+    return run_or_stopped(lambda d: refute_optimal(puzzle, DEFAULT_SOLVER, d, encoding, walk),
+                          DEFAULT_SOLVER, limits.time_limit) or (Verdict.INTERRUPTED, None, None)
 
 
 def _certified(puzzle: Puzzle, claim: str, encoding: str, walk: Walk,

@@ -46,9 +46,8 @@ from trailkit.solvers.backends.direct.orientation_list import formula_applies
 from trailkit.solvers.backends.registry import get_backend
 from trailkit.solvers.backends.sat.runner import (
     DEFAULT_SOLVER,
-    SolverTimeout,
     Verdict,
-    run_guarded,
+    run_or_stopped,
 )
 from trailkit.solvers.backends.sat.walk_proof import enumerate_best, enumerate_walks, refute_longer
 from trailkit.solvers.pipeline.formula_claims import (
@@ -193,12 +192,9 @@ def _best_count(puzzle: Puzzle, limits: Limits, limit: int, rests_on: str,
     if why:
         return Claim("count", False, why=unproven(why, rests_on))
     empty = [Walk((v,), ()) for v in puzzle.empty_walk_nodes()] if not length else []
-    try:
-        result, walks, proof = run_guarded(lambda d: enumerate_best(
-            puzzle, DEFAULT_SOLVER, d, encoding, length, limit - len(empty)),
-            DEFAULT_SOLVER, limits.time_limit)
-    except SolverTimeout:
-        result, walks, proof = Verdict.INTERRUPTED, [], None
+    result, walks, proof = run_or_stopped(lambda d: enumerate_best(
+        puzzle, DEFAULT_SOLVER, d, encoding, length, limit - len(empty)),
+        DEFAULT_SOLVER, limits.time_limit) or (Verdict.INTERRUPTED, [], None)
     better = next((w for w in walks if len(w) != length), None)
     if better is not None:
         raise VerificationFailure(
@@ -218,11 +214,8 @@ def _best_count(puzzle: Puzzle, limits: Limits, limit: int, rests_on: str,
 def _enumerate(puzzle: Puzzle, limits: Limits, limit: int
                ) -> tuple[Verdict, list[Walk], list[str] | None]:
     """:func:`enumerate_walks` with CaDiCaL, within the time limit."""
-    try:
-        return run_guarded(lambda d: enumerate_walks(puzzle, DEFAULT_SOLVER, d, limit),
-                           DEFAULT_SOLVER, limits.time_limit)
-    except SolverTimeout:
-        return Verdict.INTERRUPTED, [], None
+    return run_or_stopped(lambda d: enumerate_walks(puzzle, DEFAULT_SOLVER, d, limit),
+                          DEFAULT_SOLVER, limits.time_limit) or (Verdict.INTERRUPTED, [], None)
 
 
 def _count_certified(puzzle: Puzzle, walks: list[Walk], proof: list[str],
@@ -280,12 +273,9 @@ def longest_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
     why = refutation_applies(puzzle, longest=True) or too_big(puzzle, limits)
     if why:
         return Claim("longest", False, value=len(walk), why=unproven(why, rests_on))
-    try:
-        result, longer, proof = run_guarded(
-            lambda d: refute_longer(puzzle, DEFAULT_SOLVER, d, len(walk)), DEFAULT_SOLVER,
-            limits.time_limit)
-    except SolverTimeout:
-        result, longer, proof = Verdict.INTERRUPTED, None, None
+    result, longer, proof = run_or_stopped(
+        lambda d: refute_longer(puzzle, DEFAULT_SOLVER, d, len(walk)), DEFAULT_SOLVER,
+        limits.time_limit) or (Verdict.INTERRUPTED, None, None)
     if result is Verdict.SAT and longer is not None:
         raise VerificationFailure(f"{rests_on} called a walk of {plural(len(walk), 'step')} "
                                   f"the longest, but one of {len(longer)} exists")

@@ -43,7 +43,8 @@ from trailkit.solvers.support.interrupts import (
 from trailkit.solvers.support.signs import BUILDING, SOLVING, sign
 
 __all__ = ["DEFAULT_SOLVER", "Deadline", "SolverTimeout", "Verdict", "available_solvers",
-           "can_interrupt", "can_prove", "resolve_solver", "run_guarded", "solve_call"]
+           "can_interrupt", "can_prove", "resolve_solver", "run_guarded", "run_or_stopped",
+           "solve_call"]
 
 DEFAULT_SOLVER = "cadical195"
 """CaDiCaL 1.9.5, the newest CaDiCaL in python-sat 1.9 that logs proofs."""
@@ -175,6 +176,17 @@ def solve_call(solver: Solver, name: str, assumptions: Sequence[int] = (),
         raise
     solver.clear_interrupt()
     return {True: Verdict.SAT, False: Verdict.UNSAT}.get(result, Verdict.INTERRUPTED)
+
+
+def run_or_stopped(job: Callable[[Deadline], T], name: str, seconds: float | None
+                   ) -> T | None:
+    """:func:`run_guarded`, or ``None`` when the time limit killed the job: for the
+    certificate makers, to whom a job stopped is an answer ("not certified: the time limit
+    was reached"), not an error."""
+    try:
+        return run_guarded(job, name, seconds)
+    except SolverTimeout:
+        return None
 
 
 def run_guarded(job: Callable[[Deadline], T], name: str, seconds: float | None) -> T:

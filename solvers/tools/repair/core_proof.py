@@ -31,9 +31,8 @@ from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.backends.sat.runner import (
     DEFAULT_SOLVER,
-    SolverTimeout,
     Verdict,
-    run_guarded,
+    run_or_stopped,
 )
 from trailkit.solvers.backends.sat.walk_proof import refute_core
 from trailkit.solvers.pipeline.refuted_claims import capped, too_big
@@ -86,12 +85,9 @@ def core_refutation(puzzle: Puzzle, core: Sequence[int], limits: Limits) -> Cert
     if why:
         return why
     limits = capped(limits)
-    try:
-        result, walk, proof = run_guarded(
-            lambda d: refute_core(puzzle, DEFAULT_SOLVER, d, list(core)), DEFAULT_SOLVER,
-            limits.time_limit)
-    except SolverTimeout:
-        result, walk, proof = Verdict.INTERRUPTED, None, None
+    result, walk, proof = run_or_stopped(
+        lambda d: refute_core(puzzle, DEFAULT_SOLVER, d, list(core)), DEFAULT_SOLVER,
+        limits.time_limit) or (Verdict.INTERRUPTED, None, None)
     if result is Verdict.SAT and walk is not None:
         if not check_witness(puzzle, walk, core):
             raise VerificationFailure("CP-SAT called a set of edges a core, but a verified "

@@ -43,10 +43,9 @@ from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.backends.sat.runner import (
     DEFAULT_SOLVER,
     Deadline,
-    SolverTimeout,
     Verdict,
     new_solver,
-    run_guarded,
+    run_or_stopped,
     solve_call,
 )
 from trailkit.solvers.pipeline.refuted_claims import LITERAL_LIMIT, with_claim
@@ -116,11 +115,8 @@ def formula_claim(puzzle: Puzzle, rules: Any, chosen: Sequence[Change], repaired
         if not isinstance(allowed, str) else [allowed]
     if isinstance(formula, list):
         return unproven(formula[0])
-    try:
-        result, proof = run_guarded(lambda d: _refute(formula.clauses, d), DEFAULT_SOLVER,
-                                    seconds)
-    except SolverTimeout:
-        result, proof = Verdict.INTERRUPTED, None
+    result, proof = run_or_stopped(lambda d: _refute(formula.clauses, d), DEFAULT_SOLVER,
+                                   seconds) or (Verdict.INTERRUPTED, None)
     if result is Verdict.SAT:
         if minimal:
             raise VerificationFailure(f"the repair search proved {k} changes the fewest, "
