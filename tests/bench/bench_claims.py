@@ -39,36 +39,34 @@ def timed(function, *args, **kwargs) -> tuple[float, object]:
     return time.perf_counter() - began, value
 
 
-def both(puzzle, limits: Limits) -> tuple[float, float, object]:
-    """Median seconds of ``solve`` with claims, without, and the answer."""
-    made = solving.answer_claims
-    first, answer = timed(solving.solve, puzzle, "direct", limits, None)
+def interleaved(call, module, name: str, off) -> tuple[float, float, object]:
+    """Median seconds of ``call()`` as it is and with ``module.name`` replaced by ``off``
+    (the claims left out), interleaved so a busy machine weighs on both alike; and the
+    result. One run each when a call takes over a second."""
+    made = getattr(module, name)
+    first, result = timed(call)
     runs = 1 if first > 1 else 5
     with_claims, without = [first], []
     for i in range(runs):
-        solving.answer_claims = lambda *a, **k: ()
-        without.append(timed(solving.solve, puzzle, "direct", limits, None)[0])
-        solving.answer_claims = made
+        setattr(module, name, off)
+        without.append(timed(call)[0])
+        setattr(module, name, made)
         if i + 1 < runs:
-            with_claims.append(timed(solving.solve, puzzle, "direct", limits, None)[0])
-    return statistics.median(with_claims), statistics.median(without), answer
+            with_claims.append(timed(call)[0])
+    return statistics.median(with_claims), statistics.median(without), result
+
+
+def both(puzzle, limits: Limits) -> tuple[float, float, object]:
+    """``solve`` (direct, no cross-check) with its claims and without."""
+    return interleaved(lambda: solving.solve(puzzle, "direct", limits, None), solving,
+                       "answer_claims", lambda *a, **k: ())
 
 
 def count_both(puzzle, limits: Limits) -> tuple[float, float, object]:
-    """Median seconds of ``count`` (direct, no cross-check) with its count claim made and
-    checked, without it, and the result; as :func:`both`, interleaved."""
-    made = counting.certified_count
-    first, result = timed(counting.count, puzzle, "direct", limits, crosscheck=None)
-    runs = 1 if first > 1 else 5
-    with_claims, without = [first], []
-    for i in range(runs):
-        counting.certified_count = lambda *a, **k: None
-        without.append(timed(counting.count, puzzle, "direct", limits, crosscheck=None)[0])
-        counting.certified_count = made
-        if i + 1 < runs:
-            with_claims.append(timed(counting.count, puzzle, "direct", limits,
-                                     crosscheck=None)[0])
-    return statistics.median(with_claims), statistics.median(without), result
+    """``count`` (direct, no cross-check) with its count claim made and checked, and
+    without."""
+    return interleaved(lambda: counting.count(puzzle, "direct", limits, crosscheck=None),
+                       counting, "certified_count", lambda *a, **k: None)
 
 
 def counts(limits: Limits) -> None:
