@@ -88,6 +88,38 @@ def counts(limits: Limits) -> None:
           f"{statistics.median(ratios):.2f}, largest {max(ratios):.2f}")
 
 
+WHOLE = """import sys
+from trailkit.solvers.frontends.cli import main
+from trailkit.solvers.pipeline import counting
+if sys.argv[1] == "off":
+    counting.certified_count = lambda *a, **k: None
+sys.exit(main(["count", sys.argv[2], "--time-limit", "20"]))
+"""
+
+
+def whole_commands(runs: int = 3) -> None:
+    """``trailkit count SPEC`` as a user runs it (a new process: start-up, reading,
+    counting, the claim, the words), with the claim and without, interleaved, medians of
+    ``runs``; specs whose count takes over a second are left out (the claim's share is
+    then the in-process table's)."""
+    import subprocess
+
+    ratios = []
+    for path in sorted([*ROOT.glob("specs/*.yaml"), *ROOT.glob("specs/*/*.yaml")]):
+        if timed(counting.count, load_spec(str(path)), "direct", Limits(time_limit=20),
+                 crosscheck=None)[0] > 1:
+            continue
+        times: dict[str, list[float]] = {"on": [], "off": []}
+        for _ in range(runs):
+            for mode in ("on", "off"):
+                times[mode].append(timed(subprocess.run, [sys.executable, "-c", WHOLE, mode,
+                                                          str(path)], capture_output=True)[0])
+        ratios.append(statistics.median(times["on"]) / statistics.median(times["off"]))
+    print(f"\n{len(ratios)} specs as whole commands (trailkit count SPEC, medians of {runs}): "
+          f"median ratio with/without the claim {statistics.median(ratios):.2f}, "
+          f"largest {max(ratios):.2f}")
+
+
 def main() -> None:
     limits = Limits(time_limit=float(sys.argv[1]) if len(sys.argv) > 1 else 20.0)
     ratios = []
@@ -116,6 +148,7 @@ def main() -> None:
               f"{statistics.median(checks) * 1000:.1f} ms")
 
     counts(limits)
+    whole_commands()
     refutations()
 
 
