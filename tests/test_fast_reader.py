@@ -177,3 +177,23 @@ def test_uniform_edge_lists_read_as_line_by_line(rows: list[list[str]], gap: str
         return columns, problems
 
     assert read(text) == read(slow_text)
+
+
+@pytest.mark.parametrize("text", [
+    "trailkit: 1\nkind: trail\nedges:\n- a a\n\n",  # found by Hypothesis in CI
+    "trailkit: 1\nedges:\n- a b\n\n\nkind: trail\n",
+])
+def test_blank_lines_after_the_list_are_still_the_fast_reader_s(text: str) -> None:
+    """Blank lines after the edge list (a file's trailing newline twice, or a gap before
+    the next key) do not send a plain spec to the full reader; and both agree."""
+    assert readers_agree(text, generated=True) == "fast"
+
+
+@pytest.mark.parametrize("text", [
+    "trailkit: 1\nkind: trail\nedges:\n- a b\n\n- c d\n",
+    "trailkit: 1\nedges:\n- a b\n\n# a comment\n- c d\nkind: trail\n",
+])
+def test_a_list_that_goes_on_after_a_gap_is_the_full_reader_s(text: str) -> None:
+    """The list continued after a blank line or a comment is left to the full reader,
+    which reads every item."""
+    assert readers_agree(text) == "full"
