@@ -16,8 +16,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -27,6 +25,7 @@ from budget import costly
 from hypothesis import HealthCheck, assume, event, given
 from hypothesis import strategies as st
 from oracles import walk_puzzles
+from outside_tools import tool
 
 from trailkit.models.answer import Status, Walk
 from trailkit.models.checking.core_certificates import core_verdict
@@ -57,13 +56,6 @@ edges: [a b red, b c red, c d blue]
 # The same with a blue loop at b: a -red-> b -blue-> b -red-> c -blue-> d walks it all.
 TWO_REDS_LOOPED = TWO_REDS.replace("c d blue]", "c d blue, b b blue]")
 
-
-def tool(variable: str, name: str) -> str | None:
-    """An outside checker, from ``$variable`` or ``PATH`` (never bundled)."""
-    given_path = os.environ.get(variable)
-    if given_path and Path(given_path).is_file():
-        return given_path
-    return shutil.which(name)
 
 
 def certificate_file(spec: Path, tmp_path: Path, *, drup: bool = False

@@ -16,8 +16,6 @@ oracle on random puzzles, and drat-trim reads the ``--proof-dir`` files when ins
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 from collections import Counter
 from pathlib import Path
@@ -27,6 +25,7 @@ import pytest
 from budget import costly
 from hypothesis import HealthCheck, given
 from oracles import tiny_puzzles
+from outside_tools import tool
 
 from trailkit.models.answer import Certificate, Walk
 from trailkit.models.checking.certificates import verdict
@@ -70,7 +69,6 @@ use: at-most-once
 objective: shortest
 edges: [a b, b c]
 """
-DRAT_TRIM = os.environ.get("DRAT_TRIM", "/work/tools/drat-trim/drat-trim")
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
@@ -307,7 +305,7 @@ def test_proof_dir_files_say_what_they_mean_and_drat_trim_verifies_them(
     assert len(said) == 1 and meaning in said[0], said
     if text == EMPTY:
         assert "with the 2 empty walks listed beside them" in said[0]
-    trim = DRAT_TRIM if Path(DRAT_TRIM).is_file() else shutil.which("drat-trim")
+    trim = tool("DRAT_TRIM", "drat-trim")
     if trim is not None:
         done = subprocess.run([trim, str(cnf), str(folder / "proof.drat")],
                               capture_output=True, text=True, timeout=120, check=False)

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +25,7 @@ from budget import costly
 from hypothesis import HealthCheck, assume, given
 from hypothesis import strategies as st
 from oracles import fewest_changes_oracle, walk_puzzles
+from outside_tools import tool
 from pysat.solvers import Solver
 
 from trailkit.models.answer import Certificate
@@ -43,8 +42,6 @@ from trailkit.solvers.tools.repair.fewest_changes import RepairStatus, repair
 ROOT = Path(__file__).resolve().parent.parent
 DOUBLE_NINE = ROOT / "specs" / "dominoes" / "double-nine.yaml"
 TWO_PIECES = ROOT / "specs" / "dominoes" / "two-pieces.yaml"
-DRAT_TRIM = os.environ.get("DRAT_TRIM") or shutil.which("drat-trim") or \
-    "/work/tools/drat-trim/drat-trim"
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
@@ -93,12 +90,13 @@ def test_the_proof_files_say_what_they_refute_and_drat_trim_agrees(
                       str(folder), "--lrat"], capsys)
     assert code == 0 and "proof files written" in said, said
     cnf = (folder / "formula.cnf").read_text()
-    assert "c its refutation means: no repair with at most 1 changes: no set of at most " \
+    assert "c its refutation means: no repair with at most 1 change: no set of at most " \
         "1 of the 6 changes the spec's repair rules allow" in cnf
     assert "= chosen: adding a domino 1-3" in cnf
-    if not Path(DRAT_TRIM).is_file():
-        pytest.skip("drat-trim is not installed")
-    checked = subprocess.run([DRAT_TRIM, str(folder / "formula.cnf"),
+    trim = tool("DRAT_TRIM", "drat-trim")
+    if trim is None:
+        pytest.skip("drat-trim is not installed ($DRAT_TRIM or PATH)")
+    checked = subprocess.run([trim, str(folder / "formula.cnf"),
                               str(folder / "proof.drat")], capture_output=True, text=True,
                              timeout=300, check=False)
     assert "s VERIFIED" in checked.stdout

@@ -12,13 +12,13 @@ be refused by ``cake_lpr`` and by trailkit's LRAT checker.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 from once_only_specs import CHAIN, CLOSED, COLOURED, ONE_TRAIL
+from outside_tools import tool
 
 from trailkit.models.checking.drup import check_drup
 from trailkit.models.checking.lrat import check_lrat_files, read_dimacs
@@ -60,13 +60,6 @@ CASES = [
      "edges: [a b, b c]\n", "unique", "no walk of more than 0 steps"),
 ]
 
-
-def tool(variable: str, name: str) -> str | None:
-    """An outside checker, from ``$variable`` or ``PATH`` (never bundled)."""
-    given = os.environ.get(variable)
-    if given and Path(given).is_file():
-        return given
-    return shutil.which(name)
 
 
 def lrat_check() -> str | None:

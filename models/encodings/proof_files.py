@@ -24,6 +24,7 @@ from typing import Any
 from trailkit.models.answer import Certificate
 from trailkit.models.errors import VerificationFailure
 from trailkit.models.puzzle import Puzzle
+from trailkit.models.support.words import plural
 
 __all__ = ["ALL", "FORMULA", "LRAT", "PROOF", "formula_file", "lrat_certificate", "lrat_file",
            "proof_file"]
@@ -106,12 +107,12 @@ _MEANINGS: dict[str, Callable[[Mapping[str, Any]], str]] = {
         "check-certificate, not by drat-trim)" if d["core"] else
         "no walk with each edge used at most once takes a step"),
     "repair-fewer-v1": lambda d: (
-        f"no repair with at most {int(d['changes']) - 1} changes: no set of at most "
+        f"no repair with at most {plural(int(d['changes']) - 1, 'change')}: no set of at most "
         f"{int(d['changes']) - 1} of the {d['candidates']} changes the spec's repair rules "
         "allow (a selector variable each) makes a puzzle with a walk; so the certificate's "
-        f"repair of {d['changes']} changes has the fewest (that the allowed changes are "
-        "the spec's, and that the repair and its walk are verified, is checked by trailkit "
-        "check-certificate, not by drat-trim)"),
+        f"repair of {plural(int(d['changes']), 'change')} has the fewest (that the allowed "
+        "changes are the spec's, and that the repair and its walk are verified, is checked "
+        "by trailkit check-certificate, not by drat-trim)"),
     "transition-v1": lambda d: "no walk uses every edge exactly once: the puzzle has no walk",
     "transition-v2": lambda d: "no walk uses every edge exactly once: the puzzle has no walk",
 }
