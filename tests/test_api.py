@@ -39,10 +39,36 @@ def test_the_api_itself_warns_about_nothing() -> None:
         importlib.import_module("trailkit.solvers.api")
 
 
-def test_the_python_page_imports_only_from_the_api() -> None:
+def test_the_python_page_uses_the_short_face() -> None:
+    """docs/python.md shows ``import trailkit as tk`` and imports nothing else of trailkit."""
     from pathlib import Path
 
     page = (Path(__file__).resolve().parent.parent / "docs" / "python.md").read_text()
-    imports = [line for line in page.splitlines() if line.startswith(">>> from trailkit")]
-    assert imports and all(line.startswith(">>> from trailkit.solvers.api import ")
-                           for line in imports), imports
+    imports = [line for line in page.splitlines()
+               if line.startswith((">>> from trailkit", ">>> import trailkit"))]
+    assert imports == [">>> import trailkit as tk"], imports
+
+
+def test_the_short_face_gives_every_name_of_the_api() -> None:
+    import trailkit as tk
+
+    assert sorted(api.__all__) == dir(tk)
+    for name in api.__all__:
+        assert getattr(tk, name) is getattr(api, name), name
+    namespace: dict[str, object] = {}
+    exec("from trailkit import *", namespace)
+    assert set(api.__all__) <= set(namespace)
+    with pytest.raises(AttributeError, match=r"trailkit\.solvers\.api\.__all__"):
+        tk.no_such_name  # noqa: B018
+
+
+def test_importing_trailkit_loads_nothing_it_does_not_use() -> None:
+    """``import trailkit`` is cheap: the API (and OR-Tools behind it) loads on first use,
+    so the command line and ``import trailkit.models`` do not pay for it."""
+    import subprocess
+
+    code = ("import sys, trailkit; print(sorted(m for m in sys.modules "
+            "if m.startswith(('trailkit.solvers', 'ortools', 'pysat'))))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "[]"

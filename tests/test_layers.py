@@ -23,6 +23,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {"models": "trailkit.models", "solvers": "trailkit.solvers"}
+#: The package ``trailkit`` itself, the short face (``import trailkit as tk``), whose file
+#: sits in this folder (``pyproject.toml`` maps it there).
+FACE = ROOT / "solvers" / "face"
 
 #: Units from the bottom up, one folder each (or one module where a folder holds two
 #: layers): a unit may import units of lower layers only.
@@ -44,6 +47,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("trailkit.solvers.frontends.cli", "trailkit.solvers.api",
      # 0.1's import paths, kept working with a warning (trailkit.solvers.api.MOVED)
      "trailkit.solvers.repair", "trailkit.solvers.drawing", "trailkit.solvers.interchange"),
+    ("trailkit",),  # the short face: every name of trailkit.solvers.api, on first use
 )
 
 #: Unit arrows that break the rules today, each to be removed as it is fixed (issue 20).
@@ -51,6 +55,8 @@ KNOWN: set[tuple[str, str]] = set()
 
 
 def module_name(path: Path) -> str:
+    if path.parent == FACE:
+        return "trailkit"
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
     parts = [*PACKAGES[parts[0]].split("."), *parts[1:]]
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
