@@ -109,4 +109,5 @@ def get_backend(name: str | BackendName) -> Backend:
             f"backend {base!r} needs the package {entry.package!r} "
             f"({pip_install(entry.package)}): {exc}") from exc
     cls = getattr(module, entry.cls)
-    return cls(option) if entry.takes_option else cls()
+    backend: Backend = cls(option) if entry.takes_option else cls()
+    return backend

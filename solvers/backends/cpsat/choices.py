@@ -96,7 +96,7 @@ def fewest_choices(extended: Puzzle, choices: EdgeChoices, limits: Limits, *,
     began = time.perf_counter()
     enc = encode(extended, break_symmetry=False)
     model = enc.model
-    model.clear_objective()
+    model.clear_objective()  # type: ignore[no-untyped-call]  # OR-Tools: no hints here
     y = [model.new_bool_var(f"choice{i}") for i in range(choices.count)]
     for group in choices.swaps.values():
         if len(group) > 1:

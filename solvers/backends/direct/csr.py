@@ -33,7 +33,9 @@ def group_by(keys: np.ndarray, values: np.ndarray,
     in ``0..buckets-1``; ``ValueError`` when int32 cannot hold the items or values."""
     if len(keys) >= LIMIT or (len(values) and int(values.max()) >= LIMIT):
         raise ValueError(f"at most {LIMIT - 1} items and values below {LIMIT} can be grouped")
-    return _group_by.sized(len(keys))(keys, values, buckets)
+    grouped: tuple[np.ndarray, np.ndarray, np.ndarray] = \
+        _group_by.sized(len(keys))(keys, values, buckets)
+    return grouped
 
 
 @kernel

@@ -301,7 +301,8 @@ def _balancing_flips(puzzle: Puzzle, s: int, t: int) -> np.ndarray | None:
     flow, residual = _max_flow.sized(len(frm))(n + 2, frm, to, cap, source, sink)
     if flow < bal[surplus].sum() // 2:
         return None
-    return two_way[residual[:len(two_way)] == 0]
+    oriented: np.ndarray = two_way[residual[:len(two_way)] == 0]
+    return oriented
 
 
 @kernel

@@ -452,7 +452,7 @@ def _orientation_sum(lap: np.ndarray, need: np.ndarray, remaining: np.ndarray,
     state[1] = high
     state[2] = low
     state[3] = leaves
-    return level < 0
+    return bool(level < 0)
 
 
 class Stopped(Exception):

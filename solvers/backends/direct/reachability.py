@@ -268,7 +268,7 @@ class _Search:
         frontier = self.out[:count].copy()
         self.levels.append(frontier)
         if found >= 0:
-            return found
+            return int(found)
         expand = _expand.sized(size)
         while len(frontier) and (bound is None or depth + 1 < bound):
             depth += 1
@@ -280,7 +280,7 @@ class _Search:
             self.levels.append(frontier)
             self.touched.append(self.opened[:opened].copy())
             if found >= 0:
-                return found
+                return int(found)
         self.cut = bool(len(frontier))
         return None
 

@@ -234,7 +234,8 @@ def run_guarded(job: Callable[[Deadline], T], name: str, seconds: float | None) 
         receiver.close()
     if kind == "error":
         raise value
-    return value
+    answer: T = value
+    return answer
 
 
 def _dumps(obj: object) -> bytes:

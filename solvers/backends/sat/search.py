@@ -16,7 +16,7 @@ first.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from trailkit.models.answer import Walk
@@ -133,7 +133,8 @@ def _growing(puzzle: Puzzle, name: str, deadline: Deadline, h: int, why: str) ->
         solver.delete()
 
 
-def _layered_lengths(enc: LayeredEncoding, solver: object, deadline: Deadline):
+def _layered_lengths(enc: LayeredEncoding, solver: object,
+                     deadline: Deadline) -> Iterator[tuple[int, int]]:
     """Yield ``(k, fin[k])`` for each length 1..H a goal state is reachable at, adding
     each new layer's clauses to ``solver`` first; stops early when a layer is empty."""
     for k in range(1, enc.horizon + 1):

@@ -6,8 +6,9 @@ picks exit codes. Everything else in trailkit returns data.
 * :mod:`.output`: printing (JSON, status lines, text safe for any console);
 * one module per command family: :mod:`.answers` (solve, count, prove,
   check-certificate), :mod:`.compare`, :mod:`.makers` (generate, import, export),
-  :mod:`.lint`, :mod:`.drawing`, :mod:`.repair`, :mod:`.ranking`, :mod:`.campaign_runs`,
-  :mod:`.schemas`, :mod:`.serve`; outputs are written through
+  :mod:`.lint`, :mod:`.drawing`, :mod:`.repair`, :mod:`.report`, :mod:`.designer` (inspect,
+  design colour-walk), :mod:`.trail_designer`, :mod:`.campaign_runs`, :mod:`.schemas`,
+  :mod:`.serve`; outputs are written through
   :mod:`trailkit.solvers.support.files`.
 """
 

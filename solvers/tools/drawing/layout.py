@@ -157,7 +157,8 @@ def _weights(d: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def _pair_distances(xy: np.ndarray) -> np.ndarray:
     """Distances between every two points (an n × n array)."""
     sq = (xy ** 2).sum(axis=1)
-    return np.sqrt(np.maximum(sq[:, None] + sq[None, :] - 2 * xy @ xy.T, 0.0))
+    distances: np.ndarray = np.sqrt(np.maximum(sq[:, None] + sq[None, :] - 2 * xy @ xy.T, 0.0))
+    return distances
 
 
 def _update(xy: np.ndarray, w: np.ndarray, wd: np.ndarray, wsum: np.ndarray,
@@ -166,7 +167,8 @@ def _update(xy: np.ndarray, w: np.ndarray, wd: np.ndarray, wsum: np.ndarray,
     x_i = sum_j w_ij (x_j + d_ij (x_i - x_j) / |x_i - x_j|) / sum_j w_ij.
     ``dist`` is ``xy``'s pair distances when the caller has them already."""
     pull = wd / np.maximum(_pair_distances(xy) if dist is None else dist, 1e-9)
-    return (w @ xy + pull.sum(axis=1)[:, None] * xy - pull @ xy) / wsum
+    moved: np.ndarray = (w @ xy + pull.sum(axis=1)[:, None] * xy - pull @ xy) / wsum
+    return moved
 
 
 def _smacof_steps(d: np.ndarray, xy: np.ndarray) -> Iterator[np.ndarray]:
@@ -211,7 +213,8 @@ def _smacof_without_crossings(d: np.ndarray, xy: np.ndarray, edges: np.ndarray
         if np.abs(trial - xy).max() < 1e-4:
             break
         xy = trial
-    return xy - xy.mean(axis=0)
+    centred: np.ndarray = xy - xy.mean(axis=0)
+    return centred
 
 
 def _planar_starts(n: int, edges: np.ndarray) -> list[np.ndarray]:
@@ -306,8 +309,8 @@ def count_crossings(xy: np.ndarray, edges: np.ndarray, *, limit: int = 1500) -> 
     a, b = xy[edges[:, 0]], xy[edges[:, 1]]
 
     def orient(p: np.ndarray, q: np.ndarray, r: np.ndarray) -> np.ndarray:
-        return np.sign((q[..., 0] - p[..., 0]) * (r[..., 1] - p[..., 1])
-                       - (q[..., 1] - p[..., 1]) * (r[..., 0] - p[..., 0]))
+        return np.asarray(np.sign((q[..., 0] - p[..., 0]) * (r[..., 1] - p[..., 1])
+                       - (q[..., 1] - p[..., 1]) * (r[..., 0] - p[..., 0])))
 
     A, B = a[:, None, :], b[:, None, :]
     C, D = a[None, :, :], b[None, :, :]
@@ -341,4 +344,5 @@ def _pivot_mds(n: int, adj: list[list[int]]) -> np.ndarray:
     u, s, _ = np.linalg.svd(c, full_matrices=False)
     xy = u[:, :2] * s[:2]
     spread = xy.std() or 1.0
-    return xy / spread * np.sqrt(n) / 2
+    scaled: np.ndarray = xy / spread * np.sqrt(n) / 2
+    return scaled
