@@ -39,7 +39,7 @@ def design_files(out: str | None, count: int, inputs: Sequence[str], *,
                  force: bool) -> list[str]:
     """Where ``count`` designs go: ``out``, or FILE-1.yaml ... FILE-N.yaml; each checked
     now (never over an input, nor over a file without ``force``)."""
-    from trailkit.solvers.support.files import refuse_overwrite
+    from trailkit.solvers.support.files import check_outputs
 
     if not out:
         raise TrailkitError("design needs --out FILE.yaml: where to write the spec")
@@ -49,8 +49,7 @@ def design_files(out: str | None, count: int, inputs: Sequence[str], *,
     files = [out] if count == 1 else [
         str(path.with_name(f"{path.stem}-{i}{path.suffix or '.yaml'}"))
         for i in range(1, count + 1)]
-    for f in files:
-        refuse_overwrite(f, list(inputs), allow_existing=force)
+    check_outputs([(f, "--out") for f in files], inputs, force=force)
     return files
 
 
