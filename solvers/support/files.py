@@ -114,13 +114,16 @@ def same_file(first: str | Path, second: str | Path) -> bool:
         return False
 
 
-def atomic_write(path: str | Path, content: str | bytes) -> None:
+def atomic_write(path: str | Path, content: str | bytes,
+                 like: os.stat_result | None = None) -> None:
     """Write ``content`` (text as UTF-8, or bytes) to ``path`` via a temporary file and a
     rename, so a crash or a full disk never leaves a half-written file behind. Only a
     regular file is ever replaced (:func:`check_output`, asked again just before); a
     link to one is followed. The file gets the permissions the umask allows (0644 under
-    umask 022), not the temporary file's private 0600."""
-    tmp = write_beside(path, content)
+    umask 022), not the temporary file's private 0600; or, ``like`` another file (the
+    one it replaces), that file's mode, owner and group (as far as this process may
+    give them: root gives any)."""
+    tmp = write_beside(path, content, like)
     try:
         switch(tmp, path)
     except BaseException:
@@ -128,7 +131,8 @@ def atomic_write(path: str | Path, content: str | bytes) -> None:
         raise
 
 
-def write_beside(path: str | Path, content: str | bytes) -> Path:
+def write_beside(path: str | Path, content: str | bytes,
+                 like: os.stat_result | None = None) -> Path:
     """Write ``content`` to a new temporary file next to the file ``path`` names (after
     :func:`check_output`) and return its path: half of :func:`atomic_write`, for files
     replaced as a set (write all, then :func:`switch` each)."""
@@ -143,7 +147,10 @@ def write_beside(path: str | Path, content: str | bytes) -> Path:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fchmod(handle.fileno(), 0o666 & ~_umask())
+            if like is not None:
+                _own_like(handle.fileno(), like)
+            os.fchmod(handle.fileno(), stat.S_IMODE(like.st_mode) if like is not None
+                      else 0o666 & ~_umask())
             os.fsync(handle.fileno())
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
@@ -151,6 +158,18 @@ def write_beside(path: str | Path, content: str | bytes) -> Path:
             raise cannot_write(path, exc) from None
         raise
     return Path(tmp)
+
+
+def _own_like(fd: int, like: os.stat_result) -> None:
+    """Give the open file ``fd`` the owner and group of ``like`` (before its mode: a
+    change of owner clears set-id bits); where this process may not (not root), the
+    group alone if it may, else they stay its own, as any editor's save leaves them."""
+    for owner in (like.st_uid, -1):
+        try:
+            os.fchown(fd, owner, like.st_gid)
+            return
+        except PermissionError:
+            continue
 
 
 def switch(tmp: str | Path, path: str | Path) -> None:
