@@ -38,6 +38,7 @@ from trailkit.solvers.frontends.workshop.folder import Conflict, SpecFolder
 from trailkit.solvers.frontends.workshop.guard import security_headers
 from trailkit.solvers.frontends.workshop.jobs import OPS, Job
 from trailkit.solvers.frontends.workshop.runs import Busy, RunManager
+from trailkit.solvers.tools.drawing.html import script_json
 
 __all__ = ["MAX_TEXT_BYTES", "SCRATCH", "Settings", "build_app"]
 
@@ -116,7 +117,7 @@ class _Handlers:
         opened = info["open"]
         opened["analysis"] = await self.analyses.analyse(
             "start", opened["text"], _source(opened["name"]), _base(self.folder, opened["name"]))
-        data = json.dumps(info).replace("<", "\\u003c")  # no "</script>"
+        data = script_json(info)  # no "</script>", no "<!--<script"
         html = self.files["index.html"][0].decode().replace("{{nonce}}", nonce) \
             .replace("{{info}}", data)
         return Response(html, media_type=_TYPES[".html"],
