@@ -406,3 +406,31 @@ def test_proof_dir_dot_never_replaces_the_current_folder(
         assert main(["prove", KOENIGSBERG, "--proof-dir", "."] + ["--force"] * force) == 1
         assert os.stat(".").st_ino == inode == os.stat(here).st_ino
         assert sorted(os.listdir(".")) == ["formula.cnf", "proof.drat"]
+
+
+# name: the command writing OUT, where the spec's side file "edges.txt" is OUT
+SIDE_FILE_WRITERS: dict[str, list[str]] = {
+    "export --out": ["export", "SPEC", "--format", "dimacs", "--out", "OUT"],
+    "repair --out": ["repair", "SPEC", "--out", "OUT"],
+    "prove --out": ["prove", "SPEC", "--out", "OUT"],
+    "design --from --out": ["design", "trail", "--from", "SPEC", "--out", "OUT"],
+}
+
+
+@pytest.mark.parametrize("writer", sorted(SIDE_FILE_WRITERS))
+def test_a_specs_side_file_is_an_input_too(writer: str, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """``edges_file:`` names a file the command reads: never written over, ``--force``
+    or not."""
+    edges = tmp_path / "edges.txt"
+    edges.write_text("a b\nb c\nc a\n")
+    spec = tmp_path / "ring.yaml"
+    spec.write_text("trailkit: 1\nkind: trail\nedges_file: edges.txt\n"
+                    "layout: {a: [0, 0], b: [1, 0], c: [0, 1]}\n")
+    args = [str(spec) if a == "SPEC" else str(edges) if a == "OUT" else a
+            for a in SIDE_FILE_WRITERS[writer]]
+    capsys.readouterr()
+    code = main([*args, "--force"])
+    err = capsys.readouterr().err
+    assert code == 2 and "input file" in err, err
+    assert edges.read_text() == "a b\nb c\nc a\n"

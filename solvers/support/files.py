@@ -31,7 +31,7 @@ from trailkit.models.errors import TrailkitError
 from trailkit.models.formats.inputs import kind_of
 
 __all__ = ["atomic_write", "cannot_write", "check_folder", "check_output", "check_outputs",
-           "nearly_full", "no_space", "refuse_overwrite", "same_file", "switch",
+           "nearly_full", "no_space", "refuse_overwrite", "same_file", "spec_inputs", "switch",
            "write_beside", "write_folder", "write_pair"]
 
 
@@ -101,6 +101,21 @@ def check_outputs(outputs: Iterable[tuple[str | Path, str]], inputs: Iterable[st
         target = check_output(out, option)
         if target.exists() and not force:
             raise TrailkitError(f"{name} already exists; pass --force to replace it")
+
+
+def spec_inputs(spec: str | Path, outputs: Iterable[str | Path | None]) -> list[str]:
+    """The files a command reading the spec file ``spec`` reads: the spec, and the side
+    files it names (``edges_file:``, ``dominoes_file:``): the ``inputs`` of
+    :func:`check_outputs`. Side files lie in the spec's folder, so they are looked for
+    only when one of ``outputs`` is a file there already (a second read of the spec)."""
+    from trailkit.models.spec import MAX_SPEC_BYTES
+    from trailkit.models.spec.edges.side_files import side_files_named
+
+    folder = Path(os.path.realpath(spec)).parent
+    there = [out for out in outputs if out is not None and os.path.lexists(out)
+             and Path(os.path.realpath(out)).is_relative_to(folder)]
+    named = side_files_named(spec, MAX_SPEC_BYTES) if there else []
+    return [str(spec)] + [str(path) for path in named]
 
 
 def same_file(first: str | Path, second: str | Path) -> bool:

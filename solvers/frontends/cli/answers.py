@@ -33,6 +33,7 @@ from trailkit.solvers.support.files import (
     atomic_write,
     check_folder,
     check_outputs,
+    spec_inputs,
     write_folder,
     write_pair,
 )
@@ -228,7 +229,8 @@ def cmd_prove(args: argparse.Namespace) -> int:
     output.use_names(puzzle)  # names stay apart on a console that cannot show them
     if args.out:
         side = Path(args.out).with_suffix(".lrat" if args.lrat else ".drat")
-        check_outputs([(args.out, "--out"), (side, "--out")], [args.spec], force=args.force)
+        check_outputs([(args.out, "--out"), (side, "--out")],
+                      spec_inputs(args.spec, [args.out, side]), force=args.force)
     if args.lrat and not (args.proof_dir or args.out):
         raise TrailkitError("--lrat needs --proof-dir DIR or --out CERT.json (where the "
                             "LRAT proof goes)")
@@ -357,16 +359,16 @@ _LOADED = time.perf_counter()
 def _proof_targets(args: argparse.Namespace) -> dict[str, Path]:
     """The files ``--proof-dir`` will write, by name; refuses (exit 2) before any work
     when one exists without ``--force``, the folder is not a folder, or a file is the
-    spec or the ``--out`` certificate."""
+    spec, one of its side files or the ``--out`` certificate."""
     from trailkit.models.encodings import proof_files
 
     if not args.proof_dir:
         return {}
     folder = Path(args.proof_dir)
     names = [proof_files.FORMULA, proof_files.PROOF] + [proof_files.LRAT] * args.lrat
-    others = [args.spec] + ([args.out, Path(args.out).with_suffix(".lrat" if args.lrat
-                                                                  else ".drat")]
-                            if args.out else [])
+    outs = [args.out, Path(args.out).with_suffix(".lrat" if args.lrat else ".drat")] \
+        if args.out else []
+    others = [*spec_inputs(args.spec, [folder / name for name in proof_files.ALL]), *outs]
     check_folder(folder, proof_files.ALL, allow_existing=args.force, inputs=others)
     return {name: folder / name for name in names}
 
