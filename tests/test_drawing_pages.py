@@ -179,3 +179,45 @@ def test_html_page_counts_a_one_step_walk_in_words(browser, tmp_path: Path) -> N
     page.goto(out.as_uri())
     assert page.text_content("#status") == "The whole chain: 3 dominoes"
     page.close()
+
+
+#: Node names that once ended the page's data block early: "<!--<script>" makes the HTML
+#: parser read on past the block's own "</script>", swallowing the page's script.
+HOSTILE = """trailkit: 1
+name: "</script><script>window.pwned = 1</script> <!--<script>"
+kind: trail
+edges: ["<!--<script> b", "b </script><script>window.pwned=1</script>",
+        "</script><script>window.pwned=1</script> a&amp;<!--"]
+"""
+
+
+@pytest.mark.alone
+def test_no_name_in_a_spec_can_end_the_pages_script(browser, tmp_path: Path) -> None:
+    """Issue 41 item 5: whatever the names say, the data stays data (``<``, ``>`` and
+    ``&`` escaped inside ``<script>``), the page's own script runs and its controls
+    step through the walk, and no script of the spec's runs."""
+    spec = tmp_path / "hostile.yaml"
+    spec.write_text(HOSTILE, encoding="utf-8")
+    out = tmp_path / "x.html"
+    assert main(["draw", str(spec), "--solve", "--out", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    block = text.split('<script type="application/json" id="steps-data">', 1)[1]
+    assert "<" not in block.split("</script>", 1)[0]
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(out.as_uri())
+    assert page.evaluate("document.scripts.length") == 2
+    assert page.text_content("#status") == "The whole walk: 3 steps"
+    page.click("#next")
+    assert page.eval_on_selector(".step.current", "e => e.dataset.step") == "1"
+    said = page.text_content("#status")
+    assert "<!--<script>" in said or "</script><script>window.pwned=1</script>" in said, said
+    page.click("#next")
+    page.click("#next")
+    assert page.eval_on_selector("#steps li.current", "e => e.dataset.step") == "3"
+    assert page.is_disabled("#next")
+    steps = page.eval_on_selector_all("#steps li", "els => els.map(e => e.textContent)")
+    assert any("a&amp;<!--" in s for s in steps), steps
+    assert page.evaluate("window.pwned") is None and not errors, errors
+    page.close()

@@ -75,8 +75,8 @@ WRITERS: dict[str, tuple[Prepare, bool, str]] = {
     "compare --db": (lambda d: ["compare", NIKOLAUS, "--backends", "direct", "--db", "OUT"],
                      False, "file"),
     "compare --plot": (lambda d: ["compare", NIKOLAUS, "--backends", "direct", "--plot",
-                                  "OUT.png"], False, "file"),
-    "report --plot": (lambda d: ["report", _campaign(d), "--plot", "OUT.png"], False, "file"),
+                                  "OUT.png"], True, "file"),
+    "report --plot": (lambda d: ["report", _campaign(d), "--plot", "OUT.png"], True, "file"),
 }
 
 
@@ -291,3 +291,146 @@ def test_proof_dir_files_are_replaced_as_a_set(renames: int, tmp_path: Path,
     ok, message = check_lrat_files(folder / "formula.cnf", folder / "proof.lrat")[:2]
     assert ok, message
     assert (_state(folder) == old) == (renames == 0)
+
+
+# ------------------------------------------- every output follows --out's rules (issue 41)
+@pytest.mark.parametrize("writer", sorted(w for w, (_, force, what) in WRITERS.items()
+                                          if force and what == "file"))
+def test_an_existing_output_is_replaced_only_with_force(
+        writer: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--plot`` too: without ``--force`` the file the user had stays as it was."""
+    args, out = _command(writer, tmp_path, tmp_path / "out")
+    out.write_text("mine\n")
+    capsys.readouterr()
+    code = main(args)
+    err = capsys.readouterr().err
+    assert code == 2 and "already exists" in err and "--force" in err, err
+    assert out.read_text() == "mine\n"
+
+
+def _spec_copy(folder: Path) -> str:
+    path = folder / "n.yaml"
+    path.write_bytes(Path(NIKOLAUS).read_bytes())
+    return str(path)
+
+
+def _scatter_is_the_spec(folder: Path) -> tuple[list[str], str]:
+    spec = folder / "n-scatter.png"  # a spec by any name: where n.png's scatter plot goes
+    spec.write_bytes(Path(NIKOLAUS).read_bytes())
+    return ["compare", str(spec), "--backends", "direct,cpsat", "--plot",
+            str(folder / "n.png")], str(spec)
+
+
+# name: the command, given its folder, and the input it also names as an output; OWN is
+# where the input goes in the command
+OWN = "OWN"
+OWN_INPUT: dict[str, tuple[Callable[[Path], str], list[str]]] = {
+    "report --plot FILE.sqlite": (_campaign, ["report", OWN, "--plot", OWN]),
+    "compare --plot SPEC": (_spec_copy, ["compare", OWN, "--backends", "direct", "--plot",
+                                         OWN]),
+    "compare --out FILE.sqlite --db FILE.sqlite": (
+        _campaign, ["compare", NIKOLAUS, "--backends", "direct", "--db", OWN, "--out", OWN]),
+    "compare --db SPEC": (_spec_copy, ["compare", OWN, "--backends", "direct", "--db", OWN]),
+    "prove --out SPEC": (_spec_copy, ["prove", OWN, "--out", OWN]),
+    "repair --out SPEC": (_spec_copy, ["repair", OWN, "--out", OWN]),
+    "export --out SPEC": (_spec_copy, ["export", OWN, "--format", "dot", "--out", OWN]),
+    "design --from SPEC --out SPEC": (_spec_copy, ["design", "trail", "--from", OWN,
+                                                   "--out", OWN]),
+    "import planks --out FILE": (_planks, ["import", "planks", OWN, "--start", "A", "--goal",
+                                           "C", "--out", OWN]),
+}
+
+
+@pytest.mark.parametrize("force", [False, True], ids=["-", "force"])
+@pytest.mark.parametrize("case", [*sorted(OWN_INPUT), "compare -scatter.png is the spec"])
+def test_an_input_is_never_an_output(case: str, force: bool, tmp_path: Path,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """``report runs.sqlite --plot runs.sqlite`` once turned the campaign file into a PNG
+    (exit 0): an input of the command is never written, ``--force`` or not."""
+    if case == "compare -scatter.png is the spec":
+        args, given = _scatter_is_the_spec(tmp_path)
+    else:
+        make, line = OWN_INPUT[case]
+        given = make(tmp_path)
+        args = [given if a == OWN else a for a in line]
+    before = Path(given).read_bytes()
+    capsys.readouterr()
+    code = main(args + ["--force"] * force)
+    err = capsys.readouterr().err
+    assert code == 2 and "input file" in err and "Traceback" not in err, err
+    assert Path(given).read_bytes() == before
+
+
+def test_an_existing_scatter_plot_is_kept_without_force(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The side file of ``compare --plot`` with two backends follows ``--out``'s rules."""
+    pytest.importorskip("matplotlib")
+    scatter = tmp_path / "p-scatter.png"
+    scatter.write_text("mine\n")
+    args = ["compare", NIKOLAUS, "--backends", "direct,cpsat", "--plot", str(tmp_path / "p.png")]
+    assert main(args) == 2
+    assert "p-scatter.png already exists" in capsys.readouterr().err
+    assert scatter.read_text() == "mine\n" and not (tmp_path / "p.png").exists()
+    assert main([*args, "--force"]) == 0
+    assert scatter.read_bytes().startswith(b"\x89PNG")
+
+
+def test_an_existing_design_of_a_set_is_kept_without_force(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--count 2`` writes FILE-1.yaml and FILE-2.yaml: either there already stops it."""
+    second = tmp_path / "made-2.yaml"
+    second.write_text("mine\n")
+    code = main(["design", "trail", "--layout", "grid:3,3", "--count", "2",
+                 "--out", str(tmp_path / "made.yaml")])
+    assert code == 2 and "made-2.yaml already exists" in capsys.readouterr().err
+    assert second.read_text() == "mine\n" and not (tmp_path / "made-1.yaml").exists()
+
+
+def test_two_outputs_are_never_one_file(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    db = _campaign(tmp_path)
+    plot = str(tmp_path / "p.png")
+    assert main(["report", db, "--plot", plot, "--plot", plot]) == 2
+    assert "named twice" in capsys.readouterr().err and not Path(plot).exists()
+
+
+def test_proof_dir_dot_never_replaces_the_current_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``prove SPEC --proof-dir .`` in an empty folder once exchanged the current folder
+    for a new one, leaving the shell in a deleted folder: the files are written into it."""
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    inode = os.stat(here).st_ino
+    for force in (False, True):
+        assert main(["prove", KOENIGSBERG, "--proof-dir", "."] + ["--force"] * force) == 1
+        assert os.stat(".").st_ino == inode == os.stat(here).st_ino
+        assert sorted(os.listdir(".")) == ["formula.cnf", "proof.drat"]
+
+
+# name: the command writing OUT, where the spec's side file "edges.txt" is OUT
+SIDE_FILE_WRITERS: dict[str, list[str]] = {
+    "export --out": ["export", "SPEC", "--format", "dimacs", "--out", "OUT"],
+    "repair --out": ["repair", "SPEC", "--out", "OUT"],
+    "prove --out": ["prove", "SPEC", "--out", "OUT"],
+    "design --from --out": ["design", "trail", "--from", "SPEC", "--out", "OUT"],
+}
+
+
+@pytest.mark.parametrize("writer", sorted(SIDE_FILE_WRITERS))
+def test_a_specs_side_file_is_an_input_too(writer: str, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """``edges_file:`` names a file the command reads: never written over, ``--force``
+    or not."""
+    edges = tmp_path / "edges.txt"
+    edges.write_text("a b\nb c\nc a\n")
+    spec = tmp_path / "ring.yaml"
+    spec.write_text("trailkit: 1\nkind: trail\nedges_file: edges.txt\n"
+                    "layout: {a: [0, 0], b: [1, 0], c: [0, 1]}\n")
+    args = [str(spec) if a == "SPEC" else str(edges) if a == "OUT" else a
+            for a in SIDE_FILE_WRITERS[writer]]
+    capsys.readouterr()
+    code = main([*args, "--force"])
+    err = capsys.readouterr().err
+    assert code == 2 and "input file" in err, err
+    assert edges.read_text() == "a b\nb c\nc a\n"

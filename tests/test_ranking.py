@@ -169,4 +169,4 @@ def test_plots_decode_and_name_every_backend(tmp_path: Path,
             picture.load()  # decodes every pixel
             assert picture.format == "PNG" and picture.size[0] > 300
             assert picture.info["Description"] == f"backends: {names}"
-    assert main(["report", str(db), "--plot", str(scatter), "--pair", "x,w"]) == 2
+    assert main(["report", str(db), "--plot", str(scatter), "--pair", "x,w", "--force"]) == 2

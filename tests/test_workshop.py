@@ -305,6 +305,63 @@ def test_what_cannot_be_saved_is_a_clean_4xx_and_the_file_intact(served: Served,
     assert spec.read_text() == "trailkit: 1\nkind: trail\nedges: [a b]\n"
 
 
+def test_a_save_as_root_keeps_the_files_owner_and_group(served: Served,
+                                                         folder: Path) -> None:
+    """A server running as root once left a saved file (and its backup) owned by root."""
+    if os.geteuid() != 0:
+        pytest.skip("giving a file to another user needs root (the server runs as this user)")
+    spec = _probes(folder) / "theirs.yaml"
+    old = "trailkit: 1\nkind: trail\nedges: [a b]\n"
+    spec.write_text(old)
+    os.chown(spec, 65534, 65534)  # nobody, nogroup
+    spec.chmod(0o640)
+    with client(served) as c:
+        opened = c.get("/api/file", params={"name": "probes/theirs.yaml"}).json()
+        r = c.post("/api/save", json={"name": "probes/theirs.yaml", "base": opened["version"],
+                                      "text": old + "# more\n"})
+        assert r.status_code == 200, r.text
+    for path in (spec, spec.parent / ".theirs.yaml~"):
+        seen = path.stat()
+        assert (seen.st_uid, seen.st_gid, seen.st_mode & 0o7777) == (65534, 65534, 0o640), path
+    assert spec.read_text() == old + "# more\n"
+
+
+def _json_post(c: httpx.Client, route: str, body: str) -> httpx.Response:
+    return c.post(route, content=body.encode(), headers={"content-type": "application/json"})
+
+
+def test_names_and_bodies_no_file_system_can_take_are_a_400(served: Served,
+                                                             folder: Path) -> None:
+    """A 305-character name, a name under a file (``a.yaml/x.yaml``), a symlink loop,
+    JSON nested 100,000 deep and a 400-digit time limit: each a 400 saying why (they
+    were a 500, or a connection reset), nothing written."""
+    probes = _probes(folder)
+    (probes / "a.yaml").write_text("trailkit: 1\nkind: trail\nedges: [a b]\n")
+    for link, to in (("loop.yaml", "loop.yaml"), ("ring1", "ring2"), ("ring2", "ring1")):
+        with contextlib.suppress(FileExistsError):
+            (probes / link).symlink_to(to)
+    long = "probes/" + "x" * 300 + ".yaml"
+    cases = {long: "too long", "probes/a.yaml/x.yaml": "a.yaml is a file, not a folder",
+             "probes/loop.yaml": "symlink loop", "probes/ring1/x.yaml": "symlink loop"}
+    with client(served) as c:
+        for name, why in cases.items():
+            answers = [c.get("/api/file", params={"name": name})] + [
+                c.post(route, json={"name": name, "text": "trailkit: 1\n", "base": "0"})
+                for route in ("/api/save", "/api/create")]
+            for r in answers:
+                assert r.status_code == 400 and why in r.json()["error"], (name, r.text)
+        deep = "[" * 100_000 + "]" * 100_000
+        r = _json_post(c, "/api/analyse", f'{{"text": "x", "deep": {deep}}}')
+        assert r.status_code == 400 and "nested too deeply" in r.json()["error"], r.text
+        for route, extra in (("/api/run", '"op": "solve"'), ("/api/design", '"design": {}')):
+            r = _json_post(c, route, f'{{{extra}, "text": "trailkit: 1\\nkind: trail\\n'
+                                     f'edges: [a b]\\n", "time_limit": {"9" * 400}}}')
+            assert r.status_code == 400 and "time_limit is a number" in r.json()["error"], \
+                (route, r.text)
+    assert (probes / "a.yaml").is_file() and not (probes / "ring1").exists()
+    assert not [p.name for p in probes.iterdir() if p.name.startswith("xxx")]
+
+
 # ------------------------------------------------------------------------- runs
 def test_analyse_locates_every_problem(served: Served) -> None:
     text = NIKOLAUS.read_text().replace("c e, d e]", "c ee, d e]")

@@ -452,8 +452,8 @@ def _plank_edge(text: str, u: str, v: str) -> int:
 def test_inspect_and_design_from_the_page(browser, shots: Path, tmp_path: Path) -> None:
     """Issue 34 item 5: Inspect marks the planks the restored tyre puzzle cannot lose (AA-AB
     among them) and lays its measures beside the picture; the Design panel generates
-    candidates with a seed, steps through them, opens one as the editor's text, and one
-    undo brings the author's text back (nothing on disk changes)."""
+    candidates with a seed, steps through them, and opens one in a new file of its own
+    (issue 41: it once took the open file's place, so Save wrote it over that spec)."""
     folder = tmp_path / "specs"
     folder.mkdir()
     shutil.copy(RESTORED, folder / "restored.yaml")
@@ -504,22 +504,40 @@ def test_inspect_and_design_from_the_page(browser, shots: Path, tmp_path: Path) 
         assert page.locator("#drawing svg .node").count() == 20  # the candidate's picture
         assert editor_text(page) == restored  # a preview only
         page.screenshot(path=shots / "15-design.png")
+        # issue 41: the design gets a file of its own (the name asked, the next free one
+        # offered), so Save writes it there, never over the spec it was made beside
+        asked: list[str] = []
+
+        def name_it(dialog) -> None:
+            asked.append(dialog.default_value)
+            dialog.accept(dialog.default_value)
+
+        page.once("dialog", name_it)
         page.click("#design-open")
+        wait_until(page, "workshop.name === 'restored-design-1.yaml'")
         wait_until(page, "TrailkitEditor.text(workshop.view).includes('--seed 8')")
         wait_analysed(page)
+        assert asked == ["restored-design-1.yaml"]
         opened = editor_text(page)
         spec = load_spec_text(opened)
         assert spec.kind == "colour-walk" and len(spec.nodes) == 20
         assert page.locator("#problems li.ok").count() == 1
-        assert "(changed)" in page.inner_text("#file-status")
+        assert page.inner_text("#file-status") == "restored-design-1.yaml (saved)"
+        assert (folder / "restored-design-1.yaml").read_text() == opened
         page.screenshot(path=shots / "16-design-opened.png")
-        assert (folder / "restored.yaml").read_text() == restored  # nothing saved
+        page.click(".cm-content")
+        page.keyboard.press("Control+End")
+        page.keyboard.type("# mine\n")
+        page.click("#save")
+        wait_until(page, "document.getElementById('file-status').textContent"
+                         ".endsWith('(saved)')")
+        assert (folder / "restored-design-1.yaml").read_text() == opened + "# mine\n"
+        assert (folder / "restored.yaml").read_text() == restored  # the spec, as it was
 
-        page.click("#undo")
+        page.select_option("#files", "restored.yaml")
         wait_until(page, f"TrailkitEditor.text(workshop.view) === {json.dumps(restored)}")
         wait_analysed(page)
         assert page.locator("#drawing svg .node").count() == 38
-        assert (folder / "restored.yaml").read_text() == restored
 
         # a bad value (the form's own checks cannot know): the command line's message
         page.fill("#design-colours", "red, red")

@@ -25,16 +25,18 @@ refused too, naming the damage, and never written.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Required, TypedDict, cast
 from urllib.parse import quote
 
 from trailkit.models.errors import TrailkitError
+from trailkit.solvers.support.files import nearly_full, no_space
 
 __all__ = ["APPLICATION", "COLUMNS", "KEY", "RunRow", "Store", "check_campaign_file", "damaged",
            "open_store", "row_checksum"]
@@ -128,15 +130,23 @@ class Store:
             updates = ", ".join(f'"{c}" = excluded."{c}"' for c in names if c not in KEY)
             sql = (f"INSERT INTO runs ({_quoted(names)}) VALUES ({marks}) "
                    f"ON CONFLICT ({_quoted(KEY)}) DO UPDATE SET {updates}")
-        self._db.execute("BEGIN IMMEDIATE")
         try:
-            stored = self._db.execute(sql, [row[c] for c in names]).rowcount > 0
-            if stored and "row_sha256" in self.columns:
-                self._seal([row[c] for c in KEY])
-        except BaseException:
-            self._db.execute("ROLLBACK")
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                stored = self._db.execute(sql, [row[c] for c in names]).rowcount > 0
+                if stored and "row_sha256" in self.columns:
+                    self._seal([row[c] for c in KEY])
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            if _full(exc, self.path):
+                raise no_space(self.path, "this run was not written (the runs before it "
+                               "are kept, and the same command goes on from them once "
+                               "there is room)") from None
             raise
-        self._db.execute("COMMIT")
         return stored
 
     def _seal(self, key: list[Any]) -> None:
@@ -214,8 +224,17 @@ def open_store(path: str | Path, *, create: bool = True) -> Store:
     if not create and not target.is_file():
         raise TrailkitError(f"{path}: no such campaign file (write one with "
                             "'trailkit compare SPECS --db FILE.sqlite')")
-    if str(path) != ":memory:":
-        check_campaign_file(target)
+    if str(path) == ":memory:":
+        return Store(path, _connect(target, create=create, path=path))
+    check_campaign_file(target)
+    new = not target.exists()
+    with _left_as_found(target, whole=new):
+        return Store(path, _connect(target, create=create, path=path))
+
+
+def _connect(target: Path, *, create: bool, path: str | Path) -> sqlite3.Connection:
+    """The connection :func:`open_store` opens (``create``: the tables made)."""
+    db = None
     try:
         # autocommit: each INSERT is its own transaction, committed when it returns
         db = sqlite3.connect(target, timeout=BUSY_TIMEOUT_S, isolation_level=None,
@@ -226,9 +245,37 @@ def open_store(path: str | Path, *, create: bool = True) -> Store:
         else:
             _check_runs(db, path)
     except sqlite3.DatabaseError as exc:
+        if db is not None:
+            db.close()
+        if isinstance(exc, sqlite3.OperationalError) and _full(exc, target):
+            raise no_space(path) from None
         raise TrailkitError(f"{path}: not a trailkit campaign file ({exc}); name a file "
                             "that 'trailkit compare --db' wrote, or a new one") from None
-    return Store(path, db)
+    return db
+
+
+def _full(exc: sqlite3.OperationalError, path: str | Path) -> bool:
+    """Whether SQLite's ``exc`` met a full disk: ``SQLITE_FULL``, or an I/O error (as
+    making the shared-memory file of WAL gives) on a disk with next to no room left."""
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+    return code == sqlite3.SQLITE_FULL or (code == sqlite3.SQLITE_IOERR and nearly_full(path))
+
+
+@contextlib.contextmanager
+def _left_as_found(path: Path, *, whole: bool) -> Iterator[None]:
+    """On a full disk (:class:`TrailkitError` raised inside), remove what opening
+    ``path`` made: its WAL and shared-memory files where they were not there before and
+    the WAL holds nothing, and (``whole``: the file is new) the file itself."""
+    wal = path.with_name(path.name + "-wal")
+    made = [p for p in (wal, path.with_name(path.name + "-shm")) if not p.exists()]
+    try:
+        yield
+    except TrailkitError as exc:
+        empty = wal not in made or not wal.exists() or wal.stat().st_size == 0
+        if "no space left on device" in str(exc) and empty:
+            for leftover in made + [path] * whole:
+                leftover.unlink(missing_ok=True)
+        raise
 
 
 def check_campaign_file(path: Path) -> None:
@@ -247,7 +294,8 @@ def check_campaign_file(path: Path) -> None:
         raise damaged(path, f"its size ({size:,} bytes) is not a whole number of its "
                       f"{page}-byte pages")
     try:
-        tables, meta, checked = _look(path)
+        with _left_as_found(path, whole=False):
+            tables, meta, checked = _looked(path)
     except sqlite3.OperationalError as exc:
         if _locked(exc):
             raise TrailkitError(f"{path}: another program holds the file locked ({exc}); "
@@ -261,6 +309,17 @@ def check_campaign_file(path: Path) -> None:
     if checked != ["ok"]:
         raise damaged(path, "PRAGMA integrity_check says "
                       + "; ".join(" ".join(line.split()) for line in checked))
+
+
+def _looked(path: Path) -> tuple[dict[str, list[str]], dict[str, Any], list[str]]:
+    """:func:`_look`, a full disk said as such (the file itself is left as it is)."""
+    try:
+        return _look(path)
+    except sqlite3.OperationalError as exc:
+        if _full(exc, path):
+            raise no_space(path, "nothing was written, and the campaign file is left as "
+                           "it is") from None
+        raise
 
 
 def _locked(exc: sqlite3.OperationalError) -> bool:

@@ -21,15 +21,19 @@ from pathlib import Path
 
 import yaml
 
+from trailkit.models.errors import SpecError
 from trailkit.models.formats.inputs import InputRefused, read_bounded
 from trailkit.models.formats.textformats import decode_utf8
-from trailkit.models.spec.composing import control_characters
+from trailkit.models.spec.composing import compose, control_characters
 from trailkit.models.spec.messages import os_reason
 from trailkit.models.spec.state import SpecReader
 from trailkit.models.spec.vocabulary import NOT_PRINTABLE
 from trailkit.models.support.hints import short
 
-__all__ = ["MAX_SIDE_FILE_BYTES", "read_side_file"]
+__all__ = ["MAX_SIDE_FILE_BYTES", "SIDE_FILE_KEYS", "read_side_file", "side_files_named"]
+
+#: The keys that name a side file.
+SIDE_FILE_KEYS = ("edges_file", "dominoes_file")
 
 MAX_SIDE_FILE_BYTES = 256 * 1024 * 1024
 """A side file over this size is refused (ten million edges fit in about a third)."""
@@ -67,6 +71,22 @@ def read_side_file(reader: SpecReader, node: yaml.Node, key: str) -> tuple[str, 
     for problem in stray:
         reader.record(problem, key)
     return None if stray else (shown, text)
+
+
+def side_files_named(path: str | Path, cap: int) -> list[Path]:
+    """The side files the spec file at ``path`` (at most ``cap`` bytes) names at its top,
+    in its folder: what a command that reads the spec reads too, and so must never
+    write over. None when the spec cannot be read (reading it says why)."""
+    try:
+        text = decode_utf8(read_bounded(path, cap), str(path))
+        top = compose(text, str(path))
+    except (InputRefused, SpecError):
+        return []
+    if not isinstance(top, yaml.MappingNode):
+        return []
+    return [Path(path).parent / value.value for key, value in top.value
+            if isinstance(key, yaml.ScalarNode) and key.value in SIDE_FILE_KEYS
+            and isinstance(value, yaml.ScalarNode) and value.value]
 
 
 def _same_file(target: Path, source: str) -> bool:

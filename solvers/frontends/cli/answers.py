@@ -32,7 +32,8 @@ from trailkit.solvers.frontends.cli.output import clear_status_line, say, status
 from trailkit.solvers.support.files import (
     atomic_write,
     check_folder,
-    refuse_overwrite,
+    check_outputs,
+    spec_inputs,
     write_folder,
     write_pair,
 )
@@ -227,8 +228,9 @@ def cmd_prove(args: argparse.Namespace) -> int:
     puzzle = load_spec(args.spec)
     output.use_names(puzzle)  # names stay apart on a console that cannot show them
     if args.out:
-        for side in (args.out, Path(args.out).with_suffix(".lrat" if args.lrat else ".drat")):
-            refuse_overwrite(side, [args.spec], allow_existing=args.force)
+        side = Path(args.out).with_suffix(".lrat" if args.lrat else ".drat")
+        check_outputs([(args.out, "--out"), (side, "--out")],
+                      spec_inputs(args.spec, [args.out, side]), force=args.force)
     if args.lrat and not (args.proof_dir or args.out):
         raise TrailkitError("--lrat needs --proof-dir DIR or --out CERT.json (where the "
                             "LRAT proof goes)")
@@ -356,21 +358,19 @@ _LOADED = time.perf_counter()
 
 def _proof_targets(args: argparse.Namespace) -> dict[str, Path]:
     """The files ``--proof-dir`` will write, by name; refuses (exit 2) before any work
-    when one exists without ``--force``, the folder holds other files or is not a
-    folder, or a file is the spec."""
+    when one exists without ``--force``, the folder is not a folder, or a file is the
+    spec, one of its side files or the ``--out`` certificate."""
     from trailkit.models.encodings import proof_files
 
     if not args.proof_dir:
         return {}
     folder = Path(args.proof_dir)
     names = [proof_files.FORMULA, proof_files.PROOF] + [proof_files.LRAT] * args.lrat
-    targets = {name: folder / name for name in names}
-    for path in targets.values():
-        if Path(path).resolve() == Path(args.spec).resolve():
-            raise TrailkitError(f"refusing to write over the input file {args.spec}; "
-                                "choose another --proof-dir")
-    check_folder(folder, proof_files.ALL, allow_existing=args.force)
-    return targets
+    outs = [args.out, Path(args.out).with_suffix(".lrat" if args.lrat else ".drat")] \
+        if args.out else []
+    others = [*spec_inputs(args.spec, [folder / name for name in proof_files.ALL]), *outs]
+    check_folder(folder, proof_files.ALL, allow_existing=args.force, inputs=others)
+    return {name: folder / name for name in names}
 
 
 def _write_certificate(puzzle: Puzzle, proof: Proof, out: str, lrat: bool) -> list[Path]:

@@ -43,7 +43,7 @@ from trailkit.solvers.frontends.cli.options import (
 )
 from trailkit.solvers.frontends.cli.output import say, warn, write_raw
 from trailkit.solvers.support.extras import pip_install
-from trailkit.solvers.support.files import atomic_write, check_output, refuse_overwrite
+from trailkit.solvers.support.files import atomic_write, check_outputs
 from trailkit.solvers.support.specfiles import find_specs
 
 __all__ = ["register", "scatter_path", "table"]
@@ -70,7 +70,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     fmt.add_argument("--csv", action="store_true", help="print the rows as CSV")
     add_out(p, "FILE", "the rows (JSON/CSV by flag or by .json/.csv suffix; rewritten "
             "after every finished row so Ctrl-C loses nothing; the table still goes to "
-            "standard output)", stdout=False)
+            "standard output)", stdout=False, replaced="the --out and --plot files if they exist")
     p.add_argument("--plot", metavar="FILE.png",
                    help="draw a cactus plot, and with two backends a scatter plot "
                         "FILE-scatter.png (needs matplotlib: pip install 'trailkit[plot]')")
@@ -277,17 +277,19 @@ def _runs(args: argparse.Namespace, specs: list[str], backends: list[str],
 
 
 def _check_outputs(args: argparse.Namespace, specs: list[str], backends: list[str]) -> None:
-    """Refuse (exit 2) before any run an ``--out``, ``--db`` or ``--plot`` that cannot be
-    written as a regular file, and ``--plot`` without matplotlib."""
-    if args.out:
-        refuse_overwrite(args.out, specs, allow_existing=args.force)
-    if args.db:
-        check_output(args.db, "--db")
+    """Refuse (exit 2) before any run an ``--out``, ``--db`` or ``--plot`` (and its
+    scatter side file) that cannot be written as a regular file, is a spec or the campaign
+    file, or exists without ``--force``; and ``--plot`` without matplotlib."""
+    outputs = [(args.out, "--out")] if args.out else []
+    if args.plot:
+        outputs += [(plot, "--plot") for plot in
+                    [args.plot] + [scatter_path(args.plot)] * (len(backends) == 2)]
+    if args.db:  # written, but also read: the campaign file is an input of the rest
+        check_outputs([(args.db, "--db")], specs, force=True)
+    check_outputs(outputs, specs + [args.db] * bool(args.db), force=args.force)
     if args.plot:
         import importlib.util
 
-        for plot in [args.plot] + [scatter_path(args.plot)] * (len(backends) == 2):
-            check_output(plot, "--plot")
         if importlib.util.find_spec("matplotlib") is None:  # fail before the runs, not after;
             # imported only after them, so the forked workers do not carry it (peak MB)
             raise TrailkitError(f"--plot needs matplotlib: {pip_install('trailkit[plot]')}")

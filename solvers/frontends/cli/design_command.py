@@ -38,8 +38,9 @@ def design_field(args: argparse.Namespace, shapes: Sequence[str]) -> Any:
 def design_files(out: str | None, count: int, inputs: Sequence[str], *,
                  force: bool) -> list[str]:
     """Where ``count`` designs go: ``out``, or FILE-1.yaml ... FILE-N.yaml; each checked
-    now (never over an input, nor over a file without ``force``)."""
-    from trailkit.solvers.support.files import refuse_overwrite
+    now (never over an input: the specs ``inputs`` and their side files; nor over a
+    file without ``force``)."""
+    from trailkit.solvers.support.files import check_outputs, spec_inputs
 
     if not out:
         raise TrailkitError("design needs --out FILE.yaml: where to write the spec")
@@ -49,8 +50,8 @@ def design_files(out: str | None, count: int, inputs: Sequence[str], *,
     files = [out] if count == 1 else [
         str(path.with_name(f"{path.stem}-{i}{path.suffix or '.yaml'}"))
         for i in range(1, count + 1)]
-    for f in files:
-        refuse_overwrite(f, list(inputs), allow_existing=force)
+    read = [name for spec in inputs for name in spec_inputs(spec, files)]
+    check_outputs([(f, "--out") for f in files], read, force=force)
     return files
 
 

@@ -30,7 +30,7 @@ from trailkit.solvers.frontends.cli.options import (
     limits_from,
 )
 from trailkit.solvers.frontends.cli.output import use_names, warn
-from trailkit.solvers.support.files import atomic_write, refuse_overwrite
+from trailkit.solvers.support.files import atomic_write, refuse_overwrite, spec_inputs
 
 if TYPE_CHECKING:
     from trailkit.solvers.tools.drawing import Emphasis, InspectView
@@ -90,7 +90,7 @@ def cmd_draw(args: argparse.Namespace) -> int:
                             f"{', '.join(FORMATS)} (it chooses the format)")
     if args.paper and suffix != ".pdf":
         raise TrailkitError(f"--paper applies to a .pdf --out, not {suffix}")
-    refuse_overwrite(args.out, [args.spec], allow_existing=args.force)
+    refuse_overwrite(args.out, spec_inputs(args.spec, [args.out]), allow_existing=args.force)
     puzzle = load_spec(args.spec)
     use_names(puzzle)  # names stay apart on a console that cannot show them
     emphasis = inspected = None

@@ -13,7 +13,7 @@ from trailkit.models.spec import load_spec
 from trailkit.solvers.backends.base import DEFAULT_MEMORY_MB
 from trailkit.solvers.frontends.cli.options import Exit, add_out, add_spec, examples, positive_int
 from trailkit.solvers.frontends.cli.output import use_names, warn, write_raw
-from trailkit.solvers.support.files import atomic_write, refuse_overwrite
+from trailkit.solvers.support.files import atomic_write, refuse_overwrite, spec_inputs
 from trailkit.solvers.tools.generate import KINDS
 
 __all__ = ["register"]
@@ -116,7 +116,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     if args.out:
-        refuse_overwrite(args.out, [args.spec], allow_existing=args.force)
+        refuse_overwrite(args.out, spec_inputs(args.spec, [args.out]),
+                         allow_existing=args.force)
     from trailkit.solvers.frontends.cli.assignments import export_model, export_size_problem
     from trailkit.solvers.tools.interchange import GRAPH_FORMATS, export_graph
 

@@ -141,13 +141,14 @@ def add_limits(p: argparse.ArgumentParser, run_time_limit: float | None = None) 
 
 
 def add_out(p: argparse.ArgumentParser, metavar: str, what: str, *,
-            stdout: bool = True) -> None:
-    """``--out FILE`` and ``--force``, the same way on every command that writes a file."""
+            stdout: bool = True, replaced: str = "the --out file if it exists") -> None:
+    """``--out FILE`` and ``--force``, the same way on every command that writes a file
+    (``replaced``: what ``--force`` lets it replace, where it writes more than ``--out``)."""
     instead = " instead of standard output" if stdout else ""
     p.add_argument("--out", metavar=metavar, help=f"write {what} to {metavar}{instead} "
                    "(atomically; never over an input file)")
     p.add_argument("--force", action="store_true",
-                   help="replace the --out file if it exists (refused otherwise)")
+                   help=f"replace {replaced} (refused otherwise)")
 
 
 def add_precheck(p: argparse.ArgumentParser) -> None:

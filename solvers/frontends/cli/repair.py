@@ -39,7 +39,7 @@ from trailkit.solvers.frontends.presenter.repairs import (
     repair_text,
     words,
 )
-from trailkit.solvers.support.files import atomic_write, refuse_overwrite
+from trailkit.solvers.support.files import atomic_write, refuse_overwrite, spec_inputs
 
 __all__ = ["register"]
 
@@ -158,7 +158,9 @@ def cmd_repair(args: argparse.Namespace) -> int:
     if args.max_changes is not None and args.max_changes < 0:
         raise TrailkitError("--max-changes must be 0 or more")
     if args.out:
-        refuse_overwrite(args.out, [args.spec], allow_existing=args.force)
+        added = [args.add] if args.add not in (None, "layout", "any", "none") else []
+        refuse_overwrite(args.out, spec_inputs(args.spec, [args.out]) + added,
+                         allow_existing=args.force)
     rules = rules_from(args, puzzle)
     result = repair(puzzle, rules, max_changes=args.max_changes, all_repairs=args.all,
                     backend=args.backend, limits=limits_from(args))

@@ -44,6 +44,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "(needs pip install 'trailkit[plot]')")
     p.add_argument("--pair", metavar="A,B",
                    help="the two backends of a scatter plot (default: the first two)")
+    p.add_argument("--force", action="store_true",
+                   help="replace the --plot files if they exist (refused otherwise)")
     p.set_defaults(run=run_report)
 
 
@@ -54,10 +56,7 @@ def _plots(scores: Scores, args: argparse.Namespace) -> None:
     if importlib.util.find_spec("matplotlib") is None:
         raise TrailkitError(f"--plot needs matplotlib: {pip_install('trailkit[plot]')}")
     from trailkit.solvers.frontends.cli.plots import report_cactus, report_scatter
-    from trailkit.solvers.support.files import check_output
 
-    for plot in args.plot:  # every one before the first is drawn
-        check_output(plot, "--plot")
     names = [b.name for b in scores.backends]
     pair = [n.strip() for n in args.pair.split(",")] if args.pair else names[:2]
     for plot in args.plot:
@@ -75,6 +74,10 @@ def _plots(scores: Scores, args: argparse.Namespace) -> None:
 
 def run_report(args: argparse.Namespace) -> int:
     """The ``report`` command: exit 4 when backends disagree, else 0."""
+    from trailkit.solvers.support.files import check_outputs
+
+    # every plot checked before the file is read: never the campaign file itself
+    check_outputs([(plot, "--plot") for plot in args.plot], [args.db], force=args.force)
     store = open_store(args.db, create=False)
     try:
         rows, versions = store.rows(), store.versions()

@@ -14,7 +14,8 @@ carries the text on disk, so the page can show both and let the author choose. T
 replaced is kept as one backup beside the file, hidden: ``DIR/.NAME~`` for
 ``DIR/NAME`` (each save replaces the backup of the one before). The new text is
 written atomically (a temporary file in the same folder, then a rename) with the
-file's own permissions (a 0600 file stays 0600); creating never replaces a file.
+file's own permissions, owner and group (a 0600 file stays 0600; a file of another user
+saved by a server running as root stays that user's); creating never replaces a file.
 
 >>> import tempfile
 >>> f = SpecFolder(Path(tempfile.mkdtemp()))
@@ -31,10 +32,10 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-import tempfile
 from pathlib import Path, PurePosixPath
 
 from trailkit.models.errors import TrailkitError
+from trailkit.models.support.hints import short
 from trailkit.solvers.support.files import atomic_write
 from trailkit.solvers.support.specfiles import find_specs
 
@@ -42,6 +43,8 @@ __all__ = ["MAX_LISTED", "Conflict", "SpecFolder", "backup_path", "version"]
 
 #: Specs listed at most (a page of names is enough; the rest are counted).
 MAX_LISTED = 2000
+#: The longest name of one file or folder, and of a whole name, in bytes (Linux's).
+MAX_PART_BYTES, MAX_NAME_BYTES = 255, 1024
 _SUFFIXES = (".yaml", ".yml")
 
 
@@ -88,9 +91,22 @@ class SpecFolder:
                                 "it)") from None
         if pure.suffix.lower() not in _SUFFIXES:
             raise TrailkitError(f"{name!r}: a spec's name ends in .yaml or .yml")
-        target = (self.root / pure).resolve()
+        if len(name.encode("utf-8")) > MAX_NAME_BYTES or any(
+                len(part.encode("utf-8")) > MAX_PART_BYTES for part in pure.parts):
+            raise TrailkitError(f"{short(name)!r}: a name too long for the file system (at "
+                                f"most {MAX_PART_BYTES} bytes a part, {MAX_NAME_BYTES} in "
+                                "all); nothing was read or written")
+        try:
+            target = (self.root / pure).resolve()
+        except (OSError, RuntimeError):  # a symlink loop (RuntimeError before 3.13)
+            raise TrailkitError(f"{name!r} cannot be followed: a symlink loop on the way; "
+                                "nothing was read or written") from None
         if not target.is_relative_to(self.root):
             raise TrailkitError(f"{name!r} leads out of the folder (a symlink?)")
+        for above in target.relative_to(self.root).parents:
+            if (self.root / above).exists() and not (self.root / above).is_dir():
+                raise TrailkitError(f"{name!r}: {above.as_posix()} is a file, not a folder; "
+                                    "nothing was read or written")
         return target
 
     def names(self) -> list[str]:
@@ -129,16 +145,16 @@ class SpecFolder:
         data = text.encode("utf-8")
         current = _read(path, name, limit)
         if current is None:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            _make_folders(path, name)
             _write(path, data, None)
             return version(data)
         if base != version(current):
             raise Conflict(f"{name} was changed on disk since the page opened it: "
                            "nothing was saved; keep your text or the disk's",
                            current.decode("utf-8", errors="replace"), version(current))
-        mode = stat.S_IMODE(path.stat().st_mode)
-        _write(backup_path(path), current, mode)
-        _write(path, data, mode)
+        like = path.stat()
+        _write(backup_path(path), current, like)
+        _write(path, data, like)
         return version(data)
 
     def create(self, name: str, text: str) -> str:
@@ -146,13 +162,22 @@ class SpecFolder:
         path = self.path(name)
         if path.exists() or path.is_symlink():
             raise TrailkitError(f"{name} already exists; open it, or choose another name")
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _make_folders(path, name)
         _write(path, text.encode("utf-8"), None)
         return version(text.encode("utf-8"))
 
     def base_dir(self, name: str | None) -> Path:
         """The folder a spec's side files are read from (its own folder)."""
         return self.path(name).parent if name else self.root
+
+
+def _make_folders(path: Path, name: str) -> None:
+    """Make the folders a new spec ``name`` goes in, or say why they cannot be made."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise TrailkitError(f"cannot make the folder of {name}: "
+                            f"{exc.strerror or exc}; nothing was written") from None
 
 
 def _read(path: Path, name: str, limit: int) -> bytes | None:
@@ -177,29 +202,11 @@ def _read(path: Path, name: str, limit: int) -> bytes | None:
     return data
 
 
-def _write(path: Path, data: bytes, mode: int | None) -> None:
-    """Write ``data`` to ``path`` atomically (a temporary file beside it, then a rename)
-    with permissions ``mode`` (``None``: what the umask allows a new file)."""
-    if mode is None:
-        try:
-            atomic_write(path, data)
-        except OSError as exc:
-            raise TrailkitError(f"cannot write {path.name}: {exc.strerror or exc}") from None
-        return
+def _write(path: Path, data: bytes, like: os.stat_result | None) -> None:
+    """Write ``data`` to ``path`` atomically (:func:`~trailkit.solvers.support.files.
+    atomic_write`: a temporary file beside it, then a rename) with the mode, owner and
+    group of ``like`` (``None``: a new file, as the umask allows)."""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        atomic_write(path, data, like)
     except OSError as exc:
         raise TrailkitError(f"cannot write {path.name}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fchmod(handle.fileno(), mode)
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise TrailkitError(f"cannot write {path.name}: {exc.strerror or exc}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

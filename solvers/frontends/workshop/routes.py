@@ -30,6 +30,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from trailkit.models.errors import TrailkitError
+from trailkit.models.support.hints import short
 from trailkit.solvers.frontends.workshop.analyser import Analyses
 from trailkit.solvers.frontends.workshop.designs import read_design
 from trailkit.solvers.frontends.workshop.edits import edit_text
@@ -37,6 +38,7 @@ from trailkit.solvers.frontends.workshop.folder import Conflict, SpecFolder
 from trailkit.solvers.frontends.workshop.guard import security_headers
 from trailkit.solvers.frontends.workshop.jobs import OPS, Job
 from trailkit.solvers.frontends.workshop.runs import Busy, RunManager
+from trailkit.solvers.tools.drawing.html import script_json
 
 __all__ = ["MAX_TEXT_BYTES", "SCRATCH", "Settings", "build_app"]
 
@@ -115,7 +117,7 @@ class _Handlers:
         opened = info["open"]
         opened["analysis"] = await self.analyses.analyse(
             "start", opened["text"], _source(opened["name"]), _base(self.folder, opened["name"]))
-        data = json.dumps(info).replace("<", "\\u003c")  # no "</script>"
+        data = script_json(info)  # no "</script>", no "<!--<script"
         html = self.files["index.html"][0].decode().replace("{{nonce}}", nonce) \
             .replace("{{info}}", data)
         return Response(html, media_type=_TYPES[".html"],
@@ -199,12 +201,14 @@ class _Handlers:
 
     def _limit(self, body: dict[str, Any]) -> float:
         """The run's time limit: the page's, within 0.1 s and :data:`MAX_TIME_S`."""
+        given = body.get("time_limit")
         try:
-            limit = float(body.get("time_limit") or self.settings.time_limit)
-        except (TypeError, ValueError):
-            raise TrailkitError("time_limit is a number of seconds") from None
-        if limit != limit:  # NaN
-            raise TrailkitError("time_limit is a number of seconds")
+            limit = float(given or self.settings.time_limit)
+        except (TypeError, ValueError, OverflowError):  # 400 digits: no float holds it
+            limit = float("nan")
+        if limit != limit or isinstance(given, bool):  # NaN
+            raise TrailkitError(f"time_limit is a number of seconds (at most {MAX_TIME_S:g}), "
+                                f"not {short(json.dumps(given), 40)}")
         return max(0.1, min(limit, MAX_TIME_S))
 
     async def _submit(self, request: Request, body: dict[str, Any], job: Job) -> Response:
@@ -281,12 +285,23 @@ class _TooBig(TrailkitError):
 async def _body(request: Request) -> dict[str, Any]:
     try:
         body = await request.json()
-    except ValueError:
-        raise TrailkitError("the request body is not JSON") from None
+    except ValueError as exc:
+        why = "a number too long to read: over 4,300 digits" if "digits" in str(exc) \
+            else short(str(exc), 120)
+        raise TrailkitError(f"the request body is not JSON ({why})") from None
+    except RecursionError:
+        raise TrailkitError(_DEEP) from None
     if not isinstance(body, dict):
         raise TrailkitError("the request body is a JSON object")
-    _check_unicode(body, "the request")
+    try:
+        _check_unicode(body, "the request")
+    except RecursionError:
+        raise TrailkitError(_DEEP) from None
     return body
+
+
+_DEEP = ("the request body is nested too deeply (lists or objects inside one another "
+         "hundreds deep); nothing was read or written")
 
 
 def _check_unicode(value: Any, where: str) -> None:

@@ -17,7 +17,24 @@ from trailkit.models.answer import Answer, Status
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.tools.drawing.captions import walk_size
 
-__all__ = ["html_page", "walk_steps"]
+__all__ = ["html_page", "script_json", "walk_steps"]
+
+#: What JSON text inside ``<script>`` must not hold as itself: ``<`` (``</script>``, and
+#: ``<!--`` followed by ``<script``, which makes the parser run on past the block's own
+#: end and swallow the page's script), ``>`` and ``&``.
+_IN_SCRIPT = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
+
+
+def script_json(value: object) -> str:
+    """``value`` as JSON text that is safe inside an HTML ``<script>`` element, whatever
+    the strings in it say: ``<``, ``>`` and ``&`` written as ``\\u003c``, ``\\u003e``,
+    ``\\u0026`` (the same JSON, read back), all else beyond ASCII escaped as well.
+
+    >>> script_json(["<!--<script>", "</script>&"])
+    '["\\\\u003c!--\\\\u003cscript\\\\u003e", "\\\\u003c/script\\\\u003e\\\\u0026"]'
+    """
+    return json.dumps(value, ensure_ascii=True).translate(_IN_SCRIPT)
+
 
 _STYLE = """
 body{font-family:"DejaVu Sans","Liberation Sans",Arial,sans-serif;margin:0;color:#1a1a1a;
@@ -138,7 +155,7 @@ def html_page(puzzle: Puzzle, svg: str, answer: Answer | None = None) -> str:
     whole = (f"The whole {'chain' if puzzle.kind == 'domino-chain' else 'walk'}: "
              f"{walk_size(puzzle, len(steps))}")
     inline = svg.split("?>", 1)[1].lstrip() if svg.startswith("<?xml") else svg
-    data = json.dumps(steps, ensure_ascii=True).replace("</", "<\\/")
+    data = script_json(steps)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -501,13 +501,35 @@ function showCandidate(k) {
   document.body.dataset.candidate = String(at + 1);
 }
 
-// The candidate becomes the editor's text: one step of undo, nothing written to disk.
-function openCandidate() {
+// The candidate gets a file of its own: with a folder, a new spec (named as New… asks),
+// never the open file's text, so Save cannot write a design over the spec it was made
+// beside; without one, a scratch text (one step of undo; Save downloads it).
+async function openCandidate() {
   const c = state.design.candidates[state.design.at];
   if (!c) return;
-  E.replaceText(state.view, c.text);
-  designSays(`${c.label} is in the editor: nothing is saved until you save it ` +
-             "(↶ Undo or Ctrl-Z brings your text back)");
+  if (!state.info.folder) {
+    E.replaceText(state.view, c.text);
+    designSays(`${c.label} is in the editor: download it to keep it ` +
+               "(↶ Undo or Ctrl-Z brings your text back)");
+    return;
+  }
+  const was = state.name;
+  if (was && state.savedText !== null && state.savedText !== text()
+      && !confirm(`${was} has changes not saved: open the design anyway (they are lost)?`)) return;
+  const stem = (was || "design.yaml").replace(/\.ya?ml$/, "");
+  let n = 1;
+  while (state.files.includes(`${stem}-design-${n}.yaml`)) n++;
+  const name = prompt("Name of the designed spec (a new file in the folder, ending in .yaml):",
+                      `${stem}-design-${n}.yaml`);
+  if (!name) return;
+  try {
+    const out = await api("/api/create", {name, text: c.text});
+    listFiles(out.files);
+    await openFile(name);
+    $("files").value = name;
+    designSays(`${c.label} is in the editor as ${name}, a new file` +
+               (was ? `; ${was} is as it was` : ""));
+  } catch (e) { designSays("not opened: " + e.message); }
 }
 
 function designShape() {
@@ -607,6 +629,7 @@ function download() {
 }
 
 function listFiles(files) {
+  state.files = files;
   $("files").replaceChildren(...files.map(f => new Option(f, f)));
 }
 
