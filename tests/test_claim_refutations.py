@@ -122,7 +122,8 @@ def test_prove_count_file_is_accepted_and_rejected_where_the_count_differs(
 
 
 @pytest.mark.parametrize(("where", "reason"), [
-    ("file", "the file states solutions 87 but its certificate 88"),
+    ("file", "the file claims 87 solutions; this best-formula certificate proves 88 "
+              "solutions"),
     ("certificate", "the certificate states 87 solutions, but the formula recomputed gives 88"),
 ])
 def test_an_edited_count_is_rejected_naming_why(

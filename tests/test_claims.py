@@ -273,16 +273,16 @@ def test_prove_claim_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 
 # --------------------------------------------------------------- fewest changes
-def test_a_one_change_repair_rests_on_the_originals_certificate(
+def test_a_one_change_repair_rests_on_its_change_sets_not_the_original_alone(
         capsys: pytest.CaptureFixture[str]) -> None:
     original = ROOT / "specs" / "tyre-puzzle" / "original.yaml"
     code, out, _ = run(["repair", str(original)], capsys)
     assert code == 0
-    assert "repair with 1 change (the fewest, proven: the original's closed-set " \
-        "certificate accepted by the independent checker;" in out
+    assert "repair with 1 change (the fewest, proven: the puzzle as given refuted and the " \
+        "repair allowed, change-sets certificate accepted by the independent checker;" in out
     _, out, _ = run(["repair", str(original), "--json"], capsys)
     assert json.loads(out)["claims"] == [{"claim": "fewest-changes",
-                                          "certificate": "closed-set", "checked": True}]
+                                          "certificate": "change-sets", "checked": True}]
 
 
 def test_a_two_change_repair_is_certified_by_its_change_sets(
@@ -307,7 +307,8 @@ def test_fewest_changes_claims_follow_the_original_answer() -> None:
     assert fewest_changes_claim(0, solved, minimal=True, proof="").checked
     parity = Certificate("parity", {"nodes": ["a", "b", "c", "d"]}, "")
     checked = Answer.unsolvable("direct", parity).with_(certificate_checked=True)
-    assert fewest_changes_claim(1, checked, minimal=True, proof="").certificate is parity
+    alone = fewest_changes_claim(1, checked, minimal=True, proof="")
+    assert not alone.checked and "only a lower bound" in alone.why  # the repair unshown
     unchecked = Answer.unsolvable("direct", parity)
     claim = fewest_changes_claim(1, unchecked, minimal=True, proof="two backends agree")
     assert not claim.checked and "no checked unsolvability certificate" in claim.why
@@ -357,22 +358,24 @@ def test_a_second_walk_names_the_parallel_plank_it_takes(
 def test_prove_fewest_changes_certifies_one_plank_and_check_certificate_rechecks_it(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """CONTRACT 1.3 §6: the tyre puzzle as found needs one plank (its unsolvability
-    certificate is the proof that none fewer will do); restored, none; the certificate
-    is refused once the plank is back, and refused when edited to claim 2."""
+    certificate proves that none fewer will do, and the repair that one is enough);
+    restored, none; the certificate is refused once the plank is back, and refused when
+    edited to claim 2."""
     original = ROOT / "specs" / "tyre-puzzle" / "original.yaml"
     cert = tmp_path / "fewest.json"
     code, out, _ = run(["prove", str(original), "--claim", "fewest-changes", "--json",
                         "--out", str(cert)], capsys)
     answer = json.loads(out)
     assert code == 0 and answer["changes"] == 1
-    assert answer["claims"] == [{"claim": "fewest-changes", "certificate": "closed-set",
+    assert answer["claims"] == [{"claim": "fewest-changes", "certificate": "change-sets",
                                  "checked": True}]
     assert run(["check-certificate", str(original), str(cert)], capsys)[0] == 0
     code, out, _ = run(["check-certificate", str(TYRE), str(cert)], capsys)
-    assert code == 1 and "leaves the set" in out
+    assert code == 1 and "the spec's repair rules allow 15 changes" in out
     edited = tmp_path / "two.json"
-    edited.write_text(cert.read_text().replace('"changes": 1', '"changes": 2'))
+    edited.write_text(cert.read_text().replace('"changes": 1', '"changes": 2', 1))
     code, out, _ = run(["check-certificate", str(original), str(edited)], capsys)
-    assert code == 1 and "certifies 1 change" in out
+    assert code == 1 and "the file claims 2 changes as the fewest; this change-sets " \
+        "certificate proves 1 change as the fewest" in out
     code, out, _ = run(["prove", str(TYRE), "--claim", "fewest-changes", "--json"], capsys)
     assert code == 0 and json.loads(out)["changes"] == 0

@@ -225,7 +225,7 @@ def test_the_proof_fails_on_the_nearby_formula_even_if_the_certificate_stores_it
 
 @pytest.mark.parametrize("text", [EMPTY, SHORTEST, LONGEST], ids=["empty", "short", "long"])
 @pytest.mark.parametrize(("where", "reason"), [
-    ("file", "the file states solutions {n} but its certificate {m}"),
+    ("file", "the file claims {n} solutions; this drup walk-"),
     ("both", "the certificate states {n} solutions but lists {m} walks"),
 ])
 def test_a_count_edited_to_another_number_is_rejected(

@@ -177,7 +177,8 @@ def _claim(document: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize(("edit", "reason"), [
-    (lambda d: d.update(changes=1), "the file states changes 1 but its certificate 2"),
+    (lambda d: d.update(changes=1), "the file claims 1 change as the fewest; this drup "
+                                    "repair-fewer-v1 certificate proves 2 changes as the fewest"),
     (_both(1), "the repair given is not 1 change the spec's repair rules allow"),
     (_both(3), "the repair given is not 3 changes the spec's repair rules allow"),
     (_candidates, "the spec's repair rules allow 6 changes, the certificate counted 7"),

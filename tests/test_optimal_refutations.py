@@ -101,7 +101,8 @@ def test_prove_shortest_is_accepted_and_rejected_where_a_plank_makes_a_shorter_w
 
 
 @pytest.mark.parametrize(("edit", "reason"), [
-    ({"length": 6}, "the file states length 6 but its certificate 7"),
+    ({"length": 6}, "the file claims that the shortest walk has 6 steps; this drup "
+                   "walk-shorter-v1 certificate proves that the shortest walk has 7 steps"),
     ({"length": 6, "certificate.length": 6}, "the certificate claims 6 steps but its walk "
      "has 7"),
     ({"claim": "longest", "certificate.claim": "longest"},

@@ -2,8 +2,10 @@
 
 A repair of ``k`` changes has the fewest when every set of at most ``k`` - 1 changes the
 spec's ``repair:`` rules allow leaves the puzzle unsolvable. The certificate lists each
-such set with an unsolvability certificate of the puzzle it makes, and one repair of
-``k`` changes with its walk::
+such set with an unsolvability certificate of the puzzle it makes (of a kind that proves
+no walk exists, :mod:`trailkit.models.checking.claim_table`: a certificate that holds but
+proves something else, such as a count, is rejected), and one repair of ``k`` changes
+with its walk (``k`` = 0: no set, and the puzzle's own walk)::
 
     {"changes": 2, "candidates": 6,
      "sets": [{"changes": [], "certificate": {"type": "disconnected", ...}},
@@ -30,6 +32,7 @@ from typing import Any
 from trailkit.models.answer import Certificate
 from trailkit.models.checking.certificates import verdict
 from trailkit.models.checking.check_words import Verdict
+from trailkit.models.checking.claim_table import proven
 from trailkit.models.checking.repair_changes import (
     Key,
     allowed_changes,
@@ -69,8 +72,8 @@ def change_sets_verdict(puzzle: Puzzle, data: Mapping[str, Any], *, rules: Any =
     ``rules`` (the repair rules in force; default the spec's ``repair:`` block, read by
     the spec reader): why it is rejected, or what holds."""
     k = data.get("changes")
-    if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-        return Verdict([f"the number of changes {k!r} is not a whole number of at least 1"])
+    if not isinstance(k, int) or isinstance(k, bool) or k < 0:
+        return Verdict([f"the number of changes {k!r} is not a whole number"])
     allowed = allowed_changes(puzzle, rules)
     if isinstance(allowed, str):
         return Verdict([allowed])
@@ -94,22 +97,41 @@ def change_sets_verdict(puzzle: Puzzle, data: Mapping[str, Any], *, rules: Any =
         if not isinstance(body, Mapping):
             return Verdict([f"no certificate for {set_words(puzzle, combo)}"])
         certificate = Certificate.from_json(body)
-        found = verdict(applied(puzzle, order), certificate)
+        changed = applied(puzzle, order)
+        found = verdict(changed, certificate)
         if found.problems:
             return Verdict([f"the {certificate.kind} certificate for "
                             f"{set_words(puzzle, combo)} fails: {found.problems[0]}"])
+        shown = proven(changed, certificate)
+        if "unsolvable" not in shown.claims:  # it holds, but of something else
+            return Verdict([f"the {shown.kind} certificate for {set_words(puzzle, combo)} "
+                            f"proves {shown.says()}, not that no walk exists"])
         kinds[certificate.kind] += 1
     walked = repair_walk(puzzle, allowed, data.get("repair"), k)
     if isinstance(walked, str):
         return Verdict([walked])
+    return Verdict(holds=_holds(puzzle, k, kinds, len(allowed), walked))
+
+
+def _holds(puzzle: Puzzle, k: int, kinds: Counter[str], allowed: int, walked: int) -> str:
+    """What an accepted certificate of ``k`` changes showed, in the checker's words."""
+    if not k:
+        return (f"the puzzle as given has a verified walk of {plural(walked, 'step')}: no "
+                "change is needed")
+    if k == 1:
+        return in_puzzle_words(puzzle, (
+            f"the puzzle as given is unsolvable ({next(iter(kinds))} certificate accepted), "
+            f"and a repair of 1 change that the spec's repair rules allow "
+            f"({plural(allowed, 'candidate change')}, derived by the checker) has a "
+            f"verified walk of {plural(walked, 'step')}: no repair has fewer"))
     refuted = sum(kinds.values())
-    return Verdict(holds=in_puzzle_words(puzzle, (
+    return in_puzzle_words(puzzle, (
         f"each of the {plural(refuted, 'set')} of at most {plural(k - 1, 'change')} that the "
-        f"spec's repair rules allow ({plural(len(allowed), 'candidate change')}, derived "
+        f"spec's repair rules allow ({plural(allowed, 'candidate change')}, derived "
         "by the checker) leaves the puzzle unsolvable ("
         + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
         + f" certificates accepted), and a repair of {plural(k, 'change')} has a verified "
-        f"walk of {plural(walked, 'step')}: no repair has fewer")))
+        f"walk of {plural(walked, 'step')}: no repair has fewer"))
 
 
 def _clash_free(puzzle: Puzzle, allowed: Sequence[Key], k: int) -> list[tuple[Key, ...]]:

@@ -106,7 +106,9 @@ def _counted_by(puzzle: Puzzle) -> tuple[str, ...]:
 def claim_mismatch(claim: str, data: Mapping[str, Any], puzzle: Puzzle) -> str:
     """Why the ``drup`` certificate ``data`` does not prove ``claim`` about ``puzzle``
     (empty: its formula is one that does, or the claim is not one of the walk claims
-    named here). A ``unique`` claim must list one walk; by ``walk-longer-v1`` (no walk of
+    named here). A ``unique`` claim must list one walk, and be of the formula that speaks of
+the puzzle's solutions (every walk, or the best ones under its objective: as ``count``);
+by ``walk-longer-v1`` (no walk of
     more than 0 steps) the puzzle must allow the empty walk on one node only (the listed
     walk, verified). A ``count`` claim's formula must count what ``count`` counts on this
     puzzle (every walk, or the best ones under its objective)."""
@@ -120,6 +122,11 @@ def claim_mismatch(claim: str, data: Mapping[str, Any], puzzle: Puzzle) -> str:
     listed = len(data["walks"]) if isinstance(data.get("walks"), list) else 1
     if claim == "unique" and (data.get("solutions", 1) != 1 or listed != 1):
         return f"a unique claim lists one walk, not {data.get('solutions', listed)}"
+    if claim == "unique" and encoding != LONGER and (
+            encoding not in _counted_by(puzzle) or (puzzle.use is EdgeUse.ANY and
+            puzzle.objective is not Objective.SHORTEST)):
+        return (f"a {encoding} refutation does not prove the walk unique among this "
+                f"puzzle's solutions ({_solutions_words(puzzle)})")
     if claim == "unique" and encoding == LONGER and (
             data.get("length") != 0 or len(puzzle.empty_walk_nodes()) != 1):
         return ("a walk-longer-v1 refutation proves a walk unique only when it is the empty "
@@ -137,6 +144,15 @@ def claim_mismatch(claim: str, data: Mapping[str, Any], puzzle: Puzzle) -> str:
     if claim == "count" and "solutions" not in data:
         return "a count certificate states its number of solutions"
     return ""
+
+
+def _solutions_words(puzzle: Puzzle) -> str:
+    """The walks a puzzle counts as its solutions, in words."""
+    if puzzle.use is EdgeUse.ANY and puzzle.objective is not Objective.SHORTEST:
+        return "every walk, edges reusable: no refutation counts them"
+    if puzzle.use is EdgeUse.EXACTLY_ONCE or puzzle.objective is Objective.ANY:
+        return f"every walk: that takes {BLOCKED}"
+    return f"the {puzzle.objective.value} walks: that takes {_counted_by(puzzle)[0]}"
 
 
 def optimal_horizon(puzzle: Puzzle, encoding: str, length: int) -> int:

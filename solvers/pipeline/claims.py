@@ -118,19 +118,19 @@ def fewest_changes_claim(changes: int | None, original: Answer, *, minimal: bool
     answer for the puzzle as given (``original``, checked by the pipeline) and what the
     repair search says it proved (``minimal``, ``proof``).
 
-    0 changes: the original's verified walk. 1 change: the original's unsolvability
-    certificate, accepted by the independent checker. More: not certified yet; the claim
-    rests on the search's own argument."""
+    0 changes: the original's verified walk. 1 change or more: a ``change-sets`` (or
+    ``repair-fewer-v1``) certificate, which the repair makes; here, without one, not
+    certified: the original's unsolvability certificate proves only that some change is
+    needed, not that this repair is allowed and has a walk; the claim rests on the
+    repair search's own argument."""
     if changes == 0 and original.status is Status.SOLVED and original.verified:
         return Claim("fewest-changes", True, value=0,
                      holds="the puzzle as given has a verified walk: no change is needed")
     if changes == 1 and original.status is Status.UNSOLVABLE and \
-            original.certificate_checked and original.certificate is not None:
-        return Claim("fewest-changes", True, original.certificate, value=1,
-                     holds="the puzzle as given is unsolvable (its "
-                     f"{original.certificate.kind} certificate accepted by the independent "
-                     "checker), so no repair has fewer than 1 change")
-    if changes == 1:
+            original.certificate_checked:
+        why = ("the unsolvability certificate of the puzzle as given is only a lower "
+               "bound; no change-sets certificate was made")
+    elif changes == 1:
         why = "the puzzle as given has no checked unsolvability certificate"
     elif not minimal:
         why = "fewer changes are not ruled out"

@@ -28,8 +28,8 @@ from typing import Any
 from trailkit.models.answer import Answer, Certificate, Claim, Status
 from trailkit.models.checking.certificates import check_certificate, verdict
 from trailkit.models.checking.change_sets import change_sets_verdict
+from trailkit.models.checking.claim_table import mismatch, proven, stated
 from trailkit.models.checking.core_certificates import core_verdict
-from trailkit.models.checking.repair_formula import ENCODING_NAME as REPAIR_FORMULA
 from trailkit.models.errors import (
     Location,
     SpecError,
@@ -86,11 +86,16 @@ class Proof:
 
 @dataclass(frozen=True)
 class CertificateCheck:
-    """The verdict on a certificate file: ``accepted``, and the checker's message."""
+    """The verdict on a certificate file: ``accepted``, and the checker's message; when
+    accepted, the ``claim`` the checker found proven and its ``value`` (the length, the
+    number of solutions or of changes; ``None`` for ``unsolvable``, ``unique`` and
+    ``minimal-core``)."""
 
     accepted: bool
     message: str
     kind: str = ""
+    claim: str | None = None
+    value: int | None = None
 
 
 def _sha256(path: str | None) -> str | None:
@@ -376,22 +381,28 @@ def _side_proof(body: dict[str, Any], path: str) -> dict[str, Any] | str:
     return {**body, "proof": side}
 
 
-def _misstated(obj: dict[str, Any], body: dict[str, Any], kind: str) -> str:
-    """Where the file's stated values (``claim``, ``length``, ``solutions``, ``changes``)
-    differ from its certificate's, or state what its kind cannot certify (empty: none)."""
-    stated = [f"the file states {key} {obj[key]!r} but its certificate {body.get(key)!r}"
-              for key in ("claim", "length", "solutions", "changes")
-              if key in obj and key in body and obj[key] != body[key]]
-    if obj.get("claim") == "count" and "solutions" not in body and obj.get("solutions") != 0:
-        stated.append(f"the file states solutions {obj.get('solutions')!r}, but a "
-                      f"{kind} certificate certifies that no walk exists (0 solutions)")
-    if obj.get("claim") == "fewest-changes" and obj.get("changes") != 1 and \
-            kind != "change-sets" and body.get("encoding") != REPAIR_FORMULA:
-        stated.append(f"the file states changes {obj.get('changes')!r}, but a fewest-changes "
-                      f"certificate of type {kind} certifies 1 change (the puzzle as given "
-                      "unsolvable; more take a change-sets certificate or a refutation of "
-                      f"{REPAIR_FORMULA})")
-    return stated[0] if stated else ""
+def _read_document(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The certificate file at ``path`` (a ``trailkit-certificate/1`` document, an answer
+    or a bare certificate) and the certificate in it; :class:`SpecError` when it is no
+    such thing."""
+    try:
+        raw = read_bounded(path, MAX_CERTIFICATE_BYTES).decode("utf-8")
+    except (InputRefused, UnicodeDecodeError) as exc:
+        raise TrailkitError(f"cannot read the certificate {path}: {exc}") from None
+    try:
+        obj = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise SpecError(f"not valid JSON ({exc.msg}); a truncated or damaged certificate "
+                        "file?", Location(path, exc.lineno, exc.colno)) from None
+    if not isinstance(obj, dict):
+        raise SpecError("expected a JSON object (a trailkit-certificate/1 file)",
+                        Location(path))
+    body = obj.get("certificate", obj) if obj.get("format") != "trailkit-certificate/1" \
+        else obj.get("certificate")
+    if not isinstance(body, dict) or "type" not in body:
+        raise SpecError("no certificate found (expected a 'type' field, as trailkit prove "
+                        "--out writes)", Location(path))
+    return obj, body
 
 
 def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None = None,
@@ -410,23 +421,7 @@ def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None =
     (``proof_file``, next to ``path``) must match ``proof_sha256`` and is read in pieces.
     ``progress`` receives a line now and then while a long DRUP proof is checked.
     """
-    try:
-        raw = read_bounded(path, MAX_CERTIFICATE_BYTES).decode("utf-8")
-    except (InputRefused, UnicodeDecodeError) as exc:
-        raise TrailkitError(f"cannot read the certificate {path}: {exc}") from None
-    try:
-        obj = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise SpecError(f"not valid JSON ({exc.msg}); a truncated or damaged certificate "
-                        "file?", Location(path, exc.lineno, exc.colno)) from None
-    if not isinstance(obj, dict):
-        raise SpecError("expected a JSON object (a trailkit-certificate/1 file)",
-                        Location(path))
-    body = obj.get("certificate", obj) if obj.get("format") != "trailkit-certificate/1" \
-        else obj.get("certificate")
-    if not isinstance(body, dict) or "type" not in body:
-        raise SpecError("no certificate found (expected a 'type' field, as trailkit prove "
-                        "--out writes)", Location(path))
+    obj, body = _read_document(path)
     if "proof_file" in body:
         read = _side_proof(body, path)
         if isinstance(read, str):
@@ -434,10 +429,6 @@ def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None =
                                     str(body["type"]))
         body = read
     certificate = Certificate.from_json(body)
-    stated = _misstated(obj, body, certificate.kind)
-    if stated:
-        return CertificateCheck(False, f"{certificate.kind} certificate: {stated}",
-                                certificate.kind)
     if certificate.kind == "change-sets":
         checked = change_sets_verdict(puzzle, certificate.data)
     elif certificate.kind == "core":
@@ -447,10 +438,20 @@ def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None =
     if checked.problems:
         return CertificateCheck(False, f"{certificate.kind} certificate: "
                                 + "; ".join(checked.problems[:5]), certificate.kind)
+    # what the certificate proves is the checker's to say; the file's words must match it
+    found = proven(puzzle, certificate)
+    wrong = mismatch(puzzle, found, stated(obj, body)) or (
+        "" if found.primary else f"a {found.kind} certificate proves no claim on its own")
+    if wrong:
+        return CertificateCheck(False, f"{certificate.kind} certificate: {wrong}",
+                                certificate.kind)
     note = ""
     recorded = obj.get("spec_sha256")
     if recorded and spec_path and recorded != _sha256(spec_path):
         note = " (the spec file changed since the certificate was made; it still holds)"
+    claim = next((s.claim for s in stated(obj, body) if s.claim in found.claims),
+                 found.primary)
     # the checker's own words, never the file's explanation (which it does not trust)
     return CertificateCheck(True, f"{certificate.kind} certificate holds: "
-                            f"{checked.holds}{note}", certificate.kind)
+                            f"{checked.holds}{note}", certificate.kind, claim,
+                            found.claims.get(claim))

@@ -175,13 +175,16 @@ def proved_claim_document(spec: str | None, proof: Any, claim_name: str,
 
 
 def fewest_words(claim: Claim) -> str:
-    """What a repair's number of changes rests on: ``the fewest, proven: the original's
-    parity certificate accepted by the independent checker``, or ``the fewest not
-    certified (...)``."""
+    """What a repair's number of changes rests on: ``the fewest, proven: the puzzle as
+    given refuted and the repair allowed, change-sets certificate accepted by the
+    independent checker``, or ``the fewest not certified (...)``."""
     if not claim.checked:
         return f"the fewest {claim.why}"
     if claim.certificate is None:
         return "the fewest, proven: the puzzle as given has a verified walk"
+    if claim.certificate.kind == "change-sets" and claim.value == 1:
+        return ("the fewest, proven: the puzzle as given refuted and the repair allowed, "
+                f"{proof_words(claim)}")
     if claim.certificate.kind == "change-sets":
         return f"the fewest, proven: every smaller set of changes refuted, {proof_words(claim)}"
     if claim.certificate.data.get("encoding") == "repair-fewer-v1":

@@ -53,9 +53,20 @@ def prove_text(proof: Proof, out: str | None = None, side: Path | None = None,
 def check_json(verdict: CertificateCheck, spec: str | None, certificate: str) -> dict[str, Any]:
     """The ``trailkit-check/1`` object: the verdict on the certificate file."""
     return {"format": CHECK_FORMAT, "spec": spec, "certificate": certificate,
-            "accepted": verdict.accepted, "message": verdict.message, "type": verdict.kind}
+            "accepted": verdict.accepted, "message": verdict.message, "type": verdict.kind,
+            "claim": verdict.claim, "value": verdict.value}
+
+
+_UNITS = {"count": "solution", "shortest": "step", "longest": "step",
+          "fewest-changes": "change"}
 
 
 def check_text(verdict: CertificateCheck) -> str:
-    """``accepted: ...`` or ``rejected: ...``: the checker's own sentence."""
-    return ("accepted: " if verdict.accepted else "rejected: ") + verdict.message
+    """``accepted: ...`` or ``rejected: ...``: the checker's own sentence; when accepted,
+    the claim it found proven, with its value (``claim proven: count, 88 solutions``)."""
+    if not verdict.accepted:
+        return "rejected: " + verdict.message
+    claim = verdict.claim or ""
+    value = "" if verdict.value is None or claim not in _UNITS else \
+        f", {plural(verdict.value, _UNITS[claim])}"
+    return f"accepted: {verdict.message}\nclaim proven: {claim}{value}"

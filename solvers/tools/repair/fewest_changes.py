@@ -541,10 +541,11 @@ class _Finder:
 
 
 def _certified(finder: _Finder, result: dict[str, Any], original: Answer) -> Claim | None:
-    """The ``fewest-changes`` claim of a repair of 2 or more changes, with its
-    ``change-sets`` certificate made in the time the search left (``None`` for fewer
-    changes, or no repair)."""
-    if result["status"] is not RepairStatus.REPAIRED or result["changes"] < 2:
+    """The ``fewest-changes`` claim of a repair of 1 or more changes, with its
+    ``change-sets`` certificate made in the time the search left (``None`` for no change,
+    or no repair). One change too: the puzzle's unsolvability certificate alone is only
+    a lower bound, and the certificate also shows the repair allowed, with its walk."""
+    if result["status"] is not RepairStatus.REPAIRED or result["changes"] < 1:
         return None
     from trailkit.solvers.tools.repair.fewest_certificate import fewest_claim
 
