@@ -27,8 +27,6 @@ so the refutation proves both L and the count.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from trailkit.models.answer import Certificate, Claim, Status, Walk
 from trailkit.models.checking.blocked_walks import blocked_formula, longer_formula, walk_json
 from trailkit.models.checking.certificates import verdict
@@ -56,6 +54,7 @@ from trailkit.solvers.pipeline.formula_claims import (
     unproven,
 )
 from trailkit.solvers.pipeline.layered_count import reusable_count_claim, zero_count_claim
+from trailkit.solvers.pipeline.policy import CLAIM_SECONDS, capped
 
 __all__ = ["CLAIM_SECONDS", "COUNT_LIMIT", "LITERAL_LIMIT", "capped", "checked_claim",
            "count_claim", "longest_claim", "only_walk_claim", "refutation_applies",
@@ -63,8 +62,6 @@ __all__ = ["CLAIM_SECONDS", "COUNT_LIMIT", "LITERAL_LIMIT", "capped", "checked_c
 
 COUNT_LIMIT = 100_000
 """The most walks a ``count`` certificate lists."""
-CLAIM_SECONDS = 20.0
-"""The most time ``solve`` and ``count`` spend certifying a claim by refutation."""
 LITERAL_LIMIT = 5_000_000
 """The largest walk formula (estimated literals) a refutation claim builds."""
 
@@ -93,14 +90,6 @@ def too_big(puzzle: Puzzle, limits: Limits, steps: int | None = None) -> str:
                 f"{LITERAL_LIMIT:,}")
     return budget_problem(size, limits.memory_mb, "walk formula",
                           "a larger --memory-limit lets it be built") or ""
-
-
-def capped(limits: Limits) -> Limits:
-    """``limits`` with at most :data:`CLAIM_SECONDS` to certify a claim the user did not
-    ask to prove (``solve``'s and ``count``'s own claims)."""
-    left = limits.time_limit
-    return replace(limits, time_limit=CLAIM_SECONDS if left is None else
-                   min(left, CLAIM_SECONDS))
 
 
 def count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *, limit: int = COUNT_LIMIT,
