@@ -48,6 +48,7 @@ from trailkit.solvers.backends.sat.runner import (
     run_or_stopped,
 )
 from trailkit.solvers.backends.sat.walk_proof import enumerate_best, enumerate_walks, refute_longer
+from trailkit.solvers.pipeline.claim_rules import refutation_applies
 from trailkit.solvers.pipeline.formula_claims import (
     FORMULA_RESTS_ON,
     formula_count_claim,
@@ -64,20 +65,6 @@ COUNT_LIMIT = 100_000
 """The most walks a ``count`` certificate lists."""
 LITERAL_LIMIT = 5_000_000
 """The largest walk formula (estimated literals) a refutation claim builds."""
-
-
-def refutation_applies(puzzle: Puzzle, *, longest: bool = False, count: bool = False
-                       ) -> str:
-    """Why the walk formulas do not describe ``puzzle``'s walks (empty: they do). For
-    ``longest`` an allowed empty walk does not matter; a ``count`` lists the empty walks
-    apart."""
-    if puzzle.use is EdgeUse.ANY:
-        return "the refutation certificates cover once-only walks (edges used at most once)"
-    if not puzzle.num_nodes and count:
-        return "the puzzle has no nodes: the walk that stands nowhere is its one solution"
-    if (puzzle.empty_walk_nodes() or not puzzle.num_nodes) and not (longest or count):
-        return "the empty walk is allowed"
-    return ""
 
 
 def too_big(puzzle: Puzzle, limits: Limits, steps: int | None = None) -> str:
