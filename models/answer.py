@@ -17,8 +17,8 @@ import numpy as np
 
 from trailkit.models.puzzle import Puzzle
 
-__all__ = ["Answer", "Certificate", "Claim", "CrossCheck", "CrossCheckJson", "Status", "Step",
-           "Walk"]
+__all__ = ["CLAIM_NAMES", "Answer", "Certificate", "Claim", "CrossCheck", "CrossCheckJson",
+           "Status", "Step", "Walk"]
 
 Step = TypedDict("Step", {"from": str, "to": str, "edge": int | str, "colour": str | None})
 """One step of the contract's ``steps`` list (:meth:`Walk.steps_json`); ``from`` is a
@@ -209,6 +209,11 @@ class Certificate:
     def from_json(cls, obj: Mapping[str, Any]) -> Certificate:
         data = {k: v for k, v in obj.items() if k not in ("type", "explanation", "checked")}
         return cls(str(obj.get("type", "")), data, str(obj.get("explanation", "")))
+
+
+CLAIM_NAMES = ("unsolvable", "shortest", "unique", "count", "longest", "fewest-changes",
+               "minimal-core")
+"""Every claim trailkit certifies, in the order ``prove --claim`` lists them."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -263,7 +263,12 @@ def reusable_shortest(puzzle: Puzzle) -> tuple[int | None, int]:
     layer: Counter[tuple[int, int, int, int]] = Counter(
         {(u, -9, u, -9): 1 for u in range(puzzle.num_nodes)
          if puzzle.start is None or u in puzzle.start})
-    bound = (puzzle.num_nodes * (len(puzzle.colour_names) + 1)) ** 2 + 2
+    # A shortest walk never repeats a state: its start and first colour are fixed after
+    # step 1, so it passes at most num_nodes * (colours + 1) (place, last colour) states
+    # after the first (which never recurs: its colours are -9); cutting out the steps
+    # between two equal states would leave a shorter walk, just as valid. (The bound
+    # was this number squared: a puzzle with no walk took thousands of layers.)
+    bound = puzzle.num_nodes * (len(puzzle.colour_names) + 1) + 2
     for k in range(bound):
         total = sum(n for s, n in layer.items() if ok_end(s, k))
         if total:

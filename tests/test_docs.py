@@ -26,8 +26,10 @@ Other fenced blocks (``yaml``, ``sh``, ``text``, ...) are not run.
 
 from __future__ import annotations
 
+import argparse
 import difflib
 import doctest
+import functools
 import os
 import re
 import shlex
@@ -40,6 +42,8 @@ from pathlib import Path
 
 import pytest
 from bench.outputs_snapshot import masked  # tests/ is on the path (pytest, or run as a script)
+
+from trailkit.solvers.frontends.cli.app import build_parser
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -243,6 +247,115 @@ def test_the_readme_stays_a_front_page() -> None:
     assert commands[0].endswith("trailkit solve specs/nikolaus.yaml --backend all")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").rstrip().splitlines()[-1]
     assert commands[1] == ci
+
+
+# ------------------------------------------------ the pages agree with the code
+# What running the examples cannot catch: a sentence that denies an option the parser
+# has, a citation of a file a reader cannot open, a page the front page's table leaves
+# out, and a page whose examples, followed in order in one folder, would trip over a
+# file an earlier one wrote.
+
+DOCS = ROOT / "docs"
+COMMANDS_PAGE = DOCS / "commands.md"
+# "CONTRACT 1.3 §6", "STYLE.md section 2": a document cited by name and section.
+CITATION = re.compile(r"\b([A-Z][A-Z_-]{2,})(?:\.md)?\s+v?\d+(?:\.\d+)*,?\s+(?:§|section\b)")
+MD_NAME = re.compile(r"(?<![\w/.-])([\w./-]+\.md)\b")
+DENIAL = re.compile(r"`?(?:prove )?--claim`? (?:has|takes|offers) no `([\w-]+)`")
+WRITES = ("--out", "--proof-dir")
+
+
+def _choices(command: str, option: str) -> tuple[str, ...]:
+    """The choices the real parser gives ``trailkit COMMAND OPTION``."""
+    parser = build_parser({"answers"})
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    action = next(a for a in sub.choices[command]._actions if option in a.option_strings)
+    assert action.choices is not None
+    return tuple(action.choices)
+
+
+def _prose(page: Path) -> str:
+    """``page`` without its fenced blocks (help output there lists choices, not prose)."""
+    lines = page.read_text(encoding="utf-8").splitlines()
+    code = {i for _, a, b in fenced_blocks(lines) for i in range(a, b + 1)}
+    return "\n".join(line for i, line in enumerate(lines) if i not in code)
+
+
+def test_every_claim_prove_takes_is_documented_and_none_denied() -> None:
+    """Each ``--claim`` choice has its prose in commands.md, and no page says it is missing
+    (commands.md once said ``prove --claim`` has no ``minimal-core``, which it had)."""
+    claims = _choices("prove", "--claim")
+    prose = _prose(COMMANDS_PAGE)
+    for claim in claims:
+        assert f"--claim {claim}`" in prose or claim == "unsolvable", (
+            f"commands.md never describes `prove --claim {claim}`")
+    for page in PAGES:
+        denied = set(DENIAL.findall(_prose(page).replace("\n", " "))) & set(claims)
+        assert not denied, f"{page.relative_to(ROOT)} says prove --claim has no {denied}"
+
+
+def _exists(name: str, page: Path) -> bool:
+    return any((base / name).exists() for base in (ROOT, DOCS, page.parent))
+
+
+@functools.cache
+def _stems() -> frozenset[str]:
+    """The names (without suffix, in capitals) of the repository's files, hidden folders
+    (``.git``, ``.venv``) left out."""
+    found = set()
+    for folder, subfolders, files in os.walk(ROOT):
+        subfolders[:] = [s for s in subfolders if not s.startswith(".")]
+        found |= {Path(folder, f).stem.upper() for f in files}
+    return frozenset(found)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_page_cites_a_file_the_repository_lacks(page: Path) -> None:
+    """A reader can open what a page cites: every ``NAME.md`` it names is in the
+    repository, and a document cited by section ("CONTRACT 1.3 §6") is one of its files."""
+    text = page.read_text(encoding="utf-8")
+    missing = sorted({n for n in MD_NAME.findall(text) if not _exists(n, page)})
+    assert not missing, f"{page.relative_to(ROOT)} names {missing}, not in the repository"
+    cited = sorted({m.group(0) for m in CITATION.finditer(text)
+                    if m.group(1) not in _stems()})
+    assert not cited, f"{page.relative_to(ROOT)} cites {cited}: no such file in the repository"
+
+
+def test_the_front_page_names_every_page() -> None:
+    """docs/index.md's table links every page of the reference, in the site's order."""
+    index = (DOCS / "index.md").read_text(encoding="utf-8")
+    linked = re.findall(r"^\| \[[^]]+\]\(([\w-]+\.md)\) \|", index, re.M)
+    pages = [p.name for p in sorted(DOCS.glob("*.md")) if p.name != "index.md"]
+    assert sorted(linked) == sorted(pages), f"missing: {sorted(set(pages) - set(linked))}"
+    nav = re.findall(r"^  - [^:]+: ([\w-]+\.md)$", (ROOT / "mkdocs.yml").read_text(), re.M)
+    assert linked == [p for p in nav if p != "index.md"], "index.md's table and mkdocs.yml's nav"
+
+
+def _written(words: list[str]) -> list[str]:
+    """The files or folders a command's words name as what it writes."""
+    return [words[i + 1] for i, w in enumerate(words[:-1]) if w in WRITES]
+
+
+def _page_examples(page: Path) -> list[Example]:
+    return [e for e in ALL_EXAMPLES if e.page == page]
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if _page_examples(p)],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_page_followed_in_order_overwrites_nothing(page: Path) -> None:
+    """A reader who types a page's examples in order, in one folder, is never refused
+    because an earlier example wrote the same file (commands.md's second ``design trail
+    --out figure.yaml`` was, after the first had written it): a later ``--out`` of a file
+    an earlier command wrote (exit 0 or 1) says ``--force``, or names another file."""
+    written: dict[str, str] = {}
+    for example in _page_examples(page):
+        for command, code in zip(example.commands, example.exits, strict=True):
+            words = shlex.split(command.line, comments=True)
+            for target in _written(words):
+                assert target not in written or "--force" in words, (
+                    f"{example.name}: $ {command.line}\nrefused after {written[target]}, "
+                    f"which wrote {target}")
+                if code in (0, 1):
+                    written[target] = f"$ {command.line}"
 
 
 # ------------------------------------------------------------------- --update

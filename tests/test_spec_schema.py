@@ -41,8 +41,8 @@ def as_json(value: Any) -> Any:
 @pytest.fixture(scope="module")
 def validator() -> jsonschema.protocols.Validator:
     schema = load_schema("spec")
-    jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema)
+    jsonschema.Draft7Validator.check_schema(schema)  # draft-07, for editors
+    return jsonschema.Draft7Validator(schema)
 
 
 def errors(validator: jsonschema.protocols.Validator, text: str) -> list[str]:

@@ -66,8 +66,8 @@ def shots(tmp_path: Path) -> Path:
     return folder
 
 
-def open_page(browser, server: Served):
-    page = browser.new_page(viewport={"width": 1400, "height": 900})
+def open_page(browser, server: Served, width: int = 1400):
+    page = browser.new_page(viewport={"width": width, "height": 900})
     outside: list[str] = []
     errors: list[str] = []
     page.on("request", lambda r: r.url.startswith(server.base) or outside.append(r.url))
@@ -449,20 +449,41 @@ def _plank_edge(text: str, u: str, v: str) -> int:
 
 
 @pytest.mark.slow
+def _smallest_text_px(page) -> float:
+    """The height on screen, in CSS pixels, of the picture's smallest text."""
+    return page.evaluate("Math.min(...[...document.querySelectorAll('#drawing svg text')]"
+                         ".map(t => t.getScreenCTM().a * parseFloat(getComputedStyle(t)"
+                         ".fontSize)))")
+
+
 def test_inspect_and_design_from_the_page(browser, shots: Path, tmp_path: Path) -> None:
     """Issue 34 item 5: Inspect marks the planks the restored tyre puzzle cannot lose (AA-AB
     among them) and lays its measures beside the picture; the Design panel generates
     candidates with a seed, steps through them, and opens one in a new file of its own
-    (issue 41: it once took the open file's place, so Save wrote it over that spec)."""
+    (issue 41: it once took the open file's place, so Save wrote it over that spec). Issue
+    41 item 23: on a 1500 px screen the inspected picture is readable (its smallest text 11
+    px at least; it was 5 px), and Prove offers the claims that apply and certifies the one
+    chosen."""
     folder = tmp_path / "specs"
     folder.mkdir()
     shutil.copy(RESTORED, folder / "restored.yaml")
     restored = RESTORED.read_text()
     server = start(folder)
     try:
-        page = open_page(browser, server)
+        page = open_page(browser, server, width=1500)
         wait_analysed(page)
         assert editor_text(page) == restored
+
+        # Prove: "unsolvable" of a solvable puzzle moves the picker to a claim that applies
+        assert page.locator("#prove-claim option").evaluate_all("os => os.map(o => o.value)") \
+            == ["unsolvable", "shortest", "unique", "count", "fewest-changes"]
+        page.click("#prove")
+        page.wait_for_selector("body[data-answer='solved:prove']")
+        assert "what can be proven of it instead: shortest" in page.inner_text("#answer-text")
+        assert page.input_value("#prove-claim") == "shortest"
+        page.click("#prove")
+        wait_until(page, "document.getElementById('answer-text').textContent"
+                         ".startsWith('shortest: 25 steps (layers certificate accepted')")
 
         page.click("#inspect")
         page.wait_for_selector("body[data-answer='solvable:inspect']")
@@ -481,7 +502,14 @@ def test_inspect_and_design_from_the_page(browser, shots: Path, tmp_path: Path) 
         assert measures["traps (reached, goal lost)"] == "1"
         assert page.inner_text("#inspect-head").startswith("20 critical planks (outlined), "
                                                            "5 costly planks (shaded)")
+        assert page.get_attribute("body", "data-picture") == "readable"
+        assert _smallest_text_px(page) >= 10.99
         page.screenshot(path=shots / "14-inspect.png")
+        page.click("#picture-size")  # the whole picture in its frame, and back
+        assert page.get_attribute("body", "data-picture") == "fit"
+        assert _smallest_text_px(page) < 10  # (why the readable size is the first shown)
+        page.click("#picture-size")
+        assert page.get_attribute("body", "data-picture") == "readable"
 
         # the Design panel: three candidates with seed 7, step to the second, open it
         page.click("#design-toggle")

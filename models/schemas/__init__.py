@@ -1,11 +1,16 @@
-"""JSON Schemas (draft 2020-12) shipped with trailkit, as package data.
+"""JSON Schemas shipped with trailkit, as package data.
 
-``load_schema("spec")`` is the schema every valid puzzle spec validates against (for
-editors: the YAML language server reads ``# yaml-language-server: $schema=...``). The
-schemas of trailkit's JSON outputs live in the same folder, one ``NAME.schema.json``
-file each, and load the same way; :func:`schema_names` lists them.
+``load_schema("spec")`` is the schema every valid puzzle spec validates against, for
+editors (the YAML language server reads ``# yaml-language-server: $schema=...``). It is
+draft-07, which editors' JSON Schema support reads whatever their age
+(yaml-language-server reads drafts 2019-09 and 2020-12 only from its version 1.20;
+editors ship older ones). The schemas of trailkit's JSON outputs (draft 2020-12)
+live in the same folder, one ``NAME.schema.json`` file each, and load the same way;
+:func:`schema_names` lists them.
 
 >>> load_schema("spec")["$schema"]
+'http://json-schema.org/draft-07/schema#'
+>>> load_schema("result")["$schema"]
 'https://json-schema.org/draft/2020-12/schema'
 >>> "spec" in schema_names()
 True

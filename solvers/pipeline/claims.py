@@ -38,12 +38,6 @@ from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Limits
 from trailkit.solvers.pipeline.layered import STATE_LIMIT, build_layers, layer_names
-from trailkit.solvers.pipeline.optimal_refutations import (
-    empty_unique_claim,
-    refuted_shortest_claim,
-    refuted_unique_claim,
-)
-from trailkit.solvers.pipeline.refuted_claims import longest_claim, only_walk_claim
 
 __all__ = ["STATE_LIMIT", "answer_claims", "fewest_changes_claim", "minimal_core_claim",
            "shortest_claim", "unique_claim"]
@@ -71,15 +65,24 @@ def answer_claims(puzzle: Puzzle, answer: Answer, *, unique: bool = False,
     search = f"{rests_on}'s search"
     once_only = puzzle.use is not EdgeUse.ANY
     claims: list[Claim] = []
+    # A refutation brings the SAT backend and the DRUP checker: each is imported where a
+    # claim needs it, so a plain solve (a one-stroke drawing's) loads neither.
     if answer.optimal and puzzle.wants_longest:
+        from trailkit.solvers.pipeline.refuted_claims import longest_claim
+
         claims.append(longest_claim(puzzle, walk, limits, rests_on=search))
     elif answer.optimal and puzzle.use is not EdgeUse.EXACTLY_ONCE:  # else: one length
         shortest = None if drup and len(walk) else shortest_claim(
             puzzle, walk, rests_on=rests_on, state_limit=state_limit)
         if shortest is None or not shortest.checked:
+            from trailkit.solvers.pipeline.optimal_refutations import refuted_shortest_claim
+
             shortest = refuted_shortest_claim(puzzle, walk, limits, rests_on=search)
         claims.append(shortest)
     if unique:
+        from trailkit.solvers.pipeline.optimal_refutations import empty_unique_claim
+        from trailkit.solvers.pipeline.refuted_claims import only_walk_claim
+
         if once_only and not len(walk):
             claims.append(empty_unique_claim(puzzle, walk, limits, rests_on=search))
         elif once_only and (puzzle.objective is Objective.ANY or
@@ -106,6 +109,8 @@ def _uniqueness(puzzle: Puzzle, answer: Answer, walk: Walk, claims: list[Claim],
         if found.checked:
             return found
     if puzzle.objective is not Objective.ANY:
+        from trailkit.solvers.pipeline.optimal_refutations import refuted_unique_claim
+
         return refuted_unique_claim(puzzle, walk, limits, rests_on=f"{rests_on}'s search")
     return Claim("unique", False, why="not decided (only shortest walks and once-only "
                  "walks have a uniqueness certificate so far; trailkit count counts the "

@@ -13,15 +13,16 @@ them) cannot drift apart.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from trailkit.models.errors import UnsupportedPuzzle
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.registry import BackendName, get_backend
 
-__all__ = ["AUTO", "CROSSCHECK_WORK_LIMIT", "PRECHECK", "count_second_opinion",
-           "default_backend", "engine_for", "second_limits", "second_opinion",
-           "time_left"]
+__all__ = ["AUTO", "CLAIM_SECONDS", "CROSSCHECK_WORK_LIMIT", "PRECHECK", "capped",
+           "count_second_opinion", "default_backend", "engine_for", "second_limits",
+           "second_opinion", "time_left"]
 
 #: ``crosscheck="auto"``: let the policy choose the second backend.
 AUTO = "auto"
@@ -30,6 +31,8 @@ PRECHECK = "pre-check"
 #: The work limit given to a second backend that only confirms or cross-checks, in its
 #: own unit (search nodes for direct, conflicts for CP-SAT: see ``Backend.work_unit``).
 CROSSCHECK_WORK_LIMIT = 2_000_000
+CLAIM_SECONDS = 20.0
+"""The most time ``solve`` and ``count`` spend certifying a claim by refutation."""
 
 
 def default_backend(puzzle: Puzzle) -> str:
@@ -37,6 +40,14 @@ def default_backend(puzzle: Puzzle) -> str:
     ``cpsat`` (the contract's rule)."""
     del puzzle
     return "direct"
+
+
+def capped(limits: Limits) -> Limits:
+    """``limits`` with at most :data:`CLAIM_SECONDS` to certify a claim the user did not
+    ask to prove (``solve``'s and ``count``'s own claims)."""
+    left = limits.time_limit
+    return replace(limits, time_limit=CLAIM_SECONDS if left is None else
+                   min(left, CLAIM_SECONDS))
 
 
 def engine_for(puzzle: Puzzle, backend: str | BackendName | Backend | None,

@@ -38,18 +38,19 @@ from trailkit.models.errors import (
     VerificationFailure,
 )
 from trailkit.models.formats.inputs import InputRefused, read_bounded
-from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.models.puzzle import Puzzle
 from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.registry import get_backend
+from trailkit.solvers.pipeline.claim_rules import CLAIMS, applying_claims, claim_applies
 from trailkit.solvers.pipeline.claims import STATE_LIMIT, answer_claims
 from trailkit.solvers.pipeline.policy import time_left
-from trailkit.solvers.pipeline.refuted_claims import count_claim, refutation_applies
+from trailkit.solvers.pipeline.refuted_claims import count_claim
 from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.support.version import trailkit_version
 
-__all__ = ["CERTIFICATE_FORMAT", "CLAIMS", "CertificateCheck", "Proof", "certificate_files",
-           "check_certificate_file", "claim_document", "prove",
+__all__ = ["CERTIFICATE_FORMAT", "CLAIMS", "CertificateCheck", "Proof", "applying_claims",
+           "certificate_files", "check_certificate_file", "claim_document", "prove",
            "prove_claim"]
 
 CERTIFICATE_FORMAT = "trailkit-certificate/1"
@@ -167,10 +168,6 @@ def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = NO_LIMITS
     return Proof(Status.UNSOLVABLE, certificate, document, decided_by=decided_by)
 
 
-CLAIMS = ("unsolvable", "shortest", "unique", "count", "longest")
-"""The claims ``prove --claim`` certifies."""
-
-
 def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
                 spec_path: str | None = None, state_limit: int = STATE_LIMIT,
                 drup: bool = False) -> Proof:
@@ -183,10 +180,10 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
     does not apply to the puzzle (saying which claims do). With ``drup`` the claim is
     proven by refutation even where ``layers`` or the count's formula certificate would
     do (the proof files of ``--proof-dir``)."""
-    why_not = _claim_applies(puzzle, claim)
+    why_not = claim_applies(puzzle, claim)
     if why_not:
         raise UnsupportedPuzzle(f"the {claim} claim does not apply: {why_not}; claims that "
-                                f"apply here: {', '.join(_applying(puzzle))}")
+                                f"apply here: {', '.join(applying_claims(puzzle))}")
     answer = solve(puzzle, "direct", limits)
     no_walk = answer.status is Status.UNSOLVABLE and answer.certificate_checked
     if claim == "count" and not drup and no_walk and answer.certificate is not None:
@@ -239,33 +236,6 @@ def claim_document(spec_path: str | None, claim: str, certificate: Certificate,
     return {"format": CERTIFICATE_FORMAT, "trailkit": trailkit_version(), "spec": spec_path,
             "spec_sha256": _sha256(spec_path), "claim": claim, **stated,
             "certificate": certificate.to_json()}
-
-
-def _claim_applies(puzzle: Puzzle, claim: str) -> str:
-    """Why ``claim`` does not apply to ``puzzle`` (empty: it does)."""
-    if claim not in CLAIMS:
-        return f"trailkit certifies {', '.join(CLAIMS)}"
-    once_only = refutation_applies(puzzle, longest=claim == "longest",
-                                   count=claim == "count")
-    if claim == "count" and puzzle.use is EdgeUse.ANY:
-        return ""  # the shortest walks, counted through layers
-    if claim in ("count", "longest") and once_only:
-        return once_only
-    if claim == "longest" and not puzzle.wants_longest:
-        return "it is made for objective: longest"
-    if claim == "unique" and puzzle.use is not EdgeUse.ANY and (
-            puzzle.objective is Objective.ANY or puzzle.use is EdgeUse.EXACTLY_ONCE or
-            puzzle.wants_longest):
-        return ""  # the only walk of all, or the only longest: refuted by the SAT backend
-    if claim in ("shortest", "unique") and puzzle.objective is not Objective.SHORTEST:
-        return "it is made for walks of the fewest steps (objective: shortest, every " \
-            "colour walk), for once-only walks of no objective (unique) or for the " \
-            "longest once-only walk (unique), and this puzzle asks for none of these"
-    return ""
-
-
-def _applying(puzzle: Puzzle) -> list[str]:
-    return [claim for claim in CLAIMS if not _claim_applies(puzzle, claim)]
 
 
 def _no_proof_applies(answer: Answer, why_not: str, drup: bool, precheck: bool) -> Proof:

@@ -27,8 +27,6 @@ so the refutation proves both L and the count.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from trailkit.models.answer import Certificate, Claim, Status, Walk
 from trailkit.models.checking.blocked_walks import blocked_formula, longer_formula, walk_json
 from trailkit.models.checking.certificates import verdict
@@ -50,12 +48,14 @@ from trailkit.solvers.backends.sat.runner import (
     run_or_stopped,
 )
 from trailkit.solvers.backends.sat.walk_proof import enumerate_best, enumerate_walks, refute_longer
+from trailkit.solvers.pipeline.claim_rules import refutation_applies
 from trailkit.solvers.pipeline.formula_claims import (
     FORMULA_RESTS_ON,
     formula_count_claim,
     unproven,
 )
 from trailkit.solvers.pipeline.layered_count import reusable_count_claim, zero_count_claim
+from trailkit.solvers.pipeline.policy import CLAIM_SECONDS, capped
 
 __all__ = ["CLAIM_SECONDS", "COUNT_LIMIT", "LITERAL_LIMIT", "capped", "checked_claim",
            "count_claim", "longest_claim", "only_walk_claim", "refutation_applies",
@@ -63,24 +63,8 @@ __all__ = ["CLAIM_SECONDS", "COUNT_LIMIT", "LITERAL_LIMIT", "capped", "checked_c
 
 COUNT_LIMIT = 100_000
 """The most walks a ``count`` certificate lists."""
-CLAIM_SECONDS = 20.0
-"""The most time ``solve`` and ``count`` spend certifying a claim by refutation."""
 LITERAL_LIMIT = 5_000_000
 """The largest walk formula (estimated literals) a refutation claim builds."""
-
-
-def refutation_applies(puzzle: Puzzle, *, longest: bool = False, count: bool = False
-                       ) -> str:
-    """Why the walk formulas do not describe ``puzzle``'s walks (empty: they do). For
-    ``longest`` an allowed empty walk does not matter; a ``count`` lists the empty walks
-    apart."""
-    if puzzle.use is EdgeUse.ANY:
-        return "the refutation certificates cover once-only walks (edges used at most once)"
-    if not puzzle.num_nodes and count:
-        return "the puzzle has no nodes: the walk that stands nowhere is its one solution"
-    if (puzzle.empty_walk_nodes() or not puzzle.num_nodes) and not (longest or count):
-        return "the empty walk is allowed"
-    return ""
 
 
 def too_big(puzzle: Puzzle, limits: Limits, steps: int | None = None) -> str:
@@ -93,14 +77,6 @@ def too_big(puzzle: Puzzle, limits: Limits, steps: int | None = None) -> str:
                 f"{LITERAL_LIMIT:,}")
     return budget_problem(size, limits.memory_mb, "walk formula",
                           "a larger --memory-limit lets it be built") or ""
-
-
-def capped(limits: Limits) -> Limits:
-    """``limits`` with at most :data:`CLAIM_SECONDS` to certify a claim the user did not
-    ask to prove (``solve``'s and ``count``'s own claims)."""
-    left = limits.time_limit
-    return replace(limits, time_limit=CLAIM_SECONDS if left is None else
-                   min(left, CLAIM_SECONDS))
 
 
 def count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *, limit: int = COUNT_LIMIT,

@@ -38,11 +38,11 @@ from trailkit.solvers.pipeline.claims import answer_claims
 from trailkit.solvers.pipeline.policy import (
     AUTO,
     PRECHECK,
+    capped,
     engine_for,
     second_limits,
     second_opinion,
 )
-from trailkit.solvers.pipeline.refuted_claims import capped
 
 __all__ = ["check_answer", "precheck", "solve", "solve_all"]
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from trailkit.models.answer import Status
+from trailkit.models.answer import CLAIM_NAMES, Status
 from trailkit.models.errors import TrailkitError
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import load_spec
@@ -102,8 +102,7 @@ def _add_prove(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--backend", default="sat",
                    help="backend that makes DRUP proofs (sat, sat:NAME)")
     add_out(p, "CERT.json", "the certificate", stdout=False)
-    p.add_argument("--claim", choices=("unsolvable", "shortest", "unique", "count", "longest",
-                                        "fewest-changes", "minimal-core"),
+    p.add_argument("--claim", choices=CLAIM_NAMES,
                    default="unsolvable", help="the claim to certify (default: unsolvable); "
                    "shortest: no walk is shorter; unique: no other (shortest) walk exists; "
                    "count: the number of walks; longest: no walk is longer; "
@@ -263,21 +262,17 @@ def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
         proved_claim_document,
         proved_claim_text,
     )
-    from trailkit.solvers.pipeline.proving import prove_claim
+    from trailkit.solvers.tools.repair.claim_choice import certify_claim
 
     if args.lrat and not args.proof_dir:
         raise TrailkitError(f"--claim {args.claim} --lrat needs --proof-dir DIR (its "
                             "certificate file keeps the DRUP proof)")
     targets = _proof_targets(args)
-    if args.claim == "fewest-changes":
-        from trailkit.solvers.tools.repair.fewest_proof import prove_fewest_changes
-
-        proof = prove_fewest_changes(puzzle, limits_from(args), spec_path=args.spec)
-    elif args.claim == "minimal-core":
+    if args.claim == "minimal-core":
         proof = _prove_core(puzzle, args, targets)
     else:
-        proof = prove_claim(puzzle, args.claim, limits_from(args), spec_path=args.spec,
-                            drup=bool(args.proof_dir or args.lrat or args.drup))
+        proof = certify_claim(puzzle, args.claim, limits_from(args), spec_path=args.spec,
+                              drup=bool(args.proof_dir or args.lrat or args.drup))
         if targets and proof.status is Status.UNSOLVABLE:
             proof = _with_drup_proof(puzzle, proof, args)
     if targets and proof.certificate is not None and proof.certificate.kind == "drup":
@@ -306,19 +301,11 @@ def _prove_core(puzzle: Puzzle, args: argparse.Namespace, targets: Mapping[str, 
                 ) -> Proof:
     """``prove --claim minimal-core``: the core and its certificate (a refutation of the
     core's formula with ``--proof-dir``, whose files are written here); a puzzle with a
-    walk has no core, so the claim does not apply (exit 2)."""
-    from trailkit.models.puzzle import EdgeUse
-    from trailkit.solvers.tools.repair.core_prove import prove_minimal_core
+    walk, or whose edges may be reused, has no core, so the claim does not apply (exit 2)."""
+    from trailkit.solvers.tools.repair.claim_choice import certify_claim
 
-    if puzzle.use is EdgeUse.ANY:
-        raise TrailkitError("--claim minimal-core applies to puzzles whose edges are used "
-                            "once (a reusable edge never hurts, so there is no core); "
-                            "'trailkit explain' shows the reachable situations instead")
-    proof = prove_minimal_core(puzzle, limits_from(args), spec_path=args.spec,
-                               drup=bool(targets or args.drup))
-    if proof.status is Status.SOLVED:
-        raise TrailkitError(f"--claim minimal-core: {proof.reason}; it applies to an "
-                            "unsolvable puzzle (try --claim count or shortest)")
+    proof = certify_claim(puzzle, "minimal-core", limits_from(args), spec_path=args.spec,
+                          drup=bool(targets or args.drup))
     argument = proof.certificate.data["unsolvable"] if proof.certificate else {}
     if targets and argument.get("type") != "drup":
         raise TrailkitError(f"--claim minimal-core here rests on the core's "

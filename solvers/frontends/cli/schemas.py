@@ -1,6 +1,6 @@
-"""``trailkit schema NAME``: print the JSON Schema (draft 2020-12) of an output format,
-or of the spec language (``spec``), for editors and for scripts that check what they
-read.
+"""``trailkit schema NAME``: print the JSON Schema of an output format (draft 2020-12),
+or of the spec language (``spec``, draft-07: what every editor's YAML support reads),
+for editors and for scripts that check what they read.
 
 The schemas are data files shipped inside the package (``trailkit/models/schemas/``):
 ``result``, ``count``, ``prove``, ``check``, ``compare``, ``repair``, ``explain``,
@@ -39,9 +39,10 @@ def schema_for_format(fmt: str) -> str | None:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``schema``."""
     p = sub.add_parser("schema", help="print the JSON Schema of an output format or of specs",
-                       description="Print a JSON Schema (draft 2020-12). 'spec' describes "
-                       "the spec language (hook it to an editor: '# yaml-language-server: "
-                       "$schema=spec.schema.json'); the others describe what --json prints.",
+                       description="Print a JSON Schema. 'spec' describes the spec language, "
+                       "in draft-07 for editors (hook it to one: '# yaml-language-server: "
+                       "$schema=spec.schema.json'); the others describe what --json prints "
+                       "(draft 2020-12).",
                        **examples("trailkit schema spec > spec.schema.json",
                                   "trailkit schema result"))
     p.add_argument("name", choices=SCHEMA_NAMES, metavar="NAME",

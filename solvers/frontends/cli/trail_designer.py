@@ -29,7 +29,7 @@ def register_trail(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) -
                          **examples("trailkit design trail --layout grid:3,4 --solutions "
                                     "20..60 --out figure.yaml",
                                     "trailkit design trail --layout grid:3,3 --failures "
-                                    "50..100 --unique-start --out figure.yaml"))
+                                    "50..100 --unique-start --out one-start.yaml"))
     where = q.add_mutually_exclusive_group(required=True)
     where.add_argument("--layout", metavar="grid:ROWS,COLS",
                        help="a new square grid of points; lines join touching points")

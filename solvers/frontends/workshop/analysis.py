@@ -66,13 +66,16 @@ def analyse(text: str, source: str = "scratch.yaml", base_dir: Path | None = Non
 
 def describe(puzzle: Puzzle) -> dict[str, Any]:
     """What editing on the picture needs: the positions the drawing used (in the spec's
-    ``layout:`` units), every edge's ends, colour and direction, the colours."""
+    ``layout:`` units), every edge's ends, colour and direction, the colours; and the
+    ``claims`` Prove can be asked of the puzzle (its picker's choices)."""
     from trailkit.models.palette import palette
+    from trailkit.solvers.pipeline.claim_rules import claims_that_apply
     from trailkit.solvers.tools.drawing.layout import node_positions
 
+    claims = claims_that_apply(puzzle)
     if puzzle.kind == "domino-chain":
         return {"kind": puzzle.kind, "nodes": [], "edges": [], "colours": [],
-                "layout": "none"}
+                "layout": "none", "claims": claims}
     positions, method = node_positions(puzzle)
     colours = list(puzzle.colours.names) if puzzle.colours is not None \
         else list(puzzle.colour_names)
@@ -83,5 +86,5 @@ def describe(puzzle: Puzzle) -> dict[str, Any]:
             "edges": [{"u": names[puzzle.tail[e]], "v": names[puzzle.head[e]],
                        "colour": puzzle.colour_name(e), "directed": puzzle.is_directed(e)}
                       for e in range(puzzle.num_edges)],
-            "colours": colours,
+            "colours": colours, "claims": claims,
             "paint": {name: paint.hex for name, paint in palette(colours).items()}}

@@ -33,6 +33,10 @@ from trailkit.models.puzzle import Puzzle
 from trailkit.models.repair_rules import RepairRules
 from trailkit.models.spec import load_spec_text
 from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.frontends.presenter.claim_words import (
+    proved_claim_document,
+    proved_claim_text,
+)
 from trailkit.solvers.frontends.presenter.plain import plain_json
 from trailkit.solvers.frontends.presenter.proofs import prove_json, prove_text
 from trailkit.solvers.frontends.presenter.repairs import (
@@ -66,7 +70,8 @@ class Job:
     ``base_dir``), with ``backend`` (``None``: the default), ``time_limit`` seconds,
     for a repair the page's ``rules`` on top of the spec's ``repair:`` block
     (``add``: layout, any or none; ``recolour``, ``remove``: true or false), and for a
-    count whether to count ``failures`` (and early failures) too, and for a design
+    count whether to count ``failures`` (and early failures) too, for a prove the
+    ``claim`` to certify (one of ``prove --claim``'s), and for a design
     (``op`` ``design``) what is asked (``design``: a checked
     :class:`~trailkit.solvers.frontends.presenter.design_options.DesignAsk`; with
     ``from_spec`` the field is ``text``'s)."""
@@ -80,6 +85,7 @@ class Job:
     rules: dict[str, Any] = field(default_factory=dict)
     failures: bool = False
     design: DesignAsk | None = None
+    claim: str = "unsolvable"
 
 
 def run_job(job: Job) -> dict[str, Any]:
@@ -144,16 +150,41 @@ def _count(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
 
 
 def _prove(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
+    """``trailkit prove`` (``--claim`` the job's): the claim's words and JSON, and the
+    puzzle drawn with the unsolvability certificate where one was the answer. A
+    solvable puzzle asked to be proven unsolvable gets the claims that do apply to it
+    (``next_claim``: the first, for the page's picker)."""
+    from trailkit.solvers.pipeline.claim_rules import claims_that_apply
     from trailkit.solvers.pipeline.proving import prove
     from trailkit.solvers.tools.drawing import draw_svg
+    from trailkit.solvers.tools.repair.claim_choice import certify_claim
 
+    if job.claim != "unsolvable":
+        proof = certify_claim(puzzle, job.claim, limits, spec_path=job.source)
+        drawn = proof.certificate if proof.status is Status.UNSOLVABLE and \
+            job.claim != "minimal-core" else None  # a core's picture is explain's
+        return {"status": proof.status.value, "claim": job.claim,
+                "text": proved_claim_text(puzzle, job.claim, proof.status, proof.claim,
+                                          proof.length, proof.reason),
+                "answer": proved_claim_document(job.source, proof, job.claim, None),
+                "certificate": None if proof.certificate is None else proof.certificate.kind,
+                "svg": draw_svg(puzzle, certificate=drawn, title=_title(puzzle, job))}
     proof = prove(puzzle, job.backend or "sat", limits)
     svg = draw_svg(puzzle, certificate=proof.certificate, title=_title(puzzle, job)) \
         if proof.certificate is not None else None
-    return {"status": proof.status.value, "text": prove_text(proof),
-            "answer": prove_json(proof, job.source),
-            "certificate": None if proof.certificate is None else proof.certificate.kind,
-            "svg": svg}
+    out: dict[str, Any] = {
+        "status": proof.status.value, "claim": job.claim, "text": prove_text(proof),
+        "answer": prove_json(proof, job.source),
+        "certificate": None if proof.certificate is None else proof.certificate.kind,
+        "svg": svg}
+    if proof.status is Status.SOLVED:
+        others = [c for c in claims_that_apply(puzzle) if c not in ("unsolvable",
+                                                                      "minimal-core")]
+        out["next_claim"] = others[0] if others else None
+        if others:
+            out["text"] += (f"\nwhat can be proven of it instead: {', '.join(others)} "
+                            "(choose the claim beside Prove)")
+    return out
 
 
 def _explain(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:

@@ -4,7 +4,8 @@
 held in memory); ``GET /api/info`` what the page needs to start (the folder's specs,
 the backends, the limits); ``POST /api/analyse`` problems and drawing of a text (the
 keystroke path); ``POST /api/edit`` an edit made on the picture, as new text;
-``POST /api/run`` a solve, count, prove, repair, explain or inspect (in a worker);
+``POST /api/run`` a solve, count, prove (``claim``: one of ``prove --claim``'s),
+repair, explain or inspect (in a worker);
 ``POST /api/design`` puzzles designed to order (in a worker; the candidates come back as
 texts, nothing is written); ``POST /api/cancel`` a page's runs; ``GET /api/file``,
 ``POST /api/save``, ``POST /api/create`` the folder's specs. Every request passes
@@ -29,6 +30,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from trailkit.models.answer import CLAIM_NAMES
 from trailkit.models.errors import TrailkitError
 from trailkit.models.support.hints import short
 from trailkit.solvers.frontends.workshop.analyser import Analyses
@@ -183,9 +185,14 @@ class _Handlers:
                                 f"{', '.join(self.settings.backends)}")
         given = body.get("rules")
         rules: dict[str, Any] = given if isinstance(given, dict) else {}
+        claim = body.get("claim") or "unsolvable"
+        if claim not in CLAIM_NAMES:
+            raise TrailkitError(f"unknown claim {claim!r}; choose from "
+                                f"{', '.join(CLAIM_NAMES)}")
         base = _base(self.folder, name)
         job = Job(op, _text(body), _source(name), str(base) if base else None, backend,
-                  self._limit(body), rules, failures=body.get("failures") is True)
+                  self._limit(body), rules, failures=body.get("failures") is True,
+                  claim=claim)
         return await self._submit(request, body, job)
 
     async def design_route(self, request: Request) -> Response:

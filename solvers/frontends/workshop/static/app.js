@@ -77,6 +77,7 @@ function show(out, forText) {
       answerStale();
     }
     colours();
+    claimChoices();
   }
   $("picture").classList.toggle("stale", !out.svg);
   if (state.changeAt !== null) {  // from the first keystroke to what it shows now
@@ -123,6 +124,8 @@ function drawSvg(svgText, preview = false) {
   box.replaceChildren(document.importNode(svg, true));
   state.preview = preview;
   $("picture").classList.toggle("preview", preview);
+  $("picture").classList.remove("readable");
+  document.body.dataset.picture = "fit";
   $("inspect-side").hidden = true;
   wirePicture();
 }
@@ -287,12 +290,37 @@ function colours() {
   }
 }
 
+// ----------------------------------------------------------------------- prove
+// The claims Prove can certify for the puzzle in the editor (the analysis says which
+// apply), by the names of `trailkit prove --claim`; the choice stays while it applies.
+const CLAIM_WORDS = {"unsolvable": "unsolvable", "shortest": "shortest walk",
+                     "unique": "unique walk", "count": "count of walks",
+                     "longest": "longest walk", "fewest-changes": "fewest changes",
+                     "minimal-core": "minimal core"};
+
+function claimChoices() {
+  const sel = $("prove-claim"), list = (state.puzzle && state.puzzle.claims) || ["unsolvable"];
+  const keep = sel.value;
+  if (sel.options.length !== list.length || [...sel.options].some((o, i) => o.value !== list[i])) {
+    sel.replaceChildren(...list.map(c => new Option(CLAIM_WORDS[c] || c, c)));
+    sel.value = list.includes(keep) ? keep : list[0];
+  }
+}
+
+// A solvable puzzle has nothing to prove unsolvable: offer the first claim that applies.
+function nextClaim(out) {
+  if (out.op === "prove" && out.next_claim && $("prove-claim").value === "unsolvable") {
+    $("prove-claim").value = out.next_claim;
+  }
+}
+
 // ------------------------------------------------------------------------ runs
 async function run(op) {
   const forText = text();
   const body = {op, text: forText, name: state.name, slot, backend: $("backend").value,
                 time_limit: +$("time-limit").value || 10,
                 failures: op === "count" && $("count-failures").checked,
+                claim: op === "prove" ? $("prove-claim").value : undefined,
                 rules: {add: $("rule-add").value || undefined,
                         recolour: $("rule-recolour").checked || undefined,
                         remove: $("rule-remove").checked || undefined}};
@@ -312,6 +340,7 @@ async function run(op) {
     if (text() !== forText) return;  // the spec changed meanwhile: the answer is moot
     state.answerFor = forText;
     answer(out);
+    nextClaim(out);
     if (out.svg) { drawSvg(out.svg); state.answerShown = true; showInspected(out); }
   } catch (e) {
     answer({status: "error", text: e.message});
@@ -416,6 +445,7 @@ function showInspected(out) {
       li.className = kind;
       li.dataset.edge = String(e);
       li.textContent = plank(e);
+      li.onclick = () => showEdge(e);
       return li;
     }));
   $("inspect-measures").replaceChildren(...out.measures.map(m => {
@@ -428,6 +458,45 @@ function showInspected(out) {
     return tr;
   }));
   $("inspect-side").hidden = false;
+  pictureSize(true);
+}
+
+// An inspected picture holds many small marks (step numbers, "+15 steps", the legend):
+// it is shown at the size where its smallest text is READABLE_PX on screen, scrolling in
+// its frame, centred; "Fit the picture" shows it whole again. (At 1500 px the fitted
+// restored tyre puzzle's step numbers were 5 px high.)
+const READABLE_PX = 11;
+
+function pictureSize(readable) {
+  const svg = svgEl(), pic = $("picture"), box = $("drawing");
+  if (!svg) return;
+  svg.style.width = svg.style.height = "";
+  pic.classList.remove("readable");
+  document.body.dataset.picture = "fit";
+  $("picture-size").textContent = "Readable size";
+  const sizes = [...svg.querySelectorAll("text")]
+    .map(t => parseFloat(getComputedStyle(t).fontSize)).filter(s => s > 0);
+  const fitted = svg.getScreenCTM().a, vb = svg.viewBox.baseVal;
+  const k = sizes.length ? READABLE_PX / Math.min(...sizes) : 0;
+  if (!readable || k <= fitted || !vb.width) return;  // (fitted, it is readable already)
+  pic.classList.add("readable");
+  svg.style.width = `${vb.width * k}px`;
+  svg.style.height = `${vb.height * k}px`;
+  box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
+  box.scrollTop = (box.scrollHeight - box.clientHeight) / 2;
+  document.body.dataset.picture = "readable";
+  $("picture-size").textContent = "Fit the picture";
+}
+
+// A plank of the list beside the picture: scrolled into view and marked on it.
+function showEdge(e) {
+  const svg = svgEl();
+  if (!svg) return;
+  svg.querySelectorAll(".edge.current").forEach(g => g.classList.remove("current"));
+  const g = svg.querySelector(`.edge[data-edge="${e}"]`);
+  if (!g) return;
+  g.classList.add("current");
+  g.scrollIntoView({block: "center", inline: "center"});
 }
 
 // ---------------------------------------------------------------------- design
@@ -644,6 +713,7 @@ async function start() {
   // the editor is made holding the first spec: no second state to lay out
   state.view = E.create($("editor"), info.open.text, changed, nonce);
   document.querySelectorAll("button.run").forEach(b => b.onclick = () => run(b.dataset.op));
+  $("picture-size").onclick = () => pictureSize(document.body.dataset.picture !== "readable");
   $("cancel").onclick = () => {
     for (const s of [slot, designSlot]) api("/api/cancel", {slot: s}).catch(() => {});
   };
