@@ -19,6 +19,7 @@ classes. A certificate the checker rejects is a bug, raised as :class:`Verificat
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from trailkit.models.answer import Certificate, Claim
 from trailkit.models.checking.certificates import verdict
@@ -29,7 +30,31 @@ from trailkit.solvers.backends.base import NO_LIMITS, Limits
 from trailkit.solvers.backends.direct.exact_count import exact_count
 from trailkit.solvers.backends.direct.orientation_list import orientation_certificate
 
-__all__ = ["FORMULA_RESTS_ON", "formula_count_claim", "unproven"]
+__all__ = ["CLAIM_SECONDS", "FORMULA_RESTS_ON", "ClaimLimits", "formula_count_claim",
+           "time_up", "unproven"]
+
+CLAIM_SECONDS = 20.0
+"""The most time ``solve`` and ``count`` spend certifying a claim by refutation."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimLimits(Limits):
+    """:class:`Limits` whose time limit is the :data:`CLAIM_SECONDS` a claim gets that
+    the user did not ask to prove (``solve``'s and ``count``'s own claims), not one the
+    user set: a claim it stops says so (:func:`time_up`)."""
+
+
+def time_up(limits: Limits, doing: str) -> str:
+    """Why a claim stopped ``doing`` (``before the refutation``), naming the limit that
+    stopped it: the claim's own :data:`CLAIM_SECONDS` (``limits`` a
+    :class:`ClaimLimits` at that bound), or the time limit the user set; never a limit
+    that was not set (without one, the search was interrupted)."""
+    if limits.time_limit is None:
+        return f"the search was interrupted {doing}"
+    if isinstance(limits, ClaimLimits) and limits.time_limit >= CLAIM_SECONDS:
+        return (f"the {CLAIM_SECONDS:g} s that solve and count give a claim of their own "
+                f"ran out {doing}; trailkit prove --claim takes as long as it needs")
+    return f"the time limit was reached {doing}"
 
 FORMULA_RESTS_ON = "direct's formula"
 """What an uncertified count by the formula rests on."""
@@ -51,7 +76,7 @@ def formula_count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *,
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         result = exact_count(puzzle, left)
         if result is None or not result.complete:
-            return "the time limit was reached while counting"
+            return time_up(limits, "while counting")
         return result.solutions
 
     data = orientation_certificate(puzzle, counted, deadline)

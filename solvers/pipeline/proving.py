@@ -38,13 +38,15 @@ from trailkit.models.errors import (
     VerificationFailure,
 )
 from trailkit.models.formats.inputs import InputRefused, read_bounded
-from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.models.puzzle import Puzzle
 from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.registry import get_backend
-from trailkit.solvers.pipeline.claims import STATE_LIMIT, answer_claims
+from trailkit.solvers.pipeline import claim_scope
+from trailkit.solvers.pipeline.claim_scope import CLAIMS
+from trailkit.solvers.pipeline.claims import STATE_LIMIT, answer_claims, best_shortest_claim
 from trailkit.solvers.pipeline.policy import time_left
-from trailkit.solvers.pipeline.refuted_claims import count_claim, refutation_applies
+from trailkit.solvers.pipeline.refuted_claims import count_claim, over_listing_limit
 from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.support.version import trailkit_version
 
@@ -162,10 +164,6 @@ def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = NO_LIMITS
     return Proof(Status.UNSOLVABLE, certificate, document, decided_by=decided_by)
 
 
-CLAIMS = ("unsolvable", "shortest", "unique", "count", "longest")
-"""The claims ``prove --claim`` certifies."""
-
-
 def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
                 spec_path: str | None = None, state_limit: int = STATE_LIMIT,
                 drup: bool = False) -> Proof:
@@ -178,10 +176,10 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
     does not apply to the puzzle (saying which claims do). With ``drup`` the claim is
     proven by refutation even where ``layers`` or the count's formula certificate would
     do (the proof files of ``--proof-dir``)."""
-    why_not = _claim_applies(puzzle, claim)
+    why_not = claim_scope.why_not(puzzle, claim)
     if why_not:
         raise UnsupportedPuzzle(f"the {claim} claim does not apply: {why_not}; claims that "
-                                f"apply here: {', '.join(_applying(puzzle))}")
+                                f"apply here: {', '.join(claim_scope.applying(puzzle))}")
     answer = solve(puzzle, "direct", limits)
     no_walk = answer.status is Status.UNSOLVABLE and answer.certificate_checked
     if claim == "count" and not drup and no_walk and answer.certificate is not None:
@@ -193,11 +191,10 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
     if answer.status is not Status.SOLVED and not counts_anyway:
         return Proof(Status.UNKNOWN, reason=answer.reason, decided_by=answer.decided_by)
     if claim == "count":
-        found = count_claim(puzzle, limits, by_refutation=drup)
+        found = over_listing_limit(puzzle, limits, by_refutation=drup) or \
+            count_claim(puzzle, limits, by_refutation=drup)
     else:
-        made = answer_claims(puzzle, answer, unique=claim == "unique",
-                             state_limit=state_limit, limits=limits, drup=drup)
-        found = next(c for c in made if c.claim == claim)
+        found = _walk_claim(puzzle, answer, claim, state_limit, limits, drup)
     if not found.checked:
         return Proof(Status.UNKNOWN, reason=found.why, claim=found, length=answer.length,
                      decided_by=answer.decided_by)
@@ -208,6 +205,24 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
     return Proof(Status.UNSOLVABLE if found.value == 0 and claim == "count" else
                  Status.SOLVED, found.certificate, document, length=answer.length,
                  decided_by=answer.decided_by, claim=found)
+
+
+def _walk_claim(puzzle: Puzzle, answer: Answer, claim: str, state_limit: int,
+                limits: Limits, drup: bool) -> Claim:
+    """The claim ``claim`` about ``answer``'s verified walk, as ``solve`` makes it; for
+    ``shortest`` of an exactly-once walk (which ``solve`` does not claim: every walk has
+    one length, the number of edges), certified here the same way."""
+    made = answer_claims(puzzle, answer, unique=claim == "unique",
+                         state_limit=state_limit, limits=limits, drup=drup)
+    found = next((c for c in made if c.claim == claim), None)
+    if found is None and claim == "shortest" and answer.walk is not None:
+        found = best_shortest_claim(puzzle, answer.walk,
+                                    rests_on=answer.decided_by or answer.backend,
+                                    state_limit=state_limit, limits=limits, drup=drup)
+    if found is None:
+        raise VerificationFailure(f"{answer.backend} does not say its walk is the "
+                                  f"{claim} one")
+    return found
 
 
 def _no_walk_counted(puzzle: Puzzle, answer: Answer, spec_path: str | None) -> Proof:
@@ -234,33 +249,6 @@ def claim_document(spec_path: str | None, claim: str, certificate: Certificate,
     return {"format": CERTIFICATE_FORMAT, "trailkit": trailkit_version(), "spec": spec_path,
             "spec_sha256": _sha256(spec_path), "claim": claim, **stated,
             "certificate": certificate.to_json()}
-
-
-def _claim_applies(puzzle: Puzzle, claim: str) -> str:
-    """Why ``claim`` does not apply to ``puzzle`` (empty: it does)."""
-    if claim not in CLAIMS:
-        return f"trailkit certifies {', '.join(CLAIMS)}"
-    once_only = refutation_applies(puzzle, longest=claim == "longest",
-                                   count=claim == "count")
-    if claim == "count" and puzzle.use is EdgeUse.ANY:
-        return ""  # the shortest walks, counted through layers
-    if claim in ("count", "longest") and once_only:
-        return once_only
-    if claim == "longest" and not puzzle.wants_longest:
-        return "it is made for objective: longest"
-    if claim == "unique" and puzzle.use is not EdgeUse.ANY and (
-            puzzle.objective is Objective.ANY or puzzle.use is EdgeUse.EXACTLY_ONCE or
-            puzzle.wants_longest):
-        return ""  # the only walk of all, or the only longest: refuted by the SAT backend
-    if claim in ("shortest", "unique") and puzzle.objective is not Objective.SHORTEST:
-        return "it is made for walks of the fewest steps (objective: shortest, every " \
-            "colour walk), for once-only walks of no objective (unique) or for the " \
-            "longest once-only walk (unique), and this puzzle asks for none of these"
-    return ""
-
-
-def _applying(puzzle: Puzzle) -> list[str]:
-    return [claim for claim in CLAIMS if not _claim_applies(puzzle, claim)]
 
 
 def _no_proof_applies(answer: Answer, why_not: str, drup: bool, precheck: bool) -> Proof:
