@@ -162,7 +162,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         answers = [model_answer(puzzle, args.from_model)]
     elif args.backend == "all":
         answers, skipped = solve_all(puzzle, limits_from(args), _crosscheck(args),
-                                     precheck=precheck)
+                                     precheck=precheck, unique=args.unique)
         for name, why in skipped.items():
             warn(f"trailkit: skipping {name}: {why}")
     else:
@@ -286,7 +286,8 @@ def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
     if args.out and proof.document is not None:
         atomic_write(args.out, json.dumps(proof.document, indent=1) + "\n")
     if args.json:
-        output.emit_json(proved_claim_document(args.spec, proof, args.claim, args.out))
+        output.emit_json(proved_claim_document(args.spec, proof, args.claim, args.out,
+                                               puzzle))
     else:
         say(proved_claim_text(puzzle, args.claim, proof.status, proof.claim, proof.length,
                               proof.reason))
@@ -315,8 +316,11 @@ def _prove_core(puzzle: Puzzle, args: argparse.Namespace, targets: Mapping[str, 
     proof = prove_minimal_core(puzzle, limits_from(args), spec_path=args.spec,
                                drup=bool(targets or args.drup))
     if proof.status is Status.SOLVED:
+        from trailkit.solvers.pipeline.claim_scope import applying
+
+        here = [claim for claim in applying(puzzle) if not claim.startswith("minimal-core")]
         raise TrailkitError(f"--claim minimal-core: {proof.reason}; it applies to an "
-                            "unsolvable puzzle (try --claim count or shortest)")
+                            f"unsolvable puzzle (claims that apply here: {', '.join(here)})")
     argument = proof.certificate.data["unsolvable"] if proof.certificate else {}
     if targets and argument.get("type") != "drup":
         raise TrailkitError(f"--claim minimal-core here rests on the core's "

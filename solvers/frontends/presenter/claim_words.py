@@ -30,9 +30,9 @@ __all__ = ["claim_lines", "claims_json", "count_claims_json", "count_words", "fe
            "proved_claim_text", "unique_json"]
 
 
-def claims_json(answer: Answer) -> list[dict[str, Any]]:
+def claims_json(answer: Answer, puzzle: Puzzle | None = None) -> list[dict[str, Any]]:
     """The answer's ``claims``: its unsolvability (with the certificate it rests on) and
-    every claim beyond its walk."""
+    every claim beyond its walk (a refuted one with its witness, named in ``puzzle``)."""
     out: list[dict[str, Any]] = []
     if answer.status is Status.UNSOLVABLE:
         checked = bool(answer.certificate_checked and answer.certificate is not None)
@@ -43,7 +43,7 @@ def claims_json(answer: Answer) -> list[dict[str, Any]]:
             entry["why"] = (answer.reason or "no certificate") + \
                 "; rests on the agreement of two backends"
         out.append(entry)
-    return out + [claim.to_json() for claim in answer.claims]
+    return out + [claim.to_json(puzzle) for claim in answer.claims]
 
 
 def unique_json(puzzle: Puzzle, answer: Answer) -> dict[str, Any]:
@@ -145,11 +145,12 @@ def proved_claim_text(puzzle: Puzzle, claim_name: str, status: Status, claim: Cl
 
 
 def proved_claim_json(claim_name: str, status: Status, claim: Claim | None,
-                      length: int | None) -> dict[str, Any]:
+                      length: int | None, puzzle: Puzzle | None = None) -> dict[str, Any]:
     """The ``trailkit-prove/1`` fields of ``prove --claim``: ``claim``, the value it
-    states (``length``; ``unique``) and ``claims``."""
+    states (``length``; ``unique``) and ``claims`` (a refuted one with its witness,
+    named in ``puzzle``)."""
     out: dict[str, Any] = {"claim": claim_name,
-                           "claims": [] if claim is None else [claim.to_json()]}
+                           "claims": [] if claim is None else [claim.to_json(puzzle)]}
     if claim is not None and claim.checked:
         out["length"] = length
         if claim.claim == "count":
@@ -162,7 +163,7 @@ def proved_claim_json(claim_name: str, status: Status, claim: Claim | None,
 
 
 def proved_claim_document(spec: str | None, proof: Any, claim_name: str,
-                          out: str | None) -> dict[str, Any]:
+                          out: str | None, puzzle: Puzzle | None = None) -> dict[str, Any]:
     """The whole ``trailkit-prove/1`` object of ``prove --claim`` (``proof``: the
     pipeline's ``ClaimProof``; ``out``: where its certificate was written, if it was)."""
     certificate = None if proof.certificate is None else {"type": proof.certificate.kind,
@@ -171,7 +172,8 @@ def proved_claim_document(spec: str | None, proof: Any, claim_name: str,
             "certificate": certificate, "decided_by": proof.decided_by,
             "reason": proof.reason or None,
             "out": out if proof.document is not None else None,
-            **proved_claim_json(claim_name, proof.status, proof.claim, proof.length)}
+            **proved_claim_json(claim_name, proof.status, proof.claim, proof.length,
+                                puzzle)}
 
 
 def fewest_words(claim: Claim) -> str:

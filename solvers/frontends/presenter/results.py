@@ -60,7 +60,7 @@ def answer_json(puzzle: Puzzle, answer: Answer, spec: str | None) -> dict[str, A
         "crosscheck": answer.crosscheck.to_json() if answer.crosscheck else None,
         "reason": answer.reason or None,
         "time_s": round(answer.time_s, 6),
-        "claims": claims_json(answer),
+        "claims": claims_json(answer, puzzle),
         **unique_json(puzzle, answer),
     }
     if answer.stats.get("encoding"):  # the sat backends: which encoding answered
