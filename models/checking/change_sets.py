@@ -69,8 +69,8 @@ def change_sets_verdict(puzzle: Puzzle, data: Mapping[str, Any], *, rules: Any =
     ``rules`` (the repair rules in force; default the spec's ``repair:`` block, read by
     the spec reader): why it is rejected, or what holds."""
     k = data.get("changes")
-    if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-        return Verdict([f"the number of changes {k!r} is not a whole number of at least 1"])
+    if not isinstance(k, int) or isinstance(k, bool) or k < 0:
+        return Verdict([f"the number of changes {k!r} is not a whole number"])
     allowed = allowed_changes(puzzle, rules)
     if isinstance(allowed, str):
         return Verdict([allowed])
@@ -103,6 +103,9 @@ def change_sets_verdict(puzzle: Puzzle, data: Mapping[str, Any], *, rules: Any =
     if isinstance(walked, str):
         return Verdict([walked])
     refuted = sum(kinds.values())
+    if not k:  # no set has fewer than 0 changes: the walk is the whole argument
+        return Verdict(holds=f"the puzzle as given has a verified walk of "
+                       f"{plural(walked, 'step')}: no change is needed")
     return Verdict(holds=in_puzzle_words(puzzle, (
         f"each of the {plural(refuted, 'set')} of at most {plural(k - 1, 'change')} that the "
         f"spec's repair rules allow ({plural(len(allowed), 'candidate change')}, derived "
