@@ -34,7 +34,6 @@ from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.direct.orientation_list import formula_applies
 from trailkit.solvers.backends.registry import BackendName, get_backend
-from trailkit.solvers.pipeline.formula_claims import unproven
 from trailkit.solvers.pipeline.layered_count import zero_count_claim
 from trailkit.solvers.pipeline.policy import (
     AUTO,
@@ -44,12 +43,7 @@ from trailkit.solvers.pipeline.policy import (
     second_limits,
     time_left,
 )
-from trailkit.solvers.pipeline.refuted_claims import (
-    COUNT_LIMIT,
-    capped,
-    count_claim,
-    refutation_applies,
-)
+from trailkit.solvers.pipeline.refuted_claims import capped, count_claim, refutation_applies
 
 __all__ = ["AUTO_COUNT", "CountMethod", "certified_count", "count", "exact_applies"]
 
@@ -139,10 +133,9 @@ def certified_count(puzzle: Puzzle, result: CountResult, limits: Limits) -> Clai
     certificate wherever the formula applies, and by ``layers`` for walks that may reuse
     edges, whatever the number; else, for at most :data:`AUTO_COUNT` walks of a once-only
     puzzle (every walk, or the best ones under an objective, the empty walks among them),
-    by refutation (past that, not certified, naming the limit); a count of 0 not
-    certified so, by the unsolvability certificate; ``None`` where none applies. A
-    certified number other than the count's (in all, or from a start) is a loud
-    failure."""
+    by refutation; a count of 0 not certified so, by the unsolvability certificate;
+    ``None`` where none applies. A certified number other than the count's (in all, or
+    from a start) is a loud failure."""
     how = "formula" if result.by_formula else "enumeration"
     rests_on = f"{result.backend}'s {how}"
     claim = None
@@ -151,24 +144,11 @@ def certified_count(puzzle: Puzzle, result: CountResult, limits: Limits) -> Clai
         length = result.stats.get("length", result.stats.get("shortest_length"))
         claim = count_claim(puzzle, limits, limit=AUTO_COUNT, rests_on=rests_on,
                             length=int(length) if isinstance(length, int) else None)
-    elif not refutation_applies(puzzle, count=True):  # more walks than count lists
-        claim = Claim("count", False, value=result.solutions, why=unproven(
-            _past_auto(result.solutions), rests_on))
     if result.solutions == 0 and (claim is None or not claim.checked):
         claim = zero_count_claim(puzzle, limits, rests_on=rests_on)
     if claim is not None and claim.checked:
         _same_count(result, claim)
     return claim
-
-
-def _past_auto(solutions: int) -> str:
-    """Why ``count`` did not certify ``solutions`` walks (more than :data:`AUTO_COUNT`),
-    naming the limit, and whether ``prove --claim count`` can."""
-    if solutions > COUNT_LIMIT:
-        return (f"{solutions:,} walks, past the listing limit: a count certificate lists at "
-                f"most {COUNT_LIMIT:,}")
-    return (f"{solutions:,} walks, more than the {AUTO_COUNT:,} count lists itself; "
-            f"trailkit prove --claim count lists up to {COUNT_LIMIT:,}")
 
 
 def _same_count(result: CountResult, claim: Claim) -> None:

@@ -238,9 +238,12 @@ def per_start_heading(result: CountResult) -> str:
 
 
 def count_claims_json(backend: str, method: str, complete: bool,
-                      claim: Claim | None = None) -> list[dict[str, Any]]:
+                      claim: Claim | None = None, solutions: int | None = None
+                      ) -> list[dict[str, Any]]:
     """A count's ``claims``: ``count`` (the number is exact), certified when ``claim`` is
-    a checked one, else not certified: it rests on the backend's enumeration or formula.
+    a checked one, else not certified: it rests on the backend's enumeration or formula,
+    and where the count had no claim made, why (past the walks ``count`` lists itself:
+    that limit, and whether ``prove --claim count`` lists that many).
     None for a count a limit stopped (a lower bound claims no exact number)."""
     if not complete:
         return []
@@ -248,5 +251,19 @@ def count_claims_json(backend: str, method: str, complete: bool,
         return [claim.to_json()]
     how = "formula" if method == "exact" else "enumeration"
     return [{"claim": "count", "certificate": None, "checked": False,
-             "why": f"not certified (no certificate covers this count); rests on "
-                    f"{backend}'s {how}"}]
+             "why": f"not certified ({_uncounted(solutions)}); rests on {backend}'s {how}"}]
+
+
+def _uncounted(solutions: int | None) -> str:
+    """Why a complete count of ``solutions`` walks has no certificate: the limit it
+    passed (never a limit it did not)."""
+    from trailkit.solvers.pipeline.counting import AUTO_COUNT
+    from trailkit.solvers.pipeline.refuted_claims import COUNT_LIMIT
+
+    if solutions is not None and solutions > COUNT_LIMIT:
+        return (f"{solutions:,} walks, past the listing limit: a count certificate lists at "
+                f"most {COUNT_LIMIT:,}")
+    if solutions is not None and solutions > AUTO_COUNT:
+        return (f"{solutions:,} walks, more than the {AUTO_COUNT:,} count lists itself; "
+                f"trailkit prove --claim count lists up to {COUNT_LIMIT:,}")
+    return "no certificate covers this count"
