@@ -38,7 +38,7 @@ from trailkit.models.errors import (
     VerificationFailure,
 )
 from trailkit.models.formats.inputs import InputRefused, read_bounded
-from trailkit.models.puzzle import Puzzle
+from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.registry import get_backend
@@ -215,14 +215,15 @@ def _walk_claim(puzzle: Puzzle, answer: Answer, claim: str, state_limit: int,
     made = answer_claims(puzzle, answer, unique=claim == "unique",
                          state_limit=state_limit, limits=limits, drup=drup)
     found = next((c for c in made if c.claim == claim), None)
-    if found is None and claim == "shortest" and answer.walk is not None:
-        found = best_shortest_claim(puzzle, answer.walk,
-                                    rests_on=answer.decided_by or answer.backend,
-                                    state_limit=state_limit, limits=limits, drup=drup)
-    if found is None:
-        raise VerificationFailure(f"{answer.backend} does not say its walk is the "
-                                  f"{claim} one")
-    return found
+    if found is not None:
+        return found
+    if claim == "shortest" and puzzle.use is EdgeUse.EXACTLY_ONCE and \
+            answer.walk is not None:
+        return best_shortest_claim(puzzle, answer.walk,
+                                   rests_on=answer.decided_by or answer.backend,
+                                   state_limit=state_limit, limits=limits, drup=drup)
+    return Claim(claim, False, why=f"not certified ({answer.backend} does not say its "
+                 f"walk is the {claim}: its search stopped at a limit)")
 
 
 def _no_walk_counted(puzzle: Puzzle, answer: Answer, spec_path: str | None) -> Proof:
