@@ -263,3 +263,16 @@ def test_inspect_out_writes_each_edges_certificate_to_check(tmp_path: Path, caps
     assert run(capsys, "inspect", str(TYRE), "--out", str(out), "--force")[0] == 0
     code, said = run(capsys, "inspect", str(TYRE), "--out", str(TYRE.parent))
     assert code == 2 and "holds the spec" in said
+
+
+def test_the_rest_not_checked_in_time_says_so(monkeypatch: pytest.MonkeyPatch,
+                                              capsys) -> None:
+    from trailkit.solvers.tools.design import inspection
+
+    monkeypatch.setattr(inspection, "MEASURE_BUDGET_S", 1e-9)  # no time for the checks
+    code, data = run_json(capsys, "inspect", str(TYRE))
+    unharmed = data["unharmed"]
+    assert code == 0 and unharmed["checked"] is False and "holds" not in unharmed
+    assert "inspect gives these checks were reached after 0 of the 61 edges" in \
+        unharmed["why"] and unharmed["why"].endswith("rests on the state search")
+    assert "time limit" not in unharmed["why"]  # none was set
