@@ -237,8 +237,23 @@ class Claim:
     holds: str = ""
     witness: Walk | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        """The contract's ``{"claim", "certificate", "checked"[, "why"]}``."""
+    @property
+    def refuted(self) -> bool:
+        """Whether the claim was shown false by a verified ``witness`` (a second walk:
+        ``unique`` false)."""
+        return self.checked and self.value is False and self.witness is not None
+
+    def to_json(self, puzzle: Puzzle | None = None) -> dict[str, Any]:
+        """The contract's ``{"claim", "certificate", "checked"[, "why"]}``; a refuted claim
+        (CONTRACT 1.4 §7) is ``{"claim", "holds": false, "witness": {"start", "steps"}}``,
+        its witness named through ``puzzle`` (without it, by internal edge indices)."""
+        if self.refuted and self.witness is not None:
+            walk = self.witness
+            witness: dict[str, Any] = (
+                {"start": puzzle.nodes[walk.nodes[0]] if walk.nodes else None,
+                 "steps": walk.steps_json(puzzle)} if puzzle is not None else
+                {"start": walk.nodes[0] if walk.nodes else None, "edges": list(walk.edges)})
+            return {"claim": self.claim, "holds": False, "witness": witness}
         out: dict[str, Any] = {"claim": self.claim, "certificate":
                                self.certificate.kind if self.certificate else None,
                                "checked": self.checked}

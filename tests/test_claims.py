@@ -219,7 +219,8 @@ def test_solve_unique_shows_a_second_walk(tmp_path: Path,
     answer = json.loads(out)
     assert code == 0 and answer["unique"] is False
     assert len(answer["other_steps"]) == 25 and answer["other_steps"] != answer["steps"]
-    assert answer["claims"][1] == {"claim": "unique", "certificate": None, "checked": True}
+    assert answer["claims"][1] == {"claim": "unique", "holds": False, "witness": {
+        "start": answer["other_start"], "steps": answer["other_steps"]}}  # CONTRACT 1.4 §7
 
 
 def test_unique_on_a_trail_shows_a_second_verified_walk(

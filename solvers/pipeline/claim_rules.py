@@ -7,16 +7,19 @@ heavy (the SAT backend, the DRUP checker).
 >>> trail = load_spec_text("trailkit: 1\\nkind: trail\\nedges: [a b, b c]\\n")
 >>> claims_that_apply(trail)
 ['unsolvable', 'unique', 'count', 'fewest-changes', 'minimal-core']
->>> claim_applies(trail, "shortest")[:23]
-'it is made for walks of'
+>>> claim_applies(trail, "shortest").split(", and ")[1]
+'this one uses every edge exactly once with no objective: every solution has 2 steps'
+>>> claims_in_words(trail)[-1]
+'minimal-core (when no walk exists)'
 """
 
 from __future__ import annotations
 
 from trailkit.models.answer import CLAIM_NAMES
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.models.support.words import plural
 
-__all__ = ["CLAIMS", "applying_claims", "claim_applies", "claims_that_apply",
+__all__ = ["CLAIMS", "applying_claims", "claim_applies", "claims_in_words", "claims_that_apply",
            "refutation_applies"]
 
 CLAIMS = ("unsolvable", "shortest", "unique", "count", "longest")
@@ -38,9 +41,19 @@ def refutation_applies(puzzle: Puzzle, *, longest: bool = False, count: bool = F
     return ""
 
 
+def _rules(puzzle: Puzzle) -> str:
+    """The puzzle's edge rule and objective in words: ``uses every edge exactly once with
+    no objective``."""
+    use = {EdgeUse.ANY: "may reuse its edges", EdgeUse.AT_MOST_ONCE: "uses each edge at "
+           "most once", EdgeUse.EXACTLY_ONCE: "uses every edge exactly once"}[puzzle.use]
+    objective = "no objective" if puzzle.objective is Objective.ANY else \
+        f"objective: {puzzle.objective.value}"
+    return f"{use} with {objective}"
+
+
 def claim_applies(puzzle: Puzzle, claim: str) -> str:
-    """Why ``claim`` (one of :data:`CLAIMS`) does not apply to ``puzzle`` (empty: it
-    does)."""
+    """Why ``claim`` (one of :data:`CLAIMS`) does not apply to ``puzzle``, in the
+    puzzle's own terms (its edge rule and its objective); empty: it does."""
     if claim not in CLAIMS:
         return f"trailkit certifies {', '.join(CLAIMS)}"
     once_only = refutation_applies(puzzle, longest=claim == "longest",
@@ -50,15 +63,18 @@ def claim_applies(puzzle: Puzzle, claim: str) -> str:
     if claim in ("count", "longest") and once_only:
         return once_only
     if claim == "longest" and not puzzle.wants_longest:
-        return "it is made for objective: longest"
-    if claim == "unique" and puzzle.use is not EdgeUse.ANY and (
-            puzzle.objective is Objective.ANY or puzzle.use is EdgeUse.EXACTLY_ONCE or
-            puzzle.wants_longest):
-        return ""  # the only walk of all, or the only longest: refuted by the SAT backend
-    if claim in ("shortest", "unique") and puzzle.objective is not Objective.SHORTEST:
-        return "it is made for walks of the fewest steps (objective: shortest, every " \
-            "colour walk), for once-only walks of no objective (unique) or for the " \
-            "longest once-only walk (unique), and this puzzle asks for none of these"
+        return (f"it speaks of puzzles that ask for the most steps (objective: longest, "
+                f"edges used at most once), and this one {_rules(puzzle)}")
+    if claim == "shortest" and puzzle.objective is not Objective.SHORTEST:
+        exact = f": every solution has {plural(puzzle.num_edges, 'step')}" \
+            if puzzle.use is EdgeUse.EXACTLY_ONCE else ""
+        return ("it speaks of puzzles that ask for the fewest steps (objective: shortest, "
+                f"as every colour walk does), and this one {_rules(puzzle)}{exact}")
+    if claim == "unique" and puzzle.objective is not Objective.SHORTEST and \
+            puzzle.use is EdgeUse.ANY:
+        return ("it speaks of the shortest walk (objective: shortest) or of once-only "
+                f"walks (edges used at most once or exactly once), and this one "
+                f"{_rules(puzzle)}")
     return ""
 
 
@@ -79,3 +95,10 @@ def claims_that_apply(puzzle: Puzzle) -> list[str]:
     return [claim for claim in CLAIM_NAMES
             if claim in walk_claims or claim == "fewest-changes"
             or (claim == "minimal-core" and puzzle.use is not EdgeUse.ANY)]
+
+
+def claims_in_words(puzzle: Puzzle) -> list[str]:
+    """:func:`claims_that_apply` for an error's list: ``minimal-core`` says it is for a
+    puzzle without a walk, which is not known before a run."""
+    return [claim if claim != "minimal-core" else "minimal-core (when no walk exists)"
+            for claim in claims_that_apply(puzzle)]

@@ -37,10 +37,16 @@ from trailkit.models.errors import VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Limits
-from trailkit.solvers.pipeline.layered import STATE_LIMIT, build_layers, layer_names
+from trailkit.solvers.pipeline.formula_claims import unproven
+from trailkit.solvers.pipeline.layered import (
+    STATE_LIMIT,
+    build_layers,
+    layer_names,
+    layers_to_goal,
+)
 
-__all__ = ["STATE_LIMIT", "answer_claims", "fewest_changes_claim", "minimal_core_claim",
-           "shortest_claim", "unique_claim"]
+__all__ = ["STATE_LIMIT", "answer_claims", "best_shortest_claim", "fewest_changes_claim",
+           "found_shortest_claim", "minimal_core_claim", "shortest_claim", "unique_claim"]
 
 
 def answer_claims(puzzle: Puzzle, answer: Answer, *, unique: bool = False,
@@ -72,18 +78,15 @@ def answer_claims(puzzle: Puzzle, answer: Answer, *, unique: bool = False,
 
         claims.append(longest_claim(puzzle, walk, limits, rests_on=search))
     elif answer.optimal and puzzle.use is not EdgeUse.EXACTLY_ONCE:  # else: one length
-        shortest = None if drup and len(walk) else shortest_claim(
-            puzzle, walk, rests_on=rests_on, state_limit=state_limit)
-        if shortest is None or not shortest.checked:
-            from trailkit.solvers.pipeline.optimal_refutations import refuted_shortest_claim
-
-            shortest = refuted_shortest_claim(puzzle, walk, limits, rests_on=search)
-        claims.append(shortest)
+        claims.append(best_shortest_claim(puzzle, walk, rests_on=rests_on,
+                                          state_limit=state_limit, limits=limits, drup=drup))
     if unique:
         from trailkit.solvers.pipeline.optimal_refutations import empty_unique_claim
         from trailkit.solvers.pipeline.refuted_claims import only_walk_claim
 
-        if once_only and not len(walk):
+        # under objective: shortest the empty walk is a shortest walk like any other: the
+        # layers count the walks of 0 steps (a walk of some steps is no second one)
+        if once_only and not len(walk) and puzzle.objective is not Objective.SHORTEST:
             claims.append(empty_unique_claim(puzzle, walk, limits, rests_on=search))
         elif once_only and (puzzle.objective is Objective.ANY or
                           puzzle.use is EdgeUse.EXACTLY_ONCE):
@@ -94,6 +97,23 @@ def answer_claims(puzzle: Puzzle, answer: Answer, *, unique: bool = False,
     return tuple(claims)
 
 
+def best_shortest_claim(puzzle: Puzzle, walk: Walk, *, rests_on: str,
+                        state_limit: int = STATE_LIMIT, limits: Limits = NO_LIMITS,
+                        drup: bool = False) -> Claim:
+    """The claim that ``walk`` (verified, called shortest by ``rests_on``) is a shortest
+    walk: by ``layers`` where they decide it (always for the empty walk), else by a
+    refutation of ``walk-shorter-v1``; with ``drup`` a walk of some steps by refutation
+    only (outside checkers read only proofs). An exactly-once walk has one length, the
+    number of edges: ``prove --claim shortest`` certifies it the same way."""
+    shortest = None if drup and len(walk) else shortest_claim(
+        puzzle, walk, rests_on=rests_on, state_limit=state_limit)
+    if shortest is None or not shortest.checked:
+        from trailkit.solvers.pipeline.optimal_refutations import refuted_shortest_claim
+
+        shortest = refuted_shortest_claim(puzzle, walk, limits, rests_on=f"{rests_on}'s search")
+    return shortest
+
+
 def _uniqueness(puzzle: Puzzle, answer: Answer, walk: Walk, claims: list[Claim],
                 rests_on: str, state_limit: int, limits: Limits, drup: bool) -> Claim:
     """The ``unique`` claim under an objective: by layers when the walk is a certified
@@ -101,6 +121,7 @@ def _uniqueness(puzzle: Puzzle, answer: Answer, walk: Walk, claims: list[Claim],
     objective that may reuse edges."""
     layered = bool(claims) and claims[0].checked and claims[0].certificate is not None \
         and claims[0].certificate.kind == "layers"
+    drup = drup and bool(len(walk))  # 0 steps: the layers of one layer are the proof
     if puzzle.objective is not Objective.ANY and not answer.optimal:
         why = f"{rests_on} does not say its walk is the {puzzle.objective.value}"
         return Claim("unique", False, why=_unproven(why, rests_on))
@@ -176,6 +197,29 @@ def shortest_claim(puzzle: Puzzle, walk: Walk, *, rests_on: str = "direct",
     if isinstance(built, str):
         return Claim("shortest", False, value=len(walk), why=_unproven(built, rests_on))
     certificate = _certificate(puzzle, "shortest", walk, built.layers)
+    return _checked(puzzle, "shortest", certificate, len(walk), rests_on)
+
+
+def found_shortest_claim(puzzle: Puzzle, *, rests_on: str = "direct's search",
+                         state_limit: int = STATE_LIMIT) -> Claim:
+    """The claim that the shortest walk of ``puzzle`` (an open walk) has L steps, found
+    and certified at once: the ``layers`` up to the first where the walk may stop, one
+    walk through them, and the certificate the independent checker accepted (``value``
+    L); or, unchecked (``value`` None), why not and that it rests on ``rests_on`` (the
+    search that found L): over
+    ``state_limit`` states, a closed walk, or no walk at all. ``inspect`` asks it of each
+    puzzle with an edge taken away."""
+    built = layers_to_goal(puzzle, state_limit)
+    if built is None:
+        return Claim("shortest", False, why=unproven("no walk at all", rests_on))
+    if isinstance(built, str):
+        return Claim("shortest", False, why=unproven(built, rests_on))
+    walk = next(built.walks_found(), None)
+    if walk is None or verify(puzzle, walk):
+        return Claim("shortest", False, why=unproven(
+            "the layers reach the goal, but no walk through them keeps the rules",
+            rests_on))
+    certificate = _certificate(puzzle, "shortest", walk, built.layers[:len(walk)])
     return _checked(puzzle, "shortest", certificate, len(walk), rests_on)
 
 

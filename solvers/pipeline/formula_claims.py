@@ -28,6 +28,7 @@ from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Limits
 from trailkit.solvers.backends.direct.exact_count import exact_count
 from trailkit.solvers.backends.direct.orientation_list import orientation_certificate
+from trailkit.solvers.pipeline.policy import time_up
 
 __all__ = ["FORMULA_RESTS_ON", "formula_count_claim", "unproven"]
 
@@ -51,7 +52,7 @@ def formula_count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *,
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         result = exact_count(puzzle, left)
         if result is None or not result.complete:
-            return "the time limit was reached while counting"
+            return time_up(limits, "while counting")
         return result.solutions
 
     data = orientation_certificate(puzzle, counted, deadline)

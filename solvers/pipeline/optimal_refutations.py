@@ -43,6 +43,7 @@ from trailkit.solvers.backends.sat.runner import (
     run_or_stopped,
 )
 from trailkit.solvers.backends.sat.walk_proof import refute_longer, refute_optimal
+from trailkit.solvers.pipeline.policy import time_up
 from trailkit.solvers.pipeline.refuted_claims import (
     checked_claim,
     refutation_applies,
@@ -67,7 +68,7 @@ def refuted_shortest_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMIT
     if result is Verdict.SAT and other is not None:
         raise VerificationFailure(f"{rests_on} called a walk of {plural(length, 'step')} "
                                   f"the shortest, but one of {len(other)} exists")
-    return _certified(puzzle, "shortest", SHORTER, walk, proof, length, rests_on)
+    return _certified(puzzle, "shortest", SHORTER, walk, proof, length, rests_on, limits)
 
 
 def refuted_unique_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
@@ -89,7 +90,7 @@ def refuted_unique_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS,
                 f"{'longest' if longest else 'shortest'}, but the solver found one of "
                 f"{len(other)} that {'breaks the rules' if verify(puzzle, other) else 'is better'}")
         return _second(other)
-    return _certified(puzzle, "unique", encoding, walk, proof, True, rests_on)
+    return _certified(puzzle, "unique", encoding, walk, proof, True, rests_on, limits)
 
 
 def empty_unique_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
@@ -114,7 +115,7 @@ def empty_unique_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *
         return _second(other)
     if proof is None:
         return Claim("unique", False, why=unproven(
-            "the time limit was reached before the refutation", rests_on))
+            time_up(limits, "before the refutation"), rests_on))
     formula = longer_formula(puzzle, {"walk": walk_json(puzzle, walk), "length": 0,
                                       "cardinality": DEFAULT_CARDINALITY})
     if isinstance(formula, list):
@@ -151,14 +152,15 @@ def _refute(puzzle: Puzzle, encoding: str, walk: Walk, limits: Limits
 
 
 def _certified(puzzle: Puzzle, claim: str, encoding: str, walk: Walk,
-               proof: list[str] | None, value: object, rests_on: str) -> Claim:
+               proof: list[str] | None, value: object, rests_on: str, limits: Limits
+               ) -> Claim:
     """The claim with the ``drup`` certificate of ``proof`` (refuting ``encoding``), checked
     by the independent checker; unchecked without a proof (the time limit) or when the
     proof is too large."""
     shown = len(walk) if claim == "shortest" else None
     if proof is None:
         return Claim(claim, False, value=shown, why=unproven(
-            "the time limit was reached before the refutation", rests_on))
+            time_up(limits, "before the refutation"), rests_on))
     formula = optimal_formula(puzzle, {"encoding": encoding, "length": len(walk),
                                        "walk": walk_json(puzzle, walk),
                                        "cardinality": DEFAULT_CARDINALITY})

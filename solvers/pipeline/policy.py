@@ -13,16 +13,16 @@ them) cannot drift apart.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import dataclass
 
 from trailkit.models.errors import UnsupportedPuzzle
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.registry import BackendName, get_backend
 
-__all__ = ["AUTO", "CLAIM_SECONDS", "CROSSCHECK_WORK_LIMIT", "PRECHECK", "capped",
+__all__ = ["AUTO", "CLAIM_SECONDS", "CROSSCHECK_WORK_LIMIT", "PRECHECK", "ClaimLimits", "capped",
            "count_second_opinion", "default_backend", "engine_for", "second_limits",
-           "second_opinion", "time_left"]
+           "second_opinion", "time_left", "time_up"]
 
 #: ``crosscheck="auto"``: let the policy choose the second backend.
 AUTO = "auto"
@@ -31,8 +31,29 @@ PRECHECK = "pre-check"
 #: The work limit given to a second backend that only confirms or cross-checks, in its
 #: own unit (search nodes for direct, conflicts for CP-SAT: see ``Backend.work_unit``).
 CROSSCHECK_WORK_LIMIT = 2_000_000
+
 CLAIM_SECONDS = 20.0
 """The most time ``solve`` and ``count`` spend certifying a claim by refutation."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimLimits(Limits):
+    """:class:`Limits` whose time limit is the :data:`CLAIM_SECONDS` a claim gets that
+    the user did not ask to prove (``solve``'s and ``count``'s own claims), not one the
+    user set: a claim it stops says so (:func:`time_up`)."""
+
+
+def time_up(limits: Limits, doing: str) -> str:
+    """Why a claim stopped ``doing`` (``before the refutation``), naming the limit that
+    stopped it: the claim's own :data:`CLAIM_SECONDS` (``limits`` a
+    :class:`ClaimLimits` at that bound), or the time limit the user set; never a limit
+    that was not set (without one, the search was interrupted)."""
+    if limits.time_limit is None:
+        return f"the search was interrupted {doing}"
+    if isinstance(limits, ClaimLimits) and limits.time_limit >= CLAIM_SECONDS:
+        return (f"the {CLAIM_SECONDS:g} s that solve and count give a claim of their own "
+                f"ran out {doing}; trailkit prove --claim takes as long as it needs")
+    return f"the time limit was reached {doing}"
 
 
 def default_backend(puzzle: Puzzle) -> str:
@@ -44,10 +65,13 @@ def default_backend(puzzle: Puzzle) -> str:
 
 def capped(limits: Limits) -> Limits:
     """``limits`` with at most :data:`CLAIM_SECONDS` to certify a claim the user did not
-    ask to prove (``solve``'s and ``count``'s own claims)."""
+    ask to prove (``solve``'s and ``count``'s own claims): a :class:`ClaimLimits`, so a
+    claim it stops says which limit did; a shorter limit of the user's comes first."""
     left = limits.time_limit
-    return replace(limits, time_limit=CLAIM_SECONDS if left is None else
-                   min(left, CLAIM_SECONDS))
+    if left is not None and left < CLAIM_SECONDS:
+        return limits
+    return ClaimLimits(CLAIM_SECONDS, limits.work_limit, limits.workers, limits.seed,
+                       limits.memory_mb)
 
 
 def engine_for(puzzle: Puzzle, backend: str | BackendName | Backend | None,

@@ -38,20 +38,19 @@ from trailkit.models.errors import (
     VerificationFailure,
 )
 from trailkit.models.formats.inputs import InputRefused, read_bounded
-from trailkit.models.puzzle import Puzzle
+from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.registry import get_backend
-from trailkit.solvers.pipeline.claim_rules import CLAIMS, applying_claims, claim_applies
-from trailkit.solvers.pipeline.claims import STATE_LIMIT, answer_claims
+from trailkit.solvers.pipeline.claim_rules import CLAIMS, claim_applies, claims_in_words
+from trailkit.solvers.pipeline.claims import STATE_LIMIT, answer_claims, best_shortest_claim
 from trailkit.solvers.pipeline.policy import time_left
-from trailkit.solvers.pipeline.refuted_claims import count_claim
+from trailkit.solvers.pipeline.refuted_claims import count_claim, over_listing_limit
 from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.support.version import trailkit_version
 
-__all__ = ["CERTIFICATE_FORMAT", "CLAIMS", "CertificateCheck", "Proof", "applying_claims",
-           "certificate_files", "check_certificate_file", "claim_document", "prove",
-           "prove_claim"]
+__all__ = ["CERTIFICATE_FORMAT", "CLAIMS", "CertificateCheck", "Proof", "certificate_files",
+           "check_certificate_file", "claim_document", "prove", "prove_claim"]
 
 CERTIFICATE_FORMAT = "trailkit-certificate/1"
 FIRST_LOOK = 50_000
@@ -183,7 +182,7 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
     why_not = claim_applies(puzzle, claim)
     if why_not:
         raise UnsupportedPuzzle(f"the {claim} claim does not apply: {why_not}; claims that "
-                                f"apply here: {', '.join(applying_claims(puzzle))}")
+                                f"apply here: {', '.join(claims_in_words(puzzle))}")
     answer = solve(puzzle, "direct", limits)
     no_walk = answer.status is Status.UNSOLVABLE and answer.certificate_checked
     if claim == "count" and not drup and no_walk and answer.certificate is not None:
@@ -195,11 +194,10 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
     if answer.status is not Status.SOLVED and not counts_anyway:
         return Proof(Status.UNKNOWN, reason=answer.reason, decided_by=answer.decided_by)
     if claim == "count":
-        found = count_claim(puzzle, limits, by_refutation=drup)
+        found = over_listing_limit(puzzle, limits, by_refutation=drup) or \
+            count_claim(puzzle, limits, by_refutation=drup)
     else:
-        made = answer_claims(puzzle, answer, unique=claim == "unique",
-                             state_limit=state_limit, limits=limits, drup=drup)
-        found = next(c for c in made if c.claim == claim)
+        found = _walk_claim(puzzle, answer, claim, state_limit, limits, drup)
     if not found.checked:
         return Proof(Status.UNKNOWN, reason=found.why, claim=found, length=answer.length,
                      decided_by=answer.decided_by)
@@ -210,6 +208,25 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
     return Proof(Status.UNSOLVABLE if found.value == 0 and claim == "count" else
                  Status.SOLVED, found.certificate, document, length=answer.length,
                  decided_by=answer.decided_by, claim=found)
+
+
+def _walk_claim(puzzle: Puzzle, answer: Answer, claim: str, state_limit: int,
+                limits: Limits, drup: bool) -> Claim:
+    """The claim ``claim`` about ``answer``'s verified walk, as ``solve`` makes it; for
+    ``shortest`` of an exactly-once walk (which ``solve`` does not claim: every walk has
+    one length, the number of edges), certified here the same way."""
+    made = answer_claims(puzzle, answer, unique=claim == "unique",
+                         state_limit=state_limit, limits=limits, drup=drup)
+    found = next((c for c in made if c.claim == claim), None)
+    if found is not None:
+        return found
+    if claim == "shortest" and puzzle.use is EdgeUse.EXACTLY_ONCE and \
+            answer.walk is not None:
+        return best_shortest_claim(puzzle, answer.walk,
+                                   rests_on=answer.decided_by or answer.backend,
+                                   state_limit=state_limit, limits=limits, drup=drup)
+    return Claim(claim, False, why=f"not certified ({answer.backend} does not say its "
+                 f"walk is the {claim}: its search stopped at a limit)")
 
 
 def _no_walk_counted(puzzle: Puzzle, answer: Answer, spec_path: str | None) -> Proof:

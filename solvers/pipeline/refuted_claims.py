@@ -55,10 +55,11 @@ from trailkit.solvers.pipeline.formula_claims import (
     unproven,
 )
 from trailkit.solvers.pipeline.layered_count import reusable_count_claim, zero_count_claim
-from trailkit.solvers.pipeline.policy import CLAIM_SECONDS, capped
+from trailkit.solvers.pipeline.policy import CLAIM_SECONDS, capped, time_up
 
 __all__ = ["CLAIM_SECONDS", "COUNT_LIMIT", "LITERAL_LIMIT", "capped", "checked_claim",
-           "count_claim", "longest_claim", "only_walk_claim", "refutation_applies",
+           "count_claim", "longest_claim", "only_walk_claim", "over_listing_limit",
+           "refutation_applies",
            "too_big", "unproven", "with_claim"]
 
 COUNT_LIMIT = 100_000
@@ -113,12 +114,33 @@ def count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *, limit: int = COUN
     empty = [Walk((v,), ()) for v in puzzle.empty_walk_nodes()]
     result, walks, proof = _enumerate(puzzle, limits, limit - len(empty))
     if result is not Verdict.UNSAT or proof is None:
-        return Claim("count", False, why=unproven(_listing_stopped(result, limit), rests_on))
+        return Claim("count", False, why=unproven(_listing_stopped(result, limit, limits),
+                                                   rests_on))
     found = [*empty, *walks]
     if found and puzzle.objective is not Objective.ANY and puzzle.use is EdgeUse.AT_MOST_ONCE:
         raise VerificationFailure(f"direct found no best walk, but a walk of "
                                   f"{plural(len(found[0]), 'step')} exists")
     return _count_certified(puzzle, found, proof, rests_on)
+
+
+def over_listing_limit(puzzle: Puzzle, limits: Limits = NO_LIMITS, *,
+                       limit: int = COUNT_LIMIT, by_refutation: bool = False
+                       ) -> Claim | None:
+    """The ``count`` claim, not certified, of a once-only ``puzzle`` whose walks a count
+    certificate would list (no formula counts them) when they are more than ``limit``
+    (the listing limit): known from direct's count before any listing starts, so the
+    answer comes at once and names the limit; ``None`` when the walks are within it, the
+    listing does not apply (``by_refutation``: even where the formula counts), or direct's
+    count did not finish within ``limits``."""
+    if puzzle.use is EdgeUse.ANY or (formula_applies(puzzle) and not by_refutation) or \
+            refutation_applies(puzzle, count=True):
+        return None
+    counted = get_backend("direct").count(puzzle, limits)
+    if not counted.complete or counted.solutions <= limit:
+        return None
+    return Claim("count", False, value=counted.solutions, why=unproven(
+        f"{counted.solutions:,} walks, past the listing limit: a count certificate lists "
+        f"at most {limit:,}", "direct's enumeration"))
 
 
 def _closed_reusable_count(puzzle: Puzzle, limits: Limits, limit: int, rests_on: str,
@@ -136,10 +158,12 @@ def _closed_reusable_count(puzzle: Puzzle, limits: Limits, limit: int, rests_on:
     return _best_count(puzzle, limits, limit, rests_on, best)
 
 
-def _listing_stopped(result: Verdict, limit: int) -> str:
-    """Why the walks could not all be listed: too many, or the time limit."""
-    return (f"more than {limit:,} walks to list" if result is Verdict.SAT else
-            "the time limit was reached while listing the walks")
+def _listing_stopped(result: Verdict, limit: int, limits: Limits) -> str:
+    """Why the walks could not all be listed: more than the listing limit ``limit``, or
+    the limit of :func:`time_up`."""
+    return (f"more than {limit:,} walks: past the listing limit, the most a count "
+            "certificate lists" if result is Verdict.SAT else
+            time_up(limits, "while listing the walks"))
 
 
 def _best_length(puzzle: Puzzle, limits: Limits) -> tuple[int | None, str]:
@@ -177,7 +201,8 @@ def _best_count(puzzle: Puzzle, limits: Limits, limit: int, rests_on: str,
             f"{rests_on} counts the walks of {plural(length, 'step')} as the "
             f"{'longest' if longest else 'shortest'}, but one of {len(better)} exists")
     if result is not Verdict.UNSAT or proof is None:
-        return Claim("count", False, why=unproven(_listing_stopped(result, limit), rests_on))
+        return Claim("count", False, why=unproven(_listing_stopped(result, limit, limits),
+                                                   rests_on))
     listed = [*empty, *walks]
     formula = optimal_formula(puzzle, {
         "encoding": encoding, "length": length, "solutions": len(listed),
@@ -239,7 +264,7 @@ def only_walk_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
                 f"a second walk of {plural(len(other), 'step')}, verified by the "
                 "independent checker"))
     return Claim("unique", False, why=unproven(
-        "the time limit was reached before the refutation", rests_on))
+        time_up(limits, "before the refutation"), rests_on))
 
 
 def longest_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
@@ -257,7 +282,7 @@ def longest_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
                                   f"the longest, but one of {len(longer)} exists")
     if proof is None:
         return Claim("longest", False, value=len(walk), why=unproven(
-            "the time limit was reached before the refutation", rests_on))
+            time_up(limits, "before the refutation"), rests_on))
     formula = longer_formula(puzzle, {"walk": walk_json(puzzle, walk), "length": len(walk),
                                       "cardinality": "seqcounter"})
     if isinstance(formula, list):

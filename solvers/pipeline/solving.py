@@ -24,12 +24,13 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
-from trailkit.models.answer import Answer, CrossCheck, Status
+from trailkit.models.answer import Answer, CrossCheck, Status, Walk
 from trailkit.models.checking.certificates import check_certificate
 from trailkit.models.checking.verify import verify
 from trailkit.models.errors import BackendUnavailable, VerificationFailure
-from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.registry import BackendName, backend_names, get_backend
@@ -80,11 +81,13 @@ def solve(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
 
 
 def solve_all(puzzle: Puzzle, limits: Limits = NO_LIMITS,
-              crosscheck: str | None = AUTO, *, precheck: bool = True
-              ) -> tuple[list[Answer], dict[str, str]]:
+              crosscheck: str | None = AUTO, *, precheck: bool = True,
+              unique: bool = False) -> tuple[list[Answer], dict[str, str]]:
     """Solve with every registered backend in turn: the answers, and the backends that
     could not run here (name -> why). A work limit goes only to the backends that
-    honour one."""
+    honour one. With ``unique``, every solved answer carries one ``unique`` verdict
+    (:func:`_one_unique`)."""
+    started = time.perf_counter()
     answers: list[Answer] = []
     skipped: dict[str, str] = {}
     for name in backend_names():
@@ -96,7 +99,46 @@ def solve_all(puzzle: Puzzle, limits: Limits = NO_LIMITS,
         own = limits if engine.honours_work_limit else Limits(
             time_limit=limits.time_limit, workers=limits.workers, seed=limits.seed)
         answers.append(solve(puzzle, engine, own, crosscheck, precheck=precheck))
+    if unique:
+        answers = _one_unique(puzzle, answers, capped(second_limits(limits, started)))
     return answers, skipped
+
+
+def _one_unique(puzzle: Puzzle, answers: list[Answer], limits: Limits) -> list[Answer]:
+    """``answers`` (every backend's), each solved one with the same ``unique`` verdict:
+    made once, for the first solved answer's walk, as ``solve --unique`` makes it. A
+    backend's walk as good (called optimal, or no objective) other than a walk certified
+    unique is a loud failure; where the verdict's second walk is a backend's own walk,
+    that backend's second walk is the first answer's."""
+    first = next((a for a in answers if a.status is Status.SOLVED and a.walk is not None),
+                 None)
+    if first is None or first.walk is None:
+        return answers
+    verdict = next(c for c in answer_claims(puzzle, first, unique=True, limits=limits)
+                   if c.claim == "unique")
+    out = []
+    for answer in answers:
+        walk = answer.walk
+        if answer.status is not Status.SOLVED or walk is None:
+            out.append(answer)
+            continue
+        same = _same_walk(walk, first.walk)
+        if verdict.checked and verdict.value is True and not same and (
+                answer.optimal or puzzle.objective is Objective.ANY):
+            raise VerificationFailure(
+                f"the walk of {first.backend} is certified the only one, but {answer.backend}"
+                f" found another, verified: {plural(len(walk), 'step')}")
+        own = verdict
+        if verdict.witness is not None and _same_walk(walk, verdict.witness):
+            own = replace(verdict, witness=first.walk)
+        out.append(answer.with_(claims=(*[c for c in answer.claims if c.claim != "unique"],
+                                        own)))
+    return out
+
+
+def _same_walk(one: Walk, other: Walk) -> bool:
+    """Whether two walks are one: the same start and the same edges in order."""
+    return (one.nodes[:1], one.edges) == (other.nodes[:1], other.edges)
 
 
 def precheck(puzzle: Puzzle) -> Answer | None:

@@ -162,7 +162,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         answers = [model_answer(puzzle, args.from_model)]
     elif args.backend == "all":
         answers, skipped = solve_all(puzzle, limits_from(args), _crosscheck(args),
-                                     precheck=precheck)
+                                     precheck=precheck, unique=args.unique)
         for name, why in skipped.items():
             warn(f"trailkit: skipping {name}: {why}")
     else:
@@ -283,7 +283,8 @@ def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
     if args.out and proof.document is not None:
         atomic_write(args.out, json.dumps(proof.document, indent=1) + "\n")
     if args.json:
-        output.emit_json(proved_claim_document(args.spec, proof, args.claim, args.out))
+        output.emit_json(proved_claim_document(args.spec, proof, args.claim, args.out,
+                                               puzzle))
     else:
         say(proved_claim_text(puzzle, args.claim, proof.status, proof.claim, proof.length,
                               proof.reason))

@@ -15,6 +15,8 @@ and no two modules share one.)
 from __future__ import annotations
 
 import argparse
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 from trailkit.models.answer import Status
@@ -45,6 +47,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--time-limit", type=positive_float, metavar="S",
                    help="give up after S seconds (answer: unknown, exit code 3; default: "
                         "none)")
+    p.add_argument("--out", metavar="DIR",
+                   help="write each critical and costly edge's certificate to the folder "
+                        "DIR: without-E.yaml (the spec without edge E) and without-E.json, "
+                        "for trailkit check-certificate (atomically, as a set)")
+    p.add_argument("--force", action="store_true",
+                   help="replace the files of an earlier --out DIR (refused otherwise)")
     p.set_defaults(run=cmd_inspect)
     _register_design(sub)
 
@@ -57,8 +65,14 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
     puzzle = load_spec(args.spec)
     use_names(puzzle)
+    folder = _out_folder(puzzle, args) if args.out else None
     result = inspect_puzzle(puzzle, Limits(time_limit=args.time_limit))
     text, data = inspect_said(puzzle, result, args.spec)
+    written = _write_files(puzzle, result, args) \
+        if folder is not None and result.status is InspectStatus.SOLVABLE else None
+    if written is not None:
+        text += "\n" + written[0]
+        data["out"] = {"folder": args.out, "files": written[1]}
     if args.json:
         output.emit_json(data)
     else:
@@ -66,6 +80,57 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     if result.status is InspectStatus.SOLVABLE:
         return Exit.OK
     return Exit.UNSOLVABLE if result.answer.status is Status.UNSOLVABLE else Exit.UNKNOWN
+
+
+def _out_folder(puzzle: Any, args: argparse.Namespace) -> Path:
+    """The folder ``inspect --out`` writes, refused (exit 2) before any work when it cannot
+    be: the current folder, a folder holding the spec, files of an earlier ``--out``
+    without ``--force``, or a spec whose edges are not inline."""
+    from trailkit.models.errors import TrailkitError
+    from trailkit.solvers.support.files import check_folder
+    from trailkit.solvers.tools.design.inspect_files import edges_inline
+
+    folder = Path(args.out)
+    if folder.resolve() == Path.cwd().resolve() or \
+            Path(args.spec).resolve().parent == folder.resolve():
+        raise TrailkitError(f"refusing to write --out {args.out}: it is the current folder "
+                            "or holds the spec; name a folder of its own")
+    why = edges_inline(puzzle, Path(args.spec).read_text(encoding="utf-8"))
+    if why:
+        raise TrailkitError(f"inspect --out writes the spec without each edge, and {why}")
+    check_folder(folder, _ours(folder), allow_existing=args.force, option="--out")
+    return folder
+
+
+def _ours(folder: Path) -> list[str]:
+    """The files of an earlier ``inspect --out`` in ``folder`` (replaced with ``--force``)."""
+    from trailkit.solvers.tools.design.inspect_files import FILE_PATTERN
+
+    if not folder.is_dir():
+        return []
+    return [p.name for p in folder.iterdir() if FILE_PATTERN.fullmatch(p.name)]
+
+
+def _write_files(puzzle: Any, result: Any, args: argparse.Namespace
+                 ) -> tuple[str, list[str]]:
+    """Write ``inspect --out``'s files (as one set); what to say of them, and their names."""
+    from trailkit.solvers.support.files import write_folder
+    from trailkit.solvers.tools.design.inspect_files import inspection_files
+
+    text = Path(args.spec).read_text(encoding="utf-8")
+    made = inspection_files(puzzle, text, result, args.spec)
+    folder = Path(args.out)
+    write_folder(folder, {name: partial(str, content) for name, content in made.files.items()},
+                 {*made.files, *_ours(folder)})
+    pairs = sorted(name for name in made.files if name.endswith(".yaml"))
+    lines = [f"certificates written to {folder}: {len(pairs)} specs without an edge, each "
+             "with its certificate"]
+    if pairs:
+        first = folder / pairs[0]
+        lines.append(f"  check one: trailkit check-certificate {first} "
+                     f"{first.with_suffix('.json')}")
+    lines += [f"  edge {ident}: no file ({why})" for ident, why in made.missing.items()]
+    return "\n".join(lines), sorted(made.files)
 
 
 def _register_design(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -30,9 +30,9 @@ __all__ = ["claim_lines", "claims_json", "count_claims_json", "count_words", "fe
            "proved_claim_text", "unique_json"]
 
 
-def claims_json(answer: Answer) -> list[dict[str, Any]]:
+def claims_json(answer: Answer, puzzle: Puzzle | None = None) -> list[dict[str, Any]]:
     """The answer's ``claims``: its unsolvability (with the certificate it rests on) and
-    every claim beyond its walk."""
+    every claim beyond its walk (a refuted one with its witness, named in ``puzzle``)."""
     out: list[dict[str, Any]] = []
     if answer.status is Status.UNSOLVABLE:
         checked = bool(answer.certificate_checked and answer.certificate is not None)
@@ -43,7 +43,7 @@ def claims_json(answer: Answer) -> list[dict[str, Any]]:
             entry["why"] = (answer.reason or "no certificate") + \
                 "; rests on the agreement of two backends"
         out.append(entry)
-    return out + [claim.to_json() for claim in answer.claims]
+    return out + [claim.to_json(puzzle) for claim in answer.claims]
 
 
 def unique_json(puzzle: Puzzle, answer: Answer) -> dict[str, Any]:
@@ -145,11 +145,12 @@ def proved_claim_text(puzzle: Puzzle, claim_name: str, status: Status, claim: Cl
 
 
 def proved_claim_json(claim_name: str, status: Status, claim: Claim | None,
-                      length: int | None) -> dict[str, Any]:
+                      length: int | None, puzzle: Puzzle | None = None) -> dict[str, Any]:
     """The ``trailkit-prove/1`` fields of ``prove --claim``: ``claim``, the value it
-    states (``length``; ``unique``) and ``claims``."""
+    states (``length``; ``unique``) and ``claims`` (a refuted one with its witness,
+    named in ``puzzle``)."""
     out: dict[str, Any] = {"claim": claim_name,
-                           "claims": [] if claim is None else [claim.to_json()]}
+                           "claims": [] if claim is None else [claim.to_json(puzzle)]}
     if claim is not None and claim.checked:
         out["length"] = length
         if claim.claim == "count":
@@ -162,7 +163,7 @@ def proved_claim_json(claim_name: str, status: Status, claim: Claim | None,
 
 
 def proved_claim_document(spec: str | None, proof: Any, claim_name: str,
-                          out: str | None) -> dict[str, Any]:
+                          out: str | None, puzzle: Puzzle | None = None) -> dict[str, Any]:
     """The whole ``trailkit-prove/1`` object of ``prove --claim`` (``proof``: the
     pipeline's ``ClaimProof``; ``out``: where its certificate was written, if it was)."""
     certificate = None if proof.certificate is None else {"type": proof.certificate.kind,
@@ -171,7 +172,8 @@ def proved_claim_document(spec: str | None, proof: Any, claim_name: str,
             "certificate": certificate, "decided_by": proof.decided_by,
             "reason": proof.reason or None,
             "out": out if proof.document is not None else None,
-            **proved_claim_json(claim_name, proof.status, proof.claim, proof.length)}
+            **proved_claim_json(claim_name, proof.status, proof.claim, proof.length,
+                                puzzle)}
 
 
 def fewest_words(claim: Claim) -> str:
@@ -239,9 +241,12 @@ def per_start_heading(result: CountResult) -> str:
 
 
 def count_claims_json(backend: str, method: str, complete: bool,
-                      claim: Claim | None = None) -> list[dict[str, Any]]:
+                      claim: Claim | None = None, solutions: int | None = None
+                      ) -> list[dict[str, Any]]:
     """A count's ``claims``: ``count`` (the number is exact), certified when ``claim`` is
-    a checked one, else not certified: it rests on the backend's enumeration or formula.
+    a checked one, else not certified: it rests on the backend's enumeration or formula,
+    and where the count had no claim made, why (past the walks ``count`` lists itself:
+    that limit, and whether ``prove --claim count`` lists that many).
     None for a count a limit stopped (a lower bound claims no exact number)."""
     if not complete:
         return []
@@ -249,5 +254,19 @@ def count_claims_json(backend: str, method: str, complete: bool,
         return [claim.to_json()]
     how = "formula" if method == "exact" else "enumeration"
     return [{"claim": "count", "certificate": None, "checked": False,
-             "why": f"not certified (no certificate covers this count); rests on "
-                    f"{backend}'s {how}"}]
+             "why": f"not certified ({_uncounted(solutions)}); rests on {backend}'s {how}"}]
+
+
+def _uncounted(solutions: int | None) -> str:
+    """Why a complete count of ``solutions`` walks has no certificate: the limit it
+    passed (never a limit it did not)."""
+    from trailkit.solvers.pipeline.counting import AUTO_COUNT
+    from trailkit.solvers.pipeline.refuted_claims import COUNT_LIMIT
+
+    if solutions is not None and solutions > COUNT_LIMIT:
+        return (f"{solutions:,} walks, past the listing limit: a count certificate lists at "
+                f"most {COUNT_LIMIT:,}")
+    if solutions is not None and solutions > AUTO_COUNT:
+        return (f"{solutions:,} walks, more than the {AUTO_COUNT:,} count lists itself; "
+                f"trailkit prove --claim count lists up to {COUNT_LIMIT:,}")
+    return "no certificate covers this count"

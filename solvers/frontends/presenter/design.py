@@ -32,7 +32,7 @@ def design_entry(m: Made, file: str | None) -> dict[str, Any]:
     return {"file": file, "status": m.status.value, "length": m.length, "seed": m.seed,
             "claims": list(m.claims), "lacks": list(m.lacks), "tries": m.tries,
             "time_s": round(m.time_s, 6), "measures": dict(m.measures),
-            "certificates": [c.to_json() for c in m.certificates]}
+            "certificates": [c.to_json(m.puzzle) for c in m.certificates]}
 
 
 def design_json(made: Sequence[Made], files: Sequence[str | None]) -> dict[str, Any]:

@@ -44,6 +44,12 @@ def _edge_json(puzzle: Puzzle, finding: EdgeFinding) -> dict[str, Any]:
                            "colour": puzzle.colour_name(e)}
     if finding.length_without is not None:
         out["length_without"] = finding.length_without
+        claim = finding.claim
+        if claim is not None:  # that length, the shortest without the edge: certified?
+            out.update(certificate=claim.certificate.kind if claim.certificate else None,
+                       checked=claim.checked)
+            if not claim.checked:
+                out["why"] = claim.why
         return out
     certificate = finding.certificate
     out.update(certificate=certificate.kind if certificate else None,
@@ -54,7 +60,7 @@ def _edge_json(puzzle: Puzzle, finding: EdgeFinding) -> dict[str, Any]:
     return out
 
 
-def _claims(result: Inspection) -> list[dict[str, Any]]:
+def _claims(puzzle: Puzzle, result: Inspection) -> list[dict[str, Any]]:
     """The claims the inspection makes: each critical edge's ``unsolvable`` (without it),
     and ``shortest`` and ``unique`` (their layers certificates, for reusable walks; for
     once-only walks ``unique`` rests on the count)."""
@@ -62,12 +68,23 @@ def _claims(result: Inspection) -> list[dict[str, Any]]:
         {"claim": "unsolvable", "edge_removed": f.edge, "certificate":
          f.certificate.kind if f.certificate else None, "checked": f.checked}
         for f in result.critical]
-    claims += [c.to_json() for c in result.claims]
+    claims += [c.to_json(puzzle) for c in result.claims]
+    claims += [{**f.claim.to_json(puzzle), "edge_removed": puzzle.edge_id(f.edge),
+                "value": f.length_without} for f in result.costly if f.claim is not None]
     if result.unique is not None and not result.claims:
         claims.append({"claim": "unique", "certificate": None, "checked": False,
                        "why": "rests on the count of solutions by enumeration (direct); "
                               "no certificate is made for it"})
     return claims
+
+
+def _unharmed_json(result: Inspection) -> dict[str, Any] | None:
+    """The edges neither critical nor costly: how many, and what that rests on."""
+    unharmed = result.unharmed
+    if unharmed is None:
+        return None
+    said = "holds" if unharmed.checked else "why"
+    return {"edges": unharmed.edges, "checked": unharmed.checked, said: unharmed.said}
 
 
 def inspect_json(puzzle: Puzzle, result: Inspection, spec: str | None,
@@ -81,7 +98,8 @@ def inspect_json(puzzle: Puzzle, result: Inspection, spec: str | None,
             length=result.answer.length,
             critical=[_edge_json(puzzle, f) for f in result.critical],
             costly=[_edge_json(puzzle, f) for f in result.costly],
-            unique=result.unique, measures=dict(result.measures), claims=_claims(result))
+            unique=result.unique, measures=dict(result.measures), claims=_claims(puzzle, result),
+            unharmed=_unharmed_json(result))
     elif answer is not None:
         out["answer"] = answer
     out["reason"] = result.reason or None
@@ -112,10 +130,11 @@ def inspect_text(puzzle: Puzzle, result: Inspection, spec: str | None,
         for f in result.costly:
             extra = (f.length_without or 0) - (result.answer.length or 0)
             lines.append(f"  {puzzle.describe_edge(f.edge)}: {f.length_without} steps "
-                         f"without it (+{extra})")
+                         f"without it (+{extra}; {_length_words(f)})")
     rest = puzzle.num_edges - len(result.critical) - len(result.costly)
+    said = f" ({result.unharmed.said})" if result.unharmed is not None else ""
     lines.append(f"the other {plural(rest, 'edge')}: the puzzle loses nothing without any "
-                 "one of them")
+                 f"one of them{said}")
     lines.append("measures (defined in docs/inspect.md):")
     lines += [f"  {words:<32} {shown}" for _, words, shown in measure_rows(result)]
     return "\n".join(lines)
@@ -149,6 +168,18 @@ def _critical_lines(puzzle: Puzzle, result: Inspection) -> list[str]:
             why = f"not certified: {f.maker}"
         lines.append(f"  {puzzle.describe_edge(f.edge)}: {why}")
     return lines
+
+
+def _length_words(finding: EdgeFinding) -> str:
+    """What a costly edge's length without it rests on: ``proven shortest: layers
+    certificate accepted by the independent checker``, or why it is not certified."""
+    claim = finding.claim
+    if claim is None:
+        return "not certified; rests on the state search"
+    if claim.checked and claim.certificate is not None:
+        return (f"proven shortest: {claim.certificate.kind} certificate accepted by the "
+                "independent checker")
+    return claim.why
 
 
 def _claim_line(claim: Any, reusable: bool) -> str:

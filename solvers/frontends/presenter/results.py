@@ -60,7 +60,7 @@ def answer_json(puzzle: Puzzle, answer: Answer, spec: str | None) -> dict[str, A
         "crosscheck": answer.crosscheck.to_json() if answer.crosscheck else None,
         "reason": answer.reason or None,
         "time_s": round(answer.time_s, 6),
-        "claims": claims_json(answer),
+        "claims": claims_json(answer, puzzle),
         **unique_json(puzzle, answer),
     }
     if answer.stats.get("encoding"):  # the sat backends: which encoding answered
@@ -240,7 +240,8 @@ def count_json(puzzle: Puzzle, result: CountResult, spec: str | None,
     if "crosscheck" in result.stats:
         out["crosscheck"] = result.stats["crosscheck"]
     out["claims"] = count_claims_json(result.backend, out["method"], result.complete,
-                                      result.claims[0] if result.claims else None)
+                                      result.claims[0] if result.claims else None,
+                                      result.solutions)
     if puzzle.expect:
         out["expect"] = expect_json(result.complete,
                                      expectation_mismatches(puzzle, count=result))
@@ -282,7 +283,7 @@ def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: 
     lines = [f"{title} ({puzzle.kind}): counted {how}"]
     lines.append(f"  solutions:      {bound}{result.solutions:,}{_of_length(puzzle, result)}")
     said = result.claims or count_claims_json(result.backend, count_method(result),
-                                              result.complete)
+                                              result.complete, solutions=result.solutions)
     lines += [f"  count: {count_words(c) if isinstance(c, Claim) else c['why']}"
               for c in said]
     if failures:

@@ -62,7 +62,8 @@ class Made:
     shortest length (a figure's lines) and number of shortest walks (a figure's
     drawings), the claims certified (sentences), what it lacks, the seed, the search's
     tries, the time taken, its measures by name (traps, failures, ...) and the
-    contract's claims where one was made (checked, or saying why not)."""
+    contract's claims where one was made (checked, or saying why not), and the puzzle
+    they speak of (its names name a refuted claim's witness)."""
 
     status: DesignStatus
     text: str | None
@@ -75,6 +76,7 @@ class Made:
     time_s: float
     measures: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     certificates: tuple[Claim, ...] = ()
+    puzzle: Puzzle | None = None
 
 
 def _lacks(design: Design, targets: Targets) -> tuple[str, ...]:
@@ -235,4 +237,4 @@ def _written(field: Field, design: Design, targets: Targets, names: tuple[str, .
                             expect=expect)
     status = DesignStatus.DESIGNED if found else DesignStatus.NOT_FOUND
     return Made(status, text, design.length, design.walks, claims, lacks, seed,
-                design.tries, design.time_s, measures, certificates)
+                design.tries, design.time_s, measures, certificates, puzzle)

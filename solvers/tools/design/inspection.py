@@ -7,8 +7,12 @@ For a solvable puzzle, each edge is one of three:
   (:func:`~trailkit.solvers.pipeline.certify.find_certificate`) and accepted by the
   independent checker of ``models/checking/``;
 * **costly** (walks that may reuse edges): without it the shortest walk is longer
-  (``length_without``);
-* the rest: the puzzle loses nothing without it.
+  (``length_without``), that length a ``shortest`` claim of the puzzle without it,
+  certified by its own ``layers`` (or saying why not and what it rests on);
+* the rest: the puzzle loses nothing without it (:class:`Unharmed`): it keeps a walk,
+  verified (once-only walks), or its shortest length, each certified (reusable walks:
+  the walk shown avoids the edges off it, and the puzzle's ``layers`` certificate holds
+  for the puzzle without any one of them, checked for each).
 
 For a reusable walk only the edges of one shortest walk can be critical or costly (a
 walk that avoids an edge survives its loss), so one pass over the states
@@ -31,24 +35,33 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from trailkit.models.answer import Answer, Certificate, Claim, Status
+from trailkit.models.answer import Answer, Certificate, Claim, Status, Walk
+from trailkit.models.checking.shortest import layers_verdict
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Limits
 from trailkit.solvers.backends.registry import get_backend
 from trailkit.solvers.pipeline import count, solve
 from trailkit.solvers.pipeline.certify import find_certificate
-from trailkit.solvers.pipeline.claims import answer_claims, shortest_claim, unique_claim
+from trailkit.solvers.pipeline.claims import (
+    STATE_LIMIT,
+    answer_claims,
+    found_shortest_claim,
+    shortest_claim,
+    unique_claim,
+)
 from trailkit.solvers.pipeline.policy import time_left
 from trailkit.solvers.tools.design.states import StateSummary, summarise, trap_steps, walk_states
 from trailkit.solvers.tools.repair.changes import Change, Op, apply_changes
 
-__all__ = ["MEASURE_BUDGET_S", "EdgeFinding", "InspectStatus", "Inspection", "inspect_puzzle",
-           "without_edge"]
+__all__ = ["MEASURE_BUDGET_S", "EdgeFinding", "InspectStatus", "Inspection", "Unharmed",
+           "inspect_puzzle", "without_edge"]
 
 #: How long the measures' count of solutions and failures may take when no time limit is
 #: given: every failure is a walk, and there can be far more of them than the rest of an
 #: inspection costs (a 72-edge circuit: minutes), so past this they say "not counted".
+#: The checks of the edges a reusable walk loses nothing without get as long.
 MEASURE_BUDGET_S = 10.0
 
 
@@ -64,13 +77,28 @@ class InspectStatus(StrEnum):
 class EdgeFinding:
     """A critical edge (``certificate``: why the puzzle is unsolvable without it,
     ``checked`` when the independent checker accepted it, ``maker`` who made it or why
-    there is none) or a costly one (``length_without``)."""
+    there is none) or a costly one (``length_without``, and ``claim``: that length as the
+    ``shortest`` claim of the puzzle without the edge, certified or saying why not)."""
 
     edge: int
     certificate: Certificate | None = None
     checked: bool = False
     maker: str = ""
     length_without: int | None = None
+    claim: Claim | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Unharmed:
+    """What the edges neither critical nor costly (``edges`` of them) rest on: without any
+    one of them the puzzle keeps a walk (once-only walks) or its shortest length
+    (reusable walks). ``checked``: each was certified (a walk verified, or a ``layers``
+    certificate accepted by the independent checker); ``said``: what holds, or why it is
+    not certified and what it rests on."""
+
+    edges: int
+    checked: bool
+    said: str
 
 
 @dataclass(frozen=True)
@@ -89,6 +117,7 @@ class Inspection:
     reason: str = ""
     time_s: float = 0.0
     claims: tuple[Claim, ...] = ()
+    unharmed: Unharmed | None = None
 
     @property
     def reusable(self) -> bool:
@@ -123,9 +152,7 @@ def inspect_puzzle(puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Inspection:
         found = run(puzzle, answer, limits, started)
     except _TimeUp as exc:
         found = Inspection(InspectStatus.UNKNOWN, answer, reason=str(exc))
-    return Inspection(found.status, answer, found.critical, found.costly, found.unique,
-                      found.measures, found.reason, time.perf_counter() - started,
-                      found.claims)
+    return replace(found, answer=answer, time_s=time.perf_counter() - started)
 
 
 def _check_time(limits: Limits, started: float, done: int, total: int) -> Limits:
@@ -148,7 +175,7 @@ def _inspect_reusable(puzzle: Puzzle, answer: Answer, limits: Limits,
                                   f"{summary.length} steps, the solver {answer.length}")
     assert answer.walk is not None and summary.length is not None
     edges = list(dict.fromkeys(answer.walk.edges))
-    critical, costly = [], []
+    critical, costly, kept = [], [], []
     for done, e in enumerate(edges):
         left = _check_time(limits, started, done, len(edges))
         less = without_edge(puzzle, e)
@@ -156,15 +183,66 @@ def _inspect_reusable(puzzle: Puzzle, answer: Answer, limits: Limits,
         if length is None:
             certificate, maker = find_certificate(less, get_backend("direct"), left)
             critical.append(EdgeFinding(e, certificate, certificate is not None, maker))
-        elif length > summary.length:
-            costly.append(EdgeFinding(e, length_without=length))
+            continue
+        claim = _length_without(less, length)
+        if length > summary.length:
+            costly.append(EdgeFinding(e, length_without=length, claim=claim))
+        else:
+            kept.append(claim)
     claims = (shortest_claim(puzzle, answer.walk), unique_claim(puzzle, answer.walk))
+    unharmed = _unharmed_reusable(puzzle, answer.walk, set(edges), claims[0], kept,
+                                  _measure_limits(limits, started))
     unique = summary.shortest_walks == 1
     if claims[1].value is not None and claims[1].value is not unique:
         raise VerificationFailure(f"the state search counts {summary.shortest_walks} "
                                   f"shortest walks, the unique claim says {claims[1].value}")
     return Inspection(InspectStatus.SOLVABLE, answer, tuple(critical), tuple(costly),
-                      unique, _reusable_measures(puzzle, summary, answer), claims=claims)
+                      unique, _reusable_measures(puzzle, summary, answer), claims=claims,
+                      unharmed=unharmed)
+
+
+def _length_without(less: Puzzle, length: int) -> Claim:
+    """The shortest length of ``less`` (a puzzle without one edge), ``length`` by the
+    state search, as a ``shortest`` claim: certified by its own ``layers``, or why not;
+    a certified length other than the search's is a loud failure."""
+    claim = found_shortest_claim(less, rests_on="the state search", state_limit=STATE_LIMIT)
+    if claim.checked and claim.value != length:
+        raise VerificationFailure(f"the state search finds a shortest walk of {length} "
+                                  f"steps without an edge, its certificate {claim.value}")
+    return claim if claim.checked else replace(claim, value=length)
+
+
+def _unharmed_reusable(puzzle: Puzzle, walk: Walk, on_walk: set[int], shortest: Claim,
+                       kept: list[Claim], limits: Limits) -> Unharmed:
+    """What the edges neither critical nor costly rest on, for a reusable walk: those on
+    the walk shown each by their own certified length (``kept``); those off it by the
+    walk shown, which avoids them, and the puzzle's ``shortest`` certificate, which the
+    independent checker accepts for the puzzle without each (fewer edges reach no more
+    states), checked one by one within ``limits`` (without a time limit, within
+    :data:`MEASURE_BUDGET_S`)."""
+    off = [e for e in range(puzzle.num_edges) if e not in on_walk]
+    edges, length = len(off) + len(kept), len(walk)
+    what = f"each keeps a shortest walk of {plural(length, 'step')}"
+    unchecked = next((c for c in kept if not c.checked), None)
+    if unchecked is not None:
+        return Unharmed(edges, False, f"{what}: {unchecked.why}")
+    if off and (not shortest.checked or shortest.certificate is None):
+        return Unharmed(edges, False, f"{what}: {shortest.why}")
+    began = time.perf_counter()
+    for done, e in enumerate(off):
+        if time_left(limits, began) == 0:
+            limit = "the time limit was" if limits.time_limit != MEASURE_BUDGET_S else \
+                f"the {MEASURE_BUDGET_S:g} s inspect gives these checks were"
+            return Unharmed(edges, False, f"{what}: not certified ({limit} reached after "
+                            f"{done} of the {len(off)} edges off the walk shown); rests on "
+                            "the state search")
+        assert shortest.certificate is not None
+        found = layers_verdict(without_edge(puzzle, e), shortest.certificate.data)
+        if found.problems:
+            raise VerificationFailure(f"the shortest walk's certificate fails without "
+                                      f"{puzzle.describe_edge(e)}: {found.problems[0]}")
+    return Unharmed(edges, True, f"{what}: a layers certificate for each, accepted by the "
+                    "independent checker")
 
 
 def _reusable_measures(puzzle: Puzzle, summary: StateSummary,
@@ -194,6 +272,11 @@ def _inspect_once(puzzle: Puzzle, answer: Answer, limits: Limits,
         if less.status is Status.UNSOLVABLE:
             critical.append(EdgeFinding(e, less.certificate, bool(less.certificate_checked),
                                         less.reason))
+        elif not less.verified:  # a walk is shown only verified: a bug
+            raise VerificationFailure(f"without edge {puzzle.edge_id(e)} the puzzle's walk "
+                                      "is not verified")
+    unharmed = Unharmed(puzzle.num_edges - len(critical), True, "each leaves a walk, "
+                        "verified by the independent checker")
     claims = answer_claims(puzzle, answer, unique=True,
                            limits=_check_time(limits, started, 0, 0))
     measures, unique = _once_measures(puzzle, _measure_limits(limits, started))
@@ -204,7 +287,8 @@ def _inspect_once(puzzle: Puzzle, answer: Answer, limits: Limits,
                                       f"claim {said.value}")
         unique = bool(said.value)
     return Inspection(InspectStatus.SOLVABLE, answer, tuple(critical), (), unique, measures,
-                      reason=str(measures.get("not_counted", "")), claims=claims)
+                      reason=str(measures.get("not_counted", "")), claims=claims,
+                      unharmed=unharmed)
 
 
 def _measure_limits(limits: Limits, started: float) -> Limits:

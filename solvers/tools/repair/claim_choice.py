@@ -19,6 +19,7 @@ from trailkit.models.answer import Status
 from trailkit.models.errors import TrailkitError
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.solvers.backends.base import NO_LIMITS, Limits
+from trailkit.solvers.pipeline.claim_rules import claims_in_words
 from trailkit.solvers.pipeline.proving import Proof, prove_claim
 
 __all__ = ["certify_claim"]
@@ -46,7 +47,8 @@ def certify_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
                             "situations instead")
     proof = prove_minimal_core(puzzle, limits, spec_path=spec_path, drup=drup)
     if proof.status is Status.SOLVED:
+        here = [c for c in claims_in_words(puzzle) if not c.startswith("minimal-core")]
         raise TrailkitError(f"the minimal-core claim (--claim minimal-core): {proof.reason}; "
-                            "it applies to an unsolvable puzzle (try the count or shortest "
-                            "claim)")
+                            f"it applies to an unsolvable puzzle (claims that apply here: "
+                            f"{', '.join(here)})")
     return proof

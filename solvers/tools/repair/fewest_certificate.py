@@ -87,7 +87,8 @@ def fewest_claim(puzzle: Puzzle, rules: Any, candidates: Sequence[Change],
     certificate = Certificate("change-sets", data, (
         f"each of the {plural(len(sets), 'set')} of fewer than {plural(k, 'change')} the "
         f"repair rules allow leaves the puzzle unsolvable (a certificate for each), and "
-        f"this repair of {plural(k, 'change')} has a walk"))
+        f"this repair of {plural(k, 'change')} has a walk" if k else
+        "the puzzle as given has a walk: no change is needed"))
     verdict = change_sets_verdict(puzzle, data, rules=rules)
     if verdict.problems:
         raise VerificationFailure("the fewest-changes certificate is rejected by the "

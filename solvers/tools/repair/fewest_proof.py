@@ -1,7 +1,8 @@
 """``prove --claim fewest-changes``: the fewest changes a repair needs, certified.
 
 The repair search lives above the pipeline, so this claim is made here: the search finds
-the fewest changes; 0 rests on the puzzle's verified walk, 1 on the puzzle's own
+the fewest changes; 0 rests on the puzzle's verified walk (a ``change-sets`` certificate
+with no set to refute, its repair of 0 changes that walk), 1 on the puzzle's own
 unsolvability certificate, accepted by the independent checker (no repair can have fewer
 than 1 change), and the repair itself is verified by the pipeline; more on the
 ``change-sets`` certificate the repair search made
@@ -17,6 +18,8 @@ from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.backends.base import NO_LIMITS, Limits
 from trailkit.solvers.pipeline.claims import fewest_changes_claim
 from trailkit.solvers.pipeline.proving import Proof, claim_document
+from trailkit.solvers.tools.repair.candidates import candidate_changes
+from trailkit.solvers.tools.repair.fewest_certificate import fewest_claim
 from trailkit.solvers.tools.repair.fewest_changes import RepairStatus, repair
 
 __all__ = ["prove_fewest_changes"]
@@ -25,8 +28,9 @@ __all__ = ["prove_fewest_changes"]
 def prove_fewest_changes(puzzle: Puzzle, limits: Limits = NO_LIMITS, *,
                          spec_path: str | None = None) -> Proof:
     """``solved`` with the checked ``fewest-changes`` claim (its value: the number of
-    changes) and, for 1 change or more, the certificate file's content; ``unknown`` when the
-    search stopped, found no repair within the rules, or the claim is not certified."""
+    changes) and the certificate file's content (for 0 changes, the puzzle's walk);
+    ``unknown`` when the search stopped, found no repair within the rules, or the claim is
+    not certified."""
     result = repair(puzzle, limits=limits)
     if result.status in (RepairStatus.UNKNOWN, RepairStatus.NO_REPAIR) or \
             result.changes is None:
@@ -34,6 +38,13 @@ def prove_fewest_changes(puzzle: Puzzle, limits: Limits = NO_LIMITS, *,
                      "no repair within the spec's rules was found")
     claim = result.claim or fewest_changes_claim(result.changes, result.original,
                                                  minimal=result.minimal, proof=result.proof)
+    walk = result.original.walk
+    if claim.checked and claim.value == 0 and claim.certificate is None and walk is not None:
+        # no change at all: a change-sets certificate with no set to refute, whose repair
+        # of 0 changes is the puzzle's own verified walk (a file check-certificate reads)
+        claim = fewest_claim(puzzle, result.rules, candidate_changes(puzzle, result.rules),
+                             [], puzzle, walk, result.original, limits, minimal=True,
+                             rests_on="")
     if not claim.checked:
         return Proof(Status.UNKNOWN, reason=claim.why, claim=claim)
     document = None if claim.certificate is None else \
