@@ -15,9 +15,12 @@ thick polyline) in drawing order and returns the violations of five rules:
   its ends;
 - ``label-overlap``: a tag, callout, legend item, title or note line on a node, a badge,
   an arrowhead, a mark or another label (the legend, title and notes also off the
-  figure);
+  figure); a start or goal tag also on no step's line (issue 41: K7's "start & end"),
+  except beside a hub of more than :data:`HUB_STEPS` step lines, where every spot is;
 - ``step-order``: steps not numbered 1..n once each with one badge, or a step not on its
-  own edge, not between the walk's nodes, or pointing against the way it was walked.
+  own edge, not between the walk's nodes, or pointing against the way it was walked;
+- ``arrow-direction``: a one-way edge's arrowhead not pointing at the edge's head (its
+  ``data-to``) along the edge's own line (issue 41).
 
 :func:`corpus` yields the pictures of issue 33's corpus (bundled specs in every mode,
 complete graphs, generated puzzles, multigraphs); the test ``test_pictures.py`` and the
@@ -37,7 +40,8 @@ from pathlib import Path
 
 NS = "{http://www.w3.org/2000/svg}"
 ROOT = Path(__file__).resolve().parent.parent
-RULES = ("mark-off-edge", "badge-hidden", "edge-through-node", "label-overlap", "step-order")
+RULES = ("mark-off-edge", "badge-hidden", "edge-through-node", "label-overlap", "step-order",
+         "arrow-direction")
 Pt = tuple[float, float]
 
 
@@ -229,7 +233,9 @@ class Picture:
             plank = e.find(f"{NS}path[@class='plank']")
             self.edges[int(e.get("data-edge") or 0)] = {
                 "d": plank.get("d") if plank is not None else "",
-                "from": e.get("data-from"), "to": e.get("data-to")}
+                "from": e.get("data-from"), "to": e.get("data-to"),
+                "arrows": [a.get("d") or "" for a in e.iter(f"{NS}path")
+                           if "arrow" in _classes(a)]}
             return "plank", f"edge {e.get('data-edge')}"
         if "node" in cls:
             return "node", f"node {e.get('data-node')}"
@@ -312,6 +318,9 @@ class Expect:
     badged: bool = True  # every step has a badge (a walk of at most 400 steps)
 
 
+#: A node where more step lines than this meet is a hub (its tag may cross a line).
+HUB_STEPS = 8
+
 SOLID = ("node", "badge", "pointer", "arrow", "tag", "callout", "mark", "goal", "legend",
          "title", "text")
 
@@ -325,6 +334,7 @@ def check_svg(svg: str, expect: Expect | None = None) -> list[tuple[str, str]]:
     if not pic.domino:
         out += _check_badges(pic)
         out += _check_edges(pic)
+        out += _check_arrowheads(pic)
     out += _check_labels(pic)
     out += _check_steps(pic, expect)
     return out
@@ -400,11 +410,35 @@ def _check_edges(pic: Picture) -> list[tuple[str, str]]:
     return out
 
 
+def _check_arrowheads(pic: Picture) -> list[tuple[str, str]]:
+    """Every arrowhead of a one-way edge points along the edge's line towards its head:
+    the line is oriented by which of its ends lies at the ``data-from`` node."""
+    out = []
+    for e, info in pic.edges.items():
+        tail, head = pic.nodes.get(str(info["from"])), pic.nodes.get(str(info["to"]))
+        pts = path_points(str(info["d"]), 24)
+        if tail is None or head is None or info["from"] == info["to"] or len(pts) < 2:
+            continue
+        forwards = math.dist(pts[0], tail[0]) <= math.dist(pts[0], head[0])
+        for d in info["arrows"]:  # type: ignore[attr-defined]
+            corners = path_points(d)[:3]
+            tip = corners[0]
+            base = ((corners[1][0] + corners[2][0]) / 2, (corners[1][1] + corners[2][1]) / 2)
+            k = min(range(len(pts) - 1), key=lambda i: seg_dist(base, pts[i], pts[i + 1]))
+            run = (pts[k + 1][0] - pts[k][0], pts[k + 1][1] - pts[k][1])
+            along = (tip[0] - base[0]) * run[0] + (tip[1] - base[1]) * run[1]
+            if (along > 0) != forwards:
+                out.append(("arrow-direction", f"edge {e}'s arrowhead points at "
+                                               f"{info['from']}, not at {info['to']}"))
+    return out
+
+
 def _check_labels(pic: Picture) -> list[tuple[str, str]]:
     out = []
     labels = [s for s in pic.shapes if s.kind in ("tag", "callout", "legend", "title", "text")
               and s.box is not None]
     caption = ("legend", "title", "text")
+    hubs = _hub_tags(pic)
     for i, a in enumerate(labels):
         for s in pic.shapes:
             if s is a or (s.owner == a.owner and s.kind == a.kind):
@@ -413,8 +447,9 @@ def _check_labels(pic: Picture) -> list[tuple[str, str]]:
                 continue  # captions among themselves: checked pairwise below
             if a.kind in caption:
                 hits = s.kind not in caption and s.kind != "skip"
-            else:
-                hits = s.kind in SOLID and s.kind not in ("text",)
+            else:  # a tag or callout: on nothing solid, and a tag on no step's line
+                hits = (s.kind in SOLID and s.kind not in ("text",)) or (
+                    a.kind == "tag" and s.kind == "line" and a.owner not in hubs)
             if hits and overlap(a, s):
                 out.append(("label-overlap", f"{a.kind} ({a.owner}) on {s.kind} ({s.owner})"))
                 break
@@ -422,6 +457,17 @@ def _check_labels(pic: Picture) -> list[tuple[str, str]]:
             if (b.kind in caption) == (a.kind in caption) and b.owner != a.owner and overlap(a, b):
                 out.append(("label-overlap", f"{a.kind} ({a.owner}) on {b.kind} ({b.owner})"))
     return out
+
+
+def _hub_tags(pic: Picture) -> set[str]:
+    """The tags (as shape owners) of nodes where more than :data:`HUB_STEPS` step lines
+    meet: beside such a hub every spot a tag can take lies on some line."""
+    ends: dict[str, int] = {}
+    for s in pic.steps:
+        for end in {str(s["from"]), str(s["to"])}:
+            ends[end] = ends.get(end, 0) + 1
+    return {f"tag {g.get('data-tag')}" for g in pic.root.iter(f"{NS}g")
+            if "tag" in _classes(g) and ends.get(g.get("data-node") or "", 0) > HUB_STEPS}
 
 
 def _check_steps(pic: Picture, expect: Expect) -> list[tuple[str, str]]:

@@ -4,13 +4,23 @@ failures a new user met."""
 
 from __future__ import annotations
 
+import math
 import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from picture_check import ROOT, Expect, Item, check_svg, complete_graph, corpus, draw_item
+from picture_check import (
+    ROOT,
+    Expect,
+    Item,
+    Picture,
+    check_svg,
+    complete_graph,
+    corpus,
+    draw_item,
+)
 
 from trailkit.models.spec import load_spec, load_spec_text
 from trailkit.solvers.pipeline import solve
@@ -189,8 +199,9 @@ def _pdf_text(path: Path, page: int) -> str:
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_a_printable_pdf_is_the_puzzle_then_its_walk(tmp_path: Path, paper: str) -> None:
     """``draw --solve --out FILE.pdf``: page 1 the puzzle and its rules in words with no
-    answer, page 2 the walk; vector text with the fonts embedded, the paper asked for,
-    and it renders back to PNG pages."""
+    answer, then the walk (in two parts on sheets turned sideways, so every step number
+    is at least 9 pt: on one page they were 7.5 pt); vector text with the fonts
+    embedded, the paper asked for, and it renders back to PNG pages."""
     pytest.importorskip("cairosvg")
     from trailkit.solvers.frontends.cli import main
 
@@ -199,19 +210,27 @@ def test_a_printable_pdf_is_the_puzzle_then_its_walk(tmp_path: Path, paper: str)
                  "--out", str(out), "--paper", paper]) == 0
     info = subprocess.run(["pdfinfo", str(out)], capture_output=True, text=True,
                           check=True).stdout
-    assert re.search(r"Pages:\s+2\b", info)
+    assert re.search(r"Pages:\s+3\b", info)
     size = {"a4": "595.2", "letter": "612 x 792"}[paper]
     assert size in info
+    boxes = subprocess.run(["pdftotext", "-f", "2", "-l", "3", "-bbox", str(out), "-"],
+                           capture_output=True, text=True, check=True).stdout
+    heights = [float(b) - float(a) for a, b in re.findall(
+        r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">\d{1,2}</word>', boxes)]
+    assert len(heights) >= 25  # every step number, some twice where the parts overlap
+    assert min(heights) >= 9 * 1.16  # DejaVu's box is 1.16 em: 9 pt and more
     fonts = subprocess.run(["pdffonts", str(out)], capture_output=True, text=True,
                            check=True).stdout.splitlines()[2:]
     assert fonts and all(" yes " in line for line in fonts)  # every font embedded
-    first, second = _pdf_text(out, 1), _pdf_text(out, 2)
+    first, last = _pdf_text(out, 1), _pdf_text(out, 3)
     assert "The rules" in first and "Start at A." in first and "End at T." in first
     assert "red → blue → green" in first
-    assert "25 steps" not in first and "25 steps" in second  # the answer on page 2 only
+    assert "25 steps" not in first and "25 steps" in last  # the answer after page 1 only
+    assert "Part 2 of 2" in last
     subprocess.run(["pdftoppm", "-r", "40", "-png", str(out), str(tmp_path / "page")],
                    check=True)
-    assert sorted(p.name for p in tmp_path.glob("page*.png")) == ["page-1.png", "page-2.png"]
+    assert sorted(p.name for p in tmp_path.glob("page*.png")) == [
+        "page-1.png", "page-2.png", "page-3.png"]
 
 
 def test_pdf_without_cairosvg_names_the_extra(tmp_path: Path, monkeypatch, capsys) -> None:
@@ -274,3 +293,142 @@ def test_draw_inspect_marks_the_critical_plank_and_no_other(tmp_path: Path, caps
     assert {e for k, e in drawn if k == "critical"} == critical
     assert {e for k, e in drawn if k == "costly"} == costly
     assert not check_svg(svg)
+
+
+# ------------------------------------------------ every picture true (issue 41)
+def _arrow_tip_towards(svg: str, edge: int) -> str:
+    """The name of the node a one-way edge's arrowhead points at: the end its tip is
+    nearer to than its base is (read from the SVG alone)."""
+    group = re.search(rf'<g class="edge[^"]*" data-edge="{edge}" data-from="(\w+)" '
+                      rf'data-to="(\w+)".*?class="arrow"', svg)
+    arrow = re.search(r'<path d="M([-\d.]+) ([-\d.]+)L([-\d.]+) ([-\d.]+)L([-\d.]+) '
+                      r'([-\d.]+)Z"[^>]*class="arrow"', svg[group.start():])
+    tip = (float(arrow.group(1)), float(arrow.group(2)))
+    base = ((float(arrow.group(3)) + float(arrow.group(5))) / 2,
+            (float(arrow.group(4)) + float(arrow.group(6))) / 2)
+    nodes = Picture(svg).nodes
+    ends = {name: nodes[name][0] for name in group.groups()}
+
+    def gain(name: str) -> float:  # how much nearer the tip is than the base
+        c = ends[name]
+        return (math.dist(base, c) - math.dist(tip, c))
+    return max(ends, key=gain)
+
+
+@pytest.mark.parametrize("walked", [False, True])
+def test_one_way_arrowheads_point_at_their_heads(walked: bool) -> None:
+    """specs/one-way-streets.yaml: mill -> depot (listed after depot) was drawn pointing
+    at mill, the way the nodes were numbered, while the walk's badge pointed at depot.
+    Every arrowhead now points at its edge's head, and the checker says so."""
+    puzzle = load_spec(ROOT / "specs" / "one-way-streets.yaml")
+    answer = solve(puzzle) if walked else None
+    svg = draw_svg(puzzle, answer)
+    assert "arrow-direction" not in rules(check_svg(svg))
+    for e in range(puzzle.num_edges):
+        if puzzle.is_directed(e):
+            assert _arrow_tip_towards(svg, e) == puzzle.nodes[puzzle.head[e]]
+    mill_depot = next(e for e in range(puzzle.num_edges) if puzzle.is_directed(e) and (
+        puzzle.nodes[puzzle.tail[e]], puzzle.nodes[puzzle.head[e]]) == ("mill", "depot"))
+    assert _arrow_tip_towards(svg, mill_depot) == "depot"
+
+
+def test_the_checker_finds_an_arrowhead_pointing_at_the_tail() -> None:
+    """An edge whose ends are swapped in its marks (so its arrow points at its tail) is
+    caught by the arrow-direction rule."""
+    puzzle = load_spec(ROOT / "specs" / "one-way-streets.yaml")
+    svg = draw_svg(puzzle)
+    e = next(e for e in range(puzzle.num_edges) if puzzle.is_directed(e))
+    u, v = puzzle.nodes[puzzle.tail[e]], puzzle.nodes[puzzle.head[e]]
+    swapped = svg.replace(f'data-edge="{e}" data-from="{u}" data-to="{v}"',
+                          f'data-edge="{e}" data-from="{v}" data-to="{u}"')
+    assert ("arrow-direction", f"edge {e}'s arrowhead points at {v}, not at {u}") in \
+        check_svg(swapped)
+
+
+def test_a_repair_pdf_shows_the_puzzle_as_found_on_its_first_page(tmp_path: Path,
+                                                                   monkeypatch) -> None:
+    """``draw specs/tyre-puzzle/original.yaml --repair --out r.pdf``: page 1 (the puzzle
+    alone, for a worksheet) showed the restored plank; it shows the puzzle as the spec
+    has it, and page 2 the repair with its added plank marked."""
+    from trailkit.solvers.frontends.cli import main
+    from trailkit.solvers.tools.drawing import printable
+
+    pages: list[str] = []
+    monkeypatch.setattr(printable, "render_pdf", lambda svgs: pages.extend(svgs) or b"%PDF")
+    spec = ROOT / "specs" / "tyre-puzzle" / "original.yaml"
+    assert main(["draw", str(spec), "--repair", "--out", str(tmp_path / "r.pdf")]) == 0
+    original = load_spec(spec)
+    first, *walk = pages
+    assert len(re.findall(r'<g class="edge[ "]', first)) == original.num_edges
+    assert "data-change" not in first
+    assert walk and all(len(re.findall(r'<g class="edge[ "]', page)) == original.num_edges + 1
+                        and 'data-change="add"' in page for page in walk)
+
+
+def test_the_goal_ring_is_told_apart_from_a_revisit_ring() -> None:
+    """The goal's ring was a plain ring like a "stood on again" one: it is dashed and
+    thicker, and the legend names both."""
+    puzzle = load_spec(ROOT / "specs" / "tyre-puzzle" / "restored.yaml")
+    svg = draw_svg(puzzle, solve(puzzle))
+    goal = re.findall(r'<circle [^>]*class="goal-ring"', svg)
+    revisits = re.findall(r'<circle [^>]*class="revisit"', svg)
+    assert goal and revisits
+    assert all("stroke-dasharray" in c for c in goal)
+    assert not any("stroke-dasharray" in c for c in revisits)
+    assert 'data-text="the goal (dashed ring)"' in svg
+    assert 'data-text="stood on again (one ring per revisit)"' in svg
+
+
+def test_the_start_and_end_tag_covers_no_step_line() -> None:
+    """K7's closed walk: its "start & end" tag lay over two step lines."""
+    item = Item("complete graphs", "K7 closed", complete_graph(7, closed=True), "solve")
+    svg, expect = draw_item(item)
+    assert 'data-tag="start &amp; end"' in svg
+    assert check_svg(svg, expect) == []
+
+
+def _printed_step_pt(page: str) -> float:
+    """The size (points) a step number of ``page`` prints at: the picture's scale on
+    the page (its nested SVG's size over its viewBox) times the number's 11 px."""
+    tag = re.search(r"<svg [^>]*>", page[page.index("<svg", 60):]).group(0)
+    w, h = (float(re.search(rf' {k}="([\d.]+)"', tag).group(1)) for k in ("width", "height"))
+    vw, vh = (float(x) for x in re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"',
+                                          tag).groups())
+    return min(w / vw, h / vh) * 11 * 0.75
+
+
+@pytest.mark.parametrize(("size", "parts"), [(500, 1), (700, 2), (1200, 4), (3000, 1)])
+def test_printed_step_numbers_are_9_pt_or_the_page_says_how_big(size: int,
+                                                               parts: int) -> None:
+    """A walk picture ``size`` pixels square on A4: whole on one page while its step
+    numbers print at 9 pt or more; else in up to four parts, each at 9 pt or more; a
+    picture too big even for that is printed whole, saying how big its numbers are and
+    what zooms (a 40-node trail's 82 steps printed at 5 pt, saying nothing)."""
+    from trailkit.solvers.tools.drawing.printable import printed_pages
+
+    picture = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" '
+               f'width="{size}" height="{size}"><g class="step" data-step="1"/></svg>')
+    pages = printed_pages(picture, "a4")
+    assert len(pages) == parts
+    if size < 3000:
+        assert all(_printed_step_pt(page) >= 9 for page in pages)
+    else:
+        assert _printed_step_pt(pages[0]) < 9
+        assert re.search(r"The step numbers are [\d.]+ pt on this page: the SVG", pages[0])
+
+
+def test_a_png_grows_until_its_step_numbers_read(tmp_path: Path) -> None:
+    """A 40-node trail's walk (82 steps, a picture grown for its badges): the PNG was
+    capped at 1,984 pixels with 8-pixel step numbers; it grows until they are 11."""
+    import struct
+
+    from trailkit.solvers.tools.drawing import render_png
+    from trailkit.solvers.tools.generate import generate
+
+    pytest.importorskip("resvg_py")
+    puzzle = load_spec_text(generate("trail", 40, 1, "yes").text)
+    svg = draw_svg(puzzle, solve(puzzle))
+    width = float(re.search(r'<svg [^>]*?width="([\d.]+)"', svg).group(1))
+    assert width * 1.5 * width * 1.5 > 4_000_000  # over the old cap
+    png_width = struct.unpack(">I", render_png(svg)[16:20])[0]  # the IHDR's width
+    assert 11 * png_width / width >= 11  # a step number's 11 px, at least 11 on screen

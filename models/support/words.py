@@ -4,6 +4,8 @@ names. Every layer's messages use these, so "1 steps" or a list that trails off 
 
 >>> plural(1, "step"), plural(1_024, "place"), ordinal(2), ordinal(13)
 ('1 step', '1,024 places', '2nd', '13th')
+>>> number(10 ** 40 + 7), number(19 * 10 ** 299, at_least=True)
+('about 1.00 × 10^40 (41 digits)', '1.90 × 10^300 (301 digits)')
 >>> listing(["a"]), listing(["a", "b"]), listing(["a", "b", "c"])
 ('a', 'a and b', 'a, b and c')
 >>> listing([str(i) for i in range(20)])
@@ -19,7 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from trailkit.models.puzzle import Puzzle
 
-__all__ = ["in_puzzle_words", "listing", "ordinal", "plural"]
+__all__ = ["in_puzzle_words", "listing", "number", "ordinal", "plural"]
 
 #: Lists up to this long are spelt out whole; longer ones show their first names.
 SPELT_OUT = 12
@@ -27,9 +29,31 @@ SPELT_OUT = 12
 SHOWN = 8
 
 
+#: Numbers up to this many digits are written out whole, their digits grouped.
+WRITTEN_DIGITS = 21
+
+
+def number(n: int, *, at_least: bool = False) -> str:
+    """``1,024``: a whole number with its digits grouped; one of more than
+    :data:`WRITTEN_DIGITS` digits (a count of K41's walks has 300) as ``about 1.23 ×
+    10^299 (300 digits)``. With ``at_least`` (the caller says "at least") the digits are
+    cut, never rounded up, and there is no "about": a lower bound stays one. The exact
+    value is the JSON's."""
+    digits = str(abs(n))
+    if len(digits) <= WRITTEN_DIGITS:
+        return f"{n:,}"
+    lead = digits[:3]
+    if not at_least and int(digits[3]) >= 5:
+        lead = str(int(lead) + 1)  # 999.5 rounds to 1000: one more digit in front
+    power = len(digits) - 1 + (len(lead) - 3)
+    shown = f"{'-' * (n < 0)}{lead[0]}.{lead[1:3]} × 10^{power} ({len(digits)} digits)"
+    return shown if at_least else "about " + shown
+
+
 def plural(n: int, one: str, many: str | None = None) -> str:
-    """``1 step``, ``2 steps``, ``1,024 steps``: a count with its noun."""
-    return f"{n:,} {one if n == 1 else (many or one + 's')}"
+    """``1 step``, ``2 steps``, ``1,024 steps``: a count with its noun (a number of
+    more than :data:`WRITTEN_DIGITS` digits as :func:`number` writes it)."""
+    return f"{number(n)} {one if n == 1 else (many or one + 's')}"
 
 
 def seconds(t: float | None) -> str:

@@ -153,8 +153,8 @@ def _register_design(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
                        help="a new field of tyres: hexagonal rows or a square grid")
     where.add_argument("--from", dest="from_spec", metavar="SPEC",
                        help="keep a spec's nodes, layout and plank places; choose colours")
-    q.add_argument("--colours", "--colors", default="red,blue,green", metavar="LIST",
-                   help="the colour cycle (default red,blue,green)")
+    q.add_argument("--colours", "--colors", metavar="LIST",
+                   help="the colour cycle (default: the --from spec's, else red,blue,green)")
     q.add_argument("--start", metavar="NODE",
                    help="the start node (default: the spec's, else the first)")
     q.add_argument("--goal", metavar="NODE",

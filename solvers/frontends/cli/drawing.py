@@ -81,7 +81,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def cmd_draw(args: argparse.Namespace) -> int:
-    from trailkit.solvers.tools.drawing import draw_svg, html_page, render_png
+    from trailkit.solvers.tools.drawing import draw_svg, html_page
     from trailkit.solvers.tools.drawing.png import SIMPLIFY_EDGES as PNG_SIMPLIFY_EDGES
 
     suffix = Path(args.out).suffix.lower()
@@ -93,6 +93,7 @@ def cmd_draw(args: argparse.Namespace) -> int:
     refuse_overwrite(args.out, spec_inputs(args.spec, [args.out]), allow_existing=args.force)
     puzzle = load_spec(args.spec)
     use_names(puzzle)  # names stay apart on a console that cannot show them
+    found = puzzle  # as the spec has it: a PDF's first page, the puzzle alone
     emphasis = inspected = None
     if args.repair:
         puzzle, answer, emphasis = _repaired(puzzle, args)
@@ -116,9 +117,9 @@ def cmd_draw(args: argparse.Namespace) -> int:
     if suffix == ".svg":
         atomic_write(args.out, svg)
     elif suffix == ".png":
-        atomic_write(args.out, render_png(svg))
+        atomic_write(args.out, _png(svg))
     elif suffix == ".pdf":
-        atomic_write(args.out, _pdf(puzzle, svg if answer or emphasis else None, title,
+        atomic_write(args.out, _pdf(found, svg if answer or emphasis else None, title,
                                     args.paper or "a4"))
     else:
         atomic_write(args.out, html_page(puzzle, svg, answer))
@@ -162,16 +163,34 @@ def _inspected(puzzle: Puzzle, args: argparse.Namespace
     return found.answer, inspect_view(found)
 
 
-def _pdf(puzzle: Puzzle, drawn: str | None, title: str, paper: str) -> bytes:
-    """The printable pages: the puzzle alone with its rules in words, then ``drawn``
-    (the walk, certificate or repair) when there is one."""
-    from trailkit.solvers.tools.drawing import draw_svg
-    from trailkit.solvers.tools.drawing.printable import page_svg, render_pdf, rules_in_words
+def _png(svg: str) -> bytes:
+    """The PNG of ``svg``; says how to get a bigger picture when even the largest PNG
+    shows its step numbers smaller than the smallest that reads on screen."""
+    from trailkit.solvers.tools.drawing import render_png
+    from trailkit.solvers.tools.drawing.png import MIN_STEP_PX, png_step_px
 
-    pages = [page_svg(draw_svg(puzzle, title=title), paper, heading="The rules",
-                      lines=rules_in_words(puzzle))]
+    px = png_step_px(svg)
+    if 'class="step"' in svg and px < MIN_STEP_PX:
+        warn(f"trailkit: the step numbers are {px:.1f} px on this PNG, its largest size; "
+             "the SVG (--out FILE.svg) or the HTML page (--out FILE.html) zooms to any size")
+    return render_png(svg)
+
+
+def _pdf(puzzle: Puzzle, drawn: str | None, title: str, paper: str) -> bytes:
+    """The printable pages: the puzzle alone, as the spec has it (never the repaired
+    one), with its rules in words, then ``drawn`` (the walk, certificate or repair)
+    when there is one."""
+    from trailkit.solvers.tools.drawing import draw_svg
+    from trailkit.solvers.tools.drawing.printable import (
+        printed_pages,
+        render_pdf,
+        rules_in_words,
+    )
+
+    pages = printed_pages(draw_svg(puzzle, title=title), paper, heading="The rules",
+                          lines=rules_in_words(puzzle))
     if drawn is not None:
-        pages.append(page_svg(drawn, paper))
+        pages += printed_pages(drawn, paper)
     return render_pdf(pages)
 
 

@@ -17,13 +17,13 @@ rests on. The JSON is the contract's ``claims`` list: ``{"claim", "certificate",
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
-from trailkit.models.answer import Answer, Claim, Status, Walk
+from trailkit.models.answer import Answer, Claim, Status
 from trailkit.models.counts import CountResult
 from trailkit.models.puzzle import Objective, Puzzle
 from trailkit.models.support.words import plural
+from trailkit.solvers.frontends.presenter.walk_text import walk_block, walk_size
 
 __all__ = ["claim_lines", "claims_json", "count_claims_json", "count_words", "fewest_words",
            "length_note", "per_start_heading", "proof_words", "proved_claim_json",
@@ -89,27 +89,9 @@ def claim_lines(puzzle: Puzzle, answer: Answer) -> list[str]:
     if claim.value:
         return [f"  unique: the only {best} (proven: {proof_words(claim)})"]
     assert claim.witness is not None
-    return [f"  not unique: a second {best} of {plural(len(claim.witness), 'step')}, "
-            "verified by the independent checker:", "    " + walk_words(puzzle, claim.witness)]
-
-
-def walk_words(puzzle: Puzzle, walk: Walk) -> str:
-    """A walk on one line: ``A -red-> E -blue-#7-> I`` (the edge's id where parallel edges
-    would leave the step ambiguous)."""
-    if not walk.nodes:
-        return "the empty walk"
-    joins = Counter(frozenset((puzzle.tail[e], puzzle.head[e])) for e in set(walk.edges))
-    parallel = {e for e in range(puzzle.num_edges)
-                if frozenset((puzzle.tail[e], puzzle.head[e])) in joins}
-    shared = Counter(frozenset((puzzle.tail[e], puzzle.head[e])) for e in parallel)
-    words = [puzzle.nodes[walk.nodes[0]]]
-    for e, v in zip(walk.edges, walk.nodes[1:], strict=True):
-        colour = puzzle.colour_name(e)
-        label = f"-{colour}" if colour else ""
-        if shared[frozenset((puzzle.tail[e], puzzle.head[e]))] > 1:
-            label += f"-#{puzzle.edge_id(e)}"  # parallel edges: which one
-        words.append(f"{label}-> {puzzle.nodes[v]}")
-    return " ".join(words)
+    return [f"  not unique: a second {best} of {walk_size(puzzle, len(claim.witness))}, "
+            "verified by the independent checker:",
+            *("  " + line for line in walk_block(puzzle, claim.witness))]
 
 
 def _claim(answer: Answer, name: str) -> Claim | None:
@@ -141,7 +123,7 @@ def proved_claim_text(puzzle: Puzzle, claim_name: str, status: Status, claim: Cl
         return f"unique: the only {best} ({proof_words(claim)})\n  {claim.holds}"
     assert claim.witness is not None
     return "\n".join(["not unique: " + claim.holds + ":",
-                      "  " + walk_words(puzzle, claim.witness)])
+                      *walk_block(puzzle, claim.witness)])
 
 
 def proved_claim_json(claim_name: str, status: Status, claim: Claim | None,

@@ -27,10 +27,12 @@ from trailkit.models.support.hints import did_you_mean
 from trailkit.solvers.tools.design.colour_search import Targets
 from trailkit.solvers.tools.design.fields import Field, field_of, grid_field, hex_field
 
-__all__ = ["MAX_DESIGNS", "DesignAsk", "layout_field", "parse_range"]
+__all__ = ["DEFAULT_COLOURS", "MAX_DESIGNS", "DesignAsk", "layout_field", "parse_range"]
 
 #: The most designs one run may ask for (``--count``).
 MAX_DESIGNS = 1000
+#: The colour cycle of a design on a new field (``--colours`` not given).
+DEFAULT_COLOURS = "red,blue,green"
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,7 @@ class DesignAsk:
 
     layout: str | None = None
     source: str | None = None
-    colours: str = "red,blue,green"
+    colours: str | None = None  # None: the --from spec's colour cycle, else DEFAULT_COLOURS
     start: str | None = None
     goal: str | None = None
     min_length: int = 1
@@ -73,8 +75,13 @@ class DesignAsk:
         return (parse_range("--traps", self.traps, least=0),
                 parse_range("--trap-steps", self.trap_steps, least=0))
 
-    def names(self) -> tuple[str, ...]:
-        """The colour names, checked: two or more, all different."""
+    def names(self, field: Field | None = None) -> tuple[str, ...]:
+        """The colour names, checked: two or more, all different; when none were given,
+        the colour cycle of the spec ``field`` was taken from, else
+        :data:`DEFAULT_COLOURS`."""
+        if self.colours is None:
+            return field.colours if field is not None and field.colours else \
+                tuple(DEFAULT_COLOURS.split(","))
         names = tuple(c.strip() for c in self.colours.split(",") if c.strip())
         if len(names) < 2 or len(set(names)) != len(names):
             raise TrailkitError("--colours: give two or more different colours, e.g. "
@@ -94,7 +101,7 @@ class DesignAsk:
         """The targets on ``field``, and the colour names; every problem is refused
         with what to do."""
         self.check()
-        names = self.names()
+        names = self.names(field)
         start = _node(field, self.start, field.start, "start")
         goal = _node(field, self.goal, field.goal % len(field.nodes), "goal")
         if start == goal:
@@ -106,7 +113,9 @@ class DesignAsk:
     def made_by(self) -> str:
         """The command line that makes the design again (the seed is added per design)."""
         where = f"--layout {self.layout}" if self.layout else f"--from {self.source}"
-        words = [f"trailkit design colour-walk {where} --colours {self.colours}"]
+        words = [f"trailkit design colour-walk {where}"]
+        if self.colours is not None or self.layout:  # --from: the spec's cycle again
+            words.append(f"--colours {self.colours or DEFAULT_COLOURS}")
         for flag, value in (("--start", self.start), ("--goal", self.goal),
                             ("--max-length", self.max_length)):
             if value is not None:

@@ -102,6 +102,11 @@ def inspect_json(puzzle: Puzzle, result: Inspection, spec: str | None,
             unharmed=_unharmed_json(result))
     elif answer is not None:
         out["answer"] = answer
+    if result.partial:  # stopped by a limit: what was found before it, marked partial
+        out.update(partial=True, edges_looked_at=result.looked_at,
+                   edges_to_look_at=result.to_look_at,
+                   critical=[_edge_json(puzzle, f) for f in result.critical],
+                   costly=[_edge_json(puzzle, f) for f in result.costly])
     out["reason"] = result.reason or None
     out["time_s"] = round(result.time_s, 6)
     return out
@@ -115,6 +120,7 @@ def inspect_text(puzzle: Puzzle, result: Inspection, spec: str | None,
         head = [answer] if answer else []
         if result.status is InspectStatus.UNKNOWN and result.answer.status.value == "solved":
             head.append(f"inspection unknown: {result.reason}")
+            head += _partial_lines(puzzle, result)
         else:
             head.append("nothing to inspect: inspect looks at solvable puzzles "
                         "(trailkit repair finds what would make it solvable)")
@@ -125,12 +131,7 @@ def inspect_text(puzzle: Puzzle, result: Inspection, spec: str | None,
     lines += [_claim_line(c, result.reusable) for c in result.claims]
     lines += _critical_lines(puzzle, result)
     if result.reusable:
-        lines.append(f"costly: {plural(len(result.costly), 'edge')} the shortest walk "
-                     "needs (without one it is longer)")
-        for f in result.costly:
-            extra = (f.length_without or 0) - (result.answer.length or 0)
-            lines.append(f"  {puzzle.describe_edge(f.edge)}: {f.length_without} steps "
-                         f"without it (+{extra}; {_length_words(f)})")
+        lines += _costly_lines(puzzle, result)
     rest = puzzle.num_edges - len(result.critical) - len(result.costly)
     said = f" ({result.unharmed.said})" if result.unharmed is not None else ""
     lines.append(f"the other {plural(rest, 'edge')}: the puzzle loses nothing without any "
@@ -157,9 +158,23 @@ def _walk_words(result: Inspection) -> str:
     return f"a walk of {length}{only}"
 
 
-def _critical_lines(puzzle: Puzzle, result: Inspection) -> list[str]:
-    """The critical edges, each with what its unsolvability rests on."""
-    lines = [f"critical: {plural(len(result.critical), 'edge')} the puzzle cannot lose "
+def _partial_lines(puzzle: Puzzle, result: Inspection) -> list[str]:
+    """What an inspection stopped by its limit found before it stopped, marked partial:
+    the edges not yet looked at may be critical or costly too."""
+    if not result.partial:
+        return []
+    lines = [f"partial: {result.looked_at:,} of {plural(result.to_look_at, 'edge')} looked "
+             "at before the limit; the others may be critical or costly too"]
+    lines += _critical_lines(puzzle, result, "found so far")
+    lines += _costly_lines(puzzle, result, "found so far") if result.costly else []
+    return lines
+
+
+def _critical_lines(puzzle: Puzzle, result: Inspection, so_far: str = "") -> list[str]:
+    """The critical edges, each with what its unsolvability rests on (``so_far``: the
+    words of a partial inspection, ``found so far``)."""
+    lines = [f"critical{' (' + so_far + ')' if so_far else ''}: "
+             f"{plural(len(result.critical), 'edge')} the puzzle cannot lose "
              "(without any one of them it has no walk)"]
     for f in result.critical:
         if f.checked and f.certificate is not None:
@@ -180,6 +195,18 @@ def _length_words(finding: EdgeFinding) -> str:
         return (f"proven shortest: {claim.certificate.kind} certificate accepted by the "
                 "independent checker")
     return claim.why
+
+
+def _costly_lines(puzzle: Puzzle, result: Inspection, so_far: str = "") -> list[str]:
+    """The costly edges, each with the length of the shortest walk without it."""
+    lines = [f"costly{' (' + so_far + ')' if so_far else ''}: "
+             f"{plural(len(result.costly), 'edge')} the shortest walk needs (without one "
+             "it is longer)"]
+    for f in result.costly:
+        extra = (f.length_without or 0) - (result.answer.length or 0)
+        lines.append(f"  {puzzle.describe_edge(f.edge)}: {f.length_without} steps "
+                     f"without it (+{extra}; {_length_words(f)})")
+    return lines
 
 
 def _claim_line(claim: Any, reusable: bool) -> str:

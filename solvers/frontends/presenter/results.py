@@ -14,7 +14,7 @@ from trailkit.models.answer import Answer, Claim, CrossCheck, Status
 from trailkit.models.counts import CountResult
 from trailkit.models.formats.jsontext import StepsJson
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
-from trailkit.models.support.words import in_puzzle_words, plural
+from trailkit.models.support.words import in_puzzle_words, number, plural
 from trailkit.solvers.frontends.presenter.claim_words import (
     claim_lines,
     claims_json,
@@ -24,6 +24,7 @@ from trailkit.solvers.frontends.presenter.claim_words import (
     per_start_heading,
     unique_json,
 )
+from trailkit.solvers.frontends.presenter.walk_text import walk_block, walk_size
 from trailkit.solvers.pipeline.expectations import expectation_mismatches
 from trailkit.solvers.pipeline.policy import PRECHECK
 
@@ -82,62 +83,10 @@ def expect_json(decided: bool, mismatches: list[str]) -> dict[str, Any]:
 
 
 #: Steps per line of a long walk, and how wide a line may grow.
-STEPS_PER_LINE = 10
-LINE_WIDTH = 88
-
-
-def _ambiguous_edges(puzzle: Puzzle) -> set[int]:
-    """Edges that share both ends with another edge: a step along one needs its id."""
-    seen: dict[tuple[int, int], list[int]] = {}
-    for e in range(puzzle.num_edges):
-        u, v = puzzle.tail[e], puzzle.head[e]
-        seen.setdefault((min(u, v), max(u, v)), []).append(e)
-    return {e for group in seen.values() if len(group) > 1 for e in group}
-
-
-def _step_texts(puzzle: Puzzle, answer: Answer) -> list[str]:
-    """One short text per step: ``[3|5]`` for a domino, ``-red-> E`` for a walk (with
-    the edge id in brackets where parallel edges would leave the step ambiguous)."""
-    walk = answer.walk
-    assert walk is not None  # only called for solved answers
-    names = puzzle.nodes
-    if puzzle.kind == "domino-chain":
-        return [f"[{names[walk.nodes[i]]}|{names[walk.nodes[i + 1]]}]"
-                for i in range(len(walk.edges))]
-    ambiguous = _ambiguous_edges(puzzle)
-    out = []
-    for i, e in enumerate(walk.edges):
-        colour = puzzle.colour_name(e)
-        label = "-".join(x for x in (colour, f"#{puzzle.edge_id(e)}" if e in ambiguous
-                                     else None) if x)
-        arrow = f"-{label}->" if label else "->"
-        out.append(f"{arrow} {names[walk.nodes[i + 1]]}")
-    return out
-
-
 def walk_lines(puzzle: Puzzle, answer: Answer) -> list[str]:
-    """The walk as text: on one line when it fits, else ten steps a line, each line
-    starting with the number of its first step."""
-    walk = answer.walk
-    assert walk is not None
-    steps = _step_texts(puzzle, answer)
-    start = "" if puzzle.kind == "domino-chain" else puzzle.nodes[walk.nodes[0]] + " "
-    one_line = (start + " ".join(steps)).strip()
-    if len(one_line) + 2 <= LINE_WIDTH:
-        return ["  " + one_line]
-    width = len(f"{len(steps):,}")
-    lines = [f"  {'start':>{width}}: {start.strip()}"] if start else []
-    for first in range(0, len(steps), STEPS_PER_LINE):
-        chunk = " ".join(steps[first:first + STEPS_PER_LINE])
-        lines.append(f"  {first + 1:>{width},}: {chunk}")
-    return lines
-
-
-def walk_size(puzzle: Puzzle, length: int) -> str:
-    """A walk's length with its noun: ``7 steps``, ``1 step``, ``28 dominoes``."""
-    if puzzle.kind == "domino-chain":
-        return plural(length, "domino", "dominoes")
-    return plural(length, "step")
+    """The answer's walk as text (:func:`~.walk_text.walk_block`)."""
+    assert answer.walk is not None
+    return walk_block(puzzle, answer.walk)
 
 
 def _decided(answer: Answer) -> str:
@@ -281,14 +230,17 @@ def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: 
     else:
         how = f"by {result.backend} ({result.method})"
     lines = [f"{title} ({puzzle.kind}): counted {how}"]
-    lines.append(f"  solutions:      {bound}{result.solutions:,}{_of_length(puzzle, result)}")
+    low = not result.complete  # a stopped count's numbers are lower bounds: never rounded up
+    lines.append(f"  solutions:      {bound}{number(result.solutions, at_least=low)}"
+                 f"{_of_length(puzzle, result)}")
     said = result.claims or count_claims_json(result.backend, count_method(result),
                                               result.complete, solutions=result.solutions)
     lines += [f"  count: {count_words(c) if isinstance(c, Claim) else c['why']}"
               for c in said]
     if failures:
-        lines.append(f"  failures:       {bound}{result.failures or 0:,}")
-        lines.append(f"  early failures: {bound}{result.early_failures or 0:,}"
+        lines.append(f"  failures:       {bound}{number(result.failures or 0, at_least=low)}")
+        lines.append(f"  early failures: {bound}"
+                     f"{number(result.early_failures or 0, at_least=low)}"
                      + (_NO_MISTAKE if result.complete and not result.solutions else ""))
         if result.complete:
             lines.append(_FAILURES_REST_ON.format(result.backend))
@@ -298,8 +250,9 @@ def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: 
                                      for row in (result.per_start or {}).values())
     if result.per_start and counted:  # (a stopped count's rows of zeros say nothing)
         lines.append(per_start_heading(result))
-        rows = [(shown(name), f"{row.solutions:,}", f"{row.failures or 0:,}",
-                 f"{row.early_failures or 0:,}") for name, row in result.per_start.items()]
+        rows = [(shown(name), *(number(n or 0, at_least=low) for n in (
+                    row.solutions, row.failures, row.early_failures)))
+                for name, row in result.per_start.items()]
         heads = ("start", "solutions", "failures", "early failures")[:4 if failures else 2]
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
         lines.append("    " + "  ".join(f"{h:<{w}}" if i == 0 else f"{h:>{w}}"
@@ -311,7 +264,7 @@ def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: 
                                                                              strict=False))))
     cc = result.stats.get("crosscheck")
     if cc:
-        lines.append(f"cross-check: {cc['backend']} counts {cc['solutions']:,} "
+        lines.append(f"cross-check: {cc['backend']} counts {number(cc['solutions'])} "
                      f"({'agrees' if cc['agrees'] else 'undecided'})")
     for problem in expectation_mismatches(puzzle, count=result):
         lines.append(f"warning: the spec's expect block differs: {problem}")

@@ -77,8 +77,7 @@ def read_design(given: Any, source: str) -> DesignAsk:
     if isinstance(thin, bool) or not isinstance(thin, int | float):
         raise TrailkitError(f"--thin P: a share from 0 to 0.9, not {thin!r}")
     layout = values.pop("layout") or "hex:5,8"
-    ask = DesignAsk(**{**values, "colours": values["colours"] or "red,blue,green"},
-                    layout=None if layout == FROM_SPEC else layout,
+    ask = DesignAsk(**values, layout=None if layout == FROM_SPEC else layout,
                     source=source if layout == FROM_SPEC else None, thin=float(thin))
     ask.check()
     if ask.count > MAX_CANDIDATES:

@@ -27,7 +27,8 @@ MAX_FIELD_NODES = 2_000
 @dataclass(frozen=True, slots=True)
 class Field:
     """Node names, their positions and the touching pairs (node indices, ``u < v``);
-    ``start`` and ``goal`` are the default ends (-1: the last node)."""
+    ``start`` and ``goal`` are the default ends (-1: the last node); ``colours``, the
+    colour cycle of the spec it was taken from (empty: none), kept by a design on it."""
 
     nodes: tuple[str, ...]
     positions: tuple[tuple[float, float], ...]
@@ -35,6 +36,7 @@ class Field:
     shape: str
     start: int = 0
     goal: int = -1
+    colours: tuple[str, ...] = ()
 
 
 def letters(i: int) -> str:
@@ -85,7 +87,8 @@ def grid_field(rows: int, cols: int) -> Field:
 
 def field_of(puzzle: Puzzle) -> Field:
     """A spec's nodes, layout and plank places (each touching pair once) as a field to
-    colour anew, its start and goal the default ends. Raises ``ValueError`` for a spec
+    colour anew, its start and goal the default ends, its colour cycle (when its colour
+    rule is one) the default colours. Raises ``ValueError`` for a spec
     without a written layout."""
     if not puzzle.layout:
         raise ValueError("the spec has no layout: to design on it, give its nodes "
@@ -101,5 +104,6 @@ def field_of(puzzle: Puzzle) -> Field:
                       for v in puzzle.nodes)
     start = min(puzzle.start) if puzzle.start else 0
     goal = min(puzzle.end) if puzzle.end else -1
+    cycle = puzzle.colours.cycle if puzzle.colours is not None else None
     return Field(puzzle.nodes, positions, tuple(pairs), "from " + (puzzle.name or "a spec"),
-                 start, goal)
+                 start, goal, tuple(cycle or ()))

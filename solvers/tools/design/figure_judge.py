@@ -164,6 +164,16 @@ def _one_start_words(field: Field, figure: Figure, judged: Judged) -> str:
             f"drawn: {how})")
 
 
+def _one_way_words(figure: Figure, fewest: bool | None) -> str:
+    """``one-way lines: 2 of 15, the fewest that leave one start (...)``."""
+    head = f"one-way lines: {sum(1 for _, way in figure if way)} of {len(figure)}"
+    if fewest:
+        return (f"{head}, the fewest that leave one start (every choice of fewer, each "
+                "line either way, counted by direct's exact count: more than one start; "
+                "not certified)")
+    return f"{head} (fewer were not all tried before the time ran out)"
+
+
 @dataclass(frozen=True, slots=True)
 class Certified:
     """A figure certified: its spec text, its claims in words, its measures by name and
@@ -176,8 +186,11 @@ class Certified:
 
 
 def certify_figure(field: Field, figure: Figure, judged: Judged, *, made: str,
-                   claim_seconds: float, unique_start: bool = False) -> Certified:
-    """The figure written, read back and certified (see the module docstring)."""
+                   claim_seconds: float, unique_start: bool = False,
+                   fewest: bool | None = None) -> Certified:
+    """The figure written, read back and certified (see the module docstring); with one
+    start asked for, how many of its lines are one-way, and (``fewest``) whether every
+    choice of fewer was ruled out."""
     expect = {"length": len(figure), "solutions": judged.solutions}
     if judged.failures is not None and judged.early_failures is not None:
         expect.update(failures=judged.failures, early_failures=judged.early_failures)
@@ -193,6 +206,7 @@ def certify_figure(field: Field, figure: Figure, judged: Judged, *, made: str,
         claims.append(_failures_words(puzzle, judged))
     if unique_start:
         claims.append(_one_start_words(field, figure, judged))
+        claims.append(_one_way_words(figure, fewest))
     note = ("solutions certified by the count claim" if claim.checked
             else "solutions counted, not certified (see above)")
     if judged.failures is not None:
@@ -202,6 +216,7 @@ def certify_figure(field: Field, figure: Figure, judged: Judged, *, made: str,
                            expect_note=f"The expect: block: {note}.")
     load_spec_text(text, source="<design>")  # the file as written reads back
     measures: dict[str, Any] = {"lines": len(figure), "solutions": judged.solutions,
+                                "one_way": sum(1 for _, way in figure if way),
                                 "failures": judged.failures,
                                 "early_failures": judged.early_failures,
                                 "starts": list(judged.starts)}

@@ -106,7 +106,9 @@ class Inspection:
     """What ``inspect`` found (see the module docstring). ``answer`` is the puzzle's
     own answer, as ``solve`` gives it; ``measures`` the difficulty measures by name;
     ``unique`` is ``None`` when it is not known; ``reason`` says why a status is
-    unknown or what was left undone."""
+    unknown or what was left undone; ``partial`` when a limit stopped the inspection
+    part way: ``critical`` and ``costly`` are then the edges found before it stopped
+    (``looked_at`` of ``to_look_at`` edges looked at), the others not yet known."""
 
     status: InspectStatus
     answer: Answer
@@ -118,6 +120,9 @@ class Inspection:
     time_s: float = 0.0
     claims: tuple[Claim, ...] = ()
     unharmed: Unharmed | None = None
+    partial: bool = False
+    looked_at: int = 0
+    to_look_at: int = 0
 
     @property
     def reusable(self) -> bool:
@@ -126,7 +131,14 @@ class Inspection:
 
 
 class _TimeUp(Exception):
-    """The time limit passed between two edges."""
+    """The time limit passed between two edges (``done`` of ``total`` looked at), with
+    the critical and costly edges found until then."""
+
+    def __init__(self, message: str, found: tuple[list[EdgeFinding], list[EdgeFinding]],
+                 done: int, total: int) -> None:
+        super().__init__(message)
+        self.critical, self.costly = tuple(found[0]), tuple(found[1])
+        self.done, self.total = done, total
 
 
 def without_edge(puzzle: Puzzle, e: int) -> Puzzle:
@@ -151,16 +163,20 @@ def inspect_puzzle(puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Inspection:
     try:
         found = run(puzzle, answer, limits, started)
     except _TimeUp as exc:
-        found = Inspection(InspectStatus.UNKNOWN, answer, reason=str(exc))
+        found = Inspection(InspectStatus.UNKNOWN, answer, exc.critical, exc.costly,
+                           reason=str(exc), partial=True, looked_at=exc.done,
+                           to_look_at=exc.total)
     return replace(found, answer=answer, time_s=time.perf_counter() - started)
 
 
-def _check_time(limits: Limits, started: float, done: int, total: int) -> Limits:
-    """The limits left for the next edge; raises :class:`_TimeUp` when none is."""
+def _check_time(limits: Limits, started: float, done: int, total: int,
+                found: tuple[list[EdgeFinding], list[EdgeFinding]] = ([], [])) -> Limits:
+    """The limits left for the next edge; raises :class:`_TimeUp` (with the edges
+    ``found`` so far, critical and costly) when none is."""
     left = time_left(limits, started)
     if left is not None and left <= 0:
         raise _TimeUp(f"the time limit ({limits.time_limit:g} s) was reached after "
-                      f"{done} of {total} edges")
+                      f"{done} of {total} edges", found, done, total)
     return Limits(time_limit=left, work_limit=limits.work_limit, workers=limits.workers,
                   seed=limits.seed, memory_mb=limits.memory_mb)
 
@@ -175,9 +191,11 @@ def _inspect_reusable(puzzle: Puzzle, answer: Answer, limits: Limits,
                                   f"{summary.length} steps, the solver {answer.length}")
     assert answer.walk is not None and summary.length is not None
     edges = list(dict.fromkeys(answer.walk.edges))
-    critical, costly, kept = [], [], []
+    critical: list[EdgeFinding] = []
+    costly: list[EdgeFinding] = []
+    kept: list[Claim] = []
     for done, e in enumerate(edges):
-        left = _check_time(limits, started, done, len(edges))
+        left = _check_time(limits, started, done, len(edges), (critical, costly))
         less = without_edge(puzzle, e)
         length = summarise(less).length
         if length is None:
@@ -262,13 +280,13 @@ def _inspect_once(puzzle: Puzzle, answer: Answer, limits: Limits,
     measures from a count of solutions and failures, within :data:`MEASURE_BUDGET_S`
     when no time limit is given (past it they say so: the edges found stand)."""
     assert answer.walk is not None
-    critical = []
+    critical: list[EdgeFinding] = []
     for e in range(puzzle.num_edges):
-        left = _check_time(limits, started, e, puzzle.num_edges)
+        left = _check_time(limits, started, e, puzzle.num_edges, (critical, []))
         less = solve(without_edge(puzzle, e), limits=left)
         if less.status is Status.UNKNOWN:
             raise _TimeUp(f"without edge {puzzle.edge_id(e)} the puzzle was not decided "
-                          f"({less.reason})")
+                          f"({less.reason})", (critical, []), e, puzzle.num_edges)
         if less.status is Status.UNSOLVABLE:
             critical.append(EdgeFinding(e, less.certificate, bool(less.certificate_checked),
                                         less.reason))
@@ -277,9 +295,11 @@ def _inspect_once(puzzle: Puzzle, answer: Answer, limits: Limits,
                                       "is not verified")
     unharmed = Unharmed(puzzle.num_edges - len(critical), True, "each leaves a walk, "
                         "verified by the independent checker")
+    every = puzzle.num_edges  # all looked at: what stops now is the claims or measures
     claims = answer_claims(puzzle, answer, unique=True,
-                           limits=_check_time(limits, started, 0, 0))
-    measures, unique = _once_measures(puzzle, _measure_limits(limits, started))
+                           limits=_check_time(limits, started, every, every, (critical, [])))
+    measures, unique = _once_measures(puzzle, _measure_limits(
+        _check_time(limits, started, every, every, (critical, []))))
     said = next((c for c in claims if c.claim == "unique" and c.checked), None)
     if said is not None:
         if unique is not None and unique is not said.value:
@@ -291,9 +311,8 @@ def _inspect_once(puzzle: Puzzle, answer: Answer, limits: Limits,
                       unharmed=unharmed)
 
 
-def _measure_limits(limits: Limits, started: float) -> Limits:
-    """The limits of the measures' count: the time left, or :data:`MEASURE_BUDGET_S`."""
-    left = _check_time(limits, started, 0, 0)
+def _measure_limits(left: Limits) -> Limits:
+    """The limits of the measures' count: the time ``left``, or :data:`MEASURE_BUDGET_S`."""
     if left.time_limit is None:
         return replace(left, time_limit=MEASURE_BUDGET_S)
     return left

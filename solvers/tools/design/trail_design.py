@@ -16,8 +16,13 @@ Targets (:class:`TrailTargets`):
   drawn), as ``trailkit count --failures`` gives it;
 * ``unique_start``: exactly one point starts a drawing. A figure whose lines all go
   both ways never has that (its drawings start at both of its two odd points, or at
-  any point when none is odd), so the search makes a share of the stroke's lines
-  one-way, each the way the stroke drew it, until only one point starts a drawing.
+  any point when none is odd), so the search makes the fewest of the stroke's lines
+  one-way that leave one start (:func:`_fewest_one_way`), the rest two-way: a stroke
+  that ends where it began never can (its drawings are circuits, started anywhere);
+  one from s to t can with the lines that enter t (or leave s) the way the stroke drew
+  them, m + 1 of them at a point of 2m + 1 lines, and every smaller choice of one-way
+  lines, each either way, is judged first; the figure says how many it has and
+  whether fewer were all ruled out.
 
 The figure kept is written as a spec, read back and certified
 (:func:`~.figure_judge.certify_figure`): solved (the stroke verified), counted again by
@@ -34,6 +39,7 @@ as impossible.
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from dataclasses import dataclass
@@ -102,13 +108,56 @@ def _stroke(field: Field, rng: random.Random, length: int) -> list[tuple[int, in
     return used
 
 
-def _figure(field: Field, stroke: list[tuple[int, int]], rng: random.Random,
-            one_way: float) -> Figure:
-    """The stroke's lines, sorted; a share ``one_way`` of them one-way, each the way the
-    stroke drew it (1: from the pair's first node, -1: towards it)."""
-    ways = {i: (1 if field.pairs[i][0] == frm else -1) if rng.random() < one_way else 0
-            for i, frm in stroke}
-    return tuple(sorted(ways.items()))
+def _figure(stroke: list[tuple[int, int]], one_way: dict[int, int] | None = None
+            ) -> Figure:
+    """The stroke's lines, sorted; those in ``one_way`` one-way (1: from the pair's first
+    node, -1: towards it), the others two-way."""
+    ways = one_way or {}
+    return tuple(sorted((i, ways.get(i, 0)) for i, _ in stroke))
+
+
+@dataclass(frozen=True, slots=True)
+class OneWay:
+    """The one-way lines of a one-start figure: ``figure``, and whether every figure of
+    the same lines with fewer one-way lines was judged to have more than one start
+    (``fewest``), or the time ran out first."""
+
+    figure: Figure
+    fewest: bool
+
+
+def _fewest_one_way(field: Field, stroke: list[tuple[int, int]], deadline: float,
+                    failures: bool) -> OneWay | None:
+    """The stroke's lines with the fewest one-way lines that leave one start (module
+    docstring); ``None`` for a stroke that ends where it began."""
+    drawn = {i: 1 if field.pairs[i][0] == frm else -1 for i, frm in stroke}
+    ends = [frm for _, frm in stroke[:1]] + [_to(field, *stroke[-1])] if stroke else []
+    if not ends or ends[0] == ends[1]:
+        return None
+    leave = {i: w for (i, frm), w in zip(stroke, drawn.values(), strict=True)
+             if frm == ends[0]}
+    enter = {i: w for (i, frm), w in zip(stroke, drawn.values(), strict=True)
+             if _to(field, i, frm) == ends[1]}
+    enough = min(leave, enter, key=len)
+    lines = [i for i, _ in stroke]
+    for k in range(len(enough)):  # from none at all: every smaller choice judged
+        for chosen in itertools.combinations(lines, k):
+            for ways in itertools.product((1, -1), repeat=k):
+                if time.monotonic() >= deadline:
+                    return OneWay(_figure(stroke, enough), False)
+                figure = _figure(stroke, dict(zip(chosen, ways, strict=True)))
+                got = judge(field, figure, deadline, failures=failures)
+                if not got.complete:
+                    return OneWay(_figure(stroke, enough), False)
+                if len(got.starts) == 1:
+                    return OneWay(figure, True)
+    return OneWay(_figure(stroke, enough), True)
+
+
+def _to(field: Field, pair: int, frm: int) -> int:
+    """The node a stroke's line ``pair``, drawn from ``frm``, goes to."""
+    u, v = field.pairs[pair]
+    return v if frm == u else u
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +166,7 @@ class _Found:
     judged: Judged | None
     tries: int
     best: Judged | None = None
+    one_way: OneWay | None = None
 
 
 def _search(field: Field, targets: TrailTargets, seed: int, deadline: float,
@@ -128,8 +178,17 @@ def _search(field: Field, targets: TrailTargets, seed: int, deadline: float,
     tries, best = 0, None
     while time.monotonic() < deadline:
         tries += 1
-        share = rng.uniform(0.3, 1.0) if targets.unique_start else 0.0
-        figure = _figure(field, _stroke(field, rng, length), rng, share)
+        stroke = _stroke(field, rng, length)
+        figure, one_way = _figure(stroke), None
+        if not targets.unique_start:  # as many draws as before: each seed's figures stay
+            for _ in stroke:
+                rng.random()
+        else:
+            one_way = _fewest_one_way(field, stroke, deadline, targets.failures is not None)
+            if one_way is None:  # a closed stroke: started anywhere, so longer or shorter
+                length = min(len(field.pairs), max(1, length + rng.choice((-1, 1))))
+                continue
+            figure = one_way.figure
         if figure in made:
             length = min(len(field.pairs), length + 1)
             continue
@@ -141,7 +200,7 @@ def _search(field: Field, targets: TrailTargets, seed: int, deadline: float,
             continue
         best = got
         if targets.met(got):
-            return _Found(figure, got, tries, got)
+            return _Found(figure, got, tries, got, one_way)
         step = targets.steer(got)
         length = min(len(field.pairs), max(1, length + (step or rng.choice((-1, 1)))))
     return _Found(None, None, tries, best)
@@ -180,7 +239,8 @@ def make_trails(field: Field, low: int = 1, high: int = 1_000_000, *, seed: int,
         done.add(found.figure)
         done_ = certify_figure(field, found.figure, found.judged,
                                made=f"{made} --seed {seed + n}", claim_seconds=time_limit,
-                               unique_start=unique_start)
+                               unique_start=unique_start,
+                               fewest=found.one_way.fewest if found.one_way else None)
         out.append(Made(DesignStatus.DESIGNED, done_.text, len(found.figure),
                         found.judged.solutions, done_.claims, (), seed + n, found.tries, took,
                         done_.measures, done_.certificates))

@@ -22,14 +22,17 @@ from trailkit.solvers.tools.drawing.geometry import V
 from trailkit.solvers.tools.drawing.placement import Box
 from trailkit.solvers.tools.drawing.scene import (
     NODE_R,
+    PLANK_ARROW,
+    PLANK_ARROW_AT,
     PLANK_W,
     RING_GAP,
     Canvas,
+    U,
     linecap,
     path_d,
 )
 from trailkit.solvers.tools.drawing.svgtext import el, fmt, text_el
-from trailkit.solvers.tools.drawing.swatches import swatch_tag
+from trailkit.solvers.tools.drawing.swatches import GOAL_DASH, GOAL_RING_W, swatch_goal, swatch_tag
 
 __all__ = ["FigureLayers"]
 
@@ -65,7 +68,8 @@ class FigureLayers(Canvas):
                 parts.insert(1, el("path", d=d, fill="none", stroke="#888",
                                    stroke_width=width + 2))
             if p.is_directed(e):
-                parts.append(self.arrowhead(curve, 0.62, paint.hex, 9.0))
+                parts.append(self.arrowhead(self.heading(e, curve), PLANK_ARROW_AT, INK,
+                                            PLANK_ARROW))
             out.append(el("g", "".join(parts), class_=cls, data_edge=e, data_from=u,
                           data_to=v, data_colour=paint.name or None,
                           opacity="0.4" if faded else None))
@@ -155,35 +159,52 @@ class FigureLayers(Canvas):
                           + text_el(text, x=x, y=y + 4.3, font_size="12", font_weight="bold",
                                     text_anchor="middle", fill="#FFFFFF"),
                           class_="tag", data_node=p.nodes[v], data_tag=text))
-        for v in rings:
+        for v in rings:  # dashed and thicker: never taken for a "stood on again" ring
             x0, y0 = self.xy[v]
             out.append(el("circle", cx=x0, cy=y0, r=self.rim[v] + 3.5, fill="none",
-                          stroke=INK, stroke_width=3.0, class_="goal-ring"))
+                          stroke=INK, stroke_width=GOAL_RING_W, stroke_dasharray=GOAL_DASH,
+                          class_="goal-ring"))
         if "start" in "".join(w for ws in tags.values() for w in ws):
             self.legend.append((swatch_tag(), f"start and {end_word}"))
+        if rings:
+            self.legend.append((swatch_goal(), f"the {end_word} (dashed ring)"))
         return el("g", "".join(out), class_="tags")
 
     def _tag_spot(self, v: int, w: float, h: float) -> V:
-        """The centre of a ``w`` by ``h`` tag beside node ``v``: in its freest direction
-        when that is clear, else the nearest clear direction and distance (never on a
-        node, a badge, an arrowhead or another tag); the canvas is :attr:`crowded` when
-        none is clear (the picture is then drawn bigger)."""
+        """The centre of a ``w`` by ``h`` tag beside node ``v``: the nearest spot, from
+        its freest direction round, that covers nothing drawn (a node, a badge, an
+        arrowhead or another tag) and crosses no line (an edge or a step); else the
+        nearest that covers nothing; the canvas is :attr:`crowded` when none does (the
+        picture is then drawn bigger). A tag may stand a little outside the figure (the
+        frame grows to hold it)."""
         first = self.mark_angle(v)
         c = self.xy[v]
-        fallback = None
-        for extra in (0.0, 8.0, 18.0, 30.0):
+        b = self.room.bounds
+        grown = Box(b.x0 - 0.5 * U, b.y0 - 0.5 * U, b.x1 + 0.5 * U, b.y1 + 0.5 * U)
+        near = self.room.nearby(c, self.rim[v] + 60.0 + w + h)
+        fallback: Box | None = None
+        uncovered: tuple[int, Box] | None = None
+        for extra in (0.0, 8.0, 18.0, 30.0, 45.0):
             for k in range(24):
                 turn = (k + 1) // 2 * (1 if k % 2 else -1) * math.pi / 12
                 angle = first + turn
                 dist = (self.rim[v] + 7 + extra
                         + 0.5 * (abs(math.cos(angle)) * w + abs(math.sin(angle)) * h))
-                spot = c + V.polar(dist, angle)
-                box = Box.around(spot, w, h)
+                box = Box.around(c + V.polar(dist, angle), w, h)
                 fallback = fallback or box
-                if self.room.is_clear(box):
+                if not (box.inside(grown) and near.free(box)):
+                    continue
+                crossed = near.crossings(Box(box.x0 - 3.5, box.y0 - 3.5, box.x1 + 3.5,
+                                             box.y1 + 3.5))  # a line's half width clear
+                if not crossed:
                     self.room.add_box(box)
-                    return spot
-        self.crowded = True
-        assert fallback is not None  # the loop above ran at least once
-        self.room.add_box(fallback)
-        return fallback.centre
+                    return box.centre
+                if uncovered is None or crossed < uncovered[0]:
+                    uncovered = (crossed, box)
+        self.tag_on_line = True  # (beside a hub every spot is: the fewest lines crossed)
+        if uncovered is None:
+            self.crowded = True
+        spot = uncovered[1] if uncovered is not None else fallback
+        assert spot is not None  # the loop above ran at least once
+        self.room.add_box(spot)
+        return spot.centre

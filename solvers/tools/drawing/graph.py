@@ -51,11 +51,12 @@ GROWTH = (1.0, 1.3, 1.7, 2.2, 2.9)
 
 def graph_svg(pic: GraphPicture) -> str:
     """The SVG text of ``pic``; drawn bigger (up to :data:`GROWTH`'s last factor) while a
-    badge or a tag finds no clear spot, rather than hiding anything."""
+    badge or a tag finds no clear spot (a tag: none off every line), rather than hiding
+    anything."""
     for scale in GROWTH:
         scene = _Scene(pic, scale)
         svg = scene.render(last=scale == GROWTH[-1])
-        if not scene.crowded:
+        if not scene.crowded and not scene.tag_on_line:
             break
     return svg
 

@@ -152,6 +152,10 @@ class Occupancy:
                             for c, r in self.discs)
                 and not any(box.overlaps(b) for b in self.boxes))
 
+    def nearby(self, mid: V, reach: float) -> _Near:
+        """What is drawn within ``reach`` of ``mid``, to try many spots there quickly."""
+        return _Near(self, mid, reach)
+
     def place(self, label: Label, line: Sequence[V]) -> Spot:
         """The best clear spot for ``label`` beside the polyline ``line`` (module
         docstring), recorded as taken. Where no spot is clear, the least covered one."""
@@ -234,8 +238,11 @@ class _Near:
                       for a, b in self.lines]
 
     def clear(self, box: Box) -> bool:
-        return (box.inside(self.bounds)
-                and not any(box.hits_disc(c, r) for c, r in self.discs)
+        return box.inside(self.bounds) and self.free(box)
+
+    def free(self, box: Box) -> bool:
+        """Whether ``box`` lies on no disc and no box (wherever it is)."""
+        return (not any(box.hits_disc(c, r) for c, r in self.discs)
                 and not any(box.overlaps(b) for b in self.boxes))
 
     def open_line(self, a: V, b: V) -> bool:

@@ -33,14 +33,18 @@ __all__ = [
     "BADGE_R",
     "BUNDLE_GAP",
     "NODE_R",
+    "PLANK_ARROW",
+    "PLANK_ARROW_AT",
     "PLANK_W",
     "RING_GAP",
     "SIMPLIFY_EDGES",
+    "STEP_FONT",
     "WALK_W",
     "Canvas",
     "Curve",
     "GraphPicture",
     "U",
+    "arrow_disc",
     "label_px",
     "linecap",
     "path_d",
@@ -54,6 +58,13 @@ RING_GAP = 5.0
 PLANK_W = 0.085 * U
 WALK_W = 3.0
 BADGE_R = 10.0
+#: The size (pixels of the SVG) of a step's number: a PNG and a printed page keep it
+#: readable (:mod:`.png`, :mod:`.printable`).
+STEP_FONT = 11.0
+#: Length of a one-way edge's arrowhead, drawn dark on any plank colour to be seen.
+PLANK_ARROW = 13.0
+#: Where along a one-way edge (from its tail) its arrowhead's tip stands.
+PLANK_ARROW_AT = 0.62
 #: Past this many edges the picture is simplified (one path per colour, no node labels).
 SIMPLIFY_EDGES = 20_000
 #: Pixels between the middles of parallel edges (a bundle), room for a badge on each.
@@ -89,6 +100,9 @@ class Canvas:
         self.scale = scale
         #: whether a badge or a tag found no clear spot (the picture is drawn bigger)
         self.crowded = False
+        #: whether a tag found no spot off every line (the picture is drawn bigger, but
+        #: at the largest size a tag over a line is no reason for a note)
+        self.tag_on_line = False
         p = self.p = pic.puzzle
         self.simplified = (p.num_edges > SIMPLIFY_EDGES if pic.simplify is None
                            else pic.simplify)
@@ -181,6 +195,12 @@ class Canvas:
         bend = self.offsets[e] + shift
         return pa, pa + d / 2 + normal * 2 * bend, pb
 
+    def heading(self, e: int, curve: Curve) -> Curve:
+        """``curve`` (edge ``e``'s, drawn from its lower-numbered end) turned to run from
+        the edge's tail to its head: a one-way edge's arrowhead points along it."""
+        a, c, b = curve
+        return (b, c, a) if self.p.tail[e] > self.p.head[e] else curve
+
     def _loop(self, e: int, shift: float) -> Curve:
         """A self-loop as a quadratic out and back through a point beyond the node."""
         v = self.p.tail[e]
@@ -251,7 +271,7 @@ class Canvas:
         nrm = d.normal()
         base = tip - d * size
         corners = [tip + d * size * 0.35, base + nrm * size * 0.5, base - nrm * size * 0.5]
-        self.room.add_disc(tip - d * (size * 0.3), size * 0.68)
+        self.room.add_disc(*arrow_disc(tip, d, size))
         return el("path", d="M" + "L".join(f"{fmt(x)} {fmt(y)}" for x, y in corners) + "Z",
                   fill=colour, stroke="#FFFFFF", stroke_width=0.8, class_="arrow")
 
@@ -279,6 +299,12 @@ class _NodeGrid:
                                                         y - xy[w].y) < rim[w] + 6:
                             return True
         return False
+
+
+def arrow_disc(tip: V, d: V, size: float) -> tuple[V, float]:
+    """The disc an arrowhead ``size`` long with its tip at ``tip``, pointing along the
+    unit vector ``d``, covers (what badges and tags keep clear of)."""
+    return tip - d * (size * 0.3), size * 0.68
 
 
 def label_px(name: str) -> float:

@@ -24,7 +24,17 @@ from trailkit.models.answer import Walk
 from trailkit.models.support.words import ordinal, plural
 from trailkit.solvers.tools.drawing.frame import INK
 from trailkit.solvers.tools.drawing.geometry import V
-from trailkit.solvers.tools.drawing.scene import BADGE_R, BADGED_STEPS, WALK_W, Canvas, Curve
+from trailkit.solvers.tools.drawing.scene import (
+    BADGE_R,
+    BADGED_STEPS,
+    PLANK_ARROW,
+    PLANK_ARROW_AT,
+    STEP_FONT,
+    WALK_W,
+    Canvas,
+    Curve,
+    arrow_disc,
+)
 from trailkit.solvers.tools.drawing.svgtext import el, fmt, text_el
 from trailkit.solvers.tools.drawing.swatches import swatch_revisit, swatch_step
 
@@ -149,9 +159,9 @@ class WalkSteps(Canvas):
         out = []
         for e in range(self.p.num_edges):
             if self.p.is_directed(e):
-                curve = self.curve(e)
-                tip, d = self.point(curve, 0.62), self.tangent(curve, 0.62)
-                out.append((tip - d * 2.7, 6.2))
+                curve = self.heading(e, self.curve(e))
+                out.append(arrow_disc(self.point(curve, PLANK_ARROW_AT),
+                                      self.tangent(curve, PLANK_ARROW_AT), PLANK_ARROW))
         return out
 
     def _step(self, plan: _Plan, t: float | None) -> str:
@@ -190,7 +200,8 @@ class WalkSteps(Canvas):
         return el("g", el("circle", cx=c.x, cy=c.y, r=r, fill="#FFFFFF", stroke=ring,
                           stroke_width=2.6)
                   + arrow
-                  + text_el(label, x=c.x, y=c.y + 4.0, font_size="11", font_weight="bold",
+                  + text_el(label, x=c.x, y=c.y + 4.0, font_size=fmt(STEP_FONT),
+                            font_weight="bold",
                             text_anchor="middle", fill=INK), class_="badge")
 
     def _walk_merged(self, walk: Walk, every: int) -> str:
@@ -208,7 +219,7 @@ class WalkSteps(Canvas):
             out.append(el("g", self.arrowhead(seg, 0.8, INK, 12.0)
                           + el("circle", cx=bx, cy=by, r=BADGE_R + 4, fill="#FFFFFF",
                                stroke=INK, stroke_width=1.6)
-                          + text_el(str(i + 1), x=bx, y=by + 4.0, font_size="10",
+                          + text_el(str(i + 1), x=bx, y=by + 4.0, font_size=fmt(STEP_FONT),
                                     font_weight="bold", text_anchor="middle", fill=INK),
                           class_="badge", data_step=i + 1, data_edge=walk.edges[i]))
         self.notes.append(f"The walk ({plural(len(walk), 'step')}) is drawn as one line; "

@@ -16,7 +16,8 @@ def swatch_line(paint: Paint) -> str:
 
 def swatch_arrow() -> str:
     return (el("line", x1=0, y1=0, x2=30, y2=0, stroke=NO_COLOUR.hex, stroke_width=4)
-            + el("path", d="M36 0L26 -6L26 6Z", fill=NO_COLOUR.hex))
+            + el("path", d="M38 0L25 -6.5L25 6.5Z", fill=INK, stroke="#FFFFFF",
+                 stroke_width=0.8))
 
 
 def swatch_step() -> str:
@@ -56,6 +57,17 @@ def swatch_tag() -> str:
     return (el("rect", x=0, y=-8.5, width=36, height=17, rx=4, fill=INK)
             + text_el("start", x=18, y=4, font_size="10", font_weight="bold",
                       text_anchor="middle", fill="#FFFFFF"))
+
+
+#: The goal's ring: thicker than a revisit ring, and dashed (a revisit ring is solid).
+GOAL_RING_W = 3.4
+GOAL_DASH = "7 3.5"
+
+
+def swatch_goal() -> str:
+    return (el("circle", cx=18, cy=0, r=6, fill="#FFFFFF", stroke=INK, stroke_width=1.6)
+            + el("circle", cx=18, cy=0, r=10.5, fill="none", stroke=INK,
+                 stroke_width=GOAL_RING_W, stroke_dasharray="5 2.6"))
 
 
 def swatch_revisit() -> str:
