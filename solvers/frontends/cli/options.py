@@ -10,6 +10,7 @@ interrupted.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Callable
 from enum import IntEnum
@@ -68,13 +69,18 @@ class Parser(argparse.ArgumentParser):
 
 
 def _positive(convert: Callable[[str], Any], what: str) -> Callable[[str], Any]:
-    """An argparse type: ``convert(text)``, which must be more than 0."""
+    """An argparse type: ``convert(text)``, a finite number more than 0 (``nan`` and
+    ``inf`` are not numbers of seconds: a limit of either would stop everything at once
+    or never)."""
 
     def parse(text: str) -> Any:
         try:
             value = convert(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}: give a finite "
+                                             "number more than 0")
         if value <= 0:
             raise argparse.ArgumentTypeError(f"{text!r} must be more than 0")
         return value
