@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -394,6 +396,35 @@ def _misstated(obj: dict[str, Any], body: dict[str, Any], kind: str) -> str:
     return stated[0] if stated else ""
 
 
+#: The most digits a number in a certificate file may have: Python's own limit on turning
+#: text into an integer, which no certificate trailkit writes comes near (it could not
+#: write a longer one either).
+MAX_DIGITS = sys.get_int_max_str_digits() or 4300
+
+
+def _json_document(raw: str, path: str) -> Any:
+    """The JSON document ``raw`` (the file ``path``), or a located :class:`SpecError`: not
+    JSON, nested deeper than the reader goes, or a number longer than :data:`MAX_DIGITS`
+    digits (each was an internal error, exit 4)."""
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise SpecError(f"not valid JSON ({exc.msg}); a truncated or damaged certificate "
+                        "file?", Location(path, exc.lineno, exc.colno)) from None
+    except RecursionError:
+        raise SpecError("the JSON is nested too deeply to read; a damaged certificate file?",
+                        Location(path)) from None
+    except ValueError:  # the only other: an integer too long to read
+        long = re.search(rf"\d{{{MAX_DIGITS + 1},}}", raw)
+        where = Location(path) if long is None else Location(
+            path, raw.count("\n", 0, long.start()) + 1,
+            long.start() - raw.rfind("\n", 0, long.start()))
+        digits = "" if long is None else f" ({len(long.group()):,} digits)"
+        raise SpecError(f"a number too long to read{digits}: a certificate's numbers have "
+                        f"at most {MAX_DIGITS:,} digits; a damaged certificate file?",
+                        where) from None
+
+
 def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None = None,
                            progress: Callable[[str], None] | None = None
                            ) -> CertificateCheck:
@@ -414,11 +445,7 @@ def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None =
         raw = read_bounded(path, MAX_CERTIFICATE_BYTES).decode("utf-8")
     except (InputRefused, UnicodeDecodeError) as exc:
         raise TrailkitError(f"cannot read the certificate {path}: {exc}") from None
-    try:
-        obj = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise SpecError(f"not valid JSON ({exc.msg}); a truncated or damaged certificate "
-                        "file?", Location(path, exc.lineno, exc.colno)) from None
+    obj = _json_document(raw, path)
     if not isinstance(obj, dict):
         raise SpecError("expected a JSON object (a trailkit-certificate/1 file)",
                         Location(path))
