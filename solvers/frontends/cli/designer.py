@@ -15,6 +15,7 @@ and no two modules share one.)
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import Any
 
 from trailkit.models.answer import Status
@@ -25,6 +26,7 @@ from trailkit.solvers.frontends.cli.options import (
     add_json,
     add_out,
     add_spec,
+    command_s,
     examples,
     positive_float,
 )
@@ -58,6 +60,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     puzzle = load_spec(args.spec)
     use_names(puzzle)
     result = inspect_puzzle(puzzle, Limits(time_limit=args.time_limit))
+    result = replace(result, time_s=command_s())  # the command's wall time, as printed
     text, data = inspect_said(puzzle, result, args.spec)
     if args.json:
         output.emit_json(data)
