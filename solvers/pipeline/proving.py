@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from trailkit.models.answer import Answer, Certificate, Claim, Status
-from trailkit.models.checking.certificates import check_certificate, verdict
+from trailkit.models.checking.certificates import verdict
 from trailkit.models.checking.change_sets import change_sets_verdict
 from trailkit.models.checking.core_certificates import core_verdict
 from trailkit.models.checking.repair_formula import ENCODING_NAME as REPAIR_FORMULA
@@ -45,7 +45,7 @@ from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.registry import get_backend
 from trailkit.solvers.pipeline.claims import STATE_LIMIT, answer_claims
-from trailkit.solvers.pipeline.policy import time_left
+from trailkit.solvers.pipeline.policy import UNCHECKED, checked_within, time_left
 from trailkit.solvers.pipeline.refuted_claims import count_claim, refutation_applies
 from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.support.version import trailkit_version
@@ -299,12 +299,6 @@ class _Clock:
         return self().time_limit != 0
 
 
-#: Below this many seconds left, a proof is checked interpreted when the checker's
-#: kernels are not compiled yet (nor cached): compiling them takes 10 to 30 s, and a
-#: compiler cannot be stopped at a deadline.
-COMPILE_S = 30.0
-
-
 def _checked_proof(engine: Backend, puzzle: Puzzle, limits: Limits,
                    progress: Callable[[str], None] | None) -> Certificate | None:
     """``engine``'s DRUP certificate that ``puzzle`` has no walk, checked by the
@@ -316,18 +310,9 @@ def _checked_proof(engine: Backend, puzzle: Puzzle, limits: Limits,
     certificate = engine.prove(puzzle, limits)
     if certificate is None:
         return None
-    left = time_left(limits, began)
-    if left is None or certificate.data.get("proof_format") == "lrat":
-        problems = check_certificate(puzzle, certificate, progress=progress)
-    else:
-        from trailkit.models.checking import drup
-        from trailkit.models.support import jit
-
-        with jit.interpreted(left < COMPILE_S and drup.will_compile()):
-            problems = drup.check_drup_certificate(puzzle, certificate, time_limit=left,
-                                                   progress=progress)
-        if problems and problems[0].startswith("unchecked: the time limit"):
-            return None  # not checked in time: no certificate
+    problems = checked_within(puzzle, certificate, time_left(limits, began), progress)
+    if problems and problems[0].startswith(UNCHECKED):
+        return None  # not checked in time: no certificate
     if problems:
         raise VerificationFailure(f"{engine.name} made a proof the checker rejects: "
                                   f"{'; '.join(problems[:3])}")
