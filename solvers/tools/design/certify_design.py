@@ -32,6 +32,7 @@ from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.pipeline import count, solve
 from trailkit.solvers.pipeline.claims import shortest_claim, unique_claim
+from trailkit.solvers.support.interrupts import passed_on
 from trailkit.solvers.tools.design.colour_search import (
     Design,
     Targets,
@@ -162,7 +163,7 @@ def _certify(puzzle: Puzzle, design: Design, targets: Targets, limits: Limits
     assert answer.walk is not None
     shortest = shortest_claim(puzzle, answer.walk)
     unique = unique_claim(puzzle, answer.walk)
-    counted = count(puzzle, limits=limits)
+    counted = passed_on(count(puzzle, limits=limits))
     if not counted.complete or counted.solutions != design.walks or not shortest.checked \
             or (targets.unique and not (unique.checked and unique.value is True)):
         raise VerificationFailure(

@@ -40,6 +40,7 @@ from trailkit.solvers.pipeline import count, solve
 from trailkit.solvers.pipeline.certify import find_certificate
 from trailkit.solvers.pipeline.claims import answer_claims, shortest_claim, unique_claim
 from trailkit.solvers.pipeline.policy import time_left
+from trailkit.solvers.support.interrupts import passed_on
 from trailkit.solvers.tools.design.states import StateSummary, summarise, trap_steps, walk_states
 from trailkit.solvers.tools.repair.changes import Change, Op, apply_changes
 
@@ -220,7 +221,7 @@ def _once_measures(puzzle: Puzzle, limits: Limits) -> tuple[dict[str, Any], bool
     ``count --failures``), and whether the solution is unique; ``not_counted`` (why)
     when the count stopped at its limit."""
     try:
-        counted = count(puzzle, "direct", limits, failures=True)
+        counted = passed_on(count(puzzle, "direct", limits, failures=True))
     except UnsupportedPuzzle as exc:
         return {"not_counted": str(exc)}, None
     if not counted.complete:
