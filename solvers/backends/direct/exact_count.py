@@ -168,22 +168,30 @@ class _Graph:
 
     @classmethod
     def of(cls, puzzle: Puzzle, extra_arc: tuple[int, int] | None = None) -> _Graph:
-        arcs: list[tuple[int, int]] = []
-        links: list[tuple[int, int]] = []
-        degree = [0] * puzzle.num_nodes
-        loops = [0] * puzzle.num_nodes
-        for e, (u, v) in enumerate(zip(puzzle.tail, puzzle.head, strict=True)):
-            degree[u] += 1
-            degree[v] += 1
-            if u == v:
-                loops[u] += 1
-            else:
-                (arcs if puzzle.is_directed(e) else links).append((u, v))
+        """The puzzle's graph (in NumPy: a million edges one by one took seconds), with
+        ``extra_arc`` added (the virtual edge of open trails)."""
+        tail = np.asarray(puzzle.tail, dtype=np.int64).reshape(-1)
+        head = np.asarray(puzzle.head, dtype=np.int64).reshape(-1)
+        one_way = np.zeros(len(tail), dtype=bool) if puzzle.directed is None else \
+            np.asarray(puzzle.directed, dtype=bool).reshape(-1)
         if extra_arc is not None:
-            arcs.append(extra_arc)
-            degree[extra_arc[0]] += 1
-            degree[extra_arc[1]] += 1
-        return cls(puzzle.num_nodes, tuple(arcs), tuple(links), tuple(degree), tuple(loops))
+            tail, head = np.append(tail, extra_arc[0]), np.append(head, extra_arc[1])
+            one_way = np.append(one_way, True)
+        n = puzzle.num_nodes
+        degree = np.bincount(tail, minlength=n) + np.bincount(head, minlength=n)
+        loop = tail == head
+        loops = np.bincount(tail[loop], minlength=n)
+        arcs, links = one_way & ~loop, ~one_way & ~loop
+        return cls(n, tuple(zip(tail[arcs].tolist(), head[arcs].tolist(), strict=True)),
+                   tuple(zip(tail[links].tolist(), head[links].tolist(), strict=True)),
+                   tuple(degree.tolist()), tuple(loops.tolist()))
+
+    def with_arc(self, u: int, v: int) -> _Graph:
+        """This graph with one more arc ``u -> v`` (the virtual edge of open trails)."""
+        degree = list(self.degree)
+        degree[u] += 1
+        degree[v] += 1
+        return _Graph(self.n, (*self.arcs, (u, v)), self.links, tuple(degree), self.loops)
 
     @classmethod
     def reduced(cls, r: Reduced) -> _Graph:
@@ -610,7 +618,7 @@ def _circuits(g: _Graph, method: Method = "auto", deadline: float | None = None,
     :class:`Stopped` at ``deadline`` or a Ctrl-C, its partial sum made circuits;
     :class:`TooBig` past ``memory_mb``. Chains of degree-2 nodes are shrunk first
     (:mod:`~trailkit.solvers.backends.direct.series`): a path's trails need no search."""
-    if not any(g.degree) or not g.connected() or any(d % 2 for d in g.degree):
+    if not any(g.degree) or any(d % 2 for d in g.degree):
         return 0
 
     def tick() -> None:
@@ -623,7 +631,9 @@ def _circuits(g: _Graph, method: Method = "auto", deadline: float | None = None,
         raise Stopped(0, 0, True) from None
     if not reduced.weight:
         return 0
-    g = _Graph.reduced(reduced)
+    g = _Graph.reduced(reduced)  # as connected as before: chains shrink, none is cut
+    if not g.connected():
+        return 0
     nodes = [v for v in range(g.n) if g.degree[v]]
     _fits(len(nodes), memory_mb)
     factor = reduced.weight * math.prod(math.factorial(g.degree[v] // 2 - 1) for v in nodes)
@@ -687,7 +697,8 @@ def exact_count(puzzle: Puzzle, time_limit: float | None = None, *,
         stopped = TooBig("the exact count ran out of memory building its matrices")
     except KeyboardInterrupt:  # outside a sum: what ``per`` holds is whole
         stopped = Stopped(0, 0, interrupted=True)
-    rows = {name: StartCounts(count) for name, count in per.items()}
+    none = StartCounts(0)  # shared by the starts of no walk (a path: all but two)
+    rows = {name: StartCounts(count) if count else none for name, count in per.items()}
     stats: dict[str, object] = {"time_s": time.perf_counter() - t0}
     if stopped is None:
         return CountResult(backend=BACKEND, solutions=sum(per.values()), method=method,
@@ -722,7 +733,7 @@ def _tally(puzzle: Puzzle, g: _Graph, odd: list[int], per: dict[str, int],
         for x, y in ((a, b), (b, a)):
             if x in set(starts) and y in ends:
                 # trails x -> y are the circuits through the virtual arc y -> x
-                _credited(_circuits_of(_Graph.of(puzzle, extra_arc=(y, x)), deadline,
+                _credited(_circuits_of(g.with_arc(y, x), deadline,
                                        memory_mb), _adder(per, puzzle.nodes[x]))
 
 

@@ -66,7 +66,9 @@ class _Chains:
     def __init__(self, n: int, arcs: Sequence[tuple[int, int]],
                  links: Sequence[tuple[int, int]], loops: Sequence[int],
                  tick: Callable[[], None] | None) -> None:
-        ends = np.array(list(arcs) + list(links), dtype=np.int64).reshape(-1, 2)
+        count = len(arcs) + len(links)
+        ends = np.fromiter(itertools.chain.from_iterable(itertools.chain(arcs, links)),
+                           dtype=np.int64, count=2 * count).reshape(-1, 2)
         self.tail, self.head = ends[:, 0].tolist(), ends[:, 1].tolist()
         self.one_way = [True] * len(arcs) + [False] * len(links)
         both = ends.T.reshape(-1)  # every tail, then every head
