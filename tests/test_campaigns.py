@@ -220,6 +220,8 @@ def test_a_hanging_run_ends_at_the_wall_limit(tmp_path: Path, doubles: None,
     (row,) = runs(db)
     assert (row["status"], row["limit_hit"]) == ("timeout", "wall")
     assert float(row["cpu_s"]) < float(row["wall_s"])  # type: ignore[arg-type]
+    # the limit the user gave, not the wall limit with its grace ("within 6 s" before)
+    assert str(row["detail"]).startswith("no answer within the time limit of 0.5 s")
 
 
 def test_a_killed_client_loses_no_finished_run(tmp_path: Path) -> None:

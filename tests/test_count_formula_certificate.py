@@ -197,3 +197,40 @@ def test_count_with_failures_still_certifies_the_solutions(
     assert "proven count" in out
     assert "failures: not certified (no certificate covers failures); they rest on " \
            "direct's enumeration" in out
+
+
+def test_a_long_path_is_counted_and_its_certificate_refused_at_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``count`` of a 1,000-edge path was exit 4 (a RecursionError); ``prove --claim
+    count`` of a 20,000-edge one counted its orientation classes for 9-14 s (never
+    looking at the clock) to find one class of 20,000 rows, far past what a checker may
+    be asked: with one class too many, none are counted."""
+    from trailkit.solvers.backends.direct import orientation_list
+
+    def never(*_: object) -> int:
+        raise AssertionError("the classes were counted")
+
+    monkeypatch.setattr(orientation_list, "orientation_classes", never)
+    spec = tmp_path / "path.yaml"
+    spec.write_text("trailkit: 1\nkind: trail\nedges:\n" + "".join(
+        f"  - n{i} n{i + 1}\n" for i in range(2_000)))
+    code, out = run(["count", str(spec), "--json"], capsys)
+    assert code == 0
+    answer = json.loads(out)
+    assert answer["solutions"] == 2 and answer["complete"]
+    assert "determinants have 2,000 rows" in answer["claims"][0]["why"]
+    assert main(["prove", str(spec), "--claim", "count"]) == 3
+    assert "not certified (the formula's determinants have 2,000 rows" in \
+        capsys.readouterr().out
+
+
+def test_counting_the_classes_looks_at_the_clock() -> None:
+    """The classes' dynamic programme stops at its deadline."""
+    from trailkit.models.checking.euler_orientations import orientation_classes
+
+    n = 30  # a ring: every node needs one of its two edges out
+    pairs = [(i, i + 1, 1) for i in range(n - 1)] + [(0, n - 1, 1)]
+    assert orientation_classes(n, [1] * n, pairs) == 2
+    with pytest.raises(TimeoutError):
+        orientation_classes(n, [1] * n, pairs, deadline=0.0)

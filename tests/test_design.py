@@ -290,3 +290,22 @@ def test_design_trail_json_names_the_count_and_its_certificate(
     assert design["claims"][0].startswith(f"certified: {design['solutions']} one-stroke")
     assert design["certificates"] == [{"claim": "count", "certificate": "best-formula",
                                        "checked": True}]
+
+
+def test_the_best_effort_that_is_not_robust_is_written_saying_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``design colour-walk --layout grid:3,4 --robust --min-length 12 --best-effort``
+    was exit 4 ("the design search found no critical plank, but ..."): the best design
+    found, not promised robust, had its planks checked as if it were. It is written,
+    exit 3, naming the planks it cannot lose."""
+    out = tmp_path / "best.yaml"
+    code, said, err = run(["design", "colour-walk", "--layout", "grid:3,4", "--robust",
+                           "--min-length", "12", "--time-limit", "3", "--best-effort",
+                           "--out", str(out)], capsys)
+    assert code == 3, (said, err)
+    assert "INCONSISTENCY" not in err and out.exists()
+    assert "does NOT meet the targets" in said
+    text = out.read_text()
+    assert "# NOT MET (best found when the time ran out): not robust: without edge" in text
+    puzzle = load_spec(out)
+    assert solve(puzzle).status is Status.SOLVED

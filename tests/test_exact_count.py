@@ -14,6 +14,7 @@ import math
 import textwrap
 import time
 import types
+from collections.abc import Sequence
 from itertools import pairwise
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.backends.direct import exact_count as exact_count_module
 from trailkit.solvers.backends.direct.enumeration import count_walks
 from trailkit.solvers.backends.direct.exact_count import count_euler_circuits, exact_count
+from trailkit.solvers.backends.direct.series import Reduced
 
 pytestmark = pytest.mark.usefixtures("compiled_kernels")
 
@@ -85,9 +87,12 @@ def test_parallel_edges_are_weighted_by_binomials() -> None:
 
 
 def test_beyond_the_int64_bound_the_reference_is_used() -> None:
+    """A one-way ring of 100 nodes with every arc doubled (no node of degree 2, which the
+    series reduction would remove): each node but the root picks one of its two arcs,
+    2^99 arborescences, so 2^99 circuits."""
     ring = [(str(i), str((i + 1) % 100)) for i in range(100)]
-    one_way = Puzzle.build(edges=ring, directed=[True] * 100, closed=True)
-    assert count_euler_circuits(one_way) == 1  # auto: the Hadamard bound says no
+    one_way = Puzzle.build(edges=ring * 2, directed=[True] * 200, closed=True)
+    assert count_euler_circuits(one_way) == 2**99  # auto: the Hadamard bound says no
     with pytest.raises(ValueError, match="overflow"):
         count_euler_circuits(one_way, "compiled")
     assert count_euler_circuits(Puzzle.build(edges=ring, closed=True)) == 2
@@ -182,3 +187,50 @@ def test_a_stopped_sum_is_below_the_whole(monkeypatch: pytest.MonkeyPatch,
     stopped = exact_count(k7, time_limit=1.5)
     assert stopped is not None and not stopped.complete
     assert 0 <= stopped.solutions < whole.solutions
+
+
+def _unreduced(n: int, arcs: Sequence[tuple[int, int]], links: Sequence[tuple[int, int]],
+               loops: Sequence[int], tick: object = None) -> Reduced:
+    return Reduced(n, tuple(arcs), tuple(links), tuple(loops), 1)
+
+
+@given(closed_multigraphs(max_nodes=6, max_edges=12))
+def test_the_series_reduction_keeps_the_count(puzzle: Puzzle) -> None:
+    """Chains of degree-2 nodes shrunk to single edges (a u-v-u pair to a self-loop,
+    weighted 2 when walked either way round): the same circuits as the reference sum
+    over the whole graph."""
+    reduced = count_euler_circuits(puzzle, "reference")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(exact_count_module, "reduce_series", _unreduced)
+        assert count_euler_circuits(puzzle, "reference") == reduced
+
+
+def _path(edges: int, **rules: object) -> Puzzle:
+    return Puzzle.build(edges=[(f"n{i}", f"n{i + 1}") for i in range(edges)], **rules)
+
+
+@pytest.mark.parametrize("edges", [1_000, 100_000])
+def test_a_path_is_counted_at_once(edges: int) -> None:
+    """A path has one trail each way. 1,000 edges hit a RecursionError (exit 4), 100,000
+    asked for a 75 GB matrix (MemoryError, whatever --memory-limit said), 20,000 took
+    3.3 GB and its whole time limit: the series reduction leaves one node, no search."""
+    result = exact_count(_path(edges), memory_mb=4096)
+    assert result is not None and result.complete
+    assert result.solutions == 2
+    assert {name for name, row in (result.per_start or {}).items() if row.solutions} == {
+        "n0", f"n{edges}"}
+    one_way = exact_count(_path(edges, directed=[True] * edges), memory_mb=4096)
+    assert one_way is not None and one_way.solutions == 1
+    ring = exact_count(_path(edges, closed=True), memory_mb=4096)
+    assert ring is not None and ring.complete and ring.solutions == 0  # two odd ends
+
+
+def test_matrices_past_the_memory_limit_are_not_built() -> None:
+    """The memory a sum's matrices need is estimated before any is built: past the limit
+    the count is unknown, saying how much it would need and what to do."""
+    n = 3_000  # each node joined to the next two: degree 4, nothing to reduce
+    edges = [(str(i), str((i + d) % n)) for i in range(n) for d in (1, 2)]
+    result = exact_count(Puzzle.build(edges=edges, closed=True), memory_mb=100)
+    assert result is not None and not result.complete
+    assert "would need about 504 MB" in result.reason
+    assert "memory limit of 100 MB" in result.reason and "--memory-limit" in result.reason

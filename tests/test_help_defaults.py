@@ -47,3 +47,39 @@ def test_the_defaults_written_are_the_defaults_applied() -> None:
     assert f"default {DEFAULT_TIMEOUT_S:g}" in helps[("compare", "--time-limit")]
     assert f"{DEFAULT_WORK_LIMIT:,}" in helps[("solve", "--work-limit")]
     assert "default: none" in helps[("solve", "--time-limit")]
+
+
+def _time_limits() -> list[tuple[str, argparse.Action]]:
+    return [(c, a) for c, a in _limit_options() if "--time-limit" in a.option_strings]
+
+
+@pytest.mark.parametrize("command, action", _time_limits(),
+                         ids=lambda x: x if isinstance(x, str) else "")
+@pytest.mark.parametrize("text", ["nan", "inf", "-inf", "-1", "0", "1e999"])
+def test_every_time_limit_refuses_what_is_no_time(command: str, action: argparse.Action,
+                                                  text: str) -> None:
+    """``--time-limit nan`` was accepted by ``design`` and ``inspect`` (exit 3 at once;
+    ``inf`` an internal error): every command's limit is one parser's, a finite number
+    of seconds more than 0."""
+    assert action.type is not None, f"trailkit {command} --time-limit has no parser"
+    with pytest.raises(argparse.ArgumentTypeError):
+        action.type(text)  # type: ignore[operator]
+    assert action.type("2.5") == 2.5  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("argv", [["inspect", "specs/nikolaus.yaml"],
+                                  ["design", "trail", "--layout", "grid:3,3", "--out", "x.yaml"],
+                                  ["count", "specs/nikolaus.yaml"]])
+def test_a_limit_of_nan_is_an_input_error(argv: list[str], tmp_path: object,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """The whole command line: exit 2 with the option named, nothing run."""
+    from pathlib import Path
+
+    from trailkit.solvers.frontends.cli import main
+
+    root = Path(__file__).resolve().parent.parent
+    argv = [str(root / a) if a.startswith("specs/") else a for a in argv]
+    with pytest.raises(SystemExit) as stop:
+        main([*argv, "--time-limit", "nan"])
+    assert stop.value.code == 2
+    assert "--time-limit: 'nan' is not a number of seconds" in capsys.readouterr().err

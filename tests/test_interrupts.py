@@ -252,3 +252,43 @@ def test_a_deadline_stops_the_call_and_returns_its_result() -> None:
     stopped = threading.Event()
     assert interrupts.run_stoppable(lambda: stopped.wait(10), stopped.set,
                                     timeout=0.05) is True
+
+
+# ------------------------------------------------------------ counts inside commands
+def _counts_stopped_by_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every count a command makes comes back as a count a Ctrl-C stopped (what the
+    count does with a Ctrl-C: keep it, and say 'at least'), wherever it is made."""
+    from trailkit.models.counts import CountResult
+    from trailkit.solvers.backends import direct
+    from trailkit.solvers.tools.design import figure_judge, inspection
+
+    def stopped(*_: object, **__: object) -> CountResult:
+        return CountResult.interrupted("direct", 0)
+
+    monkeypatch.setattr(direct.DirectBackend, "count", stopped)
+    monkeypatch.setattr(figure_judge, "exact_count", stopped)
+    monkeypatch.setattr(inspection, "count", stopped)
+
+
+@pytest.mark.parametrize("argv", [
+    ["design", "trail", "--layout", "grid:3,3", "--solutions", "1000000..2000000",
+     "--failures", "1..2", "--time-limit", "30"],
+    ["design", "trail", "--layout", "grid:3,3", "--time-limit", "30"],
+    ["inspect", str(SPECS / "nikolaus.yaml")],
+])
+def test_a_ctrl_c_inside_a_commands_count_stops_the_command(
+        argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``design trail --layout grid:8,8 --solutions 1000000..2000000 --failures 1..2``
+    took a Ctrl-C in its judge's count for a figure too big to count and went on to the
+    next figure, to its time limit; ``inspect`` interrupted in its measures' count
+    ended with exit 0. A count stopped by a Ctrl-C stops the command: exit 130."""
+    from trailkit.solvers.frontends.cli import main
+
+    _counts_stopped_by_ctrl_c(monkeypatch)
+    out = ["--out", str(tmp_path / "figure.yaml")] if argv[0] == "design" else []
+    started = time.monotonic()
+    assert main([*argv, *out]) == 130
+    assert time.monotonic() - started < 25  # not the 30 s limit
+    assert "interrupted" in capsys.readouterr().err
+    assert not (tmp_path / "figure.yaml").exists()

@@ -333,3 +333,26 @@ def test_the_other_structural_kinds_speak_their_own_words(tmp_path: Path) -> Non
         check = proving.check_certificate_file(puzzle, str(path))
         assert check.accepted and "FORGED" not in check.message, check.message
         assert said[certificate.kind] in check.message
+
+
+@pytest.mark.parametrize("spoil, where", [
+    (lambda text: text.replace('"type"', '"solutions": ' + "7" * 5000 + ', "type"', 1),
+     ":5000 digits"),
+    (lambda text: "[" * 100_000 + "]" * 100_000, "nested too deeply"),
+])
+def test_a_certificate_no_reader_takes_is_an_input_error(tmp_path: Path, capsys, spoil,
+                                                         where: str) -> None:
+    """A 5,000-digit number (Python's limit on reading integers) or JSON nested 100,000
+    deep were internal errors (exit 4): exit 2, located, saying what is wrong."""
+    cert = proved(tmp_path, capsys)
+    cert.write_text(spoil(cert.read_text()))
+    code, out, err = run(["check-certificate", KOENIGSBERG, str(cert)], capsys)
+    assert code == 2 and not out
+    assert str(cert) in err and "INTERNAL" not in err
+    if where.startswith(":"):
+        line, column = err.split(str(cert))[1].split(":")[1:3]
+        raw = cert.read_text().splitlines()[int(line) - 1]
+        assert raw[int(column) - 1:].startswith("7" * 5000)
+        assert "(5,000 digits)" in err
+    else:
+        assert where in err

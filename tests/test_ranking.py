@@ -170,3 +170,20 @@ def test_plots_decode_and_name_every_backend(tmp_path: Path,
             assert picture.format == "PNG" and picture.size[0] > 300
             assert picture.info["Description"] == f"backends: {names}"
     assert main(["report", str(db), "--plot", str(scatter), "--pair", "x,w", "--force"]) == 2
+
+
+def test_an_answer_past_its_time_limit_is_not_decided() -> None:
+    """A run of 4.05 s wall under a 2 s limit counted as solved (and sat above the cactus
+    plot's limit line, which draws the ranking's times): an answer past the limit is
+    none (CONTRACT 1.4 §7), for the ranking, the virtual best and the plots alike."""
+    from trailkit.solvers.campaigns.scores import score
+
+    runs = [{"spec": "a.yaml", "spec_sha256": "1", "backend": backend, "options": "{}",
+             "repeat": 0, "status": "solved", "wall_s": wall, "time_limit_s": 2.0}
+            for backend, wall in (("late", 4.05), ("prompt", 1.5))]
+    scores = score(runs)
+    solved = {b.name: b.solved for b in scores.backends}
+    assert solved == {"late": 0, "prompt": 1}
+    assert scores.times["late"] == {("a.yaml", "1"): None} or \
+        all(t is None for t in scores.times["late"].values())
+    assert next(b.par2 for b in scores.backends if b.name == "late") == 4.0  # 2 x limit

@@ -108,3 +108,38 @@ def test_an_outer_interpreted_block_holds_inside() -> None:
         assert jit._INTERPRETED.get()
     with jit.interpreted(False):
         assert not jit._INTERPRETED.get()
+
+
+def test_a_solvers_proof_is_checked_within_the_time_left() -> None:
+    """``solve --backend dimacs:cadical --time-limit 3`` answered after 5.6-7.2 s: the
+    solver's proof was checked with no limit. Checked within the time left, a check
+    that runs out proves nothing, and the answer says so."""
+    from trailkit.solvers.backends.registry import get_backend
+    from trailkit.solvers.pipeline.solving import check_answer
+
+    k4 = Puzzle.build(edges=[(str(a), str(b)) for a in range(4) for b in range(a + 1, 4)])
+    answer = get_backend("sat").solve(k4, Limits())
+    assert answer.certificate is not None and answer.certificate.kind == "drup"
+    stopped = check_answer(k4, answer, time_limit=1e-9)
+    assert stopped.certificate is None and not stopped.certificate_checked
+    assert "not certified: the time limit was reached during the proof check" in \
+        stopped.reason
+    assert check_answer(k4, answer, time_limit=None).certificate_checked
+
+
+def test_no_time_left_no_proof_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the time already spent, the proof is not checked at all (rebuilding its
+    formula took 1.5 s past a 3 s limit)."""
+    from trailkit.models.checking import drup
+    from trailkit.solvers.backends.registry import get_backend
+    from trailkit.solvers.pipeline.solving import check_answer
+
+    def never(*_: object, **__: object) -> list[str]:
+        raise AssertionError("checked with no time left")
+
+    k4 = Puzzle.build(edges=[(str(a), str(b)) for a in range(4) for b in range(a + 1, 4)])
+    answer = get_backend("sat").solve(k4, Limits())
+    monkeypatch.setattr(drup, "check_drup_certificate", never)
+    stopped = check_answer(k4, answer, time_limit=0.0)
+    assert stopped.certificate is None
+    assert "the time limit was reached during the proof check" in stopped.reason

@@ -16,6 +16,7 @@ elimination, the checker its own modular determinants.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Sequence
 
@@ -45,27 +46,80 @@ class Graph:
 
 
 def orientation_classes(nodes: int, need: Sequence[int], pairs: Sequence[tuple[int, int, int]],
-                        states_cap: int | None = None) -> int | None:
+                        states_cap: int | None = None, deadline: float | None = None
+                        ) -> int | None:
     """How many vectors ``x`` (``0 <= x_p <= m_p``) give every node its ``need`` of out-steps
     from the pairs ``(u, v, m)`` (``x_p`` of them ``u -> v``): a dynamic programme over the
-    pairs, with each node's need settled after its last pair. ``None`` when more than
-    ``states_cap`` partial states would be kept."""
-    last = {v: i for i, (u, w, _) in enumerate(pairs) for v in (u, w)}
+    pairs, taken in breadth-first order from a node. A state holds the needs still open
+    of the nodes *on the frontier* (met by a pair already, and by one still to come), each
+    settled after its last pair, so a long thin graph (a path of a million edges) keeps
+    states of two numbers, not a million. ``None`` when more than ``states_cap`` partial
+    states would be kept; :class:`TimeoutError` at ``deadline`` (``time.monotonic()``)."""
+    order = _breadth_first(nodes, pairs)
+    last = {v: i for i, (u, w, _) in enumerate(order) for v in (u, w)}
     if any(need[v] for v in range(nodes) if v not in last):
         return 0
-    states: Counter[tuple[int, ...]] = Counter({tuple(need): 1})
-    for i, (u, v, m) in enumerate(pairs):
-        after: Counter[tuple[int, ...]] = Counter()
-        for state, ways in states.items():
-            for x in range(m + 1):
-                left = list(state)
-                left[u] -= x
-                left[v] -= m - x
-                if min(left[u], left[v]) < 0 or (last[u] == i and left[u]) or (
-                        last[v] == i and left[v]):
-                    continue
-                after[tuple(left)] += ways
-        states = after
+    frontier: dict[int, int] = {}  # the open nodes, and their places in a state
+    states: dict[tuple[int, ...], int] = {(): 1}
+    for i, (u, v, m) in enumerate(order):
+        if deadline is not None and (len(states) > 64 or i % 256 == 0) and \
+                time.monotonic() >= deadline:
+            raise TimeoutError("the time limit was reached counting the orientation classes")
+        opened = tuple(need[w] for w in dict.fromkeys((u, v)) if w not in frontier)
+        for w in (u, v):
+            frontier.setdefault(w, len(frontier))
+        closed = {frontier[w] for w in (u, v) if last[w] == i}
+        states = _step(states, opened, (frontier[u], frontier[v], m), closed)
+        if closed:
+            kept = [w for w, place in frontier.items() if place not in closed]
+            frontier = {w: place for place, w in enumerate(kept)}
         if states_cap is not None and len(states) > states_cap:
             return None
     return sum(states.values())
+
+
+def _breadth_first(nodes: int, pairs: Sequence[tuple[int, int, int]]
+                   ) -> list[tuple[int, int, int]]:
+    """``pairs`` sorted by when a breadth-first search from their first node reaches their
+    ends (each part of a disconnected graph after the one before): pairs near each other
+    in the graph come near each other in the order, so few nodes are open at once."""
+    around: list[list[int]] = [[] for _ in range(nodes)]
+    for u, v, _ in pairs:
+        around[u].append(v)
+        around[v].append(u)
+    rank = [-1] * nodes
+    reached = 0
+    for root in range(nodes):
+        if rank[root] >= 0:
+            continue
+        rank[root], queue = reached, [root]
+        reached += 1
+        for u in queue:  # the queue grows as it is read
+            for v in around[u]:
+                if rank[v] < 0:
+                    rank[v] = reached
+                    reached += 1
+                    queue.append(v)
+    return sorted(pairs, key=lambda p: (min(rank[p[0]], rank[p[1]]),
+                                        max(rank[p[0]], rank[p[1]])))
+
+
+def _step(states: dict[tuple[int, ...], int], opened: tuple[int, ...],
+          pair: tuple[int, int, int], closed: set[int]) -> dict[tuple[int, ...], int]:
+    """The states after a pair of ``m`` edges between the frontier's places ``pu`` and
+    ``pv`` (``pair``), the needs of the nodes it opens (``opened``) added at the end: each
+    way of orienting the pair that leaves no need negative, and none open at a node whose
+    last pair this is (``closed``, whose places are then dropped)."""
+    pu, pv, m = pair
+    after: dict[tuple[int, ...], int] = {}
+    for state, ways in states.items():
+        for x in range(m + 1):
+            left = list(state + opened)
+            left[pu] -= x
+            left[pv] -= m - x
+            if left[pu] < 0 or left[pv] < 0 or any(left[p] for p in closed):
+                continue
+            key = tuple(q for p, q in enumerate(left) if p not in closed) if closed \
+                else tuple(left)
+            after[key] = after.get(key, 0) + ways
+    return after

@@ -165,6 +165,7 @@ class _Child:
     data: bytearray = field(default_factory=bytearray)
     started: float = 0.0
     cpu_limit: int | None = None
+    limit_s: float | None = None  # the run's own time limit (``wall`` adds a grace)
 
 
 def _start(index: int, spec: str, backend: str, limits: Limits,
@@ -174,11 +175,13 @@ def _start(index: int, spec: str, backend: str, limits: Limits,
     wall = (limits.time_limit or DEFAULT_TIMEOUT_S) + GRACE_S
     return start_worker(lambda: _solve_once(spec, backend, limits, precheck),
                         wall_s=wall, memory_mb=memory_mb, index=index,
-                        cpu_s=cpu_s or wall * max(1, limits.workers))
+                        cpu_s=cpu_s or wall * max(1, limits.workers),
+                        limit_s=limits.time_limit or DEFAULT_TIMEOUT_S)
 
 
 def start_worker(job: Callable[[], Mapping[str, Any]], *, wall_s: float,
-                 memory_mb: int | None, index: int = 0, cpu_s: float | None = None) -> _Child:
+                 memory_mb: int | None, index: int = 0, cpu_s: float | None = None,
+                 limit_s: float | None = None) -> _Child:
     """Fork a child that runs ``job()`` under an address-space limit of ``memory_mb`` MB
     (and ``RLIMIT_CPU`` of ``cpu_s`` seconds, rounded up, when given) and pipes back its
     result (plain JSON data), ignoring Ctrl-C; the caller reads ``child.fd`` until it
@@ -217,7 +220,7 @@ def start_worker(job: Callable[[], Mapping[str, Any]], *, wall_s: float,
             os._exit(code)
     os.close(write_fd)
     return _Child(index, pid, read_fd, stderr, started + wall_s, wall_s, started=started,
-                  cpu_limit=cpu_limit)
+                  cpu_limit=cpu_limit, limit_s=limit_s)
 
 
 def finish_worker(child: _Child, *, killed: bool) -> dict[str, Any]:
@@ -255,7 +258,9 @@ def _finish(child: _Child, *, killed: bool) -> dict[str, Any]:
     result: dict[str, Any]
     limit_hit = None
     if killed:
-        result = {"status": "timeout", "detail": f"no answer within {child.wall:.0f} s"}
+        within = f"{child.wall:.0f} s" if child.limit_s is None else (
+            f"the time limit of {child.limit_s:g} s (stopped after {child.wall:.0f} s)")
+        result = {"status": "timeout", "detail": f"no answer within {within}"}
         limit_hit = "wall"
     else:
         try:

@@ -1,7 +1,8 @@
 """Ranking the backends of a campaign file as solver competitions do (CONTRACT 1.2 §5).
 
 An *instance* is a spec (by its hash) under one set of options; on it a backend
-*decided* when every repeat of its runs ended ``solved`` or ``unsolvable``, and its
+*decided* when every repeat of its runs ended ``solved`` or ``unsolvable`` within its
+time limit (an answer past the limit is none: CONTRACT 1.4 §7), and its
 time there is the median ``wall_s`` of those repeats. Per backend:
 
 * ``solved``: the instances it decided;
@@ -114,8 +115,10 @@ def _limit(row: Mapping[str, Any]) -> float:
 
 
 def _decided_time(runs: list[Mapping[str, Any]]) -> float | None:
-    """The median ``wall_s`` of the repeats when every one decided, else ``None``."""
-    if not runs or any(r["status"] not in DECIDED or r.get("wall_s") is None for r in runs):
+    """The median ``wall_s`` of the repeats when every one decided within its time limit
+    (an answer past it is no answer within the limit: CONTRACT 1.4 §7), else ``None``."""
+    if not runs or any(r["status"] not in DECIDED or r.get("wall_s") is None
+                       or float(r["wall_s"]) > _limit(r) for r in runs):
         return None
     return float(statistics.median(float(r["wall_s"]) for r in runs))
 

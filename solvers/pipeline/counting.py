@@ -90,7 +90,7 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
     if result is None and formula_first and not failures:
         from trailkit.solvers.backends.direct.exact_count import exact_count
 
-        result = exact_count(puzzle, time_left(limits, started))
+        result = exact_count(puzzle, time_left(limits, started), memory_mb=limits.memory_mb)
     if result is None and method is CountMethod.EXACT:
         raise UnsupportedPuzzle(
             "an exact formula exists only for Euler circuits and trails (every edge "

@@ -50,9 +50,11 @@ def formula_count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *,
 
     def counted() -> int | str:
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
-        result = exact_count(puzzle, left)
-        if result is None or not result.complete:
-            return time_up(limits, "while counting")
+        result = exact_count(puzzle, left, memory_mb=limits.memory_mb)
+        if result is None:
+            return "the formula does not apply"
+        if not result.complete:
+            return result.reason or time_up(limits, "while counting")
         return result.solutions
 
     data = orientation_certificate(puzzle, counted, deadline)

@@ -13,16 +13,18 @@ them) cannot drift apart.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from trailkit.models.answer import Certificate
 from trailkit.models.errors import UnsupportedPuzzle
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.registry import BackendName, get_backend
 
 __all__ = ["AUTO", "CLAIM_SECONDS", "CROSSCHECK_WORK_LIMIT", "PRECHECK", "ClaimLimits", "capped",
-           "count_second_opinion", "default_backend", "engine_for", "second_limits",
-           "second_opinion", "time_left", "time_up"]
+           "checked_within", "count_second_opinion", "default_backend", "engine_for",
+           "second_limits", "second_opinion", "time_left", "time_up"]
 
 #: ``crosscheck="auto"``: let the policy choose the second backend.
 AUTO = "auto"
@@ -132,3 +134,31 @@ def second_limits(limits: Limits, started: float | None = None) -> Limits:
     return Limits(time_limit=left, workers=limits.workers, seed=limits.seed,
                   work_limit=limits.work_limit or CROSSCHECK_WORK_LIMIT,
                   memory_mb=limits.memory_mb)
+
+
+#: Below this many seconds left, a proof is checked interpreted when the checker's
+#: kernels are not compiled yet (nor cached): compiling them takes 10 to 30 s, and a
+#: compiler cannot be stopped at a deadline.
+COMPILE_S = 30.0
+#: How a DRUP check stopped by its time limit begins its one problem.
+UNCHECKED = "unchecked: the time limit"
+
+
+def checked_within(puzzle: Puzzle, certificate: Certificate, left: float | None,
+                   progress: Callable[[str], None] | None = None) -> list[str]:
+    """The independent checker's problems with ``certificate`` (empty: accepted), a
+    ``drup`` proof checked within ``left`` seconds (``None``: no limit): a check stopped
+    there says :data:`UNCHECKED` (the proof of a 3 s solve was checked for 4 s more)."""
+    from trailkit.models.checking.certificates import check_certificate
+
+    if left is None or certificate.kind != "drup" or \
+            certificate.data.get("proof_format") == "lrat":
+        return check_certificate(puzzle, certificate, progress=progress)
+    if left <= 0:  # rebuilding the formula alone would take a second or more
+        return [f"{UNCHECKED} was reached before the proof check began"]
+    from trailkit.models.checking import drup
+    from trailkit.models.support import jit
+
+    with jit.interpreted(left < COMPILE_S and drup.will_compile()):
+        return drup.check_drup_certificate(puzzle, certificate, time_limit=left,
+                                           progress=progress)

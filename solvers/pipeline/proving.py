@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -26,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from trailkit.models.answer import Answer, Certificate, Claim, Status
-from trailkit.models.checking.certificates import check_certificate, verdict
+from trailkit.models.checking.certificates import verdict
 from trailkit.models.checking.change_sets import change_sets_verdict
 from trailkit.models.checking.claim_table import mismatch, proven, stated
 from trailkit.models.checking.core_certificates import core_verdict
@@ -44,7 +46,7 @@ from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.registry import get_backend
 from trailkit.solvers.pipeline.claim_rules import CLAIMS, claim_applies, claims_in_words
 from trailkit.solvers.pipeline.claims import STATE_LIMIT, answer_claims, best_shortest_claim
-from trailkit.solvers.pipeline.policy import time_left
+from trailkit.solvers.pipeline.policy import UNCHECKED, checked_within, time_left
 from trailkit.solvers.pipeline.refuted_claims import count_claim, over_listing_limit
 from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.support.version import trailkit_version
@@ -289,12 +291,6 @@ class _Clock:
         return self().time_limit != 0
 
 
-#: Below this many seconds left, a proof is checked interpreted when the checker's
-#: kernels are not compiled yet (nor cached): compiling them takes 10 to 30 s, and a
-#: compiler cannot be stopped at a deadline.
-COMPILE_S = 30.0
-
-
 def _checked_proof(engine: Backend, puzzle: Puzzle, limits: Limits,
                    progress: Callable[[str], None] | None) -> Certificate | None:
     """``engine``'s DRUP certificate that ``puzzle`` has no walk, checked by the
@@ -306,18 +302,9 @@ def _checked_proof(engine: Backend, puzzle: Puzzle, limits: Limits,
     certificate = engine.prove(puzzle, limits)
     if certificate is None:
         return None
-    left = time_left(limits, began)
-    if left is None or certificate.data.get("proof_format") == "lrat":
-        problems = check_certificate(puzzle, certificate, progress=progress)
-    else:
-        from trailkit.models.checking import drup
-        from trailkit.models.support import jit
-
-        with jit.interpreted(left < COMPILE_S and drup.will_compile()):
-            problems = drup.check_drup_certificate(puzzle, certificate, time_limit=left,
-                                                   progress=progress)
-        if problems and problems[0].startswith("unchecked: the time limit"):
-            return None  # not checked in time: no certificate
+    problems = checked_within(puzzle, certificate, time_left(limits, began), progress)
+    if problems and problems[0].startswith(UNCHECKED):
+        return None  # not checked in time: no certificate
     if problems:
         raise VerificationFailure(f"{engine.name} made a proof the checker rejects: "
                                   f"{'; '.join(problems[:3])}")
@@ -376,11 +363,7 @@ def _read_document(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
         raw = read_bounded(path, MAX_CERTIFICATE_BYTES).decode("utf-8")
     except (InputRefused, UnicodeDecodeError) as exc:
         raise TrailkitError(f"cannot read the certificate {path}: {exc}") from None
-    try:
-        obj = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise SpecError(f"not valid JSON ({exc.msg}); a truncated or damaged certificate "
-                        "file?", Location(path, exc.lineno, exc.colno)) from None
+    obj = _json_document(raw, path)
     if not isinstance(obj, dict):
         raise SpecError("expected a JSON object (a trailkit-certificate/1 file)",
                         Location(path))
@@ -390,6 +373,35 @@ def _read_document(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
         raise SpecError("no certificate found (expected a 'type' field, as trailkit prove "
                         "--out writes)", Location(path))
     return obj, body
+
+
+#: The most digits a number in a certificate file may have: Python's own limit on turning
+#: text into an integer, which no certificate trailkit writes comes near (it could not
+#: write a longer one either).
+MAX_DIGITS = sys.get_int_max_str_digits() or 4300
+
+
+def _json_document(raw: str, path: str) -> Any:
+    """The JSON document ``raw`` (the file ``path``), or a located :class:`SpecError`: not
+    JSON, nested deeper than the reader goes, or a number longer than :data:`MAX_DIGITS`
+    digits (each was an internal error, exit 4)."""
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise SpecError(f"not valid JSON ({exc.msg}); a truncated or damaged certificate "
+                        "file?", Location(path, exc.lineno, exc.colno)) from None
+    except RecursionError:
+        raise SpecError("the JSON is nested too deeply to read; a damaged certificate file?",
+                        Location(path)) from None
+    except ValueError:  # the only other: an integer too long to read
+        long = re.search(rf"\d{{{MAX_DIGITS + 1},}}", raw)
+        where = Location(path) if long is None else Location(
+            path, raw.count("\n", 0, long.start()) + 1,
+            long.start() - raw.rfind("\n", 0, long.start()))
+        digits = "" if long is None else f" ({len(long.group()):,} digits)"
+        raise SpecError(f"a number too long to read{digits}: a certificate's numbers have "
+                        f"at most {MAX_DIGITS:,} digits; a damaged certificate file?",
+                        where) from None
 
 
 def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None = None,

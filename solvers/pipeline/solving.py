@@ -27,7 +27,6 @@ import time
 from dataclasses import replace
 
 from trailkit.models.answer import Answer, CrossCheck, Status, Walk
-from trailkit.models.checking.certificates import check_certificate
 from trailkit.models.checking.verify import verify
 from trailkit.models.errors import BackendUnavailable, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
@@ -39,10 +38,13 @@ from trailkit.solvers.pipeline.claims import answer_claims
 from trailkit.solvers.pipeline.policy import (
     AUTO,
     PRECHECK,
+    UNCHECKED,
     capped,
+    checked_within,
     engine_for,
     second_limits,
     second_opinion,
+    time_left,
 )
 
 __all__ = ["check_answer", "precheck", "solve", "solve_all"]
@@ -70,7 +72,9 @@ def solve(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
         decided_by = engine.name
     answer = answer.with_(backend=engine.name, decided_by=decided_by,
                           time_s=time.perf_counter() - started)
-    answer = certify(puzzle, check_answer(puzzle, answer), engine, limits)
+    answer = check_answer(puzzle, answer, time_left(limits, started))
+    answer = certify(puzzle, answer, engine,
+                     replace(limits, time_limit=time_left(limits, started)))
 
     needs_confirmation = answer.status is Status.UNSOLVABLE and not answer.certificate_checked
     second_name = second_opinion(engine, crosscheck, needs_confirmation=needs_confirmation)
@@ -165,8 +169,10 @@ def _precheck_answer(puzzle: Puzzle, engine: Backend) -> Answer | None:
     return None if engine.family == "direct" else precheck(puzzle)
 
 
-def check_answer(puzzle: Puzzle, answer: Answer) -> Answer:
-    """Verify a walk or check a certificate; raise :class:`VerificationFailure` on failure."""
+def check_answer(puzzle: Puzzle, answer: Answer, time_limit: float | None = None) -> Answer:
+    """Verify a walk or check a certificate; raise :class:`VerificationFailure` on failure.
+    A DRUP proof is checked within ``time_limit`` (the command's time left): one not
+    checked by then proves nothing, like a proof the checker cannot confirm."""
     if answer.status is Status.SOLVED:
         if answer.walk is None:
             raise VerificationFailure(f"backend {answer.backend} said solved but gave no walk")
@@ -181,7 +187,11 @@ def check_answer(puzzle: Puzzle, answer: Answer) -> Answer:
                 f"{listing}")
         return answer.with_(verified=True)
     if answer.status is Status.UNSOLVABLE and answer.certificate is not None:
-        problems_text = check_certificate(puzzle, answer.certificate)
+        problems_text = checked_within(puzzle, answer.certificate, time_limit)
+        if problems_text and problems_text[0].startswith(UNCHECKED):
+            return answer.with_(certificate=None, reason=(
+                f"{answer.reason}; not certified: the time limit was reached during the "
+                "proof check").lstrip("; "))
         if problems_text and answer.certificate.kind == "drup":
             # A solver's proof that trailkit's checker cannot confirm (too big, too slow,
             # or a solver that logs proofs loosely) proves nothing; the claim then needs
@@ -210,7 +220,9 @@ def _cross_check(puzzle: Puzzle, answer: Answer, second_name: str, limits: Limit
     if limits.time_limit == 0:  # the command's time is up: no second opinion
         other = Answer(Status.UNKNOWN, second.name, reason="no time left")
     else:
-        other = check_answer(puzzle, second.solve(puzzle, limits))
+        began = time.perf_counter()
+        other = second.solve(puzzle, limits)
+        other = check_answer(puzzle, other, time_left(limits, began))
     if Status.UNKNOWN in (answer.status, other.status):
         check = CrossCheck(second.name, other.status, None,
                            "undecided: one side reached a limit")

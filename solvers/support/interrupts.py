@@ -32,12 +32,27 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:  # no import at run time: the command line loads this module first
+    from trailkit.models.counts import CountResult
 
 __all__ = ["STOP_GRACE_S", "ignore_interrupts_and_die_with_parent", "interrupts_held",
-           "interrupts_reach_here", "keep_pysat_off_sigint", "run_stoppable"]
+           "interrupts_reach_here", "keep_pysat_off_sigint", "passed_on", "run_stoppable"]
 
 T = TypeVar("T")
+R = TypeVar("R", bound="CountResult")
+
+
+def passed_on(result: R) -> R:
+    """``result``, unless a Ctrl-C stopped it: then the interrupt, raised on. A count
+    keeps a Ctrl-C to itself, so that ``count`` can print what it had counted (a lower
+    bound); a command that counts as one step of its own work (``inspect``'s measures,
+    ``design``'s judge) must stop on it instead of going on with the next step (``design
+    trail`` ran on to its time limit, ``inspect`` ended with exit 0)."""
+    if result.stats.get("interrupted"):
+        raise KeyboardInterrupt
+    return result
 
 STOP_GRACE_S = 2.0
 """How long a stopped call may take to return before the interrupt goes on without it

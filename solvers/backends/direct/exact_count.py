@@ -97,9 +97,10 @@ from trailkit.models.counts import CountResult, StartCounts
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.support.jit import Kernel, kernel, will_compile
 from trailkit.models.support.words import plural
+from trailkit.solvers.backends.direct.series import Reduced, reduce_series
 from trailkit.solvers.support.signs import SOLVING, sign
 
-__all__ = ["Stopped", "bareiss_determinant", "count_euler_circuits", "exact_count"]
+__all__ = ["Stopped", "TooBig", "bareiss_determinant", "count_euler_circuits", "exact_count"]
 
 #: The formula is the direct backend's own way of counting.
 BACKEND = "direct"
@@ -113,17 +114,26 @@ _INT64_SAFE = 2**62  # every product and sum the kernel forms stays below this
 #: How many orientation choices the reference enumeration tries between clock checks.
 _TICK_EVERY = 1024
 _CARRY = 2**61       # the kernel's low word of the sum is kept below this
+#: Determinants of more rows than this look at the clock as they go.
+_TICKED_ROWS = 64
+#: Bytes per entry of the square matrices the sum keeps (Python's lists of integers,
+#: the larger of the two methods), for the estimate made before building them.
+MATRIX_ENTRY_BYTES = 56
 
 
 # ----------------------------------------------------------------- determinants
-def bareiss_determinant(matrix: Sequence[Sequence[int]]) -> int:
-    """The determinant of an integer matrix, exactly, by fraction-free elimination.
+def bareiss_determinant(matrix: Sequence[Sequence[int]],
+                        tick: Callable[[], None] | None = None) -> int:
+    """The determinant of an integer matrix, exactly, by fraction-free elimination;
+    ``tick`` is called before each row's update (a deadline's check: a matrix of a few
+    thousand rows takes minutes).
 
     >>> bareiss_determinant([[2, -1], [-1, 2]])
     3
     """
     a = [list(row) for row in matrix]
     n = len(a)
+    tick = tick if n > _TICKED_ROWS else None  # smaller ones are over in a moment
     sign, prev = 1, 1
     for k in range(n - 1):
         if a[k][k] == 0:
@@ -135,6 +145,8 @@ def bareiss_determinant(matrix: Sequence[Sequence[int]]) -> int:
         akk = a[k][k]
         rowk = a[k]
         for i in range(k + 1, n):
+            if tick is not None:
+                tick()
             rowi = a[i]
             aik = rowi[k]
             for j in range(k + 1, n):
@@ -156,22 +168,39 @@ class _Graph:
 
     @classmethod
     def of(cls, puzzle: Puzzle, extra_arc: tuple[int, int] | None = None) -> _Graph:
-        arcs: list[tuple[int, int]] = []
-        links: list[tuple[int, int]] = []
-        degree = [0] * puzzle.num_nodes
-        loops = [0] * puzzle.num_nodes
-        for e, (u, v) in enumerate(zip(puzzle.tail, puzzle.head, strict=True)):
+        """The puzzle's graph (in NumPy: a million edges one by one took seconds), with
+        ``extra_arc`` added (the virtual edge of open trails)."""
+        tail = np.asarray(puzzle.tail, dtype=np.int64).reshape(-1)
+        head = np.asarray(puzzle.head, dtype=np.int64).reshape(-1)
+        one_way = np.zeros(len(tail), dtype=bool) if puzzle.directed is None else \
+            np.asarray(puzzle.directed, dtype=bool).reshape(-1)
+        if extra_arc is not None:
+            tail, head = np.append(tail, extra_arc[0]), np.append(head, extra_arc[1])
+            one_way = np.append(one_way, True)
+        n = puzzle.num_nodes
+        degree = np.bincount(tail, minlength=n) + np.bincount(head, minlength=n)
+        loop = tail == head
+        loops = np.bincount(tail[loop], minlength=n)
+        arcs, links = one_way & ~loop, ~one_way & ~loop
+        return cls(n, tuple(zip(tail[arcs].tolist(), head[arcs].tolist(), strict=True)),
+                   tuple(zip(tail[links].tolist(), head[links].tolist(), strict=True)),
+                   tuple(degree.tolist()), tuple(loops.tolist()))
+
+    def with_arc(self, u: int, v: int) -> _Graph:
+        """This graph with one more arc ``u -> v`` (the virtual edge of open trails)."""
+        degree = list(self.degree)
+        degree[u] += 1
+        degree[v] += 1
+        return _Graph(self.n, (*self.arcs, (u, v)), self.links, tuple(degree), self.loops)
+
+    @classmethod
+    def reduced(cls, r: Reduced) -> _Graph:
+        """The graph of a series reduction (its weight aside)."""
+        degree = [2 * k for k in r.loops]
+        for u, v in r.arcs + r.links:
             degree[u] += 1
             degree[v] += 1
-            if u == v:
-                loops[u] += 1
-            else:
-                (arcs if puzzle.is_directed(e) else links).append((u, v))
-        if extra_arc is not None:
-            arcs.append(extra_arc)
-            degree[extra_arc[0]] += 1
-            degree[extra_arc[1]] += 1
-        return cls(puzzle.num_nodes, tuple(arcs), tuple(links), tuple(degree), tuple(loops))
+        return cls(r.n, r.arcs, r.links, tuple(degree), r.loops)
 
     def connected(self) -> bool:
         """Do all edges lie in one connected component (isolated nodes ignored)?"""
@@ -189,6 +218,16 @@ class _Graph:
         return len(roots) <= 1
 
 
+@dataclass(slots=True)
+class _Level:
+    """One node's decision in :func:`_orientations`: its choices (numbered), and the one
+    applied now (``None``: none)."""
+
+    node: int
+    choices: Iterator[tuple[int, tuple[int, ...]]]
+    applied: set[int] | None = None
+
+
 def _orientations(g: _Graph, tick: Callable[[], None] | None = None
                   ) -> Iterator[list[list[int]]]:
     """Yield the out-adjacency count matrix ``A[u][v]`` of every Eulerian orientation;
@@ -197,49 +236,68 @@ def _orientations(g: _Graph, tick: Callable[[], None] | None = None
 
     Nodes are processed in order; node ``i`` chooses which of its two-way edges to
     later nodes leave it, so that its out-degree becomes ``deg(i)/2``; a later node
-    whose remaining need leaves its range is pruned at once. The same matrix object
-    is reused between yields (copy it to keep it).
+    whose remaining need leaves its range is pruned at once. The search keeps its own
+    stack (a graph of thousands of nodes is as deep). The same matrix object is reused
+    between yields (copy it to keep it).
     """
     n = g.n
-    need = [d // 2 for d in g.degree]      # out-steps still to place (loops below)
-    remaining = [0] * n                    # two-way edges not yet oriented, per node
+    need, remaining, later, adj = _search_start(g)
+    if any(x < 0 or x > r for x, r in zip(need, remaining, strict=True)):
+        return
+    if n == 0:
+        yield adj
+        return
+
+    def enter(i: int) -> _Level:
+        targets, k = later[i], need[i]
+        for v in targets:
+            remaining[v] -= 1
+        return _Level(i, enumerate(combinations(range(len(targets)), k))
+                      if 0 <= k <= len(targets) else iter(()))
+
+    stack = [enter(0)]
+    while stack:
+        level = stack[-1]
+        targets = later[level.node]
+        if level.applied is not None:
+            _turn(adj, need, level.node, targets, level.applied, -1)
+            level.applied = None
+        tried_chosen = next(level.choices, None)
+        if tried_chosen is None:
+            for v in targets:
+                remaining[v] += 1
+            stack.pop()
+            continue
+        tried, chosen = tried_chosen
+        if tick is not None and tried % _TICK_EVERY == 0:
+            tick()
+        level.applied = set(chosen)
+        _turn(adj, need, level.node, targets, level.applied, 1)
+        if all(0 <= need[v] <= remaining[v] for v in targets):
+            if level.node + 1 == n:
+                yield adj
+            else:
+                stack.append(enter(level.node + 1))
+
+
+def _search_start(g: _Graph) -> tuple[list[int], list[int], list[list[int]],
+                                      list[list[int]]]:
+    """Where :func:`_orientations` starts: each node's out-steps still to place, its
+    two-way edges not yet oriented, the later nodes its two-way edges go to, and the
+    out-adjacency matrix of the one-way arcs."""
+    n = g.n
+    need = [d // 2 - k for d, k in zip(g.degree, g.loops, strict=True)]  # a loop: 1 out
+    remaining = [0] * n
     later: list[list[int]] = [[] for _ in range(n)]
     for u, v in g.links:
-        lo, hi = min(u, v), max(u, v)
-        later[lo].append(hi)
+        later[min(u, v)].append(max(u, v))
         remaining[u] += 1
         remaining[v] += 1
     adj = [[0] * n for _ in range(n)]
     for u, v in g.arcs:
         adj[u][v] += 1
         need[u] -= 1
-    for v in range(n):
-        need[v] -= g.loops[v]  # a loop is one out-step (and one in-step) of its node
-    if any(x < 0 or x > r for x, r in zip(need, remaining, strict=True)):
-        return
-
-    def place(i: int) -> Iterator[list[list[int]]]:
-        if i == n:
-            yield adj
-            return
-        targets = later[i]
-        k = need[i]
-        if k < 0 or k > len(targets):
-            return
-        for remaining_v in targets:
-            remaining[remaining_v] -= 1
-        for tried, chosen in enumerate(combinations(range(len(targets)), k)):
-            if tick is not None and tried % _TICK_EVERY == 0:
-                tick()
-            outs = set(chosen)
-            _turn(adj, need, i, targets, outs, 1)
-            if all(0 <= need[v] <= remaining[v] for v in targets):
-                yield from place(i + 1)
-            _turn(adj, need, i, targets, outs, -1)
-        for remaining_v in targets:
-            remaining[remaining_v] += 1
-
-    yield from place(0)
+    return need, remaining, later, adj
 
 
 def _turn(adj: list[list[int]], need: list[int], i: int, targets: list[int],
@@ -254,7 +312,8 @@ def _turn(adj: list[list[int]], need: list[int], i: int, targets: list[int],
             need[v] -= step
 
 
-def _arborescences(adj: list[list[int]], nodes: list[int]) -> int:
+def _arborescences(adj: list[list[int]], nodes: list[int],
+                   tick: Callable[[], None] | None = None) -> int:
     """Spanning arborescences towards ``nodes[0]``: the matrix-tree theorem."""
     rest = nodes[1:]
     matrix = []
@@ -263,7 +322,7 @@ def _arborescences(adj: list[list[int]], nodes: list[int]) -> int:
         out = sum(adj[u][v] for v in nodes if v != u)
         row[rest.index(u)] += out
         matrix.append(row)
-    return bareiss_determinant(matrix)
+    return bareiss_determinant(matrix, tick)
 
 
 def _reference_sum(g: _Graph, nodes: list[int], deadline: float | None = None) -> int:
@@ -278,7 +337,7 @@ def _reference_sum(g: _Graph, nodes: list[int], deadline: float | None = None) -
 
     try:
         for adj in _orientations(g, tick):
-            total += _arborescences(adj, nodes)
+            total += _arborescences(adj, nodes, tick)
             leaves += 1
             if deadline is not None and time.monotonic() >= deadline:
                 raise Stopped(total, leaves, False)
@@ -535,13 +594,51 @@ def _compiled_sum(g: _Graph, nodes: list[int], search: _Search | None = None,
     return _sum_in_chunks(search, deadline)
 
 
-def _circuits(g: _Graph, method: Method = "auto", deadline: float | None = None) -> int:
+class TooBig(Exception):
+    """The sum's matrices would not fit in the memory budget: nothing was built."""
+
+
+def _fits(nodes: int, memory_mb: int | None) -> None:
+    """Raise :class:`TooBig` when the square matrices of ``nodes`` rows would take more
+    than ``memory_mb`` (the estimate is made before any is built: a 100,000-node figure
+    asked for 75 GB at once)."""
+    need = MATRIX_ENTRY_BYTES * nodes * nodes / 1e6
+    if memory_mb is not None and need > memory_mb:
+        raise TooBig(
+            f"the exact count would need about {need:,.0f} MB for the matrices of its "
+            f"{nodes:,} nodes of degree over 2, more than the memory limit of "
+            f"{memory_mb:,} MB, so it was not started; a larger --memory-limit if the "
+            "machine has the memory (the count's time grows with the nodes cubed), or "
+            "--method enumerate for a puzzle with few solutions")
+
+
+def _circuits(g: _Graph, method: Method = "auto", deadline: float | None = None,
+              memory_mb: int | None = None) -> int:
     """Euler circuits (cyclic, with a direction) of ``g``: 0 if it has none.
-    :class:`Stopped` at ``deadline`` or a Ctrl-C, its partial sum made circuits."""
-    if not any(g.degree) or not g.connected() or any(d % 2 for d in g.degree):
+    :class:`Stopped` at ``deadline`` or a Ctrl-C, its partial sum made circuits;
+    :class:`TooBig` past ``memory_mb``. Chains of degree-2 nodes are shrunk first
+    (:mod:`~trailkit.solvers.backends.direct.series`): a path's trails need no search."""
+    if not any(g.degree) or any(d % 2 for d in g.degree):
+        return 0
+
+    def tick() -> None:
+        if deadline is not None and time.monotonic() >= deadline:
+            raise Stopped(0, 0, False)
+
+    try:
+        reduced = reduce_series(g.n, g.arcs, g.links, g.loops, tick)
+    except KeyboardInterrupt:
+        raise Stopped(0, 0, True) from None
+    if not reduced.weight:
+        return 0
+    g = _Graph.reduced(reduced)  # as connected as before: chains shrink, none is cut
+    if not g.connected():
         return 0
     nodes = [v for v in range(g.n) if g.degree[v]]
-    factor = math.prod(math.factorial(g.degree[v] // 2 - 1) for v in nodes)
+    _fits(len(nodes), memory_mb)
+    factor = reduced.weight * math.prod(math.factorial(g.degree[v] // 2 - 1) for v in nodes)
+    if len(nodes) == 1:  # self-loops alone (a path's trails come to this): one arborescence
+        return factor
     try:
         if method == "reference":
             return factor * _reference_sum(g, nodes, deadline)
@@ -566,7 +663,8 @@ def count_euler_circuits(puzzle: Puzzle, method: Method = "auto") -> int:
     return _circuits(_Graph.of(puzzle), method)
 
 
-def exact_count(puzzle: Puzzle, time_limit: float | None = None) -> CountResult | None:
+def exact_count(puzzle: Puzzle, time_limit: float | None = None, *,
+                memory_mb: int | None = None) -> CountResult | None:
     """Count the solutions of an exactly-once puzzle without a colour rule exactly,
     in the ``count_walks`` convention (step sequences with their start), or return
     ``None`` when the method does not apply (other rules).
@@ -574,7 +672,8 @@ def exact_count(puzzle: Puzzle, time_limit: float | None = None) -> CountResult 
     The sum over orientations stops after ``time_limit`` seconds, or at a Ctrl-C: the
     result is then incomplete, its numbers lower bounds (what the orientations summed
     so far give; every term counts circuits, so none is negative), and a Ctrl-C is
-    marked ``stats["interrupted"]``.
+    marked ``stats["interrupted"]``. A sum whose matrices would need more than
+    ``memory_mb`` is not started: incomplete too, saying so.
     """
     if puzzle.use is not EdgeUse.EXACTLY_ONCE or puzzle.colours is not None:
         return None
@@ -588,30 +687,35 @@ def exact_count(puzzle: Puzzle, time_limit: float | None = None) -> CountResult 
     method = ("trivial" if puzzle.num_edges == 0 else _method(puzzle) if not odd else
               _method(puzzle) + "+virtual-edge" if len(odd) == 2 and not puzzle.closed
               else "parity")
-    stopped = None
+    stopped: Stopped | TooBig | None = None
     try:
         sign(SOLVING, BACKEND)  # a Ctrl-C from here on still prints what was counted
-        _tally(puzzle, g, odd, per, deadline)
-    except Stopped as stop:
+        _tally(puzzle, g, odd, per, deadline, memory_mb)
+    except (Stopped, TooBig) as stop:
         stopped = stop
+    except MemoryError:  # past the estimate, under no memory limit
+        stopped = TooBig("the exact count ran out of memory building its matrices")
     except KeyboardInterrupt:  # outside a sum: what ``per`` holds is whole
         stopped = Stopped(0, 0, interrupted=True)
-    rows = {name: StartCounts(count) for name, count in per.items()}
+    none = StartCounts(0)  # shared by the starts of no walk (a path: all but two)
+    rows = {name: StartCounts(count) if count else none for name, count in per.items()}
     stats: dict[str, object] = {"time_s": time.perf_counter() - t0}
     if stopped is None:
         return CountResult(backend=BACKEND, solutions=sum(per.values()), method=method,
                            per_start=rows, stats=stats, by_formula=True)
-    why = "interrupted (Ctrl-C)" if stopped.interrupted else "time limit reached"
-    stats.update(orientations=stopped.leaves, interrupted=stopped.interrupted)
+    reason = f"{stopped}; the number is a lower bound (at least)"
+    if isinstance(stopped, Stopped):
+        why = "interrupted (Ctrl-C)" if stopped.interrupted else "time limit reached"
+        stats.update(orientations=stopped.leaves, interrupted=stopped.interrupted)
+        reason = (f"{why} after summing {plural(stopped.leaves, 'Eulerian orientation')}; "
+                  "the number is a lower bound (at least)")
     return CountResult(
         backend=BACKEND, solutions=sum(per.values()), method=method, per_start=rows,
-        complete=False, by_formula=True, stats=stats,
-        reason=f"{why} after summing {plural(stopped.leaves, 'Eulerian orientation')}; "
-               "the number is a lower bound (at least)")
+        complete=False, by_formula=True, stats=stats, reason=reason)
 
 
 def _tally(puzzle: Puzzle, g: _Graph, odd: list[int], per: dict[str, int],
-           deadline: float | None) -> None:
+           deadline: float | None, memory_mb: int | None) -> None:
     """Add every start's solutions to ``per``; when :class:`Stopped`, add what the
     partial sum gives first (a lower bound), then let it go on."""
     starts = puzzle.start_nodes()
@@ -623,18 +727,19 @@ def _tally(puzzle: Puzzle, g: _Graph, odd: list[int], per: dict[str, int],
             for s in starts:
                 per[puzzle.nodes[s]] += ec * (g.degree[s] // 2) if s in ends else 0
 
-        _credited(lambda: _circuits(g, deadline=deadline), credit)
+        _credited(_circuits_of(g, deadline, memory_mb), credit)
     elif len(odd) == 2 and not puzzle.closed:
         a, b = odd
         for x, y in ((a, b), (b, a)):
             if x in set(starts) and y in ends:
                 # trails x -> y are the circuits through the virtual arc y -> x
-                _credited(_circuits_of(_Graph.of(puzzle, extra_arc=(y, x)), deadline),
-                          _adder(per, puzzle.nodes[x]))
+                _credited(_circuits_of(g.with_arc(y, x), deadline,
+                                       memory_mb), _adder(per, puzzle.nodes[x]))
 
 
-def _circuits_of(g: _Graph, deadline: float | None) -> Callable[[], int]:
-    return lambda: _circuits(g, deadline=deadline)
+def _circuits_of(g: _Graph, deadline: float | None, memory_mb: int | None
+                 ) -> Callable[[], int]:
+    return lambda: _circuits(g, deadline=deadline, memory_mb=memory_mb)
 
 
 def _adder(per: dict[str, int], name: str) -> Callable[[int], None]:

@@ -73,8 +73,20 @@ def orientation_certificate(puzzle: Puzzle, count: Callable[[], int | str],
     pairs = [(u, v, m) for (u, v), m in sorted(g.pairs.items())]
     if any(m >= len(DIGITS) for *_, m in pairs):
         return f"two nodes are joined by more than {len(DIGITS) - 1} two-way edges"
+    order = max(1, sum(1 for d in g.degree if d) - 1)
+    solutions = count() if order**3 > WORK_LIMIT else None  # is one class too many?
+    if isinstance(solutions, str):
+        return solutions
+    if solutions:
+        return (f"the formula's determinants have {order:,} rows: about {order**3:,} steps "
+                f"to check each Eulerian orientation class (nodes cubed); limit "
+                f"{WORK_LIMIT:,}")
     needs = {added: _needs(g, added) for added in _graphs(puzzle, g)}
-    sizes = [orientation_classes(g.n, need, pairs, STATES_CAP) for need in needs.values()]
+    try:
+        sizes = [orientation_classes(g.n, need, pairs, STATES_CAP, deadline)
+                 for need in needs.values()]
+    except TimeoutError:
+        return "the time limit was reached while counting the Eulerian orientations"
     if any(size is None for size in sizes):
         return (f"too many Eulerian orientations to list (counting them keeps over "
                 f"{STATES_CAP:,} partial states)")
@@ -82,12 +94,11 @@ def orientation_certificate(puzzle: Puzzle, count: Callable[[], int | str],
     classes = plural(total, "Eulerian orientation class", "Eulerian orientation classes")
     if total > ORIENTATION_LIMIT:
         return f"the formula sums {classes}; a certificate lists at most {ORIENTATION_LIMIT:,}"
-    order = max(1, sum(1 for d in g.degree if d) - 1)
     if total * order**3 > WORK_LIMIT:
         return (f"the formula sums {classes} of {order + 1} nodes: about "
                 f"{total * order**3:,} steps to check (classes times nodes cubed); "
                 f"limit {WORK_LIMIT:,}")
-    solutions = count()
+    solutions = count() if solutions is None else solutions
     if isinstance(solutions, str):
         return solutions
     graphs = []

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -24,6 +22,7 @@ from trailkit.solvers.frontends.cli.options import (
     add_out,
     add_precheck,
     add_spec,
+    command_s,
     examples,
     exit_for,
     limits_from,
@@ -168,6 +167,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     else:
         answers = [solve(puzzle, args.backend, limits_from(args), _crosscheck(args),
                          precheck=precheck, unique=args.unique)]
+    if len(answers) == 1:  # its time: the wall time of the command, as in the text
+        answers = [replace(answers[0], time_s=command_s())]
     if args.json:
         objs = [answer_json(puzzle, a, args.spec) for a in answers]
         first = objs[0]
@@ -177,7 +178,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     elif len(answers) == 1:  # the time the user waited, compiling named apart
         from trailkit.models.support.jit import compile_seconds
 
-        say(answer_text(puzzle, answers[0], args.spec, (waited_s(), compile_seconds())))
+        say(answer_text(puzzle, answers[0], args.spec, (command_s(), compile_seconds())))
     else:  # each backend's own time
         say("\n\n".join(answer_text(puzzle, a, args.spec) for a in answers))
     return max(exit_for(a.status) for a in answers)
@@ -195,6 +196,7 @@ def cmd_count(args: argparse.Namespace) -> int:
                    progress=_progress_printer(puzzle, args) if not args.json else None)
     if not args.json:
         clear_status_line()
+    result = replace(result, stats={**result.stats, "time_s": command_s()})
     if args.json:
         output.emit_json(count_json(puzzle, result, args.spec, args.failures))
     else:
@@ -326,22 +328,6 @@ def _with_drup_proof(puzzle: Puzzle, proof: Proof, args: argparse.Namespace) -> 
         return proof
     refuted = prove(puzzle, args.backend, limits_from(args), spec_path=args.spec, drup=True)
     return replace(proof, certificate=refuted.certificate) if refuted.certificate else proof
-
-
-def waited_s() -> float:
-    """Seconds since this process started: the wall time the user has waited, start-up,
-    reading and compiling included (Linux's ``/proc``; elsewhere, since this module was
-    loaded)."""
-    try:
-        with open("/proc/self/stat", encoding="ascii") as stat, \
-                open("/proc/uptime", encoding="ascii") as uptime:
-            started = int(stat.read().rsplit(")", 1)[1].split()[19])  # field 22: starttime
-            return float(uptime.read().split()[0]) - started / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return time.perf_counter() - _LOADED
-
-
-_LOADED = time.perf_counter()
 
 
 def _proof_targets(args: argparse.Namespace) -> dict[str, Path]:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Collection, Sequence
 from types import ModuleType
 from typing import NoReturn
 
-from trailkit.solvers.frontends.cli.options import Exit, Parser
+from trailkit.solvers.frontends.cli.options import Exit, Parser, start_clock
 
 __all__ = ["build_parser", "main"]
 
@@ -113,6 +113,7 @@ def _modules_named(argv: Sequence[str]) -> set[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``trailkit`` console script; returns the exit code."""
+    start_clock(whole_process=argv is None)
     words = sys.argv[1:] if argv is None else argv
     try:  # the command's modules load here: a Ctrl-C meanwhile is an interrupt too
         args = build_parser(_modules_named(words)).parse_args(argv)

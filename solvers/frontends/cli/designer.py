@@ -15,6 +15,7 @@ and no two modules share one.)
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from trailkit.solvers.frontends.cli.options import (
     add_json,
     add_out,
     add_spec,
+    command_s,
     examples,
     positive_float,
 )
@@ -67,6 +69,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     use_names(puzzle)
     folder = _out_folder(puzzle, args) if args.out else None
     result = inspect_puzzle(puzzle, Limits(time_limit=args.time_limit))
+    result = replace(result, time_s=command_s())  # the command's wall time, as printed
     text, data = inspect_said(puzzle, result, args.spec)
     written = _write_files(puzzle, result, args) \
         if folder is not None and result.status is InspectStatus.SOLVABLE else None

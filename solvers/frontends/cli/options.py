@@ -10,7 +10,10 @@ interrupted.
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import sys
+import time
 from collections.abc import Callable
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
@@ -68,13 +71,18 @@ class Parser(argparse.ArgumentParser):
 
 
 def _positive(convert: Callable[[str], Any], what: str) -> Callable[[str], Any]:
-    """An argparse type: ``convert(text)``, which must be more than 0."""
+    """An argparse type: ``convert(text)``, a finite number more than 0 (``nan`` and
+    ``inf`` are not numbers of seconds: a limit of either would stop everything at once
+    or never)."""
 
     def parse(text: str) -> Any:
         try:
             value = convert(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}: give a finite "
+                                             "number more than 0")
         if value <= 0:
             raise argparse.ArgumentTypeError(f"{text!r} must be more than 0")
         return value
@@ -156,6 +164,34 @@ def add_precheck(p: argparse.ArgumentParser) -> None:
     p.add_argument("--precheck", choices=("on", "off"), default="on",
                    help="run the structural pre-check (parity, connectivity, closed sets) "
                         "before the backend (default on); off: the backend decides alone")
+
+
+_STARTED = time.monotonic()  # replaced at each command's start (:func:`start_clock`)
+
+
+def _process_age_s() -> float:
+    """Seconds since this process started (Linux's ``/proc``; 0 elsewhere)."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as stat, \
+                open("/proc/uptime", encoding="ascii") as uptime:
+            started = int(stat.read().rsplit(")", 1)[1].split()[19])  # field 22: starttime
+            return max(0.0, float(uptime.read().split()[0])
+                       - started / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def start_clock(whole_process: bool) -> None:
+    """Start the command's clock: at the process's start when the command is the
+    process (start-up included), else now (a command run by a test or a script)."""
+    global _STARTED
+    _STARTED = time.monotonic() - (_process_age_s() if whole_process else 0.0)
+
+
+def command_s() -> float:
+    """The wall time since the command started, reading its spec included: the one time
+    a command prints, in words and in JSON alike (CONTRACT 1.4 §7)."""
+    return time.monotonic() - _STARTED
 
 
 def limits_from(args: argparse.Namespace) -> Limits:

@@ -24,14 +24,15 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from trailkit.models.answer import Claim, Status
+from trailkit.models.answer import Claim, Status, Walk
 from trailkit.models.errors import VerificationFailure
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import load_spec_text
-from trailkit.models.support.words import plural
+from trailkit.models.support.words import listing, plural
 from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.pipeline import count, solve
 from trailkit.solvers.pipeline.claims import shortest_claim, unique_claim
+from trailkit.solvers.support.interrupts import passed_on
 from trailkit.solvers.tools.design.colour_search import (
     Design,
     Targets,
@@ -79,6 +80,9 @@ class Made:
     puzzle: Puzzle | None = None
 
 
+_NOT_ROBUST = "some plank is critical (not robust)"
+
+
 def _lacks(design: Design, targets: Targets) -> tuple[str, ...]:
     """What a design that missed its targets lacks, in words."""
     if design.length is None:
@@ -95,7 +99,7 @@ def _lacks(design: Design, targets: Targets) -> tuple[str, ...]:
     if design.traps is not None and design.trap_steps is not None:
         out += _trap_lacks(design.traps, design.trap_steps, targets)
     if not out and targets.robust:
-        out.append("some plank is critical (not robust)")
+        out.append(_NOT_ROBUST)
     return tuple(out) or ("it repeats a design already made",)
 
 
@@ -152,10 +156,11 @@ def _measured(puzzle: Puzzle, design: Design) -> tuple[str, dict[str, Any]]:
              "situations": summary.reached})
 
 
-def _certify(puzzle: Puzzle, design: Design, targets: Targets, limits: Limits
-             ) -> tuple[tuple[str, ...], tuple[Claim, ...]]:
+def _certify(puzzle: Puzzle, design: Design, targets: Targets, limits: Limits,
+             promised: bool) -> tuple[tuple[str, ...], tuple[Claim, ...], str | None]:
     """Solve, count and (robust) solve without each walk plank; the claims certified, in
-    words, and the ``shortest`` and ``unique`` claims themselves. Raises
+    words, the ``shortest`` and ``unique`` claims themselves, and what a design not
+    ``promised`` to meet its targets (the best found) lacks in robustness. Raises
     :class:`VerificationFailure` when the pipeline disagrees with the search."""
     answer = solve(puzzle, limits=limits)
     if answer.status is not Status.SOLVED or answer.length != design.length:
@@ -164,7 +169,7 @@ def _certify(puzzle: Puzzle, design: Design, targets: Targets, limits: Limits
     assert answer.walk is not None
     shortest = shortest_claim(puzzle, answer.walk)
     unique = unique_claim(puzzle, answer.walk)
-    counted = count(puzzle, limits=limits)
+    counted = passed_on(count(puzzle, limits=limits))
     if not counted.complete or counted.solutions != design.walks or not shortest.checked \
             or (targets.unique and not (unique.checked and unique.value is True)):
         raise VerificationFailure(
@@ -179,17 +184,30 @@ def _certify(puzzle: Puzzle, design: Design, targets: Targets, limits: Limits
     else:
         claims.append(f"counted, not certified: {plural(counted.solutions, 'shortest walk')}"
                       f" (by {counted.backend})")
-    if targets.robust:
-        assert answer.walk is not None
-        for e in dict.fromkeys(answer.walk.edges):
-            other = solve(without_edge(puzzle, e), limits=limits)
-            if other.status is not Status.SOLVED:
+    lacks = _robust(puzzle, answer.walk, limits, promised) if targets.robust else None
+    if targets.robust and lacks is None:
+        claims.append("certified: robust: without any one plank of the walk a walk "
+                      "remains, each verified (a plank off the walk cannot be critical)")
+    return tuple(claims), (shortest, unique), lacks
+
+
+def _robust(puzzle: Puzzle, walk: Walk, limits: Limits, promised: bool) -> str | None:
+    """``None`` when a walk remains without any one plank of ``walk`` (each solved);
+    else, for a design not ``promised`` robust (the best found), the planks it cannot
+    lose, in words. A promised design with a critical plank is a loud failure."""
+    critical = []
+    for e in dict.fromkeys(walk.edges):
+        other = solve(without_edge(puzzle, e), limits=limits)
+        if other.status is not Status.SOLVED:
+            if promised:
                 raise VerificationFailure(f"the design search found no critical plank, "
                                           f"but without {puzzle.describe_edge(e)} the "
                                           f"puzzle is {other.status.value}")
-        claims.append("certified: robust: without any one plank of the walk a walk "
-                      "remains, each verified (a plank off the walk cannot be critical)")
-    return tuple(claims), (shortest, unique)
+            critical.append(puzzle.describe_edge(e))
+    if not critical:
+        return None
+    return (f"not robust: without {listing(critical, 'or')} no walk remains "
+            f"({plural(len(critical), 'critical plank')})")
 
 
 def make_designs(field: Field, targets: Targets, names: tuple[str, ...], *, seed: int,
@@ -226,10 +244,12 @@ def _written(field: Field, design: Design, targets: Targets, names: tuple[str, .
     sketch = design_spec_text(field, design.colour, names, start=targets.start,
                               goal=targets.goal, made=made, claims=(), expect=expect)
     puzzle = load_spec_text(sketch, source="<design>")
-    claims, certificates = _certify(puzzle, design, targets, Limits())
+    claims, certificates, fragile = _certify(puzzle, design, targets, Limits(), found)
     said, measures = _measured(puzzle, design)
     claims = (*claims, said)
-    lacks = () if found else _lacks(design, targets)
+    lacks = () if found else tuple(
+        lack for lack in _lacks(design, targets) if lack != _NOT_ROBUST or fragile is None
+    ) + ((fragile,) if fragile else ())
     notes = [f"{claim[0].upper()}{claim[1:]}." for claim in claims]
     notes += [f"NOT MET (best found when the time ran out): {lack}." for lack in lacks]
     text = design_spec_text(field, design.colour, names, start=targets.start,

@@ -37,6 +37,7 @@ from trailkit.solvers.backends.direct.exact_count import exact_count
 from trailkit.solvers.backends.registry import get_backend
 from trailkit.solvers.pipeline import count, solve
 from trailkit.solvers.pipeline.refuted_claims import capped, count_claim
+from trailkit.solvers.support.interrupts import passed_on
 from trailkit.solvers.tools.design.fields import Field
 from trailkit.solvers.tools.design.spec_out import layout_lines
 
@@ -98,12 +99,13 @@ def judge(field: Field, figure: Figure, deadline: float, *, failures: bool) -> J
     puzzle = load_spec_text(trail_spec_text(field, figure, made="search"), source="<design>")
     left = max(0.0, deadline - time.monotonic())
     if failures:
-        counted = get_backend("direct").count(puzzle, Limits(time_limit=left), failures=True)
+        counted = passed_on(get_backend("direct").count(puzzle, Limits(time_limit=left),
+                                                        failures=True))
     else:
         found = exact_count(puzzle, left)
         if found is None:
             raise VerificationFailure("the exact count does not apply to a designed figure")
-        counted = found
+        counted = passed_on(found)
     rows = counted.per_start or {}
     starts = tuple(name for name, row in rows.items() if row.solutions)
     return Judged(counted.solutions, counted.failures, counted.early_failures, starts,
@@ -113,7 +115,7 @@ def judge(field: Field, figure: Figure, deadline: float, *, failures: bool) -> J
 def _count_words(puzzle: Puzzle, judged: Judged, seconds: float) -> tuple[str, Claim]:
     """The drawings counted again by the pipeline and certified (the count claim), in
     words; a count other than the judge's is a loud failure."""
-    counted = count(puzzle)
+    counted = passed_on(count(puzzle))
     if not counted.complete or counted.solutions != judged.solutions:
         raise VerificationFailure(f"the design search counted {judged.solutions} drawings, "
                                   f"the pipeline {counted.solutions}")
@@ -134,7 +136,7 @@ def _count_words(puzzle: Puzzle, judged: Judged, seconds: float) -> tuple[str, C
 
 def _failures_words(puzzle: Puzzle, judged: Judged) -> str:
     """The failures counted again by the pipeline, in words (never certified)."""
-    counted = count(puzzle, "direct", failures=True)
+    counted = passed_on(count(puzzle, "direct", failures=True))
     if (counted.failures, counted.early_failures) != (judged.failures, judged.early_failures):
         raise VerificationFailure(f"the design search counted {judged.failures} failures, "
                                   f"the pipeline {counted.failures}")

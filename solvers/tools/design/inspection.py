@@ -52,6 +52,7 @@ from trailkit.solvers.pipeline.claims import (
     unique_claim,
 )
 from trailkit.solvers.pipeline.policy import time_left
+from trailkit.solvers.support.interrupts import passed_on
 from trailkit.solvers.tools.design.states import StateSummary, summarise, trap_steps, walk_states
 from trailkit.solvers.tools.repair.changes import Change, Op, apply_changes
 
@@ -323,7 +324,7 @@ def _once_measures(puzzle: Puzzle, limits: Limits) -> tuple[dict[str, Any], bool
     ``count --failures``), and whether the solution is unique; ``not_counted`` (why)
     when the count stopped at its limit."""
     try:
-        counted = count(puzzle, "direct", limits, failures=True)
+        counted = passed_on(count(puzzle, "direct", limits, failures=True))
     except UnsupportedPuzzle as exc:
         return {"not_counted": str(exc)}, None
     if not counted.complete:
