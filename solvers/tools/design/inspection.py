@@ -209,8 +209,10 @@ def _inspect_reusable(puzzle: Puzzle, answer: Answer, limits: Limits,
         else:
             kept.append(claim)
     claims = (shortest_claim(puzzle, answer.walk), unique_claim(puzzle, answer.walk))
+    every = len(edges)  # all looked at: what stops now is the check of the rest
     unharmed = _unharmed_reusable(puzzle, answer.walk, set(edges), claims[0], kept,
-                                  _measure_limits(limits, started))
+                                  _measure_limits(_check_time(limits, started, every, every,
+                                                              (critical, costly))))
     unique = summary.shortest_walks == 1
     if claims[1].value is not None and claims[1].value is not unique:
         raise VerificationFailure(f"the state search counts {summary.shortest_walks} "
