@@ -210,7 +210,9 @@ def _inspect_reusable(puzzle: Puzzle, answer: Answer, limits: Limits,
             kept.append(claim)
     claims = (shortest_claim(puzzle, answer.walk), unique_claim(puzzle, answer.walk))
     unharmed = _unharmed_reusable(puzzle, answer.walk, set(edges), claims[0], kept,
-                                  _measure_limits(limits, started))
+                                  _measure_limits(_check_time(
+                                      limits, started, len(edges), len(edges),
+                                      (critical, costly))))
     unique = summary.shortest_walks == 1
     if claims[1].value is not None and claims[1].value is not unique:
         raise VerificationFailure(f"the state search counts {summary.shortest_walks} "
