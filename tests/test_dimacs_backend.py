@@ -175,6 +175,52 @@ def test_binary_and_text_drat_read_alike() -> None:
     assert read_drat(big) == ["200 0"]
 
 
+def test_a_proof_is_read_within_the_time_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading cadical's DRAT proof after it stopped took 1.2 s with no look at the
+    clock (``--time-limit 3`` answered after 4.4 s): reading stops at the deadline, and
+    the refutation is then not certified (the pipeline says unknown without a second
+    opinion). A clock that jumps a minute at every look stands for a slow read."""
+    import types
+
+    from trailkit.solvers.backends.dimacs import drat
+
+    if shutil.which("cadical") is None:
+        pytest.skip("CaDiCaL is not installed (apt-get install cadical)")
+    now = [time.monotonic()]
+
+    def look() -> float:
+        now[0] += 60.0
+        return now[0]
+
+    monkeypatch.setattr(drat, "time", types.SimpleNamespace(monotonic=look), raising=False)
+    answer = get_backend("dimacs:cadical").solve(load_spec(NO_WALK), Limits(time_limit=30.0))
+    assert answer.status is Status.UNSOLVABLE and answer.certificate is None
+    assert "the time limit was reached after reading 0 lines of the proof" in answer.reason
+    with pytest.raises(drat.DratTimeUp):
+        read_drat(b"1 -2 0\n0\n", deadline=0.0)  # long past
+    assert read_drat(b"1 -2 0\n0\n", deadline=None) == ["1 -2 0", "0"]
+
+
+@pytest.mark.alone
+def test_a_hard_refutation_keeps_its_time_limit() -> None:
+    """``solve --backend dimacs:cadical --precheck off --time-limit 3`` on the hard
+    balanced spec answered after 4.4-7.2 s: solver, proof reading and proof check now
+    share the limit, timed around the whole process (a generous bound: a busy machine)."""
+    import subprocess
+    import sys
+
+    if shutil.which("cadical") is None:
+        pytest.skip("CaDiCaL is not installed (apt-get install cadical)")
+    began = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "trailkit.solvers.frontends.cli", "solve",
+                           str(ROOT / "specs/bench/hard-balanced-12-no.yaml"), "--backend",
+                           "dimacs:cadical", "--precheck", "off", "--time-limit", "3"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    wall = time.monotonic() - began
+    assert done.returncode in (1, 3), done.stderr
+    assert wall <= 3 + 1.5, f"{wall:.2f} s for --time-limit 3"
+
+
 @pytest.mark.alone
 @pytest.mark.parametrize("whole_group", [True, False], ids=["terminal", "kill-INT"])
 def test_one_ctrl_c_stops_the_outside_solver(tmp_path: Path, whole_group: bool) -> None:

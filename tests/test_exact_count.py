@@ -164,10 +164,27 @@ def test_a_stopped_count_says_at_least_of_every_start_too(
     spec = tmp_path / "k11.yaml"
     spec.write_text(f"trailkit: 1\nkind: trail\nnodes: [{', '.join(nodes)}]\n"
                     f"edges: [{edges}]\n")
-    assert main(["count", str(spec), "--time-limit", "1"]) == 3
+    assert main(["count", str(spec), "--time-limit", "3"]) == 3  # loading its kernels counts
     text = capsys.readouterr().out
     assert "solutions:      at least" in text
     assert "by start node (each at least):" in text
+
+
+def test_no_time_left_no_series_reduction(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``count --time-limit 2`` of a 10^6-edge path spent 2.7 s shrinking its chain
+    after the limit had passed (reading took longer than the limit): the reduction's
+    first look at the clock came after it had made its lists. With no time left the
+    count stops before it, a lower bound of 0 for every start."""
+    def never(*_: object, **__: object) -> Reduced:
+        raise AssertionError("reduced with no time left")
+
+    monkeypatch.setattr(exact_count_module, "reduce_series", never)
+    path = Puzzle.build(edges=[(str(i), str(i + 1)) for i in range(50)])
+    stopped = exact_count(path, time_limit=0.0)
+    assert stopped is not None and not stopped.complete
+    assert stopped.solutions == 0 and "time limit reached" in stopped.reason
+    assert {row.solutions for row in stopped.per_start.values()} == {0}
+    assert len(stopped.per_start) == path.num_nodes
 
 
 @pytest.mark.parametrize("path", ["compiled", "reference"])

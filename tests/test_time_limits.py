@@ -143,3 +143,62 @@ def test_no_time_left_no_proof_check(monkeypatch: pytest.MonkeyPatch) -> None:
     stopped = check_answer(k4, answer, time_limit=0.0)
     assert stopped.certificate is None
     assert "the time limit was reached during the proof check" in stopped.reason
+
+
+def test_the_time_limit_runs_from_the_commands_start(monkeypatch: pytest.MonkeyPatch
+                                                     ) -> None:
+    """``--time-limit`` began after start-up and reading the spec: what the command has
+    spent is taken off the limit the pipeline gets; compare's runs keep theirs whole
+    (each run has its own clock in its worker)."""
+    import argparse
+
+    from trailkit.solvers.frontends.cli import options
+
+    monkeypatch.setattr(options, "command_s", lambda: 0.75)  # spent reading the spec
+    args = argparse.Namespace(time_limit=1.0, work_limit=None, workers=1, seed=0,
+                              memory_limit=0)
+    assert options.limits_from(args).time_limit == pytest.approx(0.25)
+    assert options.limits_from(args, per_run=True).time_limit == 1.0
+    monkeypatch.setattr(options, "command_s", lambda: 5.0)  # spent it all and more
+    assert options.limits_from(args).time_limit == 0.0
+    assert options.limits_from(argparse.Namespace(**{**vars(args), "time_limit": None}
+                                                  )).time_limit is None
+
+
+def _k11_with_a_long_tail(path: Path, tail: int) -> Path:
+    """K11 (too many trails to count in seconds) with a path of ``tail`` edges hung on
+    it: a spec that takes a noticeable time to read."""
+    k11 = [f"k{a} k{b}" for a in range(11) for b in range(a + 1, 11)]
+    chain = ["k0 p0", *(f"p{i} p{i + 1}" for i in range(tail))]
+    path.write_text("trailkit: 1\nkind: trail\nedges: [" + ", ".join(k11 + chain) + "]\n",
+                    encoding="utf-8")
+    return path
+
+
+def test_a_limit_is_kept_in_wall_time_whatever_reading_took(tmp_path: Path) -> None:
+    """A count of a spec that took a second or more to read ran its whole limit after
+    reading it (5 s for --time-limit 3): the limit is the command's, timed around the
+    whole process. The count's sign that it starts says when reading ended (on a busy
+    machine reading alone may take the whole limit): the process ends within a second
+    of the limit, or of that sign when it came later."""
+    import os
+    import subprocess
+    import sys
+
+    spec = _k11_with_a_long_tail(tmp_path / "tail.yaml", 60_000)
+    began = time.monotonic()
+    with (tmp_path / "out.txt").open("w") as out, subprocess.Popen(
+            [sys.executable, "-m", "trailkit.solvers.frontends.cli", "count", str(spec),
+             "--time-limit", "3"], stdout=out, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "TRAILKIT_TEST_SIGNS": "1"}) as run:
+        assert run.stderr is not None
+        for line in run.stderr:
+            if line.startswith("trailkit: solving with direct"):
+                break
+        counting = time.monotonic() - began
+        run.communicate(timeout=120)
+    wall = time.monotonic() - began
+    assert run.returncode == 3
+    assert "at least" in (tmp_path / "out.txt").read_text()
+    assert wall <= max(3, counting) + 1, \
+        f"{wall:.2f} s for --time-limit 3 (reading done at {counting:.2f} s)"

@@ -37,6 +37,7 @@ from trailkit.models.encodings.drup_certificate import MAX_PROOF_LINES, make_cer
 from trailkit.models.encodings.sizes import budget_problem, position_size
 from trailkit.models.errors import BackendUnavailable, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.models.support.words import seconds
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits, trivial_answer
 from trailkit.solvers.backends.dimacs.cnf import Formula, certified_cnf, horizons
 from trailkit.solvers.backends.dimacs.competition import (
@@ -44,7 +45,7 @@ from trailkit.solvers.backends.dimacs.competition import (
     read_answer,
     read_minisat_result,
 )
-from trailkit.solvers.backends.dimacs.drat import DratError, read_drat
+from trailkit.solvers.backends.dimacs.drat import DratError, DratTimeUp, read_drat
 from trailkit.solvers.support.external import require_program, run_program
 from trailkit.solvers.support.signs import SOLVING, sign
 
@@ -102,6 +103,7 @@ class DimacsBackend(Backend):
         The program is told no limit, so it is killed at ``time_limit`` itself (no grace),
         and its address space is capped at ``memory_mb``: bounded like every run."""
         clauses = [*formula.clauses, *extra]
+        deadline = None if time_limit is None else time.monotonic() + time_limit
         with tempfile.TemporaryDirectory(prefix="trailkit-dimacs-") as tmp:
             cnf, proof, result = (Path(tmp) / n for n in ("formula.cnf", "proof.drat",
                                                            "result.txt"))
@@ -124,7 +126,10 @@ class DimacsBackend(Backend):
             except SolverOutputError as exc:
                 raise VerificationFailure(f"{self.name} printed an answer that cannot be "
                                           f"believed: {exc}") from None
-            lines = self._proof(proof) if wants_proof and status == "UNSAT" else None
+            lines, unread = self._proof(proof, deadline) if wants_proof and status == "UNSAT" \
+                else (None, "")
+        if unread:
+            return Verdict(status, model, None, unread)
         bound = "" if memory_mb is None else f" (its memory limit: {memory_mb} MB)"
         why = "" if status != "UNKNOWN" else (
             f"{self.program} exited with code {done.returncode} without an answer{bound}"
@@ -132,11 +137,15 @@ class DimacsBackend(Backend):
         return Verdict(status, model, lines, why)
 
     @staticmethod
-    def _proof(path: Path) -> list[str] | None:
+    def _proof(path: Path, deadline: float | None) -> tuple[list[str] | None, str]:
+        """The proof's lines (``None``: unreadable), and why they were not read when the
+        deadline passed first (a proof of millions of lines takes seconds to read)."""
         try:
-            return read_drat(path.read_bytes(), MAX_PROOF_LINES)
+            return read_drat(path.read_bytes(), MAX_PROOF_LINES, deadline), ""
         except (OSError, DratError):
-            return None
+            return None, ""
+        except DratTimeUp as exc:
+            return None, str(exc)
 
     def _walk(self, formula: Formula, model: list[int]) -> Walk:
         try:
@@ -181,11 +190,12 @@ class DimacsBackend(Backend):
             Verdict("UNKNOWN", [], None, KILLED)
         if first.status == "UNKNOWN":
             why = first.why if first.why != KILLED else (
-                f"the time limit of {limits.time_limit} s was reached (walks of up to "
+                f"the time limit of {seconds(limits.time_limit)} was reached (walks of up to "
                 f"{horizon} steps; {self.program} was stopped or not started)")
             return Answer.unknown(self.name, why, **stats)
         if first.status == "UNSAT":
-            return self._unsat(puzzle, formula, first, stats) if last else None
+            return self._unsat(puzzle, formula, first, stats, _left(limits, began)) \
+                if last else None
         walk = self._walk(formula, first.model)
         best = puzzle.objective is Objective.SHORTEST or puzzle.wants_longest
         optimal: bool | None = None
@@ -195,10 +205,15 @@ class DimacsBackend(Backend):
         return Answer.solved(self.name, walk, optimal=optimal, **stats)
 
     def _unsat(self, puzzle: Puzzle, formula: Formula, verdict: Verdict,
-               stats: dict[str, Any]) -> Answer:
+               stats: dict[str, Any], left: float | None) -> Answer:
+        """The refutation: certified by the solver's proof when there is one, read
+        within the time ``left`` (``None``: no limit)."""
         empty = puzzle.empty_walk_nodes()
         if empty:  # longest, and no step fits anywhere: the empty walk is longest
             return Answer.solved(self.name, Walk((empty[0],), ()), optimal=True, **stats)
+        if left is not None and left <= 0 and verdict.proof is not None:
+            verdict = Verdict(verdict.status, verdict.model, None,
+                              "the time limit was reached before its proof was used")
         certificate: Certificate | None = None
         if formula.certified is not None and verdict.proof is not None:
             certificate = make_certificate(puzzle, formula.certified, verdict.proof,
@@ -207,9 +222,10 @@ class DimacsBackend(Backend):
                 return Answer.unsolvable(self.name, certificate, reason=(
                     f"{self.program} refuted the {formula.certified.encoding} formula and "
                     "wrote a DRAT proof"), **stats)
-        why = ("its proof could not be used" if verdict.proof is not None or
-               (self.program in PROOF_AFTER_CNF and formula.certified is not None)
-               else "it writes no proof trailkit knows how to ask for")
+        why = verdict.why or (
+            "its proof could not be used" if verdict.proof is not None or
+            (self.program in PROOF_AFTER_CNF and formula.certified is not None)
+            else "it writes no proof trailkit knows how to ask for")
         return Answer.unsolvable(self.name, None, reason=(
             f"{self.program} says UNSATISFIABLE ({why}); this rests on {self.program} "
             "alone, not on a checkable certificate"), **stats)

@@ -15,11 +15,28 @@ with ``a``: that tells the two apart.
 
 from __future__ import annotations
 
-__all__ = ["DratError", "is_binary", "read_drat"]
+import time
+
+__all__ = ["DratError", "DratTimeUp", "is_binary", "read_drat"]
+
+#: Lines read between two looks at the clock (a look costs far less than the lines).
+_LINES_PER_LOOK = 4096
 
 
 class DratError(ValueError):
     """The proof file is neither text nor binary DRAT."""
+
+
+class DratTimeUp(Exception):
+    """The deadline passed before the whole proof was read (a big proof takes seconds)."""
+
+
+def _look(deadline: float | None, lines: int) -> None:
+    """Raise :class:`DratTimeUp` when ``deadline`` (``time.monotonic()``) has passed,
+    looking at the clock once every :data:`_LINES_PER_LOOK` lines."""
+    if deadline is not None and lines % _LINES_PER_LOOK == 0 and time.monotonic() > deadline:
+        raise DratTimeUp(f"the time limit was reached after reading {lines:,} lines of "
+                         "the proof")
 
 
 def is_binary(data: bytes) -> bool:
@@ -27,25 +44,29 @@ def is_binary(data: bytes) -> bool:
     return data[:1] == b"a" or b"\x00" in data[:65536]
 
 
-def read_drat(data: bytes, limit: int | None = None) -> list[str]:
+def read_drat(data: bytes, limit: int | None = None,
+              deadline: float | None = None) -> list[str]:
     """The proof's lines as text (at most ``limit`` + 1 of them, so a caller can tell a
-    proof over its limit); :class:`DratError` when it is malformed."""
+    proof over its limit); :class:`DratError` when it is malformed, :class:`DratTimeUp`
+    when ``deadline`` (``time.monotonic()``; ``None``: none) passes first."""
     if not is_binary(data):
-        lines = []
+        lines: list[str] = []
         for raw in data.decode("ascii", errors="replace").splitlines():
             line = raw.strip()
             if line and not line.startswith("c"):
+                _look(deadline, len(lines))
                 lines.append(line)
                 if limit is not None and len(lines) > limit:
                     break
         return lines
-    return _binary(data, limit)
+    return _binary(data, limit, deadline)
 
 
-def _binary(data: bytes, limit: int | None) -> list[str]:
+def _binary(data: bytes, limit: int | None, deadline: float | None) -> list[str]:
     lines: list[str] = []
     i, n = 0, len(data)
     while i < n and (limit is None or len(lines) <= limit):
+        _look(deadline, len(lines))
         mode = data[i]
         if mode not in (0x61, 0x64):
             raise DratError(f"byte {i} of the binary DRAT proof is {mode:#x}, not 'a' or 'd'")

@@ -626,6 +626,7 @@ def _circuits(g: _Graph, method: Method = "auto", deadline: float | None = None,
             raise Stopped(0, 0, False)
 
     try:
+        tick()  # the reduction's first tick comes after its lists are made: a second
         reduced = reduce_series(g.n, g.arcs, g.links, g.loops, tick)
     except KeyboardInterrupt:
         raise Stopped(0, 0, True) from None
@@ -682,7 +683,7 @@ def exact_count(puzzle: Puzzle, time_limit: float | None = None, *,
     t0 = time.perf_counter()
     deadline = None if time_limit is None else time.monotonic() + time_limit
     g = _Graph.of(puzzle)
-    per = {puzzle.nodes[s]: 0 for s in puzzle.start_nodes()}
+    per = dict.fromkeys(map(puzzle.nodes.__getitem__, puzzle.start_nodes()), 0)
     odd = [v for v in range(g.n) if g.degree[v] % 2]
     method = ("trivial" if puzzle.num_edges == 0 else _method(puzzle) if not odd else
               _method(puzzle) + "+virtual-edge" if len(odd) == 2 and not puzzle.closed
@@ -697,8 +698,8 @@ def exact_count(puzzle: Puzzle, time_limit: float | None = None, *,
         stopped = TooBig("the exact count ran out of memory building its matrices")
     except KeyboardInterrupt:  # outside a sum: what ``per`` holds is whole
         stopped = Stopped(0, 0, interrupted=True)
-    none = StartCounts(0)  # shared by the starts of no walk (a path: all but two)
-    rows = {name: StartCounts(count) if count else none for name, count in per.items()}
+    rows = dict.fromkeys(per, StartCounts(0))  # one row shared by the starts of no walk
+    rows.update({name: StartCounts(count) for name, count in per.items() if count})
     stats: dict[str, object] = {"time_s": time.perf_counter() - t0}
     if stopped is None:
         return CountResult(backend=BACKEND, solutions=sum(per.values()), method=method,

@@ -73,8 +73,8 @@ class _Chains:
         self.one_way = [True] * len(arcs) + [False] * len(links)
         both = ends.T.reshape(-1)  # every tail, then every head
         degree = np.bincount(both, minlength=n)
-        self.edges = (np.argsort(both, kind="stable") % max(1, len(ends))).tolist()
-        self.first = np.concatenate(([0], np.cumsum(degree))).tolist()
+        self.edges: list[int] = (np.argsort(both, kind="stable") % max(1, len(ends))).tolist()
+        self.first: list[int] = np.concatenate(([0], np.cumsum(degree))).tolist()
         self.inner = ((degree == 2) & (np.asarray(loops, dtype=np.int64) == 0)).tolist()
         self.walked = bytearray(len(ends))
         self.tick, self.steps = tick, 0

@@ -263,7 +263,7 @@ def _runs(args: argparse.Namespace, specs: list[str], backends: list[str],
           unavailable: dict[str, str] | Callable[[list[str]], dict[str, str]],
           on_row: Callable[[list[Row]], None] | None) -> Comparison | Campaign:
     """The runs: a campaign (``--db``, ``--cluster``, ...) or a plain comparison."""
-    limits = limits_from(args)
+    limits = limits_from(args, per_run=True)
     if callable(unavailable):
         from trailkit.solvers.frontends.cli.campaign_runs import run_into_db
 

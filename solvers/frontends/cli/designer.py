@@ -29,6 +29,7 @@ from trailkit.solvers.frontends.cli.options import (
     add_out,
     add_spec,
     command_s,
+    command_time_left,
     examples,
     positive_float,
 )
@@ -68,7 +69,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     puzzle = load_spec(args.spec)
     use_names(puzzle)
     folder = _out_folder(puzzle, args) if args.out else None
-    result = inspect_puzzle(puzzle, Limits(time_limit=args.time_limit))
+    result = inspect_puzzle(puzzle, Limits(time_limit=command_time_left(args.time_limit)))
     result = replace(result, time_s=command_s())  # the command's wall time, as printed
     text, data = inspect_said(puzzle, result, args.spec)
     written = _write_files(puzzle, result, args) \

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     BACKEND_HELP: str
 
 __all__ = ["BACKEND_HELP", "Exit", "Parser", "add_json", "add_limits", "add_out",
-           "add_precheck", "add_spec", "examples", "exit_for",
+           "add_precheck", "add_spec", "command_time_left", "examples", "exit_for",
            "limits_from", "positive_float", "positive_int"]
 
 
@@ -194,12 +194,25 @@ def command_s() -> float:
     return time.monotonic() - _STARTED
 
 
-def limits_from(args: argparse.Namespace) -> Limits:
-    """The one place the command line turns options into :class:`Limits`."""
+def command_time_left(time_limit: float | None) -> float | None:
+    """What is left now of a ``--time-limit`` that runs from the command's start (the
+    clock of :func:`command_s`: start-up and reading the spec count; CONTRACT 1.4 §7),
+    zero when it is spent; ``None``: no limit."""
+    return None if time_limit is None else max(0.0, time_limit - command_s())
+
+
+def limits_from(args: argparse.Namespace, *, per_run: bool = False) -> Limits:
+    """The one place the command line turns options into :class:`Limits`.
+
+    ``--time-limit`` bounds the command from its start (start-up and reading the spec
+    included, the clock of :func:`command_s`): what is left of it now is the limit
+    given on. ``per_run``: the limit is each run's own, whole (compare's
+    runs, each in its worker with its own clock)."""
     from trailkit.models.errors import TrailkitError
     from trailkit.solvers.backends.base import Limits
 
     if args.memory_limit < 0:
         raise TrailkitError("--memory-limit must be a number of MB, or 0 for none")
-    return Limits(time_limit=args.time_limit, work_limit=args.work_limit,
+    time_limit = args.time_limit if per_run else command_time_left(args.time_limit)
+    return Limits(time_limit=time_limit, work_limit=args.work_limit,
                   workers=args.workers, seed=args.seed, memory_mb=args.memory_limit or None)
