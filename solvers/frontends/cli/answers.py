@@ -223,7 +223,7 @@ def _progress_printer(puzzle: Puzzle, args: argparse.Namespace
 
 
 def cmd_prove(args: argparse.Namespace) -> int:
-    from trailkit.solvers.frontends.presenter.proofs import prove_json, prove_text
+    from trailkit.solvers.frontends.presenter.proofs import claims_instead, prove_json, prove_text
     from trailkit.solvers.pipeline.proving import prove
 
     puzzle = load_spec(args.spec)
@@ -251,8 +251,10 @@ def cmd_prove(args: argparse.Namespace) -> int:
     if args.json:
         output.emit_json(prove_json(proof, args.spec, args.out))
     else:
+        instead = claims_instead(puzzle) if proof.status is Status.SOLVED else []
         say(prove_text(proof, args.out if written else None,
-                       written[0] if len(written) > 1 else None, list(targets.values())))
+                       written[0] if len(written) > 1 else None, list(targets.values()),
+                       instead))
     return {Status.SOLVED: Exit.OK, Status.UNSOLVABLE: Exit.UNSOLVABLE}.get(
         proof.status, Exit.UNKNOWN)
 

@@ -9,12 +9,14 @@ from typing import TYPE_CHECKING, Any
 
 from trailkit.models.answer import Status
 from trailkit.models.support.words import plural
+from trailkit.solvers.pipeline.claim_rules import claims_that_apply
 
 if TYPE_CHECKING:
+    from trailkit.models.puzzle import Puzzle
     from trailkit.solvers.pipeline.proving import CertificateCheck, Proof
 
-__all__ = ["CHECK_FORMAT", "PROVE_FORMAT", "check_json", "check_text", "prove_json",
-           "prove_text"]
+__all__ = ["CHECK_FORMAT", "PROVE_FORMAT", "check_json", "check_text", "claims_instead",
+           "prove_json", "prove_text"]
 
 PROVE_FORMAT = "trailkit-prove/1"
 CHECK_FORMAT = "trailkit-check/1"
@@ -29,14 +31,23 @@ def prove_json(proof: Proof, spec: str | None, out: str | None = None) -> dict[s
             "out": out if proof.document is not None else None}
 
 
+def claims_instead(puzzle: Puzzle) -> list[str]:
+    """What can be proven of a puzzle that has a walk, in place of ``unsolvable``: the
+    claims that apply to it but ``unsolvable`` and ``minimal-core`` (both need no walk)."""
+    return [c for c in claims_that_apply(puzzle) if c not in ("unsolvable", "minimal-core")]
+
+
 def prove_text(proof: Proof, out: str | None = None, side: Path | None = None,
-               proof_files: Sequence[Path] = ()) -> str:
-    """What was proved, for people: a solvable puzzle needs no proof, an unsolvable one
-    is said with its checked certificate (and the files written: the certificate ``out``
-    with its proof's ``side`` file, and the ``proof_files`` for outside checkers)."""
+               proof_files: Sequence[Path] = (), instead: Sequence[str] = ()) -> str:
+    """What was proved, for people: a solvable puzzle needs no proof (the claims
+    ``instead`` can be proven of it: :func:`claims_instead`), an unsolvable one is said
+    with its checked certificate (and the files written: the certificate ``out`` with its
+    proof's ``side`` file, and the ``proof_files`` for outside checkers)."""
     if proof.status is Status.SOLVED:
-        return (f"solvable: a verified walk of {plural(proof.length or 0, 'step')} exists, "
+        said = (f"solvable: a verified walk of {plural(proof.length or 0, 'step')} exists, "
                 "so there is nothing to prove (trailkit solve shows it)")
+        return said + (f"\nwhat can be proven of it instead: {', '.join(instead)}"
+                       if instead else "")
     if proof.certificate is None:
         return proof.reason if proof.reason.startswith("unsolvable") else \
             f"unknown: {proof.reason}"

@@ -38,7 +38,7 @@ from trailkit.solvers.frontends.presenter.claim_words import (
     proved_claim_text,
 )
 from trailkit.solvers.frontends.presenter.plain import plain_json
-from trailkit.solvers.frontends.presenter.proofs import prove_json, prove_text
+from trailkit.solvers.frontends.presenter.proofs import claims_instead, prove_json, prove_text
 from trailkit.solvers.frontends.presenter.repairs import (
     change_words,
     explain_json,
@@ -154,7 +154,6 @@ def _prove(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
     puzzle drawn with the unsolvability certificate where one was the answer. A
     solvable puzzle asked to be proven unsolvable gets the claims that do apply to it
     (``next_claim``: the first, for the page's picker)."""
-    from trailkit.solvers.pipeline.claim_rules import claims_that_apply
     from trailkit.solvers.pipeline.proving import prove
     from trailkit.solvers.tools.drawing import draw_svg
     from trailkit.solvers.tools.repair.claim_choice import certify_claim
@@ -172,18 +171,15 @@ def _prove(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
     proof = prove(puzzle, job.backend or "sat", limits)
     svg = draw_svg(puzzle, certificate=proof.certificate, title=_title(puzzle, job)) \
         if proof.certificate is not None else None
+    others = claims_instead(puzzle) if proof.status is Status.SOLVED else []
     out: dict[str, Any] = {
-        "status": proof.status.value, "claim": job.claim, "text": prove_text(proof),
+        "status": proof.status.value, "claim": job.claim,
+        "text": prove_text(proof, instead=others),
         "answer": prove_json(proof, job.source),
         "certificate": None if proof.certificate is None else proof.certificate.kind,
         "svg": svg}
     if proof.status is Status.SOLVED:
-        others = [c for c in claims_that_apply(puzzle) if c not in ("unsolvable",
-                                                                      "minimal-core")]
         out["next_claim"] = others[0] if others else None
-        if others:
-            out["text"] += (f"\nwhat can be proven of it instead: {', '.join(others)} "
-                            "(choose the claim beside Prove)")
     return out
 
 
