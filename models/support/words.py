@@ -51,9 +51,10 @@ def number(n: int, *, at_least: bool = False) -> str:
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:
-    """``1 step``, ``2 steps``, ``1,024 steps``: a count with its noun (a number of
-    more than :data:`WRITTEN_DIGITS` digits as :func:`number` writes it)."""
-    return f"{number(n)} {one if n == 1 else (many or one + 's')}"
+    """``1 step``, ``2 steps``, ``1,024 steps``: a count with its noun, every digit
+    written (a checker's message compares numbers that may differ in the last digit;
+    :func:`number` is for a count shown to a reader, where 300 digits say nothing)."""
+    return f"{n:,} {one if n == 1 else (many or one + 's')}"
 
 
 def seconds(t: float | None) -> str:
