@@ -178,9 +178,10 @@ def _k11_with_a_long_tail(path: Path, tail: int) -> Path:
 def test_a_limit_is_kept_in_wall_time_whatever_reading_took(tmp_path: Path) -> None:
     """A count of a spec that took a second or more to read ran its whole limit after
     reading it (5 s for --time-limit 3): the limit is the command's, timed around the
-    whole process. The count's sign that it starts says when reading ended (on a busy
-    machine reading alone may take the whole limit): the process ends within a second
-    of the limit, or of that sign when it came later."""
+    whole process. The count's sign that it starts says when reading ended: from then on
+    the count has what is left of the 3 s, never 3 more (the old code took 3.8 s after
+    that sign). Measured from the sign, not as "within a second of the limit", so that a
+    busy machine (stopping and printing took 1.4 s beside a busy loop) does not fail it."""
     import os
     import subprocess
     import sys
@@ -200,5 +201,5 @@ def test_a_limit_is_kept_in_wall_time_whatever_reading_took(tmp_path: Path) -> N
     wall = time.monotonic() - began
     assert run.returncode == 3
     assert "at least" in (tmp_path / "out.txt").read_text()
-    assert wall <= max(3, counting) + 1, \
+    assert wall - counting < 3, \
         f"{wall:.2f} s for --time-limit 3 (reading done at {counting:.2f} s)"
