@@ -9,7 +9,12 @@ million-edge puzzle stays small and fast) plus the rules a walk must obey:
 * ``start`` / ``end``: the node sets a walk may start and end in (``None`` = any);
 * ``closed``: the walk ends where it started, and with a colour rule the colour
   order also holds across the join (the ring could be walked round again);
-* ``objective``: any walk, a shortest one, or a longest one (at-most-once walks).
+* ``objective``: any walk, a shortest one, or a longest one (at-most-once walks);
+* the node rules: ``visit`` (how often a node may hold a position of the walk: any
+  number of times, at most once, or every node not avoided exactly once), ``via``
+  (nodes the walk must pass), ``avoid`` (nodes it must not pass) and ``at`` (a node
+  given a position, numbered from 1 at the start; a closed walk's return to its start
+  is no new position).
 
 Backends see only this form, so a new puzzle kind is a few lines of lowering in
 :mod:`trailkit.models.spec` and a new backend works for every kind.
@@ -29,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["ColourRule", "EdgeUse", "Objective", "Puzzle"]
+__all__ = ["ColourRule", "EdgeUse", "NodeVisit", "Objective", "Puzzle"]
 
 
 class EdgeUse(StrEnum):
@@ -38,6 +43,14 @@ class EdgeUse(StrEnum):
     EXACTLY_ONCE = "exactly-once"
     AT_MOST_ONCE = "at-most-once"
     ANY = "any"
+
+
+class NodeVisit(StrEnum):
+    """How often a walk may pass each node (hold one of its positions)."""
+
+    ANY = "any"
+    AT_MOST_ONCE = "at-most-once"
+    EVERY_ONCE = "every-once"  # at most once, and every node not avoided: Hamiltonian
 
 
 class Objective(StrEnum):
@@ -132,6 +145,11 @@ class Puzzle:
     expect: Mapping[str, Any] | None = None
     layout: Mapping[str, tuple[float, float]] | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
+    visit: NodeVisit = NodeVisit.ANY
+    via: frozenset[int] = frozenset()
+    avoid: frozenset[int] = frozenset()
+    at: Mapping[int, int] = field(default_factory=dict)
+    """Given positions: node index to its position (1 is the start)."""
     repair: Any = None  # the spec's repair: block (models.repair_rules.RepairRules) or None
     edge_arrays: Mapping[str, tuple[Sequence[int], np.ndarray]] = field(
         default_factory=dict, compare=False, repr=False)
@@ -159,6 +177,11 @@ class Puzzle:
         if isinstance(values, np.ndarray):
             return values.astype(np.int64, copy=False)
         return np.fromiter(values, dtype=np.int64, count=len(values))
+
+    @property
+    def has_node_rules(self) -> bool:
+        """Does any node rule (``visit``, ``via``, ``avoid``, ``at``) restrict the walk?"""
+        return bool(self.visit is not NodeVisit.ANY or self.via or self.avoid or self.at)
 
     # ------------------------------------------------------------- questions
     def node_name(self, v: int) -> str:
@@ -277,6 +300,9 @@ class Puzzle:
         start: Iterable[str] | None = None,
         end: Iterable[str] | None = None,
         first: Iterable[str] | None = None,
+        via: Iterable[str] = (),
+        avoid: Iterable[str] = (),
+        at: Mapping[str, int] | None = None,
         **rules: Any,
     ) -> Puzzle:
         """Build a puzzle from ``(u, v)`` or ``(u, v, colour)`` tuples of node names.
@@ -299,6 +325,9 @@ class Puzzle:
             end=None if end is None else frozenset(index[str(s)] for s in end),
             first=None if first is None or colours is None
             else frozenset(colours.index(c) for c in first),
+            via=frozenset(index[str(v)] for v in via),
+            avoid=frozenset(index[str(v)] for v in avoid),
+            at={index[str(v)]: int(p) for v, p in (at or {}).items()},
             **rules,
         )
 

@@ -77,6 +77,9 @@ class Backend(ABC):
     supports_failures: ClassVar[bool] = False
     #: ``prove`` makes DRUP certificates.
     supports_proof: ClassVar[bool] = False
+    #: The backend obeys the node rules (``visit``, ``via``, ``avoid``, ``at``); the
+    #: pipeline refuses a node-rule puzzle to one that does not.
+    supports_node_rules: ClassVar[bool] = False
     #: ``Limits.work_limit`` bounds the search (otherwise the option is refused).
     honours_work_limit: ClassVar[bool] = False
     #: What one unit of ``Limits.work_limit`` is for this backend, in words.

@@ -81,10 +81,14 @@ def engine_for(puzzle: Puzzle, backend: str | BackendName | Backend | None,
     """The backend to run: ``backend`` itself, the one it names, or the default.
 
     Refuses (:class:`UnsupportedPuzzle`, an input error) a work limit the backend
-    cannot honour, rather than ignoring it silently.
+    cannot honour, and a puzzle with node rules the backend does not obey, rather than
+    ignoring them silently.
     """
     engine = backend if isinstance(backend, Backend) else get_backend(
         backend or default_backend(puzzle))
+    if puzzle.has_node_rules and not engine.supports_node_rules:
+        raise UnsupportedPuzzle(f"the {engine.name} backend does not handle node rules "
+                                "(visit, via, avoid, at) yet; use another backend")
     if limits.work_limit is not None and not engine.honours_work_limit:
         raise UnsupportedPuzzle(f"the {engine.name} backend has no work limit; use "
                                 "--time-limit instead")
