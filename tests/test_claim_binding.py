@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 from oracles import tiny_puzzles
 
-from trailkit.models.checking.formulas import encodings
+from trailkit.models.formulas.formulas import encodings
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import load_spec
 from trailkit.solvers.frontends.cli import main
@@ -132,7 +132,7 @@ def _count_sets_certificate(puzzle: Puzzle) -> dict[str, Any]:
     """A ``change-sets`` certificate claiming 2 changes for the star (its fewest is 1):
     every single change's "refutation" a certificate that holds for that puzzle, a
     best-formula count where the change makes it solvable."""
-    from trailkit.models.checking.repair_changes import allowed_changes, applied
+    from trailkit.models.formulas.repair_changes import allowed_changes, applied
     from trailkit.solvers.pipeline.proving import prove
     from trailkit.solvers.pipeline.refuted_claims import count_claim
     from trailkit.solvers.pipeline.solving import solve

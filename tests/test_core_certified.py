@@ -194,8 +194,8 @@ def _edited(document: dict[str, Any], edit: Any) -> dict[str, Any]:
 def _other_core(body: dict[str, Any]) -> None:
     """The core list changed to edge 0 alone, its stored formula made to match (what a
     forger would do): the proof must be checked against the formula of *that* list."""
-    from trailkit.models.checking.core_formula import core_formula
     from trailkit.models.checking.drup import cnf_sha256, cnf_text
+    from trailkit.models.formulas.core_formula import core_formula
 
     puzzle = load_spec_text(TWO_REDS)
     formula = core_formula(puzzle, {"core": [0]})

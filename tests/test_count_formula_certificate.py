@@ -227,7 +227,7 @@ def test_a_long_path_is_counted_and_its_certificate_refused_at_once(
 
 def test_counting_the_classes_looks_at_the_clock() -> None:
     """The classes' dynamic programme stops at its deadline."""
-    from trailkit.models.checking.euler_orientations import orientation_classes
+    from trailkit.models.formulas.euler_orientations import orientation_classes
 
     n = 30  # a ring: every node needs one of its two edges out
     pairs = [(i, i + 1, 1) for i in range(n - 1)] + [(0, n - 1, 1)]

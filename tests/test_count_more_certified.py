@@ -30,8 +30,8 @@ from outside_tools import tool
 from trailkit.models.answer import Certificate, Walk
 from trailkit.models.checking.certificates import verdict
 from trailkit.models.checking.drup import CERTIFICATE_FORMAT, cnf_sha256, cnf_text
-from trailkit.models.checking.formulas import rebuild
 from trailkit.models.checking.verify import verify
+from trailkit.models.formulas.formulas import rebuild
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.spec import load_spec_text
 from trailkit.solvers.backends.registry import backend_names

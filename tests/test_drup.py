@@ -16,7 +16,7 @@ from pysat.solvers import Solver
 from trailkit.models.answer import Certificate, Status
 from trailkit.models.checking.certificates import check_certificate
 from trailkit.models.checking.drup import check_drup
-from trailkit.models.checking.position_encoding import encode
+from trailkit.models.formulas.position_encoding import encode
 from trailkit.models.puzzle import ColourRule, EdgeUse, Puzzle
 from trailkit.solvers.backends.sat import SatBackend
 

@@ -3,7 +3,7 @@
 Where the change sets to refute one by one are too many (past
 :data:`~trailkit.models.checking.change_sets.SET_LIMIT`), the maker
 (:mod:`trailkit.solvers.tools.repair.fewest_formula`) refutes ``repair-fewer-v1`` once,
-and the independent checker (:mod:`trailkit.models.checking.repair_formula`) rebuilds it
+and the independent checker (:mod:`trailkit.models.formulas.repair_formula`) rebuilds it
 from the spec's ``repair:`` rules. Here: the double-nine set (5 changes over 45
 candidates, 164,221 sets), small specs with the set limit forced to 0, nearby specs where
 fewer changes do, edited certificates, the outside checker drat-trim, a formula too big
@@ -31,7 +31,7 @@ from pysat.solvers import Solver
 from trailkit.models.answer import Certificate
 from trailkit.models.checking.certificates import verdict
 from trailkit.models.checking.drup import cnf_sha256, cnf_text
-from trailkit.models.checking.repair_formula import repair_clauses, repair_formula
+from trailkit.models.formulas.repair_formula import repair_clauses, repair_formula
 from trailkit.models.puzzle import EdgeUse
 from trailkit.models.repair_rules import RepairRules
 from trailkit.models.spec import load_spec
@@ -289,7 +289,7 @@ def test_recolouring_protecting_and_candidate_lists_match_the_sets_applied(
 
     from oracles import expected_walk
 
-    from trailkit.models.checking.repair_changes import allowed_changes, applied
+    from trailkit.models.formulas.repair_changes import allowed_changes, applied
     from trailkit.models.repair_rules import CandidateEdge
 
     use = data.draw(st.sampled_from(list(EdgeUse)))
@@ -326,14 +326,14 @@ def test_recolouring_protecting_and_candidate_lists_match_the_sets_applied(
 def test_the_balance_clauses_of_two_alternating_colours_lose_no_repair(
         data: st.DataObject) -> None:
     """Closed walks whose two colours alternate, every edge once (where the balance
-    clauses of :mod:`trailkit.models.checking.repair_balance` join the formula): a model
+    clauses of :mod:`trailkit.models.formulas.repair_balance` join the formula): a model
     exactly when brute force repairs with at most f changes, recolouring included."""
     from itertools import combinations
 
     from oracles import expected_walk
 
-    from trailkit.models.checking.repair_balance import alternating_colours
-    from trailkit.models.checking.repair_changes import allowed_changes, applied
+    from trailkit.models.formulas.repair_balance import alternating_colours
+    from trailkit.models.formulas.repair_changes import allowed_changes, applied
     from trailkit.models.puzzle import ColourRule
 
     p = data.draw(walk_puzzles(EdgeUse.EXACTLY_ONCE, max_nodes=4, max_edges=4, closed=True))

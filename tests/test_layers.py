@@ -199,8 +199,11 @@ def test_no_two_modules_share_a_name() -> None:
     assert not {k: v for k, v in seen.items() if len(v) > 1}
 
 
-#: What the trusted base (``models/checking/``) may import from outside its folder: what a
-#: puzzle and an answer are, the compiling decorator and the words of counts.
+#: The trusted base: the checkers (``models/checking/``) and the formulas they re-derive
+#: from a puzzle (``models/formulas/``).
+TRUSTED_FOLDERS = ("trailkit.models.checking", "trailkit.models.formulas")
+#: What the trusted base may import from outside its two folders: what a puzzle and an
+#: answer are, the compiling decorator and the words of counts.
 TRUSTED_BESIDE = {"trailkit.models.puzzle", "trailkit.models.answer",
                   "trailkit.models.support.jit", "trailkit.models.support.words"}
 
@@ -219,12 +222,36 @@ def _reached_from(prefix: str) -> set[str]:
     return seen
 
 
-def test_the_trusted_base_is_its_folder() -> None:
-    """What a certificate check trusts is ``models/checking/`` and the few modules of
-    :data:`TRUSTED_BESIDE`: following every import from the folder finds nothing else."""
-    outside = _reached_from("trailkit.models.checking") - TRUSTED_BESIDE
-    outside = {m for m in outside if not m.startswith("trailkit.models.checking")}
+def test_the_trusted_base_is_its_folders() -> None:
+    """What a certificate check trusts is ``models/checking/``, ``models/formulas/`` and
+    the few modules of :data:`TRUSTED_BESIDE`: following every import from the two
+    folders finds nothing else."""
+    reached = _reached_from(TRUSTED_FOLDERS[0]) | _reached_from(TRUSTED_FOLDERS[1])
+    outside = {m for m in reached - TRUSTED_BESIDE if not m.startswith(TRUSTED_FOLDERS)}
     assert not outside, f"the checkers now also trust {sorted(outside)}"
+
+
+#: The one checker a formula may call: a formula that lists walks has each verified.
+FORMULAS_MAY_CALL = {"trailkit.models.checking.verify"}
+
+
+def test_formulas_sit_below_the_checkers() -> None:
+    """A formula is re-derived by the checkers and built by the backends; it calls no
+    checker but the verifier (checkers import formulas, not the other way round)."""
+    called = {imported for importer, imported, _ in arrows()
+              if importer.startswith(TRUSTED_FOLDERS[1] + ".")
+              and imported.startswith(TRUSTED_FOLDERS[0] + ".")}
+    assert called <= FORMULAS_MAY_CALL, f"formulas call checkers {sorted(called)}"
+
+
+def test_the_checkers_folder_reads_in_one_sitting() -> None:
+    """The checkers' folder stays small enough to read: at most 5,000 lines."""
+    folder = ROOT / "models" / "checking"
+    lines = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in folder.glob("*.py"))
+    assert lines <= CHECKERS_MAX_LINES, f"models/checking/ has {lines} lines"
+
+
+CHECKERS_MAX_LINES = 5_000
 
 
 def test_the_layout_page_names_every_unit_and_the_trusted_base() -> None:
@@ -236,8 +263,10 @@ def test_the_layout_page_names_every_unit_and_the_trusted_base() -> None:
                if f"`{u.removeprefix('trailkit.')}`" not in page]
     assert not missing, f"docs/layout.md's table lacks {missing}"
     trusts = page.split("### What a certificate check trusts", 1)[1].split("\n## ", 1)[0]
-    seen = _reached_from("trailkit.models.checking") | _reached_from("trailkit.models.spec")
-    named = {f"{parts[0]}/" if parts[0] in ("checking", "spec") else "/".join(parts) + ".py"
+    seen = (_reached_from("trailkit.models.checking") | _reached_from("trailkit.models.spec")
+            | _reached_from("trailkit.models.formulas"))
+    named = {f"{parts[0]}/" if parts[0] in ("checking", "spec", "formulas")
+             else "/".join(parts) + ".py"
              for parts in (m.split(".")[2:] for m in seen)}
     absent = sorted(n for n in named if f"`{n}`" not in trusts)
     assert not absent, f"the trusted base on docs/layout.md lacks {absent}"

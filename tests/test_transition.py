@@ -15,11 +15,11 @@ from pysat.solvers import Solver
 
 from trailkit.models.answer import Certificate, Status, Walk
 from trailkit.models.checking.certificates import check_certificate
-from trailkit.models.checking.lazy_clauses import certified_formula, check_cut, cut_clause
-from trailkit.models.checking.transition_encoding import encode_transitions
 from trailkit.models.checking.verify import verify
 from trailkit.models.encodings.drup_certificate import make_certificate
 from trailkit.models.errors import BackendUnavailable
+from trailkit.models.formulas.lazy_clauses import certified_formula, check_cut, cut_clause
+from trailkit.models.formulas.transition_encoding import encode_transitions
 from trailkit.models.puzzle import ColourRule, EdgeUse, Puzzle
 from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.backends.registry import BackendName, get_backend

@@ -15,7 +15,7 @@ from pysat.solvers import Solver
 
 from trailkit.models.answer import Certificate
 from trailkit.models.checking.certificates import check_certificate
-from trailkit.models.checking.walk_formula import encode_walks, walk_formula
+from trailkit.models.formulas.walk_formula import encode_walks, walk_formula
 from trailkit.models.puzzle import ColourRule, EdgeUse, Puzzle
 from trailkit.solvers.backends.sat import SatBackend
 

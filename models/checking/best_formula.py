@@ -50,8 +50,8 @@ from typing import Any
 import numpy as np
 
 from trailkit.models.checking.check_words import Verdict
-from trailkit.models.checking.euler_orientations import Graph, orientation_classes
-from trailkit.models.checking.modular_determinants import (
+from trailkit.models.formulas.euler_orientations import Graph, orientation_classes
+from trailkit.models.formulas.modular_determinants import (
     determinants_mod,
     nearest_by_crt,
     primes_over,

@@ -15,7 +15,7 @@ with its walk (``k`` = 0: no set, and the puzzle's own walk)::
 
 (``CHANGE``: the contract's change object.) The checker trusts none of it. It derives
 the allowed changes from the rules itself, sharing no code with the repair search
-(:mod:`trailkit.models.checking.repair_changes`). It lists every set of fewer than ``k``
+(:mod:`trailkit.models.formulas.repair_changes`). It lists every set of fewer than ``k``
 of them touching distinct existing edges, applies each to the puzzle itself and has that
 set's certificate checked by the checker of its kind; the repair is applied alike, its
 walk verified.
@@ -33,7 +33,7 @@ from trailkit.models.answer import Certificate
 from trailkit.models.checking.certificates import verdict
 from trailkit.models.checking.check_words import Verdict
 from trailkit.models.checking.claim_table import proven
-from trailkit.models.checking.repair_changes import (
+from trailkit.models.formulas.repair_changes import (
     Key,
     allowed_changes,
     applied,

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from trailkit.models.checking.certified import CertifiedFormula
+from trailkit.models.formulas.certified import CertifiedFormula
 from trailkit.models.support.words import listing, plural
 
 __all__ = ["Verdict", "alternation", "closed_set", "count", "disconnected", "endpoints",

@@ -178,7 +178,7 @@ def _blocked(puzzle: Puzzle, data: Mapping[str, Any]) -> _Facts:
 
 
 def _longer(puzzle: Puzzle, data: Mapping[str, Any]) -> _Facts:
-    from trailkit.models.checking.blocked_walks import empty_walks
+    from trailkit.models.formulas.blocked_walks import empty_walks
 
     length = int(data["length"])
     if length:

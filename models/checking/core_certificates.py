@@ -21,7 +21,7 @@ puzzle's arrays, never the code that found the core:
 * :func:`core_verdict`: a whole ``core`` certificate (claim ``minimal-core``): the core
   (edge ids), the argument that no walk uses all of it (``odd-nodes``, or a DRUP or LRAT
   refutation of the ``walk-core-v1`` formula that
-  :mod:`trailkit.models.checking.core_formula` derives from the spec and *this* core's
+  :mod:`trailkit.models.formulas.core_formula` derives from the spec and *this* core's
   edge list, so a proof made for another core or another spec is rejected), and one
   witness walk per member.
 
@@ -38,11 +38,11 @@ from dataclasses import replace
 from typing import Any
 
 from trailkit.models.answer import Certificate, Walk
-from trailkit.models.checking.blocked_walks import read_walk
 from trailkit.models.checking.certificates import _named_nodes
 from trailkit.models.checking.check_words import Verdict
-from trailkit.models.checking.core_formula import CORE, core_puzzle, read_core
 from trailkit.models.checking.verify import verify
+from trailkit.models.formulas.blocked_walks import read_walk
+from trailkit.models.formulas.core_formula import CORE, core_puzzle, read_core
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.support.words import listing, plural
 

@@ -458,7 +458,7 @@ def check_drup_certificate(puzzle: Puzzle, certificate: Certificate, *,
     :func:`drup_verdict`'s problems.
 
     The data must carry ``format``, ``encoding`` with the parameters that encoding
-    needs (:func:`trailkit.models.checking.formulas.rebuild`: ``cardinality``, ``length`` and
+    needs (:func:`trailkit.models.formulas.formulas.rebuild`: ``cardinality``, ``length`` and
     ``symmetry`` for ``position-v1``; ``cardinality`` for ``walk-v1``; ``cuts`` for
     ``transition-v1``), ``cnf_sha256`` and ``proof`` (a list of lines, one text as
     ``str`` or ``bytes``, or the path of a side file);
@@ -486,8 +486,8 @@ def drup_verdict(puzzle: Puzzle, certificate: Certificate, *,
 def _check_drup_data(puzzle: Puzzle, data: Mapping[str, Any], time_limit: float | None,
                      progress: Progress | None) -> Verdict:
     # The formula's trusted definition; the checking algorithm above uses none of it.
-    from trailkit.models.checking.formulas import rebuild
     from trailkit.models.checking.stored_formula import formula_problems
+    from trailkit.models.formulas.formulas import rebuild
 
     if data.get("format") != CERTIFICATE_FORMAT:
         return Verdict([f"unknown drup certificate format {data.get('format')!r} "

@@ -237,12 +237,12 @@ def lrat_verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
     (:func:`trailkit.models.checking.check_words.refutation`).
 
     The formula is rebuilt from ``puzzle`` with the encoding and parameters ``data`` names
-    (:func:`trailkit.models.checking.formulas.rebuild`, the formula's trusted definition), and the
+    (:func:`trailkit.models.formulas.formulas.rebuild`, the formula's trusted definition), and the
     formula the certificate stores (``cnf``, ``cnf_sha256``) must be that one
     (:func:`trailkit.models.checking.stored_formula.formula_problems`); then the proof (lines, a
     text, bytes or a side file's path) is checked against it."""
-    from trailkit.models.checking.formulas import rebuild
     from trailkit.models.checking.stored_formula import formula_problems
+    from trailkit.models.formulas.formulas import rebuild
 
     if data.get("format") != "trailkit-drup/1":
         return Verdict([f"unknown drup certificate format {data.get('format')!r} (expected "

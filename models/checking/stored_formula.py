@@ -4,13 +4,13 @@ A ``drup`` certificate (a DRUP or an LRAT proof) stores the formula its proof re
 ``cnf``, the canonical DIMACS text (a ``p cnf`` line, then one clause a line), with
 ``cnf_sha256``, ``num_vars`` and ``num_clauses``. The checkers never trust that copy: they
 check the proof against the formula re-derived from the spec
-(:func:`trailkit.models.checking.formulas.rebuild`). But a certificate is also a document that
+(:func:`trailkit.models.formulas.formulas.rebuild`). But a certificate is also a document that
 others read (``prove --proof-dir`` writes its formula for drat-trim and cake_lpr), so it
 must not carry a formula other than the one certified: :func:`formula_problems` compares
 every stored part with the re-derived formula and names the first difference (which
 clause, or which field). Soundness never depends on it; honesty does.
 
->>> from trailkit.models.checking.certified import CertifiedFormula
+>>> from trailkit.models.formulas.certified import CertifiedFormula
 >>> f = CertifiedFormula("walk-v1", {}, [[1, 2], [-1], [-2]], 2, "no walk")
 >>> text = "p cnf 2 3\\n1 2 0\\n-1 0\\n-2 0\\n"
 >>> data = {"cnf": text, "cnf_sha256": canonical_sha256(2, f.clauses)}
@@ -27,7 +27,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from itertools import zip_longest
 from typing import Any
 
-from trailkit.models.checking.certified import CertifiedFormula
+from trailkit.models.formulas.certified import CertifiedFormula
 
 __all__ = ["canonical_lines", "canonical_sha256", "formula_problems"]
 

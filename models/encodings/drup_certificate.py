@@ -22,7 +22,7 @@ from trailkit.models.checking.drup import (
     cnf_sha256,
     cnf_text,
 )
-from trailkit.models.checking.formulas import CertifiedFormula
+from trailkit.models.formulas.formulas import CertifiedFormula
 from trailkit.models.puzzle import Puzzle
 
 __all__ = ["MAX_PROOF_LINES", "make_certificate"]

@@ -13,7 +13,7 @@ The clause lines of ``formula.cnf`` are exactly the certificate's canonical ``cn
 gives the hash the comments name, and clause ids in the LRAT file count the clause lines
 from 1. For the transition encodings the last clauses are the cut clauses the solver
 added: the comments say which, and that their justification is checked by trailkit's
-cut checker (:mod:`trailkit.models.checking.lazy_clauses`), not by drat-trim.
+cut checker (:mod:`trailkit.models.formulas.lazy_clauses`), not by drat-trim.
 """
 
 from __future__ import annotations
@@ -156,7 +156,7 @@ def lrat_file(puzzle: Puzzle, data: Mapping[str, Any]) -> str:
     DRUP checker (:func:`trailkit.models.checking.drup.drup_to_lrat`) against the formula
     rebuilt from ``puzzle``; raises :class:`VerificationFailure` if the proof fails."""
     from trailkit.models.checking.drup import drup_to_lrat
-    from trailkit.models.checking.formulas import rebuild
+    from trailkit.models.formulas.formulas import rebuild
 
     formula = rebuild(puzzle, data)
     if isinstance(formula, list):

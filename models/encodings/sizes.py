@@ -10,7 +10,7 @@ the same meeting pairs as the position encoding).
 
 SAT encodings (measured against the built formulas: the position encoding's within
 about 15% on random Eulerian multigraphs, the transition encoding's an upper bound,
-1.0 to 2.4 times); :meth:`~trailkit.models.checking.certified.Size.megabytes` turns them into
+1.0 to 2.4 times); :meth:`~trailkit.models.formulas.certified.Size.megabytes` turns them into
 memory:
 
 * position encoding: ``L`` steps × the oriented edges, and per step the pairs of
@@ -30,7 +30,7 @@ budget (``max_memory_in_mb``), so it stops rather than grows past it while it se
 
 from __future__ import annotations
 
-from trailkit.models.checking.certified import Size
+from trailkit.models.formulas.certified import Size
 from trailkit.models.puzzle import EdgeUse, Puzzle
 
 __all__ = ["BYTES_PER_ARC", "EXPORT_HINT", "budget_problem", "circuit_arcs", "circuit_problem",
@@ -56,7 +56,7 @@ def meeting_steps(puzzle: Puzzle) -> tuple[int, int]:
 def transition_size(puzzle: Puzzle) -> Size:
     """The size of the transition encoding (transition-v2), without building it (imported
     when asked: the encoding's module loads python-sat, which CP-SAT never needs)."""
-    from trailkit.models.checking.transition_encoding import estimate
+    from trailkit.models.formulas.transition_encoding import estimate
 
     return estimate(puzzle)
 

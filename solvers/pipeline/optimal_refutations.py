@@ -1,7 +1,7 @@
 """The best walk, proven by refutation: the claims shortest and unique under an objective.
 
 The maker side of ``walk-shorter-v1``, ``walk-as-short-v1`` and ``walk-as-long-v1``
-(:mod:`trailkit.models.checking.optimal_walks`). ``layers`` certificates
+(:mod:`trailkit.models.formulas.optimal_walks`). ``layers`` certificates
 (:mod:`trailkit.solvers.pipeline.claims`) ignore which edges a walk has used, so they
 cannot certify a once-only walk that is longer than a walk reusing an edge would be, nor
 a closed walk (of any edge rule); these refutations can. The SAT backend refutes "a walk
@@ -28,12 +28,12 @@ and checks the proof. A model is a walk the claim did not expect: a second walk 
 from __future__ import annotations
 
 from trailkit.models.answer import Claim, Walk
-from trailkit.models.checking.blocked_walks import longer_formula, walk_json
-from trailkit.models.checking.optimal_walks import AS_LONG, AS_SHORT, SHORTER, optimal_formula
-from trailkit.models.checking.position_encoding import DEFAULT_CARDINALITY
 from trailkit.models.checking.verify import verify
 from trailkit.models.encodings.drup_certificate import make_certificate
 from trailkit.models.errors import VerificationFailure
+from trailkit.models.formulas.blocked_walks import longer_formula, walk_json
+from trailkit.models.formulas.optimal_walks import AS_LONG, AS_SHORT, SHORTER, optimal_formula
+from trailkit.models.formulas.position_encoding import DEFAULT_CARDINALITY
 from trailkit.models.puzzle import Objective, Puzzle
 from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Limits

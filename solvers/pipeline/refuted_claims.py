@@ -1,7 +1,7 @@
 """Claims about every walk of a once-only puzzle, proven by refutation: count, unique, longest.
 
 The maker side of the ``walk-blocked-v1`` and ``walk-longer-v1`` formulas
-(:mod:`trailkit.models.checking.blocked_walks`). The SAT backend finds the walks one by
+(:mod:`trailkit.models.formulas.blocked_walks`). The SAT backend finds the walks one by
 one, blocking each, until the ``walk-v1`` formula with every walk blocked is refuted
 (:func:`~trailkit.solvers.backends.sat.walk_proof.enumerate_walks`); the certificate is
 the walks and the DRUP proof. The independent checker re-derives the formula from the
@@ -28,15 +28,15 @@ so the refutation proves both L and the count.
 from __future__ import annotations
 
 from trailkit.models.answer import Certificate, Claim, Status, Walk
-from trailkit.models.checking.blocked_walks import blocked_formula, longer_formula, walk_json
 from trailkit.models.checking.certificates import verdict
-from trailkit.models.checking.certified import CertifiedFormula
-from trailkit.models.checking.optimal_walks import AS_LONG, AS_SHORT, optimal_formula
 from trailkit.models.checking.verify import verify
-from trailkit.models.checking.walk_formula import walk_horizon
 from trailkit.models.encodings.drup_certificate import make_certificate
 from trailkit.models.encodings.sizes import budget_problem, position_size
 from trailkit.models.errors import VerificationFailure
+from trailkit.models.formulas.blocked_walks import blocked_formula, longer_formula, walk_json
+from trailkit.models.formulas.certified import CertifiedFormula
+from trailkit.models.formulas.optimal_walks import AS_LONG, AS_SHORT, optimal_formula
+from trailkit.models.formulas.walk_formula import walk_horizon
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Limits

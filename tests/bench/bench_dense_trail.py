@@ -22,7 +22,7 @@ targets for plain ``sat`` are checked at the end: 1,000 edges on 32 nodes under 
 ``--proofs`` also refutes, in this process, closed mixed multigraphs whose two halves
 no orientation can balance (:func:`hidden_cut`: no structural certificate applies, the
 SAT solver must count) with ``sat/transition``, once with the bundle order clauses of
-:mod:`trailkit.models.checking.parallel_edges` and once without them, and prints the times and
+:mod:`trailkit.models.formulas.parallel_edges` and once without them, and prints the times and
 DRUP proof sizes side by side.
 """
 
@@ -155,7 +155,7 @@ def hidden_cut(k: int, one_way: int, inside: int, seed: int) -> Puzzle:
 
 def proofs(time_limit: float) -> None:
     """The hidden-cut refutations with and without the order clauses (see above)."""
-    from trailkit.models.checking import transition_encoding
+    from trailkit.models.formulas import transition_encoding
     from trailkit.solvers.backends.sat import SatBackend
 
     print("\nrefutations by sat/transition, with and without the bundle order clauses")

@@ -81,7 +81,7 @@ def interrupt_latencies(k6: str) -> None:
     import threading
     import time
 
-    from trailkit.models.checking.position_encoding import encode
+    from trailkit.models.formulas.position_encoding import encode
     from trailkit.models.spec import load_spec
     from trailkit.solvers.backends.sat.runner import available_solvers, can_interrupt, new_solver
 

@@ -26,7 +26,7 @@ from pysat.solvers import Solver
 
 from trailkit.models.answer import Status
 from trailkit.models.checking.drup import check_drup, check_drup_certificate
-from trailkit.models.checking.position_encoding import CARDINALITIES, encode
+from trailkit.models.formulas.position_encoding import CARDINALITIES, encode
 from trailkit.models.puzzle import ColourRule, Puzzle
 from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.backends.sat import SatBackend

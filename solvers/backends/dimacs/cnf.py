@@ -21,10 +21,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from trailkit.models.answer import Walk
-from trailkit.models.checking.formulas import CertifiedFormula, position_certified
-from trailkit.models.checking.position_encoding import VarMap, encode, encode_prefix
-from trailkit.models.checking.walk_formula import encode_walks, walk_formula, walk_horizon
 from trailkit.models.encodings.layered_encoding import LayeredEncoding
+from trailkit.models.formulas.formulas import CertifiedFormula, position_certified
+from trailkit.models.formulas.position_encoding import VarMap, encode, encode_prefix
+from trailkit.models.formulas.walk_formula import encode_walks, walk_formula, walk_horizon
 from trailkit.models.puzzle import EdgeUse, Puzzle
 
 __all__ = ["Formula", "certified_cnf", "horizons", "reachable_states"]

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from trailkit.models.checking.best_formula import DIGITS
-from trailkit.models.checking.euler_orientations import Graph, orientation_classes
+from trailkit.models.formulas.euler_orientations import Graph, orientation_classes
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.support.words import plural
 

@@ -7,7 +7,7 @@ transition encoding (:mod:`.transition`) by their size estimates (:mod:`.auto`);
 ``sat:glucose4/position``) forces one (:mod:`.choice` reads the option). Every answer's
 stats name the encoding used (``encoding``) and why it was chosen
 (``encoding_choice``). The position encoding is in
-:mod:`trailkit.models.checking.position_encoding`, the search in :mod:`.search`, deadlines in
+:mod:`trailkit.models.formulas.position_encoding`, the search in :mod:`.search`, deadlines in
 :mod:`.runner`, proofs packed into certificates by
 :mod:`trailkit.models.encodings.drup_certificate` (:mod:`.walk_proof` proves that no
 walk of any length exists), size estimates in :mod:`trailkit.models.encodings.sizes` and the
@@ -28,11 +28,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from trailkit.models.answer import Answer, Certificate
-from trailkit.models.checking.formulas import position_certified
 from trailkit.models.counts import CountResult
 from trailkit.models.encodings.drup_certificate import make_certificate
 from trailkit.models.encodings.sizes import budget_problem, position_size
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
+from trailkit.models.formulas.formulas import position_certified
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import seconds
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits

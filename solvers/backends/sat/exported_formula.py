@@ -20,8 +20,8 @@ import re
 
 from trailkit.models.answer import Walk
 from trailkit.models.checking.drup import cnf_text
-from trailkit.models.checking.position_encoding import ENCODING_NAME, VarMap, encode, encode_prefix
 from trailkit.models.errors import Location, SpecError, TrailkitError
+from trailkit.models.formulas.position_encoding import ENCODING_NAME, VarMap, encode, encode_prefix
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.solvers.backends.sat.search import empty_walk, horizon
 

@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from trailkit.models.answer import Walk
-from trailkit.models.checking.position_encoding import VarMap, encode, encode_prefix
 from trailkit.models.encodings.layered_encoding import LayeredEncoding
+from trailkit.models.formulas.position_encoding import VarMap, encode, encode_prefix
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.backends.sat.runner import Deadline, Verdict, new_solver, solve_call
 

@@ -1,9 +1,9 @@
 """Solving exactly-once walks with the transition encoding and lazily added cut clauses.
 
-The base formula (:mod:`trailkit.models.checking.transition_encoding`) chooses, at every node,
+The base formula (:mod:`trailkit.models.formulas.transition_encoding`) chooses, at every node,
 how the walk pairs the edge ends there; a model may fall apart into several pieces.
 The loop is incremental SAT: solve; if the model is one piece, it is the walk; else
-add the cut clause of its smallest piece (:mod:`trailkit.models.checking.lazy_clauses`: "some
+add the cut clause of its smallest piece (:mod:`trailkit.models.formulas.lazy_clauses`: "some
 step of this piece is followed or preceded by a step outside it") to the same solver
 and solve again. When the solver says UNSAT, a fresh solver refutes the base formula
 plus every cut added, with proof logging: the ``transition-v1`` certificate lists the
@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trailkit.models.answer import Answer, Certificate, Walk
-from trailkit.models.checking.formulas import CertifiedFormula
-from trailkit.models.checking.lazy_clauses import certified_formula, cut_clause
-from trailkit.models.checking.transition_encoding import TransitionMap, encode_transitions
 from trailkit.models.encodings.drup_certificate import make_certificate
 from trailkit.models.encodings.sizes import budget_problem, transition_size
 from trailkit.models.errors import VerificationFailure
+from trailkit.models.formulas.formulas import CertifiedFormula
+from trailkit.models.formulas.lazy_clauses import certified_formula, cut_clause
+from trailkit.models.formulas.transition_encoding import TransitionMap, encode_transitions
 from trailkit.models.puzzle import Objective, Puzzle
 from trailkit.models.support.words import seconds
 from trailkit.solvers.backends.base import Limits

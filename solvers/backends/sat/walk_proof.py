@@ -1,5 +1,5 @@
 """Refuting the ``walk-v1`` formula: a certificate that a once-only puzzle has no walk
-of any length (:mod:`trailkit.models.checking.walk_formula`).
+of any length (:mod:`trailkit.models.formulas.walk_formula`).
 
 The search for at-most-once walks asks an incremental solver one length at a time
 and its UNSAT answers under assumptions leave no proof; this module solves the one
@@ -20,12 +20,12 @@ whole core (:func:`refute_core`).
 from __future__ import annotations
 
 from trailkit.models.answer import Walk
-from trailkit.models.checking.blocked_walks import blocking_clause
-from trailkit.models.checking.core_formula import core_clauses, core_puzzle
-from trailkit.models.checking.formulas import CertifiedFormula
-from trailkit.models.checking.optimal_walks import optimal_clauses
-from trailkit.models.checking.position_encoding import Clause, VarMap, encode_prefix
-from trailkit.models.checking.walk_formula import encode_walks, walk_formula, walk_horizon
+from trailkit.models.formulas.blocked_walks import blocking_clause
+from trailkit.models.formulas.core_formula import core_clauses, core_puzzle
+from trailkit.models.formulas.formulas import CertifiedFormula
+from trailkit.models.formulas.optimal_walks import optimal_clauses
+from trailkit.models.formulas.position_encoding import Clause, VarMap, encode_prefix
+from trailkit.models.formulas.walk_formula import encode_walks, walk_formula, walk_horizon
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.backends.sat.runner import Deadline, Verdict, new_solver, solve_call
 
@@ -57,7 +57,7 @@ def enumerate_walks(puzzle: Puzzle, name: str, deadline: Deadline, limit: int
                     ) -> tuple[Verdict, list[Walk], list[str] | None]:
     """Every walk of at least one step of ``puzzle`` (once-only rules; the empty walks are
     the caller's to add), found one by one by solving ``walk-v1`` with proof logging and
-    blocking each walk found (:func:`~trailkit.models.checking.blocked_walks.blocking_clause`)
+    blocking each walk found (:func:`~trailkit.models.formulas.blocked_walks.blocking_clause`)
     until the formula is refuted: ``(UNSAT, walks, proof)``, the proof refuting
     ``walk-blocked-v1`` of these walks in this order. More than ``limit`` walks: ``(SAT,
     the first limit + 1, None)``; the deadline: ``INTERRUPTED``. Raises ``ValueError`` when
@@ -131,7 +131,7 @@ def refute_longer(puzzle: Puzzle, name: str, deadline: Deadline, length: int
 def refute_optimal(puzzle: Puzzle, name: str, deadline: Deadline, encoding: str,
                    walk: Walk) -> tuple[Verdict, Walk | None, list[str] | None]:
     """Solve the formula ``encoding`` (``walk-shorter-v1``, ``walk-as-short-v1`` or
-    ``walk-as-long-v1`` of :mod:`trailkit.models.checking.optimal_walks`, for ``walk`` and
+    ``walk-as-long-v1`` of :mod:`trailkit.models.formulas.optimal_walks`, for ``walk`` and
     its length) with proof logging: ``(UNSAT, None, proof)``, or ``(SAT, the walk a model
     describes, None)`` (a shorter walk, or another as short or as long), or
     ``INTERRUPTED``."""
@@ -144,7 +144,7 @@ def refute_optimal(puzzle: Puzzle, name: str, deadline: Deadline, encoding: str,
 def refute_core(puzzle: Puzzle, name: str, deadline: Deadline, core: list[int]
                 ) -> tuple[Verdict, Walk | None, list[str] | None]:
     """Solve ``walk-core-v1`` for ``core`` (edge indices;
-    :mod:`trailkit.models.checking.core_formula`) with proof logging: ``(UNSAT, None,
+    :mod:`trailkit.models.formulas.core_formula`) with proof logging: ``(UNSAT, None,
     proof)``, or ``(SAT, a walk with edges used at most once that uses the whole core,
     None)``, or ``INTERRUPTED``. Raises ``ValueError`` when the formula does not describe
     the core (an empty core where the empty walk is allowed)."""

@@ -8,7 +8,7 @@ guess, and from its default phases found none in the time measured
 first, an arriving one with a leaving one), follows those pairs into trails and walks
 each trail one way: where every edge is two-way, every node is then balanced except
 the ends of the open trails. Within each bundle of parallel edges the guess is put in the
-order of the bundle clauses (:mod:`trailkit.models.checking.parallel_edges`).
+order of the bundle clauses (:mod:`trailkit.models.formulas.parallel_edges`).
 
 The guess changes nothing in the formula, so it cannot change an answer or a proof:
 the solver gets it as its preferred phases, and where the formula has no pair
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from trailkit.models.checking.parallel_edges import bundles, reference_node
-from trailkit.models.checking.transition_encoding import TRUE, TransitionMap, ends_at
+from trailkit.models.formulas.parallel_edges import bundles, reference_node
+from trailkit.models.formulas.transition_encoding import TRUE, TransitionMap, ends_at
 from trailkit.models.puzzle import Puzzle
 
 __all__ = ["warm_start"]

@@ -3,7 +3,7 @@
 The maker side of the claim ``minimal-core`` (``explain``). A core found by
 :mod:`trailkit.solvers.tools.repair.cores` rests on CP-SAT's INFEASIBLE unless a short
 argument applies (``odd-nodes``); here the SAT backend refutes the core's own formula,
-``walk-core-v1`` (:mod:`trailkit.models.checking.core_formula`: the spec with edges used at
+``walk-core-v1`` (:mod:`trailkit.models.formulas.core_formula`: the spec with edges used at
 most once and each core edge demanded), with proof logging, within bounds: the formula's
 size is estimated first (:func:`~trailkit.solvers.pipeline.refuted_claims.too_big`) and
 the solver gets at most :data:`~trailkit.solvers.pipeline.refuted_claims.CLAIM_SECONDS`
@@ -22,11 +22,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from trailkit.models.answer import Certificate, Walk
-from trailkit.models.checking.blocked_walks import walk_json
 from trailkit.models.checking.core_certificates import check_witness, core_verdict
-from trailkit.models.checking.core_formula import core_formula, core_puzzle
 from trailkit.models.encodings.drup_certificate import make_certificate
 from trailkit.models.errors import VerificationFailure
+from trailkit.models.formulas.blocked_walks import walk_json
+from trailkit.models.formulas.core_formula import core_formula, core_puzzle
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.backends.sat.runner import (

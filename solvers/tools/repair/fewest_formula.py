@@ -4,7 +4,7 @@ A repair of ``k`` changes has the fewest when no set of at most ``k`` - 1 allowe
 makes the puzzle solvable. Past
 :data:`~trailkit.models.checking.change_sets.SET_LIMIT` sets, :func:`formula_claim` says
 it with one formula instead: ``repair-fewer-v1``
-(:mod:`trailkit.models.checking.repair_formula`: a selector per allowed change, at most
+(:mod:`trailkit.models.formulas.repair_formula`: a selector per allowed change, at most
 ``k`` - 1 chosen, and a walk of the changed puzzle), solved by CaDiCaL with proof logging
 as the walk claims are (:mod:`trailkit.solvers.backends.sat.walk_proof`). The certificate
 is a ``drup`` one, with the repair and its walk; the independent checker re-derives the
@@ -25,18 +25,18 @@ from typing import Any
 
 from trailkit.models.answer import Claim, Walk
 from trailkit.models.checking.certificates import verdict
-from trailkit.models.checking.certified import Size
-from trailkit.models.checking.repair_balance import alternating_colours
-from trailkit.models.checking.repair_changes import allowed_changes
-from trailkit.models.checking.repair_formula import (
+from trailkit.models.encodings.drup_certificate import make_certificate
+from trailkit.models.encodings.sizes import budget_problem, position_size
+from trailkit.models.errors import VerificationFailure
+from trailkit.models.formulas.certified import Size
+from trailkit.models.formulas.repair_balance import alternating_colours
+from trailkit.models.formulas.repair_changes import allowed_changes
+from trailkit.models.formulas.repair_formula import (
     ENCODING_NAME,
     repair_formula,
     repair_horizon,
     whole_puzzle,
 )
-from trailkit.models.encodings.drup_certificate import make_certificate
-from trailkit.models.encodings.sizes import budget_problem, position_size
-from trailkit.models.errors import VerificationFailure
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import Limits

@@ -2,7 +2,7 @@
 
 The second optimiser beside CP-SAT (:mod:`.optimise`), for puzzles whose edges are used
 at most or exactly once. The puzzle is extended with every candidate as an extra edge
-(as for CP-SAT), and the position encoding of :mod:`trailkit.models.checking.position_encoding`
+(as for CP-SAT), and the position encoding of :mod:`trailkit.models.formulas.position_encoding`
 describes the walks of 1 up to (number of edges) steps, each edge at most once. Then:
 
 * hard: the walk takes a first step; a candidate's variable ``y`` is true exactly when
@@ -78,7 +78,7 @@ def _repair_formula(puzzle: Puzzle, changes: Sequence[Change], ext: Puzzle,
     (``extra``: its edge of each candidate), and each change's variable ``y``."""
     from pysat.formula import WCNF
 
-    from trailkit.models.checking.position_encoding import encode_prefix
+    from trailkit.models.formulas.position_encoding import encode_prefix
 
     clauses, vmap = encode_prefix(ext, horizon)
     fresh = _Fresh(vmap.num_vars)

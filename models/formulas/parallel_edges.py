@@ -11,7 +11,7 @@ walk. A *bundle* is a class of two or more interchangeable usable edges, in edge
 A dense multigraph has many such bundles, and a SAT solver that does not know they are
 interchangeable explores every permutation of them (a bundle of ``k`` edges walked in
 a model can be relabelled in ``k!`` ways, each a new model, each a new piece for the
-cut clauses of :mod:`trailkit.models.checking.lazy_clauses` to forbid). :func:`order_clauses`
+cut clauses of :mod:`trailkit.models.formulas.lazy_clauses` to forbid). :func:`order_clauses`
 breaks the part of that symmetry that costs one binary clause per pair: within a
 two-way bundle between ``u`` and ``v`` (``u`` the node of lower index, its *reference
 node*), the edges walked from ``u`` come first. For consecutive edges ``e < f`` of the

@@ -1,6 +1,6 @@
 """Refutation formulas for claims about all walks: ``walk-blocked-v1`` and ``walk-longer-v1``.
 
-Both are the ``walk-v1`` formula (:mod:`trailkit.models.checking.walk_formula`: its models
+Both are the ``walk-v1`` formula (:mod:`trailkit.models.formulas.walk_formula`: its models
 are exactly the once-only walks of 1..H steps, with no symmetry breaking) plus clauses
 the checker derives itself, so a DRUP refutation proves a claim about every walk:
 
@@ -36,14 +36,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from trailkit.models.answer import Walk
-from trailkit.models.checking.certified import CertifiedFormula, Clause
-from trailkit.models.checking.position_encoding import (
+from trailkit.models.checking.verify import verify
+from trailkit.models.formulas.certified import CertifiedFormula, Clause
+from trailkit.models.formulas.position_encoding import (
     DEFAULT_CARDINALITY,
     VarMap,
     encode_prefix,
 )
-from trailkit.models.checking.verify import verify
-from trailkit.models.checking.walk_formula import encode_walks, walk_horizon
+from trailkit.models.formulas.walk_formula import encode_walks, walk_horizon
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.support.words import plural
 

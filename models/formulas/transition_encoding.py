@@ -4,9 +4,9 @@ A walk that uses every edge once is, at every node it passes, a pairing of the e
 ends there: it arrives through one end and leaves through another. This encoding
 chooses those pairings; its size grows with the sum over nodes of the squared degree,
 not with edges × positions as the position encoding's
-(:mod:`trailkit.models.checking.position_encoding`). It lives in ``models/`` because a
+(:mod:`trailkit.models.formulas.position_encoding`). It lives in ``models/`` because a
 ``transition-v1`` / ``transition-v2`` certificate is a claim about exactly this
-formula (plus the cut clauses of :mod:`trailkit.models.checking.lazy_clauses`).
+formula (plus the cut clauses of :mod:`trailkit.models.formulas.lazy_clauses`).
 
 Every usable edge ``e`` has two *ends*: ``2e`` at ``tail[e]`` and ``2e + 1`` at
 ``head[e]``. Variables:
@@ -32,7 +32,7 @@ first. Under a colour rule an uncoloured edge can never be walked: the empty cla
 A model is then a set of pieces: one path from the start to the finish (open walks)
 and closed cycles. A model with exactly one piece is a walk, and a walk has exactly
 one model (a closed walk one per ring: its rotations share it). A model with several
-pieces is no walk; :mod:`trailkit.models.checking.lazy_clauses` defines the *cut clauses* that
+pieces is no walk; :mod:`trailkit.models.formulas.lazy_clauses` defines the *cut clauses* that
 forbid them, added lazily by the SAT backend.
 
 **transition-v2** (what the SAT backend builds; ``transition-v1`` is the formula
@@ -47,11 +47,11 @@ above, still rebuilt to check older certificates) changes two things:
   for open walks; an exact cardinality constraint over the ``d`` literals). This
   removes the squared degree where it costs most (a dense uncoloured multigraph) and
   loses no walk: a walk balances every node it passes. The pairing at a free node is
-  chosen when a model is decoded (:mod:`trailkit.models.checking.transition_pieces`): any
+  chosen when a model is decoded (:mod:`trailkit.models.formulas.transition_pieces`): any
   pairing is allowed there, and two pieces that meet at a free node are joined into
   one by exchanging their successors there, so a model's pieces never share a free
   node; cut clauses only need pair variables of the other nodes.
-* *Bundle order clauses* (:mod:`trailkit.models.checking.parallel_edges`): interchangeable
+* *Bundle order clauses* (:mod:`trailkit.models.formulas.parallel_edges`): interchangeable
   parallel edges are walked from their reference node first, which keeps every
   solvable puzzle solvable (the proof is in that module).
 
@@ -73,9 +73,9 @@ from dataclasses import dataclass, field
 from pysat.card import CardEnc, EncType
 
 from trailkit.models.answer import Walk
-from trailkit.models.checking.certified import Size
-from trailkit.models.checking.parallel_edges import order_clauses
-from trailkit.models.checking.transition_pieces import FINISH, START, FreeNode, pieces_of
+from trailkit.models.formulas.certified import Size
+from trailkit.models.formulas.parallel_edges import order_clauses
+from trailkit.models.formulas.transition_pieces import FINISH, START, FreeNode, pieces_of
 from trailkit.models.puzzle import EdgeUse, Puzzle
 
 __all__ = ["ENCODING_NAME", "VERSIONS", "TransitionMap", "encode_transitions", "estimate",
@@ -155,7 +155,7 @@ class TransitionMap:
     def pieces(self, puzzle: Puzzle, model: Iterable[int]) -> list[list[int]]:
         """The walk's pieces in ``model``, as edge sequences; an open walk's path (from
         its start) first, then the closed cycles. Pieces that meet at a free node are
-        joined there (:mod:`trailkit.models.checking.transition_pieces`)."""
+        joined there (:mod:`trailkit.models.formulas.transition_pieces`)."""
         value = _values(model, self.num_vars)
         forward = [d == TRUE or value[d] for d in self.orientation]
         succ: dict[int, int] = {}

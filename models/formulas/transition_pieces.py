@@ -1,6 +1,6 @@
 """Decoding a transition-encoding model into pieces, joined wherever a free node allows.
 
-A model of :mod:`trailkit.models.checking.transition_encoding` says, at every node that is not
+A model of :mod:`trailkit.models.formulas.transition_encoding` says, at every node that is not
 free, which end the walk leaves by after each end it arrives by; at a *free* node
 (transition-v2: the rules allow every pairing there) it only says which ends arrive
 and which leave, balanced. This module picks the pairing at the free nodes and follows
@@ -14,7 +14,7 @@ cycle, a path and a cycle one path (the start and finish of an open walk count a
 arrival and a departure of their node). Every exchange joins two pieces, so at most
 ``#pieces - 1`` of them are made (a union-find keeps track of which transitions are in
 one piece). Afterwards no two pieces share a free node, which is what the cut clauses
-of :mod:`trailkit.models.checking.lazy_clauses` rely on.
+of :mod:`trailkit.models.formulas.lazy_clauses` rely on.
 
 Two 2-cycles through node ``a`` (ends ``2e`` at the tail, ``2e + 1`` at the head of edge
 ``e``; a-b, b-a, a-c, c-a, all walked forward), joined at the free node ``a``:

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from trailkit.models.checking.certified import Clause
-from trailkit.models.checking.repair_changes import Key
+from trailkit.models.formulas.certified import Clause
+from trailkit.models.formulas.repair_changes import Key
 from trailkit.models.puzzle import EdgeUse, Puzzle
 
 __all__ = ["alternating_colours", "balance_clauses"]

@@ -1,7 +1,7 @@
 """The changes a spec's ``repair:`` rules allow, as the checker derives them, and a
 puzzle with some of them made: what the certificates of the claim ``fewest-changes``
 speak about (:mod:`trailkit.models.checking.change_sets`,
-:mod:`trailkit.models.checking.repair_formula`).
+:mod:`trailkit.models.formulas.repair_formula`).
 
 The derivation shares no code with the repair search: new edges between touching nodes
 of the ``layout:`` (the smallest distance between two laid-out nodes, 1% tolerance, no

@@ -11,7 +11,7 @@ edges, colour rule, first colours and closing rule) and the demand that each edg
 ``C`` be used.
 
 ``walk-core-v1`` says exactly that: the position encoding's prefix form of the core
-puzzle over its H steps (:func:`trailkit.models.checking.position_encoding.encode_prefix`:
+puzzle over its H steps (:func:`trailkit.models.formulas.position_encoding.encode_prefix`:
 its models are the at-most-once walks of 0..H steps; H is every edge a step may take, so
 no once-only walk is longer) plus one clause per core edge, "some step takes this edge"
 (the empty clause for an edge no step may take). A closed walk from anywhere (no start,
@@ -39,13 +39,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from trailkit.models.checking.certified import CertifiedFormula, Clause
-from trailkit.models.checking.position_encoding import (
+from trailkit.models.formulas.certified import CertifiedFormula, Clause
+from trailkit.models.formulas.position_encoding import (
     DEFAULT_CARDINALITY,
     VarMap,
     encode_prefix,
 )
-from trailkit.models.checking.walk_formula import walk_horizon
+from trailkit.models.formulas.walk_formula import walk_horizon
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.support.words import plural
 

@@ -3,7 +3,7 @@
 A once-only walk (every edge exactly once, or at most once) takes at most ``H``
 steps, ``H`` being the number of edges a step may take at all (for exactly once,
 the number of edges). ``walk-v1`` is the position encoding's prefix form
-(:func:`trailkit.models.checking.position_encoding.encode_prefix`, one activation variable
+(:func:`trailkit.models.formulas.position_encoding.encode_prefix`, one activation variable
 ``a[t]`` per step: "the walk has more than ``t`` steps") over ``H`` steps plus the
 unit clause ``a[0]``: its models are exactly the walks of 1..``H`` steps that obey
 every rule (start and end sets, one-way edges, colour rule with its first colours
@@ -27,8 +27,8 @@ The encoding's guard is the test that counts its models against brute-force walk
 
 from __future__ import annotations
 
-from trailkit.models.checking.certified import CertifiedFormula
-from trailkit.models.checking.position_encoding import (
+from trailkit.models.formulas.certified import CertifiedFormula
+from trailkit.models.formulas.position_encoding import (
     DEFAULT_CARDINALITY,
     VarMap,
     encode_prefix,

@@ -1,6 +1,6 @@
 """Cut clauses: the lazily added clauses of the transition encoding, checked one by one.
 
-A model of the transition encoding (:mod:`trailkit.models.checking.transition_encoding`) may
+A model of the transition encoding (:mod:`trailkit.models.formulas.transition_encoding`) may
 fall apart into several pieces (a path and closed cycles) and so be no walk. The SAT
 backend then adds, for a piece's edge set ``C``, the *cut clause* of ``C``: the
 disjunction of every pair variable ``y[i, j]`` that joins an end of an edge in ``C``
@@ -21,7 +21,7 @@ transition-v2 has no pair variables at its *free* nodes (where the rules allow e
 pairing), so a walk crossing ``C`` there would satisfy no literal of the clause: a cut
 is only valid when no free node has an edge of ``C`` and an edge outside ``C``. The
 backend only ever needs such cuts, since its decoder joins any two pieces that meet
-at a free node (:mod:`trailkit.models.checking.transition_pieces`). Then every crossing of a
+at a free node (:mod:`trailkit.models.formulas.transition_pieces`). Then every crossing of a
 walk happens at a node that is not free, where its pair variable is in the clause.
 
 The checker (:func:`check_cut`) verifies a cut clause on its own, against the base
@@ -47,8 +47,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from trailkit.models.checking.certified import CertifiedFormula
-from trailkit.models.checking.transition_encoding import (
+from trailkit.models.formulas.certified import CertifiedFormula
+from trailkit.models.formulas.transition_encoding import (
     TransitionMap,
     encode_transitions,
 )

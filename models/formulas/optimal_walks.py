@@ -2,7 +2,7 @@
 ``walk-as-long-v1``.
 
 Each is the position encoding's prefix form over H steps
-(:func:`trailkit.models.checking.position_encoding.encode_prefix`: its models are exactly
+(:func:`trailkit.models.formulas.position_encoding.encode_prefix`: its models are exactly
 the walks of 1..H steps obeying every rule, the edge-use rule included, with no symmetry
 breaking; activation variable ``a[t]``: "the walk has more than ``t`` steps") plus a few
 clauses the checker derives itself from the length L and the walk W the certificate
@@ -20,7 +20,7 @@ certify what ``layers`` cannot (a once-only walk a reusing walk would beat, a cl
     each verified and of L steps, are all the shortest walks (one: the only one). For
     L = 0 the formula is the empty clause, and the listed walks must be exactly the
     empty walks the checker finds itself
-    (:func:`~trailkit.models.checking.blocked_walks.empty_walk_problem`).
+    (:func:`~trailkit.models.formulas.blocked_walks.empty_walk_problem`).
 ``walk-as-long-v1`` (claims ``unique`` and ``count`` under ``objective: longest``;
     once-only walks) H = the most steps a once-only walk can take, ``a[L-1]`` (at least
     L steps; for L = 0, ``a[0]``, the empty walks being checked as above) and one
@@ -29,7 +29,7 @@ certify what ``layers`` cannot (a once-only walk a reusing walk would beat, a cl
 
 Nothing is taken from the certificate but the walks (start node and edge ids), L and
 the number of solutions it states; every walk must be verified, distinct and of L steps
-(:func:`trailkit.models.checking.blocked_walks.read_walk`), at least one listed. A
+(:func:`trailkit.models.formulas.blocked_walks.read_walk`), at least one listed. A
 certificate of one walk names it ``walk`` (the files of ``unique``), of a list ``walks``.
 :func:`claim_mismatch` says which formulas may stand behind which claim on which puzzle,
 so a certificate file cannot name a claim its formula does not prove.
@@ -57,7 +57,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from trailkit.models.answer import Walk
-from trailkit.models.checking.blocked_walks import (
+from trailkit.models.formulas.blocked_walks import (
     BLOCKED,
     LONGER,
     blocking_clause,
@@ -66,13 +66,13 @@ from trailkit.models.checking.blocked_walks import (
     listed_walks,
     walk_json,
 )
-from trailkit.models.checking.certified import CertifiedFormula, Clause
-from trailkit.models.checking.position_encoding import (
+from trailkit.models.formulas.certified import CertifiedFormula, Clause
+from trailkit.models.formulas.position_encoding import (
     DEFAULT_CARDINALITY,
     VarMap,
     encode_prefix,
 )
-from trailkit.models.checking.walk_formula import walk_horizon
+from trailkit.models.formulas.walk_formula import walk_horizon
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import plural
 

@@ -8,10 +8,10 @@ existing edge, and a walk of the puzzle with them made that obeys every rule", s
 refutation of it, with the ``k``-change repair and its walk verified, proves the claim.
 
 The checker builds it from the spec alone. The allowed changes are derived as
-:func:`~trailkit.models.checking.repair_changes.allowed_changes` derives them. Every edge
+:func:`~trailkit.models.formulas.repair_changes.allowed_changes` derives them. Every edge
 any set could hold goes into one puzzle: the edges as given, then each new edge, then for
 each recolouring a copy of its edge in the new colour. The position encoding's prefix form
-(:func:`~trailkit.models.checking.position_encoding.encode_prefix`, edges at most once, or
+(:func:`~trailkit.models.formulas.position_encoding.encode_prefix`, edges at most once, or
 reusable) speaks of that puzzle's walks of 1..H steps; a selector variable per allowed
 change then says which edges are there:
 
@@ -27,7 +27,7 @@ change then says which edges are there:
   They hold for every walk with its "untouched" variables set as named, so they leave
   the models as they were, and they let a solver refute by parity in a few steps what
   it would otherwise search for over every step; where two colours must alternate on a
-  closed walk, the *balance clauses* of :mod:`trailkit.models.checking.repair_balance`
+  closed walk, the *balance clauses* of :mod:`trailkit.models.formulas.repair_balance`
   likewise (each node's ends of the two colours as many).
 
 H is the most steps a walk of a changed puzzle can take: its edges, ``m`` plus at most
@@ -53,15 +53,15 @@ from typing import Any
 
 from pysat.card import CardEnc
 
-from trailkit.models.checking.certified import CertifiedFormula, Clause
-from trailkit.models.checking.position_encoding import (
+from trailkit.models.formulas.certified import CertifiedFormula, Clause
+from trailkit.models.formulas.position_encoding import (
     CARDINALITIES,
     DEFAULT_CARDINALITY,
     VarMap,
     encode_prefix,
 )
-from trailkit.models.checking.repair_balance import balance_clauses
-from trailkit.models.checking.repair_changes import (
+from trailkit.models.formulas.repair_balance import balance_clauses
+from trailkit.models.formulas.repair_changes import (
     Key,
     allowed_changes,
     applied,
