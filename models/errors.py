@@ -13,6 +13,7 @@ from typing import ClassVar
 __all__ = [
     "BackendUnavailable",
     "Location",
+    "NotASpec",
     "SpecError",
     "SpecWarning",
     "TrailkitError",
@@ -61,6 +62,20 @@ class SpecError(TrailkitError):
     def __str__(self) -> str:
         where = f"{self.location}: " if self.location else ""
         return f"{where}{self.level}: {self.message}"
+
+
+class NotASpec(SpecError):
+    """A plain list (of planks, dominoes or edges) given where a YAML spec belongs.
+
+    ``what`` says what it is ("a plank list ('A E red' per line)") and ``list_kind``
+    which list (``planks``, ``dominoes`` or ``edges``), so that a front end can name the
+    command that turns it into a spec, in its own words."""
+
+    def __init__(self, what: str, list_kind: str, location: Location | None = None) -> None:
+        self.what = what
+        self.list_kind = list_kind
+        super().__init__(f"this is {what}, not a YAML spec; import it to make a spec of it",
+                         location)
 
 
 class SpecWarning(SpecError):

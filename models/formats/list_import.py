@@ -8,6 +8,7 @@ is reported (a transcription slip) and kept once unless asked otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from trailkit.models.errors import Location, SpecError
@@ -21,7 +22,7 @@ from trailkit.models.formats.textformats import (
 )
 from trailkit.models.support.hints import did_you_mean
 
-__all__ = ["MAX_LIST_BYTES", "import_dominoes", "import_planks"]
+__all__ = ["MAX_LIST_BYTES", "import_dominoes", "import_planks", "in_words"]
 
 MAX_LIST_BYTES = 50 * 1024 * 1024
 """A list over this size is refused: the spec made of it would be over the spec limit."""
@@ -35,30 +36,40 @@ def _read(path: str) -> str:
     return decode_utf8(data, path)
 
 
+def in_words(option: str) -> str:
+    """How a message names one of :func:`import_planks`' settings when no front end says
+    how it spells them: ``the colours setting``."""
+    return f"the {option.replace('_', ' ')} setting"
+
+
 def import_planks(path: str, *, start: str, goal: str, colours: list[str],
-                  name: str | None = None, keep_repeats: bool = False) -> tuple[str, list[str]]:
-    """Return ``(spec_text, warnings)`` for a plank list; raise :class:`SpecError` on bad input."""
+                  name: str | None = None, keep_repeats: bool = False,
+                  spell: Callable[[str], str] = in_words) -> tuple[str, list[str]]:
+    """Return ``(spec_text, warnings)`` for a plank list; raise :class:`SpecError` on bad
+    input. Messages name a setting (``colours``, ``start``, ``goal``, ``keep_repeats``)
+    as ``spell`` spells it: the command line passes its flags."""
     text = _read(path)
     planks = parse_edge_lines(text, path)
     if not colours:
-        raise SpecError("--colours needs at least one colour")
+        raise SpecError(f"{spell('colours')} needs at least one colour")
     for plank in planks:
         if plank.colour is None:
             raise SpecError(f"plank '{plank.u} {plank.v}' has no colour; write 'U V colour'",
                             Location(path, plank.line, 1))
         if plank.colour not in colours:
             raise SpecError(f"unknown colour {plank.colour!r}{did_you_mean(plank.colour, colours)}"
-                            f"; the colours are {', '.join(colours)} (set them with --colours)",
+                            f"; the colours are {', '.join(colours)} (set them with "
+                            f"{spell('colours')})",
                             Location(path, plank.line, 1))
     tyres = {p.u for p in planks} | {p.v for p in planks}
-    for flag, tyre in (("--start", start), ("--goal", goal)):
+    for option, tyre in (("start", start), ("goal", goal)):
         if tyre not in tyres:
-            raise SpecError(f"{flag} {tyre!r} is not a tyre of {path}"
+            raise SpecError(f"{spell(option)} {tyre!r} is not a tyre of {path}"
                             f"{did_you_mean(tyre, sorted(tyres))}")
     warnings = []
     dropped = set()
     for first, repeat in find_repeats(planks):
-        action = "kept both (--keep-repeats)" if keep_repeats else "kept once"
+        action = f"kept both ({spell('keep_repeats')})" if keep_repeats else "kept once"
         warnings.append(f"{path}:{repeat.line}: warning: plank '{repeat.u} {repeat.v} "
                         f"{repeat.colour}' repeats line {first.line}; {action}")
         if not keep_repeats:

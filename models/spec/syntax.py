@@ -3,11 +3,12 @@
 PyYAML says where it gave up ("expected ',' or ']', but got '<stream end>'"); a
 newcomer needs where the mistake is and what to do: a bracket or quote never closed is
 located where it opened, a line indented unlike the keys around it says so, tabs in
-indentation are named, and a plain edge list given as a spec is pointed at ``trailkit
-import``.
+indentation are named, and a plain edge list given as a spec is named as such
+(:class:`~trailkit.models.errors.NotASpec`: the front ends name the import that makes a
+spec of it).
 
->>> edge_list_hint("1 2\\n2 3\\n3 1\\n", "ring.txt").message.split("with: ")[1]
-'trailkit import dominoes ring.txt'
+>>> edge_list_hint("1 2\\n2 3\\n3 1\\n", "ring.txt").list_kind
+'dominoes'
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from trailkit.models.errors import Location, SpecError
+from trailkit.models.errors import Location, NotASpec, SpecError
 from trailkit.models.formats.textformats import looks_like_edge_list
 
 __all__ = ["edge_list_hint", "yaml_problem"]
@@ -114,21 +115,14 @@ def _spaces(n: int) -> str:
     return f"{n} space{'s' if n != 1 else ''}"
 
 
-def edge_list_hint(text: str, source: str) -> SpecError | None:
-    """A located suggestion to import ``text`` when it is a plain plank, domino or edge
-    list rather than a YAML spec; ``None`` when it does not look like one."""
+def edge_list_hint(text: str, source: str) -> NotASpec | None:
+    """A located :class:`NotASpec` when ``text`` is a plain plank, domino or edge list
+    rather than a YAML spec; ``None`` when it does not look like one."""
     listed = looks_like_edge_list(text)
     if listed is None:
         return None
     kind, line = listed
-    advice = {
-        "planks": f"trailkit import planks {source} --start START --goal GOAL",
-        "dominoes": f"trailkit import dominoes {source}",
-        "edges": f"trailkit import dominoes {source} (for a ring of pieces), or name it from "
-                 "a spec with 'edges_file:'",
-    }[kind]
     what = {"planks": "a plank list ('A E red' per line)",
             "dominoes": "a domino list ('1 2' per line)",
             "edges": "a plain edge list ('a b' per line)"}[kind]
-    return SpecError(f"this is {what}, not a YAML spec; turn it into a spec with: {advice}",
-                     Location(source, line, 1))
+    return NotASpec(what, kind, Location(source, line, 1))

@@ -12,7 +12,8 @@ through otherwise), but that confirmation is not charged to the row.
 The command line (:mod:`trailkit.solvers.frontends.cli.compare`) draws the table and the
 progress bar; this module returns rows.
 
-How a run is isolated (POSIX only: ``fork``, ``resource``):
+How a run is isolated (POSIX only: ``fork``, ``resource``; the forked worker itself is
+:mod:`trailkit.solvers.support.workers`, which the workshop's runs use too):
 
 * each run is a forked child with ``RLIMIT_AS`` set to ``--memory-limit`` MB; it
   sends one JSON object back through a pipe and exits;
@@ -34,45 +35,36 @@ that always holds every finished row, and an interrupt loses nothing finished.
 
 from __future__ import annotations
 
-import contextlib
-import json
-import math
-import multiprocessing
 import os
-import resource
 import select
 import signal
 import statistics
-import tempfile
 import time
-import traceback
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Required, TypedDict, cast
+from typing import Required, TypedDict, cast
 
 from trailkit.models.errors import BackendUnavailable, TrailkitError, VerificationFailure
 from trailkit.solvers.backends.base import DEFAULT_MEMORY_MB, Limits
 from trailkit.solvers.backends.registry import get_backend
 from trailkit.solvers.campaigns.plan import Machine
-from trailkit.solvers.support.interrupts import (
-    ignore_interrupts_and_die_with_parent,
-    interrupts_held,
+from trailkit.solvers.support.interrupts import interrupts_held
+from trailkit.solvers.support.signs import SOLVING, sign
+from trailkit.solvers.support.workers import (
+    GRACE_S,
+    Worker,
+    finish_worker,
+    start_worker,
 )
-from trailkit.solvers.support.signs import SOLVING, sign, stop_listening
 
-__all__ = ["Comparison", "Row", "RunResult", "compare", "disagreements", "finish_worker",
-           "mark_agreement", "run_one", "run_tasks", "start_worker", "summarise",
-           "unavailable_backends"]
+__all__ = ["Comparison", "Row", "RunResult", "compare", "disagreements", "mark_agreement",
+           "run_one", "run_tasks", "summarise", "unavailable_backends"]
 
-#: Seconds a worker may run past its time limit before it is killed as a timeout.
-GRACE_S = 5.0
 #: Wall-clock limit of a run when no ``--time-limit`` is given.
 DEFAULT_TIMEOUT_S = 300.0
 #: Statuses that are an answer (the others say why there is none).
 DECIDED = ("solved", "unsolvable")
-_MEMORY_WORDS = ("bad_alloc", "memoryerror", "cannot allocate memory", "out of memory",
-                 "failed to map segment")
 
 
 @dataclass
@@ -152,24 +144,8 @@ def _solve_once(spec: str, backend: str, limits: Limits, precheck: bool) -> RunR
         return {"status": "crash", "detail": f"{type(exc).__name__}: {exc}"}
 
 
-@dataclass
-class _Child:
-    """A running worker: its pid, the pipe its answer comes through, its deadline."""
-
-    index: int
-    pid: int
-    fd: int
-    stderr: BinaryIO
-    deadline: float
-    wall: float
-    data: bytearray = field(default_factory=bytearray)
-    started: float = 0.0
-    cpu_limit: int | None = None
-    limit_s: float | None = None  # the run's own time limit (``wall`` adds a grace)
-
-
 def _start(index: int, spec: str, backend: str, limits: Limits,
-           memory_mb: int | None, precheck: bool, cpu_s: float | None = None) -> _Child:
+           memory_mb: int | None, precheck: bool, cpu_s: float | None = None) -> Worker:
     """Fork a worker that solves once under an address-space limit and pipes back JSON;
     its processor-time limit is ``cpu_s``, else the wall limit times the solver threads."""
     wall = (limits.time_limit or DEFAULT_TIMEOUT_S) + GRACE_S
@@ -177,125 +153,6 @@ def _start(index: int, spec: str, backend: str, limits: Limits,
                         wall_s=wall, memory_mb=memory_mb, index=index,
                         cpu_s=cpu_s or wall * max(1, limits.workers),
                         limit_s=limits.time_limit or DEFAULT_TIMEOUT_S)
-
-
-def start_worker(job: Callable[[], Mapping[str, Any]], *, wall_s: float,
-                 memory_mb: int | None, index: int = 0, cpu_s: float | None = None,
-                 limit_s: float | None = None) -> _Child:
-    """Fork a child that runs ``job()`` under an address-space limit of ``memory_mb`` MB
-    (and ``RLIMIT_CPU`` of ``cpu_s`` seconds, rounded up, when given) and pipes back its
-    result (plain JSON data), ignoring Ctrl-C; the caller reads ``child.fd`` until it
-    closes, kills ``child.pid`` past ``child.deadline`` (``wall_s`` from now), and then
-    calls :func:`finish_worker`. Any run of trailkit code in an isolated child goes
-    through here (a comparison's solves, the workshop's runs)."""
-    cpu_limit = None if cpu_s is None else max(1, math.ceil(cpu_s))
-    started = time.monotonic()
-    read_fd, write_fd = os.pipe()
-    stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _finish, after the child ends
-    parent = os.getpid()
-    pid = os.fork()  # the child ends with os._exit: it never flushes the parent's buffers
-    if pid == 0:  # the child: never returns
-        code = 0
-        try:
-            os.close(read_fd)
-            if multiprocessing.current_process().daemon:  # forked in a Dask worker: the run
-                multiprocessing.current_process().daemon = False  # may start its own helpers
-            ignore_interrupts_and_die_with_parent(parent)
-            stop_listening()
-            os.dup2(stderr.fileno(), 2)
-            if memory_mb:
-                size = memory_mb * 1024 * 1024
-                resource.setrlimit(resource.RLIMIT_AS, (size, size))
-            if cpu_limit:  # SIGXCPU at the soft limit, SIGKILL a second later
-                resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 1))
-            _send(write_fd, job())
-        except BaseException as exc:  # e.g. an import that fails under the memory limit
-            os.write(2, traceback.format_exc().encode())  # the child's last words
-            code = 70
-            kind = "memout" if _speaks_of_memory(repr(exc)) or isinstance(exc, MemoryError) \
-                else "crash"
-            with contextlib.suppress(BaseException):
-                _send(write_fd, {"status": kind, "detail": f"{type(exc).__name__}: {exc}"})
-        finally:
-            os._exit(code)
-    os.close(write_fd)
-    return _Child(index, pid, read_fd, stderr, started + wall_s, wall_s, started=started,
-                  cpu_limit=cpu_limit, limit_s=limit_s)
-
-
-def finish_worker(child: _Child, *, killed: bool) -> dict[str, Any]:
-    """Reap a worker of :func:`start_worker` (``killed``: by the caller, past its deadline
-    or cancelled) and return its result: what it sent, else ``timeout``, ``memout`` or
-    ``crash`` with a ``detail``; ``peak_mb`` is its peak memory, ``wall_s`` and ``cpu_s``
-    (user + system, from ``wait4``) its times, ``limit_hit`` the limit that ended it
-    (``wall``, ``cpu``, ``memory``) or ``None``."""
-    return _finish(child, killed=killed)
-
-
-def _send(fd: int, result: Mapping[str, Any]) -> None:
-    """Write a run result to the pipe, all of it."""
-    view = memoryview(json.dumps(result).encode())
-    while view:
-        view = view[os.write(fd, view):]
-
-
-def _speaks_of_memory(text: str) -> bool:
-    lowered = text.lower()
-    return any(word in lowered for word in _MEMORY_WORDS)
-
-
-def _finish(child: _Child, *, killed: bool) -> dict[str, Any]:
-    """Reap a child and turn what it said (or its silence) into a run result."""
-    os.close(child.fd)
-    _, status, usage = os.wait4(child.pid, 0)
-    wall_s = time.monotonic() - child.started
-    cpu_s = usage.ru_utime + usage.ru_stime
-    peak_mb = usage.ru_maxrss / 1024  # kilobytes on Linux
-    child.stderr.seek(0, os.SEEK_END)
-    child.stderr.seek(max(0, child.stderr.tell() - 4096))
-    last_words = child.stderr.read().decode("utf-8", "replace").strip()
-    child.stderr.close()
-    result: dict[str, Any]
-    limit_hit = None
-    if killed:
-        within = f"{child.wall:.0f} s" if child.limit_s is None else (
-            f"the time limit of {child.limit_s:g} s (stopped after {child.wall:.0f} s)")
-        result = {"status": "timeout", "detail": f"no answer within {within}"}
-        limit_hit = "wall"
-    else:
-        try:
-            result = json.loads(bytes(child.data))
-        except ValueError:
-            result = _silent_death(status, last_words)
-            if _cpu_limit_ended(child, status, cpu_s):
-                result = {"status": "timeout", "detail": f"no answer within "
-                          f"{child.cpu_limit} s of processor time ({result['detail']})"}
-                limit_hit = "cpu"
-    if result["status"] == "memout":
-        limit_hit = "memory"
-    result.update(peak_mb=round(peak_mb, 1), wall_s=round(wall_s, 6), cpu_s=round(cpu_s, 6),
-                  limit_hit=limit_hit)
-    return result
-
-
-def _cpu_limit_ended(child: _Child, status: int, cpu_s: float) -> bool:
-    """Whether ``RLIMIT_CPU`` ended the child: SIGXCPU, or SIGKILL at the hard limit."""
-    if child.cpu_limit is None or not os.WIFSIGNALED(status):
-        return False
-    signum = os.WTERMSIG(status)
-    return signum == signal.SIGXCPU or (signum == signal.SIGKILL and cpu_s >= child.cpu_limit)
-
-
-def _silent_death(status: int, last_words: str) -> dict[str, Any]:
-    """A worker that died without an answer: out of memory, or a crash."""
-    if os.WIFSIGNALED(status):
-        how = f"killed by {signal.Signals(os.WTERMSIG(status)).name}"
-    else:
-        how = f"exited with code {os.WEXITSTATUS(status)}"
-    tail = last_words.splitlines()[-1] if last_words else ""
-    detail = f"worker {how}" + (f": {tail}" if tail else "")
-    kind = "memout" if _speaks_of_memory(last_words) else "crash"
-    return {"status": kind, "detail": detail}
 
 
 def run_one(spec: str, backend: str, limits: Limits,
@@ -340,7 +197,7 @@ def _run_all(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int | 
     if tasks:
         _preload()
     pending = list(range(len(tasks)))[::-1]
-    running: dict[int, _Child] = {}
+    running: dict[int, Worker] = {}
     try:
         while pending or running:
             while pending and len(running) < jobs:
@@ -365,7 +222,7 @@ def _run_all(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int | 
                     del running[fd]
                     index = child.index
                     # the worker ran _solve_once: its JSON is a RunResult
-                    results[index] = cast(RunResult, _finish(child, killed=killed))
+                    results[index] = cast(RunResult, finish_worker(child, killed=killed))
                     if on_result is not None:
                         on_result(index, results[index])
     finally:

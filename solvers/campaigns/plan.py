@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import platform
-import re
 import socket
 import sys
 from dataclasses import dataclass
@@ -23,13 +22,12 @@ from typing import TypedDict
 
 from trailkit.models.formats.inputs import InputRefused, read_bounded
 from trailkit.models.spec import MAX_SPEC_BYTES
-from trailkit.models.spec.edges.side_files import MAX_SIDE_FILE_BYTES
+from trailkit.models.spec.edges.side_files import MAX_SIDE_FILE_BYTES, side_file_names
 from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.support.version import trailkit_version
 
 __all__ = ["Machine", "RunKey", "machine", "options_json", "plan", "spec_files", "spec_sha256"]
 
-_SIDE_FILE = re.compile(r"^(?:edges_file|dominoes_file)\s*:\s*(.+?)\s*$", re.MULTILINE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +52,7 @@ def spec_files(spec: str | Path) -> dict[str, bytes]:
     path = Path(spec)
     text = _read(path, MAX_SPEC_BYTES)
     files = {path.name: text}
-    for match in _SIDE_FILE.finditer(text.decode("utf-8", "replace")):
-        name = match.group(1).strip("'\"")
+    for name in side_file_names(text.decode("utf-8", "replace"), str(path)):
         side = path.parent / name
         if side.is_file() and side.resolve().is_relative_to(path.parent.resolve()):
             files[name] = _read(side, MAX_SIDE_FILE_BYTES)

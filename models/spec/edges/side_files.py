@@ -30,7 +30,8 @@ from trailkit.models.spec.state import SpecReader
 from trailkit.models.spec.vocabulary import NOT_PRINTABLE
 from trailkit.models.support.hints import short
 
-__all__ = ["MAX_SIDE_FILE_BYTES", "SIDE_FILE_KEYS", "read_side_file", "side_files_named"]
+__all__ = ["MAX_SIDE_FILE_BYTES", "SIDE_FILE_KEYS", "read_side_file", "side_file_names",
+           "side_files_named"]
 
 #: The keys that name a side file.
 SIDE_FILE_KEYS = ("edges_file", "dominoes_file")
@@ -79,12 +80,22 @@ def side_files_named(path: str | Path, cap: int) -> list[Path]:
     write over. None when the spec cannot be read (reading it says why)."""
     try:
         text = decode_utf8(read_bounded(path, cap), str(path))
-        top = compose(text, str(path))
     except (InputRefused, SpecError):
+        return []
+    return [Path(path).parent / name for name in side_file_names(text, str(path))]
+
+
+def side_file_names(text: str, source: str) -> list[str]:
+    """The side files spec ``text`` names at its top (``edges_file:``,
+    ``dominoes_file:``), as written: relative to the spec's folder. None when the text
+    is no YAML mapping (reading it says why)."""
+    try:
+        top = compose(text, source)
+    except SpecError:
         return []
     if not isinstance(top, yaml.MappingNode):
         return []
-    return [Path(path).parent / value.value for key, value in top.value
+    return [value.value for key, value in top.value
             if isinstance(key, yaml.ScalarNode) and key.value in SIDE_FILE_KEYS
             and isinstance(value, yaml.ScalarNode) and value.value]
 

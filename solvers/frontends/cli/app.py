@@ -120,7 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from trailkit.models.errors import SpecError, TrailkitError, VerificationFailure
         from trailkit.solvers.frontends.cli import output
         from trailkit.solvers.frontends.cli.output import warn
-        from trailkit.solvers.frontends.presenter.problems import error_json
+        from trailkit.solvers.frontends.presenter.problems import error_json, spelled_out
         from trailkit.solvers.support.interrupts import keep_pysat_off_sigint
         from trailkit.solvers.support.signs import listen
     except KeyboardInterrupt:
@@ -139,7 +139,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except VerificationFailure as exc:
         warn(f"trailkit: INTERNAL INCONSISTENCY (this is a bug, please report it): {exc}")
         return Exit.INCONSISTENT
-    except SpecError as exc:  # located: "file:line:col: error: ..."; else say who speaks
+    except SpecError as problem:  # located: "file:line:col: error: ..."; else say who speaks
+        exc = spelled_out(problem)
         if exc.location:  # a spec that did not load: its words stay apart on ASCII consoles
             output.use_names_if_none(exc.location.file)
         warn(str(exc) if exc.location else f"trailkit: {exc}")

@@ -140,6 +140,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     return Exit.OK
 
 
+def flag(option: str) -> str:
+    """How the command line spells a setting a library message names: ``--keep-repeats``."""
+    return "--" + option.replace("_", "-")
+
+
 def cmd_import(args: argparse.Namespace) -> int:
     from trailkit.models.formats.list_import import import_dominoes, import_planks
 
@@ -147,7 +152,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         colours = [c.strip() for c in args.colours.split(",") if c.strip()]
         text, warnings = import_planks(args.file, start=args.start, goal=args.goal,
                                        colours=colours, name=args.name,
-                                       keep_repeats=args.keep_repeats)
+                                       keep_repeats=args.keep_repeats, spell=flag)
     else:
         text, warnings = import_dominoes(args.file, name=args.name, closed=not args.open)
     for warning in warnings:

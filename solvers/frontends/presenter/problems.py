@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from trailkit.models.errors import SpecError
+from trailkit.models.errors import NotASpec, SpecError
 
 __all__ = ["ERROR_FORMAT", "LINT_FORMAT", "LintFinding", "error_json", "finding_lines",
-           "lint_json", "lint_summary", "problem_json"]
+           "lint_json", "lint_summary", "problem_json", "spelled_out"]
 
 LINT_FORMAT = "trailkit-lint/1"
 ERROR_FORMAT = "trailkit-error/1"
@@ -50,11 +50,32 @@ class LintFinding:
         return not self.problems and not self.expectations and not self.undecided
 
 
+#: The command that makes a spec of each kind of plain list (``{file}``: the list's path).
+_IMPORT_COMMANDS = {
+    "planks": "trailkit import planks {file} --start START --goal GOAL",
+    "dominoes": "trailkit import dominoes {file}",
+    "edges": "trailkit import dominoes {file} (for a ring of pieces), or name it from a "
+             "spec with 'edges_file:'",
+}
+
+
+def spelled_out(problem: SpecError) -> SpecError:
+    """``problem`` in the command line's words: a plain list given as a spec
+    (:class:`NotASpec`) names the command that turns it into one."""
+    if not isinstance(problem, NotASpec):
+        return problem
+    file = problem.location.file if problem.location else "FILE"
+    command = _IMPORT_COMMANDS[problem.list_kind].format(file=file)
+    return SpecError(f"this is {problem.what}, not a YAML spec; turn it into a spec with: "
+                     f"{command}", problem.location, problem.path)
+
+
 def problem_json(problem: SpecError, text: str | None = None) -> dict[str, Any]:
     """One problem as ``lint --json`` (and the workshop's page) shows it. With the spec's
     ``text``, ``token_column`` and ``token_length`` also say where the name the message
     quotes first stands in its line, at or after the problem's column (the misspelt
     colour of an edge, not the edge's start), so a click on it puts the cursor there."""
+    problem = spelled_out(problem)
     location = problem.location
     line = location.line if location else None
     column = location.column if location else None
@@ -116,7 +137,8 @@ def finding_lines(finding: LintFinding, parsable: bool) -> list[tuple[bool, str]
     line a problem, all on standard output."""
     path = finding.path
     lines: list[tuple[bool, str]] = []
-    for problem in sorted([*finding.problems, *finding.warnings], key=_position):
+    for found in sorted([*finding.problems, *finding.warnings], key=_position):
+        problem = spelled_out(found)
         if parsable:
             where = str(problem.location) if problem.location else str(path)
             key = f" ({problem.path})" if problem.path else ""

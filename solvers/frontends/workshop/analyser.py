@@ -4,7 +4,7 @@ Lint and drawing take milliseconds on most specs, but not on all (a 600 KB spec 
 20,000-node path takes about 3 s to lay out and draw, and the first drawing in a fresh
 process pays for loading the drawing code; while that ran in the server no other
 request was answered). So each analysis runs in an *analyser*: a long-lived process
-forked by :func:`trailkit.solvers.campaigns.isolation.start_worker` (its memory limit, Ctrl-C
+forked by :func:`trailkit.solvers.support.workers.start_worker` (its memory limit, Ctrl-C
 ignored, dead with the server) that reads texts from a pipe and answers on another,
 so a keystroke costs a pipe's round trip, not a fork. The event loop only waits on
 the pipes.
@@ -32,8 +32,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from trailkit.solvers.campaigns.isolation import finish_worker, start_worker
 from trailkit.solvers.frontends.workshop.analysis import analyse
+from trailkit.solvers.support.workers import finish_worker, start_worker
 
 __all__ = ["Analyses", "serve_analyses"]
 

@@ -1,7 +1,7 @@
 """The workshop's runs: each solve, count, prove, repair or explain in its own worker
 process, bounded in time and memory, a few at a time, cancellable.
 
-Workers are forked by :func:`trailkit.solvers.campaigns.isolation.start_worker` (the comparison's
+Workers are forked by :func:`trailkit.solvers.support.workers.start_worker` (the comparison's
 isolation: ``RLIMIT_AS``, Ctrl-C ignored, a kill past the deadline) from the server's
 event loop, which waits on their pipes without blocking. The server runs no threads
 of its own, so nothing holds a lock when a worker is forked.
@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from trailkit.solvers.campaigns.isolation import GRACE_S, finish_worker, start_worker
 from trailkit.solvers.frontends.workshop.jobs import Job, run_job
+from trailkit.solvers.support.workers import GRACE_S, finish_worker, start_worker
 
 __all__ = ["Busy", "RunManager"]
 
