@@ -29,7 +29,7 @@ __all__ = [
 ]
 
 #: Import paths of 0.1 that still work, each with a DeprecationWarning naming where its
-#: code lives now (the shim modules at the old paths; tests/test_api.py keeps them true).
+#: code lives now (the shim modules at the old paths; tests/solvers/test_api.py keeps them true).
 MOVED: dict[str, str] = {
     "trailkit.models.drup": "trailkit.models.checking.drup",
     "trailkit.models.lrat": "trailkit.models.checking.lrat",

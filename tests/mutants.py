@@ -2,7 +2,7 @@
 deleted, duplicated or swapped, characters flipped, tabs, control characters, NUL
 bytes, byte order marks and UTF-16, huge numbers, odd YAML scalars, truncation).
 
-Shared by the fuzzer (``tests/test_fuzz_specs.py``, through the command line) and the
+Shared by the fuzzer (``tests/models/spec/test_fuzz_specs.py``, through the command line) and the
 schema test (no spec the reader accepts is rejected by the schema).
 ``TRAILKIT_FUZZ_SEED`` chooses other mutants.
 """

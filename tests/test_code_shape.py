@@ -120,10 +120,28 @@ def test_test_modules_do_not_import_each_other() -> None:
     """Shared generators, oracles and helpers live in helper modules (``oracles.py``,
     ``spec_texts.py``, ...), never in a ``test_*.py`` another test module imports."""
     wrong = []
-    for path in sorted((ROOT / "tests").glob("*.py")):
+    for path in sorted((ROOT / "tests").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             names = ([a.name for a in node.names] if isinstance(node, ast.Import)
                      else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-            wrong += [f"tests/{path.name}:{node.lineno} imports {name}" for name in names
+            wrong += [f"{path.relative_to(ROOT)}:{node.lineno} imports {name}" for name in names
                       if name.split(".")[-1].startswith("test_")]
     assert not wrong, "\n".join(wrong)
+
+
+#: The folders of the code that tests mirror (``tests/models/checking/test_verify...``).
+MIRRORED = ("models", "solvers")
+
+
+def test_tests_mirror_the_code() -> None:
+    """At least 80% of the test modules sit in folders named after the code's folders
+    (``tests/solvers/backends/direct/`` for ``solvers/backends/direct/``), each such
+    folder one that exists in the code; the rest, at the top of ``tests/``, test the
+    house as a whole (layers, shapes, docs, types) beside the shared oracles."""
+    modules = sorted((ROOT / "tests").rglob("test_*.py"))
+    nested = [p for p in modules if p.parent != ROOT / "tests"]
+    strays = [str(p.parent.relative_to(ROOT / "tests")) for p in nested
+              if not (ROOT / p.parent.relative_to(ROOT / "tests")).is_dir()
+              or p.parent.relative_to(ROOT / "tests").parts[0] not in MIRRORED]
+    assert not strays, f"test folders that mirror no code folder: {sorted(set(strays))}"
+    assert len(nested) >= 0.8 * len(modules), f"{len(nested)} of {len(modules)} in folders"

@@ -14,7 +14,7 @@ from trailkit.solvers.pipeline.expectations import expectation_mismatches
 
 SPEC_DIR = Path(__file__).resolve().parent.parent / "specs"
 # specs/bench/ is the benchmark corpus: `trailkit compare specs/bench` runs it, and
-# tests/test_generate.py checks the generator's promises; here only the real puzzles.
+# tests/solvers/tools/test_generate.py checks the generator's promises; here only the real puzzles.
 SPECS = sorted(p for p in SPEC_DIR.rglob("*.yaml")
                if "bench" not in p.relative_to(SPEC_DIR).parts)
 COUNTED = [p for p in SPECS if {"solutions", "failures"} & set(load_spec(p).expect or {})]

@@ -8,7 +8,7 @@ against it, and the SAT backend (:mod:`trailkit.solvers.backends.sat`) builds th
 solves through the same function. The code is deliberately plain, one clause family
 per method, so that it can be read against the rules below; its guard is the test
 that counts its models against brute-force enumeration of walks
-(``tests/test_sat.py``).
+(``tests/solvers/backends/sat/test_sat.py``).
 
 The *position* encoding has one primary variable per (step ``t``, edge ``e``,
 orientation ``o``): "step ``t`` walks edge ``e`` from its tail to its head" (``o = 0``)

@@ -16,7 +16,7 @@ When no edge can be taken at all (``H = 0``) the formula is the single empty
 clause: there is no step to take and the empty walk is not allowed.
 
 The encoding's guard is the test that counts its models against brute-force walks
-(``tests/test_walk_formula.py``), as for the position encoding.
+(``tests/models/formulas/test_walk_formula.py``), as for the position encoding.
 
 >>> from trailkit.models.puzzle import EdgeUse, Puzzle
 >>> p = Puzzle.build(edges=[("a", "b"), ("b", "c")], use=EdgeUse.AT_MOST_ONCE, closed=True)

@@ -60,7 +60,8 @@ COLUMNS: tuple[tuple[str, str], ...] = (
 
 class RunRow(TypedDict, total=False):
     """A row of ``runs``: one finished run, by column (the names and order of
-    :data:`COLUMNS`; ``tests/test_campaigns.py`` keeps the two in step). SQLite keeps
+    :data:`COLUMNS`; ``tests/solvers/campaigns/test_campaigns.py`` keeps the two in step). SQLite
+    keeps
     ``optimal`` and ``certificate_checked`` as 0 or 1. A row read from a file another
     trailkit version wrote may hold more columns than these."""
 

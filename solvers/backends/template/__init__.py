@@ -4,7 +4,8 @@ It answers small puzzles of every kind by a plain breadth-first search over part
 walks and says ``unknown`` beyond a size it can afford; it makes no certificates and
 counts nothing. It is not in the registry that users see: the test suite registers it
 (``tests/conftest.py``) and runs it through the behaviour tests every backend passes
-(``tests/test_backends.py``), so this file cannot drift from the interface it shows.
+(``tests/solvers/backends/test_backends.py``), so this file cannot drift from the interface it
+shows.
 ``docs/backends.md`` ("Adding a backend") walks through it; the comments that begin
 "A real backend" say what a real one puts in place of each piece.
 

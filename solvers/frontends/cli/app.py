@@ -30,7 +30,7 @@ __all__ = ["build_parser", "main"]
 #: is imported only when the command line names it (or by :func:`build_parser` with no
 #: argument): ``trailkit --version`` and ``trailkit --help`` import none of them, and
 #: ``trailkit solve`` not the workshop, the campaigns or the drawing (issue 30).
-#: ``tests/test_startup.py`` checks that these lines are the modules' own.
+#: ``tests/solvers/frontends/cli/test_startup.py`` checks that these lines are the modules' own.
 COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("solve", "answers", "find a (shortest) walk, or prove there is none"),
     ("count", "answers", "count solutions (and failures)"),

@@ -115,7 +115,8 @@ def examples(*lines: str) -> dict[str, Any]:
 
 #: Search nodes direct's exhaustive searches stop at without ``--work-limit``: the
 #: value of :data:`trailkit.solvers.backends.direct.exhaustive.DEFAULT_WORK_LIMIT`, written here
-#: so that ``--help`` need not import the backend (``tests/test_cli.py`` compares them).
+#: so that ``--help`` need not import the backend (``tests/solvers/frontends/cli/test_cli.py``
+#: compares them).
 DIRECT_WORK_LIMIT = 5_000_000
 
 
