@@ -1,0 +1,118 @@
+"""The independent verifier under node rules (CONTRACT 1.4 §7): it accepts exactly the
+walks that the brute-force oracle (``tests/node_oracle.py``, sharing no code with it)
+lists, on random small puzzles with random node rules, its compiled fast path agreeing;
+and a rejection names the rule and the node or position it breaks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import pairwise
+
+from hypothesis import given
+from hypothesis import strategies as st
+from node_oracle import node_rule_walks
+
+from trailkit.models.answer import Walk
+from trailkit.models.checking.verify import _violations, verify, walk_ok
+from trailkit.models.puzzle import EdgeUse, NodeVisit, Puzzle
+
+NAMES = "abcde"
+
+
+@st.composite
+def node_rule_puzzles(draw: st.DrawFn) -> Puzzle:
+    """A puzzle of 2-5 nodes and 1-5 edges with random edge and node rules."""
+    n = draw(st.integers(2, 5))
+    names = NAMES[:n]
+    pair = st.tuples(st.sampled_from(names), st.sampled_from(names))
+    edges = draw(st.lists(pair, min_size=1, max_size=5))
+    subset = st.frozensets(st.sampled_from(names), max_size=2)
+    given_nodes = draw(st.lists(st.sampled_from(names), max_size=2, unique=True))
+    positions = draw(st.lists(st.integers(1, n + 1), min_size=len(given_nodes),
+                              max_size=len(given_nodes), unique=True))
+    ends = st.none() | st.frozensets(st.sampled_from(names), min_size=1, max_size=2)
+    return Puzzle.build(
+        nodes=names, edges=edges, directed=draw(st.lists(
+            st.booleans(), min_size=len(edges), max_size=len(edges))),
+        use=draw(st.sampled_from(list(EdgeUse))), closed=draw(st.booleans()),
+        visit=draw(st.sampled_from(list(NodeVisit))), via=draw(subset), avoid=draw(subset),
+        at=dict(zip(given_nodes, positions, strict=True)), start=draw(ends), end=draw(ends))
+
+
+def _every_walk(puzzle: Puzzle, max_steps: int) -> Iterator[Walk]:
+    """Every walk along the edges' directions of up to ``max_steps`` steps, whatever the
+    other rules (written here, so that it shares nothing with the oracle either)."""
+    stack = [((v,), ()) for v in range(puzzle.num_nodes)]
+    while stack:
+        nodes, edges = stack.pop()
+        yield Walk(nodes, edges)
+        if len(edges) < max_steps:
+            for e in range(puzzle.num_edges):
+                for a, b in ((puzzle.tail[e], puzzle.head[e]), (puzzle.head[e], puzzle.tail[e])):
+                    if a == nodes[-1] and ((a, b) == (puzzle.tail[e], puzzle.head[e])
+                                           or not puzzle.is_directed(e)):
+                        stack.append(((*nodes, b), (*edges, e)))
+
+
+def _key(walk: Walk) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    return tuple(walk.nodes), tuple(walk.edges)
+
+
+@given(node_rule_puzzles())
+def test_verify_accepts_exactly_the_walks_the_oracle_lists(puzzle: Puzzle) -> None:
+    steps = min(puzzle.num_nodes + 1, 4)
+    solving = {_key(w) for w in node_rule_walks(puzzle, max_steps=steps)}
+    for walk in _every_walk(puzzle, steps):
+        if puzzle.closed and not walk.edges:
+            continue  # the edge rules' "a closed walk needs a step" (no node rule's)
+        accepted = verify(puzzle, walk) == []
+        assert accepted == (_key(walk) in solving), (walk, _violations(puzzle, walk))
+        assert walk_ok(puzzle, walk, compiled=False) == accepted
+
+
+def _square(**rules: object) -> Puzzle:
+    return Puzzle.build(edges=[("a", "b"), ("b", "c"), ("c", "d"), ("d", "a"), ("a", "c")],
+                        use=EdgeUse.ANY, **rules)  # type: ignore[arg-type]
+
+
+def _messages(puzzle: Puzzle, nodes: str) -> list[str]:
+    """What verify says of the walk through ``nodes`` (each step by the first edge)."""
+    index = puzzle.nodes.index
+    path = [index(v) for v in nodes]
+    steps = []
+    for a, b in pairwise(path):
+        steps.append(next(e for e in range(puzzle.num_edges)
+                          if {puzzle.tail[e], puzzle.head[e]} == {a, b}))
+    walk = Walk(tuple(path), tuple(steps))
+    found = [str(v) for v in verify(puzzle, walk)]
+    assert walk_ok(puzzle, walk) == (found == [])
+    return found
+
+
+def test_a_node_twice_names_its_positions_and_the_rule() -> None:
+    found = _messages(_square(visit=NodeVisit.AT_MOST_ONCE), "abcab")
+    assert "node a holds positions 1 and 4, but visit: at-most-once" in found
+    assert "node b holds positions 2 and 5, but visit: at-most-once" in found
+
+
+def test_a_closed_walks_return_is_no_new_position() -> None:
+    assert _messages(_square(visit=NodeVisit.EVERY_ONCE, closed=True), "abcda") == []
+    found = _messages(_square(visit=NodeVisit.EVERY_ONCE, closed=True), "abca")
+    assert found == ["node d holds no position, but visit: every-once"]
+
+
+def test_via_avoid_and_at_are_named() -> None:
+    assert _messages(_square(via=["d"]), "abc") == ["node d holds no position, but it is "
+                                                    "in via"]
+    assert _messages(_square(avoid=["b"]), "abc") == ["node b holds position 2, but it is "
+                                                      "in avoid"]
+    assert _messages(_square(at={"c": 2}), "abc") == ["position 2 is held by node b, but at "
+                                                      "gives it to node c"]
+    assert _messages(_square(at={"d": 9}), "abc") == ["at gives node d position 9, but the "
+                                                      "walk has only 3 positions"]
+    assert _messages(_square(at={"c": 3}, avoid=["d"], via=["b"]), "abc") == []
+
+
+def test_without_node_rules_a_node_may_come_back() -> None:
+    assert _messages(_square(), "abcab") == []
