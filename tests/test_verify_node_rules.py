@@ -16,17 +16,18 @@ from node_oracle import node_rule_walks
 from trailkit.models.answer import Walk
 from trailkit.models.checking.verify import _violations, verify, walk_ok
 from trailkit.models.puzzle import EdgeUse, NodeVisit, Puzzle
+from trailkit.solvers.backends.base import trivial_answer
 
 NAMES = "abcde"
 
 
 @st.composite
 def node_rule_puzzles(draw: st.DrawFn) -> Puzzle:
-    """A puzzle of 2-5 nodes and 1-5 edges with random edge and node rules."""
+    """A puzzle of 2-5 nodes and 0-5 edges with random edge and node rules."""
     n = draw(st.integers(2, 5))
     names = NAMES[:n]
     pair = st.tuples(st.sampled_from(names), st.sampled_from(names))
-    edges = draw(st.lists(pair, min_size=1, max_size=5))
+    edges = draw(st.lists(pair, max_size=5))
     subset = st.frozensets(st.sampled_from(names), max_size=2)
     given_nodes = draw(st.lists(st.sampled_from(names), max_size=2, unique=True))
     positions = draw(st.lists(st.integers(1, n + 1), min_size=len(given_nodes),
@@ -116,3 +117,17 @@ def test_via_avoid_and_at_are_named() -> None:
 
 def test_without_node_rules_a_node_may_come_back() -> None:
     assert _messages(_square(), "abcab") == []
+
+
+@given(node_rule_puzzles())
+def test_the_empty_walk_and_the_trivial_answer_obey_node_rules(puzzle: Puzzle) -> None:
+    solving = node_rule_walks(puzzle, max_steps=min(puzzle.num_nodes + 1, 3))
+    standing = sorted(w.nodes[0] for w in solving if not w.edges)
+    if puzzle.closed and puzzle.num_edges:
+        standing = []  # a closed walk needs a step (an edge rule)
+    assert puzzle.empty_walk_nodes() == standing
+    answer = trivial_answer("test", puzzle)
+    if answer is not None and answer.walk is not None:
+        assert verify(puzzle, answer.walk) == []
+    elif answer is not None:
+        assert not node_rule_walks(puzzle)
