@@ -11,7 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
 from node_oracle import node_rule_walks
+from test_verify_node_rules import node_rule_puzzles
 
 from trailkit.models.answer import Answer, Status, Walk
 from trailkit.models.counts import CountResult
@@ -22,7 +24,7 @@ from trailkit.solvers.backends.registry import backend_names, get_backend
 from trailkit.solvers.frontends.cli import main
 from trailkit.solvers.pipeline.counting import count
 from trailkit.solvers.pipeline.policy import AUTO, second_opinion
-from trailkit.solvers.pipeline.solving import solve, solve_all
+from trailkit.solvers.pipeline.solving import check_answer, precheck, solve, solve_all
 
 # a-b-c with edges reusable, but b avoided: no walk from a to c (a walk without the
 # node rule exists, which a backend ignoring them would find)
@@ -112,6 +114,16 @@ def test_the_empty_walk_answer_obeys_node_rules() -> None:
     assert answer.status is Status.SOLVED and answer.walk is not None
     assert standing.nodes.index("b") in answer.walk.nodes
     assert answer.walk != Walk((0,), ())
+
+
+@given(node_rule_puzzles())
+def test_the_precheck_stays_sound_under_node_rules(puzzle: Puzzle) -> None:
+    """Node rules only take walks away: a structural certificate of no walk still holds,
+    and the independent checker still accepts it."""
+    answer = precheck(puzzle)
+    if answer is not None:
+        assert not node_rule_walks(puzzle)
+        assert check_answer(puzzle, answer).certificate_checked
 
 
 NODE_SPEC = ("trailkit: 1\nkind: walk\nedges: [a b, b c, c a]\nvisit: every-once\n"

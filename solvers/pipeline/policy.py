@@ -20,7 +20,7 @@ from trailkit.models.answer import Certificate
 from trailkit.models.errors import BackendUnavailable, UnsupportedPuzzle
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
-from trailkit.solvers.backends.registry import BackendName, get_backend
+from trailkit.solvers.backends.registry import BackendName, backend_names, get_backend
 
 __all__ = ["AUTO", "CLAIM_SECONDS", "CROSSCHECK_WORK_LIMIT", "PRECHECK", "ClaimLimits", "capped",
            "checked_within", "count_second_opinion", "default_backend", "engine_for",
@@ -88,7 +88,10 @@ def engine_for(puzzle: Puzzle, backend: str | BackendName | Backend | None,
     engine = backend if isinstance(backend, Backend) else get_backend(
         backend or default_backend(puzzle))
     if not obeys_node_rules(puzzle, engine):
-        raise UnsupportedPuzzle(ignores_node_rules(engine) + "; use another backend")
+        others = _obeying_backends()
+        raise UnsupportedPuzzle(ignores_node_rules(engine) + (
+            f"; use {' or '.join(others)}" if others else
+            "; no backend of this trailkit does"))
     if limits.work_limit is not None and not engine.honours_work_limit:
         raise UnsupportedPuzzle(f"the {engine.name} backend has no work limit; use "
                                 "--time-limit instead")
@@ -105,6 +108,18 @@ def ignores_node_rules(engine: Backend) -> str:
     """Why ``engine`` may not be asked about a puzzle with node rules."""
     return (f"the {engine.name} backend does not handle node rules (visit, via, avoid, at) "
             "yet")
+
+
+def _obeying_backends() -> list[str]:
+    """The registered backends that obey node rules (those installed here)."""
+    out = []
+    for name in backend_names():
+        try:
+            if get_backend(name).supports_node_rules:
+                out.append(name)
+        except BackendUnavailable:
+            continue
+    return out
 
 
 def second_opinion(engine: Backend, crosscheck: str | None, *,
