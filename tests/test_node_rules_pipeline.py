@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from node_oracle import node_rule_walks
-from test_verify_node_rules import node_rule_puzzles
+from node_rule_puzzles import node_rule_puzzles
 
 from trailkit.models.answer import Answer, Status, Walk
 from trailkit.models.counts import CountResult
