@@ -135,7 +135,7 @@ BAD = {
     "board-key": (HEAD + "kind: tour\nboard: {size: [3, 3], move: king}\n", 3, 23,
                   ["'move'", "did you mean 'moves'"]),
     "board-cell": (HEAD + "kind: tour\nboard: {size: [3, 3], moves: king}\nvia: [c4]\n",
-                   4, 7, ["'c4'", "no node"]),
+                   4, 7, ["'c4'", "no node", "cells are a1 to c3"]),
     "board-in-colour-walk": (HEAD + "kind: colour-walk\nboard: {size: [3, 3], moves: king}\n"
                              "start: a1\ngoal: c3\n", 3, 1, ["'board'"]),
     "board-needs-colours": (HEAD + "kind: walk\ncolours: {cycle: [red, blue]}\n"

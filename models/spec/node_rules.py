@@ -85,8 +85,12 @@ def _node(reader: SpecReader, item: yaml.Node, path: str, key: str) -> int | Non
     choices = reader.declared if reader.declared is not None else reader.node_names
     where = "is not listed in 'nodes:'" if reader.declared is not None \
         else "is no node of the puzzle"
-    raise reader.fail(item, f"{key} names {short(name)!r}, which {where}"
-                      f"{hint(name, choices)}; fix the name", path)
+    suggestion = hint(name, choices)
+    if not suggestion and reader.board_corners is not None:
+        first, last = reader.board_corners
+        suggestion = f" (the board's cells are {first} to {last})"
+    raise reader.fail(item, f"{key} names {short(name)!r}, which {where}{suggestion}; fix "
+                      "the name", path)
 
 
 def _read_at(reader: SpecReader, node: yaml.Node) -> dict[int, tuple[int, yaml.Node]]:

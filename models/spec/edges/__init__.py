@@ -76,6 +76,7 @@ def _board_edges(reader: SpecReader, edges: EdgeCollector, top: Entries) -> dict
                                   "colours instead", "board"))
         return {}
     numbers = reader.number_names(board.cells)
+    reader.board_corners = (board.cells[0], board.cells[-1])
     if reader.declared is not None:
         for name in board.cells:
             reader.declared.setdefault(name, where)
