@@ -16,6 +16,7 @@ from node_rule_puzzles import node_rule_puzzles
 from trailkit.models.answer import Walk
 from trailkit.models.checking.verify import _violations, verify, walk_ok
 from trailkit.models.puzzle import EdgeUse, NodeVisit, Puzzle
+from trailkit.models.support.jit import COMPILE_FROM
 from trailkit.solvers.backends.base import trivial_answer
 
 
@@ -109,3 +110,19 @@ def test_the_empty_walk_and_the_trivial_answer_obey_node_rules(puzzle: Puzzle) -
         assert verify(puzzle, answer.walk) == []
     elif answer is not None:
         assert not node_rule_walks(puzzle)
+
+
+def test_a_long_walk_is_checked_by_the_compiled_path_with_the_same_words() -> None:
+    n = COMPILE_FROM + 10
+    names = [f"v{i}" for i in range(n)]
+    line = Puzzle.build(nodes=names, edges=[(names[i], names[i + 1]) for i in range(n - 1)],
+                        use=EdgeUse.AT_MOST_ONCE, visit=NodeVisit.EVERY_ONCE,
+                        at={"v0": 1, names[-1]: n})
+    walk = Walk(tuple(range(n)), tuple(range(n - 1)))
+    assert walk_ok(line, walk) and verify(line, walk) == []
+    shifted = Puzzle.build(nodes=names, edges=[(names[i], names[i + 1]) for i in range(n - 1)],
+                           use=EdgeUse.AT_MOST_ONCE, visit=NodeVisit.EVERY_ONCE,
+                           at={"v5": 7})
+    assert not walk_ok(shifted, walk)
+    assert [str(v) for v in verify(shifted, walk)] == [
+        "position 7 is held by node v6, but at gives it to node v5"]
