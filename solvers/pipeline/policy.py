@@ -137,15 +137,12 @@ def second_opinion(engine: Backend, crosscheck: str | None, *,
     if chosen is None or puzzle is None or not puzzle.has_node_rules or crosscheck not in (
             AUTO, None):
         return chosen
-    others = [chosen, *(n for n in ("direct", "cpsat", "sat") if n != chosen)]
-    for name in others:
-        if BackendName.parse(name).family == engine.family and name != chosen:
-            continue
-        try:
-            if get_backend(name).supports_node_rules:
-                return name
-        except BackendUnavailable:
-            continue
+    obeying = _obeying_backends()
+    if chosen in obeying:
+        return chosen
+    other = next((name for name in obeying if name != engine.family), None)
+    if other is not None:
+        return other
     return chosen if needs_confirmation else None  # it declines: the answer says so
 
 
