@@ -143,3 +143,16 @@ def test_a_backend_ignoring_node_rules_exits_2(verb: list[str], backend: str,
     out, err = capsys.readouterr()
     assert code == 2, (out, err)
     assert "node rules" in out + err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("verb", ["repair", "explain", "inspect", "compare"])
+def test_the_tools_on_a_node_rule_spec_exit_2_while_direct_ignores_them(
+        verb: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    if "direct" not in _ignoring():
+        pytest.skip("direct obeys node rules now")
+    spec = tmp_path / "p.yaml"
+    spec.write_text(NODE_SPEC)
+    code = main([verb, str(spec)])
+    out, err = capsys.readouterr()
+    assert code == 2, (out, err)
+    assert "Traceback" not in err
