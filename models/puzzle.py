@@ -269,10 +269,23 @@ class Puzzle:
 
     def empty_walk_nodes(self) -> list[int]:
         """The nodes on which the empty walk (no step) solves the puzzle, in index order:
-        none when there are edges and every edge must be used or the walk must close."""
+        none when there are edges and every edge must be used or the walk must close. The
+        empty walk holds one position, its node's: the node rules must allow that."""
         if self.num_edges and (self.use is EdgeUse.EXACTLY_ONCE or self.closed):
             return []
-        return [v for v in range(self.num_nodes) if self.may_start(v) and self.may_end(v)]
+        return [v for v in range(self.num_nodes)
+                if self.may_start(v) and self.may_end(v) and self.may_stand_alone(v)]
+
+    def may_stand_alone(self, v: int) -> bool:
+        """Do the node rules allow a walk whose one position is node ``v``?"""
+        if not self.has_node_rules:
+            return True
+        if v in self.avoid or not self.via <= {v}:
+            return False
+        if any(node != v or position != 1 for node, position in self.at.items()):
+            return False
+        return self.visit is not NodeVisit.EVERY_ONCE or all(
+            u == v or u in self.avoid for u in range(self.num_nodes))
 
     @property
     def wants_longest(self) -> bool:

@@ -26,14 +26,14 @@ which is faster than loading Numba.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from trailkit.models.answer import Walk
-from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.models.puzzle import EdgeUse, NodeVisit, Puzzle
 from trailkit.models.support.jit import COMPILE_FROM, kernel
 
 __all__ = ["Violation", "verify"]
@@ -88,6 +88,7 @@ def _violations(puzzle: Puzzle, walk: Walk) -> list[Violation]:
 
     _check_use(puzzle, edges, problems)
     _check_colours(puzzle, edges, problems)
+    _check_node_rules(puzzle, nodes, problems)
 
     if puzzle.start is not None and nodes[0] not in puzzle.start:
         problems.append(Violation(f"the walk starts at {names[nodes[0]]}, which is not an "
@@ -147,6 +148,50 @@ def _check_colours(puzzle: Puzzle, edges: tuple[int, ...], problems: list[Violat
                 f"after its last colour {names[before]}"))
 
 
+def _check_node_rules(puzzle: Puzzle, nodes: tuple[int, ...],
+                      problems: list[Violation]) -> None:
+    """``visit``, ``via``, ``avoid`` and ``at``, over the walk's positions: one per node
+    passed, numbered from 1; a closed walk's return to its start is no new position."""
+    if not puzzle.has_node_rules:
+        return
+    held = nodes[:-1] if puzzle.closed and len(nodes) > 1 else nodes
+    names = puzzle.nodes
+    where: dict[int, list[int]] = {}
+    for i, v in enumerate(held, start=1):
+        where.setdefault(v, []).append(i)
+    visit = puzzle.visit
+    for v, at in where.items():
+        if v in puzzle.avoid:
+            problems.append(Violation(f"node {names[v]} holds {_positions(at)}, but it is in "
+                                      "avoid"))
+        elif visit is not NodeVisit.ANY and len(at) > 1:
+            problems.append(Violation(f"node {names[v]} holds {_positions(at)}, but visit: "
+                                      f"{visit.value}"))
+    for v in sorted(puzzle.via):
+        if v not in where:
+            problems.append(Violation(f"node {names[v]} holds no position, but it is in via"))
+    if visit is NodeVisit.EVERY_ONCE:
+        for v in range(len(names)):
+            if v not in where and v not in puzzle.avoid and v not in puzzle.via:
+                problems.append(Violation(f"node {names[v]} holds no position, but visit: "
+                                          "every-once"))
+    for v, position in sorted(puzzle.at.items(), key=lambda item: item[1]):
+        if position > len(held):
+            problems.append(Violation(f"at gives node {names[v]} position {position}, but the "
+                                      f"walk has only {len(held)} positions"))
+        elif held[position - 1] != v:
+            problems.append(Violation(f"position {position} is held by node "
+                                      f"{names[held[position - 1]]}, but at gives it to node "
+                                      f"{names[v]}"))
+
+
+def _positions(at: list[int]) -> str:
+    """``position 3`` or ``positions 2 and 5``."""
+    if len(at) == 1:
+        return f"position {at[0]}"
+    return "positions " + ", ".join(map(str, at[:-1])) + f" and {at[-1]}"
+
+
 def _edge_text(puzzle: Puzzle, e: int) -> str:
     one_way = puzzle.directed is not None and bool(puzzle.directed[e])
     arrow = "->" if one_way else "-"
@@ -157,6 +202,7 @@ def _edge_text(puzzle: Puzzle, e: int) -> str:
 # ------------------------------------------------------------------ the fast path
 _EXACTLY, _AT_MOST, _ANY = 0, 1, 2
 _USE_CODE = {EdgeUse.EXACTLY_ONCE: _EXACTLY, EdgeUse.AT_MOST_ONCE: _AT_MOST, EdgeUse.ANY: _ANY}
+_VISIT_CODE = {NodeVisit.ANY: 0, NodeVisit.AT_MOST_ONCE: 1, NodeVisit.EVERY_ONCE: 2}
 
 
 def walk_ok(puzzle: Puzzle, walk: Walk, *, compiled: bool = True) -> bool:
@@ -180,7 +226,18 @@ def walk_ok(puzzle: Puzzle, walk: Walk, *, compiled: bool = True) -> bool:
         _array(puzzle.colour) if rule is not None and puzzle.colour is not None
         else np.zeros(0, dtype=np.int64),
         follows, _mask(puzzle.first, c), _mask(puzzle.start, n), _mask(puzzle.end, n),
-        puzzle.closed))
+        puzzle.closed, puzzle.has_node_rules, _VISIT_CODE[puzzle.visit],
+        _mask(puzzle.via, n) if puzzle.via else np.zeros(n, dtype=np.uint8),
+        _mask(puzzle.avoid, n) if puzzle.avoid else np.zeros(n, dtype=np.uint8),
+        _given(puzzle.at, n)))
+
+
+def _given(at: Mapping[int, int], size: int) -> np.ndarray:
+    """Each node's given position (0: none)."""
+    out = np.zeros(size, dtype=np.int64)
+    for v, position in at.items():
+        out[v] = position
+    return out
 
 
 def _array(values: Sequence[Any], dtype: type = np.int64) -> np.ndarray:
@@ -202,7 +259,8 @@ def _mask(members: frozenset[int] | None, size: int) -> np.ndarray:
 def _walk_ok(n_nodes: int, tail: np.ndarray, head: np.ndarray, one_way: np.ndarray,
              nodes: np.ndarray, edges: np.ndarray, use: int, coloured: bool,
              colour: np.ndarray, follows: np.ndarray, first: np.ndarray, starts: np.ndarray,
-             ends: np.ndarray, closed: bool) -> bool:
+             ends: np.ndarray, closed: bool, node_rules: bool, visit: int, via: np.ndarray,
+             avoid: np.ndarray, at: np.ndarray) -> bool:
     """Every check of :func:`_violations`, stopping at the first that fails."""
     k, m = len(edges), len(tail)
     if len(nodes) != k + 1:
@@ -244,4 +302,17 @@ def _walk_ok(n_nodes: int, tail: np.ndarray, head: np.ndarray, one_way: np.ndarr
             return False
         if k == 0 and m and use != _EXACTLY:
             return False
+    if node_rules:
+        held = k if closed and k > 0 else k + 1
+        seen = np.zeros(n_nodes, dtype=np.uint8)
+        for i in range(held):
+            v = nodes[i]
+            if avoid[v] or (visit != 0 and seen[v]):
+                return False
+            seen[v] = 1
+        for v in range(n_nodes):
+            if (via[v] or (visit == 2 and not avoid[v])) and not seen[v]:
+                return False
+            if at[v] and (at[v] > held or nodes[at[v] - 1] != v):
+                return False
     return True

@@ -21,10 +21,11 @@ from typing import Any
 import yaml
 
 from trailkit.models.errors import SpecError, SpecWarning
-from trailkit.models.puzzle import Puzzle
+from trailkit.models.puzzle import NodeVisit, Puzzle
 from trailkit.models.spec.endpoints import check_closed
 from trailkit.models.spec.expect import read_expect
 from trailkit.models.spec.kinds import LOWERINGS
+from trailkit.models.spec.node_rules import read_node_rules
 from trailkit.models.spec.nodes import read_layout, read_nodes
 from trailkit.models.spec.repair_block import read_repair_rules
 from trailkit.models.spec.state import SpecReader
@@ -64,6 +65,8 @@ def _read_spec(reader: SpecReader, root: yaml.Node) -> Puzzle:
     """Read the whole spec, recording problems; raise only those that stop the reading."""
     top = reader.mapping(root, "the spec")
     kind = _read_kind(reader, top, root)
+    if kind == "tour":
+        _fixed_by_tour(reader, top)
     reader.check_keys(top, (*COMMON_KEYS, *KEYS[kind]), "the spec", f"kind {kind!r}",
                       keep_going=True)
     rules: dict[str, Any] = {"kind": kind}
@@ -75,6 +78,8 @@ def _read_spec(reader: SpecReader, root: yaml.Node) -> Puzzle:
         reader.nodes_complete = False
     rules.update(LOWERINGS[kind](reader, top, root))
     check_closed(reader, top, rules)
+    rules.update(read_node_rules(reader, top, NodeVisit.EVERY_ONCE if kind == "tour"
+                                 else NodeVisit.ANY))
     _read_shared(reader, top, rules)
     return Puzzle(nodes=tuple(reader.node_names), source=reader.source, **rules)
 
@@ -98,6 +103,16 @@ def _read_kind(reader: SpecReader, top: Entries, root: yaml.Node) -> str:
     return reader.choice(kind_node, "kind", KINDS)
 
 
+def _fixed_by_tour(reader: SpecReader, top: Entries) -> None:
+    """``visit`` and ``use`` in a tour: the kind fixes both (each recorded, then dropped)."""
+    for key in ("visit", "use"):
+        if key in top:
+            reader.record(reader.fail(top[key][0], f"kind 'tour' fixes '{key}' (every node "
+                                      "once, each edge at most once); remove it, or write "
+                                      f"kind: walk with the '{key}' you want", key))
+            del top[key]
+
+
 def _read_shared(reader: SpecReader, top: Entries, rules: dict[str, Any]) -> None:
     """``expect``, ``layout`` and ``repair`` (after the edges: they name nodes and colours)."""
     if "expect" in top:
@@ -106,9 +121,10 @@ def _read_shared(reader: SpecReader, top: Entries, rules: dict[str, Any]) -> Non
     if "layout" in top:
         layout = reader.guard("layout", None, lambda: read_layout(reader, top["layout"][1]))
         if layout == "auto":
-            rules["meta"] = {"layout": "auto"}
-        else:
-            rules["layout"] = layout
+            rules["meta"] = {**rules.get("meta", {}), "layout": "auto"}
+            rules.pop("layout", None)
+        elif isinstance(layout, dict):  # a board's grid, with the positions written over it
+            rules["layout"] = {**rules.get("layout", {}), **layout}
     if "repair" in top:
         repair = reader.guard("repair", None, lambda: read_repair_rules(
             reader, top["repair"][1], rules.get("colour_names"),

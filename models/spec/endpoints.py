@@ -75,7 +75,8 @@ def _unknown_end(reader: SpecReader, item: yaml.Node, path: str, name: str) -> S
 def check_closed(reader: SpecReader, top: Entries, rules: dict[str, Any]) -> None:
     """``closed: true`` with no node both an allowed start and an allowed end is a
     contradiction in the spec, not a puzzle without solutions."""
-    if not rules.get("closed") or "closed" not in top:
+    written = next((k for k in ("closed", "end", "goal") if k in top), None)
+    if not rules.get("closed") or written is None:  # closed by the kind (a tour) or not
         return
     start, end = rules.get("start"), rules.get("end")
     if start is None or end is None or start & end:
@@ -85,7 +86,7 @@ def check_closed(reader: SpecReader, top: Entries, rules: dict[str, Any]) -> Non
     def listing(chosen: frozenset[int]) -> str:
         return shown(sorted(names[v] for v in chosen)) or "none"
 
-    reader.record(reader.fail(top["closed"][1], "closed: true asks for a walk that ends where "
+    reader.record(reader.fail(top[written][1], "closed: true asks for a walk that ends where "
                               f"it starts, but no allowed start ({listing(start)}) is an "
                               f"allowed end ({listing(end)}); allow a common node, or set "
-                              "closed: false", "closed"))
+                              "closed: false", written))

@@ -72,6 +72,8 @@ class SpecReader(NodeReader):
         # The big inline `edges:` list as edge-list text and its line, when the fast
         # reader took it out of the YAML (see models/spec/fast.py); None otherwise.
         self.inline_edges: InlineEdges | None = None
+        # The first and last cell of a `board:` ("a1", "h8"), for messages; None without one.
+        self.board_corners: tuple[str, str] | None = None
 
     # ---------------------------------------------------------- node names
     def node_id(self, name: str) -> int:

@@ -125,7 +125,8 @@ def trivial_answer(name: str, puzzle: Puzzle) -> Answer | None:
     if puzzle.use is EdgeUse.EXACTLY_ONCE and not puzzle.num_edges:
         if empty:  # the longest of one walk: the empty one
             return Answer.solved(name, Walk((empty[0],), ()), optimal=True)
+        rules = " that the node rules let the walk stand on" if puzzle.has_node_rules else ""
         return Answer.unsolvable(name, None, reason="the puzzle has no edges, so only an "
                                  "empty walk could solve it, and no node is both an allowed "
-                                 "start and an allowed end")
+                                 f"start and an allowed end{rules}")
     return None

@@ -26,9 +26,10 @@ from dataclasses import replace
 from trailkit.models.answer import Answer, Certificate, Status
 from trailkit.models.checking.certificates import check_certificate
 from trailkit.models.errors import BackendUnavailable, VerificationFailure
-from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.models.puzzle import EdgeUse, NodeVisit, Puzzle
 from trailkit.solvers.backends.base import Backend, Limits
 from trailkit.solvers.backends.registry import get_backend
+from trailkit.solvers.pipeline.policy import obeys_node_rules
 
 __all__ = ["certify", "find_certificate"]
 
@@ -73,10 +74,16 @@ def _structural(puzzle: Puzzle, limits: Limits) -> tuple[Certificate | None, str
         certificate = structural_certificate(puzzle)
         if certificate is not None:
             return certificate, "the structural check"
-    relaxed = get_backend("direct").solve(replace(puzzle, use=EdgeUse.ANY), limits)
+    direct = get_backend("direct")
+    relaxation = replace(puzzle, use=EdgeUse.ANY)
+    if not obeys_node_rules(puzzle, direct):  # no walk even without them: none with them
+        relaxation = replace(relaxation, visit=NodeVisit.ANY, via=frozenset(),
+                             avoid=frozenset(), at={})
+    relaxed = direct.solve(relaxation, limits)
     if relaxed.status is Status.UNSOLVABLE and relaxed.certificate is not None:
         return relaxed.certificate, "direct (reachability of states)"
-    if relaxed.status is Status.SOLVED and puzzle.use is EdgeUse.ANY:
+    exact = puzzle.use is EdgeUse.ANY and relaxation.has_node_rules == puzzle.has_node_rules
+    if relaxed.status is Status.SOLVED and exact:
         raise VerificationFailure("an unsolvable answer was to be certified, but the "
                                   "direct backend's reachability search finds a walk")
     return None, f"the direct backend made no closed-set certificate ({relaxed.reason})"

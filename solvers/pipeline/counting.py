@@ -34,12 +34,16 @@ from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.direct.orientation_list import formula_applies
 from trailkit.solvers.backends.registry import BackendName, get_backend
+from trailkit.solvers.pipeline.claim_rules import NODE_RULES_UNCOVERED
+from trailkit.solvers.pipeline.formula_claims import unproven
 from trailkit.solvers.pipeline.layered_count import zero_count_claim
 from trailkit.solvers.pipeline.policy import (
     AUTO,
     PRECHECK,
     count_second_opinion,
     engine_for,
+    ignores_node_rules,
+    obeys_node_rules,
     second_limits,
     time_left,
 )
@@ -62,8 +66,9 @@ class CountMethod(StrEnum):
 
 def exact_applies(puzzle: Puzzle) -> bool:
     """Whether the exact formula counts this puzzle (every edge exactly once, no colour
-    rule)."""
-    return puzzle.use is EdgeUse.EXACTLY_ONCE and puzzle.colours is None
+    rule, no node rule: it counts Euler trails, which pass nodes any number of times)."""
+    return puzzle.use is EdgeUse.EXACTLY_ONCE and puzzle.colours is None and \
+        not puzzle.has_node_rules
 
 
 def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
@@ -87,14 +92,14 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
     if precheck and method is CountMethod.AUTO and not failures and not (
             formula_first and exact_applies(puzzle)):  # the formula answers those itself
         result = _precheck_count(puzzle)
-    if result is None and formula_first and not failures:
+    if result is None and formula_first and not failures and exact_applies(puzzle):
         from trailkit.solvers.backends.direct.exact_count import exact_count
 
         result = exact_count(puzzle, time_left(limits, started), memory_mb=limits.memory_mb)
     if result is None and method is CountMethod.EXACT:
         raise UnsupportedPuzzle(
             "an exact formula exists only for Euler circuits and trails (every edge "
-            "exactly once, no colour rule); count with --method enumerate")
+            "exactly once, no colour rule, no node rule); count with --method enumerate")
     enumerated = result is None
     if result is None:
         if not engine.supports_counting:
@@ -112,7 +117,7 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
     second = second_limits(limits, started)
     if second_name and not result.stats.get("interrupted") and second.time_limit != 0:
         # one Ctrl-C stops it all; and no second opinion once the time is up
-        other = get_backend(second_name).count(puzzle, second, failures=False)
+        other = _second_count(puzzle, second_name, second)
         decided = other.complete and result.complete
         agrees = (other.solutions == result.solutions) if decided else None
         if decided and not agrees:
@@ -128,6 +133,17 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
     return replace(result, stats=stats, claims=tuple(c for c in claims if c is not None))
 
 
+def _second_count(puzzle: Puzzle, name: str, limits: Limits) -> CountResult:
+    """Backend ``name``'s count, or, where it does not obey the puzzle's node rules, no
+    count at all (an incomplete one, saying why: a count of another puzzle would
+    disagree)."""
+    other = get_backend(name)
+    if not obeys_node_rules(puzzle, other):
+        return CountResult(backend=other.name, solutions=0, complete=False,
+                           reason=ignores_node_rules(other))
+    return other.count(puzzle, limits, failures=False)
+
+
 def certified_count(puzzle: Puzzle, result: CountResult, limits: Limits) -> Claim | None:
     """The ``count`` claim of a complete count: by the formula's ``best-formula``
     certificate wherever the formula applies, and by ``layers`` for walks that may reuse
@@ -138,6 +154,8 @@ def certified_count(puzzle: Puzzle, result: CountResult, limits: Limits) -> Clai
     from a start) is a loud failure."""
     how = "formula" if result.by_formula else "enumeration"
     rests_on = f"{result.backend}'s {how}"
+    if puzzle.has_node_rules:
+        return Claim("count", False, why=unproven(NODE_RULES_UNCOVERED, rests_on))
     claim = None
     if puzzle.use is EdgeUse.ANY or formula_applies(puzzle) or not (
             refutation_applies(puzzle, count=True) or result.solutions > AUTO_COUNT):

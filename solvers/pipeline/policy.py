@@ -17,13 +17,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from trailkit.models.answer import Certificate
-from trailkit.models.errors import UnsupportedPuzzle
+from trailkit.models.errors import BackendUnavailable, UnsupportedPuzzle
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
-from trailkit.solvers.backends.registry import BackendName, get_backend
+from trailkit.solvers.backends.registry import BackendName, backend_names, get_backend
 
 __all__ = ["AUTO", "CLAIM_SECONDS", "CROSSCHECK_WORK_LIMIT", "PRECHECK", "ClaimLimits", "capped",
            "checked_within", "count_second_opinion", "default_backend", "engine_for",
+           "ignores_node_rules", "obeys_node_rules",
            "second_limits", "second_opinion", "time_left", "time_up"]
 
 #: ``crosscheck="auto"``: let the policy choose the second backend.
@@ -86,23 +87,68 @@ def engine_for(puzzle: Puzzle, backend: str | BackendName | Backend | None,
     """
     engine = backend if isinstance(backend, Backend) else get_backend(
         backend or default_backend(puzzle))
-    if puzzle.has_node_rules and not engine.supports_node_rules:
-        raise UnsupportedPuzzle(f"the {engine.name} backend does not handle node rules "
-                                "(visit, via, avoid, at) yet; use another backend")
+    if not obeys_node_rules(puzzle, engine):
+        others = _obeying_backends()
+        raise UnsupportedPuzzle(ignores_node_rules(engine) + (
+            f"; use {' or '.join(others)}" if others else
+            "; no backend of this trailkit does"))
     if limits.work_limit is not None and not engine.honours_work_limit:
         raise UnsupportedPuzzle(f"the {engine.name} backend has no work limit; use "
                                 "--time-limit instead")
     return engine
 
 
+def obeys_node_rules(puzzle: Puzzle, engine: Backend) -> bool:
+    """May ``engine`` be asked about ``puzzle``: it has no node rules, or the backend
+    obeys them (else its walks, counts and verdicts are those of another puzzle)."""
+    return not puzzle.has_node_rules or engine.supports_node_rules
+
+
+def ignores_node_rules(engine: Backend) -> str:
+    """Why ``engine`` may not be asked about a puzzle with node rules."""
+    return (f"the {engine.name} backend does not handle node rules (visit, via, avoid, at) "
+            "yet")
+
+
+def _obeying_backends() -> list[str]:
+    """The registered backends that obey node rules (those installed here)."""
+    out = []
+    for name in backend_names():
+        try:
+            if get_backend(name).supports_node_rules:
+                out.append(name)
+        except BackendUnavailable:
+            continue
+    return out
+
+
 def second_opinion(engine: Backend, crosscheck: str | None, *,
-                   needs_confirmation: bool) -> str | None:
+                   needs_confirmation: bool, puzzle: Puzzle | None = None) -> str | None:
     """The backend that checks ``engine``'s answer to a solve, or ``None``.
 
     ``"auto"``: ``direct`` checks every other backend; when ``direct`` itself answered
     "unsolvable" without a certificate, ``cpsat`` confirms. ``None`` (no cross-check):
     only such an uncertified "unsolvable" is still confirmed. A name: that backend.
+    For a ``puzzle`` with node rules, a backend chosen here that does not obey them is
+    passed over for the next that does (the one named by the user is kept: the
+    cross-check then says why it could not run).
     """
+    chosen = _chosen_opinion(engine, crosscheck, needs_confirmation)
+    if chosen is None or puzzle is None or not puzzle.has_node_rules or crosscheck not in (
+            AUTO, None):
+        return chosen
+    obeying = _obeying_backends()
+    if chosen in obeying:
+        return chosen
+    other = next((name for name in obeying if name != engine.family), None)
+    if other is not None:
+        return other
+    return chosen if needs_confirmation else None  # it declines: the answer says so
+
+
+def _chosen_opinion(engine: Backend, crosscheck: str | None,
+                    needs_confirmation: bool) -> str | None:
+    """:func:`second_opinion` by the backends' names alone."""
     if crosscheck == AUTO:
         if engine.family != "direct":
             return "direct"

@@ -42,6 +42,8 @@ from trailkit.solvers.pipeline.policy import (
     capped,
     checked_within,
     engine_for,
+    ignores_node_rules,
+    obeys_node_rules,
     second_limits,
     second_opinion,
     time_left,
@@ -77,7 +79,8 @@ def solve(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
                      replace(limits, time_limit=time_left(limits, started)))
 
     needs_confirmation = answer.status is Status.UNSOLVABLE and not answer.certificate_checked
-    second_name = second_opinion(engine, crosscheck, needs_confirmation=needs_confirmation)
+    second_name = second_opinion(engine, crosscheck, needs_confirmation=needs_confirmation,
+                                 puzzle=puzzle)
     if second_name is not None:
         answer = _cross_check(puzzle, answer, second_name, second_limits(limits, started))
     return answer.with_(claims=answer_claims(puzzle, answer, unique=unique,
@@ -99,6 +102,9 @@ def solve_all(puzzle: Puzzle, limits: Limits = NO_LIMITS,
             engine = get_backend(name)
         except BackendUnavailable as exc:
             skipped[name] = str(exc)
+            continue
+        if not obeys_node_rules(puzzle, engine):
+            skipped[name] = ignores_node_rules(engine)
             continue
         own = limits if engine.honours_work_limit else Limits(
             time_limit=limits.time_limit, workers=limits.workers, seed=limits.seed)
@@ -212,6 +218,8 @@ def _cross_check(puzzle: Puzzle, answer: Answer, second_name: str, limits: Limit
     the command's time); agreement confirms, disagreement is a loud failure."""
     try:
         second = get_backend(second_name)
+        if not obeys_node_rules(puzzle, second):
+            raise BackendUnavailable(ignores_node_rules(second))
     except BackendUnavailable as exc:
         if answer.status is Status.UNSOLVABLE and not answer.certificate_checked:
             return _unconfirmed(answer, f"no second backend to confirm it ({exc})")

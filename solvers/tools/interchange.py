@@ -6,7 +6,7 @@
   edges carry ``id`` (the spec's id), ``colour`` and ``directed``; nodes carry ``pos``
   when the spec lays them out. The graph's attributes hold the rules in spec terms
   (``kind``, ``use``, ``colours``, ``first``, ``start``, ``end``, ``closed``,
-  ``objective``, ``name``).
+  ``objective``, ``name``, and the node rules ``visit``, ``via``, ``avoid``, ``at``).
 * :func:`from_networkx` goes back: it writes a spec and reads it with the spec reader,
   so an imported graph is checked exactly like a hand-written spec (one validation, not
   two). ``kind`` picks the puzzle family; rules given as keywords override the graph's.
@@ -31,7 +31,7 @@ from xml.sax.saxutils import escape, quoteattr
 import yaml
 
 from trailkit.models.errors import BackendUnavailable, TrailkitError
-from trailkit.models.puzzle import Puzzle
+from trailkit.models.puzzle import NodeVisit, Puzzle
 from trailkit.models.spec import KINDS, load_spec_text
 from trailkit.solvers.support.extras import pip_install
 
@@ -41,11 +41,13 @@ __all__ = ["GRAPH_FORMATS", "export_graph", "from_networkx", "rules_of", "to_net
 GRAPH_FORMATS = ("dot", "graphml", "json-graph")
 
 #: The rule keys each kind's spec accepts (besides its edges), in spec terms.
+_NODE_RULES = ("visit", "via", "avoid", "at")
 _RULE_KEYS = {
-    "trail": ("closed", "start", "end"),
-    "domino-chain": ("closed",),
-    "colour-walk": ("colours", "first", "start", "goal"),
-    "walk": ("use", "colours", "first", "start", "end", "closed", "objective"),
+    "trail": ("closed", "start", "end", *_NODE_RULES),
+    "domino-chain": ("closed", *_NODE_RULES),
+    "colour-walk": ("colours", "first", "start", "goal", *_NODE_RULES),
+    "walk": ("use", "colours", "first", "start", "end", "closed", "objective", *_NODE_RULES),
+    "tour": ("colours", "first", "start", "end", "closed", "objective", "via", "avoid", "at"),
 }
 
 
@@ -67,7 +69,18 @@ def rules_of(puzzle: Puzzle) -> dict[str, Any]:
             "first": None if puzzle.first is None or rule is None
             else [rule.names[c] for c in sorted(puzzle.first)],
             "start": names_of(puzzle.start), "end": names_of(puzzle.end),
-            "closed": puzzle.closed, "objective": puzzle.objective.value}
+            "closed": puzzle.closed, "objective": puzzle.objective.value,
+            **_node_rules_of(puzzle)}
+
+
+def _node_rules_of(puzzle: Puzzle) -> dict[str, Any]:
+    """The node rules as spec values (``None`` where the spec would leave them out)."""
+    names = puzzle.nodes
+    return {"visit": None if puzzle.visit is NodeVisit.ANY else puzzle.visit.value,
+            "via": [names[v] for v in sorted(puzzle.via)] or None,
+            "avoid": [names[v] for v in sorted(puzzle.avoid)] or None,
+            "at": {names[v]: p for v, p in sorted(puzzle.at.items(), key=lambda i: i[1])}
+            or None}
 
 
 def _require_networkx() -> Any:

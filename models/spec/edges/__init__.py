@@ -22,6 +22,7 @@ from typing import Any
 
 import yaml
 
+from trailkit.models.spec.board import read_board
 from trailkit.models.spec.edges.collector import EdgeCollector
 from trailkit.models.spec.edges.columns import read_columns
 from trailkit.models.spec.edges.forms import read_edge
@@ -36,8 +37,10 @@ def read_edges(reader: SpecReader, top: Entries, root: yaml.Node,
                palette: tuple[str, ...] | None, need_colour: bool = False) -> dict[str, Any]:
     """Read ``edges`` (or ``edges_file``) into the parallel arrays of a :class:`Puzzle`
     (see :meth:`EdgeCollector.lowered`); ``palette``: the colours the rule allows
-    (``None``: any), ``need_colour``: every edge must have one."""
+    (``None``: any), ``need_colour``: every edge must have one. A ``board:`` gives the
+    first edges, its cells' layout and ``meta["board"]``."""
     edges = EdgeCollector(reader, palette, need_colour)
+    extra = _board_edges(reader, edges, top)
     if "edges" in top and "edges_file" in top:
         reader.record(reader.fail(top["edges_file"][0], "give 'edges' or 'edges_file', not "
                                   "both"))
@@ -53,9 +56,32 @@ def read_edges(reader: SpecReader, top: Entries, root: yaml.Node,
             reader.edges_complete = False
         else:
             read_columns(edges, side[1], side[0])
-    else:
+    elif "board" not in top:
         reader.record(reader.fail(root, "missing required key 'edges', e.g. edges: [a b, b c]"))
-    return edges.lowered()
+    return {**edges.lowered(), **extra}
+
+
+def _board_edges(reader: SpecReader, edges: EdgeCollector, top: Entries) -> dict[str, Any]:
+    """Add the board's cells and moves (first, so the written edges' ids follow); its
+    layout and ``meta`` entry, or nothing without a board."""
+    board = reader.guard("board", None, lambda: read_board(reader, top))
+    if board is None:
+        if "board" in top:
+            reader.edges_complete = False  # its cells are unknown
+        return {}
+    where = top["board"][0]
+    if edges.need_colour:
+        reader.record(reader.fail(where, "a board's moves have no colour, but the colour rule "
+                                  "needs one on every edge; write the edges out with their "
+                                  "colours instead", "board"))
+        return {}
+    numbers = reader.number_names(board.cells)
+    reader.board_corners = (board.cells[0], board.cells[-1])
+    if reader.declared is not None:
+        for name in board.cells:
+            reader.declared.setdefault(name, where)
+    edges.add_board([(numbers[u], numbers[v]) for u, v in board.edges], where)
+    return {"layout": board.layout(), "meta": {"board": board.meta()}}
 
 
 def _read_inline(edges: EdgeCollector, node: yaml.Node, inline: InlineEdges) -> None:

@@ -51,6 +51,7 @@ class EdgeCollector:
         self.labels: list[str] = list(palette or ())
         self.label_index = {name: i for i, name in enumerate(self.labels)}
         self.seen_ids: dict[str, yaml.Node | Location] = {}
+        self.first_id = 0  # a board's edges come first: the written edges' ids follow theirs
 
     def colour_id(self, name: str | None, where: yaml.Node | Location, path: str) -> int:
         """The label number of colour ``name`` (-1 for none); a new colour joins the labels
@@ -81,7 +82,7 @@ class EdgeCollector:
         u = reader.edge_end(u_name, where, path)
         v = reader.edge_end(v_name, where, path)
         c_id = self.colour_id(c, where, path)
-        edge_id = default_id if edge_id is None else edge_id
+        edge_id = default_id + self.first_id if edge_id is None else edge_id
         key = str(edge_id)
         if key in self.seen_ids:
             first = self.seen_ids[key]
@@ -95,14 +96,29 @@ class EdgeCollector:
         self.directed.append(one_way)
         self.ids.append(edge_id)
 
+    def add_board(self, pairs: list[tuple[int, int]], where: yaml.Node) -> None:
+        """A board's moves (pairs of node numbers) as the first edges, ids ``0`` ..; the
+        edges written after them are numbered on."""
+        for u, v in pairs:
+            self.seen_ids[str(len(self.tail))] = where
+            self.tail.append(u)
+            self.head.append(v)
+            self.colour.append(-1)
+            self.directed.append(False)
+            self.ids.append(len(self.ids))
+        self.first_id = len(self.tail)
+
     def reject_line(self, problem: SpecError) -> None:
         """Record a line of an edge list that could not be read (its names are unknown)."""
         self.reader.record(problem, "edges_file")
         self.reader.edges_complete = False
 
     def set_columns(self, tail: list[int], head: list[int], directed: list[bool]) -> None:
-        """The edges of a whole edge list (their ids are their positions)."""
-        self.tail, self.head, self.directed, self.ids = tail, head, directed, []
+        """The edges of a whole edge list (their ids are their positions, after a
+        board's)."""
+        board = self.first_id
+        self.tail, self.head = self.tail[:board] + tail, self.head[:board] + head
+        self.directed, self.ids = self.directed[:board] + directed, []
 
     def take_scan(self, scanned: ScannedEdges | None, source: str, first_line: int) -> bool:
         """Take the columns of the compiled scan (:func:`~trailkit.models.formats.edge_scan.
@@ -110,7 +126,7 @@ class EdgeCollector:
         the spec allows; else ``False``, and the line-by-line reading says what is wrong.
         A colour that joins the labels is located at ``source``'s ``first_line``."""
         reader = self.reader
-        if scanned is None or (scanned.colours is None and self.need_colour):
+        if scanned is None or (scanned.colours is None and self.need_colour) or self.first_id:
             return False
         if self.palette is not None and not set(scanned.colour_names) <= set(self.palette):
             return False

@@ -88,7 +88,7 @@ def _colour_column(edges: EdgeCollector, names: list[str | None], numbers: list[
     colour = edges.colour
     colour.extend(map(lookup.get, names))  # type: ignore[arg-type]  # every name was given an id above
     if None in colour:  # a missing or unknown colour: name by name, as ever
-        colour.clear()
+        del colour[edges.first_id:]  # a board's moves stay
         for name, number in zip(names, numbers, strict=True):
             known = edges.label_index.get(name) if name is not None else None
             colour.append(known if known is not None else reader.guard(

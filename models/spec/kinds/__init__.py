@@ -2,7 +2,7 @@
 :class:`~trailkit.models.puzzle.Puzzle`, reading the keys its kind has.
 
 >>> sorted(LOWERINGS)
-['colour-walk', 'domino-chain', 'trail', 'walk']
+['colour-walk', 'domino-chain', 'tour', 'trail', 'walk']
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import yaml
 
 from trailkit.models.spec.kinds.colour_walk import lower_colour_walk
 from trailkit.models.spec.kinds.domino_chain import lower_dominoes
+from trailkit.models.spec.kinds.tour import lower_tour
 from trailkit.models.spec.kinds.trail import lower_trail
 from trailkit.models.spec.kinds.walk import lower_walk
 from trailkit.models.spec.state import SpecReader
@@ -29,4 +30,5 @@ LOWERINGS: dict[str, Lowering] = {
     "domino-chain": lower_dominoes,
     "colour-walk": lower_colour_walk,
     "walk": lower_walk,
+    "tour": lower_tour,
 }

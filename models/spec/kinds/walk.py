@@ -27,16 +27,23 @@ from trailkit.models.spec.typed import Entries
 __all__ = ["lower_walk"]
 
 
-def lower_walk(reader: SpecReader, top: Entries, root: yaml.Node) -> dict[str, Any]:
-    """The :class:`Puzzle` fields of a ``walk`` spec's mapping ``top``."""
+def lower_walk(reader: SpecReader, top: Entries, root: yaml.Node, *,
+               use: EdgeUse | None = None, closed: bool = False) -> dict[str, Any]:
+    """The :class:`Puzzle` fields of a ``walk`` spec's mapping ``top``: ``use`` when the
+    spec gives none (by default exactly-once, or at-most-once under a ``visit`` rule
+    other than ``any``), ``closed`` when it does not say."""
+    if use is None:
+        visit = top["visit"][1] if "visit" in top else None
+        use = EdgeUse.AT_MOST_ONCE if isinstance(visit, yaml.ScalarNode) and visit.value in (
+            "at-most-once", "every-once") else EdgeUse.EXACTLY_ONCE
     rule = reader.guard("colours", None, lambda: read_rule(reader, top["colours"][1])) \
         if "colours" in top else None
     graph = read_edges(reader, top, root, palette=rule.names if rule else None,
                        need_colour=rule is not None)
     check_rule_colours(reader)
-    use = reader.guard("use", EdgeUse.EXACTLY_ONCE, lambda: EdgeUse(reader.choice(
-        top["use"][1], "use", tuple(u.value for u in EdgeUse)))) \
-        if "use" in top else EdgeUse.EXACTLY_ONCE
+    if "use" in top:
+        use = reader.guard("use", use, lambda: EdgeUse(reader.choice(
+            top["use"][1], "use", tuple(u.value for u in EdgeUse))))
     objective = reader.guard("objective", Objective.ANY, lambda: Objective(reader.choice(
         top["objective"][1], "objective", tuple(o.value for o in Objective)))) \
         if "objective" in top else Objective.ANY
@@ -49,6 +56,6 @@ def lower_walk(reader: SpecReader, top: Entries, root: yaml.Node) -> dict[str, A
                                   "'colours:'"))
     return {**graph, "use": use, "colours": rule, "objective": objective,
             "first": read_first(reader, top, rule) if rule else None,
-            "closed": reader.flag(top, "closed", False),
+            "closed": reader.flag(top, "closed", closed),
             "start": read_ends(reader, top, "start"), "end": read_goal(reader, top),
             **({"colour_names": rule.names} if rule else {})}

@@ -9,14 +9,17 @@ lines) back into a walk; the pipeline's checker then judges it like any answer.
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 from trailkit.models.answer import Answer
-from trailkit.models.errors import TrailkitError
+from trailkit.models.errors import TrailkitError, UnsupportedPuzzle
 from trailkit.models.puzzle import Puzzle
+from trailkit.solvers.backends.registry import BACKENDS
 from trailkit.solvers.pipeline import check_answer
 
-__all__ = ["MAX_MODEL_BYTES", "answer_from_model", "export_model", "export_size_problem"]
+__all__ = ["MAX_MODEL_BYTES", "answer_from_model", "export_model", "export_size_problem",
+           "refuse_node_rules"]
 
 MAX_MODEL_BYTES = 256 * 1024 * 1024
 """A solver's model file over this size is refused (a model is a line per variable)."""
@@ -36,8 +39,31 @@ def export_size_problem(puzzle: Puzzle, fmt: str, memory_mb: int | None) -> str 
     return None
 
 
+_MODEL_BACKENDS = {"dimacs": "sat", "cpsat": "cpsat", "mzn": "minizinc"}
+"""The backend whose model each export format writes (and whose flags say what it
+encodes)."""
+
+
+def refuse_node_rules(puzzle: Puzzle, fmt: str) -> None:
+    """Refuse (:class:`UnsupportedPuzzle`, exit 2) a model in ``fmt`` of a puzzle with node
+    rules that the model's backend does not encode: its walks would be another puzzle's."""
+    family = _MODEL_BACKENDS.get(fmt)
+    if family is None or not puzzle.has_node_rules:
+        return
+    entry = BACKENDS[family]
+    try:
+        encodes = getattr(importlib.import_module(entry.module), entry.cls).supports_node_rules
+    except ImportError:
+        encodes = False
+    if not encodes:
+        raise UnsupportedPuzzle(f"the {fmt} model does not encode node rules (visit, via, "
+                                "avoid, at) yet, so its walks would not be this puzzle's; "
+                                "solve the spec with trailkit instead")
+
+
 def export_model(puzzle: Puzzle, fmt: str) -> str:
     """The puzzle's model as text in ``fmt`` (``dimacs`` or ``cpsat``)."""
+    refuse_node_rules(puzzle, fmt)
     if fmt == "dimacs":
         from trailkit.solvers.backends.sat.exported_formula import to_dimacs
 
@@ -58,6 +84,7 @@ def answer_from_model(puzzle: Puzzle, model_path: str) -> Answer:
     from trailkit.models.formats.inputs import InputRefused, read_bounded
     from trailkit.solvers.backends.sat.exported_formula import walk_from_model
 
+    refuse_node_rules(puzzle, "dimacs")
     try:
         text = read_bounded(model_path, MAX_MODEL_BYTES).decode("utf-8", errors="replace")
     except InputRefused as exc:

@@ -38,7 +38,7 @@ from trailkit.models.formats.textformats import yaml_text
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import load_spec_text
 from trailkit.solvers.tools.repair.changes import Change, Op
-from trailkit.solvers.tools.repair.specedit import apply_edits, change_edits
+from trailkit.solvers.tools.repair.specedit import apply_edits, board_edges, change_edits
 
 __all__ = ["EDIT_KINDS", "edit_text"]
 
@@ -61,7 +61,7 @@ def edit_text(text: str, edit: dict[str, Any], base_dir: Path | None = None) -> 
         if kind == "move":
             edits = _move(text, root, puzzle, edit)
         elif kind == "reverse":
-            edits = _reverse(text, root, _edge(puzzle, edit))
+            edits = _reverse(text, root, _edge(puzzle, edit) - board_edges(puzzle))
         else:
             edits = change_edits(text, puzzle, _changes(puzzle, edit), root=root, note=None)
     except (KeyError, TypeError, ValueError) as exc:
@@ -158,6 +158,9 @@ def _new_entry(text: str, mapping: yaml.MappingNode, entry: str) -> _Edit:
 
 
 def _reverse(text: str, root: yaml.Node, e: int) -> list[_Edit]:
+    if e < 0:
+        raise TrailkitError("that edge is a move of the spec's board, which is not written "
+                            "in the spec; write the edges out under 'edges:' to edit it")
     top = {k.value: v for k, v in root.value}
     seq = top.get("edges")
     if not isinstance(seq, yaml.SequenceNode):

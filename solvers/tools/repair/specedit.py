@@ -25,9 +25,10 @@ import yaml
 
 from trailkit.models.formats.textformats import yaml_text
 from trailkit.models.puzzle import Puzzle
+from trailkit.models.spec.board import Board
 from trailkit.solvers.tools.repair.changes import Change, Op
 
-__all__ = ["apply_edits", "change_edits", "repaired_spec_text"]
+__all__ = ["apply_edits", "board_edges", "change_edits", "repaired_spec_text"]
 
 _PLAIN = re.compile(r"[A-Za-z0-9_.\-]+")
 
@@ -105,6 +106,11 @@ def change_edits(text: str, puzzle: Puzzle, changes: Sequence[Change], *,
         root = _compose(text)
     top = {k.value: (k, v) for k, v in root.value}
     key = "dominoes" if puzzle.kind == "domino-chain" else "edges"
+    board = board_edges(puzzle)
+    if board and (key not in top or any(c.edge is not None and c.edge < board
+                                        for c in changes if c.op is not Op.ADD)):
+        raise ValueError("the spec's board makes its moves, which are not written in the "
+                         "spec to be edited; write the edges out under 'edges:' instead")
     if key not in top:
         raise ValueError(f"the spec keeps its {key} in a side file; edits need them inline")
     seq = top[key][1]
@@ -115,7 +121,7 @@ def change_edits(text: str, puzzle: Puzzle, changes: Sequence[Change], *,
     for change in changes:
         if change.op is Op.ADD or change.edge is None:
             continue
-        item = seq.value[change.edge]
+        item = seq.value[change.edge - board]  # the written edges follow the board's
         if change.op is Op.REMOVE:
             edits.append(_removal(text, item, flow, note))
         else:
@@ -126,6 +132,14 @@ def change_edits(text: str, puzzle: Puzzle, changes: Sequence[Change], *,
     if added:
         edits.append(_additions(text, seq, puzzle, added, note))
     return edits
+
+
+def board_edges(puzzle: Puzzle) -> int:
+    """How many of the puzzle's first edges a ``board:`` made (0 without one)."""
+    board = puzzle.meta.get("board")
+    if not board:
+        return 0
+    return len(Board(board["cols"], board["rows"], board["moves"]).edges)
 
 
 def _removal(text: str, item: yaml.Node, flow: bool, note: str | None

@@ -28,6 +28,6 @@ def test_the_public_names_stay() -> None:
     assert set(spec.__all__) == {"KINDS", "MAX_INT_DIGITS", "MAX_PROBLEMS", "MAX_SPEC_BYTES",
                                  "check_spec", "check_spec_text", "lint_spec",
                                  "lint_spec_text", "load_spec", "load_spec_text"}
-    assert spec.KINDS == ("trail", "domino-chain", "colour-walk", "walk")
+    assert spec.KINDS == ("trail", "domino-chain", "colour-walk", "walk", "tour")
     assert (spec.MAX_PROBLEMS, spec.MAX_INT_DIGITS, spec.MAX_SPEC_BYTES) == (
         100, 4000, 50 * 1024 * 1024)

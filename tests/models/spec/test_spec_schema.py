@@ -87,6 +87,12 @@ GOOD = {
     "ends-list": "trailkit: 1\nkind: trail\nedges: [a b]\nstart: [a, b]\nend: any\n",
     "domino-forms": "trailkit: 1\nkind: domino-chain\ndominoes: [[1, 2], '2|3', '3:1']\n",
     "empty": "trailkit: 1\nkind: domino-chain\ndominoes: []\n",
+    "node-rules": "trailkit: 1\nkind: walk\nedges: [a b, b c]\nvisit: at-most-once\n"
+                  "via: [b]\navoid: c\nat: {a: 1}\n",
+    "tour-board": "trailkit: 1\nkind: tour\nboard: {size: [5, 5], moves: knight}\n"
+                  "avoid: [c3]\nclosed: false\n",
+    "trail-board": "trailkit: 1\nkind: trail\nboard: {size: [2, 2], moves: king}\n"
+                   "edges: [a1 x]\n",
 }
 
 BAD = {
@@ -108,6 +114,12 @@ BAD = {
     "both-goal-and-end": "trailkit: 1\nkind: walk\nedges: [a b]\ngoal: a\nend: b\n",
     "no-edges-key": "trailkit: 1\nkind: trail\n",
     "nodes-listed-twice": "trailkit: 1\nkind: trail\nnodes: [a, a]\nedges: [a a]\n",
+    "bad-visit": "trailkit: 1\nkind: walk\nedges: [a b]\nvisit: twice\n",
+    "position-0": "trailkit: 1\nkind: walk\nedges: [a b]\nat: {a: 0}\n",
+    "tour-visit": "trailkit: 1\nkind: tour\nedges: [a b]\nvisit: any\n",
+    "board-moves": "trailkit: 1\nkind: tour\nboard: {size: [3, 3], moves: rook}\n",
+    "board-in-colour-walk": "trailkit: 1\nkind: colour-walk\nboard: {size: [3, 3], "
+                            "moves: king}\nstart: a1\ngoal: c3\n",
 }
 
 
