@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from trailkit.models.checking.certified import CertifiedFormula
 from trailkit.models.support.words import listing, plural
 
-__all__ = ["Verdict", "alternation", "closed_set", "count", "disconnected", "endpoints",
-           "imbalance", "no_edges", "parity", "refutation", "shortest", "unique"]
+__all__ = ["Verdict", "alternation", "avoided_edge", "closed_set", "count", "disconnected",
+           "endpoints", "imbalance", "no_edges", "node_cut", "parity", "refutation",
+           "shortest", "unique"]
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,29 @@ def closed_set(states: int, places: int, what: str, ends: Sequence[str] | None) 
     return (f"the closed set of {plural(states, f'({what}) situation')} at "
             f"{plural(places, 'place')} holds every start situation and {where}, and every "
             "allowed step from one of them stays inside it")
+
+
+def node_cut(removed: Sequence[str], pieces: Sequence[str], joins: int, *,
+             closed: bool) -> str:
+    """Taking away the ``removed`` nodes (and the avoided ones) leaves the must-visit
+    ``pieces`` apart, more than the ``joins`` a walk passing each removed node once can
+    reach."""
+    walk = "a closed walk" if closed else "a walk"
+    if removed:
+        cut = f"taking away {_some(list(removed))} (and any avoided node)"
+        walk += f" passing each of the {len(removed)} at most once" if len(removed) > 1 \
+            else " passing it at most once"
+    else:
+        cut = "taking away only the avoided nodes"
+    return (f"{cut} leaves {plural(len(pieces), 'piece')} of the graph apart, each holding "
+            f"a node the walk must visit ({_some(list(pieces))}), and {walk} can reach at "
+            f"most {joins} of them")
+
+
+def avoided_edge(node: str, edge: str) -> str:
+    """Every edge must be used, and ``edge`` touches the avoided ``node``."""
+    return (f"every edge must be used exactly once, and edge {edge} touches {node}, which "
+            "the walk must avoid")
 
 
 def refutation(formula: CertifiedFormula, digest: str, checked: str, *, lrat: bool,

@@ -26,6 +26,7 @@ kind (``drup``: by its formula)                what it establishes
 ``change-sets``, ``repair-fewer-v1``           ``fewest-changes`` k
 ``core``                                       ``minimal-core``
 ``walk-core-v1``, ``odd-nodes``, ``odd-cuts``  nothing alone (parts of a ``core``)
+``node-cut``, ``avoided-edge`` (node rules)    no walk at all, as the structural kinds
 =============================================  ==========================================
 
 The claims then follow from the facts and the puzzle's rules (:func:`_claims`): ``count``
@@ -55,6 +56,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trailkit.models.answer import Certificate
+from trailkit.models.checking.node_cuts import KINDS as NODE_KINDS
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import listing, plural
 
@@ -215,6 +217,7 @@ Reader = Callable[[Puzzle, Mapping[str, Any]], _Facts]
 
 KINDS: dict[str, Reader] = {
     **{kind: _no_walk for kind in NO_WALK},
+    **{kind: _no_walk for kind in NODE_KINDS},
     "layers": _layers,
     "best-formula": _best_formula,
     "change-sets": _fewest,

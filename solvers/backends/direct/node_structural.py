@@ -1,0 +1,202 @@
+"""Short, checkable reasons why no walk obeys a puzzle's node rules (CONTRACT 1.4 §7).
+
+:func:`node_rule_certificate` looks for one of two arguments and returns its
+:class:`Certificate`, else ``None``:
+
+``avoided-edge``
+    every edge must be used exactly once, and one touches an avoided node;
+``node-cut``
+    a set S of k nodes (none avoided) whose removal, with the avoided nodes, leaves the
+    nodes the walk must visit in more pieces than one walk can join: a closed walk
+    passing each node of S once joins at most max(k, 1), an open one k + 1, less one
+    for each end (start, end) that no piece holding a must-visit node can hold. The sets
+    tried: none (the must-visit nodes apart already); under ``visit: every-once`` on a
+    two-coloured graph, the smaller colour (a board's squares out of balance, as the
+    5x5 board's 13 and 12 for a closed knight's tour); the neighbours of a must-visit node
+    of degree one or two (a dead end in a cycle); and single cut nodes, within a work
+    budget.
+
+The bound and its proof are the checker's docstring
+(:mod:`trailkit.models.checking.node_cuts`); that checker is deliberately not imported
+here: a certificate must convince code that shares nothing with its maker.
+
+>>> from trailkit.models.puzzle import NodeVisit, Puzzle
+>>> star = Puzzle.build(edges=[("a", "b"), ("a", "c"), ("a", "d")], use="at-most-once",
+...                     visit=NodeVisit.EVERY_ONCE)
+>>> cert = node_rule_certificate(star)
+>>> cert.kind, cert.data
+('node-cut', {'removed': ['a'], 'pieces': ['b', 'c', 'd'], 'joins': 2})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from trailkit.models.answer import Certificate
+from trailkit.models.puzzle import EdgeUse, NodeVisit, Puzzle
+from trailkit.models.support.words import listing, plural
+
+__all__ = ["WORK_BUDGET", "node_rule_certificate"]
+
+WORK_BUDGET = 2_000_000
+"""Node and edge visits spent on trying sets of nodes (each try is one pass over the
+graph): past it no more are tried, and the pipeline goes on to a refutation."""
+
+
+def node_rule_certificate(puzzle: Puzzle) -> Certificate | None:
+    """The first node-rule certificate that applies (module docstring), or ``None``."""
+    if not puzzle.has_node_rules:
+        return None
+    certificate = _avoided_edge(puzzle)
+    if certificate is not None:
+        return certificate
+    graph = _Graph(puzzle)
+    for removed, story in _candidates(puzzle, graph):
+        found = graph.cut(removed)
+        if found is not None:
+            pieces, joins = found
+            return _node_cut(puzzle, removed, pieces, joins, story)
+    return None
+
+
+def _avoided_edge(puzzle: Puzzle) -> Certificate | None:
+    if puzzle.use is not EdgeUse.EXACTLY_ONCE or not puzzle.avoid:
+        return None
+    for e in range(puzzle.num_edges):
+        for v in (puzzle.tail[e], puzzle.head[e]):
+            if v in puzzle.avoid:
+                name = puzzle.nodes[v]
+                return Certificate("avoided-edge", {"node": name, "edge": puzzle.edge_id(e)}, (
+                    f"Every edge must be used exactly once, but edge {puzzle.edge_id(e)} "
+                    f"touches {name}, which the walk must avoid."))
+    return None
+
+
+class _Graph:
+    """The puzzle's graph with every edge two-way and the avoided nodes left out, and
+    the nodes every walk must visit."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        n = puzzle.num_nodes
+        self.avoid = puzzle.avoid
+        self.near: list[set[int]] = [set() for _ in range(n)]
+        for u, v in zip(puzzle.tail, puzzle.head, strict=True):
+            if u != v and u not in self.avoid and v not in self.avoid:
+                self.near[u].add(v)
+                self.near[v].add(u)
+        every = puzzle.visit is NodeVisit.EVERY_ONCE
+        must = {v for v in range(n) if every} | set(puzzle.via) | set(puzzle.at)
+        if puzzle.use is EdgeUse.EXACTLY_ONCE:
+            must |= set(puzzle.tail) | set(puzzle.head)
+        self.must = must - self.avoid
+        self.work = 0
+
+    def pieces(self, removed: frozenset[int]) -> dict[int, int]:
+        """The piece (a number) of every node left once ``removed`` and the avoided nodes
+        are taken away, by breadth-first search."""
+        piece: dict[int, int] = {}
+        for s in range(self.puzzle.num_nodes):
+            if s in piece or s in removed or s in self.avoid:
+                continue
+            piece[s] = s
+            queue = [s]
+            while queue:
+                u = queue.pop()
+                self.work += 1 + len(self.near[u])
+                for w in self.near[u]:
+                    if w not in piece and w not in removed:
+                        piece[w] = s
+                        queue.append(w)
+        return piece
+
+    def cut(self, removed: frozenset[int]) -> tuple[list[int], int] | None:
+        """One must-visit node of each piece, and the pieces a walk can join, when they
+        are more; else ``None``."""
+        piece = self.pieces(removed)
+        first: dict[int, int] = {}
+        for v in sorted(self.must - removed):
+            first.setdefault(piece[v], v)
+        joins = self._joins(removed, set(first), piece)
+        return (sorted(first.values()), joins) if len(first) > joins else None
+
+    def _joins(self, removed: frozenset[int], held: set[int], piece: dict[int, int]) -> int:
+        puzzle = self.puzzle
+        if puzzle.closed:
+            return max(len(removed), 1)
+        last = puzzle.num_nodes - len(self.avoid) \
+            if puzzle.visit is NodeVisit.EVERY_ONCE else None
+
+        def lost(allowed: frozenset[int] | None, position: int | None) -> int:
+            ends = set(range(puzzle.num_nodes)) if allowed is None else set(allowed)
+            given = {v for v, p in puzzle.at.items() if p == position}
+            ends = (ends & given if given else ends) - self.avoid - removed
+            return 0 if any(piece[v] in held for v in ends) else 1
+
+        return max(0, len(removed) + 1 - lost(puzzle.start, 1) - lost(puzzle.end, last))
+
+
+def _candidates(puzzle: Puzzle, graph: _Graph) -> Iterator[tuple[frozenset[int], str]]:
+    """The sets of nodes to try removing, each with what it stands for (for the words)."""
+    yield frozenset(), "apart"
+    if puzzle.visit is NodeVisit.ANY:
+        return
+    if puzzle.visit is NodeVisit.EVERY_ONCE:
+        colours = _two_colours(puzzle.num_nodes, graph)
+        if colours is not None:
+            yield from ((frozenset(side), "colours") for side in
+                        sorted(colours, key=len))
+    for v in sorted(graph.must):
+        if graph.work > WORK_BUDGET:
+            return
+        if 0 < len(graph.near[v]) <= 2:
+            yield frozenset(graph.near[v]), "dead end"
+    for v in range(puzzle.num_nodes):
+        if graph.work > WORK_BUDGET:
+            return
+        if v not in graph.avoid and len(graph.near[v]) > 1:
+            yield frozenset({v}), "cut node"
+
+
+def _two_colours(n: int, graph: _Graph) -> tuple[list[int], list[int]] | None:
+    """The two colour classes of the graph left (every edge joining the two), when it is
+    connected and has two colours; else ``None``."""
+    colour: dict[int, int] = {}
+    nodes = [v for v in range(n) if v not in graph.avoid]
+    if not nodes:
+        return None
+    colour[nodes[0]] = 0
+    queue = [nodes[0]]
+    while queue:
+        u = queue.pop()
+        for w in graph.near[u]:
+            if w not in colour:
+                colour[w] = 1 - colour[u]
+                queue.append(w)
+            elif colour[w] == colour[u]:
+                return None
+    if len(colour) != len(nodes):
+        return None
+    return ([v for v in nodes if colour[v] == 0], [v for v in nodes if colour[v] == 1])
+
+
+def _node_cut(puzzle: Puzzle, removed: frozenset[int], pieces: Sequence[int], joins: int,
+              story: str) -> Certificate:
+    names = puzzle.nodes
+    taken, apart = [names[v] for v in sorted(removed)], [names[v] for v in pieces]
+    data = {"removed": taken, "pieces": apart, "joins": joins}
+    walk = "a closed walk" if puzzle.closed else "a walk"
+    if story == "colours":
+        text = (f"Every edge joins two nodes of different colours, {len(pieces)} of one "
+                f"colour and {len(removed)} of the other; {walk} through every node "
+                "alternates colours, so it cannot pass them all.")
+    elif not removed:
+        text = (f"The nodes the walk must visit lie in {plural(len(pieces), 'piece')} "
+                f"of the graph that no edge joins ({listing(apart)}); {walk} "
+                f"can reach at most {joins} of them.")
+    else:
+        text = (f"Without {listing(taken)}, the nodes the walk must visit fall "
+                f"into {plural(len(pieces), 'piece')} ({listing(apart)}); {walk} "
+                f"passing each of {plural(len(removed), 'node')} at most once can join at "
+                f"most {joins} of them.")
+    return Certificate("node-cut", data, text)
