@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from itertools import combinations
 from typing import Any
 
@@ -104,6 +105,21 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
              directed=[True] * 6, closed=True, use=EdgeUse.AT_MOST_ONCE, visit=EVERY),
         dict(edges=[("a", "b"), ("b", "c"), ("c", "d"), ("d", "a"), ("a", "e"), ("e", "c"),
                     ("b", "d")], directed=[True] * 7, use=EdgeUse.AT_MOST_ONCE, visit=EVERY)),
+    "one-way: a node no edge enters, in a cycle": (
+        dict(edges=[("a", "b"), ("b", "c"), ("c", "a"), ("d", "a")], directed=[True] * 4,
+             closed=True, use=EdgeUse.AT_MOST_ONCE, visit=EVERY),
+        dict(edges=[("a", "b"), ("b", "c"), ("c", "a"), ("d", "a"), ("c", "d")],
+             directed=[True] * 5, closed=True, use=EdgeUse.AT_MOST_ONCE, visit=EVERY)),
+    "one-way: two nodes no edge enters": (
+        dict(edges=[("a", "b"), ("b", "c"), ("d", "b")], directed=[True] * 3,
+             use=EdgeUse.AT_MOST_ONCE, visit=EVERY),
+        dict(edges=[("a", "b"), ("b", "c"), ("d", "b"), ("c", "d")], directed=[True] * 4,
+             use=EdgeUse.AT_MOST_ONCE, visit=EVERY)),
+    "one-way: the one node no edge leaves may not end": (
+        dict(edges=[("a", "b"), ("b", "c")], directed=[True] * 2, use=EdgeUse.AT_MOST_ONCE,
+             visit=EVERY, end=["b"]),
+        dict(edges=[("a", "b"), ("b", "c")], directed=[True] * 2, use=EdgeUse.AT_MOST_ONCE,
+             visit=EVERY, end=["c"])),
     "avoided node on an edge that must be used": (
         dict(edges=[*PATH3, ("c", "a")], closed=True, avoid=["b"]),
         dict(edges=[*PATH3, ("c", "a")], closed=True)),
@@ -208,31 +224,41 @@ def _every_cut(puzzle: Puzzle) -> list[Certificate]:
             rest = [v for v in names if v not in removed]
             for size in range(1, len(rest) + 1):
                 for pieces in combinations(rest, size):
-                    joins = size - 1  # the one bound the listing could beat
-                    out.append(Certificate("node-cut", {"removed": list(removed),
-                                                        "pieces": list(pieces),
-                                                        "joins": joins}, ""))
+                    out += [Certificate("node-cut", {"removed": list(removed),
+                                                     "pieces": list(pieces),
+                                                     "joins": joins}, "")
+                            for joins in range(size)]  # every bound the listing beats
     return out
+
+
+def _every_degree(puzzle: Puzzle) -> list[Certificate]:
+    """Every node-degree certificate of one or two nodes, both ways."""
+    return [Certificate("node-degree", {"way": way, "nodes": list(nodes)}, "")
+            for way in ("in", "out") for k in (1, 2)
+            for nodes in combinations(puzzle.nodes, k)]
 
 
 def test_no_accepted_node_cut_on_random_puzzles_with_a_walk() -> None:
     """Soundness of the checker itself, apart from the maker: on random small puzzles,
     every node-cut certificate the checker could be handed (every set of up to two
-    removed nodes, every listing) is accepted only where the oracle finds no walk."""
+    removed nodes, every listing) and every node-degree one is accepted only where the
+    oracle finds no walk."""
     rng = random.Random(43)
-    accepted_some = with_walks = 0
-    for _ in range(120):
+    kinds: Counter[str] = Counter()
+    with_walks = 0
+    for _ in range(250):
         puzzle = _random_puzzle(rng)
         walks = node_rule_walks(puzzle)
         with_walks += bool(walks)
         made = node_rule_certificate(puzzle)
         if made is not None:
             assert not walks and verdict(puzzle, made).problems == []
-        for certificate in _every_cut(puzzle):
+        for certificate in [*_every_cut(puzzle), *_every_degree(puzzle)]:
             if accepted(puzzle, certificate):
-                accepted_some += 1
+                kinds[certificate.kind] += 1
                 assert not walks, (puzzle, certificate.data, walks[0])
-    assert accepted_some > 50 and with_walks > 30  # both sides were exercised
+    # both sides were exercised: puzzles with walks, and certificates of each kind accepted
+    assert with_walks > 50 and kinds["node-cut"] > 50 and kinds["node-degree"] > 10, kinds
 
 
 def test_exactly_once_counts_every_edge_end_as_must_visit() -> None:

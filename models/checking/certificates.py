@@ -29,9 +29,10 @@ Kinds checked here (the exact data each carries is in its checker's docstring):
     state, is closed under every move, and holds no finishing state. Moves ignore
     edge-use limits, so the argument holds for exactly-once and at-most-once too.
 
-``node-cut`` and ``avoided-edge`` certificates (node rules: the must-visit nodes in more
-pieces than a walk can join; an edge that must be used touching an avoided node) are
-checked in :mod:`trailkit.models.checking.node_cuts`.
+``node-cut``, ``node-degree`` and ``avoided-edge`` certificates (node rules: the
+must-visit nodes in more pieces than a walk can join; must-visit nodes no edge enters or
+leaves; an edge that must be used touching an avoided node) are checked in
+:mod:`trailkit.models.checking.node_cuts`.
 
 ``best-formula`` certificates (a count made by the BEST theorem) are checked in
 :mod:`trailkit.models.checking.best_formula`.
@@ -80,7 +81,7 @@ def verdict(puzzle: Puzzle, certificate: Certificate, *,
             from trailkit.models.checking.shortest import layers_verdict
 
             return layers_verdict(puzzle, certificate.data)
-        if certificate.kind in ("node-cut", "avoided-edge"):
+        if certificate.kind in ("node-cut", "node-degree", "avoided-edge"):
             from trailkit.models.checking.node_cuts import node_verdict
 
             return node_verdict(puzzle, certificate.kind, certificate.data)

@@ -23,7 +23,7 @@ from trailkit.models.checking.certified import CertifiedFormula
 from trailkit.models.support.words import listing, plural
 
 __all__ = ["Verdict", "alternation", "avoided_edge", "closed_set", "count", "disconnected",
-           "endpoints", "imbalance", "no_edges", "node_cut", "parity", "refutation",
+           "endpoints", "imbalance", "no_edges", "node_cut", "node_degree", "parity", "refutation",
            "shortest", "unique"]
 
 
@@ -135,6 +135,19 @@ def node_cut(removed: Sequence[str], pieces: Sequence[str], joins: int, *,
     return (f"{cut} leaves {plural(len(pieces), 'piece')} of the graph apart, each holding "
             f"a node the walk must visit ({_some(list(pieces))}), and {walk} can reach at "
             f"most {joins} of them")
+
+
+def node_degree(nodes: Sequence[str], way: str, *, closed: bool) -> str:
+    """No edge enters (``way`` ``in``) or leaves (``out``) the must-visit ``nodes`` from or
+    to another node: each can only be the walk's start (end)."""
+    end = "start" if way == "in" else "end"
+    verb = "enters" if way == "in" else "leaves"
+    allows = ("a closed walk through two or more nodes enters and leaves each of them" if
+              closed else f"a walk has one {end}" if len(nodes) > 1 else
+              f"the walk may not {end} there")
+    return (f"no edge {verb} {_some(list(nodes))} {'from' if way == 'in' else 'to'} another "
+            f"node, though the walk must visit {'them' if len(nodes) > 1 else 'it'}, so "
+            f"each could only be the walk's {end}; {allows}")
 
 
 def avoided_edge(node: str, edge: str) -> str:

@@ -26,7 +26,8 @@ kind (``drup``: by its formula)                what it establishes
 ``change-sets``, ``repair-fewer-v1``           ``fewest-changes`` k
 ``core``                                       ``minimal-core``
 ``walk-core-v1``, ``odd-nodes``, ``odd-cuts``  nothing alone (parts of a ``core``)
-``node-cut``, ``avoided-edge`` (node rules)    no walk at all, as the structural kinds
+``node-cut``, ``node-degree``,                 no walk at all, as the structural kinds
+``avoided-edge`` (node rules)
 =============================================  ==========================================
 
 The claims then follow from the facts and the puzzle's rules (:func:`_claims`): ``count``

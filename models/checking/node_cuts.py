@@ -46,6 +46,16 @@ the puzzle's arrays and the certificate, sharing no code with the maker.
     larger one is then a piece of its own, and |A| pieces beat the |B| a cycle joins, or
     the |B| + 1 a path joins).
 
+``node-degree`` ``{"way": "in" | "out", "nodes": [names]}``
+    One-way edges: each listed must-visit node has no edge *into* it (``in``; ``out``:
+    out of it) from another node that is not avoided (a two-way edge counts both ways; a
+    loop never). The first position a node holds, unless it is the walk's first, is
+    entered by a step from the position before, which holds another node; so such a node
+    holds only position 1: it is the start (``out``: the last position, the end). A
+    closed walk through at least two must-visit nodes enters each from another around its
+    cycle, so it allows no such node; an open walk allows one, and none when it is not an
+    allowed start (end), as for the node cut.
+
 ``avoided-edge`` ``{"node": name, "edge": edge id}``
     Under ``use: exactly-once`` every edge is walked, so both its ends hold positions;
     ``node`` is in ``avoid`` and ``edge`` touches it.
@@ -68,9 +78,10 @@ from trailkit.models.checking import check_words
 from trailkit.models.checking.check_words import Verdict
 from trailkit.models.puzzle import EdgeUse, NodeVisit, Puzzle
 
-__all__ = ["KINDS", "avoided_edge_verdict", "must_visit", "node_cut_verdict", "node_verdict"]
+__all__ = ["KINDS", "avoided_edge_verdict", "must_visit", "node_cut_verdict", "node_degree_verdict",
+           "node_verdict"]
 
-KINDS = ("node-cut", "avoided-edge")
+KINDS = ("node-cut", "node-degree", "avoided-edge")
 """The certificate kinds checked here: each proves that no walk exists."""
 
 
@@ -79,6 +90,8 @@ def node_verdict(puzzle: Puzzle, kind: str, data: Mapping[str, Any]) -> Verdict:
     try:
         if kind == "node-cut":
             return node_cut_verdict(puzzle, data)
+        if kind == "node-degree":
+            return node_degree_verdict(puzzle, data)
         return avoided_edge_verdict(puzzle, data)
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         return Verdict([f"malformed {kind} certificate: {exc!r}"])
@@ -212,6 +225,48 @@ def node_cut_verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
     return Verdict([], check_words.node_cut(
         [puzzle.nodes[v] for v in removed], [puzzle.nodes[v] for v in listed], bound,
         closed=puzzle.closed))
+
+
+def node_degree_verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
+    """Check a ``node-degree`` certificate (module docstring): each listed node must be
+    visited and no edge enters (leaves) it from (to) another node not avoided; and there
+    are more of them than the walk allows."""
+    way = data["way"]
+    if way not in ("in", "out"):
+        return Verdict([f"way must be 'in' or 'out', not {way!r}"])
+    listed, problems = _names(puzzle, data["nodes"], "nodes")
+    must = must_visit(puzzle)
+    reached = [False] * puzzle.num_nodes  # entered (in) or left (out) from another node
+    one_way = puzzle.directed or [False] * puzzle.num_edges
+    for u, v, directed in zip(puzzle.tail, puzzle.head, one_way, strict=True):
+        if u == v or u in puzzle.avoid or v in puzzle.avoid:
+            continue
+        if way == "in" or not directed:
+            reached[v] = True
+        if way == "out" or not directed:
+            reached[u] = True
+    for v in listed:
+        if not must[v]:
+            problems.append(f"node {puzzle.nodes[v]} need not be visited")
+        elif reached[v]:
+            problems.append(f"an edge {'enters' if way == 'in' else 'leaves'} node "
+                            f"{puzzle.nodes[v]} {'from' if way == 'in' else 'to'} another node")
+    if problems:
+        return Verdict(problems)
+    if puzzle.closed:
+        allowed = 0 if sum(must) >= 2 else 1
+    else:
+        last = puzzle.num_nodes - len(puzzle.avoid) \
+            if puzzle.visit is NodeVisit.EVERY_ONCE else None
+        ends = _ends(puzzle, 1, puzzle.start) if way == "in" else \
+            _ends(puzzle, last, puzzle.end)
+        allowed = 1 if any(v in ends for v in listed) else 0
+    if len(listed) <= allowed:
+        return Verdict([f"{len(listed)} such node{'s' if len(listed) != 1 else ''} do"
+                        f"{'es' if len(listed) == 1 else ''} not rule out a walk: it allows "
+                        f"{allowed}"])
+    return Verdict([], check_words.node_degree(
+        [puzzle.nodes[v] for v in listed], way, closed=puzzle.closed))
 
 
 def avoided_edge_verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:

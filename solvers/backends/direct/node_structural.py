@@ -5,6 +5,10 @@
 
 ``avoided-edge``
     every edge must be used exactly once, and one touches an avoided node;
+``node-degree``
+    one-way edges: must-visit nodes that no edge enters from another node (or leaves to
+    one) can only be the walk's start (end): more of them than the walk has starts
+    (ends), none in a closed walk through two or more;
 ``node-cut``
     a set S of k nodes (none avoided) whose removal, with the avoided nodes, leaves the
     nodes the walk must visit in more pieces than one walk can join: a closed walk
@@ -51,6 +55,10 @@ def node_rule_certificate(puzzle: Puzzle) -> Certificate | None:
     if certificate is not None:
         return certificate
     graph = _Graph(puzzle)
+    if puzzle.any_directed:
+        certificate = _node_degree(puzzle, graph)
+        if certificate is not None:
+            return certificate
     for removed, story in _candidates(puzzle, graph):
         found = graph.cut(removed)
         if found is not None:
@@ -134,6 +142,48 @@ class _Graph:
             return 0 if any(piece[v] in held for v in ends) else 1
 
         return max(0, len(removed) + 1 - lost(puzzle.start, 1) - lost(puzzle.end, last))
+
+
+def _node_degree(puzzle: Puzzle, graph: _Graph) -> Certificate | None:
+    """Must-visit nodes no step can enter (leave) from (to) another node, more than the
+    walk's one start (end), or one that is no allowed start (end)."""
+    entered, left = set(), set()
+    for e in range(puzzle.num_edges):
+        u, v = puzzle.tail[e], puzzle.head[e]
+        if u == v or u in graph.avoid or v in graph.avoid:
+            continue
+        entered.add(v)
+        left.add(u)
+        if not puzzle.is_directed(e):
+            entered.add(u)
+            left.add(v)
+    last = puzzle.num_nodes - len(graph.avoid) if puzzle.visit is NodeVisit.EVERY_ONCE \
+        else None
+    for way, reached, allowed, position in (("in", entered, puzzle.start, 1),
+                                            ("out", left, puzzle.end, last)):
+        stuck = sorted(graph.must - reached)
+        given = {v for v, p in puzzle.at.items() if p == position}
+        ends = set(range(puzzle.num_nodes)) if allowed is None else set(allowed)
+        ends = ends & given if given else ends
+        too_many = (len(stuck) > 0 and len(graph.must) >= 2) if puzzle.closed else (
+            len(stuck) > 1 or (len(stuck) == 1 and stuck[0] not in ends))
+        if too_many:
+            names = [puzzle.nodes[v] for v in stuck]
+            return Certificate("node-degree", {"way": way, "nodes": names},
+                               _degree_words(names, way, closed=puzzle.closed))
+    return None
+
+
+def _degree_words(names: list[str], way: str, *, closed: bool) -> str:
+    end, verb = ("start", "enters") if way == "in" else ("end", "leaves")
+    said = f"No edge {verb} {listing(names)} {'from' if way == 'in' else 'to'} another node"
+    if closed:
+        each = "enters each from the one before" if way == "in" else "leaves each to the next"
+        return f"{said}, but a closed walk through several nodes {each}."
+    if len(names) > 1:
+        return f"{said}, so each of them could only be the walk's {end}, and a walk has one."
+    return (f"{said}, so it could only be the walk's {end}, and the puzzle does not let the "
+            f"walk {end} there.")
 
 
 def _candidates(puzzle: Puzzle, graph: _Graph) -> Iterator[tuple[frozenset[int], str]]:
