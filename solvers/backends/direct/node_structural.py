@@ -17,8 +17,8 @@
     tried: none (the must-visit nodes apart already); under ``visit: every-once`` on a
     two-coloured graph, the smaller colour (a board's squares out of balance, as the
     5x5 board's 13 and 12 for a closed knight's tour); the neighbours of a must-visit node
-    of degree one or two (a dead end in a cycle); and single cut nodes, within a work
-    budget.
+    of degree one or two (a dead end in a cycle); and single cut nodes (found in linear
+    time), within a work budget.
 
 The bound and its proof are the checker's docstring
 (:mod:`trailkit.models.checking.node_cuts`); that checker is deliberately not imported
@@ -42,7 +42,7 @@ from trailkit.models.support.words import listing, plural
 
 __all__ = ["WORK_BUDGET", "node_rule_certificate"]
 
-WORK_BUDGET = 2_000_000
+WORK_BUDGET = 500_000
 """Node and edge visits spent on trying sets of nodes (each try is one pass over the
 graph): past it no more are tried, and the pipeline goes on to a refutation."""
 
@@ -201,11 +201,40 @@ def _candidates(puzzle: Puzzle, graph: _Graph) -> Iterator[tuple[frozenset[int],
             return
         if 0 < len(graph.near[v]) <= 2:
             yield frozenset(graph.near[v]), "dead end"
-    for v in range(puzzle.num_nodes):
+    for v in _cut_nodes(puzzle.num_nodes, graph):
         if graph.work > WORK_BUDGET:
             return
-        if v not in graph.avoid and len(graph.near[v]) > 1:
-            yield frozenset({v}), "cut node"
+        yield frozenset({v}), "cut node"
+
+
+def _cut_nodes(n: int, graph: _Graph) -> list[int]:
+    """The nodes whose removal splits their piece of the graph left (articulation points),
+    by Hopcroft and Tarjan's depth-first search, without recursion: linear time."""
+    depth, low = [-1] * n, [0] * n
+    cut: set[int] = set()
+    for root in range(n):
+        if depth[root] >= 0 or root in graph.avoid:
+            continue
+        depth[root], children = 0, 0
+        stack = [(root, -1, iter(graph.near[root]))]
+        while stack:
+            u, parent, rest = stack[-1]
+            w = next(rest, None)
+            if w is None:
+                stack.pop()
+                if parent >= 0:
+                    low[parent] = min(low[parent], low[u])
+                    if low[u] >= depth[parent] and parent != root:
+                        cut.add(parent)
+            elif depth[w] < 0:
+                depth[w] = low[w] = depth[u] + 1
+                children += u == root
+                stack.append((w, u, iter(graph.near[w])))
+            elif w != parent:
+                low[u] = min(low[u], depth[w])
+        if children > 1:
+            cut.add(root)
+    return sorted(cut)
 
 
 def _two_colours(n: int, graph: _Graph) -> tuple[list[int], list[int]] | None:
