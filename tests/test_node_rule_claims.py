@@ -6,8 +6,11 @@ structural pre-check answers node-rule puzzles for every backend. The brute-forc
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
+
+import pytest
 
 from tests.node_oracle import node_rule_walks
 from trailkit.models.answer import Certificate
@@ -18,9 +21,10 @@ from trailkit.models.spec import load_spec
 from trailkit.solvers.backends.base import NO_LIMITS
 from trailkit.solvers.backends.direct.orientation_list import formula_applies
 from trailkit.solvers.backends.registry import get_backend
+from trailkit.solvers.frontends.cli import main
 from trailkit.solvers.pipeline.certify import find_certificate
 from trailkit.solvers.pipeline.formula_claims import formula_count_claim
-from trailkit.solvers.pipeline.layered_count import reusable_count_claim
+from trailkit.solvers.pipeline.layered_count import reusable_count_claim, zero_count_claim
 from trailkit.solvers.pipeline.solving import _precheck_answer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,3 +88,49 @@ def test_find_certificate_makes_the_node_cut_first() -> None:
     certificate, maker = find_certificate(cycle, get_backend("direct"), NO_LIMITS)
     assert certificate is not None and certificate.kind == "node-cut", maker
     assert certificate.data["removed"] == ["c"] and node_rule_walks(cycle) == []
+
+
+def board5(closed: bool = True) -> Puzzle:
+    """The 5x5 board's knight moves, every cell once."""
+    cells = [(c, r) for c in range(5) for r in range(5)]
+    moves = [(f"{'abcde'[c]}{r + 1}", f"{'abcde'[c + dc]}{r + dr + 1}") for c, r in cells
+             for dc, dr in ((1, 2), (2, 1), (2, -1), (1, -2)) if (c + dc, r + dr) in cells]
+    return Puzzle.build(edges=moves, use=EdgeUse.AT_MOST_ONCE, visit=NodeVisit.EVERY_ONCE,
+                        closed=closed)
+
+
+def test_a_count_of_0_rests_on_the_node_cut() -> None:
+    claim = zero_count_claim(board5())
+    assert claim.checked and claim.value == 0 and claim.certificate is not None
+    assert claim.certificate.kind == "node-cut"
+
+
+@pytest.fixture
+def board_spec(monkeypatch: pytest.MonkeyPatch) -> str:
+    """A spec path the command line reads as the 5x5 board (no spec on this branch
+    writes node rules yet)."""
+    import trailkit.solvers.frontends.cli.answers as answers
+
+    monkeypatch.setattr(answers, "load_spec", lambda path, *a, **k: board5())
+    return str(ROOT / "specs" / "nikolaus.yaml")
+
+
+def test_check_certificate_accepts_the_node_cut_and_rejects_its_forgery(
+        board_spec: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    answer = _precheck_answer(board5(), get_backend("direct"))
+    assert answer is not None and answer.certificate is not None
+    good = tmp_path / "cut.json"
+    good.write_text(json.dumps({"claim": "count", "solutions": 0,
+                                "certificate": answer.certificate.to_json()}))
+    assert main(["check-certificate", board_spec, str(good)]) == 0
+    assert "13 pieces" in capsys.readouterr().out
+    body = answer.certificate.to_json()
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps({"certificate": {**body, "joins": 13}}))
+    assert main(["check-certificate", board_spec, str(forged)]) == 1
+    assert "a walk can join 12 pieces here, not 13" in capsys.readouterr().out
+    claimed = tmp_path / "claimed.json"
+    claimed.write_text(json.dumps({"claim": "count", "solutions": 1760,
+                                   "certificate": body}))
+    assert main(["check-certificate", board_spec, str(claimed)]) == 1
+    assert "the file claims 1,760 solutions" in capsys.readouterr().out
