@@ -132,6 +132,19 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
              visit=EVERY, end=["b"]),
         dict(edges=[("a", "b"), ("b", "c")], directed=[True] * 2, use=EdgeUse.AT_MOST_ONCE,
              visit=EVERY, end=["c"])),
+    "givens too far apart": (
+        dict(edges=[*PATH3, ("c", "d")], use=EdgeUse.ANY, at={"a": 1, "d": 3}),
+        dict(edges=[*PATH3, ("c", "d")], use=EdgeUse.ANY, at={"a": 1, "d": 4})),
+    "givens of the wrong parity": (
+        dict(edges=[*PATH3, ("c", "d"), ("d", "a")], use=EdgeUse.AT_MOST_ONCE,
+             visit=EVERY, at={"a": 1, "c": 4}),
+        dict(edges=[*PATH3, ("c", "d"), ("d", "a")], use=EdgeUse.AT_MOST_ONCE,
+             visit=EVERY, at={"a": 1, "c": 3})),
+    "givens behind a one-way edge": (
+        dict(edges=[*PATH3], directed=[True, True], use=EdgeUse.AT_MOST_ONCE,
+             at={"c": 1, "a": 3}),
+        dict(edges=[*PATH3], directed=[True, True], use=EdgeUse.AT_MOST_ONCE,
+             at={"a": 1, "c": 3})),
     "avoided node on an edge that must be used": (
         dict(edges=[*PATH3, ("c", "a")], closed=True, avoid=["b"]),
         dict(edges=[*PATH3, ("c", "a")], closed=True)),
@@ -235,7 +248,10 @@ def _random_puzzle(rng: random.Random) -> Puzzle:
     avoid = [v for v in nodes_used if rng.random() < 0.15]
     free = [v for v in nodes_used if v not in avoid]
     via = [v for v in free if rng.random() < 0.3]
-    at = {free[0]: 1} if free and rng.random() < 0.2 else {}
+    at = {}
+    if free and rng.random() < 0.35:  # one or two givens, anywhere up to the 5th position
+        nodes = rng.sample(free, min(len(free), rng.randint(1, 2)))
+        at = dict(zip(nodes, rng.sample(range(1, 6), len(nodes)), strict=True))
     return Puzzle.build(edges=pairs, use=use, visit=visit, via=via, avoid=avoid, at=at,
                         closed=rng.random() < 0.4,
                         directed=[rng.random() < 0.3 for _ in pairs],
@@ -259,6 +275,13 @@ def _every_cut(puzzle: Puzzle) -> list[Certificate]:
     return out
 
 
+def _every_given(puzzle: Puzzle) -> list[Certificate]:
+    """Every given-positions certificate: each ordered pair of nodes, both arguments."""
+    return [Certificate("given-positions", {"from": x, "to": y, "parity": parity}, "")
+            for x in puzzle.nodes for y in puzzle.nodes if x != y
+            for parity in (False, True)]
+
+
 def _every_degree(puzzle: Puzzle) -> list[Certificate]:
     """Every node-degree certificate of one or two nodes, both ways."""
     return [Certificate("node-degree", {"way": way, "nodes": list(nodes)}, "")
@@ -269,8 +292,8 @@ def _every_degree(puzzle: Puzzle) -> list[Certificate]:
 def test_no_accepted_node_cut_on_random_puzzles_with_a_walk() -> None:
     """Soundness of the checker itself, apart from the maker: on random small puzzles,
     every node-cut certificate the checker could be handed (every set of up to two
-    removed nodes, every listing) and every node-degree one is accepted only where the
-    oracle finds no walk."""
+    removed nodes, every listing) and every node-degree and given-positions one is
+    accepted only where the oracle finds no walk."""
     rng = random.Random(43)
     kinds: Counter[str] = Counter()
     with_walks = 0
@@ -281,12 +304,14 @@ def test_no_accepted_node_cut_on_random_puzzles_with_a_walk() -> None:
         made = node_rule_certificate(puzzle)
         if made is not None:
             assert not walks and verdict(puzzle, made).problems == []
-        for certificate in [*_every_cut(puzzle), *_every_degree(puzzle)]:
+        for certificate in [*_every_cut(puzzle), *_every_degree(puzzle),
+                            *_every_given(puzzle)]:
             if accepted(puzzle, certificate):
                 kinds[certificate.kind] += 1
                 assert not walks, (puzzle, certificate.data, walks[0])
     # both sides were exercised: puzzles with walks, and certificates of each kind accepted
-    assert with_walks > 50 and kinds["node-cut"] > 50 and kinds["node-degree"] > 10, kinds
+    assert with_walks > 50 and kinds["node-cut"] > 50 and kinds["node-degree"] > 10 and \
+        kinds["given-positions"] > 10, kinds
 
 
 def test_exactly_once_counts_every_edge_end_as_must_visit() -> None:

@@ -23,7 +23,8 @@ from trailkit.models.checking.certified import CertifiedFormula
 from trailkit.models.support.words import listing, plural
 
 __all__ = ["Verdict", "alternation", "avoided_edge", "closed_set", "count", "disconnected",
-           "endpoints", "imbalance", "no_edges", "node_cut", "node_degree", "parity", "refutation",
+           "endpoints", "given_positions", "imbalance", "no_edges", "node_cut", "node_degree",
+           "parity", "refutation",
            "shortest", "unique"]
 
 
@@ -148,6 +149,22 @@ def node_degree(nodes: Sequence[str], way: str, *, closed: bool) -> str:
     return (f"no edge {verb} {_some(list(nodes))} {'from' if way == 'in' else 'to'} another "
             f"node, though the walk must visit {'them' if len(nodes) > 1 else 'it'}, so "
             f"each could only be the walk's {end}; {allows}")
+
+
+def given_positions(first: tuple[str, int], then: tuple[str, int], far: int | None, *,
+                    parity: bool, odd: bool = False) -> str:
+    """Two givens (node, position) that no walk joins in the steps between them: ``far``
+    steps apart at least (``None``: not joined at all), or every walk between them of the
+    other parity."""
+    (x, p), (y, q) = first, then
+    given = f"{x} is given position {p} and {y} position {q}, {plural(q - p, 'step')} later"
+    if parity:
+        return (f"{given}; every edge of their piece of the graph joins its two colours, so "
+                f"every walk from {x} to {y} has an {'odd' if odd else 'even'} number of "
+                "steps")
+    if far is None:
+        return f"{given}; no walk leads from {x} to {y} without passing an avoided node"
+    return f"{given}; the fewest steps from {x} to {y} are {far}"
 
 
 def avoided_edge(node: str, edge: str) -> str:

@@ -27,7 +27,7 @@ kind (``drup``: by its formula)                what it establishes
 ``core``                                       ``minimal-core``
 ``walk-core-v1``, ``odd-nodes``, ``odd-cuts``  nothing alone (parts of a ``core``)
 ``node-cut``, ``node-degree``,                 no walk at all, as the structural kinds
-``avoided-edge`` (node rules)
+``avoided-edge``, ``given-positions``
 =============================================  ==========================================
 
 The claims then follow from the facts and the puzzle's rules (:func:`_claims`): ``count``
@@ -219,6 +219,7 @@ Reader = Callable[[Puzzle, Mapping[str, Any]], _Facts]
 KINDS: dict[str, Reader] = {
     **{kind: _no_walk for kind in NO_WALK},
     **{kind: _no_walk for kind in NODE_KINDS},
+    "given-positions": _no_walk,
     "layers": _layers,
     "best-formula": _best_formula,
     "change-sets": _fewest,

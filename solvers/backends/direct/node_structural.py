@@ -9,6 +9,10 @@
     one-way edges: must-visit nodes that no edge enters from another node (or leaves to
     one) can only be the walk's start (end): more of them than the walk has starts
     (ends), none in a closed walk through two or more;
+``given-positions``
+    two ``at:`` givens, X at position p and Y at q > p (the next given), that no walk of
+    q - p steps joins: Y farther from X than that, or, where their piece of the graph
+    has two colours every edge joins, at the distance of the wrong parity;
 ``node-cut``
     a set S of k nodes (none avoided) whose removal, with the avoided nodes, leaves the
     nodes the walk must visit in more pieces than one walk can join: a closed walk
@@ -35,6 +39,7 @@ here: a certificate must convince code that shares nothing with its maker.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from itertools import pairwise
 
 from trailkit.models.answer import Certificate
 from trailkit.models.puzzle import EdgeUse, NodeVisit, Puzzle
@@ -55,6 +60,9 @@ def node_rule_certificate(puzzle: Puzzle) -> Certificate | None:
     if certificate is not None:
         return certificate
     graph = _Graph(puzzle)
+    certificate = _given_positions(puzzle, graph)
+    if certificate is not None:
+        return certificate
     if puzzle.any_directed:
         certificate = _node_degree(puzzle, graph)
         if certificate is not None:
@@ -172,6 +180,79 @@ def _node_degree(puzzle: Puzzle, graph: _Graph) -> Certificate | None:
             return Certificate("node-degree", {"way": way, "nodes": names},
                                _degree_words(names, way, closed=puzzle.closed))
     return None
+
+
+def _given_positions(puzzle: Puzzle, graph: _Graph) -> Certificate | None:
+    """Consecutive givens too far apart, or of the wrong parity (enough: distances add up
+    and parities too, so if every consecutive pair can be joined, every pair can)."""
+    givens = sorted(puzzle.at.items(), key=lambda item: item[1])
+    colour = _colours(puzzle, graph)
+    for (x, p), (y, q) in pairwise(givens):
+        if q == p:
+            continue  # two nodes at one position: an input error the spec reader reports
+        far = _within(puzzle, graph, x, y, q - p)
+        names = puzzle.nodes[x], puzzle.nodes[y]
+        if far is None:
+            return Certificate("given-positions", {"from": names[0], "to": names[1],
+                                                   "parity": False}, (
+                f"{names[0]} is at position {p} and {names[1]} at {q}, but no walk of "
+                f"{plural(q - p, 'step')} leads from {names[0]} to {names[1]}."))
+        if x in colour and y in colour and (colour[x] != colour[y]) != bool((q - p) % 2):
+            return Certificate("given-positions", {"from": names[0], "to": names[1],
+                                                   "parity": True}, (
+                f"{names[0]} is at position {p} and {names[1]} at {q}; every step changes "
+                f"the colour, so they are joined only by walks of "
+                f"{'odd' if colour[x] != colour[y] else 'even'} length, not {q - p}."))
+    return None
+
+
+def _within(puzzle: Puzzle, graph: _Graph, x: int, y: int, steps: int) -> int | None:
+    """The fewest steps from ``x`` to ``y`` (one-way edges one way, through nodes not
+    avoided) when at most ``steps``; else ``None``."""
+    ahead: list[list[int]] = [[] for _ in range(puzzle.num_nodes)]
+    for e in range(puzzle.num_edges):
+        u, v = puzzle.tail[e], puzzle.head[e]
+        if u != v and u not in graph.avoid and v not in graph.avoid:
+            ahead[u].append(v)
+            if not puzzle.is_directed(e):
+                ahead[v].append(u)
+    seen, frontier, depth = {x}, [x], 0
+    while frontier and y not in seen and depth < steps:
+        depth += 1
+        later = []
+        for u in frontier:
+            for w in ahead[u]:
+                if w not in seen:
+                    seen.add(w)
+                    later.append(w)
+        frontier = later
+    return depth if y in seen else None
+
+
+def _colours(puzzle: Puzzle, graph: _Graph) -> dict[int, int]:
+    """Two colours for the nodes of every piece of the graph left whose edges all join
+    the two (and, under ``visit: any``, with no loop: a loop step keeps the colour)."""
+    looped = {puzzle.tail[e] for e in range(puzzle.num_edges)
+              if puzzle.tail[e] == puzzle.head[e]} if puzzle.visit is NodeVisit.ANY else set()
+    colour: dict[int, int] = {}
+    done: set[int] = set(graph.avoid)
+    for root in range(puzzle.num_nodes):
+        if root in done:
+            continue
+        piece, queue, two = {root: 0}, [root], root not in looped
+        while queue:
+            u = queue.pop()
+            for w in graph.near[u]:
+                if w not in piece:
+                    piece[w] = 1 - piece[u]
+                    two = two and w not in looped
+                    queue.append(w)
+                elif piece[w] == piece[u]:
+                    two = False
+        done.update(piece)
+        if two:
+            colour.update(piece)
+    return colour
 
 
 def _degree_words(names: list[str], way: str, *, closed: bool) -> str:
