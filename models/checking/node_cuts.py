@@ -237,8 +237,8 @@ def node_degree_verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
     listed, problems = _names(puzzle, data["nodes"], "nodes")
     must = must_visit(puzzle)
     reached = [False] * puzzle.num_nodes  # entered (in) or left (out) from another node
-    one_way = puzzle.directed or [False] * puzzle.num_edges
-    for u, v, directed in zip(puzzle.tail, puzzle.head, one_way, strict=True):
+    for e in range(puzzle.num_edges):
+        u, v, directed = puzzle.tail[e], puzzle.head[e], puzzle.is_directed(e)
         if u == v or u in puzzle.avoid or v in puzzle.avoid:
             continue
         if way == "in" or not directed:
