@@ -29,6 +29,13 @@ Kinds checked here (the exact data each carries is in its checker's docstring):
     state, is closed under every move, and holds no finishing state. Moves ignore
     edge-use limits, so the argument holds for exactly-once and at-most-once too.
 
+``node-cut``, ``node-degree`` and ``avoided-edge`` certificates (node rules: the
+must-visit nodes in more pieces than a walk can join; must-visit nodes no edge enters or
+leaves; an edge that must be used touching an avoided node) are checked in
+:mod:`trailkit.models.checking.node_cuts`; ``given-positions`` (two ``at:`` givens too far
+apart, or of the wrong parity, for the steps between them) in
+:mod:`trailkit.models.checking.given_positions`.
+
 ``best-formula`` certificates (a count made by the BEST theorem) are checked in
 :mod:`trailkit.models.checking.best_formula`.
 
@@ -76,6 +83,14 @@ def verdict(puzzle: Puzzle, certificate: Certificate, *,
             from trailkit.models.checking.shortest import layers_verdict
 
             return layers_verdict(puzzle, certificate.data)
+        if certificate.kind in ("node-cut", "node-degree", "avoided-edge"):
+            from trailkit.models.checking.node_cuts import node_verdict
+
+            return node_verdict(puzzle, certificate.kind, certificate.data)
+        if certificate.kind == "given-positions":
+            from trailkit.models.checking.given_positions import given_positions_verdict
+
+            return given_positions_verdict(puzzle, certificate.data)
         if certificate.kind == "best-formula":
             from trailkit.models.checking.best_formula import best_formula_verdict
 

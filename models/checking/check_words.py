@@ -22,8 +22,10 @@ from dataclasses import dataclass, field
 from trailkit.models.formulas.certified import CertifiedFormula
 from trailkit.models.support.words import listing, plural
 
-__all__ = ["Verdict", "alternation", "closed_set", "count", "disconnected", "endpoints",
-           "imbalance", "no_edges", "parity", "refutation", "shortest", "unique"]
+__all__ = ["Verdict", "alternation", "avoided_edge", "closed_set", "count", "disconnected",
+           "endpoints", "given_positions", "imbalance", "no_edges", "node_cut", "node_degree",
+           "parity", "refutation",
+           "shortest", "unique"]
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,58 @@ def closed_set(states: int, places: int, what: str, ends: Sequence[str] | None) 
     return (f"the closed set of {plural(states, f'({what}) situation')} at "
             f"{plural(places, 'place')} holds every start situation and {where}, and every "
             "allowed step from one of them stays inside it")
+
+
+def node_cut(removed: Sequence[str], pieces: Sequence[str], joins: int, *,
+             closed: bool) -> str:
+    """Taking away the ``removed`` nodes (and the avoided ones) leaves the must-visit
+    ``pieces`` apart, more than the ``joins`` a walk passing each removed node once can
+    reach."""
+    walk = "a closed walk" if closed else "a walk"
+    if removed:
+        cut = f"taking away {_some(list(removed))} (and any avoided node)"
+        walk += f" passing each of the {len(removed)} at most once" if len(removed) > 1 \
+            else " passing it at most once"
+    else:
+        cut = "taking away only the avoided nodes"
+    return (f"{cut} leaves {plural(len(pieces), 'piece')} of the graph apart, each holding "
+            f"a node the walk must visit ({_some(list(pieces))}), and {walk} can reach at "
+            f"most {joins} of them")
+
+
+def node_degree(nodes: Sequence[str], way: str, *, closed: bool) -> str:
+    """No edge enters (``way`` ``in``) or leaves (``out``) the must-visit ``nodes`` from or
+    to another node: each can only be the walk's start (end)."""
+    end = "start" if way == "in" else "end"
+    verb = "enters" if way == "in" else "leaves"
+    allows = ("a closed walk through two or more nodes enters and leaves each of them" if
+              closed else f"a walk has one {end}" if len(nodes) > 1 else
+              f"the walk may not {end} there")
+    return (f"no edge {verb} {_some(list(nodes))} {'from' if way == 'in' else 'to'} another "
+            f"node, though the walk must visit {'them' if len(nodes) > 1 else 'it'}, so "
+            f"each could only be the walk's {end}; {allows}")
+
+
+def given_positions(first: tuple[str, int], then: tuple[str, int], far: int | None, *,
+                    parity: bool, odd: bool = False) -> str:
+    """Two givens (node, position) that no walk joins in the steps between them: ``far``
+    steps apart at least (``None``: not joined at all), or every walk between them of the
+    other parity."""
+    (x, p), (y, q) = first, then
+    given = f"{x} is given position {p} and {y} position {q}, {plural(q - p, 'step')} later"
+    if parity:
+        return (f"{given}; every edge of their piece of the graph joins its two colours, so "
+                f"every walk from {x} to {y} has an {'odd' if odd else 'even'} number of "
+                "steps")
+    if far is None:
+        return f"{given}; no walk leads from {x} to {y} without passing an avoided node"
+    return f"{given}; the fewest steps from {x} to {y} are {far}"
+
+
+def avoided_edge(node: str, edge: str) -> str:
+    """Every edge must be used, and ``edge`` touches the avoided ``node``."""
+    return (f"every edge must be used exactly once, and edge {edge} touches {node}, which "
+            "the walk must avoid")
 
 
 def refutation(formula: CertifiedFormula, digest: str, checked: str, *, lrat: bool,

@@ -26,6 +26,8 @@ kind (``drup``: by its formula)                what it establishes
 ``change-sets``, ``repair-fewer-v1``           ``fewest-changes`` k
 ``core``                                       ``minimal-core``
 ``walk-core-v1``, ``odd-nodes``, ``odd-cuts``  nothing alone (parts of a ``core``)
+``node-cut``, ``node-degree``,                 no walk at all, as the structural kinds
+``avoided-edge``, ``given-positions``
 =============================================  ==========================================
 
 The claims then follow from the facts and the puzzle's rules (:func:`_claims`): ``count``
@@ -55,6 +57,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trailkit.models.answer import Certificate
+from trailkit.models.checking.node_cuts import KINDS as NODE_KINDS
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import listing, plural
 
@@ -215,6 +218,8 @@ Reader = Callable[[Puzzle, Mapping[str, Any]], _Facts]
 
 KINDS: dict[str, Reader] = {
     **{kind: _no_walk for kind in NO_WALK},
+    **{kind: _no_walk for kind in NODE_KINDS},
+    "given-positions": _no_walk,
     "layers": _layers,
     "best-formula": _best_formula,
     "change-sets": _fewest,

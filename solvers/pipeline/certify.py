@@ -65,9 +65,15 @@ def find_certificate(puzzle: Puzzle, engine: Backend, limits: Limits
 
 
 def _structural(puzzle: Puzzle, limits: Limits) -> tuple[Certificate | None, str]:
-    """The short certificates first: parity and its kin (exactly once), then the closed
-    set of states of the relaxation where every edge is reusable (exact for reusable
-    edges; for once-only walks it applies when even the relaxation has no walk)."""
+    """The short certificates first: under node rules the node cuts, then parity and
+    its kin (exactly once), then the closed set of states of the relaxation where every
+    edge is reusable (exact for reusable edges; for once-only walks it applies when even
+    the relaxation has no walk)."""
+    from trailkit.solvers.backends.direct.node_structural import node_rule_certificate
+
+    certificate = node_rule_certificate(puzzle)
+    if certificate is not None:
+        return certificate, "the structural check of the node rules"
     if puzzle.use is EdgeUse.EXACTLY_ONCE:
         from trailkit.solvers.backends.direct.structural import structural_certificate
 

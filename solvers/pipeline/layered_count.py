@@ -50,6 +50,10 @@ def reusable_count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *,
     ``layers`` certificate of ``count`` the independent checker accepted; for no walk at
     all, :func:`zero_count_claim`; or, not certified, why not and that it rests on
     ``rests_on``."""
+    if puzzle.has_node_rules:
+        return Claim("count", False, why=unproven(
+            "the layers count walks that ignore the node rules (visit, via, avoid, at)",
+            rests_on))
     built = layers_to_goal(puzzle, state_limit)
     if built is None:
         return zero_count_claim(puzzle, limits, rests_on=rests_on)

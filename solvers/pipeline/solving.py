@@ -153,12 +153,16 @@ def _same_walk(one: Walk, other: Walk) -> bool:
 
 def precheck(puzzle: Puzzle) -> Answer | None:
     """The structural pre-check alone: an unsolvable answer with a one-line certificate
-    (parity, components, alternation, endpoints), or ``None`` when none applies."""
-    if puzzle.use is not EdgeUse.EXACTLY_ONCE:
-        return None
-    from trailkit.solvers.backends.direct.structural import structural_certificate
+    (under node rules: an edge that must be used at an avoided node, the nodes the walk
+    must visit in more pieces than it can join; then parity, components, alternation,
+    endpoints), or ``None`` when none applies."""
+    from trailkit.solvers.backends.direct.node_structural import node_rule_certificate
 
-    certificate = structural_certificate(puzzle)
+    certificate = node_rule_certificate(puzzle)
+    if certificate is None and puzzle.use is EdgeUse.EXACTLY_ONCE:
+        from trailkit.solvers.backends.direct.structural import structural_certificate
+
+        certificate = structural_certificate(puzzle)
     if certificate is None:
         return None
     return Answer.unsolvable(PRECHECK, certificate,
@@ -172,7 +176,8 @@ def _precheck_answer(puzzle: Puzzle, engine: Backend) -> Answer | None:
     Parity arguments are hard for resolution (measured: ``docs/benchmarks.md``); the
     certificate is one line.
     """
-    return None if engine.family == "direct" else precheck(puzzle)
+    own = engine.family == "direct" and not puzzle.has_node_rules  # node cuts: made here
+    return None if own else precheck(puzzle)
 
 
 def check_answer(puzzle: Puzzle, answer: Answer, time_limit: float | None = None) -> Answer:

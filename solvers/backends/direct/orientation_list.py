@@ -43,9 +43,9 @@ Pair = tuple[int, int, int]
 
 def formula_applies(puzzle: Puzzle) -> bool:
     """Whether the formula counts ``puzzle`` (every edge exactly once, no colour rule, at
-    least one edge)."""
+    least one edge, no node rule: the formula counts walks whatever nodes they pass)."""
     return puzzle.use is EdgeUse.EXACTLY_ONCE and puzzle.colours is None and \
-        puzzle.num_edges > 0
+        puzzle.num_edges > 0 and not puzzle.has_node_rules
 
 
 def _graphs(puzzle: Puzzle, g: Graph) -> list[tuple[int, int] | None]:

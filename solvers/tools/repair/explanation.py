@@ -29,6 +29,7 @@ from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Limits
 from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.tools.repair.cores import Core
+from trailkit.solvers.tools.repair.node_rules import refuse_node_rules
 from trailkit.solvers.tools.repair.situations import Situations
 
 __all__ = ["Explanation", "explain"]
@@ -51,7 +52,9 @@ class Explanation:
 
 
 def explain(puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Explanation:
-    """Explain why ``puzzle`` has no walk (nothing to explain when it has one)."""
+    """Explain why ``puzzle`` has no walk (nothing to explain when it has one); a puzzle
+    with node rules is refused (:func:`~.node_rules.refuse_node_rules`)."""
+    refuse_node_rules(puzzle, "explain")
     began = time.perf_counter()
     answer = solve(puzzle, limits=limits)
     if answer.status is not Status.UNSOLVABLE:

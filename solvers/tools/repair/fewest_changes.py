@@ -57,6 +57,7 @@ from trailkit.solvers.backends.base import NO_LIMITS, Limits, Optimum
 from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.tools.repair.candidates import candidate_changes
 from trailkit.solvers.tools.repair.changes import Change, Op, apply_changes
+from trailkit.solvers.tools.repair.node_rules import refuse_node_rules
 from trailkit.solvers.tools.repair.parity import (
     INFINITE,
     change_lower_bound,
@@ -161,7 +162,9 @@ def repair(puzzle: Puzzle, rules: RepairRules | None = None, *,
     ``rules`` default to the spec's ``repair:`` block (else: add an edge between touching
     nodes of the spec's ``layout:``, or any edge without one);
     ``max_changes`` bounds the search; ``backend`` is one of :data:`REPAIR_BACKENDS`.
+    A puzzle with node rules is refused (:func:`~.node_rules.refuse_node_rules`).
     """
+    refuse_node_rules(puzzle, "repair")
     if backend not in REPAIR_BACKENDS:
         raise UnsupportedPuzzle(f"unknown repair backend {backend!r}; choose from "
                                 f"{', '.join(REPAIR_BACKENDS)}")

@@ -1,0 +1,60 @@
+"""``repair``, ``explain`` and ``inspect`` refuse a puzzle with node rules (exit 2, saying
+why) rather than answer for the puzzle without them: their searches know only edges.
+
+No spec on this branch writes node rules yet, so the command line is shown a puzzle the
+spec reader is made to return: Königsberg with a checkpoint and Nikolaus's house with
+every node at most once."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from trailkit.models.errors import UnsupportedPuzzle
+from trailkit.models.puzzle import NodeVisit, Puzzle
+from trailkit.models.spec import load_spec
+from trailkit.solvers.frontends.cli import main
+from trailkit.solvers.tools.design.inspection import inspect_puzzle
+from trailkit.solvers.tools.repair import explain, repair
+
+ROOT = Path(__file__).resolve().parent.parent
+KOENIGSBERG = ROOT / "specs" / "koenigsberg.yaml"
+NIKOLAUS = ROOT / "specs" / "nikolaus.yaml"
+
+
+def with_rules(path: Path) -> Puzzle:
+    puzzle = load_spec(path)
+    if path == NIKOLAUS:
+        return replace(puzzle, visit=NodeVisit.AT_MOST_ONCE)
+    return replace(puzzle, via=frozenset({0}))
+
+
+@pytest.mark.parametrize("verb", ["repair", "explain", "inspect"])
+def test_the_library_refuses_node_rules(verb: str) -> None:
+    run = {"repair": repair, "explain": explain, "inspect": inspect_puzzle}[verb]
+    with pytest.raises(UnsupportedPuzzle, match=f"^{verb} does not take node rules"):
+        run(with_rules(KOENIGSBERG))
+
+
+@pytest.mark.parametrize("words", [["repair"], ["explain"], ["inspect"],
+                                   ["repair", "--json"], ["explain", "--json"]])
+def test_the_command_line_says_so_with_exit_2(words: list[str], monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    import trailkit.models.spec as spec_package
+    import trailkit.solvers.frontends.cli.repair as repair_command
+
+    for module in (spec_package, repair_command):
+        monkeypatch.setattr(module, "load_spec", lambda path, *a, **k: with_rules(Path(path)))
+    code = main([words[0], str(NIKOLAUS), *words[1:]])
+    said = capsys.readouterr()
+    assert code == 2, said
+    assert f"{words[0]} does not take node rules (visit, via, avoid, at) into account yet" \
+        in said.err
+    assert "Traceback" not in said.err
+
+
+def test_without_node_rules_the_tools_still_answer() -> None:
+    found = explain(load_spec(KOENIGSBERG))
+    assert found.status.value == "unsolvable"
