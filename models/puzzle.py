@@ -269,10 +269,22 @@ class Puzzle:
 
     def empty_walk_nodes(self) -> list[int]:
         """The nodes on which the empty walk (no step) solves the puzzle, in index order:
-        none when there are edges and every edge must be used or the walk must close."""
+        none when there are edges and every edge must be used or the walk must close. Under
+        node rules the one position must obey them: not avoided, every checkpoint and
+        given there (at position 1), and under ``visit: every-once`` the only node not
+        avoided."""
         if self.num_edges and (self.use is EdgeUse.EXACTLY_ONCE or self.closed):
             return []
-        return [v for v in range(self.num_nodes) if self.may_start(v) and self.may_end(v)]
+        return [v for v in range(self.num_nodes) if self.may_start(v) and self.may_end(v)
+                and self.alone_obeys_node_rules(v)]
+
+    def alone_obeys_node_rules(self, v: int) -> bool:
+        """Does the walk whose one position is node ``v`` obey the node rules?"""
+        if v in self.avoid or not self.via <= {v} or any(
+                (u, p) != (v, 1) for u, p in self.at.items()):
+            return False
+        return self.visit is not NodeVisit.EVERY_ONCE or \
+            self.num_nodes - len(self.avoid) == 1
 
     @property
     def wants_longest(self) -> bool:

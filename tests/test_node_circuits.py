@@ -1,0 +1,167 @@
+"""The circuit backends under node rules (CONTRACT 1.4 §7): ``cpsat`` (``AddCircuit``)
+and ``minizinc:gecode`` (``subcircuit``) against the brute-force oracle of
+tests/node_oracle.py, which shares no code with them, on random small graphs near the
+Hamiltonicity threshold with random node rules, on boards built with
+:meth:`Puzzle.build`, and on givens; solvable and unsolvable alike."""
+
+from __future__ import annotations
+
+import math
+import shutil
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from node_oracle import node_rule_walks
+
+from trailkit.models.answer import Status
+from trailkit.models.errors import UnsupportedPuzzle
+from trailkit.models.puzzle import ColourRule, EdgeUse, NodeVisit, Objective, Puzzle
+from trailkit.solvers.backends.base import Backend, Limits
+from trailkit.solvers.backends.registry import get_backend
+
+BACKENDS = ["cpsat", pytest.param("minizinc:gecode", marks=pytest.mark.skipif(
+    shutil.which("minizinc") is None, reason="MiniZinc is not installed"))]
+LIMITS = Limits(time_limit=60)
+NAMES = "abcdefg"
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> Backend:
+    return get_backend(request.param)
+
+
+def _refused(backend: Backend, puzzle: Puzzle) -> bool:
+    """Combinations a backend refuses by design (the refusal names another backend)."""
+    reuse = puzzle.use is EdgeUse.ANY
+    if backend.family == "cpsat":
+        return reuse and bool(puzzle.via or puzzle.at or (
+            puzzle.colours is not None and puzzle.visit is not NodeVisit.ANY))
+    return puzzle.visit is NodeVisit.ANY or puzzle.colours is not None \
+        or puzzle.use is EdgeUse.EXACTLY_ONCE
+
+
+def agree(backend: Backend, puzzle: Puzzle) -> None:
+    """Solve and count agree with the oracle: the walk is one of the oracle's (of the
+    best length under an objective), unsolvable exactly when it has none, the count is
+    the number of its walks."""
+    walks = node_rule_walks(puzzle, max_steps=max(puzzle.num_nodes, puzzle.num_edges))
+    try:  # (a refused puzzle may still be answered where no model is needed)
+        answer = backend.solve(puzzle, LIMITS)
+        counted = backend.count(puzzle, LIMITS)
+    except UnsupportedPuzzle as exc:
+        assert _refused(backend, puzzle), exc
+        assert "--backend" in str(exc)
+        return
+    if not walks:
+        assert answer.status is Status.UNSOLVABLE, answer
+    else:
+        assert answer.status is Status.SOLVED, answer.reason
+        assert answer.walk is not None
+        got = (tuple(answer.walk.nodes), tuple(answer.walk.edges))
+        assert got in {(w.nodes, w.edges) for w in walks}, got
+    assert counted.complete
+    assert counted.solutions == len(walks)
+
+
+@st.composite
+def node_puzzles(draw: st.DrawFn) -> Puzzle:
+    """A random graph of 3 to 6 nodes with about n ln n / 2 edges (the Hamiltonicity
+    threshold), some parallel or one-way, with random node and edge rules."""
+    n = draw(st.integers(3, 6))
+    names = NAMES[:n]
+    m = draw(st.integers(max(2, round(n * math.log(n) / 2) - 1), round(n * math.log(n) / 2) + 2))
+    pair = st.tuples(st.sampled_from(names), st.sampled_from(names))
+    edges = [list(e) for e in draw(st.lists(pair, min_size=m, max_size=m))]
+    coloured = draw(st.booleans()) and draw(st.booleans())
+    if coloured:
+        for e in edges:
+            e.append(draw(st.sampled_from(["r", "g"])))
+    directed = draw(st.lists(st.booleans(), min_size=m, max_size=m)) \
+        if draw(st.booleans()) else None
+    visit = draw(st.sampled_from(list(NodeVisit)))
+    use = draw(st.sampled_from(list(EdgeUse)))
+    avoid = draw(st.sets(st.sampled_from(names), max_size=1))
+    free = [v for v in names if v not in avoid]
+    via = draw(st.sets(st.sampled_from(free), max_size=2))
+    at: dict[str, int] = {}
+    if draw(st.booleans()):
+        top = len(free) if visit is NodeVisit.EVERY_ONCE else n + 1
+        at[draw(st.sampled_from(free))] = draw(st.integers(1, top))
+    objective = draw(st.sampled_from(list(Objective)))
+    if use is EdgeUse.ANY:  # reusable edges: every backend answers the shortest walk
+        objective = Objective.SHORTEST
+    elif objective is Objective.LONGEST:
+        use = EdgeUse.AT_MOST_ONCE
+    ends = st.none() | st.sets(st.sampled_from(names), min_size=1, max_size=2)
+    puzzle = Puzzle.build(
+        edges=edges, nodes=names, directed=directed,
+        colours=ColourRule.from_cycle(["r", "g"]) if coloured else None,
+        use=use, visit=visit, via=via, avoid=avoid, at=at, objective=objective,
+        closed=draw(st.booleans()), start=draw(ends), end=draw(ends))
+    assume(puzzle.has_node_rules)
+    return puzzle
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzle=node_puzzles())
+def test_random_node_rules_agree_with_the_oracle(name: str, puzzle: Puzzle) -> None:
+    agree(get_backend(name), puzzle)
+
+
+def _grid(cols: int, rows: int, knight: bool = False) -> list[tuple[str, str]]:
+    cell = [[f"{chr(97 + c)}{r + 1}" for r in range(rows)] for c in range(cols)]
+    moves = [(1, 2), (2, 1), (2, -1), (1, -2)] if knight else [(1, 0), (0, 1)]
+    return [(cell[c][r], cell[c + dc][r + dr]) for c in range(cols) for r in range(rows)
+            for dc, dr in moves if 0 <= c + dc < cols and 0 <= r + dr < rows]
+
+
+CASES: dict[str, dict[str, Any]] = {
+    # a 3x3 grid's Hamiltonian paths from a corner, and none from an edge's middle cell
+    "grid-path-corner": dict(edges=_grid(3, 3), start=["a1"]),
+    "grid-path-odd-cell": dict(edges=_grid(3, 3), start=["b1"]),
+    # bipartite 4x3 grid: Hamiltonian cycles exist; a 3x3 one has none (odd cells)
+    "grid-cycle-4x3": dict(edges=_grid(4, 3), closed=True),
+    "grid-cycle-3x3": dict(edges=_grid(3, 3), closed=True),
+    # Numbrix-like givens on a 3x3 grid: a1 first, c3 at position 9, b2 at 5
+    "grid-givens": dict(edges=_grid(3, 3), at={"a1": 1, "b2": 5, "c3": 9}),
+    "grid-givens-clash": dict(edges=_grid(3, 3), at={"a1": 1, "b2": 4}),
+    # a 3x4 knight's graph: open knight's tours exist (closed ones do not)
+    "knight-3x4-open": dict(edges=_grid(3, 4, knight=True)),
+    "knight-3x4-closed": dict(edges=_grid(3, 4, knight=True), closed=True),
+    # a hole in the board, a checkpoint under at-most-once, the longest simple path
+    "grid-hole": dict(edges=_grid(3, 3), avoid=["b2"], closed=True),
+    "grid-longest-via": dict(edges=_grid(3, 3), visit=NodeVisit.AT_MOST_ONCE,
+                             via=["c3"], start=["a1"], objective=Objective.LONGEST),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_boards_agree_with_the_oracle(backend: Backend, case: str) -> None:
+    rules = {"visit": NodeVisit.EVERY_ONCE, "use": EdgeUse.AT_MOST_ONCE, **CASES[case]}
+    agree(backend, Puzzle.build(**rules))
+
+
+@pytest.mark.parametrize("closed", [False, True])
+def test_parallel_edges_and_the_two_step_ring(backend: Backend, closed: bool) -> None:
+    """Two parallel edges make a two-step ring a-b-a (edges used at most once): two
+    walks from each start; with one edge there is none unless edges are reusable."""
+    for edges, use in [([("a", "b"), ("a", "b")], EdgeUse.AT_MOST_ONCE),
+                       ([("a", "b")], EdgeUse.AT_MOST_ONCE),
+                       ([("a", "b")], EdgeUse.ANY)]:
+        agree(backend, Puzzle.build(edges=edges, use=use, closed=closed,
+                                    visit=NodeVisit.EVERY_ONCE,
+                                    objective=Objective.SHORTEST))
+
+
+def test_a_self_loop_is_the_one_step_ring(backend: Backend) -> None:
+    """A closed walk of one step (a self-loop) holds one position: a checkpoint there
+    and a given at 1 keep it; under every-once only when no other node is left."""
+    edges = [("a", "a"), ("a", "b"), ("b", "c"), ("c", "a")]
+    for rules in [dict(via=["a"]), dict(at={"a": 1}), dict(at={"b": 1}),
+                  dict(visit=NodeVisit.EVERY_ONCE, avoid=["b"])]:
+        base: dict[str, Any] = {"visit": NodeVisit.AT_MOST_ONCE, **rules}
+        agree(backend, Puzzle.build(edges=edges, use=EdgeUse.AT_MOST_ONCE, closed=True,
+                                    **base))
