@@ -6,20 +6,26 @@ Hamiltonicity threshold with random node rules, on boards built with
 
 from __future__ import annotations
 
+import json
 import math
 import shutil
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from node_oracle import node_rule_walks
+from node_oracle import node_rule_walks, obeys_node_rules
 
 from trailkit.models.answer import Status
+from trailkit.models.encodings.minizinc_model import minizinc_model
 from trailkit.models.errors import UnsupportedPuzzle
 from trailkit.models.puzzle import ColourRule, EdgeUse, NodeVisit, Objective, Puzzle
 from trailkit.solvers.backends.base import Backend, Limits
 from trailkit.solvers.backends.registry import get_backend
+from trailkit.solvers.frontends.cli.assignments import export_model
+from trailkit.solvers.pipeline import solve
 
 BACKENDS = ["cpsat", pytest.param("minizinc:gecode", marks=pytest.mark.skipif(
     shutil.which("minizinc") is None, reason="MiniZinc is not installed"))]
@@ -165,3 +171,59 @@ def test_a_self_loop_is_the_one_step_ring(backend: Backend) -> None:
         base: dict[str, Any] = {"visit": NodeVisit.AT_MOST_ONCE, **rules}
         agree(backend, Puzzle.build(edges=edges, use=EdgeUse.AT_MOST_ONCE, closed=True,
                                     **base))
+
+
+needs_minizinc = pytest.mark.skipif(shutil.which("minizinc") is None,
+                                    reason="MiniZinc is not installed")
+
+
+@needs_minizinc
+@pytest.mark.parametrize("case", ["grid-givens", "grid-hole", "knight-3x4-open"])
+def test_exported_mzn_runs_as_written(case: str, tmp_path: Path) -> None:
+    """``export --format mzn`` of a node-rule puzzle, solved by ``minizinc --solver
+    gecode`` as written: the ``succ`` array read back is one of the oracle's walks."""
+    puzzle = Puzzle.build(**{"visit": NodeVisit.EVERY_ONCE, "use": EdgeUse.AT_MOST_ONCE,
+                             **CASES[case]})
+    out = tmp_path / "model.mzn"
+    out.write_text(export_model(puzzle, "mzn"))
+    done = subprocess.run(["minizinc", "--solver", "gecode", "--json-stream",
+                           "--output-mode", "json", "--time-limit", "60000", str(out)],
+                          capture_output=True, text=True, check=False, timeout=120)
+    events = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    solutions = [e["output"]["json"]["succ"] for e in events if e["type"] == "solution"]
+    walk = minizinc_model(puzzle).decode(solutions[-1])
+    assert (walk.nodes, walk.edges) in {(w.nodes, w.edges) for w in node_rule_walks(puzzle)}
+
+
+def test_mzn_refuses_node_rules_it_cannot_state() -> None:
+    """Node rules under a colour rule (or with every edge required, or visit: any) are
+    no node-level circuit: the export says so and names the backend that states them."""
+    coloured = Puzzle.build(edges=[("a", "b", "r"), ("b", "c", "g")], use="at-most-once",
+                            colours=ColourRule.from_cycle(["r", "g"]),
+                            visit=NodeVisit.EVERY_ONCE)
+    checkpoint = Puzzle.build(edges=[("a", "b"), ("b", "c")], via=["b"])
+    for puzzle in (coloured, checkpoint):
+        with pytest.raises(UnsupportedPuzzle, match="--backend cpsat"):
+            export_model(puzzle, "mzn")
+
+
+def test_cpsat_estimates_the_node_circuit_before_building_it() -> None:
+    """A memory limit below the node-level model's estimate is ``unknown`` with the
+    estimate, also for reusable edges (which the edge-level estimate waved through)."""
+    puzzle = Puzzle.build(edges=_grid(4, 4), visit=NodeVisit.EVERY_ONCE, use=EdgeUse.ANY,
+                          closed=True)
+    answer = get_backend("cpsat").solve(puzzle, Limits(memory_mb=50))
+    assert answer.status is Status.UNKNOWN
+    assert "arcs" in answer.reason and "memory limit of 50 MB" in answer.reason
+
+
+def test_the_pipeline_runs_cpsat_on_node_rules() -> None:
+    """``solve`` through the pipeline hands a node-rule puzzle to cpsat (no longer
+    refused) and verifies its walk: a closed knight's tour of the 3x10 board."""
+    puzzle = Puzzle.build(edges=_grid(3, 10, knight=True), visit=NodeVisit.EVERY_ONCE,
+                          use=EdgeUse.AT_MOST_ONCE, closed=True)
+    answer = solve(puzzle, "cpsat", LIMITS, None)
+    assert answer.status is Status.SOLVED and answer.verified
+    assert answer.walk is not None
+    assert sorted(answer.walk.nodes[:-1]) == list(range(30))
+    assert obeys_node_rules(puzzle, answer.walk.nodes)

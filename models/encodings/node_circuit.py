@@ -61,11 +61,15 @@ class Moves:
     @classmethod
     def of(cls, puzzle: Puzzle) -> Moves:
         pairs: dict[tuple[int, int], list[int]] = {}
-        for e, o in puzzle.oriented_edges():
-            u, v = puzzle.tail[e], puzzle.head[e]
-            if u == v or avoided_edge(puzzle, e):
+        avoid, usable = puzzle.avoid, puzzle.usable
+        directed = puzzle.directed or [False] * puzzle.num_edges
+        for e, (u, v, one_way) in enumerate(zip(puzzle.tail, puzzle.head, directed,
+                                                 strict=True)):
+            if u == v or u in avoid or v in avoid or not usable(e):
                 continue
-            pairs.setdefault((u, v) if o == 0 else (v, u), []).append(e)
+            pairs.setdefault((u, v), []).append(e)
+            if not one_way:
+                pairs.setdefault((v, u), []).append(e)
         return cls({k: tuple(es) for k, es in pairs.items()}, puzzle.use is EdgeUse.ANY)
 
     def twice(self, u: int, v: int) -> bool:
@@ -107,15 +111,15 @@ def loop_walks(puzzle: Puzzle) -> list[tuple[int, int]]:
     if not puzzle.closed:
         return []
     out = []
-    for e, o in puzzle.oriented_edges():
-        v = puzzle.tail[e]
-        if o == 0 and v == puzzle.head[e] and puzzle.may_start(v) and puzzle.may_end(v) \
+    for e, (v, u) in enumerate(zip(puzzle.tail, puzzle.head, strict=True)):
+        if v == u and puzzle.usable(e) and puzzle.may_start(v) and puzzle.may_end(v) \
                 and puzzle.alone_obeys_node_rules(v):
             out.append((v, e))
     return out
 
 
 def node_circuit_arcs(puzzle: Puzzle) -> int:
-    """The number of arcs of the node-level circuit (an upper bound: an arc per
-    oriented edge, a start and an end arc per node)."""
-    return len(puzzle.oriented_edges()) + 2 * puzzle.num_nodes
+    """The number of arcs of the node-level circuit, from the edges alone (an upper
+    bound: an arc per oriented edge, a start and an end arc per node)."""
+    one_way = sum(map(bool, puzzle.directed)) if puzzle.directed is not None else 0
+    return 2 * puzzle.num_edges - one_way + 2 * puzzle.num_nodes

@@ -23,6 +23,7 @@ The objectives count arcs between nodes (steps), as the other models count steps
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
@@ -30,20 +31,25 @@ from ortools.sat.python import cp_model
 from trailkit.models.answer import Walk
 from trailkit.models.encodings.node_circuit import Moves, loop_walks
 from trailkit.models.puzzle import NodeVisit, Objective, Puzzle
-from trailkit.solvers.backends.cpsat.encoding import DEPOT, Arc, Encoding, Value
+from trailkit.solvers.backends.cpsat.encoding import DEPOT, Encoding, Value
 
 __all__ = ["NodeEncoding", "encode_node_circuit"]
 
 
 @dataclass
 class NodeEncoding(Encoding):
-    """An :class:`Encoding` whose circuit nodes are the puzzle's nodes: ``arcs`` hold the
-    arcs between nodes and the depot's, ``ends[i]`` is arc ``i``'s pair of puzzle nodes
-    (``-1`` for the depot), ``starts`` the start literals of a closed walk by node,
-    ``loops`` the one-step closed walks (node, edge) with their literals, and
-    ``active`` each node's "holds a position" literal."""
+    """An :class:`Encoding` whose circuit nodes are the puzzle's nodes.
+
+    Arc ``i`` (between nodes, or the depot's) is chosen when ``lits[i]`` is true and
+    joins the puzzle nodes ``ends[i]`` (``-1`` for the depot): plain lists, not
+    :class:`Arc` objects, as a Hamiltonian cycle on a thousand nodes has ten thousand
+    arcs to build at once. ``starts`` are the start literals of a closed walk by node,
+    ``loops`` the one-step closed walks (node, edge) with their literals, ``active``
+    each node's "holds a position" literal (or 0 / 1 where it is fixed).
+    """
 
     moves: Moves = field(default_factory=lambda: Moves({}, False))
+    lits: list[cp_model.IntVar] = field(default_factory=list)
     ends: list[tuple[int, int]] = field(default_factory=list)
     starts: dict[int, cp_model.IntVar] = field(default_factory=dict)
     loops: list[tuple[int, int, cp_model.IntVar]] = field(default_factory=list)
@@ -52,7 +58,7 @@ class NodeEncoding(Encoding):
 
     def chosen(self, value: Value) -> list[int]:
         """The chosen arcs, then the start and one-step loop chosen (one walk's key)."""
-        key = [i for i, arc in enumerate(self.arcs) if value(arc.lit)]
+        key = [i for i, lit in enumerate(self.lits) if value(lit)]
         key += [-1 - v for v, lit in self.starts.items() if value(lit)]
         key += [-10**9 - i for i, (_, _, lit) in enumerate(self.loops) if value(lit)]
         return key
@@ -71,8 +77,7 @@ class NodeEncoding(Encoding):
 
     def _nodes(self, value: Value) -> list[int]:
         """The walk's nodes in order, followed from its start along the chosen arcs."""
-        succ = {self.ends[i][0]: self.ends[i][1] for i, arc in enumerate(self.arcs)
-                if value(arc.lit)}
+        succ = {u: v for (u, v), lit in zip(self.ends, self.lits, strict=True) if value(lit)}
         if self.closed:
             chosen = [v for v, lit in self.starts.items() if value(lit)]
             first = chosen[0] if chosen else min(succ)
@@ -96,9 +101,15 @@ def encode_node_circuit(puzzle: Puzzle, *, break_symmetry: bool = True) -> NodeE
     loops = loop_walks(puzzle)
     enc.loops = [(v, e, model.new_bool_var(f"loop{e}")) for v, e in loops]
     _node_literals(model, puzzle, enc)
-    pair_lit = {(u, v): _arc(enc, base + u, base + v, (u, v), f"a{u}_{v}")
-                for (u, v) in enc.moves.pairs}
-    inner = list(enc.arcs)
+    stuck = _stuck_node(puzzle, enc)
+    if stuck is not None:  # plainly infeasible: said without building ten thousand arcs
+        model.add_bool_or([])
+        enc.proof_note = (f"node {puzzle.node_name(stuck)} must hold a position but has "
+                          "no way in and out" + (" through two different neighbours"
+                                                 if puzzle.closed else ""))
+        return enc
+    pair_lit = _inner_arcs(enc)
+    inner = list(enc.lits)
     if puzzle.closed and _may_take_two(puzzle):
         for (u, v), lit in pair_lit.items():
             if u < v and (v, u) in pair_lit and not enc.moves.twice(u, v):
@@ -107,38 +118,68 @@ def encode_node_circuit(puzzle: Puzzle, *, break_symmetry: bool = True) -> NodeE
         _closed_walk(model, puzzle, enc, need_start=not break_symmetry)
     else:
         _open_walk(model, puzzle, enc)
+        if not (any(u == -1 for u, _ in enc.ends) and any(v == -1 for _, v in enc.ends)):
+            model.add_bool_or([])  # no allowed start or end: the depot has no arc
     skips: list[tuple[int, int, cp_model.LiteralT]] = [
         (base + v, base + v, lit) for v, lit in _skips(model, enc)]
-    tails, heads = {a.tail for a in enc.arcs}, {a.head for a in enc.arcs}
-    if any(isinstance(on, int) and on == 1 and not (base + v in tails and base + v in heads)
-           for v, on in enc.active.items()):
-        model.add_bool_or([])  # a node that must be passed has no way in or out
-    if enc.arcs:
-        model.add_circuit([*((a.tail, a.head, a.lit) for a in enc.arcs), *skips])
+    if enc.lits:
+        model.add_circuit([*((base + u if u >= 0 else DEPOT, base + v if v >= 0 else DEPOT, lit)
+                             for (u, v), lit in zip(enc.ends, enc.lits, strict=True)), *skips])
     elif enc.loops:  # no arc at all: no ring or path, only a one-step loop
         model.add_bool_and([lit for *_, lit in skips])
     else:
         model.add_bool_or([])  # no step can be taken at all
     if puzzle.at:
         _positions(model, puzzle, enc)
-    enc.length = sum(a.lit for a in inner) + sum(lit for *_, lit in enc.loops)
+    enc.length = cp_model.LinearExpr.sum([*inner, *(lit for *_, lit in enc.loops)])
     if puzzle.objective is Objective.SHORTEST:
         model.minimize(enc.length)
-    elif puzzle.objective is Objective.LONGEST:
+    elif puzzle.wants_longest:
         model.maximize(enc.length)
     else:
         enc.params["linearization_level"] = 0
     enc.proof_note = (f"the circuit over {puzzle.num_nodes} nodes"
                       + ("" if puzzle.closed else " and a depot")
-                      + f" ({len(enc.arcs)} arcs) has no solution")
-    enc.size = {"circuit_nodes": puzzle.num_nodes + base, "arcs": len(enc.arcs)}
+                      + f" ({len(enc.lits)} arcs) has no solution")
+    enc.size = {"circuit_nodes": puzzle.num_nodes + base, "arcs": len(enc.lits)}
     return enc
 
 
-def _arc(enc: NodeEncoding, tail: int, head: int, ends: tuple[int, int], name: str,
-         **what: int) -> cp_model.IntVar:
+def _stuck_node(puzzle: Puzzle, enc: NodeEncoding) -> int | None:
+    """A node that must hold a position on a ring or path but cannot: no way in or out
+    (the depot's arcs count for an open walk), or on a ring of three nodes or more a
+    single neighbour. ``None`` when there is none."""
+    forced = [v for v, on in enc.active.items() if isinstance(on, int) and on == 1]
+    if not forced:
+        return None
+    ins: dict[int, set[int]] = defaultdict(set)
+    outs: dict[int, set[int]] = defaultdict(set)
+    for (u, v) in enc.moves.pairs:
+        outs[u].add(v)
+        ins[v].add(u)
+    ring3 = puzzle.closed and not _may_take_two(puzzle)
+    for v in forced:
+        way_in = ins[v] or (not puzzle.closed and puzzle.may_start(v))
+        way_out = outs[v] or (not puzzle.closed and puzzle.may_end(v))
+        if not (way_in and way_out) or (ring3 and len(ins[v] | outs[v]) < 2):
+            return v
+    return None
+
+
+def _inner_arcs(enc: NodeEncoding) -> dict[tuple[int, int], cp_model.IntVar]:
+    """An arc literal per pair of nodes a step may join."""
+    new, lits, ends = enc.model.new_bool_var, enc.lits, enc.ends
+    out = {}
+    for (u, v) in enc.moves.pairs:
+        lit = out[(u, v)] = new(f"a{u}_{v}")
+        lits.append(lit)
+        ends.append((u, v))
+    return out
+
+
+def _arc(enc: NodeEncoding, ends: tuple[int, int], name: str) -> cp_model.IntVar:
     lit = enc.model.new_bool_var(name)
-    enc.arcs.append(Arc(tail, head, lit, **what))  # type: ignore[arg-type]
+    enc.lits.append(lit)
     enc.ends.append(ends)
     return lit
 
@@ -183,9 +224,9 @@ def _open_walk(model: cp_model.CpModel, puzzle: Puzzle, enc: NodeEncoding) -> No
     for v in range(puzzle.num_nodes):
         if v in puzzle.avoid:
             continue
-        start = _arc(enc, DEPOT, v + 1, (-1, v), f"start{v}", start=v) \
+        start = _arc(enc, (-1, v), f"start{v}") \
             if puzzle.may_start(v) else None
-        end = _arc(enc, v + 1, DEPOT, (v, -1), f"end{v}") if puzzle.may_end(v) else None
+        end = _arc(enc, (v, -1), f"end{v}") if puzzle.may_end(v) else None
         if start is not None and end is not None:
             model.add_bool_or([start.Not(), end.Not()])
 
@@ -233,15 +274,15 @@ def _positions(model: cp_model.CpModel, puzzle: Puzzle, enc: NodeEncoding) -> No
         else:
             model.add(pos[v] == 0).only_enforce_if(on.Not())
             model.add(pos[v] >= 1).only_enforce_if(on)
-    for arc, (u, v) in zip(enc.arcs, enc.ends, strict=True):
+    for lit, (u, v) in zip(enc.lits, enc.ends, strict=True):
         if v == -1:
             continue
         if u == -1:
-            model.add(pos[v] == 1).only_enforce_if(arc.lit)
+            model.add(pos[v] == 1).only_enforce_if(lit)
         elif v in enc.starts:
-            model.add(pos[v] == pos[u] + 1).only_enforce_if([arc.lit, enc.starts[v].Not()])
+            model.add(pos[v] == pos[u] + 1).only_enforce_if([lit, enc.starts[v].Not()])
         else:
-            model.add(pos[v] == pos[u] + 1).only_enforce_if(arc.lit)
+            model.add(pos[v] == pos[u] + 1).only_enforce_if(lit)
     for v, st in enc.starts.items():
         model.add(pos[v] == 1).only_enforce_if(st)
     for v, p in puzzle.at.items():
