@@ -23,6 +23,7 @@ from trailkit.models.encodings.minizinc_model import minizinc_model
 from trailkit.models.errors import UnsupportedPuzzle
 from trailkit.models.puzzle import ColourRule, EdgeUse, NodeVisit, Objective, Puzzle
 from trailkit.solvers.backends.base import Backend, Limits
+from trailkit.solvers.backends.cpsat.choices import walk_using
 from trailkit.solvers.backends.registry import get_backend
 from trailkit.solvers.frontends.cli.assignments import export_model
 from trailkit.solvers.pipeline import solve
@@ -227,3 +228,18 @@ def test_the_pipeline_runs_cpsat_on_node_rules() -> None:
     assert answer.walk is not None
     assert sorted(answer.walk.nodes[:-1]) == list(range(30))
     assert obeys_node_rules(puzzle, answer.walk.nodes)
+
+
+def test_explain_queries_keep_the_node_rules() -> None:
+    """The query explain asks of CP-SAT (a walk using given edges) keeps the node rules:
+    on the 4x3 grid a Hamiltonian cycle through edge 0, and,
+    with a2 avoided, none through a1-b1 (a1 is left with one neighbour)."""
+    grid = _grid(4, 3)
+    tour = Puzzle.build(edges=grid, visit=NodeVisit.EVERY_ONCE, use=EdgeUse.AT_MOST_ONCE,
+                        closed=True)
+    status, walk = walk_using(tour, {0}, LIMITS)
+    assert status == "solved" and walk is not None and 0 in walk.edges
+    assert obeys_node_rules(tour, walk.nodes)
+    holed = Puzzle.build(edges=grid, visit=NodeVisit.EVERY_ONCE, use=EdgeUse.AT_MOST_ONCE,
+                         closed=True, avoid=["a2"])
+    assert walk_using(holed, {grid.index(("a1", "b1"))}, LIMITS) == ("unsolvable", None)

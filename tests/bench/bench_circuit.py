@@ -13,7 +13,10 @@ threshold where about half the graphs have a Hamiltonian cycle. What is timed:
   tour``), model building and the decoding of the walk included; the puzzle is built
   before the clock starts (the spec reader is not what is measured here);
 * ``plain``: the script the OR-Tools documentation suggests: one ``AddCircuit`` over both
-  arcs of every edge, built and solved;
+  arcs of every edge, built and solved, CP-SAT's default parameters;
+* ``plain-lin0``: the same script with ``linearization_level = 0``, the parameter
+  trailkit's model sets when there is no objective (so the two compare model and
+  overheads alone);
 * ``LKH``: ``elkai.DistanceMatrix(...).solve_tsp(runs=1)`` on weights 1 for an edge and 2
   for a non-edge (a tour of weight n is a Hamiltonian cycle; LKH proves no absence), one
   run (it takes seconds where the others take fractions), the full matrix included.
@@ -66,8 +69,9 @@ def random_graph(n: int, seed: int, min_degree: int = 0) -> Graph:
             return sorted(edges)
 
 
-def plain_script(n: int, edges: Graph) -> str:
-    """The plain CP-SAT model: AddCircuit over both arcs of every edge."""
+def plain_script(n: int, edges: Graph, linearization: int | None = None) -> str:
+    """The plain CP-SAT model: AddCircuit over both arcs of every edge (with CP-SAT's
+    ``linearization_level`` when given)."""
     model = cp_model.CpModel()
     arcs = []
     for u, v in edges:
@@ -78,6 +82,8 @@ def plain_script(n: int, edges: Graph) -> str:
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = 0
     solver.parameters.max_time_in_seconds = TIME_LIMIT
+    if linearization is not None:
+        solver.parameters.linearization_level = linearization
     status = solver.solve(model)
     return {cp_model.OPTIMAL: "solved", cp_model.FEASIBLE: "solved",
             cp_model.INFEASIBLE: "unsolvable"}.get(status, "unknown")
@@ -121,10 +127,10 @@ def main() -> None:
     args = parser.parse_args()
     try:
         import elkai  # noqa: F401
-        peers = ["trailkit", "plain", "LKH"]
+        peers = ["trailkit", "plain", "plain-lin0", "LKH"]
     except ImportError:
         print("(elkai is not installed: no LKH column; pip install elkai)")
-        peers = ["trailkit", "plain"]
+        peers = ["trailkit", "plain", "plain-lin0"]
     print("| n | edges | seed | answers | " + " | ".join(f"{p} s" for p in peers) + " |")
     print("|---|---|---|---|" + "---|" * len(peers))
     medians: dict[int, dict[str, list[float]]] = {}
@@ -136,6 +142,7 @@ def main() -> None:
                                   visit=NodeVisit.EVERY_ONCE, closed=True, kind="tour")
             runs = {"trailkit": lambda p=puzzle: trailkit_cpsat(p),
                     "plain": lambda n=n, e=edges: plain_script(n, e),
+                    "plain-lin0": lambda n=n, e=edges: plain_script(n, e, 0),
                     "LKH": lambda n=n, e=edges: lkh(n, e)}
             got = {p: timed(runs[p], 1 if p == "LKH" else args.repeat) for p in peers}
             if "unknown" not in (got["trailkit"][1], got["plain"][1]) and \
@@ -147,12 +154,14 @@ def main() -> None:
             answers = "/".join(got[p][1] for p in peers)
             print(f"| {n} | {len(edges)} | {seed} | {answers} | "
                   + " | ".join(f"{got[p][0]:.3f}" for p in peers) + " |", flush=True)
-    print("\n| n | " + " | ".join(f"{p} median s" for p in peers) + " | trailkit / plain |")
-    print("|---|" + "---|" * (len(peers) + 1))
+    print("\n| n | " + " | ".join(f"{p} median s" for p in peers)
+          + " | trailkit / plain | trailkit / plain-lin0 |")
+    print("|---|" + "---|" * (len(peers) + 2))
     for n, by in medians.items():
         mid = {p: statistics.median(by[p]) for p in peers}
         print(f"| {n} | " + " | ".join(f"{mid[p]:.3f}" for p in peers)
-              + f" | {mid['trailkit'] / mid['plain']:.2f} |")
+              + f" | {mid['trailkit'] / mid['plain']:.2f} | "
+              f"{mid['trailkit'] / mid['plain-lin0']:.2f} |")
 
 
 if __name__ == "__main__":

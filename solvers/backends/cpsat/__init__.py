@@ -2,7 +2,11 @@
 
 * edges used exactly / at most once: :mod:`.circuit_model` (one circuit node per
   oriented edge);
-* reusable edges: :mod:`.state_model` (a simple path over (node, colour-phase) states).
+* reusable edges: :mod:`.state_model` (a simple path over (node, colour-phase) states);
+* node rules that forbid a second visit, without a colour rule: :mod:`.node_model` (one
+  circuit node per puzzle node: Hamiltonian paths and cycles, checkpoints, givens); the
+  other node rules as linear constraints on the oriented-edge model
+  (:mod:`.node_constraints`), or refused where no model here states them soundly.
 
 Status mapping: OPTIMAL / FEASIBLE give a solved answer decoded from the circuit's arc
 literals (``optimal=True`` only for OPTIMAL with a shortest-walk objective);
