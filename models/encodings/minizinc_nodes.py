@@ -190,4 +190,3 @@ def _objective(puzzle: Puzzle, length: int | None) -> list[str]:
     if puzzle.wants_longest:
         return [*lines, "solve maximize steps_taken;"]
     return [*lines, "solve satisfy;"]
-
