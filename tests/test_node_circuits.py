@@ -243,3 +243,32 @@ def test_explain_queries_keep_the_node_rules() -> None:
     holed = Puzzle.build(edges=grid, visit=NodeVisit.EVERY_ONCE, use=EdgeUse.AT_MOST_ONCE,
                          closed=True, avoid=["a2"])
     assert walk_using(holed, {grid.index(("a1", "b1"))}, LIMITS) == ("unsolvable", None)
+
+
+def _lcf(shifts: list[int], n: int) -> list[tuple[str, str]]:
+    """A cubic Hamiltonian graph in LCF notation: a ring of n nodes and chords."""
+    edges = {tuple(sorted((i, (i + 1) % n))) for i in range(n)}
+    edges |= {tuple(sorted((i, (i + shifts[i % len(shifts)]) % n))) for i in range(n)}
+    return [(str(u), str(v)) for u, v in sorted(edges)]
+
+
+def _hypercube(d: int) -> list[tuple[str, str]]:
+    return [(str(v), str(v ^ (1 << b))) for v in range(2 ** d) for b in range(d)
+            if v < v ^ (1 << b)]
+
+
+@pytest.mark.parametrize(("edges", "cycles", "nodes"), [
+    (_lcf([10, 7, 4, -4, -7, 10, -4, 7, -7, 4], 20), 30, 20),  # the dodecahedron (Icosian)
+    (_hypercube(4), 1344, 16),  # OEIS A066037: Hamiltonian cycles of the 4-cube
+    (_hypercube(3), 6, 8),
+])
+def test_cpsat_counts_hamiltonian_cycles_as_published(edges: list[tuple[str, str]],
+                                                      cycles: int, nodes: int) -> None:
+    """Counts of Hamiltonian cycles (each walked from every node, both ways) match the
+    published numbers, each ring enumerated once and multiplied by its starts."""
+    puzzle = Puzzle.build(edges=edges, use=EdgeUse.AT_MOST_ONCE, visit=NodeVisit.EVERY_ONCE,
+                          closed=True)
+    counted = get_backend("cpsat").count(puzzle, LIMITS)
+    assert counted.complete
+    assert counted.solutions == cycles * 2 * nodes
+    assert counted.stats["distinct_circuits"] == cycles * 2

@@ -89,7 +89,7 @@ def encode(puzzle: Puzzle, *, break_symmetry: bool = True,
     """
     if puzzle.has_node_rules:
         if node_circuit and node_level(puzzle):
-            return encode_node_circuit(puzzle, break_symmetry=break_symmetry)
+            return encode_node_circuit(puzzle)
         refuse_node_rules(puzzle)
     if puzzle.use is EdgeUse.ANY:
         return encode_state_paths(puzzle)  # only avoid: its steps are left out

@@ -12,7 +12,8 @@ checkpoint or a given; fixed true for an avoided node).
   answered apart, as in the other models).
 * A closed walk is the circuit itself, with no depot: ``st[v]`` marks its start (an
   allowed start and end), one per walk, made only where something depends on it (a
-  restricted start, a given, or counting: each start is another walk). A closed walk
+  restricted start, a given); otherwise every node of the ring may start it, and a
+  count multiplies each ring by its length rather than enumerating its rotations. A closed walk
   of one step is a self-loop (``loop`` literals, all other nodes then left out), and
   one of two steps uses two different edges unless edges are reusable.
 * ``at:`` gives each node a position ``pos[v]`` (0 for a node left out): 1 at the
@@ -71,9 +72,13 @@ class NodeEncoding(Encoding):
         return Walk(tuple(nodes), self.moves.edges(nodes))
 
     def multiplicity(self, value: Value) -> int:
+        """The walks one solution stands for: parallel edges, and for a ring without
+        start literals (every node on it may start) each of its nodes as the start."""
         if any(value(lit) for _, _, lit in self.loops):
             return 1
-        return self.moves.walks(self._nodes(value))
+        nodes = self._nodes(value)
+        starts = len(nodes) - 1 if self.closed and not self.starts else 1
+        return self.moves.walks(nodes) * starts
 
     def _nodes(self, value: Value) -> list[int]:
         """The walk's nodes in order, followed from its start along the chosen arcs."""
@@ -92,7 +97,7 @@ class NodeEncoding(Encoding):
         return [*nodes, first] if self.closed else nodes
 
 
-def encode_node_circuit(puzzle: Puzzle, *, break_symmetry: bool = True) -> NodeEncoding:
+def encode_node_circuit(puzzle: Puzzle) -> NodeEncoding:
     """Build the node-level model of ``puzzle`` (see the module docstring)."""
     model = cp_model.CpModel()
     enc = NodeEncoding(model, [], 0, what="node-level circuit model, no node visited twice",
@@ -115,7 +120,7 @@ def encode_node_circuit(puzzle: Puzzle, *, break_symmetry: bool = True) -> NodeE
             if u < v and (v, u) in pair_lit and not enc.moves.twice(u, v):
                 model.add_bool_or([lit.Not(), pair_lit[(v, u)].Not()])
     if puzzle.closed:
-        _closed_walk(model, puzzle, enc, need_start=not break_symmetry)
+        _closed_walk(model, puzzle, enc)
     else:
         _open_walk(model, puzzle, enc)
         if not (any(u == -1 for u, _ in enc.ends) and any(v == -1 for _, v in enc.ends)):
@@ -231,8 +236,7 @@ def _open_walk(model: cp_model.CpModel, puzzle: Puzzle, enc: NodeEncoding) -> No
             model.add_bool_or([start.Not(), end.Not()])
 
 
-def _closed_walk(model: cp_model.CpModel, puzzle: Puzzle, enc: NodeEncoding, *,
-                 need_start: bool) -> None:
+def _closed_walk(model: cp_model.CpModel, puzzle: Puzzle, enc: NodeEncoding) -> None:
     """A ring through the nodes or (``ring`` false) a one-step loop; the ring's start
     where it matters."""
     ons = [on for on in enc.active.values() if not isinstance(on, int)]
@@ -251,7 +255,7 @@ def _closed_walk(model: cp_model.CpModel, puzzle: Puzzle, enc: NodeEncoding, *,
         model.add_bool_or(ons)
     restricted = any(not (puzzle.may_start(v) and puzzle.may_end(v))
                      for v in range(puzzle.num_nodes) if v not in puzzle.avoid)
-    if need_start or restricted or puzzle.at:
+    if restricted or puzzle.at:  # (else any node of the ring starts: counted apart)
         for v, on in enc.active.items():
             if (isinstance(on, int) and on == 0) or not (puzzle.may_start(v)
                                                        and puzzle.may_end(v)):
