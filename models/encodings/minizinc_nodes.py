@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from trailkit.models.answer import Walk
-from trailkit.models.encodings.node_circuit import Moves, loop_walks
+from trailkit.models.encodings.node_circuit import Moves, loop_walks, two_step_rings
 from trailkit.models.puzzle import NodeVisit, Objective, Puzzle
 
 __all__ = ["NodeMznModel", "node_model"]
@@ -154,7 +154,7 @@ def _walk_rules(puzzle: Puzzle, moves: Moves, loops: dict[int, list[int]]) -> li
              + ", ".join(_set(sorted(b)) for b in back) + "];",
              "constraint forall(i in 1..n)(succ[i] = depot -> succ[depot] in back[i]);"]
     twice = [(u, v) for (u, v) in moves.pairs if u < v and (v, u) in moves.pairs
-             and not moves.twice(u, v)]
+             and not moves.twice(u, v)] if two_step_rings(puzzle) else []
     if twice:
         lines.append("% a ring of two steps needs two different edges")
     lines += [f"constraint not (succ[depot] = {u + 1} /\\ succ[{u + 1}] = {v + 1} /\\ "

@@ -35,7 +35,8 @@ from dataclasses import dataclass
 
 from trailkit.models.puzzle import EdgeUse, NodeVisit, Puzzle
 
-__all__ = ["Moves", "avoided_edge", "loop_walks", "node_circuit_arcs", "node_level"]
+__all__ = ["Moves", "avoided_edge", "loop_walks", "node_circuit_arcs", "node_level",
+           "two_step_rings"]
 
 
 def node_level(puzzle: Puzzle) -> bool:
@@ -101,6 +102,14 @@ class Moves:
             there = self.pairs[(nodes[0], nodes[1])]
             chosen = ([chosen[0], back[1]] if len(back) > 1 else [there[1], chosen[1]])
         return tuple(chosen)
+
+
+def two_step_rings(puzzle: Puzzle) -> bool:
+    """May a closed walk of two steps solve ``puzzle`` (not under every-once with three
+    nodes or more not avoided)? Where it cannot, the rule that its two steps cross two
+    different edges need not be said."""
+    return puzzle.closed and (puzzle.visit is not NodeVisit.EVERY_ONCE
+                              or puzzle.num_nodes - len(puzzle.avoid) < 3)
 
 
 def loop_walks(puzzle: Puzzle) -> list[tuple[int, int]]:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from trailkit.models.answer import Walk
-from trailkit.models.encodings.node_circuit import Moves, loop_walks
+from trailkit.models.encodings.node_circuit import Moves, loop_walks, two_step_rings
 from trailkit.models.puzzle import NodeVisit, Objective, Puzzle
 from trailkit.solvers.backends.cpsat.encoding import DEPOT, Encoding, Value
 
@@ -115,7 +115,7 @@ def encode_node_circuit(puzzle: Puzzle) -> NodeEncoding:
         return enc
     pair_lit = _inner_arcs(enc)
     inner = list(enc.lits)
-    if puzzle.closed and _may_take_two(puzzle):
+    if two_step_rings(puzzle):
         for (u, v), lit in pair_lit.items():
             if u < v and (v, u) in pair_lit and not enc.moves.twice(u, v):
                 model.add_bool_or([lit.Not(), pair_lit[(v, u)].Not()])
@@ -162,7 +162,7 @@ def _stuck_node(puzzle: Puzzle, enc: NodeEncoding) -> int | None:
     for (u, v) in enc.moves.pairs:
         outs[u].add(v)
         ins[v].add(u)
-    ring3 = puzzle.closed and not _may_take_two(puzzle)
+    ring3 = puzzle.closed and not two_step_rings(puzzle)
     for v in forced:
         way_in = ins[v] or (not puzzle.closed and puzzle.may_start(v))
         way_out = outs[v] or (not puzzle.closed and puzzle.may_end(v))
@@ -187,11 +187,6 @@ def _arc(enc: NodeEncoding, ends: tuple[int, int], name: str) -> cp_model.IntVar
     enc.lits.append(lit)
     enc.ends.append(ends)
     return lit
-
-
-def _may_take_two(puzzle: Puzzle) -> bool:
-    """May a closed walk have two steps (not under every-once with three nodes or more)?"""
-    return puzzle.visit is not NodeVisit.EVERY_ONCE or puzzle.num_nodes - len(puzzle.avoid) < 3
 
 
 def _node_literals(model: cp_model.CpModel, puzzle: Puzzle, enc: NodeEncoding) -> None:
