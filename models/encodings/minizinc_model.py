@@ -42,6 +42,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from trailkit.models.answer import Walk
+from trailkit.models.encodings.minizinc_nodes import NodeMznModel, node_model
+from trailkit.models.encodings.node_circuit import node_level
+from trailkit.models.errors import UnsupportedPuzzle
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 
 __all__ = ["MznModel", "MznStep", "minizinc_model"]
@@ -130,9 +133,21 @@ def steps_of(puzzle: Puzzle) -> list[MznStep]:
     return out
 
 
-def minizinc_model(puzzle: Puzzle, *, length: int | None = None) -> MznModel:
+def minizinc_model(puzzle: Puzzle, *, length: int | None = None) -> MznModel | NodeMznModel:
     """The MiniZinc model of ``puzzle``; with ``length``, the walks of exactly that many
-    steps and no objective (for counting the shortest or longest walks)."""
+    steps and no objective (for counting the shortest or longest walks).
+
+    Node rules are stated by the node-level circuit
+    (:mod:`~trailkit.models.encodings.minizinc_nodes`) where it applies, and refused
+    (:class:`UnsupportedPuzzle`, naming the backend that states them) elsewhere.
+    """
+    if puzzle.has_node_rules:
+        if not node_level(puzzle):
+            raise UnsupportedPuzzle(
+                "the MiniZinc model states node rules only as one circuit over the nodes: "
+                "visit at-most-once or every-once, no colour rule, edges not all required "
+                "(use: exactly-once); use --backend cpsat")
+        return node_model(puzzle, length=length)
     if not puzzle.oriented_edges():
         return _no_step_model(puzzle)
     if puzzle.use is EdgeUse.ANY:

@@ -30,6 +30,7 @@ budget (``max_memory_in_mb``), so it stops rather than grows past it while it se
 
 from __future__ import annotations
 
+from trailkit.models.encodings.node_circuit import node_circuit_arcs, node_level
 from trailkit.models.formulas.certified import Size
 from trailkit.models.puzzle import EdgeUse, Puzzle
 
@@ -105,10 +106,13 @@ def circuit_arcs(puzzle: Puzzle) -> int:
 
 def circuit_problem(puzzle: Puzzle, memory_mb: int | None) -> str | None:
     """Why the circuit model of ``puzzle`` must not be built within ``memory_mb``
-    (``None``: it may, or the puzzle uses the state model of reusable edges)."""
-    if memory_mb is None or puzzle.use is EdgeUse.ANY:
+    (``None``: it may, or the puzzle uses the state model of reusable edges). A puzzle
+    under node rules that forbid a second visit has the node-level circuit
+    (:func:`~trailkit.models.encodings.node_circuit.node_level`): an arc per oriented edge."""
+    node = puzzle.has_node_rules and node_level(puzzle)
+    if memory_mb is None or (puzzle.use is EdgeUse.ANY and not node):
         return None
-    arcs = circuit_arcs(puzzle)
+    arcs = node_circuit_arcs(puzzle) if node else circuit_arcs(puzzle)
     need = BASE_MB + arcs * BYTES_PER_ARC / 1e6
     if need <= memory_mb:
         return None

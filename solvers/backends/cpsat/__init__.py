@@ -2,7 +2,11 @@
 
 * edges used exactly / at most once: :mod:`.circuit_model` (one circuit node per
   oriented edge);
-* reusable edges: :mod:`.state_model` (a simple path over (node, colour-phase) states).
+* reusable edges: :mod:`.state_model` (a simple path over (node, colour-phase) states);
+* node rules that forbid a second visit, without a colour rule: :mod:`.node_model` (one
+  circuit node per puzzle node: Hamiltonian paths and cycles, checkpoints, givens); the
+  other node rules as linear constraints on the oriented-edge model
+  (:mod:`.node_constraints`), or refused where no model here states them soundly.
 
 Status mapping: OPTIMAL / FEASIBLE give a solved answer decoded from the circuit's arc
 literals (``optimal=True`` only for OPTIMAL with a shortest-walk objective);
@@ -43,12 +47,15 @@ from ortools.sat.python import cp_model
 
 from trailkit.models.answer import Answer, Status, Walk
 from trailkit.models.counts import CountResult
+from trailkit.models.encodings.node_circuit import node_level
 from trailkit.models.encodings.sizes import circuit_problem
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits, trivial_answer
 from trailkit.solvers.backends.cpsat.circuit_model import encode_edge_circuit
 from trailkit.solvers.backends.cpsat.encoding import Encoding
+from trailkit.solvers.backends.cpsat.node_constraints import add_node_rules, refuse_node_rules
+from trailkit.solvers.backends.cpsat.node_model import encode_node_circuit
 from trailkit.solvers.backends.cpsat.state_model import encode_state_paths
 from trailkit.solvers.support.interrupts import run_stoppable
 from trailkit.solvers.support.signs import BUILDING, SOLVING, sign
@@ -71,11 +78,26 @@ class StoppableSolver(cp_model.CpSolver):
                              self.stop_search)
 
 
-def encode(puzzle: Puzzle, *, break_symmetry: bool = True) -> Encoding:
-    """The CP-SAT model for ``puzzle`` and the map from its literals back to walks."""
+def encode(puzzle: Puzzle, *, break_symmetry: bool = True,
+           node_circuit: bool = True) -> Encoding:
+    """The CP-SAT model for ``puzzle`` and the map from its literals back to walks.
+
+    Node rules that forbid visiting a node twice, without a colour rule, take the
+    node-level circuit (unless ``node_circuit`` is false: callers that read steps off
+    the arcs); the other node rules are added to the oriented-edge model, or refused
+    (:class:`UnsupportedPuzzle`) where no model here states them soundly.
+    """
+    if puzzle.has_node_rules:
+        if node_circuit and node_level(puzzle):
+            return encode_node_circuit(puzzle)
+        refuse_node_rules(puzzle)
     if puzzle.use is EdgeUse.ANY:
-        return encode_state_paths(puzzle)
-    return encode_edge_circuit(puzzle, break_symmetry=break_symmetry)
+        return encode_state_paths(puzzle)  # only avoid: its steps are left out
+    # a rotation of a closed walk moves its givens, so no pivot under at:
+    enc = encode_edge_circuit(puzzle, break_symmetry=break_symmetry and not puzzle.at)
+    if puzzle.has_node_rules:
+        add_node_rules(puzzle, enc)
+    return enc
 
 
 def export_model(puzzle: Puzzle) -> str:
@@ -120,6 +142,7 @@ class CpSatBackend(Backend):
     family = "cpsat"
     supports_counting = True
     supports_proof = False
+    supports_node_rules = True
     honours_work_limit = True
     work_unit = "conflicts"
 

@@ -43,7 +43,7 @@ def walk_using(puzzle: Puzzle, required: Collection[int], limits: Limits
         still = relaxed.empty_walk_nodes()
         if still:
             return "solved", Walk((still[0],), ())
-    enc = encode(relaxed, break_symmetry=False)
+    enc = encode(relaxed, break_symmetry=False, node_circuit=False)
     used: dict[int, list[Any]] = {}
     for arc in enc.arcs:
         if arc.steps:
@@ -94,7 +94,7 @@ def fewest_choices(extended: Puzzle, choices: EdgeChoices, limits: Limits, *,
     is a lower bound proven elsewhere, which lets CP-SAT stop as soon as it meets it.
     """
     began = time.perf_counter()
-    enc = encode(extended, break_symmetry=False)
+    enc = encode(extended, break_symmetry=False, node_circuit=False)
     model = enc.model
     model.clear_objective()  # type: ignore[no-untyped-call]  # OR-Tools: no hints here
     y = [model.new_bool_var(f"choice{i}") for i in range(choices.count)]

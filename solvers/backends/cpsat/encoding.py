@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from trailkit.models.answer import Walk
+from trailkit.models.encodings.node_circuit import avoided_edge
 from trailkit.models.puzzle import Puzzle
 
 __all__ = [
@@ -128,12 +129,13 @@ class Encoding:
 # --------------------------------------------------------------- puzzle facts
 def usable_steps(puzzle: Puzzle) -> list[list[Step]]:
     """For every edge, the steps that cross it: one for one-way edges and self-loops,
-    two for two-way edges, none for an uncoloured edge under a colour rule."""
+    two for two-way edges, none for an uncoloured edge under a colour rule or an edge
+    touching a node in ``avoid``."""
     colour = puzzle.colour
     out: list[list[Step]] = []
     for e, (u, v) in enumerate(zip(puzzle.tail, puzzle.head, strict=True)):
         c = -1 if colour is None else colour[e]
-        if not puzzle.usable(e):
+        if not puzzle.usable(e) or avoided_edge(puzzle, e):
             out.append([])
             continue
         steps = [Step(e, u, v, c)]

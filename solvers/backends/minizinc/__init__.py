@@ -22,6 +22,7 @@ from typing import Any
 from trailkit.models.answer import Answer, Status, Walk
 from trailkit.models.counts import CountResult
 from trailkit.models.encodings.minizinc_model import MznModel, minizinc_model
+from trailkit.models.encodings.minizinc_nodes import NodeMznModel
 from trailkit.models.errors import BackendUnavailable, UnsupportedPuzzle, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits, trivial_answer
@@ -49,13 +50,14 @@ class MiniZincBackend(Backend):
 
     family = "minizinc"
     supports_counting = True
+    supports_node_rules = True  # where the node-level circuit applies (else refused)
 
     def __init__(self, option: str = "") -> None:
         self.solver = option or DEFAULT_SOLVER
         self.name = f"minizinc:{self.solver}"
         self.executable = check_solver(self.solver)
 
-    def _run(self, model: MznModel, limits: Limits, **options: Any) -> Run:
+    def _run(self, model: MznModel | NodeMznModel, limits: Limits, **options: Any) -> Run:
         sign(SOLVING, self.name)
         run = run_minizinc(self.executable, self.solver, model.text, limits.time_limit,
                            memory_mb=limits.memory_mb, **options)
@@ -64,12 +66,12 @@ class MiniZincBackend(Backend):
             raise BackendUnavailable(describe_failure(run, self.solver))
         return run
 
-    def _stats(self, model: MznModel, run: Run) -> dict[str, Any]:
+    def _stats(self, model: MznModel | NodeMznModel, run: Run) -> dict[str, Any]:
         return {"solver": self.solver, "minizinc_status": run.status or "none",
                 "flatten_s": run.flatten_s, "solve_s": run.solve_s, "form": model.form,
                 "circuit_nodes": model.size, "process_s": round(run.wall_s, 3)}
 
-    def _walk(self, model: MznModel, succ: list[int]) -> Walk:
+    def _walk(self, model: MznModel | NodeMznModel, succ: list[int]) -> Walk:
         try:
             return model.decode(succ)
         except (ValueError, KeyError, IndexError) as exc:
