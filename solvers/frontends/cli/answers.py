@@ -38,6 +38,7 @@ from trailkit.solvers.support.files import (
 )
 
 if TYPE_CHECKING:
+    from trailkit.solvers.frontends.presenter.verbs import Said
     from trailkit.solvers.pipeline.proving import Proof
 
 __all__ = ["register"]
@@ -185,26 +186,25 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_count(args: argparse.Namespace) -> int:
-    from trailkit.solvers.frontends.presenter.results import count_json, count_text
-    from trailkit.solvers.pipeline.counting import count
+    from trailkit.solvers.frontends.presenter.verbs import count_verb
 
     puzzle = load_spec(args.spec)
     output.use_names(puzzle)  # names stay apart on a console that cannot show them
-    result = count(puzzle, args.backend, limits_from(args), failures=args.failures,
-                   method=args.method, crosscheck=_crosscheck(args),
-                   precheck=args.precheck == "on",
-                   progress=_progress_printer(puzzle, args) if not args.json else None)
+    said = count_verb(puzzle, args.spec, args.backend, limits_from(args),
+                      failures=args.failures, method=args.method,
+                      crosscheck=_crosscheck(args), precheck=args.precheck == "on",
+                      progress=_progress_printer(puzzle, args) if not args.json else None,
+                      clock=command_s, shown=output.as_shown)
     if not args.json:
         clear_status_line()
-    result = replace(result, stats={**result.stats, "time_s": command_s()})
     if args.json:
-        output.emit_json(count_json(puzzle, result, args.spec, args.failures))
+        output.emit_json(said.data)
     else:
-        say(count_text(puzzle, result, args.spec, args.failures, shown=output.as_shown))
-    if result.stats.get("interrupted"):
+        say(said.text)
+    if said.result.stats.get("interrupted"):
         warn("trailkit: interrupted; the counts above are what was found so far")
         return Exit.INTERRUPTED
-    return Exit.OK if result.complete else Exit.UNKNOWN
+    return Exit.OK if said.result.complete else Exit.UNKNOWN
 
 
 def _progress_printer(puzzle: Puzzle, args: argparse.Namespace
@@ -262,23 +262,21 @@ def cmd_prove(args: argparse.Namespace) -> int:
 def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
     """``prove --claim shortest|unique``: exit 0 certified (unique: yes), 1 not unique
     (a second walk shown) or no walk at all, 3 unknown."""
-    from trailkit.solvers.frontends.presenter.claim_words import (
-        proved_claim_document,
-        proved_claim_text,
-    )
-    from trailkit.solvers.tools.repair.claim_choice import certify_claim
+    from trailkit.solvers.frontends.presenter.verbs import claim_verb
 
     if args.lrat and not args.proof_dir:
         raise TrailkitError(f"--claim {args.claim} --lrat needs --proof-dir DIR (its "
                             "certificate file keeps the DRUP proof)")
     targets = _proof_targets(args)
     if args.claim == "minimal-core":
-        proof = _prove_core(puzzle, args, targets)
+        said = _prove_core(puzzle, args, targets)
     else:
-        proof = certify_claim(puzzle, args.claim, limits_from(args), spec_path=args.spec,
-                              drup=bool(args.proof_dir or args.lrat or args.drup))
-        if targets and proof.status is Status.UNSOLVABLE:
-            proof = _with_drup_proof(puzzle, proof, args)
+        said = claim_verb(puzzle, args.spec, args.claim, limits_from(args), out=args.out,
+                          drup=bool(args.proof_dir or args.lrat or args.drup),
+                          then=(lambda found: _with_drup_proof(puzzle, found, args)
+                                if found.status is Status.UNSOLVABLE else found)
+                          if targets else None)
+    proof = said.result
     if targets and proof.certificate is not None and proof.certificate.kind == "drup":
         _write_proof_files(puzzle, proof.certificate.data, targets)
     elif targets and proof.certificate is not None and args.claim != "minimal-core":
@@ -286,31 +284,35 @@ def _prove_claim(puzzle: Puzzle, args: argparse.Namespace) -> int:
                             "certificate, not a DRUP proof (use --out CERT.json)")
     if args.out and proof.document is not None:
         atomic_write(args.out, json.dumps(proof.document, indent=1) + "\n")
-    if args.json:
-        output.emit_json(proved_claim_document(args.spec, proof, args.claim, args.out,
-                                               puzzle))
-    else:
-        say(proved_claim_text(puzzle, args.claim, proof.status, proof.claim, proof.length,
-                              proof.reason))
-        if args.out and proof.document is not None:
-            say(f"certificate written to {args.out}")
-        if targets and proof.certificate is not None:
-            say(f"proof files written: {', '.join(map(str, targets.values()))}")
+    _say_claim(said, args, targets)
     if proof.status is Status.SOLVED or (proof.claim is not None and proof.claim.checked):
         return Exit.OK if proof.claim is None or proof.claim.value is not False \
             else Exit.UNSOLVABLE  # (a certified count of 0 too: its value is found)
     return Exit.UNSOLVABLE if proof.status is Status.UNSOLVABLE else Exit.UNKNOWN
 
 
+def _say_claim(said: Said, args: argparse.Namespace, targets: Mapping[str, Path]) -> None:
+    """Print a claim's proof, and which files were written."""
+    if args.json:
+        output.emit_json(said.data)
+        return
+    say(said.text)
+    if args.out and said.result.document is not None:
+        say(f"certificate written to {args.out}")
+    if targets and said.result.certificate is not None:
+        say(f"proof files written: {', '.join(map(str, targets.values()))}")
+
+
 def _prove_core(puzzle: Puzzle, args: argparse.Namespace, targets: Mapping[str, Path]
-                ) -> Proof:
+                ) -> Said:
     """``prove --claim minimal-core``: the core and its certificate (a refutation of the
     core's formula with ``--proof-dir``, whose files are written here); a puzzle with a
     walk, or whose edges may be reused, has no core, so the claim does not apply (exit 2)."""
-    from trailkit.solvers.tools.repair.claim_choice import certify_claim
+    from trailkit.solvers.frontends.presenter.verbs import claim_verb
 
-    proof = certify_claim(puzzle, "minimal-core", limits_from(args), spec_path=args.spec,
-                          drup=bool(targets or args.drup))
+    said = claim_verb(puzzle, args.spec, "minimal-core", limits_from(args), out=args.out,
+                      drup=bool(targets or args.drup))
+    proof = said.result
     argument = proof.certificate.data["unsolvable"] if proof.certificate else {}
     if targets and argument.get("type") != "drup":
         raise TrailkitError(f"--claim minimal-core here rests on the core's "
@@ -318,7 +320,7 @@ def _prove_core(puzzle: Puzzle, args: argparse.Namespace, targets: Mapping[str, 
                             "--out CERT.json)")
     if targets:
         _write_proof_files(puzzle, argument, targets)
-    return proof
+    return said
 
 
 def _with_drup_proof(puzzle: Puzzle, proof: Proof, args: argparse.Namespace) -> Proof:

@@ -140,12 +140,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         warn(f"trailkit: INTERNAL INCONSISTENCY (this is a bug, please report it): {exc}")
         return Exit.INCONSISTENT
     except SpecError as problem:  # located: "file:line:col: error: ..."; else say who speaks
-        exc = spelled_out(problem)
-        if exc.location:  # a spec that did not load: its words stay apart on ASCII consoles
-            output.use_names_if_none(exc.location.file)
-        warn(str(exc) if exc.location else f"trailkit: {exc}")
+        said = spelled_out(problem)
+        if said.location:  # a spec that did not load: its words stay apart on ASCII consoles
+            output.use_names_if_none(said.location.file)
+        warn(str(said) if said.location else f"trailkit: {said}")
         if as_json:
-            output.emit_json(error_json(exc))
+            output.emit_json(error_json(said))
         return Exit.INPUT
     except TrailkitError as exc:
         warn(f"trailkit: error: {exc}")

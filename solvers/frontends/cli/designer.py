@@ -15,7 +15,6 @@ and no two modules share one.)
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -63,15 +62,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def cmd_inspect(args: argparse.Namespace) -> int:
     from trailkit.models.spec import load_spec
     from trailkit.solvers.backends.base import Limits
-    from trailkit.solvers.frontends.presenter.inspect import inspect_said
-    from trailkit.solvers.tools.design.inspection import InspectStatus, inspect_puzzle
+    from trailkit.solvers.frontends.presenter.verbs import inspect_verb
+    from trailkit.solvers.tools.design.inspection import InspectStatus
 
     puzzle = load_spec(args.spec)
     use_names(puzzle)
     folder = _out_folder(puzzle, args) if args.out else None
-    result = inspect_puzzle(puzzle, Limits(time_limit=command_time_left(args.time_limit)))
-    result = replace(result, time_s=command_s())  # the command's wall time, as printed
-    text, data = inspect_said(puzzle, result, args.spec)
+    said = inspect_verb(puzzle, args.spec,
+                        Limits(time_limit=command_time_left(args.time_limit)),
+                        clock=command_s)  # the command's wall time, as printed
+    result, text, data = said.result, said.text, said.data
     written = _write_files(puzzle, result, args) \
         if folder is not None and result.status is InspectStatus.SOLVABLE else None
     if written is not None:

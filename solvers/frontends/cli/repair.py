@@ -33,10 +33,6 @@ from trailkit.solvers.frontends.cli.options import (
 )
 from trailkit.solvers.frontends.cli.output import say, use_names, warn
 from trailkit.solvers.frontends.presenter.repairs import (
-    explain_json,
-    explain_text,
-    repair_json,
-    repair_text,
     words,
 )
 from trailkit.solvers.support.files import atomic_write, refuse_overwrite, spec_inputs
@@ -151,7 +147,8 @@ def rules_from(args: argparse.Namespace, puzzle: Puzzle) -> RepairRules:
 
 # ------------------------------------------------------------------- repair
 def cmd_repair(args: argparse.Namespace) -> int:
-    from trailkit.solvers.tools.repair.fewest_changes import RepairStatus, repair
+    from trailkit.solvers.frontends.presenter.verbs import repair_verb
+    from trailkit.solvers.tools.repair.fewest_changes import RepairStatus
 
     puzzle = load_spec(args.spec)
     use_names(puzzle)  # names stay apart on a console that cannot show them
@@ -161,15 +158,16 @@ def cmd_repair(args: argparse.Namespace) -> int:
         added = [args.add] if args.add not in (None, "layout", "any", "none") else []
         refuse_overwrite(args.out, spec_inputs(args.spec, [args.out]) + added,
                          allow_existing=args.force)
-    rules = rules_from(args, puzzle)
-    result = repair(puzzle, rules, max_changes=args.max_changes, all_repairs=args.all,
-                    backend=args.backend, limits=limits_from(args))
+    said = repair_verb(puzzle, args.spec, rules_from(args, puzzle), limits_from(args),
+                       max_changes=args.max_changes, all_repairs=args.all,
+                       backend=args.backend)
+    result = said.result
     if args.out:
         _write_repaired(args, puzzle, result)
     if args.json:
-        output.emit_json(repair_json(result, args.spec))
+        output.emit_json(said.data)
     else:
-        say(repair_text(result, args.spec))
+        say(said.text)
     return {RepairStatus.REPAIRED: Exit.OK, RepairStatus.SOLVABLE: Exit.OK,
             RepairStatus.NO_REPAIR: Exit.UNSOLVABLE}.get(result.status, Exit.UNKNOWN)
 
@@ -200,14 +198,14 @@ def _write_repaired(args: argparse.Namespace, puzzle: Puzzle, result: Any) -> No
 
 # ------------------------------------------------------------------ explain
 def cmd_explain(args: argparse.Namespace) -> int:
-    from trailkit.solvers.tools.repair.explanation import explain
+    from trailkit.solvers.frontends.presenter.verbs import explain_verb
 
     puzzle = load_spec(args.spec)
     use_names(puzzle)  # names stay apart on a console that cannot show them
-    found = explain(puzzle, limits_from(args))
+    said = explain_verb(puzzle, args.spec, limits_from(args))
     if args.json:
-        output.emit_json(explain_json(found, args.spec))
+        output.emit_json(said.data)
     else:
-        say(explain_text(found, args.spec))
+        say(said.text)
     return {Status.UNSOLVABLE: Exit.UNSOLVABLE, Status.SOLVED: Exit.OK}.get(
-        found.status, Exit.UNKNOWN)
+        said.result.status, Exit.UNKNOWN)

@@ -33,26 +33,19 @@ from trailkit.models.puzzle import Puzzle
 from trailkit.models.repair_rules import RepairRules
 from trailkit.models.spec import load_spec_text
 from trailkit.solvers.backends.base import Limits
-from trailkit.solvers.frontends.presenter.claim_words import (
-    proved_claim_document,
-    proved_claim_text,
-)
 from trailkit.solvers.frontends.presenter.plain import plain_json
 from trailkit.solvers.frontends.presenter.proofs import claims_instead, prove_json, prove_text
 from trailkit.solvers.frontends.presenter.repairs import (
     change_words,
-    explain_json,
-    explain_text,
-    repair_json,
-    repair_text,
     repaired_walk_words,
 )
-from trailkit.solvers.frontends.presenter.results import (
-    answer_json,
-    answer_text,
-    count_json,
-    count_text,
-    walk_size,
+from trailkit.solvers.frontends.presenter.results import answer_json, answer_text, walk_size
+from trailkit.solvers.frontends.presenter.verbs import (
+    claim_verb,
+    count_verb,
+    explain_verb,
+    inspect_verb,
+    repair_verb,
 )
 
 if TYPE_CHECKING:
@@ -141,12 +134,9 @@ def _solve(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
 
 
 def _count(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
-    from trailkit.solvers.pipeline.counting import count
-
-    result = count(puzzle, job.backend, limits, failures=job.failures)
-    return {"status": "solved" if result.complete else "unknown",
-            "text": count_text(puzzle, result, job.source, job.failures),
-            "answer": count_json(puzzle, result, job.source, job.failures)}
+    said = count_verb(puzzle, job.source, job.backend, limits, failures=job.failures)
+    return {"status": "solved" if said.result.complete else "unknown",
+            "text": said.text, "answer": said.data}
 
 
 def _prove(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
@@ -156,16 +146,14 @@ def _prove(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
     (``next_claim``: the first, for the page's picker)."""
     from trailkit.solvers.pipeline.proving import prove
     from trailkit.solvers.tools.drawing import draw_svg
-    from trailkit.solvers.tools.repair.claim_choice import certify_claim
 
     if job.claim != "unsolvable":
-        proof = certify_claim(puzzle, job.claim, limits, spec_path=job.source)
+        said = claim_verb(puzzle, job.source, job.claim, limits)
+        proof = said.result
         drawn = proof.certificate if proof.status is Status.UNSOLVABLE and \
             job.claim != "minimal-core" else None  # a core's picture is explain's
         return {"status": proof.status.value, "claim": job.claim,
-                "text": proved_claim_text(puzzle, job.claim, proof.status, proof.claim,
-                                          proof.length, proof.reason),
-                "answer": proved_claim_document(job.source, proof, job.claim, None),
+                "text": said.text, "answer": said.data,
                 "certificate": None if proof.certificate is None else proof.certificate.kind,
                 "svg": draw_svg(puzzle, certificate=drawn, title=_title(puzzle, job))}
     proof = prove(puzzle, job.backend or "sat", limits)
@@ -185,14 +173,14 @@ def _prove(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
 
 def _explain(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
     from trailkit.solvers.tools.drawing import draw_svg
-    from trailkit.solvers.tools.repair.explanation import explain
 
-    found = explain(puzzle, limits)
+    said = explain_verb(puzzle, job.source, limits)
+    found = said.result
     answer = found.answer
     svg = draw_svg(puzzle, None if answer.status is Status.UNSOLVABLE else answer,
                    certificate=answer.certificate, title=_title(puzzle, job))
-    return {"status": found.status.value, "text": explain_text(found, job.source),
-            "answer": plain_json(explain_json(found, job.source)), "svg": svg}
+    return {"status": found.status.value, "text": said.text,
+            "answer": plain_json(said.data), "svg": svg}
 
 
 def _rules(puzzle: Puzzle, given: dict[str, Any]) -> RepairRules:
@@ -206,9 +194,9 @@ def _rules(puzzle: Puzzle, given: dict[str, Any]) -> RepairRules:
 def _repair(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
     from trailkit.solvers.tools.drawing import Emphasis, draw_svg
     from trailkit.solvers.tools.repair.changes import changes_json
-    from trailkit.solvers.tools.repair.fewest_changes import repair
 
-    found = repair(puzzle, _rules(puzzle, job.rules), limits=limits)
+    outcome = repair_verb(puzzle, job.source, _rules(puzzle, job.rules), limits)
+    found = outcome.result
     repairs = []
     for item in found.repairs:
         said = change_words(puzzle, item.changes)
@@ -223,24 +211,18 @@ def _repair(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
                                         title=_title(puzzle, job))})
     return {"status": found.status.value, "repairs": repairs,
             "svg": repairs[0]["svg"] if repairs else None,
-            "text": repair_text(found, job.source),
-            "answer": plain_json(repair_json(found, job.source))}
+            "text": outcome.text, "answer": plain_json(outcome.data)}
 
 
 def _inspect(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
     """``trailkit inspect``'s words and JSON, and ``draw --inspect``'s picture: the walk,
     each critical plank marked, each costly one shaded by what it costs."""
-    from trailkit.solvers.frontends.presenter.inspect import (
-        inspect_said,
-        inspect_view,
-        measure_rows,
-    )
-    from trailkit.solvers.tools.design.inspection import inspect_puzzle
+    from trailkit.solvers.frontends.presenter.inspect import inspect_view, measure_rows
     from trailkit.solvers.tools.drawing import draw_svg
     from trailkit.solvers.tools.drawing.html import walk_steps
 
-    found = inspect_puzzle(puzzle, limits)
-    text, data = inspect_said(puzzle, found, job.source)
+    said = inspect_verb(puzzle, job.source, limits)
+    found, text, data = said.result, said.text, said.data
     answer = found.answer
     return {"status": found.status.value, "text": text, "answer": plain_json(data),
             "critical": [f.edge for f in found.critical],
