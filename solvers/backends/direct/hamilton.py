@@ -1,0 +1,198 @@
+"""A walk through every node once, found fast: the driver of the compiled tour search
+(:mod:`.hamilton_kernel`) for ``visit: every-once`` without a colour rule.
+
+It builds the arc rows, tries the allowed starts (fewest moves first, as Warnsdorff
+would; a closed walk needs one start only, since a cycle through every node passes
+it and may be walked from any of its nodes when no given fixes another position), and
+runs the search in slices of moves, checking the time limit, the work limit (moves,
+the backend's "search nodes") and Ctrl-C in between. A search that ends without a walk
+from every start proves there is none; a limit reached is ``unknown``.
+
+>>> from trailkit.models.puzzle import NodeVisit, Puzzle
+>>> ring = [("a", "b"), ("b", "c"), ("c", "d"), ("d", "a"), ("a", "c")]
+>>> p = Puzzle.build(edges=ring, visit=NodeVisit.EVERY_ONCE, use="at-most-once", closed=True)
+>>> answer = solve_tour(p, Limits())
+>>> answer.status.value, len(answer.walk)
+('solved', 4)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from trailkit.models.answer import Answer, Walk
+from trailkit.models.puzzle import EdgeUse, NodeVisit, Puzzle
+from trailkit.models.support.words import seconds
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.backends.direct import hamilton_kernel as hk
+from trailkit.solvers.backends.direct.exhaustive import DEFAULT_WORK_LIMIT
+
+__all__ = ["solve_tour", "tour_applies"]
+
+BACKEND = "direct"
+_SLICE = 50_000
+_FIRST_SLICE = 2_000
+_COMPILE_FROM = 200_000
+"""Arcs times nodes from which the search runs compiled from its first move (measured:
+an 8×8 knight's board, 21,504, finds its tour interpreted in about 10 ms)."""
+_CHECK_EVERY = 1   # connectivity after every move (measured: it pays on knight boards)
+
+
+def tour_applies(puzzle: Puzzle) -> bool:
+    """Whether the compiled search answers ``puzzle``: every node once, no colour rule,
+    an edge at most once (or any number of times), no objective that changes the
+    answer, and at least three nodes to pass (smaller walks go to the general search)."""
+    return (puzzle.visit is NodeVisit.EVERY_ONCE and puzzle.colours is None
+            and puzzle.use is not EdgeUse.EXACTLY_ONCE
+            and puzzle.num_nodes - len(puzzle.avoid) >= 3)
+
+
+@dataclass
+class _Arcs:
+    """Every step as an arc, in rows by tail and, reversed, by head."""
+
+    indptr: np.ndarray
+    nbr: np.ndarray
+    eid: np.ndarray
+    rindptr: np.ndarray
+    rnbr: np.ndarray
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> _Arcs:
+        tails, heads, eids = [], [], []
+        avoid = puzzle.avoid
+        for e, orientation in puzzle.oriented_edges():
+            u, v = puzzle.tail[e], puzzle.head[e]
+            if orientation:
+                u, v = v, u
+            if u == v or u in avoid or v in avoid:
+                continue  # a loop never helps a walk that passes each node once
+            tails.append(u)
+            heads.append(v)
+            eids.append(e)
+        n = puzzle.num_nodes
+        t = np.asarray(tails, np.int64)
+        h = np.asarray(heads, np.int64)
+        order = np.argsort(t, kind="stable")
+        rorder = np.argsort(h, kind="stable")
+        return cls(np.concatenate(([0], np.cumsum(np.bincount(t, minlength=n)))).astype(np.int64),
+                   h[order], np.asarray(eids, np.int64)[order],
+                   np.concatenate(([0], np.cumsum(np.bincount(h, minlength=n)))).astype(np.int64),
+                   t[rorder])
+
+
+def solve_tour(puzzle: Puzzle, limits: Limits) -> Answer:
+    """A walk through every node not avoided, once each (see the module docstring)."""
+    t0 = time.monotonic()
+    arcs = _Arcs.of(puzzle)
+    n = puzzle.num_nodes
+    starts = _starts(puzzle, arcs)
+    work_limit = limits.work_limit if limits.work_limit is not None else DEFAULT_WORK_LIMIT
+    deadline = None if limits.time_limit is None else t0 + limits.time_limit
+    # a small board's first moves run interpreted (loading compiled code costs more than
+    # they do); a search that goes on, or a big board, runs compiled
+    cost = len(arcs.nbr) * n
+    compiled = cost >= _COMPILE_FROM
+    work = 0
+    for s in starts:
+        search = _Search(puzzle, arcs, s)
+        while True:
+            run = hk.tour_search.compiled if compiled else hk.tour_search.interpreted
+            budget = _SLICE if compiled else _FIRST_SLICE
+            status = run(*search.arguments(min(budget, work_limit - work + 1)))
+            work += int(search.state[3]) - search.counted
+            search.counted = int(search.state[3])
+            if status == hk.FOUND:
+                return Answer.solved(BACKEND, search.walk(), search_nodes=work)
+            if status == hk.EXHAUSTED:
+                break
+            compiled = True
+            if work > work_limit:
+                return Answer.unknown(BACKEND, f"work limit of {work_limit} search nodes "
+                                      "reached", search_nodes=work)
+            if deadline is not None and time.monotonic() > deadline:
+                return Answer.unknown(BACKEND, f"time limit of {seconds(limits.time_limit)} "
+                                      "reached", search_nodes=work)
+    return Answer.unsolvable(BACKEND, reason=(
+        f"exhaustive search of {work} search nodes found no walk through every node"),
+        search_nodes=work)
+
+
+def _starts(puzzle: Puzzle, arcs: _Arcs) -> list[int]:
+    """The starts to try, fewest moves first (one for a closed walk: see the module
+    docstring)."""
+    given = {p: v for v, p in puzzle.at.items()}
+    ok = [v for v in puzzle.start_nodes() if v not in puzzle.avoid
+          and (not puzzle.closed or puzzle.may_end(v))
+          and given.get(1, v) == v and puzzle.at.get(v, 1) == 1]
+    degree = np.diff(arcs.indptr)
+    ok.sort(key=lambda v: (int(degree[v]), v))
+    if puzzle.closed and ok and not set(puzzle.at.values()) - {1}:
+        return ok[:1]
+    return ok
+
+
+class _Search:
+    """The arrays of one start's search, ready to be resumed slice after slice."""
+
+    def __init__(self, puzzle: Puzzle, arcs: _Arcs, start: int) -> None:
+        n = puzzle.num_nodes
+        self.puzzle, self.arcs = puzzle, arcs
+        self.target = n - len(puzzle.avoid)
+        self.visited = np.zeros(n, np.int64)
+        for v in puzzle.avoid:
+            self.visited[v] = 1
+        self.visited[start] = 1
+        closed = puzzle.closed
+        tails = np.repeat(np.arange(n), np.diff(arcs.indptr))
+        live_tail = (self.visited[tails] == 0) | (tails == start)
+        self.in_av = np.bincount(arcs.nbr[live_tail], minlength=n).astype(np.int64)
+        open_head = (self.visited[arcs.nbr] == 0) | ((arcs.nbr == start) if closed else False)
+        self.out_av = np.bincount(tails[open_head], minlength=n).astype(np.int64)
+        dead = int(np.sum((self.out_av == 0) & (self.visited == 0)))
+        self.may_end = np.array([puzzle.may_end(v) for v in range(n)], np.int64)
+        self.node_at = np.full(n + 2, -1, np.int64)
+        self.pos_of = np.full(n, -1, np.int64)
+        for v, p in puzzle.at.items():
+            self.pos_of[v] = p
+            if p < n + 2:
+                self.node_at[p] = v
+        self.path = np.zeros(n + 1, np.int64)
+        self.path[0] = start
+        self.path_edge = np.zeros(n + 1, np.int64)
+        width = int(np.max(np.diff(arcs.indptr), initial=0))
+        self.cand = hk.empty_rows(n, width)
+        self.cand_len = np.zeros(n + 1, np.int64)
+        self.cand_idx = np.zeros(n + 1, np.int64)
+        self.state = np.array([0, dead, 0, 0], np.int64)
+        self.mark = np.zeros(n, np.int64)
+        self.queue = np.zeros(n, np.int64)
+        self.counted = 0
+        unentered = (self.in_av == 0) & (self.visited == 0)
+        unentered[start] = closed and self.in_av[start] == 0
+        hopeless = bool(np.any(unentered)) or dead > 1 or (
+            dead == 1 and (closed or not self._dead_may_end()))
+        if not hopeless:
+            hk._candidates.interpreted(
+                arcs.indptr, arcs.nbr, arcs.eid, self.visited, self.out_av, self.node_at,
+                self.pos_of, self.path, 0, self.target, closed, *self.cand,
+                self.cand_len, self.cand_idx)
+
+    def _dead_may_end(self) -> bool:
+        dead = np.flatnonzero((self.out_av == 0) & (self.visited == 0))
+        return bool(self.may_end[dead[0]])
+
+    def arguments(self, budget: int) -> tuple[object, ...]:
+        a = self.arcs
+        return (a.indptr, a.nbr, a.eid, a.rindptr, a.rnbr, self.visited, self.in_av,
+                self.out_av, self.may_end, self.node_at, self.pos_of,
+                int(self.puzzle.closed), self.target, self.path, self.path_edge, *self.cand,
+                self.cand_len, self.cand_idx, self.state, self.mark, self.queue,
+                _CHECK_EVERY, budget)
+
+    def walk(self) -> Walk:
+        k = self.target if self.puzzle.closed else self.target - 1
+        return Walk(self.path[:k + 1].copy(), self.path_edge[:k].copy())
