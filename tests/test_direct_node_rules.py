@@ -269,3 +269,25 @@ def test_longest_simple_path() -> None:
     answer = DIRECT.solve(puzzle, Limits())
     assert answer.optimal and len(answer.walk or Walk((), ())) == 5
     assert DIRECT.count(puzzle, Limits()).solutions == len(expected(puzzle))
+
+
+# ------------------------------------------------------------------- words and JSON
+def test_count_words_and_json_say_the_tours() -> None:
+    """``count`` says the tours in words and in JSON (CONTRACT §7), valid by its schema."""
+    from conftest import validate_output
+
+    from trailkit.solvers.frontends.cli.output import plain_json
+    from trailkit.solvers.frontends.presenter.results import count_json, count_text
+    from trailkit.solvers.pipeline.counting import count
+
+    puzzle = tour(dodecahedron())
+    result = count(puzzle)
+    assert "  tours:          30 (each cycle once, whatever its start and direction)" \
+        in count_text(puzzle, result, None, False)
+    obj = count_json(puzzle, result, None, False)
+    assert (obj["solutions"], obj["tours"]) == (1200, 30)
+    validate_output(plain_json(obj))
+    path = tour(hypercube(3), closed=False)
+    assert "tours" not in count_json(path, count(path), None, False)
+    stopped = count(tour(hypercube(4)), limits=Limits(work_limit=100))
+    assert count_json(tour(hypercube(4)), stopped, None, False)["tours"] is None

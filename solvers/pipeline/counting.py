@@ -138,6 +138,9 @@ def certified_count(puzzle: Puzzle, result: CountResult, limits: Limits) -> Clai
     from a start) is a loud failure."""
     how = "formula" if result.by_formula else "enumeration"
     rests_on = f"{result.backend}'s {how}"
+    if puzzle.has_node_rules:  # no certified formula speaks of node rules yet
+        return Claim("count", False, value=result.solutions, why=(
+            f"not certified (no certificate covers node rules yet); it rests on {rests_on}"))
     claim = None
     if puzzle.use is EdgeUse.ANY or formula_applies(puzzle) or not (
             refutation_applies(puzzle, count=True) or result.solutions > AUTO_COUNT):
