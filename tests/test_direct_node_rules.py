@@ -128,9 +128,8 @@ def test_the_tour_search_compiled_and_interpreted(puzzle: Puzzle, compiled: bool
     if not hamilton_module.tour_applies(puzzle):
         return
     walks = expected(puzzle)
-    limit = 0 if compiled else 10**9
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(hamilton_module, "_COMPILE_FROM", limit)
+    with pytest.MonkeyPatch.context() as patch:  # no interpreted dive: compiled at once
+        patch.setattr(hamilton_module, "_DIVE", 0 if compiled else 10**6)
         answer = solve_tour(puzzle, Limits())
     assert (answer.status is Status.SOLVED) == bool(walks)
     if answer.walk is not None:
