@@ -139,8 +139,12 @@ def test_the_tour_search_compiled_and_interpreted(puzzle: Puzzle, compiled: bool
 # ------------------------------------------------------------------------------ graphs
 def knight(cols: int, rows: int) -> list[tuple[str, str]]:
     """A knight's moves on a board, cells named as on a chess board."""
+    def column(x: int) -> str:  # a .. z, aa, ab, ...
+        letters = "abcdefghijklmnopqrstuvwxyz"
+        return letters[x] if x < 26 else column(x // 26 - 1) + letters[x % 26]
+
     def cell(x: int, y: int) -> str:
-        return f"{'abcdefghijklmnopqrstuvwxyz'[x]}{y + 1}"
+        return f"{column(x)}{y + 1}"
     return [(cell(x, y), cell(x + dx, y + dy)) for x in range(cols) for y in range(rows)
             for dx, dy in ((1, 2), (2, 1), (2, -1), (1, -2))
             if 0 <= x + dx < cols and 0 <= y + dy < rows]
@@ -209,7 +213,7 @@ def test_one_way_cycles_and_their_reverses_are_two_tours() -> None:
 
 # ------------------------------------------------------------------------------ boards
 @pytest.mark.parametrize(("size", "closed"), [(5, False), (6, True), (8, False), (8, True),
-                                              (12, False)])
+                                              (12, False), (20, True), (30, True)])
 def test_knights_tours_are_found_and_obey_every_rule(size: int, closed: bool) -> None:
     puzzle = tour(knight(size, size), closed=closed)
     answer = DIRECT.solve(puzzle, Limits(time_limit=30))

@@ -3,7 +3,9 @@
 
 It builds the arc rows, tries the allowed starts (fewest moves first, as Warnsdorff
 would; a closed walk needs one start only, since a cycle through every node passes
-it and may be walked from any of its nodes when no given fixes another position), and
+it and may be walked from any of its nodes when no given fixes another position, so
+its search restarts from another start with twice the moves whenever one attempt runs
+long: a heavy tail cut short; ties are broken farthest from the start first), and
 runs the search in slices of moves, checking the time limit, the work limit (moves,
 the backend's "search nodes") and Ctrl-C in between. A search that ends without a walk
 from every start proves there is none; a limit reached is ``unknown``.
@@ -34,6 +36,10 @@ __all__ = ["solve_tour", "tour_applies"]
 
 BACKEND = "direct"
 _SLICE = 50_000
+_RESTART = 20
+"""A closed walk's first attempt may make this many moves per node, each next attempt
+(from the next start: every cycle through every node passes it) twice as many; an
+attempt that ends without a walk proves there is none."""
 _DIVE = 4
 """The first slice, interpreted and without the connectivity test, may make this many
 moves per node to pass: Warnsdorff's dive finds most tours in it (measured: a 30x30
@@ -87,50 +93,101 @@ class _Arcs:
 
 def solve_tour(puzzle: Puzzle, limits: Limits) -> Answer:
     """A walk through every node not avoided, once each (see the module docstring)."""
-    t0 = time.monotonic()
     arcs = _Arcs.of(puzzle)
-    n = puzzle.num_nodes
     starts = _starts(puzzle, arcs)
-    work_limit = limits.work_limit if limits.work_limit is not None else DEFAULT_WORK_LIMIT
-    deadline = None if limits.time_limit is None else t0 + limits.time_limit
-    dive = _DIVE * n
-    work = 0
-    for s in starts:
-        search = _Search(puzzle, arcs, s)
-        while True:
-            diving = work < dive
-            run = hk.tour_search.interpreted if diving else hk.tour_search.compiled
-            budget = min(dive - work if diving else _SLICE, work_limit - work + 1)
-            status = run(*search.arguments(budget, 0 if diving else _CHECK_EVERY))
-            work += int(search.state[3]) - search.counted
-            search.counted = int(search.state[3])
-            if status == hk.FOUND:
-                return Answer.solved(BACKEND, search.walk(), search_nodes=work)
-            if status == hk.EXHAUSTED:
-                break
-            if work > work_limit:
-                return Answer.unknown(BACKEND, f"work limit of {work_limit} search nodes "
-                                      "reached", search_nodes=work)
-            if deadline is not None and time.monotonic() > deadline:
-                return Answer.unknown(BACKEND, f"time limit of {seconds(limits.time_limit)} "
-                                      "reached", search_nodes=work)
+    run = _Run(limits, _DIVE * puzzle.num_nodes)
+    rotates = puzzle.closed and not set(puzzle.at.values()) - {1}
+    try:
+        if rotates and starts:  # restarts from other starts, each with twice the moves
+            attempt = 0
+            while True:
+                search = _Search(puzzle, arcs, starts[attempt % len(starts)])
+                status = run.until(search, _RESTART * puzzle.num_nodes << attempt)
+                if status != hk.BUDGET:
+                    break
+                attempt += 1
+        else:
+            status = hk.EXHAUSTED
+            for s in starts:
+                search = _Search(puzzle, arcs, s)
+                status = run.until(search, None)
+                if status == hk.FOUND:
+                    break
+    except _Stop as stop:
+        return Answer.unknown(BACKEND, str(stop), search_nodes=run.work)
+    if status == hk.FOUND:
+        return Answer.solved(BACKEND, search.walk(), search_nodes=run.work)
     return Answer.unsolvable(BACKEND, reason=(
-        f"exhaustive search of {work} search nodes found no walk through every node"),
-        search_nodes=work)
+        f"exhaustive search of {run.work} search nodes found no walk through every node"),
+        search_nodes=run.work)
+
+
+class _Stop(Exception):
+    """A limit was reached; the message says which."""
+
+
+class _Run:
+    """The moves made so far against the limits, and the slices that make them."""
+
+    def __init__(self, limits: Limits, dive: int) -> None:
+        self.limits = limits
+        self.work_limit = limits.work_limit if limits.work_limit is not None \
+            else DEFAULT_WORK_LIMIT
+        self.deadline = None if limits.time_limit is None else \
+            time.monotonic() + limits.time_limit
+        self.dive = dive
+        self.work = 0
+
+    def until(self, search: _Search, moves: int | None) -> int:
+        """Run ``search`` until it ends or has made ``moves`` more moves (``None``: no
+        bound): FOUND, EXHAUSTED or BUDGET; :class:`_Stop` at a limit."""
+        end = None if moves is None else self.work + moves
+        while True:
+            diving = self.work < self.dive
+            run = hk.tour_search.interpreted if diving else hk.tour_search.compiled
+            budget = min(self.dive - self.work if diving else _SLICE,
+                         self.work_limit - self.work + 1,
+                         _SLICE if end is None else max(end - self.work, 1))
+            status = int(run(*search.arguments(budget, 0 if diving else _CHECK_EVERY)))
+            self.work += int(search.state[3]) - search.counted
+            search.counted = int(search.state[3])
+            if status != hk.BUDGET:
+                return status
+            if self.work > self.work_limit:
+                raise _Stop(f"work limit of {self.work_limit} search nodes reached")
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise _Stop(f"time limit of {seconds(self.limits.time_limit)} reached")
+            if end is not None and self.work >= end:
+                return hk.BUDGET
 
 
 def _starts(puzzle: Puzzle, arcs: _Arcs) -> list[int]:
-    """The starts to try, fewest moves first (one for a closed walk: see the module
-    docstring)."""
+    """The starts to try, fewest moves first."""
     given = {p: v for v, p in puzzle.at.items()}
     ok = [v for v in puzzle.start_nodes() if v not in puzzle.avoid
           and (not puzzle.closed or puzzle.may_end(v))
           and given.get(1, v) == v and puzzle.at.get(v, 1) == 1]
     degree = np.diff(arcs.indptr)
     ok.sort(key=lambda v: (int(degree[v]), v))
-    if puzzle.closed and ok and not set(puzzle.at.values()) - {1}:
-        return ok[:1]
     return ok
+
+
+def _far_first(arcs: _Arcs, start: int, n: int) -> np.ndarray:
+    """Ties broken farthest from ``start`` first (in steps): a closed walk wanders off
+    first and comes home last, so its last nodes lie near the start."""
+    far = np.full(n, -1, np.int64)
+    far[start] = 0
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for w in arcs.nbr[arcs.indptr[u]:arcs.indptr[u + 1]].tolist():
+                if far[w] < 0:
+                    far[w] = far[u] + 1
+                    nxt.append(w)
+        frontier = nxt
+    top = int(far.max(initial=0))
+    return np.where(far < 0, 0, top - far).astype(np.int64)
 
 
 class _Search:
@@ -158,6 +215,7 @@ class _Search:
             self.pos_of[v] = p
             if p < n + 2:
                 self.node_at[p] = v
+        self.tie = _far_first(arcs, start, n) if closed else np.zeros(n, np.int64)
         self.path = np.zeros(n + 1, np.int64)
         self.path[0] = start
         self.path_edge = np.zeros(n + 1, np.int64)
@@ -176,7 +234,7 @@ class _Search:
         if not hopeless:
             hk._candidates.interpreted(
                 arcs.indptr, arcs.nbr, arcs.eid, self.visited, self.out_av, self.node_at,
-                self.pos_of, self.path, 0, self.target, closed, *self.cand,
+                self.pos_of, self.tie, self.path, 0, self.target, closed, *self.cand,
                 self.cand_len, self.cand_idx)
 
     def _dead_may_end(self) -> bool:
@@ -186,7 +244,7 @@ class _Search:
     def arguments(self, budget: int, check_every: int) -> tuple[object, ...]:
         a = self.arcs
         return (a.indptr, a.nbr, a.eid, a.rindptr, a.rnbr, self.visited, self.in_av,
-                self.out_av, self.may_end, self.node_at, self.pos_of,
+                self.out_av, self.may_end, self.node_at, self.pos_of, self.tie,
                 int(self.puzzle.closed), self.target, self.path, self.path_edge, *self.cand,
                 self.cand_len, self.cand_idx, self.state, self.mark, self.queue,
                 check_every, budget)

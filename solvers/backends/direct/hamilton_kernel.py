@@ -80,11 +80,13 @@ def _connected(indptr: np.ndarray, nbr: np.ndarray, rindptr: np.ndarray, rnbr: n
 
 @kernel
 def _candidates(indptr: np.ndarray, nbr: np.ndarray, eid: np.ndarray, visited: np.ndarray,
-                out_av: np.ndarray, node_at: np.ndarray, pos_of: np.ndarray,
+                out_av: np.ndarray, node_at: np.ndarray, pos_of: np.ndarray, tie: np.ndarray,
                 path: np.ndarray, depth: int, target: int, closed: bool,
                 cand_node: np.ndarray, cand_edge: np.ndarray, cand_key: np.ndarray,
                 cand_len: np.ndarray, cand_idx: np.ndarray) -> None:
-    """Fill row ``depth`` with the moves from the walk's current node, Warnsdorff first."""
+    """Fill row ``depth`` with the moves from the walk's current node, Warnsdorff first
+    (fewest onward moves), ties broken by ``tie`` (smaller first; values below the
+    number of nodes)."""
     here = path[depth]
     position = depth + 2
     count = 0
@@ -102,7 +104,8 @@ def _candidates(indptr: np.ndarray, nbr: np.ndarray, eid: np.ndarray, visited: n
             continue
         if pos_of[w] >= 0 and pos_of[w] != position:
             continue
-        _insert_sorted(cand_node, cand_edge, cand_key, depth, count, w, eid[k], out_av[w])
+        _insert_sorted(cand_node, cand_edge, cand_key, depth, count, w, eid[k],
+                       out_av[w] * tie.shape[0] + tie[w])
         count += 1
     cand_len[depth] = count
     cand_idx[depth] = 0
@@ -156,7 +159,7 @@ def _unmove(indptr: np.ndarray, nbr: np.ndarray, rindptr: np.ndarray, rnbr: np.n
 def tour_search(indptr: np.ndarray, nbr: np.ndarray, eid: np.ndarray, rindptr: np.ndarray,
                 rnbr: np.ndarray, visited: np.ndarray, in_av: np.ndarray,
                 out_av: np.ndarray, may_end: np.ndarray, node_at: np.ndarray,
-                pos_of: np.ndarray, closed: int, target: int, path: np.ndarray,
+                pos_of: np.ndarray, tie: np.ndarray, closed: int, target: int, path: np.ndarray,
                 path_edge: np.ndarray, cand_node: np.ndarray, cand_edge: np.ndarray,
                 cand_key: np.ndarray, cand_len: np.ndarray, cand_idx: np.ndarray,
                 state: np.ndarray, mark: np.ndarray, queue: np.ndarray, check_every: int,
@@ -206,7 +209,7 @@ def tour_search(indptr: np.ndarray, nbr: np.ndarray, eid: np.ndarray, rindptr: n
                 depth -= 1
                 _unmove(indptr, nbr, rindptr, rnbr, visited, in_av, out_av, here, w, dead)
                 continue
-            _candidates(indptr, nbr, eid, visited, out_av, node_at, pos_of, path, depth,
+            _candidates(indptr, nbr, eid, visited, out_av, node_at, pos_of, tie, path, depth,
                         target, closed_flag, cand_node, cand_edge, cand_key, cand_len,
                         cand_idx)
         else:
