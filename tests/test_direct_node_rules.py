@@ -130,6 +130,7 @@ def test_the_tour_search_compiled_and_interpreted(puzzle: Puzzle, compiled: bool
     walks = expected(puzzle)
     with pytest.MonkeyPatch.context() as patch:  # no interpreted dive: compiled at once
         patch.setattr(hamilton_module, "_DIVE", 0 if compiled else 10**6)
+        patch.setattr(hamilton_module, "_DIVE_MORE", 0 if compiled else 10**6)
         answer = solve_tour(puzzle, Limits())
     assert (answer.status is Status.SOLVED) == bool(walks)
     if answer.walk is not None:

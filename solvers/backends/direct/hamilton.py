@@ -41,10 +41,12 @@ _RESTART = 20
 (from the next start: every cycle through every node passes it) twice as many; an
 attempt that ends without a walk proves there is none."""
 _DIVE = 4
-"""The first slice, interpreted and without the connectivity test, may make this many
-moves per node to pass: Warnsdorff's dive finds most tours in it (measured: a 30x30
-knight's tour in 899 moves, about 40 ms interpreted, where loading the compiled kernel
-takes about 0.5 s); a search that goes on runs compiled, testing connectivity."""
+_DIVE_MORE = 5_000
+"""The first slice, interpreted and without the connectivity test, may make ``_DIVE``
+moves per node to pass and ``_DIVE_MORE`` more: Warnsdorff's dive finds most tours in
+it (measured: a 30x30 knight's tour in 899 moves, about 40 ms interpreted, a 10x10
+Numbrix in 3,262 moves, 0.2 s, where loading the compiled kernel takes about 0.5 s,
+2 s on a loaded machine); a search that goes on runs compiled, testing connectivity."""
 _CHECK_EVERY = 1   # connectivity after every move once the dive is over
 
 
@@ -95,7 +97,7 @@ def solve_tour(puzzle: Puzzle, limits: Limits) -> Answer:
     """A walk through every node not avoided, once each (see the module docstring)."""
     arcs = _Arcs.of(puzzle)
     starts = _starts(puzzle, arcs)
-    run = _Run(limits, _DIVE * puzzle.num_nodes)
+    run = _Run(limits, _DIVE * puzzle.num_nodes + _DIVE_MORE)
     rotates = puzzle.closed and not set(puzzle.at.values()) - {1}
     try:
         if rotates and starts:  # restarts from other starts, each with twice the moves
@@ -172,6 +174,46 @@ def _starts(puzzle: Puzzle, arcs: _Arcs) -> list[int]:
     return ok
 
 
+_DISTANCES_UP_TO = 3000
+"""Nodes up to which the givens' distance test is made (a table of n x n distances)."""
+
+
+def _given_distances(arcs: _Arcs, node_at: np.ndarray, n: int
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """For each position, the next position given after it (-1: none), and the steps
+    from every node to each given node (a 1 x 1 table when no test is made)."""
+    next_given = np.full(n + 2, -1, np.int64)
+    givens = [q for q in range(2, len(node_at)) if node_at[q] >= 0]
+    if not givens or n > _DISTANCES_UP_TO:
+        return next_given, np.zeros((1, 1), np.int64)
+    q_next = -1
+    for q in range(n + 1, 0, -1):
+        next_given[q] = q_next
+        if node_at[q] >= 0:
+            q_next = q
+    dist = np.full((n, n), n + 1, np.int64)
+    for q in givens:
+        x = int(node_at[q])
+        dist[:, x] = _steps_to(arcs, x, n)
+    return next_given, dist
+
+
+def _steps_to(arcs: _Arcs, x: int, n: int) -> np.ndarray:
+    """The fewest steps from every node to ``x`` (n + 1 where none leads there)."""
+    far = np.full(n, n + 1, np.int64)
+    far[x] = 0
+    frontier = [x]
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for w in arcs.rnbr[arcs.rindptr[u]:arcs.rindptr[u + 1]].tolist():
+                if far[w] > n:
+                    far[w] = far[u] + 1
+                    nxt.append(w)
+        frontier = nxt
+    return far
+
+
 def _far_first(arcs: _Arcs, start: int, n: int) -> np.ndarray:
     """Ties broken farthest from ``start`` first (in steps): a closed walk wanders off
     first and comes home last, so its last nodes lie near the start."""
@@ -216,6 +258,7 @@ class _Search:
             if p < n + 2:
                 self.node_at[p] = v
         self.tie = _far_first(arcs, start, n) if closed else np.zeros(n, np.int64)
+        self.next_given, self.dist = _given_distances(arcs, self.node_at, n)
         self.path = np.zeros(n + 1, np.int64)
         self.path[0] = start
         self.path_edge = np.zeros(n + 1, np.int64)
@@ -234,8 +277,8 @@ class _Search:
         if not hopeless:
             hk._candidates.interpreted(
                 arcs.indptr, arcs.nbr, arcs.eid, self.visited, self.out_av, self.node_at,
-                self.pos_of, self.tie, self.path, 0, self.target, closed, *self.cand,
-                self.cand_len, self.cand_idx)
+                self.pos_of, self.tie, self.next_given, self.dist, self.path, 0, self.target,
+                closed, *self.cand, self.cand_len, self.cand_idx)
 
     def _dead_may_end(self) -> bool:
         dead = np.flatnonzero((self.out_av == 0) & (self.visited == 0))
@@ -245,6 +288,7 @@ class _Search:
         a = self.arcs
         return (a.indptr, a.nbr, a.eid, a.rindptr, a.rnbr, self.visited, self.in_av,
                 self.out_av, self.may_end, self.node_at, self.pos_of, self.tie,
+                self.next_given, self.dist,
                 int(self.puzzle.closed), self.target, self.path, self.path_edge, *self.cand,
                 self.cand_len, self.cand_idx, self.state, self.mark, self.queue,
                 check_every, budget)

@@ -15,7 +15,9 @@ boards of every size almost without backtracking). A move is taken back at once 
   search over arcs either way).
 
 The givens ``at`` are obeyed as candidates are made: position q may hold only its
-given node, and a given node only its position. The state lives in arrays so that the
+given node, a given node only its position, and no move may take the walk farther from
+the next given node than the steps to its position (graph distances, for Hidato and
+Numbrix). The state lives in arrays so that the
 search can stop after ``budget`` moves and be resumed where it stood (the caller
 checks the clock and Ctrl-C in between: compiled code cannot).
 """
@@ -81,12 +83,14 @@ def _connected(indptr: np.ndarray, nbr: np.ndarray, rindptr: np.ndarray, rnbr: n
 @kernel
 def _candidates(indptr: np.ndarray, nbr: np.ndarray, eid: np.ndarray, visited: np.ndarray,
                 out_av: np.ndarray, node_at: np.ndarray, pos_of: np.ndarray, tie: np.ndarray,
+                next_given: np.ndarray, dist: np.ndarray,
                 path: np.ndarray, depth: int, target: int, closed: bool,
                 cand_node: np.ndarray, cand_edge: np.ndarray, cand_key: np.ndarray,
                 cand_len: np.ndarray, cand_idx: np.ndarray) -> None:
     """Fill row ``depth`` with the moves from the walk's current node, Warnsdorff first
     (fewest onward moves), ties broken by ``tie`` (smaller first; values below the
-    number of nodes)."""
+    number of nodes). A move is left out when the next given node lies farther (in
+    ``dist``) than the steps to its position allow."""
     here = path[depth]
     position = depth + 2
     count = 0
@@ -103,6 +107,9 @@ def _candidates(indptr: np.ndarray, nbr: np.ndarray, eid: np.ndarray, visited: n
         if node_at[position] >= 0 and node_at[position] != w:
             continue
         if pos_of[w] >= 0 and pos_of[w] != position:
+            continue
+        q = next_given[position]
+        if q > 0 and dist[w, node_at[q]] > q - position:
             continue
         _insert_sorted(cand_node, cand_edge, cand_key, depth, count, w, eid[k],
                        out_av[w] * tie.shape[0] + tie[w])
@@ -159,7 +166,8 @@ def _unmove(indptr: np.ndarray, nbr: np.ndarray, rindptr: np.ndarray, rnbr: np.n
 def tour_search(indptr: np.ndarray, nbr: np.ndarray, eid: np.ndarray, rindptr: np.ndarray,
                 rnbr: np.ndarray, visited: np.ndarray, in_av: np.ndarray,
                 out_av: np.ndarray, may_end: np.ndarray, node_at: np.ndarray,
-                pos_of: np.ndarray, tie: np.ndarray, closed: int, target: int, path: np.ndarray,
+                pos_of: np.ndarray, tie: np.ndarray, next_given: np.ndarray,
+                dist: np.ndarray, closed: int, target: int, path: np.ndarray,
                 path_edge: np.ndarray, cand_node: np.ndarray, cand_edge: np.ndarray,
                 cand_key: np.ndarray, cand_len: np.ndarray, cand_idx: np.ndarray,
                 state: np.ndarray, mark: np.ndarray, queue: np.ndarray, check_every: int,
@@ -209,7 +217,8 @@ def tour_search(indptr: np.ndarray, nbr: np.ndarray, eid: np.ndarray, rindptr: n
                 depth -= 1
                 _unmove(indptr, nbr, rindptr, rnbr, visited, in_av, out_av, here, w, dead)
                 continue
-            _candidates(indptr, nbr, eid, visited, out_av, node_at, pos_of, tie, path, depth,
+            _candidates(indptr, nbr, eid, visited, out_av, node_at, pos_of, tie, next_given,
+                        dist, path, depth,
                         target, closed_flag, cand_node, cand_edge, cand_key, cand_len,
                         cand_idx)
         else:

@@ -34,6 +34,7 @@ lower bound (the walks completed so far). Failures are not counted under node ru
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from collections.abc import Callable
@@ -109,7 +110,10 @@ class _Counter:
         allowed = [s for s in range(p.num_nodes) if rules.may_begin(s)]
         rotate = (p.closed and rules.every and p.colours is None
                   and not set(p.at.values()) - {1} and rules.wanted >= 3)
-        starts = self._rotation_start(allowed) if rotate else allowed
+        starts = allowed
+        if rotate:  # the cycles from one node, whatever the allowed starts and ends
+            starts = self._rotation_start(allowed)
+            self.rules = NodeRules.of(dataclasses.replace(p, start=None, end=None))
         roots: dict[int, _Sums] = {}
         stopped = ""
         old_limit = sys.getrecursionlimit()
