@@ -295,3 +295,23 @@ def test_count_words_and_json_say_the_tours() -> None:
     assert "tours" not in count_json(path, count(path), None, False)
     stopped = count(tour(hypercube(4)), limits=Limits(work_limit=100))
     assert count_json(tour(hypercube(4)), stopped, None, False)["tours"] is None
+
+
+def test_tours_counted_from_one_node_keep_the_start_and_end_rules() -> None:
+    """Closed tours are counted from one node and multiplied by the allowed starts; the
+    start and end rules choose those starts, never the node counted from."""
+    ring = Puzzle.build(edges=[("a", "b"), ("b", "c"), ("c", "a")], end=["b"],
+                        visit=NodeVisit.EVERY_ONCE, use=EdgeUse.AT_MOST_ONCE, closed=True)
+    result = DIRECT.count(ring, Limits())
+    walks = expected(ring)
+    assert (result.solutions, result.tours) == (len(walks), 1) == (2, 1)
+
+
+def test_a_second_backend_that_ignores_node_rules_is_not_asked() -> None:
+    """The pipeline asks no backend without node rules to confirm the direct backend's
+    "unsolvable" (it would answer the puzzle without them: a false disagreement)."""
+    from trailkit.solvers.pipeline.solving import solve
+
+    answer = solve(tour(knight(5, 5)))
+    assert answer.status in (Status.UNSOLVABLE, Status.UNKNOWN)
+    assert answer.walk is None

@@ -28,7 +28,7 @@ import numpy as np
 from trailkit.models.answer import Answer, Walk
 from trailkit.models.puzzle import EdgeUse, NodeVisit, Puzzle
 from trailkit.models.support.words import seconds
-from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.backends.base import DEFAULT_MEMORY_MB, Limits
 from trailkit.solvers.backends.direct import hamilton_kernel as hk
 from trailkit.solvers.backends.direct.exhaustive import DEFAULT_WORK_LIMIT
 
@@ -103,7 +103,7 @@ def solve_tour(puzzle: Puzzle, limits: Limits) -> Answer:
         if rotates and starts:  # restarts from other starts, each with twice the moves
             attempt = 0
             while True:
-                search = _Search(puzzle, arcs, starts[attempt % len(starts)])
+                search = _Search(puzzle, arcs, starts[attempt % len(starts)], limits)
                 status = run.until(search, _RESTART * puzzle.num_nodes << attempt)
                 if status != hk.BUDGET:
                     break
@@ -111,7 +111,7 @@ def solve_tour(puzzle: Puzzle, limits: Limits) -> Answer:
         else:
             status = hk.EXHAUSTED
             for s in starts:
-                search = _Search(puzzle, arcs, s)
+                search = _Search(puzzle, arcs, s, limits)
                 status = run.until(search, None)
                 if status == hk.FOUND:
                     break
@@ -174,24 +174,21 @@ def _starts(puzzle: Puzzle, arcs: _Arcs) -> list[int]:
     return ok
 
 
-_DISTANCES_UP_TO = 3000
-"""Nodes up to which the givens' distance test is made (a table of n x n distances)."""
-
-
-def _given_distances(arcs: _Arcs, node_at: np.ndarray, n: int
+def _given_distances(arcs: _Arcs, node_at: np.ndarray, n: int, room: int
                      ) -> tuple[np.ndarray, np.ndarray]:
     """For each position, the next position given after it (-1: none), and the steps
-    from every node to each given node (a 1 x 1 table when no test is made)."""
+    from every node to each given node (a 1 x 1 table when no test is made: no givens
+    past position 1, or an n x n table larger than ``room`` entries)."""
     next_given = np.full(n + 2, -1, np.int64)
     givens = [q for q in range(2, len(node_at)) if node_at[q] >= 0]
-    if not givens or n > _DISTANCES_UP_TO:
-        return next_given, np.zeros((1, 1), np.int64)
+    if not givens or n * n > room:
+        return next_given, np.zeros((1, 1), np.int32)
     q_next = -1
     for q in range(n + 1, 0, -1):
         next_given[q] = q_next
         if node_at[q] >= 0:
             q_next = q
-    dist = np.full((n, n), n + 1, np.int64)
+    dist = np.full((n, n), n + 1, np.int32)
     for q in givens:
         x = int(node_at[q])
         dist[:, x] = _steps_to(arcs, x, n)
@@ -235,7 +232,7 @@ def _far_first(arcs: _Arcs, start: int, n: int) -> np.ndarray:
 class _Search:
     """The arrays of one start's search, ready to be resumed slice after slice."""
 
-    def __init__(self, puzzle: Puzzle, arcs: _Arcs, start: int) -> None:
+    def __init__(self, puzzle: Puzzle, arcs: _Arcs, start: int, limits: Limits) -> None:
         n = puzzle.num_nodes
         self.puzzle, self.arcs = puzzle, arcs
         self.target = n - len(puzzle.avoid)
@@ -258,7 +255,8 @@ class _Search:
             if p < n + 2:
                 self.node_at[p] = v
         self.tie = _far_first(arcs, start, n) if closed else np.zeros(n, np.int64)
-        self.next_given, self.dist = _given_distances(arcs, self.node_at, n)
+        room = (limits.memory_mb or DEFAULT_MEMORY_MB) * 250_000  # a quarter, in int32s
+        self.next_given, self.dist = _given_distances(arcs, self.node_at, n, room)
         self.path = np.zeros(n + 1, np.int64)
         self.path[0] = start
         self.path_edge = np.zeros(n + 1, np.int64)
