@@ -315,3 +315,19 @@ def test_a_second_backend_that_ignores_node_rules_is_not_asked() -> None:
     answer = solve(tour(knight(5, 5)))
     assert answer.status in (Status.UNSOLVABLE, Status.UNKNOWN)
     assert answer.walk is None
+
+
+def test_ctrl_c_stops_a_count_with_a_lower_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C during a count: what was counted so far, said to be a lower bound."""
+    from trailkit.solvers.backends.direct import node_count
+
+    monkeypatch.setattr(node_count, "_PROGRESS_EVERY", 50)
+
+    def interrupt(_: int) -> None:
+        raise KeyboardInterrupt
+
+    puzzle = tour(hypercube(4))
+    result = DIRECT.count(puzzle, Limits(), progress=interrupt)
+    assert not result.complete and result.stats["interrupted"]
+    assert "at least" in result.reason
+    assert result.solutions <= DIRECT.count(puzzle, Limits()).solutions

@@ -83,7 +83,8 @@ def _first(search: NodeWalkSearch, starts: list[int]) -> Walk | None:
 
 def _shortest(search: NodeWalkSearch, starts: list[int]) -> Walk | None:
     """Iterative deepening: the walks of at most 0, 1, 2, ... steps, until one is found
-    or a bound cuts nothing off (every walk was seen)."""
+    (a shortest one: no shorter bound found any) or the bound passes the longest walk
+    the rules allow (a node at most once: the nodes; an edge at most once: the edges)."""
     p = search.rules.puzzle
     most = p.num_nodes if search.rules.once else p.num_edges
     for bound in range(most + 1):
