@@ -331,3 +331,33 @@ def test_ctrl_c_stops_a_count_with_a_lower_bound(monkeypatch: pytest.MonkeyPatch
     assert not result.complete and result.stats["interrupted"]
     assert "at least" in result.reason
     assert result.solutions <= DIRECT.count(puzzle, Limits()).solutions
+
+
+@given(node_rule_puzzles())
+def test_the_table_over_subsets_counts_as_the_oracle(puzzle: Puzzle) -> None:
+    """The compiled dynamic programme over subsets (the search tries no state first)."""
+    from trailkit.solvers.backends.direct import node_count, subset_count
+
+    puzzle = dataclasses.replace(puzzle, visit=NodeVisit.EVERY_ONCE, colours=None,
+                                 use=EdgeUse.AT_MOST_ONCE)
+    if not subset_count.applies(puzzle, None):
+        return
+    walks = expected(puzzle)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(node_count, "TRIAL_STATES", 0)
+        result = DIRECT.count(puzzle, Limits())
+    assert result.solutions == len(walks)  # (the search may finish with no state made)
+    if puzzle.closed:
+        assert result.tours == len({frozenset(w.edges) for w in walks})
+
+
+@pytest.mark.parametrize(("edges", "tours"), [(dodecahedron(), 30), (hypercube(4), 1344)])
+def test_the_table_over_subsets_matches_oeis(edges: list[tuple[str, str]], tours: int,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from trailkit.solvers.backends.direct import node_count
+
+    monkeypatch.setattr(node_count, "TRIAL_STATES", 0)
+    puzzle = tour(edges)
+    result = DIRECT.count(puzzle, Limits())
+    assert result.method == "dynamic programme over subsets"
+    assert (result.solutions, result.tours) == (tours * puzzle.num_nodes * 2, tours)

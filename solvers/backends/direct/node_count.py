@@ -57,6 +57,11 @@ TOUR_LISTING = 200_000
 _CLOCK_EVERY = 2048
 _PROGRESS_EVERY = 100_000
 INTERRUPTED = "interrupted (Ctrl-C)"
+TRIAL_STATES = 20_000
+"""Where the table of :mod:`.subset_count` could count a puzzle, the search tries first
+with this many states (measured: the dodecahedron's 30 tours in 4,260 states, 0.13 s,
+where loading the compiled table costs 0.5 s, 4 s on a loaded machine); past them the
+table counts (the hypercube Q4 in 0.01 s, against 19,264 states and 0.65 s)."""
 
 #: remaining steps -> (walks, walks on two-way edges only); one key 0 without objective
 _Sums = dict[int, tuple[int, int]]
@@ -66,6 +71,10 @@ class _Stop(Exception):
     """A limit was reached."""
 
 
+class _TrialOver(Exception):
+    """The first try of the search made :data:`TRIAL_STATES` states."""
+
+
 def count_node_walks(puzzle: Puzzle, limits: Limits, *,
                      progress: Callable[[int], None] | None = None) -> CountResult:
     """Count the walks of a node-rule puzzle (see the module docstring)."""
@@ -73,8 +82,25 @@ def count_node_walks(puzzle: Puzzle, limits: Limits, *,
         from trailkit.solvers.backends.direct.node_reusable import count_reusable_nodes
 
         return count_reusable_nodes(puzzle, limits)
+    from trailkit.solvers.backends.direct import subset_count
+
+    started = time.monotonic()
     counter = _Counter(NodeRules.of(puzzle), limits, progress)
-    return counter.run()
+    if subset_count.applies(puzzle, limits.memory_mb):
+        counter.trial = TRIAL_STATES  # the search first: on sparse graphs it is quicker
+        tried = counter.run()
+        if tried is not None:
+            return tried
+        left = None if limits.time_limit is None else \
+            max(0.0, limits.time_limit - (time.monotonic() - started))
+        try:
+            return subset_count.count_by_subsets(puzzle, dataclasses.replace(
+                limits, time_limit=left))
+        except OverflowError:  # numbers too big for the table: the search's integers
+            counter = _Counter(NodeRules.of(puzzle), limits, progress)
+    result = counter.run()
+    assert result is not None
+    return result
 
 
 @dataclass
@@ -103,9 +129,11 @@ class _Counter:
             time.monotonic() + limits.time_limit
         self.via_bits = sum(1 << v for v in p.via)
         self.closed_keys = p.closed
+        self.trial: int | None = None
 
     # -------------------------------------------------------------- driver
-    def run(self) -> CountResult:
+    def run(self) -> CountResult | None:
+        """The count (``None`` when a trial's states ran out: see :data:`TRIAL_STATES`)."""
         p, rules = self.p, self.rules
         allowed = [s for s in range(p.num_nodes) if rules.may_begin(s)]
         rotate = (p.closed and rules.every and p.colours is None
@@ -126,6 +154,8 @@ class _Counter:
                 _add_into(totals, sums, keep_lengths=True)
         except _Stop as stop:
             stopped = str(stop)
+        except _TrialOver:
+            return None
         except KeyboardInterrupt:
             stopped = INTERRUPTED
         finally:
@@ -229,6 +259,8 @@ class _Counter:
         n = self.expanded
         if self.progress is not None and n % _PROGRESS_EVERY == 0:
             self.progress(self._partial())
+        if self.trial is not None and n > self.trial:
+            raise _TrialOver
         limit = self.limits.work_limit
         if limit is not None and n > limit:
             raise _Stop(f"work limit of {limit} search states reached")
