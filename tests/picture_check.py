@@ -20,7 +20,14 @@ thick polyline) in drawing order and returns the violations of five rules:
 - ``step-order``: steps not numbered 1..n once each with one badge, or a step not on its
   own edge, not between the walk's nodes, or pointing against the way it was walked;
 - ``arrow-direction``: a one-way edge's arrowhead not pointing at the edge's head (its
-  ``data-to``) along the edge's own line (issue 41).
+  ``data-to``) along the edge's own line (issue 41);
+- ``board-cells`` (a puzzle on a ``board:``, issue 43): a cell not in its square (its
+  column and row read from its chess name, ``a1`` bottom left), drawn twice, or of the
+  wrong shade (light and dark alternate; a hole exactly where the puzzle avoids a cell);
+- ``board-positions``: a position not written in the cell the walk holds it in, a
+  number missing or written twice, a given not in bold or a number in bold that is no
+  given, a number out of its cell; a move's line not running from its cell's centre to
+  the next one's, or through a third cell's number.
 
 :func:`corpus` yields the pictures of issue 33's corpus (bundled specs in every mode,
 complete graphs, generated puzzles, multigraphs); the test ``test_pictures.py`` and the
@@ -41,7 +48,7 @@ from pathlib import Path
 NS = "{http://www.w3.org/2000/svg}"
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ("mark-off-edge", "badge-hidden", "edge-through-node", "label-overlap", "step-order",
-         "arrow-direction")
+         "arrow-direction", "board-cells", "board-positions")
 Pt = tuple[float, float]
 
 
@@ -205,6 +212,7 @@ class Picture:
         self.domino = self.root.get("data-kind") == "domino-chain" and bool(
             self.root.findall(f".//{NS}g[@class='rows']") or self.root.findall(
                 f".//{NS}g[@class='ring']"))
+        self.board = self.root.find(f".//{NS}g[@class='board']")
         self._order = 0
         self._walk(self.root, "", "")
 
@@ -264,6 +272,10 @@ class Picture:
             return "mark", f"mark {e.get('data-node') or e.get('data-phase')}"
         if "shading" in cls or "component" in cls:
             return "skip", ""
+        if "cell" in cls:
+            return "cell", f"cell {e.get('data-node')}"
+        if "positions" in cls:
+            return "position", "positions"
         return kind, owner
 
     def _element(self, e: ET.Element, tag: str, cls: list[str], kind: str,
@@ -316,6 +328,9 @@ class Expect:
     walk_nodes: list[str] | None = None
     changes: list[tuple[str, int]] | None = None
     badged: bool = True  # every step has a badge (a walk of at most 400 steps)
+    closed: bool = False  # the walk's return to its start is no new position
+    given: dict[str, int] | None = None  # a board's givens (at:), by cell name
+    holes: set[str] | None = None  # a board's avoided cells
 
 
 #: A node where more step lines than this meet is a hub (its tag may cross a line).
@@ -337,6 +352,8 @@ def check_svg(svg: str, expect: Expect | None = None) -> list[tuple[str, str]]:
         out += _check_arrowheads(pic)
     out += _check_labels(pic)
     out += _check_steps(pic, expect)
+    if pic.board is not None:
+        out += check_board(pic, expect)
     return out
 
 
@@ -499,6 +516,8 @@ def _check_one_step(pic: Picture, s: dict[str, object], expect: Expect
     if s["domino"]:
         numbers = [t.text for t in g.iter(f"{NS}text") if "step-number" in _classes(t)]
         return [] if numbers == [str(s["step"])] else [("step-order", f"{name}: {numbers}")]
+    if pic.board is not None:
+        return []  # a move on a board: checked by check_board
     badges = [b for b in g.iter(f"{NS}g") if "badge" in _classes(b)]
     if len(badges) != 1 and (expect.badged or badges):
         return [("step-order", f"{name} has {len(badges)} badges")]
@@ -551,6 +570,140 @@ def _check_pointing(g: ET.Element, pts: list[Pt], name: str) -> list[tuple[str, 
     if (tip[0] - base[0]) * run[0] + (tip[1] - base[1]) * run[1] <= 0:
         return [("step-order", f"{name}'s arrow points against its line")]
     return []
+
+
+# ------------------------------------------------------------------ boards
+def chess_cell(name: str) -> tuple[int, int] | None:
+    """The 0-based (column, row) a chess name says: ``a1`` is (0, 0), ``aa3`` (26, 2)."""
+    m = re.fullmatch(r"([a-z]+)([1-9]\d*)", name)
+    if m is None:
+        return None
+    col = 0
+    for ch in m.group(1):
+        col = col * 26 + ord(ch) - ord("a") + 1
+    return col - 1, int(m.group(2)) - 1
+
+
+@dataclass
+class _Board:
+    cols: int
+    rows: int
+    side: float
+    squares: dict[str, tuple[float, float, float, float]]  # cell name: its square
+
+
+def check_board(pic: Picture, expect: Expect) -> list[tuple[str, str]]:
+    """The ``board-cells`` and ``board-positions`` rules (see the module docstring)."""
+    g = pic.board
+    assert g is not None
+    board = _Board(int(g.get("data-cols") or 0), int(g.get("data-rows") or 0),
+                   _num(g.get("data-cell")), {})
+    out = _check_cells(g, board, expect)
+    out += _check_positions(g, board, expect)
+    out += _check_moves(pic, board)
+    return out
+
+
+def _check_cells(g: ET.Element, board: _Board, expect: Expect) -> list[tuple[str, str]]:
+    out = []
+    s = board.side
+    for cell in g.iter(f"{NS}g"):
+        if "cell" not in _classes(cell):
+            continue
+        name = cell.get("data-node") or ""
+        where = chess_cell(name)
+        if where is None or not (0 <= where[0] < board.cols and 0 <= where[1] < board.rows):
+            out.append(("board-cells", f"cell {name} is no cell of a {board.cols} × "
+                                       f"{board.rows} board"))
+            continue
+        col, row = where
+        square = (col * s, (board.rows - 1 - row) * s, (col + 1) * s, (board.rows - row) * s)
+        if name in board.squares:
+            out.append(("board-cells", f"cell {name} drawn twice"))
+        board.squares[name] = square
+        rect = cell.find(f"{NS}rect")
+        box = (0.0, 0.0, 0.0, 0.0) if rect is None else (
+            _num(rect.get("x")), _num(rect.get("y")), _num(rect.get("x")) + _num(rect.get("width")),
+            _num(rect.get("y")) + _num(rect.get("height")))
+        if not (square[0] - 0.5 <= box[0] < box[2] <= square[2] + 0.5
+                and square[1] - 0.5 <= box[1] < box[3] <= square[3] + 0.5
+                and box[2] - box[0] > s * 0.7):
+            out.append(("board-cells", f"cell {name} drawn at {box}, not in its square {square}"))
+        shade = [c for c in _classes(cell) if c in ("light", "dark", "hole")]
+        hole = expect.holes is not None and name in expect.holes
+        wanted = "hole" if hole else "dark" if (col + row) % 2 == 0 else "light"
+        if shade != [wanted] or (wanted != "hole" and rect is not None and rect.get("fill") in (
+                None, "none", "#FFFFFF")):
+            out.append(("board-cells", f"cell {name} is {shade}, should be {wanted}"))
+    return out
+
+
+def _check_positions(g: ET.Element, board: _Board, expect: Expect) -> list[tuple[str, str]]:
+    out = []
+    written: dict[int, str] = {}
+    for t in g.iter(f"{NS}text"):
+        if "position" not in _classes(t):
+            continue
+        name = t.get("data-node") or ""
+        numbers = [int(k) for k in (t.text or "").split(",")]
+        square = board.squares.get(name)
+        x0, y0, x1, y1 = _text_box(t)
+        if square is None or not (square[0] <= x0 and x1 <= square[2] and square[1] <= y0
+                                  and y1 <= square[3]):
+            out.append(("board-positions", f"{t.text} not inside cell {name}"))
+        for k in numbers:
+            if k in written:
+                out.append(("board-positions", f"position {k} written in {written[k]} and "
+                                               f"{name}"))
+            written[k] = name
+        given = (expect.given or {}).get(name)
+        bold = t.get("font-weight") == "bold"
+        if bold != (given is not None and given in numbers):
+            out.append(("board-positions", f"{t.text} in {name} is {'' if bold else 'not '}"
+                                           f"bold; the given there is {given}"))
+    for name, k in (expect.given or {}).items():
+        if written.get(k) != name:
+            out.append(("board-positions", f"the given {k} belongs in {name}, "
+                                           f"written in {written.get(k)}"))
+    if expect.walk_nodes is not None:
+        held = expect.walk_nodes[:-1] if expect.closed and len(expect.walk_nodes) > 1 \
+            else expect.walk_nodes
+        wanted = {k: name for k, name in enumerate(held, start=1)}
+        if written != wanted:
+            wrong = sorted(k for k in set(written) | set(wanted)
+                           if written.get(k) != wanted.get(k))
+            out.append(("board-positions", f"positions {wrong[:8]} not in the cells the walk "
+                                           "holds them in"))
+    return out
+
+
+def _check_moves(pic: Picture, board: _Board) -> list[tuple[str, str]]:
+    """Each move's line runs between its cells' centres, and through no third cell's
+    number."""
+    out = []
+    s = board.side
+
+    def centre(name: str) -> Pt:
+        x0, y0, x1, y1 = board.squares.get(name, (math.nan,) * 4)
+        return (x0 + x1) / 2, (y0 + y1) / 2
+
+    numbered = {t.get("data-node") or "" for t in pic.board.iter(f"{NS}text")  # type: ignore[union-attr]
+                if "position" in _classes(t)}
+    for step in pic.steps:
+        g: ET.Element = step["el"]  # type: ignore[assignment]
+        line = g.find(f"{NS}path[@class='line']")
+        pts = path_points(line.get("d") or "") if line is not None else []
+        a, b = str(step["from"]), str(step["to"])
+        if len(pts) < 2 or math.dist(pts[0], centre(a)) > 1.0 or math.dist(
+                pts[-1], centre(b)) > 1.0:
+            out.append(("board-positions", f"move {step['step']} does not run from the centre "
+                                            f"of {a} to that of {b}"))
+            continue
+        for name in numbered - {a, b}:
+            if poly_dist(centre(name), pts) < 0.3 * s:
+                out.append(("board-positions", f"move {step['step']} ({a}-{b}) runs through "
+                                                f"the number in {name}"))
+    return out
 
 
 # ------------------------------------------------------------------ corpus
@@ -624,6 +777,32 @@ def corpus(seeds: int = 30) -> Iterator[Item]:
     for seed in range(1, seeds + 1):
         yield Item("multigraphs", f"multigraph {seed}", multigraph(seed),
                    "repair" if seed % 4 == 0 else "solve")
+    yield from board_items()
+
+
+#: Boards of issue 43 (``board:``, node rules), drawn as boards.
+BOARDS = {
+    "knight 5x5 open": "board: {size: [5, 5], moves: knight}\nclosed: false\n",
+    "knight 6x6 closed": "board: {size: [6, 6], moves: knight}\n",
+    "king 4x3 with givens and a hole": ("board: {size: [4, 3], moves: king}\nclosed: false\n"
+                                        "avoid: [b2]\nat: {a1: 1, d3: 11}\n"),
+}
+
+
+def board_items() -> Iterator[Item]:
+    """The boards, once the spec reader reads ``board:`` (nodes-lang) and, drawn with
+    their tours, once the direct backend solves node rules (nodes-direct): before both
+    are merged there are none."""
+    from trailkit.models.spec import KINDS
+    from trailkit.solvers.backends.registry import get_backend
+
+    if "tour" not in KINDS:
+        return
+    modes = ["puzzle"] + (["solve"] if get_backend("direct").supports_node_rules else [])
+    for name, rules in BOARDS.items():
+        for mode in modes:
+            yield Item("boards", f"{name} {mode}", f"trailkit: 1\nname: {name}\nkind: tour\n"
+                       + rules, mode)
 
 
 def draw_item(item: Item) -> tuple[str, Expect]:
@@ -635,7 +814,7 @@ def draw_item(item: Item) -> tuple[str, Expect]:
 
     puzzle = load_spec_text(item.spec_text)
     if item.mode == "puzzle":
-        return draw_svg(puzzle), Expect()
+        return draw_svg(puzzle), node_rules_expect(puzzle, Expect())
     if item.mode == "repair":
         return _draw_repair(puzzle)
     if item.mode == "inspect":
@@ -652,10 +831,19 @@ def _walk_expect(puzzle: object, answer: object) -> Expect:
     from trailkit.models.answer import Status
 
     if walk is None or getattr(answer, "status", None) is not Status.SOLVED:
-        return Expect(walk_edges=[])
+        return node_rules_expect(puzzle, Expect(walk_edges=[]))
     names = puzzle.nodes  # type: ignore[attr-defined]
-    return Expect(walk_edges=[int(e) for e in walk.edges],
-                  walk_nodes=[names[v] for v in walk.nodes], badged=len(walk) <= 400)
+    return node_rules_expect(puzzle, Expect(
+        walk_edges=[int(e) for e in walk.edges], walk_nodes=[names[v] for v in walk.nodes],
+        badged=len(walk) <= 400, closed=bool(puzzle.closed)))  # type: ignore[attr-defined]
+
+
+def node_rules_expect(puzzle: object, expect: Expect) -> Expect:
+    """``expect`` with the puzzle's givens and avoided nodes, by name (a board shows them)."""
+    names = puzzle.nodes  # type: ignore[attr-defined]
+    expect.given = {names[v]: k for v, k in getattr(puzzle, "at", {}).items()}
+    expect.holes = {names[v] for v in getattr(puzzle, "avoid", ())}
+    return expect
 
 
 def _draw_inspect(puzzle: object) -> tuple[str, Expect]:

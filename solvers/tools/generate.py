@@ -14,13 +14,17 @@ Kinds and what ``--size N`` means:
 * ``balanced``: ``kind: walk``, every edge exactly once, colours red -> blue -> green,
   closed, on N tyres (4N + 4 helper edges, more for ``no``): every parity and colour
   count balances, yet ``no`` is impossible by a counting argument that makes
-  resolution proofs work (see :func:`_balanced`).
+  resolution proofs work (see :func:`_balanced`);
+* ``tour``: ``kind: tour`` (a Hamiltonian cycle) on N nodes ``"1"`` .. ``"N"``, a random
+  graph G(N, m) with m = (N/2)(ln N + ln ln N - ln ln 2) edges, where about half the
+  graphs have a tour (the model and its sources: :func:`_tour`).
 
 ``--solvable yes|no`` is a promise the generator keeps twice: by construction (an
 Euler-parity fix, a planted colour path or alternating trail; a broken parity, a
 removed plank on every shortest walk, an odd colour count), and by solving the
-result with the ``direct`` backend through the checking pipeline. Only then does the
-spec get an ``expect: {status: ...}`` block. An instance that misses the promise is
+result with the ``direct`` backend through the checking pipeline (a tour's promise is
+kept by selection alone: graphs are drawn until one is confirmed, about half are). Only
+then does the spec get an ``expect: {status: ...}`` block. An instance that misses the promise is
 thrown away and rebuilt from a derived seed (``MAX_ATTEMPTS`` times at most).
 Everything random comes from one ``random.Random``: the same arguments give the
 same file, byte for byte.
@@ -30,15 +34,16 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from trailkit.models.errors import TrailkitError
 
-__all__ = ["CONFIRMERS", "KINDS", "SOLVABLE", "Generated", "generate"]
+__all__ = ["CONFIRMERS", "KINDS", "SOLVABLE", "Generated", "generate", "tour_edge_count"]
 
-KINDS = ("dominoes", "trail", "colour-walk", "alternating", "balanced")
+KINDS = ("dominoes", "trail", "colour-walk", "alternating", "balanced", "tour")
 SOLVABLE = ("yes", "no", "any")
 MAX_ATTEMPTS = 40
 #: Seconds the direct backend may take to confirm a promise.
@@ -47,7 +52,7 @@ CONFIRM_TIME_S = 30.0
 MAX_UNKNOWN = 2
 COLOURS = ("red", "blue", "green")
 _LIMITS = {"dominoes": (1, 30), "trail": (2, 400), "colour-walk": (2, 30), "alternating": (2, 60),
-           "balanced": (3, 40)}
+           "balanced": (3, 40), "tour": (3, 20000)}
 
 
 @dataclass
@@ -410,10 +415,61 @@ def _balanced(rng: random.Random, size: int, solvable: str) -> _Draft:
     return draft
 
 
+# ------------------------------------------------------------------ tour
+#: The constant c that puts the limit exp(-exp(-c)) of :func:`_tour` at 1/2.
+THRESHOLD_C = -math.log(math.log(2.0))
+
+
+def _tour(rng: random.Random, size: int, solvable: str) -> _Draft:
+    """A Hamiltonian cycle puzzle (``kind: tour``) on the random graph G(N, m): ``m``
+    distinct edges drawn uniformly from the N(N-1)/2 pairs of N nodes, with
+
+        m = (N / 2) (ln N + ln ln N + c),   c = -ln ln 2 (about 0.367)
+
+    (:func:`tour_edge_count`). Komlós and Szemerédi proved that the probability that
+    G(N, m) with m = (N/2)(ln N + ln ln N + c_N) has a Hamiltonian cycle tends to
+    exp(-exp(-c)) as c_N tends to c (J. Komlós, E. Szemerédi, "Limit distribution for the
+    existence of Hamiltonian cycles in a random graph", Discrete Mathematics 43 (1983)
+    55-63; B. Bollobás, "The evolution of sparse graphs", 1984, showed that the graph
+    process gains a Hamiltonian cycle exactly when its last node of degree below 2
+    goes). With c = -ln ln 2 that limit is 1/2: the threshold where about half the
+    graphs have a tour, where solvers are tested hardest (Cheeseman, Kanefsky, Taylor,
+    "Where the really hard problems are", IJCAI 1991). For small N the share differs
+    from 1/2 (``tests/test_generate.py`` measures it with a brute-force oracle).
+
+    Nodes are ``"1"`` .. ``"N"``, as ``import hcp`` names them, so ``export --format
+    hcp`` writes the same graph. ``solvable`` plays no part: the promise is kept by
+    selection (:func:`generate` draws until a graph is confirmed).
+    """
+    del solvable
+    m = tour_edge_count(size)
+    chosen: dict[tuple[int, int], None] = {}  # in the order drawn
+    while len(chosen) < m:  # a uniform pair each time; one drawn again is drawn anew
+        u, v = rng.sample(range(1, size + 1), 2)
+        chosen.setdefault((min(u, v), max(u, v)))
+    nodes = ", ".join(_q(str(k)) for k in range(1, size + 1))
+    draft = _Draft("tour", [f"nodes: [{nodes}]"])
+    draft.edges = [(str(u), str(v), None) if rng.random() < 0.5 else (str(v), str(u), None)
+                   for u, v in chosen]
+    return draft
+
+
+def tour_edge_count(n: int) -> int:
+    """The edges m of G(n, m) at the half-Hamiltonian threshold (see :func:`_tour`), for
+    ``n >= 3`` nodes, at most the n(n-1)/2 pairs there are.
+
+    >>> tour_edge_count(3), tour_edge_count(10), tour_edge_count(100), tour_edge_count(1000)
+    (2, 18, 325, 4603)
+    """
+    m = round(n / 2 * (math.log(n) + math.log(math.log(n)) + THRESHOLD_C))
+    return min(m, n * (n - 1) // 2)
+
+
 _BUILDERS: dict[str, Callable[[random.Random, int, str], _Draft]] = {
     "dominoes": _dominoes,
     "trail": _trail,
     "colour-walk": _colour_walk,
     "alternating": _alternating,
     "balanced": _balanced,
+    "tour": _tour,
 }

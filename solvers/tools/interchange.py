@@ -1,5 +1,5 @@
 """Puzzles in and out of other graph tools: NetworkX graphs, Graphviz DOT, GraphML
-(Gephi, yEd, igraph) and NetworkX's node-link JSON.
+(Gephi, yEd, igraph), NetworkX's node-link JSON and TSPLIB's Hamiltonian cycle files.
 
 * :func:`to_networkx` gives a ``MultiGraph`` (``MultiDiGraph`` when any edge is
   one-way; a two-way edge there has ``directed=False``). Edge keys are the edge indices;
@@ -10,7 +10,8 @@
 * :func:`from_networkx` goes back: it writes a spec and reads it with the spec reader,
   so an imported graph is checked exactly like a hand-written spec (one validation, not
   two). ``kind`` picks the puzzle family; rules given as keywords override the graph's.
-* :func:`export_graph` writes the text formats without needing NetworkX.
+* :func:`export_graph` writes the text formats without needing NetworkX (``hcp``, a
+  tour as TSPLIB writes one, by :mod:`trailkit.models.formats.hcp`, which also reads it).
 
 NetworkX is imported lazily (``pip install 'trailkit[draw]'``, or any NetworkX 3.x).
 
@@ -31,6 +32,7 @@ from xml.sax.saxutils import escape, quoteattr
 import yaml
 
 from trailkit.models.errors import BackendUnavailable, TrailkitError
+from trailkit.models.formats.hcp import hcp_text
 from trailkit.models.puzzle import NodeVisit, Puzzle
 from trailkit.models.spec import KINDS, load_spec_text
 from trailkit.solvers.support.extras import pip_install
@@ -38,7 +40,7 @@ from trailkit.solvers.support.extras import pip_install
 __all__ = ["GRAPH_FORMATS", "export_graph", "from_networkx", "rules_of", "to_networkx"]
 
 #: The formats :func:`export_graph` writes.
-GRAPH_FORMATS = ("dot", "graphml", "json-graph")
+GRAPH_FORMATS = ("dot", "graphml", "json-graph", "hcp")
 
 #: The rule keys each kind's spec accepts (besides its edges), in spec terms.
 _NODE_RULES = ("visit", "via", "avoid", "at")
@@ -182,8 +184,9 @@ def _edges_in_order(graph: Any) -> list[tuple[Any, Any, dict[str, Any]]]:
 
 # ------------------------------------------------------------------ text formats
 def export_graph(puzzle: Puzzle, fmt: str) -> str:
-    """The puzzle as ``dot``, ``graphml`` or ``json-graph`` text."""
-    writers = {"dot": _dot, "graphml": _graphml, "json-graph": _node_link}
+    """The puzzle as ``dot``, ``graphml``, ``json-graph`` or ``hcp`` text (``hcp`` raises
+    :class:`TrailkitError` saying why for a puzzle that is no plain undirected tour)."""
+    writers = {"dot": _dot, "graphml": _graphml, "json-graph": _node_link, "hcp": hcp_text}
     if fmt not in writers:
         raise TrailkitError(f"unknown graph format {fmt!r}; choose from "
                             f"{', '.join(GRAPH_FORMATS)}")

@@ -29,12 +29,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _add_generate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("generate", help="write a random puzzle spec, reproducible from a seed",
                        **examples("trailkit generate trail --size 40 --seed 1 --solvable no "
-                                  "--out t40.yaml"))
+                                  "--out t40.yaml",
+                                  "trailkit generate tour --size 100 --seed 3 --out t100.yaml"))
     p.add_argument("kind", choices=KINDS, metavar="KIND",
                    help=f"the family of puzzle: {', '.join(KINDS)}")
     p.add_argument("--size", type=positive_int, required=True, metavar="N",
                    help="dominoes: highest pip; trail, alternating: nodes; "
-                        "colour-walk: side of the hexagon of tyres; balanced: tyres")
+                        "colour-walk: side of the hexagon of tyres; balanced: tyres; "
+                        "tour: nodes (a random graph where about half have a tour)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--solvable", choices=("yes", "no", "any"), default="any",
                    help="promise (kept by construction and confirmed by the direct "
@@ -46,18 +48,22 @@ def _add_generate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 def _add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("export", help="write the puzzle as a SAT (DIMACS) or CP-SAT model, "
-                                      "or as a graph (Graphviz DOT, GraphML, NetworkX JSON)",
+                                      "or as a graph (Graphviz DOT, GraphML, NetworkX JSON, "
+                                      "TSPLIB HCP)",
                        **examples("trailkit export specs/nikolaus.yaml --format dimacs --out n.cnf",
                                   "kissat n.cnf > model.txt; trailkit solve specs/nikolaus.yaml "
                                   "--from-model model.txt",
-                                  "trailkit export specs/koenigsberg.yaml --format dot > k.dot"))
+                                  "trailkit export specs/koenigsberg.yaml --format dot > k.dot",
+                                  "trailkit export tour.yaml --format hcp --out tour.hcp"))
     add_spec(p)
     p.add_argument("--format", required=True,
-                   choices=("dimacs", "cpsat", "mzn", "dot", "graphml", "json-graph"),
+                   choices=("dimacs", "cpsat", "mzn", "dot", "graphml", "json-graph", "hcp"),
                    help="dimacs: CNF with comment lines naming every variable (run any SAT "
                         "solver, then solve --from-model); cpsat: the CP-SAT model as protobuf "
                         "text; mzn: the MiniZinc model, data included; dot: Graphviz; "
-                        "graphml: Gephi, yEd, igraph; json-graph: NetworkX node-link JSON")
+                        "graphml: Gephi, yEd, igraph; json-graph: NetworkX node-link JSON; "
+                        "hcp: TSPLIB's Hamiltonian cycle file (a tour without via, avoid, at "
+                        "or one-way edges)")
     add_out(p, "FILE", "the model")
     p.add_argument("--memory-limit", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
                    help="memory the model may take to build, in MB (0: none; default "
@@ -67,12 +73,14 @@ def _add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def _add_import(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("import", help="turn a plank or domino list into a YAML spec",
+    p = sub.add_parser("import", help="turn a plank or domino list, or a TSPLIB Hamiltonian "
+                                      "cycle file, into a YAML spec",
                        **examples("trailkit import planks puzzle.txt --start A --goal T "
                                   "--out puzzle.yaml",
-                                  "trailkit import dominoes hand.txt --open --out hand.yaml"))
+                                  "trailkit import dominoes hand.txt --open --out hand.yaml",
+                                  "trailkit import hcp graph1.hcp --out graph1.yaml"))
     isub = p.add_subparsers(dest="what", metavar="WHAT", parser_class=type(p),
-                            help="what the file lists: planks or dominoes")
+                            help="what the file lists: planks, dominoes or hcp")
     isub.required = True
     q = isub.add_parser("planks", help="'U V colour' per line, '#' comments",
                         **examples("trailkit import planks puzzle.txt --start A --goal T "
@@ -95,6 +103,19 @@ def _add_import(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                    "per line")
     q.add_argument("--name", help="the spec's name (default: the file's name)")
     q.add_argument("--open", action="store_true", help="a line of dominoes, not a ring")
+    add_out(q, "SPEC.yaml", "the spec")
+    q.set_defaults(run=cmd_import)
+    _add_import_hcp(isub)
+
+
+def _add_import_hcp(isub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    q = isub.add_parser("hcp", help="a TSPLIB Hamiltonian cycle file (TYPE : HCP), as FHCP "
+                                    "and TSPLIB ship them",
+                        **examples("trailkit import hcp graph1.hcp --out graph1.yaml "
+                                   "&& trailkit solve graph1.yaml"))
+    q.add_argument("file", metavar="FILE.hcp", help="the HCP file: TYPE : HCP, DIMENSION, "
+                   "EDGE_DATA_FORMAT : EDGE_LIST, the edges as pairs of node numbers")
+    q.add_argument("--name", help="the spec's name (default: the file's NAME)")
     add_out(q, "SPEC.yaml", "the spec")
     q.set_defaults(run=cmd_import)
 
@@ -146,9 +167,12 @@ def flag(option: str) -> str:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from trailkit.models.formats.hcp import import_hcp
     from trailkit.models.formats.list_import import import_dominoes, import_planks
 
-    if args.what == "planks":
+    if args.what == "hcp":
+        text, warnings = import_hcp(args.file, name=args.name)
+    elif args.what == "planks":
         colours = [c.strip() for c in args.colours.split(",") if c.strip()]
         text, warnings = import_planks(args.file, start=args.start, goal=args.goal,
                                        colours=colours, name=args.name,

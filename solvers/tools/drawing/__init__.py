@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from trailkit.models.answer import Answer, Certificate, Status
 from trailkit.models.puzzle import Puzzle
+from trailkit.solvers.tools.drawing.board import board_of, board_svg
 from trailkit.solvers.tools.drawing.captions import walk_noun, walk_size
 from trailkit.solvers.tools.drawing.emphasis import EdgeMark, Emphasis
 from trailkit.solvers.tools.drawing.graph import GraphPicture, graph_svg
@@ -43,7 +44,9 @@ def draw_svg(puzzle: Puzzle, answer: Answer | None = None, *,
     (``None``: only past :data:`~trailkit.solvers.tools.drawing.graph.SIMPLIFY_EDGES` edges);
     a note in the picture says so.
 
-    Domino chains are drawn as tiles with pips (a ring or a line in the walk's order,
+    A puzzle on a ``board:`` is drawn as the board: cells, a walk's positions written in
+    them (:mod:`~trailkit.solvers.tools.drawing.board`). Domino chains are drawn as tiles
+    with pips (a ring or a line in the walk's order,
     or the set as given); with a certificate, as the graph of pip values, where the
     argument lives.
     """
@@ -51,11 +54,14 @@ def draw_svg(puzzle: Puzzle, answer: Answer | None = None, *,
     if certificate is None and answer is not None and answer.status is Status.UNSOLVABLE:
         certificate = answer.certificate
     notes = [] if answer is None else [_answer_line(puzzle, answer, certificate)]
-    if (puzzle.kind == "domino-chain" and certificate is None and emphasis is None
-            and inspect is None):
+    plain = certificate is None and emphasis is None and inspect is None
+    if puzzle.kind == "domino-chain" and plain:
         from trailkit.solvers.tools.drawing.dominoes import domino_svg
 
         return domino_svg(puzzle, walk, title=title, notes=notes)
+    board = board_of(puzzle) if plain else None
+    if board is not None:
+        return board_svg(puzzle, board, walk, title=title, notes=notes)
     return graph_svg(GraphPicture(puzzle, walk, certificate, emphasis, title, notes, simplify,
                                   inspect))
 

@@ -24,8 +24,8 @@ import re
 from collections.abc import Sequence
 
 from trailkit.models.errors import BackendUnavailable
-from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
-from trailkit.models.support.words import in_puzzle_words, listing
+from trailkit.models.puzzle import EdgeUse, NodeVisit, Objective, Puzzle
+from trailkit.models.support.words import in_puzzle_words, listing, ordinal
 from trailkit.solvers.support.extras import pip_install
 from trailkit.solvers.tools.drawing.frame import FONT, INK
 from trailkit.solvers.tools.drawing.scene import STEP_FONT
@@ -54,10 +54,12 @@ def rules_in_words(puzzle: Puzzle) -> list[str]:
         return [f"Lay all the dominoes in {shape}, end to end, so that touching halves "
                 "show the same number."]
     names = p.nodes
-    out = [{EdgeUse.EXACTLY_ONCE: "Walk along every edge exactly once.",
-            EdgeUse.AT_MOST_ONCE: "Walk along each edge at most once.",
-            EdgeUse.ANY: "Every edge may be walked along again, as often as you like."
-            }[p.use]]
+    out = [] if p.visit is not NodeVisit.ANY and p.use is EdgeUse.AT_MOST_ONCE else [
+        {EdgeUse.EXACTLY_ONCE: "Walk along every edge exactly once.",
+         EdgeUse.AT_MOST_ONCE: "Walk along each edge at most once.",
+         EdgeUse.ANY: "Every edge may be walked along again, as often as you like."
+         }[p.use]]
+    out += _node_rules_in_words(p)
     if p.start is not None:
         out.append(f"Start at {_either(names[v] for v in sorted(p.start))}.")
     if p.closed:
@@ -78,6 +80,35 @@ def rules_in_words(puzzle: Puzzle) -> list[str]:
     elif p.objective is Objective.LONGEST:
         out.append("Use as many edges as you can.")
     return [in_puzzle_words(p, line) for line in out]
+
+
+#: How a board's moves are said: "Visit every cell exactly once, by knight's moves."
+_MOVES = {"knight": "knight's moves", "king": "king's moves",
+          "orthogonal": "steps to a side", "diagonal": "diagonal steps"}
+
+
+def _node_rules_in_words(p: Puzzle) -> list[str]:
+    """The node rules (``visit``, ``via``, ``avoid``, ``at``) as sentences; a board's
+    nodes are its cells."""
+    board = p.meta.get("board")
+    noun = "cell" if isinstance(board, dict) else "node"
+    moves = _MOVES.get(str(board.get("moves"))) if isinstance(board, dict) else None
+    by = f", by {moves}" if moves else ""
+    names = p.nodes
+    out = []
+    if p.visit is NodeVisit.EVERY_ONCE:
+        out.append(f"Visit every {noun} exactly once{by}.")
+    elif p.visit is NodeVisit.AT_MOST_ONCE:
+        out.append(f"Visit no {noun} twice{by}.")
+    if p.via:
+        out.append(f"Pass through {listing([names[v] for v in sorted(p.via)])}.")
+    if p.avoid:
+        out.append(f"Never enter {listing([names[v] for v in sorted(p.avoid)])}.")
+    if p.at:
+        given = [f"{names[v]} is the {ordinal(k)}" for v, k in sorted(p.at.items(),
+                                                                     key=lambda vk: vk[1])]
+        out.append(f"Given positions (the start is the 1st): {listing(given)}.")
+    return out
 
 
 def _either(words: object) -> str:
