@@ -23,7 +23,7 @@ from trailkit.models.spec.typed import Entries
 from trailkit.models.spec.vocabulary import BOARD_MOVES, MAX_BOARD_CELLS
 from trailkit.models.support.hints import short
 
-__all__ = ["Board", "column_name", "read_board"]
+__all__ = ["Board", "column_name", "column_number", "read_board"]
 
 _STEPS = {
     "orthogonal": ((1, 0), (0, 1)),
@@ -43,6 +43,14 @@ def column_name(col: int) -> str:
         col, rest = divmod(col - 1, 26)
         letters = chr(ord("a") + rest) + letters
     return letters
+
+
+def column_number(letters: str) -> int:
+    """The 0-based column named ``letters``: the inverse of :func:`column_name`."""
+    col = 0
+    for ch in letters:
+        col = col * 26 + ord(ch) - ord("a") + 1
+    return col - 1
 
 
 @dataclass(frozen=True)

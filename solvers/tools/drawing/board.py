@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from trailkit.models.answer import Walk
 from trailkit.models.puzzle import Puzzle
+from trailkit.models.spec.board import column_name, column_number
 from trailkit.solvers.tools.drawing.frame import INK, framed
 from trailkit.solvers.tools.drawing.svgtext import el, fmt, text_el
 
@@ -55,14 +56,6 @@ class BoardShape:
         return max(28.0, min(56.0, 760.0 / max(self.cols, self.rows)))
 
 
-def _column(letters: str) -> int:
-    """0-based column of ``a`` .. ``z``, ``aa``, ... (as the spec reader names them)."""
-    col = 0
-    for ch in letters:
-        col = col * 26 + ord(ch) - ord("a") + 1
-    return col - 1
-
-
 def board_of(puzzle: Puzzle) -> BoardShape | None:
     """The board ``puzzle`` stands on, or ``None``: no ``board:``, or a node that is no
     cell of it (an edge list that added one is drawn as a graph)."""
@@ -77,7 +70,7 @@ def board_of(puzzle: Puzzle) -> BoardShape | None:
         match = _CELL.fullmatch(name)
         if match is None:
             return None
-        col, row = _column(match.group(1)), int(match.group(2)) - 1
+        col, row = column_number(match.group(1)), int(match.group(2)) - 1
         if not (0 <= col < cols and row < rows):
             return None
         cells.append((col, row))
@@ -143,20 +136,11 @@ def _cells(puzzle: Puzzle, shape: BoardShape, held: Mapping[int, list[int]]) -> 
     return el("g", "".join(out), class_="cells")
 
 
-def _letters(col: int) -> str:
-    """The letters of 0-based column ``col``, the inverse of :func:`_column`."""
-    name, i = "", col + 1
-    while i:
-        i, rest = divmod(i - 1, 26)
-        name = chr(ord("a") + rest) + name
-    return name
-
-
 def _coordinates(shape: BoardShape) -> str:
     """Column letters under the board, row numbers on its left, as on a chess diagram."""
     s = shape.side
     size = min(13.0, 0.32 * s)
-    out = [text_el(_letters(col), x=(col + 0.5) * s, y=shape.rows * s + 0.3 * s + size * 0.7,
+    out = [text_el(column_name(col), x=(col + 0.5) * s, y=shape.rows * s + 0.3 * s + size * 0.7,
                    font_size=fmt(size), text_anchor="middle", fill="#555555",
                    class_="coordinate") for col in range(shape.cols)]
     out += [text_el(str(row + 1), x=-0.3 * s, y=(shape.rows - row - 0.5) * s + size * 0.36,
