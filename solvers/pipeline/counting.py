@@ -154,9 +154,11 @@ def certified_count(puzzle: Puzzle, result: CountResult, limits: Limits) -> Clai
     from a start) is a loud failure."""
     how = "formula" if result.by_formula else "enumeration"
     rests_on = f"{result.backend}'s {how}"
-    if puzzle.has_node_rules:
+    if puzzle.has_node_rules and result.solutions:
         return Claim("count", False, value=result.solutions,
                      why=unproven(NODE_RULES_UNCOVERED, rests_on))
+    if puzzle.has_node_rules:  # no walk: the unsolvability certificate proves it
+        return zero_count_claim(puzzle, limits, rests_on=rests_on)
     claim = None
     if puzzle.use is EdgeUse.ANY or formula_applies(puzzle) or not (
             refutation_applies(puzzle, count=True) or result.solutions > AUTO_COUNT):
