@@ -11,6 +11,14 @@ Three instances, generated in a temporary folder with fixed seeds:
 * ``colour inline``: ``--size`` random red/blue/green planks on ``size // 3`` tyres,
   colours following red -> blue -> green, inline.
 
+The colour walk is also run with its ``shortest`` claim left out (``answer alone``:
+the same command, the pipeline's ``answer_claims`` replaced by one making no claim), so
+the certificate's cost is the ratio of the two; then ``trailkit prove --claim shortest
+--out CERT`` writes its certificate (its size on disk is given) and ``trailkit
+check-certificate`` checks it, timed after start-up (less the median of ``trailkit
+--version``). The commands of one instance run interleaved, round by round (ours, the
+answer alone, the peer), and each time is the median of its rounds.
+
 Each ``trailkit`` measurement is a fresh process (``trailkit solve SPEC --json`` with
 stdout to ``/dev/null``: process start, imports, reading, solving, verifying and
 writing included); the peer is a fresh ``python`` running a plain NetworkX script on a
@@ -18,8 +26,9 @@ text edge list of the same instance (``MultiGraph`` + ``eulerian_circuit``, or t
 (tyre, last colour) product graph + ``shortest_path``), printing its walk as JSON.
 Each trailkit command runs once unmeasured first (bytecode and Numba caches written), and the
 children may write bytecode caches even where ``PYTHONDONTWRITEBYTECODE`` is set. Times
-are medians of ``--repeat`` runs; ``MB`` is the child's peak resident set
-(``RUSAGE_CHILDREN`` of a one-child wrapper). Ratios are of medians in this same run.
+are medians of ``--repeat`` runs (the peer: ``--nx-repeat``, in the first rounds); ``MB``
+is the child's peak resident set (``RUSAGE_CHILDREN`` of a one-child wrapper). Ratios
+are of medians in this same run.
 """
 
 from __future__ import annotations
@@ -34,7 +43,9 @@ import tempfile
 import time
 from pathlib import Path
 
-TARGETS = {"euler inline": 25.0, "euler edges_file": 40.0, "colour inline": 15.0}
+TARGETS = {"euler inline": 50.0, "euler edges_file": 50.0, "colour inline": 30.0}
+CERT_COST_TARGET = 1.3  # the certified colour walk against the answer alone
+CHECK_TARGET_S = 1.0  # check-certificate of its certificate, after start-up
 COLOURS = ("red", "blue", "green")
 
 # Runs argv[1:] as one child and prints its wall time and peak RSS (MiB).
@@ -44,6 +55,16 @@ t0 = time.perf_counter()
 with open("/dev/null", "wb") as sink:
     subprocess.run(sys.argv[1:], stdout=sink, check=True)
 print(time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)
+"""
+
+# The same trailkit command with no claim made (the answer alone).
+NO_CLAIMS = """
+import sys
+import trailkit.solvers.pipeline.solving as solving
+solving.answer_claims = lambda *args, **kwargs: ()
+from trailkit.solvers.frontends.cli import main
+sys.argv = ["trailkit", *sys.argv[1:]]
+sys.exit(main())
 """
 
 NX_EULER = """
@@ -131,19 +152,49 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def measure(command: list[str], repeat: int, warm: bool = True) -> tuple[float, float]:
-    """Median wall time (s) and largest peak RSS (MiB) of ``command`` in fresh processes,
-    after one run not measured when ``warm`` (bytecode and compiled kernels cached)."""
-    times, peaks = [], []
-    env = child_env()
-    if warm:
-        subprocess.run(command, check=True, capture_output=True, env=env)
-    for _ in range(repeat):
-        out = subprocess.run([sys.executable, "-c", WRAPPER, *command], check=True,
-                             capture_output=True, text=True, env=env).stdout.split()
-        times.append(float(out[0]))
-        peaks.append(float(out[1]))
-    return statistics.median(times), max(peaks)
+def run_once(command: list[str]) -> tuple[float, float]:
+    """Wall time (s) and peak RSS (MiB) of ``command`` in a fresh process."""
+    out = subprocess.run([sys.executable, "-c", WRAPPER, *command], check=True,
+                         capture_output=True, text=True, env=child_env()).stdout.split()
+    return float(out[0]), float(out[1])
+
+
+def interleaved(commands: dict[str, tuple[list[str], int, bool]], rounds: int
+                ) -> dict[str, tuple[float, float]]:
+    """Median wall time and largest peak RSS of each named ``(command, runs, warm)``, run
+    round by round in turns (a command with fewer runs only in the first rounds); a warm
+    command runs once unmeasured first (bytecode and compiled kernels cached)."""
+    for command, _, warm in commands.values():
+        if warm:
+            subprocess.run(command, check=True, capture_output=True, env=child_env())
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    peaks: dict[str, list[float]] = {name: [] for name in commands}
+    for r in range(rounds):
+        for name, (command, runs, _) in commands.items():
+            if r < runs:
+                t, mb = run_once(command)
+                times[name].append(t)
+                peaks[name].append(mb)
+    return {name: (statistics.median(times[name]), max(peaks[name])) for name in commands}
+
+
+def certificate_check(folder: Path, repeat: int) -> str:
+    """``prove --claim shortest --out`` of the colour walk, and its check timed after
+    start-up: the line of the second table's last columns."""
+    trailkit = str(Path(sys.executable).with_name("trailkit"))
+    spec, cert = str(folder / "colour.yaml"), folder / "colour-cert.json"
+    made = subprocess.run([trailkit, "prove", spec, "--claim", "shortest", "--out",
+                           str(cert)], capture_output=True, text=True, env=child_env())
+    if made.returncode or not cert.exists():
+        return f"no certificate (exit {made.returncode}): {made.stdout.strip()[:160]}"
+    size = sum(f.stat().st_size for f in folder.glob("colour-cert*"))
+    timed = interleaved({"check": ([trailkit, "check-certificate", spec, str(cert)], repeat,
+                                   True),
+                         "start-up": ([trailkit, "--version"], repeat, True)}, repeat)
+    after = timed["check"][0] - timed["start-up"][0]
+    return (f"check-certificate {timed['check'][0]:.2f} s ({after:.2f} s after start-up, "
+            f"target < {CHECK_TARGET_S:.0f} s), {timed['check'][1]:.0f} MB; certificate "
+            f"{size / 1e6:.2f} MB on disk")
 
 
 def main() -> None:
@@ -160,11 +211,26 @@ def main() -> None:
         jobs = write_instances(Path(tmp), args.size)
         print(f"# {args.size:,} edges per instance, generated in "
               f"{time.perf_counter() - started:.1f} s", flush=True)
+        rounds = max(args.repeat, args.nx_repeat)
+        alone = None
         for label, ours, peer in jobs:
-            t_ours, mb_ours = measure(ours, args.repeat)
-            t_peer, mb_peer = measure(peer, args.nx_repeat, warm=False)
+            commands = {"ours": (ours, args.repeat, True),
+                        "peer": (peer, args.nx_repeat, False)}
+            if label.startswith("colour"):
+                commands["alone"] = ([sys.executable, "-c", NO_CLAIMS, *ours[1:]],
+                                     args.repeat, True)
+            got = interleaved(commands, rounds)
+            (t_ours, mb_ours), (t_peer, mb_peer) = got["ours"], got["peer"]
             print(f"{label:<17} {t_ours:>10.2f} {mb_ours:>6.0f} {t_peer:>10.2f} {mb_peer:>6.0f} "
                   f"{t_peer / t_ours:>6.1f}x {TARGETS[label]:>6.0f}x", flush=True)
+            if "alone" in got:
+                alone = (got["alone"], t_ours)
+        if alone is not None:
+            (t_alone, mb_alone), t_cert = alone
+            print(f"# colour walk, answer alone (no claim): {t_alone:.2f} s, "
+                  f"{mb_alone:.0f} MB; certified / alone {t_cert / t_alone:.2f}x "
+                  f"(target <= {CERT_COST_TARGET}x)", flush=True)
+            print(f"# {certificate_check(Path(tmp), args.repeat)}", flush=True)
 
 
 if __name__ == "__main__":
