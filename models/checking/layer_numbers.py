@@ -89,8 +89,10 @@ def decode_layer_numbers(packed: Mapping[str, Any], states: int) -> np.ndarray |
         raw = unpacker.decompress(squeezed, states * width + 1)
     except (binascii.Error, zlib.error, KeyError) as exc:
         return f"the layer numbers cannot be read: {exc}"
+    if len(raw) > states * width or not unpacker.eof and len(raw) == states * width:
+        return f"the layer numbers hold more than {states:,} states"
     if len(raw) != states * width or not unpacker.eof:
-        return f"the layer numbers hold {len(raw) // width:,} or more states, not {states:,}"
+        return f"the layer numbers hold {len(raw) // width:,} states, not {states:,}"
     return np.frombuffer(raw, dtype=f"<{np.dtype(dtype).char}").astype(np.int64)
 
 
