@@ -89,7 +89,7 @@ def decode_layer_numbers(packed: Mapping[str, Any], states: int) -> np.ndarray |
         raw = unpacker.decompress(squeezed, states * width + 1)
     except (binascii.Error, zlib.error, KeyError) as exc:
         return f"the layer numbers cannot be read: {exc}"
-    if len(raw) > states * width or not unpacker.eof and len(raw) == states * width:
+    if len(raw) > states * width or (not unpacker.eof and len(raw) == states * width):
         return f"the layer numbers hold more than {states:,} states"
     if len(raw) != states * width or not unpacker.eof:
         return f"the layer numbers hold {len(raw) // width:,} states, not {states:,}"
