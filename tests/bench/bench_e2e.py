@@ -203,34 +203,50 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--nx-repeat", type=int, default=1,
                         help="runs of the (slow) NetworkX script per instance")
+    parser.add_argument("--baseline", metavar="TRAILKIT",
+                        help="another trailkit executable (an older version's), run in the "
+                             "same rounds: its rows are marked 'before'")
     args = parser.parse_args()
-    print(f"{'instance':<17} {'trailkit s':>10} {'MB':>6} {'networkx s':>10} {'MB':>6} "
+    print(f"{'instance':<28} {'trailkit s':>10} {'MB':>6} {'networkx s':>10} {'MB':>6} "
           f"{'ratio':>7} {'target':>7}")
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
         jobs = write_instances(Path(tmp), args.size)
         print(f"# {args.size:,} edges per instance, generated in "
               f"{time.perf_counter() - started:.1f} s", flush=True)
-        rounds = max(args.repeat, args.nx_repeat)
-        alone = None
         for label, ours, peer in jobs:
-            commands = {"ours": (ours, args.repeat, True),
-                        "peer": (peer, args.nx_repeat, False)}
-            if label.startswith("colour"):
-                commands["alone"] = ([sys.executable, "-c", NO_CLAIMS, *ours[1:]],
-                                     args.repeat, True)
-            got = interleaved(commands, rounds)
-            (t_ours, mb_ours), (t_peer, mb_peer) = got["ours"], got["peer"]
-            print(f"{label:<17} {t_ours:>10.2f} {mb_ours:>6.0f} {t_peer:>10.2f} {mb_peer:>6.0f} "
-                  f"{t_peer / t_ours:>6.1f}x {TARGETS[label]:>6.0f}x", flush=True)
-            if "alone" in got:
-                alone = (got["alone"], t_ours)
-        if alone is not None:
-            (t_alone, mb_alone), t_cert = alone
-            print(f"# colour walk, answer alone (no claim): {t_alone:.2f} s, "
-                  f"{mb_alone:.0f} MB; certified / alone {t_cert / t_alone:.2f}x "
-                  f"(target <= {CERT_COST_TARGET}x)", flush=True)
-            print(f"# {certificate_check(Path(tmp), args.repeat)}", flush=True)
+            got = interleaved(_commands(label, ours, peer, args), max(args.repeat,
+                                                                      args.nx_repeat))
+            t_peer, mb_peer = got["peer"]
+            for name, shown in (("before", f"{label} (before)"), ("ours", label),
+                                ("alone-before", f"{label} alone (before)"),
+                                ("alone", f"{label} alone")):
+                if name in got:
+                    t, mb = got[name]
+                    print(f"{shown:<28} {t:>10.2f} {mb:>6.0f} {t_peer:>10.2f} {mb_peer:>6.0f} "
+                          f"{t_peer / t:>6.1f}x {TARGETS[label]:>6.0f}x", flush=True)
+            for certified, alone in (("before", "alone-before"), ("ours", "alone")):
+                if alone in got:
+                    print(f"# {label}{' (before)' if certified == 'before' else ''}: "
+                          f"certified / answer alone {got[certified][0] / got[alone][0]:.2f}x "
+                          f"(target <= {CERT_COST_TARGET}x)", flush=True)
+        print(f"# {certificate_check(Path(tmp), args.repeat)}", flush=True)
+
+
+def _commands(label: str, ours: list[str], peer: list[str], args: argparse.Namespace
+              ) -> dict[str, tuple[list[str], int, bool]]:
+    """The commands of one instance, by name: ``ours``, ``peer``, for the colour walk
+    ``alone`` (no claim made), and with ``--baseline`` the same as ``before``."""
+    commands = {"ours": (ours, args.repeat, True), "peer": (peer, args.nx_repeat, False)}
+    if args.baseline:
+        commands["before"] = ([args.baseline, *ours[1:]], args.repeat, True)
+    if label.startswith("colour"):
+        commands["alone"] = ([sys.executable, "-c", NO_CLAIMS, *ours[1:]], args.repeat, True)
+        if args.baseline:
+            python = str(Path(args.baseline).with_name("python"))
+            commands["alone-before"] = ([python, "-c", NO_CLAIMS, *ours[1:]], args.repeat,
+                                        True)
+    return commands
 
 
 if __name__ == "__main__":
