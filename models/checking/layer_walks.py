@@ -112,12 +112,12 @@ def _sums(owner: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
 def count_verdict(puzzle: Puzzle, moves: Steps, layers: list[np.ndarray],
                   data: Mapping[str, Any], length: int,
                   taken: Sequence[tuple[np.ndarray, np.ndarray]] = (), *,
-                  states: int | None = None) -> Verdict:
+                  states: int | None = None, first: bool = False) -> Verdict:
     """The ``count`` claim of a certificate whose ``layers`` (``length + 1`` of them) the
     caller checked closed, none before ``length`` letting the walk stop: the walks counted
     through them are as many as ``data["solutions"]`` says, at least one, and per start
     as ``data["per_start"]`` says when it is given. ``states``: how many the layers hold,
-    when not all of them count (the compact form's last layer)."""
+    when not all of them count; ``first``: the compact form (its words)."""
     stated = data.get("solutions")
     if isinstance(stated, bool) or not isinstance(stated, int):
         return Verdict([f"the number of solutions must be a whole number, not {stated!r}"])
@@ -145,4 +145,5 @@ def count_verdict(puzzle: Puzzle, moves: Steps, layers: list[np.ndarray],
     if states is None:
         states = sum(len(layer) for layer in layers)
     return Verdict([], check_words.count(length, states, total,
-                                         len(names) if per_start is not None else 0))
+                                         len(names) if per_start is not None else 0,
+                                         first=first))

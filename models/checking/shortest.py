@@ -218,7 +218,7 @@ def _compact_verdict(puzzle: Puzzle, moves: LayerMoves, data: Mapping[str, Any],
         return Verdict([f"{what}: {where}, layer {int(numbers[state])}"])
     below = int((numbers < length).sum())
     if claim == "shortest":
-        return Verdict([], check_words.shortest(length, below))
+        return Verdict([], check_words.shortest(length, below, first=True))
     layers = layers_of(numbers, length)
     if not length:  # every state is numbered 0; the walks of 0 steps are the starts
         layers = [starts * k]
@@ -226,12 +226,12 @@ def _compact_verdict(puzzle: Puzzle, moves: LayerMoves, data: Mapping[str, Any],
     total = below + len(stops)
     layers[-1] = stops
     if claim == "count":
-        return count_verdict(puzzle, moves, layers, data, length, states=total)
+        return count_verdict(puzzle, moves, layers, data, length, states=total, first=True)
     walks = sum(walks_by_start(puzzle, moves, layers).values())
     if walks != 1:
         return Verdict([f"{'more than one walk' if walks > 1 else 'no walk'} of {length} "
                         "steps solves the puzzle, counted through the layers"])
-    return Verdict([], check_words.unique(length, total))
+    return Verdict([], check_words.unique(length, total, first=True))
 
 
 def _walk_problems(puzzle: Puzzle, data: Mapping[str, Any], length: int) -> list[str]:
