@@ -25,9 +25,10 @@ from trailkit.models.checking.layer_numbers import decode_layer_numbers, encode_
 from trailkit.models.checking.shortest import layers_verdict
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.spec import load_spec
+from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.frontends.cli import main
 from trailkit.solvers.pipeline import layered
-from trailkit.solvers.pipeline.claims import shortest_claim, unique_claim
+from trailkit.solvers.pipeline.claims import best_shortest_claim, shortest_claim, unique_claim
 from trailkit.solvers.pipeline.layered_count import reusable_count_claim
 from trailkit.solvers.pipeline.solving import solve
 
@@ -189,3 +190,16 @@ def test_another_backends_walk_gets_the_layers_of_direct_s_search() -> None:
     assert "layers" not in answer.stats
     (claim,) = answer.claims
     assert claim.checked and claim.value == 25 and "layer_numbers" in claim.certificate.data
+
+
+def test_the_answer_states_the_layers_estimate_beside_the_refutations() -> None:
+    """Layers too big and the refutation's formula over the memory limit: the claim says
+    both estimates, each known before any work (not only the formula's, as it did)."""
+    puzzle = load_spec(str(TYRE))
+    walk = solve(puzzle, "direct", crosscheck=None).walk
+    claim = best_shortest_claim(puzzle, walk, rests_on="direct", state_limit=100,
+                                limits=Limits(memory_mb=1))
+    assert not claim.checked and claim.why.startswith(
+        "not certified (the layers would number 152 states, about 1 MB to make and check; "
+        "limit 100 states; the walk formula would need about ")
+    assert claim.why.endswith("; rests on direct's search")

@@ -30,6 +30,7 @@ certified", with the states and the memory the check would take.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -117,8 +118,23 @@ def best_shortest_claim(puzzle: Puzzle, walk: Walk, *, rests_on: str,
     if shortest is None or not shortest.checked:
         from trailkit.solvers.pipeline.optimal_refutations import refuted_shortest_claim
 
-        shortest = refuted_shortest_claim(puzzle, walk, limits, rests_on=f"{rests_on}'s search")
+        refuted = refuted_shortest_claim(puzzle, walk, limits, rests_on=f"{rests_on}'s search")
+        if refuted.checked or shortest is None:
+            return refuted
+        return replace(refuted, why=_both(shortest.why, refuted.why))
     return shortest
+
+
+def _both(first: str, second: str) -> str:
+    """Two reasons a claim is not certified (``not certified (WHY); rests on X``), the
+    layers' and the refutation's, said in one: neither estimate is lost."""
+    opening, rests = "not certified (", "); rests on "
+    if not (first.startswith(opening) and second.startswith(opening) and rests in first
+            and rests in second):
+        return second
+    layers = first.removeprefix(opening).rpartition(rests)[0]
+    refutation, _, on = second.removeprefix(opening).rpartition(rests)
+    return f"{opening}{layers}; {refutation}{rests}{on}"
 
 
 def _uniqueness(puzzle: Puzzle, answer: Answer, walk: Walk, claims: list[Claim],
