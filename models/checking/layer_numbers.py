@@ -70,7 +70,8 @@ def encode_layer_numbers(numbers: np.ndarray) -> dict[str, Any]:
 
 
 def decode_layer_numbers(packed: Mapping[str, Any], states: int) -> np.ndarray | str:
-    """The ``states`` layer numbers ``packed`` holds, as an ``int64`` array; or why it is
+    """The ``states`` layer numbers ``packed`` holds, as signed integers (32 bits, or 64
+    for ``uint32``, so a 10,000,000-state check stays small); or why it is
     not such an array (another encoding or type, damaged data, another number of
     states). Decompresses at most the bytes the states need, so no small file expands
     into a huge one."""
@@ -93,7 +94,8 @@ def decode_layer_numbers(packed: Mapping[str, Any], states: int) -> np.ndarray |
         return f"the layer numbers hold more than {states:,} states"
     if len(raw) != states * width or not unpacker.eof:
         return f"the layer numbers hold {len(raw) // width:,} states, not {states:,}"
-    return np.frombuffer(raw, dtype=f"<{np.dtype(dtype).char}").astype(np.int64)
+    wide = np.int64 if dtype == "uint32" else np.int32  # every number fits, half the memory
+    return np.frombuffer(raw, dtype=f"<{np.dtype(dtype).char}").astype(wide)
 
 
 def closure_problems(numbers: np.ndarray, arcs: Sequence[tuple[np.ndarray, np.ndarray,
@@ -120,11 +122,11 @@ def closure_problems(numbers: np.ndarray, arcs: Sequence[tuple[np.ndarray, np.nd
         return [(f"a start state is in layer {int(numbers[late[0]])}, not 0", int(late[0]), -1)]
     # the lowest layer among the phases at each node that may take each colour next
     wide = length + 2
-    lowest = np.full((table.shape[0], allowed.shape[1]), wide, dtype=np.int64)
+    lowest = np.full((table.shape[0], allowed.shape[1]), wide, dtype=numbers.dtype)
     for p in range(phases):
         for c in np.flatnonzero(allowed[p]).tolist():
             np.minimum(lowest[:, c], table[:, p], out=lowest[:, c])
-    best = np.full(len(numbers), wide, dtype=np.int64)
+    best = np.full(len(numbers), wide, dtype=numbers.dtype)
     flat, colours = lowest.ravel(), allowed.shape[1]
     for tail, head, colour in arcs:
         source = flat[tail * colours + colour]
