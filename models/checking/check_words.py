@@ -186,33 +186,46 @@ def refutation(formula: CertifiedFormula, digest: str, checked: str, *, lrat: bo
             f"{formula.claim}")
 
 
-def shortest(length: int, states: int) -> str:
+def _layers(count: int, last: int, states: int, first: bool) -> tuple[str, str]:
+    """What the layers are and how they hold every step: listed layers hold every step
+    from the one before; breadth-first numbers (``first``) let no step go more than one
+    layer on."""
+    reach = "first reach" if first else "reach"
+    return (f"the {plural(count, 'layer')} of the states 0 to {last} steps {reach} "
+            f"({plural(states, 'state')} in all)",
+            "no step goes more than one layer on" if first else
+            "each holds every step from the one before")
+
+
+def shortest(length: int, states: int, *, first: bool = False) -> str:
     """Layers 0 .. ``length``-1 (``states`` in all) hold every state so few steps reach,
-    none where the walk may stop, and the walk of ``length`` steps is verified."""
+    none where the walk may stop, and the walk of ``length`` steps is verified
+    (``first``: the compact form, each state in the layer that first reaches it)."""
     if length == 0:
         return "the walk of 0 steps is verified, and no walk is shorter"
-    return (f"the {plural(length, 'layer')} of the states 0 to {length - 1} steps reach "
-            f"({plural(states, 'state')} in all) hold every start state, each holds every "
-            "step from the one before, and none holds a state where the walk may stop; "
-            f"so no walk is shorter than the verified one of {plural(length, 'step')}")
+    layers, steps = _layers(length, length - 1, states, first)
+    return (f"{layers} hold every start state, {steps}, and none holds a state where the "
+            "walk may stop; so no walk is shorter than the verified one of "
+            f"{plural(length, 'step')}")
 
 
-def unique(length: int, states: int) -> str:
+def unique(length: int, states: int, *, first: bool = False) -> str:
     """The walks of ``length`` steps counted through ``length + 1`` checked layers: one."""
-    return (f"the {plural(length + 1, 'layer')} of the states 0 to {length} steps reach "
-            f"({plural(states, 'state')} in all) hold every step from the one before, none "
-            f"before layer {length} lets the walk stop, and counted through them exactly one "
-            f"walk of {plural(length, 'step')} solves the puzzle: the verified one")
+    layers, _ = _layers(length + 1, length, states, first)
+    steps = "let no step go more than one layer on" if first else \
+        "hold every step from the one before"
+    return (f"{layers} {steps}, none before layer {length} lets the walk stop, and counted "
+            f"through them exactly one walk of {plural(length, 'step')} solves the puzzle: "
+            "the verified one")
 
 
-def count(length: int, states: int, walks: int, starts: int) -> str:
+def count(length: int, states: int, walks: int, starts: int, *, first: bool = False) -> str:
     """The walks of ``length`` steps counted through ``length + 1`` checked layers: as
     many as claimed (and, for ``starts`` start nodes, as many from each)."""
     each = f", and from each of the {starts:,} start nodes as many as claimed" \
         if starts > 1 else ""
-    return (f"the {plural(length + 1, 'layer')} of the states 0 to {length} steps reach "
-            f"({plural(states, 'state')} in all) hold every start state, each holds every "
-            f"step from the one before, none before layer {length} lets the walk stop, so "
-            f"no walk is shorter than {plural(length, 'step')}; counted through them, "
-            f"{plural(walks, 'walk')} of {plural(length, 'step')} "
+    layers, steps = _layers(length + 1, length, states, first)
+    return (f"{layers} hold every start state, {steps}, none before layer {length} lets "
+            f"the walk stop, so no walk is shorter than {plural(length, 'step')}; counted "
+            f"through them, {plural(walks, 'walk')} of {plural(length, 'step')} "
             f"solve{'s' if walks == 1 else ''} the puzzle{each}")

@@ -73,7 +73,7 @@ def walks_by_start(puzzle: Puzzle, moves: Steps, layers: list[np.ndarray],
     ways: np.ndarray = may_end[layers[-1] // k].astype(np.int64)
     for i in range(len(layers) - 2, -1, -1):
         owner, reached = taken[i] if i < len(taken) else moves.steps(layers[i])
-        gained = ways[np.searchsorted(layers[i + 1], reached)]
+        gained = _in_layer(ways, layers[i + 1], reached)
         ways = _sums(owner, gained, len(layers[i]))
     first = layers[0]
     out = {}
@@ -81,6 +81,20 @@ def walks_by_start(puzzle: Puzzle, moves: Steps, layers: list[np.ndarray],
         at = int(np.searchsorted(first, node * k))
         out[node] = int(ways[at]) if at < len(first) and first[at] == node * k else 0
     return out
+
+
+def _in_layer(ways: np.ndarray, layer: np.ndarray, reached: np.ndarray) -> np.ndarray:
+    """The walks from each of the states ``reached``: its ``ways`` where ``layer`` (sorted)
+    holds it, 0 where it does not (a step back to an earlier layer, in the compact form:
+    no shortest walk takes it)."""
+    at = np.minimum(np.searchsorted(layer, reached), max(len(layer) - 1, 0))
+    if not len(layer):
+        return np.zeros(len(reached), dtype=ways.dtype)
+    inside = layer[at] == reached
+    gained = ways[at]
+    if not inside.all():
+        gained = np.where(inside, gained, 0).astype(ways.dtype)
+    return np.asarray(gained)
 
 
 def _sums(owner: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
@@ -97,11 +111,13 @@ def _sums(owner: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
 
 def count_verdict(puzzle: Puzzle, moves: Steps, layers: list[np.ndarray],
                   data: Mapping[str, Any], length: int,
-                  taken: Sequence[tuple[np.ndarray, np.ndarray]] = ()) -> Verdict:
+                  taken: Sequence[tuple[np.ndarray, np.ndarray]] = (), *,
+                  states: int | None = None, first: bool = False) -> Verdict:
     """The ``count`` claim of a certificate whose ``layers`` (``length + 1`` of them) the
     caller checked closed, none before ``length`` letting the walk stop: the walks counted
     through them are as many as ``data["solutions"]`` says, at least one, and per start
-    as ``data["per_start"]`` says when it is given."""
+    as ``data["per_start"]`` says when it is given. ``states``: how many the layers hold,
+    when not all of them count; ``first``: the compact form (its words)."""
     stated = data.get("solutions")
     if isinstance(stated, bool) or not isinstance(stated, int):
         return Verdict([f"the number of solutions must be a whole number, not {stated!r}"])
@@ -126,6 +142,8 @@ def count_verdict(puzzle: Puzzle, moves: Steps, layers: list[np.ndarray],
             if per_start[name] != walks:
                 return Verdict([f"the certificate claims {per_start[name]!r} walks from "
                                 f"{name}, but the layers count {walks:,}"])
-    states = sum(len(layer) for layer in layers)
+    if states is None:
+        states = sum(len(layer) for layer in layers)
     return Verdict([], check_words.count(length, states, total,
-                                         len(names) if per_start is not None else 0))
+                                         len(names) if per_start is not None else 0,
+                                         first=first))

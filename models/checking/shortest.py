@@ -58,6 +58,11 @@ import numpy as np
 from trailkit.models.answer import Walk
 from trailkit.models.checking import check_words
 from trailkit.models.checking.check_words import Verdict
+from trailkit.models.checking.layer_numbers import (
+    closure_problems,
+    decode_layer_numbers,
+    layers_of,
+)
 from trailkit.models.checking.layer_walks import count_verdict, walks_by_start
 from trailkit.models.checking.verify import verify
 from trailkit.models.puzzle import EdgeUse, Puzzle
@@ -77,66 +82,83 @@ class LayerMoves:
     State ``node * K + phase``: phase 0 before the first step, ``1 + c`` after a step of
     colour ``c`` (one colour, ``"*"``, without a rule). ``allowed[phase, c]``: may a step
     of colour ``c`` follow that phase. Arcs (one per edge and direction it may be walked;
-    a two-way self-loop once) are sorted by the node they leave.
+    a two-way self-loop once): ``arcs`` as (node left, node reached, colour) arrays, the
+    edges walked forwards, then backwards (views of the puzzle's own arrays where they
+    can be, for the compact form's one pass); sorted by the node they leave only when
+    :meth:`steps` first needs them.
     """
 
     def __init__(self, puzzle: Puzzle) -> None:
         rule = puzzle.colours
         colours = 1 if rule is None else len(rule.names)
         self.phases = colours + 1
+        self.num_nodes = puzzle.num_nodes
         m = puzzle.num_edges
-        tail = np.asarray(puzzle.tail, dtype=np.int64).reshape(m)
-        head = np.asarray(puzzle.head, dtype=np.int64).reshape(m)
+        tail, head = puzzle.int_array("tail"), puzzle.int_array("head")
         if rule is None:
             colour = np.zeros(m, dtype=np.int64)
         elif puzzle.colour is None:
             colour = np.full(m, -1, dtype=np.int64)
         else:
-            colour = np.asarray(puzzle.colour, dtype=np.int64).reshape(m)
+            colour = puzzle.int_array("colour")
         one_way = (np.zeros(m, dtype=bool) if puzzle.directed is None
                    else np.asarray(puzzle.directed, dtype=bool).reshape(m))
         usable = colour >= 0  # under a rule an uncoloured edge is never walked
         back = usable & ~one_way & (tail != head)
-        src = np.concatenate([tail[usable], head[back]])
-        self.dst = np.concatenate([head[usable], tail[back]])
-        self.colour = np.concatenate([colour[usable], colour[back]])
-        order = np.argsort(src, kind="stable")
-        self.dst, self.colour = self.dst[order], self.colour[order]
-        self.offsets = np.zeros(puzzle.num_nodes + 1, dtype=np.int64)
-        np.cumsum(np.bincount(src, minlength=puzzle.num_nodes), out=self.offsets[1:])
+        forward = (tail, head, colour) if usable.all() else \
+            (tail[usable], head[usable], colour[usable])
+        self.arcs = [forward, (head[back], tail[back], colour[back])]
         self.allowed = np.zeros((self.phases, colours), dtype=bool)
         for c in range(colours):
             self.allowed[0, c] = rule is None or puzzle.first is None or c in puzzle.first
             for before in range(colours):
                 self.allowed[1 + before, c] = rule is None or c in rule.successors[before]
+        self._sorted: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def by_source(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(offsets, dst, colour)``: the arcs sorted by the node they leave, those of
+        node ``v`` at ``offsets[v]:offsets[v + 1]``."""
+        if self._sorted is None:
+            src = np.concatenate([group[0] for group in self.arcs])
+            order = np.argsort(src, kind="stable")
+            dst = np.concatenate([group[1] for group in self.arcs])[order]
+            colour = np.concatenate([group[2] for group in self.arcs])[order]
+            offsets = np.zeros(self.num_nodes + 1, dtype=np.int64)
+            np.cumsum(np.bincount(src, minlength=self.num_nodes), out=offsets[1:])
+            self._sorted = (offsets, dst, colour)
+        return self._sorted
 
     def steps(self, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Every allowed step out of ``states``: (index of the state it leaves, the state
         it reaches), one pair per arc (so parallel edges give one pair each)."""
+        offsets, dst, colours = self.by_source()
         nodes, phase = states // self.phases, states % self.phases
-        first, lens = self.offsets[nodes], self.offsets[nodes + 1] - self.offsets[nodes]
+        first, lens = offsets[nodes], offsets[nodes + 1] - offsets[nodes]
         owner = np.repeat(np.arange(len(states)), lens)
         starts = np.repeat(np.cumsum(lens) - lens, lens)
         arcs = np.repeat(first, lens) + np.arange(int(lens.sum())) - starts
-        colour = self.colour[arcs]
+        colour = colours[arcs]
         keep = self.allowed[phase[owner], colour]
-        return owner[keep], self.dst[arcs[keep]] * self.phases + 1 + colour[keep]
+        return owner[keep], dst[arcs[keep]] * self.phases + 1 + colour[keep]
 
 
-def layers_verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
+def layers_verdict(puzzle: Puzzle, data: Mapping[str, Any], *, exact: bool = True
+                   ) -> Verdict:
     """Check a ``layers`` certificate (see the module docstring) against ``puzzle``: why it
-    is rejected, or what holds, in the checker's own words. Layers of (node, colour-phase)
-    states know nothing of node rules, so a puzzle with any is refused."""
+    is rejected, or what holds, in the checker's own words. Without ``exact`` compact
+    layers may be lower than the puzzle's breadth-first ones (layers made for the puzzle
+    with more edges: ``inspect``). Layers of (node, colour-phase) states know nothing of
+    node rules, so a puzzle with any is refused."""
     if puzzle.has_node_rules:
         return Verdict(["a layers certificate speaks of walks without node rules (visit, "
                         "via, avoid, at); this puzzle's claims are proven by refutation"])
     try:
-        return _verdict(puzzle, data)
+        return _verdict(puzzle, data, exact)
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         return Verdict([f"malformed layers certificate: {exc!r}"])
 
 
-def _verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
+def _verdict(puzzle: Puzzle, data: Mapping[str, Any], exact: bool = True) -> Verdict:
     claim, length = data.get("claim"), data.get("length")
     if claim not in CLAIMS:
         return Verdict([f"a layers certificate claims one of {', '.join(CLAIMS)}, "
@@ -152,6 +174,8 @@ def _verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
     if problems:
         return Verdict(problems)
     moves = LayerMoves(puzzle)
+    if "layer_numbers" in data:
+        return _compact_verdict(puzzle, moves, data, claim, length, exact)
     wanted = length + (claim != "shortest")
     layers = _read_layers(puzzle, moves, data["layers"])
     if len(layers) != wanted:
@@ -173,18 +197,59 @@ def _verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
     return Verdict([], check_words.unique(length, total))
 
 
+def _compact_verdict(puzzle: Puzzle, moves: LayerMoves, data: Mapping[str, Any],
+                     claim: str, length: int, exact: bool) -> Verdict:
+    """The compact form (:mod:`trailkit.models.checking.layer_numbers`): one layer number
+    per state, checked over every step at once; ``unique`` and ``count`` then count the
+    walks through the layers."""
+    k = moves.phases
+    numbers = decode_layer_numbers(data["layer_numbers"], puzzle.num_nodes * k)
+    if isinstance(numbers, str):
+        return Verdict([numbers])
+    starts = np.unique(np.asarray(puzzle.start_nodes(), dtype=np.int64))
+    may_end = np.ones(puzzle.num_nodes, dtype=bool)
+    if puzzle.end is not None:
+        may_end[:] = False
+        may_end[sorted(puzzle.end)] = True
+    found = closure_problems(numbers, moves.arcs, moves.allowed, starts, may_end, length,
+                             exact=exact)
+    if found:
+        what, state, other = found[0]
+        where = _state(puzzle, moves, state)
+        if other >= 0:
+            return Verdict([f"{what}: from {where}, layer {int(numbers[state])}, to "
+                            f"{_state(puzzle, moves, other)}, layer {int(numbers[other])}"])
+        return Verdict([f"{what}: {where}, layer {int(numbers[state])}"])
+    below = int((numbers < length).sum())
+    if claim == "shortest":
+        return Verdict([], check_words.shortest(length, below, first=True))
+    layers = layers_of(numbers, length)
+    if not length:  # every state is numbered 0; the walks of 0 steps are the starts
+        layers = [starts * k]
+    stops = layers[-1][may_end[layers[-1] // k]]
+    total = below + len(stops)
+    layers[-1] = stops
+    if claim == "count":
+        return count_verdict(puzzle, moves, layers, data, length, states=total, first=True)
+    walks = sum(walks_by_start(puzzle, moves, layers).values())
+    if walks != 1:
+        return Verdict([f"{'more than one walk' if walks > 1 else 'no walk'} of {length} "
+                        "steps solves the puzzle, counted through the layers"])
+    return Verdict([], check_words.unique(length, total, first=True))
+
+
 def _walk_problems(puzzle: Puzzle, data: Mapping[str, Any], length: int) -> list[str]:
     """Why the certificate's walk is not a solution of ``length`` steps (empty: it is)."""
-    nodes = {name: i for i, name in enumerate(puzzle.nodes)}
-    edges = {str(puzzle.edge_id(e)): e for e in range(puzzle.num_edges)}
+    edges = _edges_named(puzzle, [str(e) for e in data["walk"]])
     start = str(data["start"])
-    if start not in nodes:
+    if start not in puzzle.nodes:
         return [f"the walk's start {start!r} is not a node of the puzzle"]
     missing = [str(e) for e in data["walk"] if str(e) not in edges]
     if missing:
         return [f"the walk's edge {missing[0]!r} is not in the puzzle"]
     try:
-        walk = Walk.from_edges(puzzle, nodes[start], [edges[str(e)] for e in data["walk"]])
+        walk = Walk.from_edges(puzzle, puzzle.node_index(start),
+                               [edges[str(e)] for e in data["walk"]])
     except ValueError:
         return ["the walk's edges do not follow one another"]
     broken = verify(puzzle, walk)
@@ -194,6 +259,17 @@ def _walk_problems(puzzle: Puzzle, data: Mapping[str, Any], length: int) -> list
     if len(walk) != length:
         return [f"the certificate claims {length} steps but its walk has {len(walk)}"]
     return []
+
+
+def _edges_named(puzzle: Puzzle, ids: list[str]) -> dict[str, int]:
+    """The edges of ``puzzle`` whose id (as text) is one of ``ids``: id -> index. Without
+    ids in the spec an edge's id is its position (``"12"``, never ``"012"``), found
+    without a pass over every edge."""
+    if puzzle.edge_ids is None:
+        return {i: int(i) for i in ids
+                if i.isascii() and i.isdigit() and str(int(i)) == i and int(i) < puzzle.num_edges}
+    wanted = set(ids)
+    return {str(name): e for e, name in enumerate(puzzle.edge_ids) if str(name) in wanted}
 
 
 def _read_layers(puzzle: Puzzle, moves: LayerMoves, raw: Sequence[Any]) -> list[np.ndarray]:

@@ -8,10 +8,12 @@ claim rests on: the certificate the checker accepted, or why there is none ("not
 certified: ..."). A certificate the checker rejects for a walk a backend called
 shortest is a bug, raised as :class:`VerificationFailure`.
 
-``layers`` certificates (open walks): the (node, colour-phase) states reachable in exactly
-0, 1, ... steps (:mod:`trailkit.solvers.pipeline.layered`). Their size is bounded
-(:data:`~trailkit.solvers.pipeline.layered.STATE_LIMIT` states over all layers): past it
-the claim is "not certified", with the count reached.
+``layers`` certificates (open walks): each (node, colour-phase) state's breadth-first
+layer, the search's own when direct found the walk
+(:mod:`trailkit.solvers.pipeline.layered`), stored compactly
+(:mod:`trailkit.models.checking.layer_numbers`). Their size is known before any work:
+past :data:`~trailkit.solvers.pipeline.layered.STATE_LIMIT` states the claim is "not
+certified", with the states and the memory the check would take.
 
 >>> from trailkit.models.spec import load_spec_text
 >>> from trailkit.solvers.pipeline.solving import solve
@@ -28,9 +30,13 @@ the claim is "not certified", with the count reached.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 import numpy as np
 
 from trailkit.models.answer import Answer, Certificate, Claim, Status, Walk
+from trailkit.models.checking.layer_numbers import encode_layer_numbers
 from trailkit.models.checking.shortest import layers_verdict
 from trailkit.models.checking.verify import verify
 from trailkit.models.errors import VerificationFailure
@@ -41,8 +47,8 @@ from trailkit.solvers.pipeline.claim_rules import NODE_RULES_UNCOVERED
 from trailkit.solvers.pipeline.formula_claims import unproven
 from trailkit.solvers.pipeline.layered import (
     STATE_LIMIT,
-    build_layers,
-    layer_names,
+    layer_numbers,
+    layered,
     layers_to_goal,
 )
 
@@ -82,7 +88,8 @@ def answer_claims(puzzle: Puzzle, answer: Answer, *, unique: bool = False,
         claims.append(longest_claim(puzzle, walk, limits, rests_on=search))
     elif answer.optimal and puzzle.use is not EdgeUse.EXACTLY_ONCE:  # else: one length
         claims.append(best_shortest_claim(puzzle, walk, rests_on=rests_on,
-                                          state_limit=state_limit, limits=limits, drup=drup))
+                                          state_limit=state_limit, limits=limits, drup=drup,
+                                          layers=answer.stats.get("layers")))
     if unique:
         from trailkit.solvers.pipeline.optimal_refutations import empty_unique_claim
         from trailkit.solvers.pipeline.refuted_claims import only_walk_claim
@@ -115,19 +122,35 @@ def _uncovered(puzzle: Puzzle, answer: Answer, unique: bool, search: str
 
 def best_shortest_claim(puzzle: Puzzle, walk: Walk, *, rests_on: str,
                         state_limit: int = STATE_LIMIT, limits: Limits = NO_LIMITS,
-                        drup: bool = False) -> Claim:
+                        drup: bool = False, layers: Any = None) -> Claim:
     """The claim that ``walk`` (verified, called shortest by ``rests_on``) is a shortest
-    walk: by ``layers`` where they decide it (always for the empty walk), else by a
-    refutation of ``walk-shorter-v1``; with ``drup`` a walk of some steps by refutation
-    only (outside checkers read only proofs). An exactly-once walk has one length, the
-    number of edges: ``prove --claim shortest`` certifies it the same way."""
+    walk: by ``layers`` where they decide it (always for the empty walk; ``layers``: the
+    search's own, when it gave them), else by a refutation of ``walk-shorter-v1``; with
+    ``drup`` a walk of some steps by refutation only (outside checkers read only
+    proofs). An exactly-once walk has one length, the number of edges: ``prove --claim
+    shortest`` certifies it the same way."""
     shortest = None if drup and len(walk) else shortest_claim(
-        puzzle, walk, rests_on=rests_on, state_limit=state_limit)
+        puzzle, walk, rests_on=rests_on, state_limit=state_limit, layers=layers)
     if shortest is None or not shortest.checked:
         from trailkit.solvers.pipeline.optimal_refutations import refuted_shortest_claim
 
-        shortest = refuted_shortest_claim(puzzle, walk, limits, rests_on=f"{rests_on}'s search")
+        refuted = refuted_shortest_claim(puzzle, walk, limits, rests_on=f"{rests_on}'s search")
+        if refuted.checked or shortest is None:
+            return refuted
+        return replace(refuted, why=_both(shortest.why, refuted.why))
     return shortest
+
+
+def _both(first: str, second: str) -> str:
+    """Two reasons a claim is not certified (``not certified (WHY); rests on X``), the
+    layers' and the refutation's, said in one: neither estimate is lost."""
+    opening, rests = "not certified (", "); rests on "
+    if not (first.startswith(opening) and second.startswith(opening) and rests in first
+            and rests in second):
+        return second
+    layers = first.removeprefix(opening).rpartition(rests)[0]
+    refutation, _, on = second.removeprefix(opening).rpartition(rests)
+    return f"{opening}{layers}; {refutation}{rests}{on}"
 
 
 def _uniqueness(puzzle: Puzzle, answer: Answer, walk: Walk, claims: list[Claim],
@@ -142,7 +165,8 @@ def _uniqueness(puzzle: Puzzle, answer: Answer, walk: Walk, claims: list[Claim],
         why = f"{rests_on} does not say its walk is the {puzzle.objective.value}"
         return Claim("unique", False, why=_unproven(why, rests_on))
     if layered and not drup:
-        found = unique_claim(puzzle, walk, rests_on=rests_on, state_limit=state_limit)
+        found = unique_claim(puzzle, walk, rests_on=rests_on, state_limit=state_limit,
+                             layers=answer.stats.get("layers"))
         if found.checked:
             return found
     if puzzle.objective is not Objective.ANY:
@@ -205,14 +229,16 @@ def minimal_core_claim(minimal: bool, certificate: Certificate | None,
 
 
 def shortest_claim(puzzle: Puzzle, walk: Walk, *, rests_on: str = "direct",
-                   state_limit: int = STATE_LIMIT) -> Claim:
+                   state_limit: int = STATE_LIMIT, layers: Any = None) -> Claim:
     """The claim that no walk solving ``puzzle`` is shorter than ``walk`` (verified, and
     said to be shortest by ``rests_on``): a ``layers`` certificate the independent checker
-    accepted, or, unchecked, why there is none and that it rests on ``rests_on``."""
-    built = build_layers(puzzle, len(walk), len(walk), state_limit)
-    if isinstance(built, str):
-        return Claim("shortest", False, value=len(walk), why=_unproven(built, rests_on))
-    certificate = _certificate(puzzle, "shortest", walk, built.layers)
+    accepted, or, unchecked, why there is none and that it rests on ``rests_on``.
+    ``layers``: the layer numbers of the search that found the walk, when it gave them
+    (else direct's search makes them)."""
+    numbers = layer_numbers(puzzle, len(walk), state_limit, layers)
+    if isinstance(numbers, str):
+        return Claim("shortest", False, value=len(walk), why=_unproven(numbers, rests_on))
+    certificate = _certificate(puzzle, "shortest", walk, numbers)
     return _checked(puzzle, "shortest", certificate, len(walk), rests_on)
 
 
@@ -235,12 +261,12 @@ def found_shortest_claim(puzzle: Puzzle, *, rests_on: str = "direct's search",
         return Claim("shortest", False, why=unproven(
             "the layers reach the goal, but no walk through them keeps the rules",
             rests_on))
-    certificate = _certificate(puzzle, "shortest", walk, built.layers[:len(walk)])
+    certificate = _certificate(puzzle, "shortest", walk, built.numbers)
     return _checked(puzzle, "shortest", certificate, len(walk), rests_on)
 
 
 def unique_claim(puzzle: Puzzle, walk: Walk, *, rests_on: str = "direct",
-                 state_limit: int = STATE_LIMIT) -> Claim:
+                 state_limit: int = STATE_LIMIT, layers: Any = None) -> Claim:
     """Whether ``walk`` (verified, and shortest) is the only shortest walk of ``puzzle``.
 
     ``value`` True: a ``layers`` certificate through step ``len(walk)``, whose walks the
@@ -248,11 +274,12 @@ def unique_claim(puzzle: Puzzle, walk: Walk, *, rests_on: str = "direct",
     length, verified. ``checked`` False (``value`` None): why it could not be decided.
     """
     length = len(walk)
-    built = build_layers(puzzle, length, length + 1, state_limit)
-    if isinstance(built, str):
-        return Claim("unique", False, why=_unproven(built, rests_on))
+    numbers = layer_numbers(puzzle, length, state_limit, layers)
+    if isinstance(numbers, str):
+        return Claim("unique", False, why=_unproven(numbers, rests_on))
+    built = layered(puzzle, numbers, length)
     if built.walks() == 1:
-        certificate = _certificate(puzzle, "unique", walk, built.layers)
+        certificate = _certificate(puzzle, "unique", walk, numbers)
         return _checked(puzzle, "unique", certificate, True, rests_on)
     for other in built.walks_found():
         if other != walk and not verify(puzzle, other):
@@ -279,16 +306,18 @@ def _checked(puzzle: Puzzle, claim: str, certificate: Certificate, value: object
     return Claim(claim, True, certificate, value=value, holds=verdict.holds)
 
 
-def _certificate(puzzle: Puzzle, claim: str, walk: Walk, layers: list[np.ndarray]
+def _certificate(puzzle: Puzzle, claim: str, walk: Walk, numbers: np.ndarray
                  ) -> Certificate:
-    """The ``layers`` certificate (names, not indices) of ``claim`` for ``walk``."""
+    """The ``layers`` certificate of ``claim`` for ``walk`` (its edges by name): each
+    state's layer ``numbers``, compressed."""
     names = puzzle.nodes
     data = {
         "claim": claim, "length": len(walk),
         "start": names[walk.nodes[0]] if walk.nodes else None,
         "walk": [puzzle.edge_id(e) for e in walk.edges],
-        "layers": layer_names(puzzle, layers),
+        "layer_numbers": encode_layer_numbers(numbers),
     }
     what = "no shorter walk" if claim == "shortest" else "no other walk as short"
-    return Certificate("layers", data, f"the states 0 to {len(layers) - 1} steps reach, "
-                       f"layer by layer: {what} solves the puzzle")
+    last = len(walk) - 1 if claim == "shortest" else len(walk)
+    return Certificate("layers", data, f"the states 0 to {max(last, 0)} steps first "
+                       f"reach, layer by layer: {what} solves the puzzle")

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from trailkit.models.answer import Certificate, Claim
 from trailkit.models.checking.certificates import verdict
+from trailkit.models.checking.layer_numbers import encode_layer_numbers
 from trailkit.models.errors import VerificationFailure
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.support.words import plural
@@ -38,7 +39,7 @@ from trailkit.solvers.backends.base import NO_LIMITS, Limits
 from trailkit.solvers.backends.registry import get_backend
 from trailkit.solvers.pipeline.certify import find_certificate
 from trailkit.solvers.pipeline.formula_claims import unproven
-from trailkit.solvers.pipeline.layered import STATE_LIMIT, layer_names, layers_to_goal
+from trailkit.solvers.pipeline.layered import STATE_LIMIT, layers_to_goal
 
 __all__ = ["reusable_count_claim", "zero_count_claim"]
 
@@ -64,7 +65,7 @@ def reusable_count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *,
     length = len(built.layers) - 1
     data = {"claim": "count", "length": length, "solutions": total,
             "per_start": {puzzle.nodes[v]: n for v, n in per_start.items()},
-            "layers": layer_names(puzzle, built.layers)}
+            "layer_numbers": encode_layer_numbers(built.numbers)}
     certificate = Certificate("layers", data, (
         f"the states 0 to {length} steps reach, layer by layer: no walk is shorter than "
         f"{plural(length, 'step')}, and {plural(total, 'walk')} of that many steps solve "

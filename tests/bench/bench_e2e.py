@@ -11,6 +11,14 @@ Three instances, generated in a temporary folder with fixed seeds:
 * ``colour inline``: ``--size`` random red/blue/green planks on ``size // 3`` tyres,
   colours following red -> blue -> green, inline.
 
+The colour walk is also run with its ``shortest`` claim left out (``answer alone``:
+the same command, the pipeline's ``answer_claims`` replaced by one making no claim), so
+the certificate's cost is the ratio of the two; then ``trailkit prove --claim shortest
+--out CERT`` writes its certificate (its size on disk is given) and ``trailkit
+check-certificate`` checks it, timed after start-up (less the median of ``trailkit
+--version``). The commands of one instance run interleaved, round by round (ours, the
+answer alone, the peer), and each time is the median of its rounds.
+
 Each ``trailkit`` measurement is a fresh process (``trailkit solve SPEC --json`` with
 stdout to ``/dev/null``: process start, imports, reading, solving, verifying and
 writing included); the peer is a fresh ``python`` running a plain NetworkX script on a
@@ -18,8 +26,9 @@ text edge list of the same instance (``MultiGraph`` + ``eulerian_circuit``, or t
 (tyre, last colour) product graph + ``shortest_path``), printing its walk as JSON.
 Each trailkit command runs once unmeasured first (bytecode and Numba caches written), and the
 children may write bytecode caches even where ``PYTHONDONTWRITEBYTECODE`` is set. Times
-are medians of ``--repeat`` runs; ``MB`` is the child's peak resident set
-(``RUSAGE_CHILDREN`` of a one-child wrapper). Ratios are of medians in this same run.
+are medians of ``--repeat`` runs (the peer: ``--nx-repeat``, in the first rounds); ``MB``
+is the child's peak resident set (``RUSAGE_CHILDREN`` of a one-child wrapper). Ratios
+are of medians in this same run.
 """
 
 from __future__ import annotations
@@ -34,7 +43,9 @@ import tempfile
 import time
 from pathlib import Path
 
-TARGETS = {"euler inline": 25.0, "euler edges_file": 40.0, "colour inline": 15.0}
+TARGETS = {"euler inline": 50.0, "euler edges_file": 50.0, "colour inline": 30.0}
+CERT_COST_TARGET = 1.3  # the certified colour walk against the answer alone
+CHECK_TARGET_S = 1.0  # check-certificate of its certificate, after start-up
 COLOURS = ("red", "blue", "green")
 
 # Runs argv[1:] as one child and prints its wall time and peak RSS (MiB).
@@ -44,6 +55,27 @@ t0 = time.perf_counter()
 with open("/dev/null", "wb") as sink:
     subprocess.run(sys.argv[1:], stdout=sink, check=True)
 print(time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)
+"""
+
+# The same trailkit command with no claim made (the answer alone).
+NO_CLAIMS = """
+import sys
+import trailkit.solvers.pipeline.solving as solving
+solving.answer_claims = lambda *args, **kwargs: ()
+from trailkit.solvers.frontends.cli import main
+sys.argv = ["trailkit", *sys.argv[1:]]
+sys.exit(main())
+"""
+
+# The certificate's check alone: the spec read first, then check_certificate_file timed.
+CHECK_ALONE = """
+import sys, time
+from trailkit.models.spec import load_spec
+puzzle = load_spec(sys.argv[1])
+began = time.perf_counter()
+from trailkit.solvers.pipeline.proving import check_certificate_file
+checked = check_certificate_file(puzzle, sys.argv[2], spec_path=sys.argv[1])
+print(time.perf_counter() - began, checked.accepted)
 """
 
 NX_EULER = """
@@ -131,19 +163,56 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def measure(command: list[str], repeat: int, warm: bool = True) -> tuple[float, float]:
-    """Median wall time (s) and largest peak RSS (MiB) of ``command`` in fresh processes,
-    after one run not measured when ``warm`` (bytecode and compiled kernels cached)."""
-    times, peaks = [], []
-    env = child_env()
-    if warm:
-        subprocess.run(command, check=True, capture_output=True, env=env)
-    for _ in range(repeat):
-        out = subprocess.run([sys.executable, "-c", WRAPPER, *command], check=True,
-                             capture_output=True, text=True, env=env).stdout.split()
-        times.append(float(out[0]))
-        peaks.append(float(out[1]))
-    return statistics.median(times), max(peaks)
+def run_once(command: list[str]) -> tuple[float, float]:
+    """Wall time (s) and peak RSS (MiB) of ``command`` in a fresh process."""
+    out = subprocess.run([sys.executable, "-c", WRAPPER, *command], check=True,
+                         capture_output=True, text=True, env=child_env()).stdout.split()
+    return float(out[0]), float(out[1])
+
+
+def interleaved(commands: dict[str, tuple[list[str], int, bool]], rounds: int
+                ) -> dict[str, tuple[float, float]]:
+    """Median wall time and largest peak RSS of each named ``(command, runs, warm)``, run
+    round by round in turns (a command with fewer runs only in the first rounds); a warm
+    command runs once unmeasured first (bytecode and compiled kernels cached)."""
+    for command, _, warm in commands.values():
+        if warm:
+            subprocess.run(command, check=True, capture_output=True, env=child_env())
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    peaks: dict[str, list[float]] = {name: [] for name in commands}
+    for r in range(rounds):
+        for name, (command, runs, _) in commands.items():
+            if r < runs:
+                t, mb = run_once(command)
+                times[name].append(t)
+                peaks[name].append(mb)
+    return {name: (statistics.median(times[name]), max(peaks[name])) for name in commands}
+
+
+def certificate_check(folder: Path, repeat: int) -> str:
+    """``prove --claim shortest --out`` of the colour walk, and its check timed after
+    start-up: the line of the second table's last columns."""
+    trailkit = str(Path(sys.executable).with_name("trailkit"))
+    spec, cert = str(folder / "colour.yaml"), folder / "colour-cert.json"
+    made = subprocess.run([trailkit, "prove", spec, "--claim", "shortest", "--out",
+                           str(cert)], capture_output=True, text=True, env=child_env())
+    if made.returncode or not cert.exists():
+        return f"no certificate (exit {made.returncode}): {made.stdout.strip()[:160]}"
+    size = sum(f.stat().st_size for f in folder.glob("colour-cert*"))
+    timed = interleaved({"check": ([trailkit, "check-certificate", spec, str(cert)], repeat,
+                                   True),
+                         "start-up": ([trailkit, "--version"], repeat, True)}, repeat)
+    after = timed["check"][0] - timed["start-up"][0]
+    alone = [subprocess.run([sys.executable, "-c", CHECK_ALONE, spec, str(cert)], check=True,
+                            capture_output=True, text=True, env=child_env()).stdout.split()
+             for _ in range(repeat)]
+    if not all(accepted == "True" for _, accepted in alone):
+        return "the certificate was rejected"
+    check_s = statistics.median(float(t) for t, _ in alone)
+    return (f"check-certificate {timed['check'][0]:.2f} s ({after:.2f} s after start-up; "
+            f"the check once the spec is read {check_s:.2f} s, target < "
+            f"{CHECK_TARGET_S:.0f} s), {timed['check'][1]:.0f} MB; certificate "
+            f"{size / 1e6:.3f} MB on disk")
 
 
 def main() -> None:
@@ -152,8 +221,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--nx-repeat", type=int, default=1,
                         help="runs of the (slow) NetworkX script per instance")
+    parser.add_argument("--baseline", metavar="TRAILKIT",
+                        help="another trailkit executable (an older version's), run in the "
+                             "same rounds: its rows are marked 'before'")
     args = parser.parse_args()
-    print(f"{'instance':<17} {'trailkit s':>10} {'MB':>6} {'networkx s':>10} {'MB':>6} "
+    print(f"{'instance':<28} {'trailkit s':>10} {'MB':>6} {'networkx s':>10} {'MB':>6} "
           f"{'ratio':>7} {'target':>7}")
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
@@ -161,10 +233,38 @@ def main() -> None:
         print(f"# {args.size:,} edges per instance, generated in "
               f"{time.perf_counter() - started:.1f} s", flush=True)
         for label, ours, peer in jobs:
-            t_ours, mb_ours = measure(ours, args.repeat)
-            t_peer, mb_peer = measure(peer, args.nx_repeat, warm=False)
-            print(f"{label:<17} {t_ours:>10.2f} {mb_ours:>6.0f} {t_peer:>10.2f} {mb_peer:>6.0f} "
-                  f"{t_peer / t_ours:>6.1f}x {TARGETS[label]:>6.0f}x", flush=True)
+            got = interleaved(_commands(label, ours, peer, args), max(args.repeat,
+                                                                      args.nx_repeat))
+            t_peer, mb_peer = got["peer"]
+            for name, shown in (("before", f"{label} (before)"), ("ours", label),
+                                ("alone-before", f"{label} alone (before)"),
+                                ("alone", f"{label} alone")):
+                if name in got:
+                    t, mb = got[name]
+                    print(f"{shown:<28} {t:>10.2f} {mb:>6.0f} {t_peer:>10.2f} {mb_peer:>6.0f} "
+                          f"{t_peer / t:>6.1f}x {TARGETS[label]:>6.0f}x", flush=True)
+            for certified, alone in (("before", "alone-before"), ("ours", "alone")):
+                if alone in got:
+                    print(f"# {label}{' (before)' if certified == 'before' else ''}: "
+                          f"certified / answer alone {got[certified][0] / got[alone][0]:.2f}x "
+                          f"(target <= {CERT_COST_TARGET}x)", flush=True)
+        print(f"# {certificate_check(Path(tmp), args.repeat)}", flush=True)
+
+
+def _commands(label: str, ours: list[str], peer: list[str], args: argparse.Namespace
+              ) -> dict[str, tuple[list[str], int, bool]]:
+    """The commands of one instance, by name: ``ours``, ``peer``, for the colour walk
+    ``alone`` (no claim made), and with ``--baseline`` the same as ``before``."""
+    commands = {"ours": (ours, args.repeat, True), "peer": (peer, args.nx_repeat, False)}
+    if args.baseline:
+        commands["before"] = ([args.baseline, *ours[1:]], args.repeat, True)
+    if label.startswith("colour"):
+        commands["alone"] = ([sys.executable, "-c", NO_CLAIMS, *ours[1:]], args.repeat, True)
+        if args.baseline:
+            python = str(Path(args.baseline).with_name("python"))
+            commands["alone-before"] = ([python, "-c", NO_CLAIMS, *ours[1:]], args.repeat,
+                                        True)
+    return commands
 
 
 if __name__ == "__main__":

@@ -16,7 +16,9 @@ same successors, so each (node, colour) group is expanded at most once per searc
 and the whole search reads every plank end at most once. Each breadth-first level
 is expanded in compiled code (:func:`_expand`); Python only looks at the clock
 between levels (against the pure-Python version this replaced: ``docs/benchmarks.md``,
-from ``tests/bench/bench_perf.py``).
+from ``tests/bench/bench_perf.py``). A walk found comes with the search's own layers
+(``stats["layers"]``: each state's breadth-first layer, :func:`_layer_numbers`), from which
+the pipeline makes the ``layers`` certificate of its ``shortest`` claim.
 
 >>> from trailkit.models.puzzle import ColourRule, EdgeUse, Objective, Puzzle
 >>> from trailkit.solvers.backends.base import Limits
@@ -366,8 +368,9 @@ def _solve_open(puzzle: Puzzle, graph: StateGraph, starts: Sequence[int],
     search.goal.reshape(graph.num_nodes, k)[np.asarray(ends, dtype=np.int64)] = 1
     found = search.run(np.asarray(starts, dtype=np.int64) * k, True)
     if found is not None:
-        return Answer.solved(BACKEND, _walk_of(graph, search.path_to(found)), optimal=True,
-                             states=search.counter)
+        walk = _walk_of(graph, search.path_to(found))
+        return Answer.solved(BACKEND, walk, optimal=True, states=search.counter,
+                             layers=_layer_numbers(search, len(walk)))
     reached = search.reached()
     names = _phase_names(puzzle, graph)
     states = [[puzzle.nodes[s // k], names[s % k]] for s in reached]
@@ -375,6 +378,18 @@ def _solve_open(puzzle: Puzzle, graph: StateGraph, starts: Sequence[int],
                               _explain_open(puzzle, graph, starts, ends, reached))
     return Answer.unsolvable(BACKEND, certificate, reason="no finishing state is reachable",
                              states=len(reached), search_s=time.monotonic() - started)
+
+
+def _layer_numbers(search: _Search, length: int) -> np.ndarray:
+    """The breadth-first layer of every state, as the search found them: ``i`` for a
+    state first reached after ``i < length`` steps, ``length`` for every other (the
+    search stopped in layer ``length``, at the first goal). One small unsigned number a
+    state: what a ``layers`` certificate stores, made without a second search."""
+    dtype = np.uint8 if length < 1 << 8 else np.uint16 if length < 1 << 16 else np.uint32
+    numbers = np.full(len(search.parent), length, dtype=dtype)
+    for i, level in enumerate(search.levels[:length]):
+        numbers[level] = i
+    return numbers
 
 
 def _closing_goal(graph: StateGraph, origin: int, first: int) -> list[int]:
