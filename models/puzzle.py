@@ -269,10 +269,19 @@ class Puzzle:
 
     def empty_walk_nodes(self) -> list[int]:
         """The nodes on which the empty walk (no step) solves the puzzle, in index order:
-        none when there are edges and every edge must be used or the walk must close."""
+        none when there are edges and every edge must be used or the walk must close; and
+        only a node the node rules let the walk's one position be."""
         if self.num_edges and (self.use is EdgeUse.EXACTLY_ONCE or self.closed):
             return []
-        return [v for v in range(self.num_nodes) if self.may_start(v) and self.may_end(v)]
+        return [v for v in range(self.num_nodes) if self.may_start(v) and self.may_end(v)
+                and self._may_stand(v)]
+
+    def _may_stand(self, v: int) -> bool:
+        """Do the node rules allow a walk whose one position is node ``v``?"""
+        if v in self.avoid or not self.via <= {v} or any(
+                u != v or p != 1 for u, p in self.at.items()):
+            return False
+        return self.visit is not NodeVisit.EVERY_ONCE or self.num_nodes - len(self.avoid) == 1
 
     @property
     def wants_longest(self) -> bool:

@@ -77,6 +77,8 @@ def _edge_rules_ok(puzzle: Puzzle, nodes: tuple[int, ...], edges: tuple[int, ...
         return False
     if puzzle.closed and nodes[-1] != nodes[0]:
         return False
+    if puzzle.closed and not edges and puzzle.num_edges:
+        return False  # a closed walk needs a step where there are edges (as verify says)
     if puzzle.use is EdgeUse.EXACTLY_ONCE and sorted(edges) != list(range(puzzle.num_edges)):
         return False
     if puzzle.closed and edges and puzzle.colours is not None:

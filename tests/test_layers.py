@@ -205,6 +205,10 @@ TRUSTED_BESIDE = {"trailkit.models.puzzle", "trailkit.models.answer",
                   "trailkit.models.support.jit", "trailkit.models.support.words"}
 
 
+#: The folders of the trusted base: the checkers, and the certified formulas they rebuild.
+TRUSTED_FOLDERS = ("trailkit.models.checking", "trailkit.models.formulas")
+
+
 def _reached_from(prefix: str) -> set[str]:
     graph: dict[str, set[str]] = defaultdict(set)
     for importer, imported, _ in arrows():
@@ -223,7 +227,7 @@ def test_the_trusted_base_is_its_folder() -> None:
     """What a certificate check trusts is ``models/checking/`` and the few modules of
     :data:`TRUSTED_BESIDE`: following every import from the folder finds nothing else."""
     outside = _reached_from("trailkit.models.checking") - TRUSTED_BESIDE
-    outside = {m for m in outside if not m.startswith("trailkit.models.checking")}
+    outside = {m for m in outside if not m.startswith(TRUSTED_FOLDERS)}
     assert not outside, f"the checkers now also trust {sorted(outside)}"
 
 
@@ -237,7 +241,8 @@ def test_the_layout_page_names_every_unit_and_the_trusted_base() -> None:
     assert not missing, f"docs/layout.md's table lacks {missing}"
     trusts = page.split("### What a certificate check trusts", 1)[1].split("\n## ", 1)[0]
     seen = _reached_from("trailkit.models.checking") | _reached_from("trailkit.models.spec")
-    named = {f"{parts[0]}/" if parts[0] in ("checking", "spec") else "/".join(parts) + ".py"
+    named = {f"{parts[0]}/" if parts[0] in ("checking", "formulas", "spec")
+             else "/".join(parts) + ".py"
              for parts in (m.split(".")[2:] for m in seen)}
     absent = sorted(n for n in named if f"`{n}`" not in trusts)
     assert not absent, f"the trusted base on docs/layout.md lacks {absent}"

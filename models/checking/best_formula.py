@@ -88,9 +88,10 @@ def _needed(puzzle: Puzzle, g: Graph) -> dict[Key, int]:
 def best_formula_verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
     """Check a ``best-formula`` certificate against ``puzzle``: why it fails, or what holds."""
     if puzzle.use is not EdgeUse.EXACTLY_ONCE or puzzle.colours is not None or \
-            not puzzle.num_edges:
+            not puzzle.num_edges or puzzle.has_node_rules:
         return Verdict(["a best-formula certificate counts walks that use every edge "
-                        "exactly once, with no colour rule, on a puzzle with edges"])
+                        "exactly once, with no colour rule and no node rule, on a puzzle "
+                        "with edges"])
     try:
         return _verdict(puzzle, data)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:

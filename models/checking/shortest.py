@@ -125,7 +125,11 @@ class LayerMoves:
 
 def layers_verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
     """Check a ``layers`` certificate (see the module docstring) against ``puzzle``: why it
-    is rejected, or what holds, in the checker's own words."""
+    is rejected, or what holds, in the checker's own words. Layers of (node, colour-phase)
+    states know nothing of node rules, so a puzzle with any is refused."""
+    if puzzle.has_node_rules:
+        return Verdict(["a layers certificate speaks of walks without node rules (visit, "
+                        "via, avoid, at); this puzzle's claims are proven by refutation"])
     try:
         return _verdict(puzzle, data)
     except (KeyError, TypeError, ValueError, IndexError) as exc:

@@ -1,0 +1,1 @@
+"""Certified formulas: the CNF encodings a backend solves and a checker re-derives alike."""
