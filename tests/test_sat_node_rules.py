@@ -218,3 +218,74 @@ def test_outside_checkers_accept_a_node_rule_refutation(checker: str, tmp_path: 
     done = subprocess.run([program, str(folder / "formula.cnf"), str(folder / proof)],
                           capture_output=True, text=True, timeout=300, check=False)
     assert "s VERIFIED" in done.stdout, done.stdout[-500:]
+
+
+# ------------------------------------------------- certificates that know no node rules
+def test_a_layers_certificate_is_refused_where_node_rules_make_the_walk_longer() -> None:
+    """a-c is the shortest walk from a to c; through b (via) it is a-b-c. The layers of
+    (node, colour) states know nothing of via: their certificate of 1 step is refused."""
+    from trailkit.solvers.pipeline.claims import shortest_claim
+
+    rules = {"edges": [("a", "b"), ("b", "c"), ("a", "c")], "use": EdgeUse.AT_MOST_ONCE,
+             "start": ["a"], "end": ["c"], "objective": Objective.SHORTEST}
+    plain = Puzzle.build(**rules)
+    claim = shortest_claim(plain, Walk((0, 2), (2,)))
+    assert claim.checked and claim.certificate is not None
+    assert claim.certificate.kind == "layers"
+    through_b = Puzzle.build(**rules, via=["b"])
+    refused = verdict(through_b, claim.certificate)
+    assert not refused.accepted and "node rules" in refused.problems[0]
+
+
+def test_a_best_formula_count_is_refused_where_a_given_start_cuts_it() -> None:
+    """The triangle's closed walks using each edge once are 6 (3 starts, 2 ways); with a
+    at position 1 they are 2. The BEST formula counts the 6 and knows no at."""
+    from trailkit.solvers.pipeline.formula_claims import formula_count_claim
+
+    rules = {"edges": [("a", "b"), ("b", "c"), ("c", "a")], "closed": True}
+    claim = formula_count_claim(Puzzle.build(**rules))
+    assert claim.checked and claim.value == 6 and claim.certificate is not None
+    given = Puzzle.build(**rules, at={"a": 1})
+    assert len(node_rule_walks(given)) == 2
+    refused = verdict(given, claim.certificate)
+    assert not refused.accepted and "node rule" in refused.problems[0]
+    assert count_claim(given).value == 2
+
+
+def test_a_count_certificate_listing_a_walk_that_breaks_a_node_rule_is_refused() -> None:
+    """The walks of the path a-b-c that avoid nothing are listed, then checked against the
+    same path with c avoided: the listed walks that pass c break the rule."""
+    rules = {"edges": [("a", "b"), ("b", "c")], "use": EdgeUse.AT_MOST_ONCE,
+             "visit": NodeVisit.AT_MOST_ONCE}
+    claim = count_claim(Puzzle.build(**rules), by_refutation=True)
+    assert claim.checked and claim.certificate is not None
+    avoided = Puzzle.build(**rules, avoid=["c"])
+    refused = verdict(avoided, claim.certificate)
+    assert not refused.accepted and "node c is avoided" in refused.problems[0]
+
+
+# ------------------------------------------------------------ the other claims
+def test_unique_shortest_and_longest_are_certified_under_node_rules() -> None:
+    """A Hamiltonian path from a in a square with a tail: through every node once,
+    starting at a, the walk a-b-c-d-e is the only one; the shortest and longest walk
+    from a to e through b (nodes at most once) are checked against the oracle."""
+    from trailkit.solvers.pipeline.optimal_refutations import refuted_shortest_claim
+    from trailkit.solvers.pipeline.refuted_claims import longest_claim, only_walk_claim
+
+    edges = [("a", "b"), ("b", "c"), ("c", "d"), ("d", "a"), ("d", "e")]
+    hamilton = Puzzle.build(edges=edges, use=EdgeUse.AT_MOST_ONCE,
+                            visit=NodeVisit.EVERY_ONCE, at={"a": 1})
+    walks = node_rule_walks(hamilton)
+    assert len(walks) == 1
+    unique = only_walk_claim(hamilton, walks[0])
+    assert unique.checked and unique.certificate is not None
+    assert verdict(hamilton, unique.certificate).accepted
+    for objective in (Objective.SHORTEST, Objective.LONGEST):
+        best = Puzzle.build(edges=edges, use=EdgeUse.AT_MOST_ONCE,
+                            visit=NodeVisit.AT_MOST_ONCE, via=["b"], start=["a"], end=["e"],
+                            objective=objective)
+        walk = node_rule_walks(best)[0]
+        claim = (refuted_shortest_claim if objective is Objective.SHORTEST
+                 else longest_claim)(best, walk)
+        assert claim.checked and claim.value == len(walk), claim.why
+        assert claim.certificate is not None and verdict(best, claim.certificate).accepted
