@@ -33,7 +33,7 @@ SOLVERS = [pytest.param(p, marks=pytest.mark.skipif(shutil.which(p) is None,
            for p in ("cadical", "minisat")]
 BACKENDS = ["sat", *(pytest.param(f"dimacs:{p.values[0]}", marks=p.marks) for p in SOLVERS)]
 #: The backends whose solver writes a proof: an unsolvable answer carries a certificate.
-PROVERS = ["sat", BACKENDS[1]]
+PROVERS = ["sat", "sat/position", BACKENDS[1]]
 NAMES = "abcde"
 
 
@@ -171,7 +171,8 @@ def test_a_refutation_is_accepted_and_refused_on_a_nearby_puzzle_with_a_tour(
     answer = get_backend(backend).solve(k23())
     certificate = answer.certificate
     assert answer.status == "unsolvable" and certificate is not None
-    assert certificate.data["encoding"] == "node-positions-v1"
+    assert certificate.data["encoding"] == ("node-cuts-v1" if backend == "sat" else
+                                            "node-positions-v1")
     assert verdict(k23(), certificate).accepted
     nearby = k23(("x", "y"))
     assert get_backend("sat").solve(nearby).status == "solved"
@@ -179,8 +180,9 @@ def test_a_refutation_is_accepted_and_refused_on_a_nearby_puzzle_with_a_tour(
     assert not refused.accepted and "formula" in " ".join(refused.problems)
 
 
-def test_petersen_has_no_hamiltonian_cycle_by_a_checked_refutation() -> None:
-    certificate = get_backend("sat").prove(petersen(), Limits(time_limit=60))
+@pytest.mark.parametrize("backend", ["sat", "sat/position"])
+def test_petersen_has_no_hamiltonian_cycle_by_a_checked_refutation(backend: str) -> None:
+    certificate = get_backend(backend).prove(petersen(), Limits(time_limit=60))
     assert certificate is not None and verdict(petersen(), certificate).accepted
 
 
@@ -206,12 +208,16 @@ def outside_files(puzzle: Puzzle, certificate: Certificate, folder: Path) -> Pat
     return folder
 
 
+@pytest.mark.parametrize("backend", ["sat", "sat/position"])
 @pytest.mark.parametrize("checker", ["drat-trim", "cake_lpr"])
-def test_outside_checkers_accept_a_node_rule_refutation(checker: str, tmp_path: Path) -> None:
+def test_outside_checkers_accept_a_node_rule_refutation(checker: str, backend: str,
+                                                        tmp_path: Path) -> None:
+    """Petersen's graph refuted by node-cuts-v1 (sat) and node-positions-v1 (sat/position):
+    drat-trim reads the DRUP proof, cake_lpr (verified in CakeML) the LRAT one."""
     program = tool("DRAT_TRIM" if checker == "drat-trim" else "CAKE_LPR", checker)
     if program is None:
         pytest.skip(f"{checker} is not installed")
-    certificate = get_backend("sat").prove(petersen(), Limits(time_limit=60))
+    certificate = get_backend(backend).prove(petersen(), Limits(time_limit=60))
     assert certificate is not None
     folder = outside_files(petersen(), certificate, tmp_path)
     proof = "proof.drat" if checker == "drat-trim" else "proof.lrat"

@@ -37,7 +37,8 @@ from trailkit.models.checking.certified import Size
 from trailkit.models.puzzle import EdgeUse, Puzzle
 
 __all__ = ["BYTES_PER_ARC", "EXPORT_HINT", "budget_problem", "circuit_arcs", "circuit_problem",
-           "export_problem", "meeting_steps", "node_rule_size", "position_size",
+           "export_problem", "meeting_steps", "node_cuts_size", "node_rule_size",
+           "position_size",
            "transition_size"]
 
 BYTES_PER_ARC = 3_000
@@ -81,6 +82,15 @@ def node_rule_size(puzzle: Puzzle) -> Size:
 
     horizon = node_horizon(puzzle)
     return node_size(puzzle, horizon, position_size(puzzle, horizon))
+
+
+def node_cuts_size(puzzle: Puzzle) -> Size:
+    """The size of ``node-cuts-v1``'s base formula: an arc literal per oriented edge, and
+    per node two exactly-one constraints of a sequential counter over its arcs (the cut
+    clauses come later, each at most one literal per arc)."""
+    arcs = len(puzzle.oriented_edges())
+    n = puzzle.num_nodes
+    return Size(3 * arcs + 2 * n, 6 * arcs + 4 * n, 14 * arcs + 8 * n)
 
 
 def budget_problem(size: Size, memory_mb: int | None, what: str, hint: str) -> str | None:

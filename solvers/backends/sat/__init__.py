@@ -18,7 +18,10 @@ Counting always uses the position encoding (without symmetry breaking: every wal
 counted once). A puzzle with node rules (``visit``, ``via``, ``avoid``, ``at``) is
 solved, counted and proven on ``node-positions-v1``
 (:mod:`trailkit.models.formulas.node_positions`, through :mod:`.node_walks`), its
-size estimated first as every formula's.
+size estimated first as every formula's; a walk through every node (``visit:
+every-once``, no colour rule) is solved and proven on ``node-cuts-v1`` with cut clauses
+added lazily (:mod:`.hamilton_cuts`; ``/position`` keeps node positions). Counting
+always uses node positions (every walk one model).
 
 An UNSAT answer for an exactly-once puzzle carries a ``drup`` certificate when the
 solver logs proofs (checked by :mod:`trailkit.models.checking.drup`); other UNSAT answers say
@@ -36,12 +39,14 @@ from trailkit.models.counts import CountResult
 from trailkit.models.encodings.drup_certificate import make_certificate
 from trailkit.models.encodings.sizes import budget_problem, node_rule_size, position_size
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
+from trailkit.models.formulas.node_cuts import cuts_apply
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import seconds
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.sat.auto import EncodingChoice, choose_encoding
 from trailkit.solvers.backends.sat.choice import SatChoice
 from trailkit.solvers.backends.sat.exported_formula import to_dimacs, walk_from_model
+from trailkit.solvers.backends.sat.hamilton_cuts import cuts_answer, cuts_outcome
 from trailkit.solvers.backends.sat.node_walks import NodeOutcome, count_node_walks, search_nodes
 from trailkit.solvers.backends.sat.runner import (
     DEFAULT_SOLVER,
@@ -145,7 +150,10 @@ class SatBackend(Backend):
             return NodeOutcome(Verdict.INTERRUPTED)
 
     def _solve_nodes(self, puzzle: Puzzle, limits: Limits) -> Answer:
-        """A node-rule puzzle, on ``node-positions-v1`` (see the module docstring)."""
+        """A node-rule puzzle: ``node-cuts-v1`` for a walk through every node where it
+        applies (unless ``/position``), else ``node-positions-v1``."""
+        if self.encoding != "position" and not cuts_apply(puzzle):
+            return cuts_answer(self.name, self.solver, puzzle, limits)
         named = {"encoding": "node-positions", "encoding_choice": "node rules: only the "
                  "node-positions encoding covers them"}
         too_big = self._too_big(puzzle, limits)
@@ -225,7 +233,13 @@ class SatBackend(Backend):
                                 outcome.proof, name)
 
     def _prove_nodes(self, puzzle: Puzzle, limits: Limits, name: str) -> Certificate | None:
-        """The ``node-positions-v1`` refutation of a node-rule puzzle, or ``None``."""
+        """The ``node-cuts-v1`` (where :meth:`_solve_nodes` takes it) or
+        ``node-positions-v1`` refutation of a node-rule puzzle, or ``None``."""
+        if self.encoding != "position" and not cuts_apply(puzzle):
+            out = cuts_outcome(name, puzzle, limits, proof=True)
+            if out.status is not Verdict.UNSAT or out.formula is None or out.proof is None:
+                return None
+            return make_certificate(puzzle, out.formula, out.proof, name)
         if self._too_big(puzzle, limits) is not None:
             return None
         outcome = self._nodes(puzzle, limits, name)

@@ -8,6 +8,9 @@ the same solver and solve again. When the solver says UNSAT, a fresh solver refu
 base formula with every cut added, with proof logging, so the ``node-cuts-v1``
 certificate lists the cuts (each checked on its own by the certificate checker) and the
 DRUP proof covers the rest (as :mod:`.transition` does for the transition encoding).
+Plain ``sat`` takes this formula wherever it applies (``sat/position`` keeps node
+positions): on random graphs near the threshold of Hamiltonicity it is far faster
+(``tests/bench/bench_node_encodings.py``, figures in ``docs/benchmarks.md``).
 """
 
 from __future__ import annotations
@@ -15,13 +18,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from trailkit.models.answer import Walk
+from trailkit.models.answer import Answer, Walk
 from trailkit.models.checking.certified import CertifiedFormula
+from trailkit.models.encodings.drup_certificate import make_certificate
+from trailkit.models.encodings.sizes import budget_problem, node_cuts_size
 from trailkit.models.formulas.node_cuts import cut_clause, cuts_formula, encode_cuts
-from trailkit.models.puzzle import Puzzle
-from trailkit.solvers.backends.sat.runner import Deadline, Verdict, new_solver, solve_call
+from trailkit.models.puzzle import Objective, Puzzle
+from trailkit.models.support.words import seconds
+from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.backends.sat.runner import (
+    Deadline,
+    SolverTimeout,
+    Verdict,
+    can_prove,
+    new_solver,
+    run_guarded,
+    solve_call,
+)
 
-__all__ = ["CutOutcome", "solve_cuts"]
+__all__ = ["CutOutcome", "cuts_answer", "cuts_outcome", "solve_cuts"]
 
 
 @dataclass(frozen=True)
@@ -95,3 +110,37 @@ def _refuted(puzzle: Puzzle, name: str, deadline: Deadline, cuts: list[dict[str,
     finally:
         fresh.delete()
     return CutOutcome(Verdict.UNSAT, formula=formula, proof=lines, reason=reason, stats=stats)
+
+
+def cuts_answer(backend: str, solver: str, puzzle: Puzzle, limits: Limits) -> Answer:
+    """The SAT backend's answer with ``node-cuts-v1`` (a puzzle :func:`cuts_apply` allows):
+    its size estimated first, a refutation certified when the solver logs proofs."""
+    named = {"encoding": "node-cuts", "encoding_choice": "a walk through every node: arc "
+             "literals with cut clauses added lazily (measured faster than node positions)"}
+    problem = budget_problem(node_cuts_size(puzzle), limits.memory_mb, "node-cuts formula",
+                             "try the direct or cpsat backend, or a larger --memory-limit")
+    if problem is not None:
+        return Answer.unknown(backend, problem, **named)
+    out = cuts_outcome(solver, puzzle, limits, proof=can_prove(solver))
+    if out.status is Verdict.INTERRUPTED:
+        return Answer.unknown(backend, f"the time limit of {seconds(limits.time_limit)} was "
+                              f"reached (node-cuts encoding{', ' if out.reason else ''}"
+                              f"{out.reason})", **named, **out.stats)
+    if out.status is Verdict.SAT and out.walk is not None:
+        best = puzzle.objective is Objective.SHORTEST or puzzle.wants_longest
+        return Answer.solved(backend, out.walk, optimal=True if best else None,
+                             solver=solver, **named, **out.stats)
+    certificate = None
+    if out.formula is not None and out.proof is not None:
+        certificate = make_certificate(puzzle, out.formula, out.proof, solver)
+    return Answer.unsolvable(backend, certificate, reason=out.reason, solver=solver, **named,
+                             **out.stats)
+
+
+def cuts_outcome(solver: str, puzzle: Puzzle, limits: Limits, *, proof: bool) -> CutOutcome:
+    """:func:`solve_cuts` within the time limit (INTERRUPTED when it is reached)."""
+    try:
+        return run_guarded(lambda d: solve_cuts(puzzle, solver, d, proof=proof), solver,
+                           limits.time_limit)
+    except SolverTimeout:
+        return CutOutcome(Verdict.INTERRUPTED)
