@@ -295,3 +295,31 @@ def test_unique_shortest_and_longest_are_certified_under_node_rules() -> None:
                  else longest_claim)(best, walk)
         assert claim.checked and claim.value == len(walk), claim.why
         assert claim.certificate is not None and verdict(best, claim.certificate).accepted
+
+
+def test_the_exported_formula_obeys_the_node_rules() -> None:
+    """export --format dimacs of a node-rule puzzle writes node-positions-v1: its models
+    (read back by walk_from_model) are the oracle's walks, not the walks of the edges
+    alone. b at position 1 and every node once: b-a-c and b-c-a only."""
+    from pysat.solvers import Solver
+
+    from trailkit.solvers.backends.sat.exported_formula import (
+        encode_for_export,
+        to_dimacs,
+        walk_from_model,
+    )
+
+    puzzle = Puzzle.build(edges=[("a", "b"), ("b", "c"), ("a", "c")],
+                          use=EdgeUse.AT_MOST_ONCE, visit=NodeVisit.EVERY_ONCE, at={"b": 1})
+    text = to_dimacs(puzzle)
+    assert text.startswith("c trailkit node-positions-v1") and "node b at position 1" in text
+    clauses, vmap = encode_for_export(puzzle)
+    found = set()
+    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+        while solver.solve():
+            model = solver.get_model()
+            line = "v " + " ".join(map(str, model)) + " 0\n"
+            walk = walk_from_model(puzzle, text, "s SATISFIABLE\n" + line)
+            found.add((tuple(walk.nodes), tuple(walk.edges)))
+            solver.add_clause([-v for v in vmap.primary(model)])
+    assert found == walks_of(puzzle)
