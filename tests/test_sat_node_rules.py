@@ -323,3 +323,15 @@ def test_the_exported_formula_obeys_the_node_rules() -> None:
             found.add((tuple(walk.nodes), tuple(walk.edges)))
             solver.add_clause([-v for v in vmap.primary(model)])
     assert found == walks_of(puzzle)
+
+
+@pytest.mark.parametrize("backend", ["sat", "sat/position", BACKENDS[1]])
+def test_a_formula_past_the_memory_limit_is_not_built(backend: str) -> None:
+    """A ring of 60 nodes through every node: its formula's size is estimated first, and
+    past the memory limit the answer is unknown, naming the estimate."""
+    ring = Puzzle.build(edges=[(f"n{i}", f"n{(i + 1) % 60}") for i in range(60)],
+                        use=EdgeUse.AT_MOST_ONCE, visit=NodeVisit.EVERY_ONCE, closed=True)
+    answer = get_backend(backend).solve(ring, Limits(memory_mb=1 if backend != "sat" else 0))
+    assert answer.status == "unknown"
+    assert "more than the memory limit" in answer.reason
+    assert ("node-cuts" if backend == "sat" else "node-positions-v1") in answer.reason

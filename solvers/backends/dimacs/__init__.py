@@ -58,6 +58,8 @@ INSTALL = ("on Debian or Ubuntu: apt-get install cadical minisat picosat cryptom
            "(or give the path of any SAT solver program: dimacs:/path/to/solver)")
 BIG_HINT = ("the sat backend's transition encoding (--backend sat) or cpsat handle puzzles "
             "this big")
+NODES_HINT = ("the sat backend (node-cuts-v1 for a walk through every node) or cpsat handle "
+              "node rules on bigger graphs")
 #: Programs that write a DRAT proof to a file named after the CNF.
 PROOF_AFTER_CNF = frozenset({"cadical", "kissat"})
 KILLED = "killed at the time limit"
@@ -168,8 +170,11 @@ class DimacsBackend(Backend):
         for h in lengths:
             size = node_rule_size(puzzle) if puzzle.has_node_rules else \
                 None if puzzle.use is EdgeUse.ANY else position_size(puzzle, h)
+            nodes = puzzle.has_node_rules
             too_big = None if size is None else budget_problem(
-                size, limits.memory_mb, f"formula for {self.name}", BIG_HINT)
+                size, limits.memory_mb,
+                f"{'node-positions-v1 ' if nodes else ''}formula for {self.name}",
+                NODES_HINT if nodes else BIG_HINT)
             if too_big is not None:
                 return Answer.unknown(self.name, too_big)
             answer = self._solve_within(puzzle, limits, began, h, last=h == lengths[-1],
