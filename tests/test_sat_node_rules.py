@@ -335,3 +335,21 @@ def test_a_formula_past_the_memory_limit_is_not_built(backend: str) -> None:
     assert answer.status == "unknown"
     assert "more than the memory limit" in answer.reason
     assert ("node-cuts" if backend == "sat" else "node-positions-v1") in answer.reason
+
+
+def test_the_longest_walk_under_at_most_once_nodes_is_certified() -> None:
+    """Two triangles at a (a-b-c, a-d-e) and two leaves f, g at b: using edges once,
+    f-b-c-a-d-e-a-b-g (8 steps) is a walk; with nodes at most once the longest walks
+    have 5 steps (f-b-c-a-d-e), fewer than the 6 the nodes allow, so the refutation of
+    "more than 5 steps" must speak of the node rules to exist."""
+    from trailkit.solvers.pipeline.refuted_claims import longest_claim
+
+    puzzle = Puzzle.build(edges=[("a", "b"), ("b", "c"), ("c", "a"), ("a", "d"), ("d", "e"),
+                                 ("e", "a"), ("f", "b"), ("b", "g")],
+                          use=EdgeUse.AT_MOST_ONCE, visit=NodeVisit.AT_MOST_ONCE,
+                          objective=Objective.LONGEST)
+    walk = node_rule_walks(puzzle)[0]
+    assert len(walk) == 5
+    claim = longest_claim(puzzle, walk)
+    assert claim.checked and claim.value == 5, claim.why
+    assert claim.certificate is not None and verdict(puzzle, claim.certificate).accepted
