@@ -208,6 +208,10 @@ TRUSTED_BESIDE = {"trailkit.models.puzzle", "trailkit.models.answer",
                   "trailkit.models.support.jit", "trailkit.models.support.words"}
 
 
+#: The folders of the trusted base: the checkers, and the certified formulas they rebuild.
+TRUSTED_FOLDERS = ("trailkit.models.checking", "trailkit.models.formulas")
+
+
 def _reached_from(prefix: str) -> set[str]:
     graph: dict[str, set[str]] = defaultdict(set)
     for importer, imported, _ in arrows():
@@ -231,8 +235,9 @@ def test_the_trusted_base_is_its_folders() -> None:
     assert not outside, f"the checkers now also trust {sorted(outside)}"
 
 
-#: The one checker a formula may call: a formula that lists walks has each verified.
-FORMULAS_MAY_CALL = {"trailkit.models.checking.verify"}
+#: The checkers a formula may call: a formula that lists walks has each verified (and
+#: checked against the node rules).
+FORMULAS_MAY_CALL = {"trailkit.models.checking.verify", "trailkit.models.checking.node_visits"}
 
 
 def test_formulas_sit_below_the_checkers() -> None:

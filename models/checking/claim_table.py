@@ -13,7 +13,8 @@ kind (``drup``: by its formula)                what it establishes
 ``parity``, ``imbalance``, ``disconnected``,   no walk at all: ``unsolvable``, ``count`` 0
 ``endpoints``, ``alternation``,                (never ``fewest-changes``: no walk is only a
 ``closed-set``; ``drup`` of ``position-v1``,   lower bound, 1 change)
-``walk-v1``, ``transition-v1``/``-v2``
+``walk-v1``, ``node-positions-v1``,
+``node-cuts-v1``, ``transition-v1``/``-v2``
 ``layers`` (its ``claim``)                     ``shortest``: the shortest walk has L steps;
                                                ``unique``/``count``: the shortest walks are
                                                1 / N, all of L steps
@@ -77,7 +78,8 @@ ALL, SHORTEST, LONGEST = "every walk", "the shortest walks", "the longest walks"
 NO_WALK = ("parity", "imbalance", "disconnected", "endpoints", "alternation", "closed-set")
 """The structural kinds: each proves that no walk exists."""
 
-_NO_WALK_FORMULAS = ("position-v1", "walk-v1", "transition-v1", "transition-v2")
+_NO_WALK_FORMULAS = ("position-v1", "walk-v1", "node-positions-v1", "node-cuts-v1",
+                     "transition-v1", "transition-v2")
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,9 @@ def formula_file(data: Mapping[str, Any], name: str | None) -> str:
                  f"clauses {first}..{clauses} are the {len(cuts)} cut clauses")
         head += [f"c {which} the solver added: that each holds for every walk is checked "
                  "by trailkit's cut checker (trailkit check-certificate), not by drat-trim"]
-        head += [f"c clause {first + k} = cut of edges {' '.join(map(str, cut['edges']))}"
+        head += [f"c clause {first + k} = cut of "
+                 + (f"edges {' '.join(map(str, cut['edges']))}" if "edges" in cut
+                    else f"nodes {' '.join(map(str, cut['nodes']))}")
                  for k, cut in enumerate(cuts)]
     head += _meaning(data, clauses)
     variables: Mapping[str, str] = data.get("variables") or {}
@@ -113,6 +115,12 @@ _MEANINGS: dict[str, Callable[[Mapping[str, Any]], str]] = {
         f"repair of {plural(int(d['changes']), 'change')} has the fewest (that the allowed "
         "changes are the spec's, and that the repair and its walk are verified, is checked "
         "by trailkit check-certificate, not by drat-trim)"),
+    "node-positions-v1": lambda d: (
+        f"no walk of 1 to {d.get('horizon')} steps obeys the edge and node rules (a literal "
+        "per node and position): the puzzle has no walk (that the empty walk is not "
+        "allowed is checked by trailkit check-certificate)"),
+    "node-cuts-v1": lambda d: (
+        "no walk visits every node once: the puzzle has no walk"),
     "transition-v1": lambda d: "no walk uses every edge exactly once: the puzzle has no walk",
     "transition-v2": lambda d: "no walk uses every edge exactly once: the puzzle has no walk",
 }

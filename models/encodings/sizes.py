@@ -16,6 +16,9 @@ memory:
 * position encoding: ``L`` steps × the oriented edges, and per step the pairs of
   oriented edges that meet (the sum over nodes of in × out): it grows with
   edges × (edges + squared degrees);
+* node-positions-v1 (node rules): the position encoding's prefix over the node
+  horizon, plus per step two definition clauses per oriented edge and per node and
+  position the at-most-one of a sequential counter;
 * transition encoding (transition-v2): at each node the colour rule restricts, the
   ordered pairs of edge ends the rule allows (up to the squared degree) and their
   at-most-one constraints; at each free node a cardinality network over its two-way
@@ -35,7 +38,9 @@ from trailkit.models.formulas.certified import Size
 from trailkit.models.puzzle import EdgeUse, Puzzle
 
 __all__ = ["BYTES_PER_ARC", "EXPORT_HINT", "budget_problem", "circuit_arcs", "circuit_problem",
-           "export_problem", "meeting_steps", "position_size", "transition_size"]
+           "export_problem", "meeting_steps", "node_cuts_size", "node_rule_size",
+           "position_size",
+           "transition_size"]
 
 BYTES_PER_ARC = 3_000
 BASE_MB = 100
@@ -69,6 +74,24 @@ def position_size(puzzle: Puzzle, length: int) -> Size:
     clauses = length * (4 * count + 6 * m + 2)
     literals = length * (meets + 7 * count + 12 * m)
     return Size(length * 2 * count + 2 * length * m, clauses, literals)
+
+
+def node_rule_size(puzzle: Puzzle) -> Size:
+    """The size of ``node-positions-v1`` (:mod:`trailkit.models.formulas.node_positions`):
+    the position encoding's prefix over the node horizon and the node literals."""
+    from trailkit.models.formulas.node_positions import node_horizon, node_size
+
+    horizon = node_horizon(puzzle)
+    return node_size(puzzle, horizon, position_size(puzzle, horizon))
+
+
+def node_cuts_size(puzzle: Puzzle) -> Size:
+    """The size of ``node-cuts-v1``'s base formula: an arc literal per oriented edge, and
+    per node two exactly-one constraints of a sequential counter over its arcs (the cut
+    clauses come later, each at most one literal per arc)."""
+    arcs = len(puzzle.oriented_edges())
+    n = puzzle.num_nodes
+    return Size(3 * arcs + 2 * n, 6 * arcs + 4 * n, 14 * arcs + 8 * n)
 
 
 def budget_problem(size: Size, memory_mb: int | None, what: str, hint: str) -> str | None:

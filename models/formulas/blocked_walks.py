@@ -36,12 +36,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from trailkit.models.answer import Walk
+from trailkit.models.checking.node_visits import empty_walk_nodes, node_rule_problems
 from trailkit.models.checking.verify import verify
 from trailkit.models.formulas.certified import CertifiedFormula, Clause
+from trailkit.models.formulas.node_positions import encode_node_prefix
 from trailkit.models.formulas.position_encoding import (
     DEFAULT_CARDINALITY,
     VarMap,
-    encode_prefix,
 )
 from trailkit.models.formulas.walk_formula import encode_walks, walk_horizon
 from trailkit.models.puzzle import EdgeUse, Puzzle
@@ -74,10 +75,10 @@ def read_walk(puzzle: Puzzle, raw: Mapping[str, Any]) -> Walk | str:
         walk = Walk.from_edges(puzzle, nodes[start], [edges[str(e)] for e in raw["edges"]])
     except ValueError:
         return "the walk's edges do not follow one another"
-    broken = verify(puzzle, walk)
+    broken = [str(v) for v in verify(puzzle, walk)] + node_rule_problems(puzzle, walk)
     if broken:
         return (f"the walk of {plural(len(walk), 'step')} from {start} breaks the rules: "
-                + "; ".join(str(v) for v in broken[:3]))
+                + "; ".join(broken[:3]))
     return walk
 
 
@@ -103,9 +104,10 @@ def blocking_clause(puzzle: Puzzle, vmap: VarMap, walk: Walk) -> Clause | str:
 def empty_walks(puzzle: Puzzle) -> list[int]:
     """The nodes on which the empty walk solves ``puzzle``, derived by the checker itself:
     on each node, the walk of 0 steps that :func:`~trailkit.models.checking.verify.verify`
-    accepts (its start, end, closed and edge-use rules), sharing nothing with the solvers'
-    view of empty walks."""
-    return [v for v in range(puzzle.num_nodes) if not verify(puzzle, Walk((v,), ()))]
+    accepts (its start, end, closed and edge-use rules) and the node rules allow
+    (:func:`~trailkit.models.checking.node_visits.empty_walk_nodes`), sharing nothing with
+    the solvers' view of empty walks."""
+    return empty_walk_nodes(puzzle)
 
 
 def empty_walk_problem(puzzle: Puzzle, walks: Sequence[Walk]) -> str:
@@ -196,7 +198,7 @@ def longer_formula(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula 
         return ["a walk-longer-v1 certificate covers once-only walks (exactly once or at "
                 "most once)"]
     horizon = walk_horizon(puzzle)
-    clauses, vmap = encode_prefix(puzzle, horizon, cardinality=cardinality) \
+    clauses, vmap = encode_node_prefix(puzzle, horizon, cardinality=cardinality) \
         if horizon else ([], None)
     walk = read_walk(puzzle, data["walk"])
     if isinstance(walk, str):

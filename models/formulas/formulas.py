@@ -12,6 +12,16 @@ checks the proof against it, and the SAT backend makes its certificates from the
     once-only puzzles (exactly once or at most once): the walks of any length from 1
     to the most steps such a walk can have; with the empty walk not allowed, its
     refutation proves that no walk exists at all.
+``node-positions-v1`` (:mod:`trailkit.models.formulas.node_positions`)
+    puzzles with node rules (visit, via, avoid, at), every edge rule: the walks of 1 to
+    H steps with a literal per node and position; with the empty walk not allowed, its
+    refutation proves that no walk exists. The walk-family formulas below gain the same
+    node clauses on such a puzzle, so their claims speak of its walks under its node
+    rules.
+``node-cuts-v1`` (:mod:`trailkit.models.formulas.node_cuts`)
+    walks through every node (``visit: every-once``, no colour rule): one step in and out
+    of each node, plus *cut clauses* on node sets, each checked on its own (a
+    consequence of the puzzle) before the proof is.
 ``transition-v1`` (:mod:`trailkit.models.formulas.transition_encoding`)
     exactly-once puzzles: at each node, how the walk pairs the edge ends it meets;
     plus *cut clauses*, each checked on its own by :mod:`trailkit.models.formulas.lazy_clauses`
@@ -100,6 +110,18 @@ def _walk(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[st
     return walk_formula(puzzle, cardinality=str(data["cardinality"]))
 
 
+def _nodes(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:
+    from trailkit.models.formulas.node_positions import node_formula
+
+    return node_formula(puzzle, cardinality=str(data["cardinality"]))
+
+
+def _node_cuts(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:
+    from trailkit.models.formulas.node_cuts import cuts_formula
+
+    return cuts_formula(puzzle, data["cuts"], cardinality=str(data["cardinality"]))
+
+
 def _transition(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:
     from trailkit.models.formulas.lazy_clauses import formula_with_cuts
 
@@ -139,6 +161,8 @@ def _repair(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[
 _REBUILDERS: dict[str, Rebuilder] = {
     "position-v1": _position,
     "walk-v1": _walk,
+    "node-positions-v1": _nodes,
+    "node-cuts-v1": _node_cuts,
     "transition-v1": _transition,
     "transition-v2": _transition,
     "walk-blocked-v1": _blocked,

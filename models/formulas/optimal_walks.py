@@ -67,10 +67,10 @@ from trailkit.models.formulas.blocked_walks import (
     walk_json,
 )
 from trailkit.models.formulas.certified import CertifiedFormula, Clause
+from trailkit.models.formulas.node_positions import encode_node_prefix
 from trailkit.models.formulas.position_encoding import (
     DEFAULT_CARDINALITY,
     VarMap,
-    encode_prefix,
 )
 from trailkit.models.formulas.walk_formula import walk_horizon
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
@@ -128,7 +128,7 @@ by ``walk-longer-v1`` (no walk of
         return (f"a {encoding} refutation does not prove the walk unique among this "
                 f"puzzle's solutions ({_solutions_words(puzzle)})")
     if claim == "unique" and encoding == LONGER and (
-            data.get("length") != 0 or len(puzzle.empty_walk_nodes()) != 1):
+            data.get("length") != 0 or len(empty_walks(puzzle)) != 1):
         return ("a walk-longer-v1 refutation proves a walk unique only when it is the empty "
                 "walk and the puzzle allows it on one node only")
     if claim == "count" and encoding not in _counted_by(puzzle) and not (
@@ -185,7 +185,7 @@ def optimal_clauses(puzzle: Puzzle, encoding: str, length: int, walks: Sequence[
                          f"to {horizon}")
     if horizon == 0:  # no walk of 1 to 0 steps
         return [[]], None
-    clauses, vmap = encode_prefix(puzzle, horizon, cardinality=cardinality)
+    clauses, vmap = encode_node_prefix(puzzle, horizon, cardinality=cardinality)
     active = vmap.active
     if encoding == SHORTER:
         return [*clauses, [active[0]]], vmap

@@ -27,13 +27,14 @@ The encoding's guard is the test that counts its models against brute-force walk
 
 from __future__ import annotations
 
+from trailkit.models.checking.node_visits import empty_walk_nodes
 from trailkit.models.formulas.certified import CertifiedFormula
+from trailkit.models.formulas.node_positions import encode_node_prefix, walk_bound
 from trailkit.models.formulas.position_encoding import (
     DEFAULT_CARDINALITY,
     VarMap,
-    encode_prefix,
 )
-from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.models.puzzle import EdgeUse, NodeVisit, Puzzle
 
 __all__ = ["ENCODING_NAME", "encode_walks", "walk_formula", "walk_horizon"]
 
@@ -42,7 +43,11 @@ ENCODING_NAME = "walk-v1"
 
 def walk_horizon(puzzle: Puzzle) -> int:
     """The most steps a once-only walk of ``puzzle`` can take: its edges (exactly once),
-    or the edges a step may take at all (at most once)."""
+    or the edges a step may take at all (at most once); with node rules, fewer where
+    they bound the walk more (:func:`~trailkit.models.formulas.node_positions.walk_bound`)."""
+    bound = walk_bound(puzzle) if puzzle.has_node_rules else None
+    if bound is not None:
+        return bound
     if puzzle.use is EdgeUse.EXACTLY_ONCE:
         return puzzle.num_edges
     return len({e for e, _ in puzzle.oriented_edges()})
@@ -53,12 +58,12 @@ def _refusal(puzzle: Puzzle, *, empty_apart: bool = False) -> list[str]:
     ``empty_apart`` the empty walks are counted apart, so an allowed one does not matter.
     A puzzle without nodes is solved by the walk that stands nowhere, no empty walk on a
     node: no formula of steps speaks of it."""
-    if puzzle.use is EdgeUse.ANY:
+    if puzzle.use is EdgeUse.ANY and puzzle.visit is NodeVisit.ANY:
         return ["a walk-v1 certificate covers once-only walks (exactly once or at most once); "
                 "reusable edges have closed-set certificates"]
     if not puzzle.num_nodes:
         return ["the puzzle has no nodes: the walk that stands nowhere solves it"]
-    empty = puzzle.empty_walk_nodes()
+    empty = empty_walk_nodes(puzzle) if puzzle.has_node_rules else puzzle.empty_walk_nodes()
     if empty and not empty_apart:
         return [f"the empty walk on {puzzle.nodes[empty[0]]} is allowed, so the puzzle is "
                 "solvable"]
@@ -80,13 +85,17 @@ def encode_walks(puzzle: Puzzle, *, cardinality: str = DEFAULT_CARDINALITY,
     horizon = walk_horizon(puzzle)
     if horizon == 0:
         return [[]], None
-    clauses, vmap = encode_prefix(puzzle, horizon, cardinality=cardinality)
+    clauses, vmap = encode_node_prefix(puzzle, horizon, cardinality=cardinality)
     return [*clauses, [vmap.active[0]]], vmap
 
 
 def walk_formula(puzzle: Puzzle, *, cardinality: str = DEFAULT_CARDINALITY
                  ) -> CertifiedFormula | list[str]:
-    """The certified ``walk-v1`` formula of ``puzzle``, or why it has none."""
+    """The certified ``walk-v1`` formula of ``puzzle``, or why it has none (node rules:
+    their formula is ``node-positions-v1``, :mod:`trailkit.models.formulas.node_positions`)."""
+    if puzzle.has_node_rules:
+        return ["a walk-v1 certificate covers puzzles without node rules; this one's formula "
+                "is node-positions-v1"]
     problems = _refusal(puzzle)
     if problems:
         return problems

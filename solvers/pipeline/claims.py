@@ -126,10 +126,11 @@ def best_shortest_claim(puzzle: Puzzle, walk: Walk, *, rests_on: str,
     """The claim that ``walk`` (verified, called shortest by ``rests_on``) is a shortest
     walk: by ``layers`` where they decide it (always for the empty walk; ``layers``: the
     search's own, when it gave them), else by a refutation of ``walk-shorter-v1``; with
-    ``drup`` a walk of some steps by refutation only (outside checkers read only
-    proofs). An exactly-once walk has one length, the number of edges: ``prove --claim
-    shortest`` certifies it the same way."""
-    shortest = None if drup and len(walk) else shortest_claim(
+    ``drup`` (or node rules, which layers do not know) a walk of some steps by refutation
+    only (outside checkers read only proofs). An exactly-once walk has one length, the
+    number of edges: ``prove --claim shortest`` certifies it the same way."""
+    by_refutation = (drup or puzzle.has_node_rules) and len(walk)  # layers: no node rules
+    shortest = None if by_refutation else shortest_claim(
         puzzle, walk, rests_on=rests_on, state_limit=state_limit, layers=layers)
     if shortest is None or not shortest.checked:
         from trailkit.solvers.pipeline.optimal_refutations import refuted_shortest_claim

@@ -98,7 +98,7 @@ def count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *, limit: int = COUN
             return claim
         return _closed_reusable_count(puzzle, limits, limit, rests_on or "the enumeration",
                                       length)
-    if formula_applies(puzzle) and not by_refutation:
+    if formula_applies(puzzle) and not by_refutation and not puzzle.has_node_rules:
         return formula_count_claim(puzzle, limits, rests_on=rests_on or FORMULA_RESTS_ON)
     rests_on = rests_on or "the enumeration"
     why = refutation_applies(puzzle, count=True) or too_big(puzzle, limits)
@@ -135,7 +135,10 @@ def over_listing_limit(puzzle: Puzzle, limits: Limits = NO_LIMITS, *,
     if puzzle.use is EdgeUse.ANY or (formula_applies(puzzle) and not by_refutation) or \
             refutation_applies(puzzle, count=True):
         return None
-    counted = get_backend("direct").count(puzzle, limits)
+    direct = get_backend("direct")
+    if puzzle.has_node_rules and not direct.supports_node_rules:
+        return None  # its count would not obey them
+    counted = direct.count(puzzle, limits)
     if not counted.complete or counted.solutions <= limit:
         return None
     return Claim("count", False, value=counted.solutions, why=unproven(
@@ -168,16 +171,19 @@ def _listing_stopped(result: Verdict, limit: int, limits: Limits) -> str:
 
 def _best_length(puzzle: Puzzle, limits: Limits) -> tuple[int | None, str]:
     """The best length under the objective of an at-most-once ``puzzle``: 0 where the
-    empty walk is a shortest walk, else the length of direct's best walk (``None``: direct
-    finds no walk), and why it is not known (direct's limits; empty: it is); the
-    refutation checks it."""
+    empty walk is a shortest walk, else the length of direct's best walk (sat's where
+    direct does not obey node rules; ``None``: it finds no walk), and why it is not known
+    (its limits; empty: it is); the refutation checks it."""
     if puzzle.objective is Objective.SHORTEST and puzzle.empty_walk_nodes():
         return 0, ""
-    answer = get_backend("direct").solve(puzzle, limits)
+    engine = get_backend("direct")
+    if puzzle.has_node_rules and not engine.supports_node_rules:
+        engine = get_backend("sat")  # the node rules obeyed
+    answer = engine.solve(puzzle, limits)
     if answer.status is Status.UNSOLVABLE:
         return None, ""
     if answer.walk is None or not answer.optimal:
-        return None, "the best length is not known (direct's search did not finish)"
+        return None, f"the best length is not known ({engine.name}'s search did not finish)"
     return len(answer.walk), ""
 
 

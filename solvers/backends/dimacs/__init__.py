@@ -4,9 +4,10 @@
 ``dimacs:minisat``, ``dimacs:picosat``, ``dimacs:cryptominisat5``,
 ``dimacs:/opt/kissat/bin/kissat --sat``). trailkit writes the certified formula (the
 CNF ``export --format dimacs`` writes: ``position-v1`` for exactly-once walks,
-``walk-v1`` for at-most-once ones; for reusable edges the layered state encoding, with
-growing horizons: :mod:`.cnf`), runs the program with the time limit (killed shortly
-after it), and reads its answer in the SAT competition's format (:mod:`.competition`).
+``walk-v1`` for at-most-once ones; ``node-positions-v1`` for node rules; for reusable
+edges the layered state encoding, with growing horizons: :mod:`.cnf`), runs the program
+with the time limit (killed shortly after it), and reads its answer in the SAT
+competition's format (:mod:`.competition`).
 
 Trust: a model is decoded into a walk, which the pipeline verifies (a model that is no
 walk, or a walk that breaks the rules, is exit code 4: the solver is never believed).
@@ -34,8 +35,9 @@ from typing import Any
 from trailkit.models.answer import Answer, Certificate, Walk
 from trailkit.models.checking.drup import cnf_text
 from trailkit.models.encodings.drup_certificate import MAX_PROOF_LINES, make_certificate
-from trailkit.models.encodings.sizes import budget_problem, position_size
+from trailkit.models.encodings.sizes import budget_problem, node_rule_size, position_size
 from trailkit.models.errors import BackendUnavailable, VerificationFailure
+from trailkit.models.formulas.node_positions import node_horizon
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import seconds
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits, trivial_answer
@@ -56,6 +58,8 @@ INSTALL = ("on Debian or Ubuntu: apt-get install cadical minisat picosat cryptom
            "(or give the path of any SAT solver program: dimacs:/path/to/solver)")
 BIG_HINT = ("the sat backend's transition encoding (--backend sat) or cpsat handle puzzles "
             "this big")
+NODES_HINT = ("the sat backend (node-cuts-v1 for a walk through every node) or cpsat handle "
+              "node rules on bigger graphs")
 #: Programs that write a DRAT proof to a file named after the CNF.
 PROOF_AFTER_CNF = frozenset({"cadical", "kissat"})
 KILLED = "killed at the time limit"
@@ -84,6 +88,7 @@ class DimacsBackend(Backend):
     program is found; else :class:`BackendUnavailable` says what to install)."""
 
     family = "dimacs"
+    supports_node_rules = True
 
     def __init__(self, option: str = "") -> None:
         try:
@@ -163,9 +168,13 @@ class DimacsBackend(Backend):
         lengths = horizons(puzzle)
         floor = 0
         for h in lengths:
-            too_big = None if puzzle.use is EdgeUse.ANY else budget_problem(
-                position_size(puzzle, h), limits.memory_mb, f"formula for {self.name}",
-                BIG_HINT)
+            size = node_rule_size(puzzle) if puzzle.has_node_rules else \
+                None if puzzle.use is EdgeUse.ANY else position_size(puzzle, h)
+            nodes = puzzle.has_node_rules
+            too_big = None if size is None else budget_problem(
+                size, limits.memory_mb,
+                f"{'node-positions-v1 ' if nodes else ''}formula for {self.name}",
+                NODES_HINT if nodes else BIG_HINT)
             if too_big is not None:
                 return Answer.unknown(self.name, too_big)
             answer = self._solve_within(puzzle, limits, began, h, last=h == lengths[-1],
@@ -260,10 +269,13 @@ class DimacsBackend(Backend):
 
 
 def _trivial_answer(name: str, puzzle: Puzzle) -> Answer | None:
-    """:func:`trivial_answer`, and no step at all to take (no formula to write then)."""
+    """:func:`trivial_answer`, and no step at all to take (no formula to write then; node
+    rules may allow none: one node not avoided, an open walk)."""
     answer = trivial_answer(name, puzzle)
-    if answer is not None or puzzle.oriented_edges():
+    if answer is not None:
         return answer
+    if puzzle.oriented_edges() and (not puzzle.has_node_rules or node_horizon(puzzle)):
+        return None
     empty = puzzle.empty_walk_nodes()
     if empty:  # longest, and no step at all: the empty walk
         return Answer.solved(name, Walk((empty[0],), ()), optimal=True)

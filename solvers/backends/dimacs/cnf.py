@@ -4,6 +4,9 @@
   refuted by a certificate ``prove`` would make);
 * at-most-once walks: ``walk-v1`` (every length from 1 to the most steps at once; the
   same formula as the export);
+* node rules (``visit``, ``via``, ``avoid``, ``at``), whatever the edge rule:
+  ``node-positions-v1`` (:mod:`trailkit.models.formulas.node_positions`: walks of 1 to the
+  node horizon, a literal per node and position);
 * reusable edges: the layered state encoding (:mod:`trailkit.models.encodings.layered_encoding`)
   up to a horizon, plus the clause "the walk ends at some length": horizons 16, 32, ...
   up to the number of reachable (node, colour-phase) states, since a shortest walk
@@ -23,6 +26,11 @@ from dataclasses import dataclass
 from trailkit.models.answer import Walk
 from trailkit.models.encodings.layered_encoding import LayeredEncoding
 from trailkit.models.formulas.formulas import CertifiedFormula, position_certified
+from trailkit.models.formulas.node_positions import (
+    encode_node_prefix,
+    node_formula,
+    node_horizon,
+)
 from trailkit.models.formulas.position_encoding import VarMap, encode, encode_prefix
 from trailkit.models.formulas.walk_formula import encode_walks, walk_formula, walk_horizon
 from trailkit.models.puzzle import EdgeUse, Puzzle
@@ -52,7 +60,10 @@ class Formula:
 
 def horizons(puzzle: Puzzle) -> list[int]:
     """The walk lengths to try: once-only walks all at once (the certified formula);
-    reusable edges 16, 32, ... up to the number of reachable states."""
+    reusable edges 16, 32, ... up to the number of reachable states; node rules: the
+    node horizon."""
+    if puzzle.has_node_rules:
+        return [node_horizon(puzzle)]
     if puzzle.use is EdgeUse.EXACTLY_ONCE:
         return [puzzle.num_edges]
     if puzzle.use is EdgeUse.AT_MOST_ONCE:
@@ -123,7 +134,10 @@ def _layered(puzzle: Puzzle, horizon: int) -> Formula:
 
 def certified_cnf(puzzle: Puzzle, horizon: int | None = None) -> Formula:
     """The formula of ``puzzle`` the solver gets (see the module docstring); for reusable
-    edges, of the walks of 1..``horizon`` steps (default: the last of :func:`horizons`)."""
+    edges, of the walks of 1..``horizon`` steps (default: the last of :func:`horizons`).
+    Raises ``ValueError`` when no step can be taken (no formula of steps)."""
+    if puzzle.has_node_rules:
+        return _nodes(puzzle)
     if puzzle.use is EdgeUse.EXACTLY_ONCE:
         clauses, vmap = encode(puzzle, puzzle.num_edges)
         fixed = Formula(clauses, vmap.num_vars, position_certified(puzzle, clauses, vmap),
@@ -139,3 +153,15 @@ def certified_cnf(puzzle: Puzzle, horizon: int | None = None) -> Formula:
         clauses, vmap = encode_prefix(puzzle, walk_horizon(puzzle))
         return _prefix(puzzle, [*clauses, [vmap.active[0]]], vmap, None)
     return _layered(puzzle, horizon if horizon is not None else horizons(puzzle)[-1])
+
+
+def _nodes(puzzle: Puzzle) -> Formula:
+    """``node-positions-v1``; where the empty walk is allowed (asked for the longest) the
+    same clauses certify nothing (a refutation would not mean that no walk exists)."""
+    horizon = node_horizon(puzzle)
+    if horizon == 0:
+        raise ValueError("no formula: no step can be taken")
+    clauses, vmap = encode_node_prefix(puzzle, horizon)
+    certified = node_formula(puzzle)
+    return _prefix(puzzle, [*clauses, [vmap.active[0]]], vmap,
+                   certified if isinstance(certified, CertifiedFormula) else None)

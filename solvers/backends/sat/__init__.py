@@ -15,7 +15,13 @@ DIMACS export with readable names in :mod:`.exported_formula`. Before an encodin
 built its size is estimated; beyond ``Limits.memory_mb`` the answer is ``unknown``
 with the estimate.
 Counting always uses the position encoding (without symmetry breaking: every walk
-counted once).
+counted once). A puzzle with node rules (``visit``, ``via``, ``avoid``, ``at``) is
+solved, counted and proven on ``node-positions-v1``
+(:mod:`trailkit.models.formulas.node_positions`, through :mod:`.node_walks`), its
+size estimated first as every formula's; a walk through every node (``visit:
+every-once``, no colour rule) is solved and proven on ``node-cuts-v1`` with cut clauses
+added lazily (:mod:`.hamilton_cuts`; ``/position`` keeps node positions). Counting
+always uses node positions (every walk one model).
 
 An UNSAT answer for an exactly-once puzzle carries a ``drup`` certificate when the
 solver logs proofs (checked by :mod:`trailkit.models.checking.drup`); other UNSAT answers say
@@ -30,15 +36,18 @@ from collections.abc import Callable
 from trailkit.models.answer import Answer, Certificate
 from trailkit.models.counts import CountResult
 from trailkit.models.encodings.drup_certificate import make_certificate
-from trailkit.models.encodings.sizes import budget_problem, position_size
+from trailkit.models.encodings.sizes import budget_problem, node_rule_size, position_size
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
 from trailkit.models.formulas.formulas import position_certified
+from trailkit.models.formulas.node_cuts import cuts_apply
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import seconds
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.sat.auto import EncodingChoice, choose_encoding
 from trailkit.solvers.backends.sat.choice import SatChoice
 from trailkit.solvers.backends.sat.exported_formula import to_dimacs, walk_from_model
+from trailkit.solvers.backends.sat.hamilton_cuts import cuts_answer, cuts_outcome
+from trailkit.solvers.backends.sat.node_walks import NodeOutcome, count_node_walks, search_nodes
 from trailkit.solvers.backends.sat.runner import (
     DEFAULT_SOLVER,
     SolverTimeout,
@@ -55,6 +64,9 @@ from trailkit.solvers.backends.sat.transition import (
 )
 from trailkit.solvers.backends.sat.walk_proof import refute_walks
 
+NODE_HINT = ("a smaller puzzle, or a larger --memory-limit if the machine has the memory; "
+             "the cpsat and direct backends model node rules without positions")
+
 __all__ = ["DEFAULT_SOLVER", "SatBackend", "available_solvers", "to_dimacs", "walk_from_model"]
 
 
@@ -70,6 +82,7 @@ class SatBackend(Backend):
     family = "sat"
     supports_counting = True
     supports_proof = True
+    supports_node_rules = True
 
     def __init__(self, option: str = "") -> None:
         choice = SatChoice.parse(option)
@@ -85,6 +98,9 @@ class SatBackend(Backend):
 
     def _too_big(self, puzzle: Puzzle, limits: Limits) -> str | None:
         """Why the position encoding must not be built within the memory budget."""
+        if puzzle.has_node_rules:
+            return budget_problem(node_rule_size(puzzle), limits.memory_mb,
+                                  "node-positions-v1 formula", NODE_HINT)
         if puzzle.use is EdgeUse.ANY:
             return None  # the layered state encoding grows one layer at a time
         size = position_size(puzzle, horizon(puzzle)[0])
@@ -92,6 +108,8 @@ class SatBackend(Backend):
 
     # ------------------------------------------------------------------ solve
     def solve(self, puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Answer:
+        if puzzle.has_node_rules:
+            return self._solve_nodes(puzzle, limits)
         choice = self._choice(puzzle, limits)
         if choice.encoding == "transition":
             return transition_answer(self.name, self.solver, puzzle, limits,
@@ -122,6 +140,39 @@ class SatBackend(Backend):
         return Answer.unsolvable(self.name, self._certificate(puzzle, outcome),
                                  reason=outcome.reason, solver=self.solver, **named)
 
+    def _nodes(self, puzzle: Puzzle, limits: Limits, name: str) -> NodeOutcome:
+        """:func:`search_nodes` with solver ``name`` within the time limit (INTERRUPTED
+        when it is reached)."""
+        try:
+            return run_guarded(lambda d: search_nodes(puzzle, name, d, proof=can_prove(name)),
+                               name, limits.time_limit)
+        except SolverTimeout:
+            return NodeOutcome(Verdict.INTERRUPTED)
+
+    def _solve_nodes(self, puzzle: Puzzle, limits: Limits) -> Answer:
+        """A node-rule puzzle: ``node-cuts-v1`` for a walk through every node where it
+        applies (unless ``/position``), else ``node-positions-v1``."""
+        if self.encoding != "position" and not cuts_apply(puzzle):
+            return cuts_answer(self.name, self.solver, puzzle, limits)
+        named = {"encoding": "node-positions", "encoding_choice": "node rules: only the "
+                 "node-positions encoding covers them"}
+        too_big = self._too_big(puzzle, limits)
+        if too_big is not None:
+            return Answer.unknown(self.name, too_big, **named)
+        outcome = self._nodes(puzzle, limits, self.solver)
+        if outcome.status is Verdict.INTERRUPTED:
+            return Answer.unknown(self.name, f"the time limit of {seconds(limits.time_limit)} "
+                                  "was reached (node-positions encoding)", **named)
+        if outcome.status is Verdict.SAT and outcome.walk is not None:
+            best = puzzle.objective is Objective.SHORTEST or puzzle.wants_longest
+            return Answer.solved(self.name, outcome.walk, optimal=outcome.best if best
+                                 else None, solver=self.solver, **named)
+        certificate = None
+        if outcome.formula is not None and outcome.proof is not None:
+            certificate = make_certificate(puzzle, outcome.formula, outcome.proof, self.solver)
+        return Answer.unsolvable(self.name, certificate, reason=outcome.reason,
+                                 solver=self.solver, **named)
+
     def _certificate(self, puzzle: Puzzle, outcome: Outcome) -> Certificate | None:
         if outcome.proof is None or outcome.clauses is None or outcome.varmap is None:
             return None
@@ -131,6 +182,8 @@ class SatBackend(Backend):
 
     # ------------------------------------------------------------------ prove
     def why_no_proof(self, puzzle: Puzzle) -> str | None:
+        if puzzle.has_node_rules:
+            return None  # node-positions-v1 covers every edge rule
         if puzzle.use is EdgeUse.ANY:
             return ("DRUP proofs here cover puzzles whose edges are used at most or exactly "
                     "once, and this one's may be used any number of times")
@@ -151,6 +204,8 @@ class SatBackend(Backend):
         if self.why_no_proof(puzzle) is not None:
             return None
         name = self.solver if can_prove(self.solver) else DEFAULT_SOLVER
+        if puzzle.has_node_rules:
+            return self._prove_nodes(puzzle, limits, name)
         if self._choice(puzzle, limits).encoding == "transition":
             return transition_certificate(name, puzzle, limits)
         if self._too_big(puzzle, limits) is not None:
@@ -177,6 +232,22 @@ class SatBackend(Backend):
                                                            outcome.varmap),
                                 outcome.proof, name)
 
+    def _prove_nodes(self, puzzle: Puzzle, limits: Limits, name: str) -> Certificate | None:
+        """The ``node-cuts-v1`` (where :meth:`_solve_nodes` takes it) or
+        ``node-positions-v1`` refutation of a node-rule puzzle, or ``None``."""
+        if self.encoding != "position" and not cuts_apply(puzzle):
+            out = cuts_outcome(name, puzzle, limits, proof=True)
+            if out.status is not Verdict.UNSAT or out.formula is None or out.proof is None:
+                return None
+            return make_certificate(puzzle, out.formula, out.proof, name)
+        if self._too_big(puzzle, limits) is not None:
+            return None
+        outcome = self._nodes(puzzle, limits, name)
+        if outcome.status is not Verdict.UNSAT or outcome.formula is None \
+                or outcome.proof is None:
+            return None
+        return make_certificate(puzzle, outcome.formula, outcome.proof, name)
+
     # ------------------------------------------------------------------ count
     def count(self, puzzle: Puzzle, limits: Limits = NO_LIMITS, *,
               failures: bool = False,
@@ -197,8 +268,9 @@ class SatBackend(Backend):
         def note(n: int) -> None:
             seen.value = n
 
+        counter = count_node_walks if puzzle.has_node_rules else count_walks
         try:
-            result = run_guarded(lambda d: count_walks(puzzle, self.solver, d, note),
+            result = run_guarded(lambda d: counter(puzzle, self.solver, d, note),
                                  self.solver, limits.time_limit)
         except SolverTimeout:
             return CountResult(self.name, int(seen.value), complete=False,

@@ -2,8 +2,9 @@
 
 ``to_dimacs(puzzle)`` writes the formula trailkit itself solves for exactly-once
 puzzles (``#edges`` steps) and, for the other rules, the prefix formula for walks of
-1..H steps (see :mod:`trailkit.solvers.backends.sat.search`), with ``c`` lines such as
-``c 17 = edge 3 at position 2, orientation 1 (b->a)``. Any SAT solver's output
+1..H steps (see :mod:`trailkit.solvers.backends.sat.search`); for node rules
+``node-positions-v1`` (:mod:`trailkit.models.formulas.node_positions`); with ``c`` lines
+such as ``c 17 = edge 3 at position 2, orientation 1 (b->a)``. Any SAT solver's output
 (``v`` lines, as in the SAT competition format) turns back into a walk with
 :func:`walk_from_model`.
 
@@ -21,6 +22,7 @@ import re
 from trailkit.models.answer import Walk
 from trailkit.models.checking.drup import cnf_text
 from trailkit.models.errors import Location, SpecError, TrailkitError
+from trailkit.models.formulas.node_positions import encode_node_prefix, node_horizon
 from trailkit.models.formulas.position_encoding import ENCODING_NAME, VarMap, encode, encode_prefix
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.solvers.backends.sat.search import empty_walk, horizon
@@ -30,9 +32,12 @@ __all__ = ["encode_for_export", "parse_model", "to_dimacs", "walk_from_model"]
 
 def encode_for_export(puzzle: Puzzle) -> tuple[list[list[int]], VarMap]:
     """The formula :func:`to_dimacs` writes (raises :class:`TrailkitError` if none is needed)."""
-    h, _ = horizon(puzzle)
+    h = node_horizon(puzzle) if puzzle.has_node_rules else horizon(puzzle)[0]
     if h == 0:
         raise TrailkitError("no edge can be taken, so there is no formula to export")
+    if puzzle.has_node_rules:
+        clauses, vmap = encode_node_prefix(puzzle, h)
+        return [*clauses, [vmap.active[0]]], vmap
     if puzzle.use is EdgeUse.EXACTLY_ONCE:
         return encode(puzzle, h)
     clauses, vmap = encode_prefix(puzzle, h)
@@ -42,7 +47,8 @@ def encode_for_export(puzzle: Puzzle) -> tuple[list[list[int]], VarMap]:
 def to_dimacs(puzzle: Puzzle) -> str:
     """DIMACS CNF text with ``c`` lines naming every primary variable."""
     clauses, vmap = encode_for_export(puzzle)
-    head = [f"c trailkit {ENCODING_NAME} encoding of {puzzle.name or 'a walk puzzle'}",
+    name = "node-positions-v1" if puzzle.has_node_rules else ENCODING_NAME
+    head = [f"c trailkit {name} encoding of {puzzle.name or 'a walk puzzle'}",
             f"c {vmap.length} steps, cardinality encoding {vmap.cardinality}"
             + (", symmetry broken (step 0 is edge 0)" if vmap.symmetry else "")]
     if puzzle.use is not EdgeUse.EXACTLY_ONCE:
@@ -52,6 +58,10 @@ def to_dimacs(puzzle: Puzzle) -> str:
         head.append("c note: the empty walk is also a solution")
     head += [f"c {v} = {vmap.describe(puzzle, v)}" for v in sorted(vmap.steps)]
     head += [f"c {v} = {vmap.describe(puzzle, v)}" for v in vmap.active]
+    held = vmap.meta.get("positions")
+    if isinstance(held, dict):  # the node literals of node-positions-v1
+        head += [f"c {v} = node {puzzle.nodes[node]} at position {i + 1}"
+                 for v, (node, i) in sorted(held.items())]
     return "\n".join(head) + "\n" + cnf_text(vmap.num_vars, clauses)
 
 

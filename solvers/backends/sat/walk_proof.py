@@ -23,8 +23,9 @@ from trailkit.models.answer import Walk
 from trailkit.models.formulas.blocked_walks import blocking_clause
 from trailkit.models.formulas.core_formula import core_clauses, core_puzzle
 from trailkit.models.formulas.formulas import CertifiedFormula
+from trailkit.models.formulas.node_positions import encode_node_prefix, node_formula
 from trailkit.models.formulas.optimal_walks import optimal_clauses
-from trailkit.models.formulas.position_encoding import Clause, VarMap, encode_prefix
+from trailkit.models.formulas.position_encoding import Clause, VarMap
 from trailkit.models.formulas.walk_formula import encode_walks, walk_formula, walk_horizon
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.backends.sat.runner import Deadline, Verdict, new_solver, solve_call
@@ -37,8 +38,9 @@ def refute_walks(puzzle: Puzzle, name: str, deadline: Deadline
                  ) -> tuple[Verdict, CertifiedFormula | None, list[str] | None]:
     """Solve ``walk-v1`` with proof logging: ``(UNSAT, formula, proof)``, or the verdict
     (SAT, INTERRUPTED) with no proof. A puzzle the formula does not describe (reusable
-    edges, an allowed empty walk) is SAT: it has nothing to refute."""
-    formula = walk_formula(puzzle)
+    edges, an allowed empty walk) is SAT: it has nothing to refute. A puzzle with node
+    rules has ``node-positions-v1`` refuted instead."""
+    formula = node_formula(puzzle) if puzzle.has_node_rules else walk_formula(puzzle)
     if isinstance(formula, list):
         return Verdict.SAT, None, None
     if formula.clauses == [[]]:
@@ -124,7 +126,7 @@ def refute_longer(puzzle: Puzzle, name: str, deadline: Deadline, length: int
     horizon = walk_horizon(puzzle)
     if length >= horizon:
         return Verdict.UNSAT, None, ["0"]
-    clauses, vmap = encode_prefix(puzzle, horizon)
+    clauses, vmap = encode_node_prefix(puzzle, horizon)
     return _refute(puzzle, name, deadline, [*clauses, [vmap.active[length]]], vmap)
 
 
