@@ -201,7 +201,8 @@ def test_no_two_modules_share_a_name() -> None:
 
 #: The trusted base: the checkers (``models/checking/``) and the formulas they re-derive
 #: from a puzzle (``models/formulas/``).
-TRUSTED_FOLDERS = ("trailkit.models.checking", "trailkit.models.formulas")
+TRUSTED_FOLDERS = ("trailkit.models.checking", "trailkit.models.formulas",
+                   "trailkit.models.proofs")
 #: What the trusted base may import from outside its two folders: what a puzzle and an
 #: answer are, the compiling decorator and the words of counts.
 TRUSTED_BESIDE = {"trailkit.models.puzzle", "trailkit.models.answer",
@@ -209,7 +210,8 @@ TRUSTED_BESIDE = {"trailkit.models.puzzle", "trailkit.models.answer",
 
 
 #: The folders of the trusted base: the checkers, and the certified formulas they rebuild.
-TRUSTED_FOLDERS = ("trailkit.models.checking", "trailkit.models.formulas")
+TRUSTED_FOLDERS = ("trailkit.models.checking", "trailkit.models.formulas",
+                   "trailkit.models.proofs")
 
 
 def _reached_from(prefix: str) -> set[str]:
@@ -230,7 +232,7 @@ def test_the_trusted_base_is_its_folders() -> None:
     """What a certificate check trusts is ``models/checking/``, ``models/formulas/`` and
     the few modules of :data:`TRUSTED_BESIDE`: following every import from the two
     folders finds nothing else."""
-    reached = _reached_from(TRUSTED_FOLDERS[0]) | _reached_from(TRUSTED_FOLDERS[1])
+    reached = set().union(*(_reached_from(folder) for folder in TRUSTED_FOLDERS))
     outside = {m for m in reached - TRUSTED_BESIDE if not m.startswith(TRUSTED_FOLDERS)}
     assert not outside, f"the checkers now also trust {sorted(outside)}"
 
@@ -269,8 +271,8 @@ def test_the_layout_page_names_every_unit_and_the_trusted_base() -> None:
     assert not missing, f"docs/layout.md's table lacks {missing}"
     trusts = page.split("### What a certificate check trusts", 1)[1].split("\n## ", 1)[0]
     seen = (_reached_from("trailkit.models.checking") | _reached_from("trailkit.models.spec")
-            | _reached_from("trailkit.models.formulas"))
-    named = {f"{parts[0]}/" if parts[0] in ("checking", "spec", "formulas")
+            | _reached_from("trailkit.models.formulas") | _reached_from("trailkit.models.proofs"))
+    named = {f"{parts[0]}/" if parts[0] in ("checking", "spec", "formulas", "proofs")
              else "/".join(parts) + ".py"
              for parts in (m.split(".")[2:] for m in seen)}
     absent = sorted(n for n in named if f"`{n}`" not in trusts)

@@ -32,7 +32,7 @@ Kinds checked here (the exact data each carries is in its checker's docstring):
 ``node-cut``, ``node-degree`` and ``avoided-edge`` certificates (node rules: the
 must-visit nodes in more pieces than a walk can join; must-visit nodes no edge enters or
 leaves; an edge that must be used touching an avoided node) are checked in
-:mod:`trailkit.models.checking.node_cuts`; ``given-positions`` (two ``at:`` givens too far
+:mod:`trailkit.models.checking.node_certificates`; ``given-positions`` (two ``at:`` givens too far
 apart, or of the wrong parity, for the steps between them) in
 :mod:`trailkit.models.checking.given_positions`.
 
@@ -84,7 +84,7 @@ def verdict(puzzle: Puzzle, certificate: Certificate, *,
 
             return layers_verdict(puzzle, certificate.data)
         if certificate.kind in ("node-cut", "node-degree", "avoided-edge"):
-            from trailkit.models.checking.node_cuts import node_verdict
+            from trailkit.models.checking.node_certificates import node_verdict
 
             return node_verdict(puzzle, certificate.kind, certificate.data)
         if certificate.kind == "given-positions":

@@ -58,7 +58,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trailkit.models.answer import Certificate
-from trailkit.models.checking.node_cuts import KINDS as NODE_KINDS
+from trailkit.models.checking.node_certificates import KINDS as NODE_KINDS
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import listing, plural
 

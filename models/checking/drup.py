@@ -34,10 +34,10 @@ False
 
 This module binds the proof to the formula: the proof (its lines, its whole text as
 ``str`` or ``bytes``, or its file's path) is read straight into the clause database as
-literal codes by :mod:`trailkit.models.checking.drup_read` (a file in blocks, never held whole;
+literal codes by :mod:`trailkit.models.proofs.drup_read` (a file in blocks, never held whole;
 each deletion resolved to the clause it deletes as it is read); the clause database
 itself, and every loop over the proof, is the compiled kernel of
-:mod:`trailkit.models.checking.drup_kernel`. The time limit is looked at every 256 proof lines.
+:mod:`trailkit.models.proofs.drup_kernel`. The time limit is looked at every 256 proof lines.
 
 :func:`check_drup_certificate` binds a proof to a puzzle: it re-encodes the puzzle
 with the encoding the certificate names, requires the certified CNF to be exactly
@@ -55,9 +55,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from trailkit.models.answer import Certificate
-from trailkit.models.checking import check_words, drup_kernel, drup_read_kernel, lrat_kernel
+from trailkit.models.checking import check_words
 from trailkit.models.checking.check_words import Verdict
-from trailkit.models.checking.drup_read import (
+from trailkit.models.proofs import drup_kernel, drup_read_kernel, lrat_kernel
+from trailkit.models.proofs.drup_read import (
     Lines,
     Proof,
     ProofChanged,

@@ -46,7 +46,8 @@ own :func:`~trailkit.models.checking.node_visits.empty_walk_nodes`), proves the 
 (``walk-blocked-v1``, ``walk-longer-v1``, ``walk-shorter-v1``, ``walk-as-short-v1``,
 ``walk-as-long-v1``) are built on :func:`encode_node_prefix`, so on a node-rule puzzle
 they speak of its walks under the node rules too. The guard of the encoding is the test
-that compares its models with a brute-force oracle (``tests/test_sat_node_rules.py``).
+that compares its models with a brute-force oracle
+(``tests/solvers/backends/sat/test_sat_node_rules.py``).
 
 >>> from trailkit.models.puzzle import NodeVisit, Puzzle
 >>> square = Puzzle.build(edges=[("a", "b"), ("b", "c"), ("c", "d"), ("d", "a"),

@@ -10,7 +10,7 @@ Dispatch by the puzzle's rules:
 * everything else (at most once, or exactly once with a colour rule): an exhaustive
   search that says ``unknown`` when its work limit runs out (:mod:`.exhaustive`);
   ``objective: longest`` (at most once) has its own exhaustive search (:mod:`.longest`);
-* node rules (``visit``, ``via``, ``avoid``, ``at``): the searches of :mod:`.node_rules`
+* node rules (``visit``, ``via``, ``avoid``, ``at``): the searches of :mod:`.node_solving`
   (a compiled tour search for every node once, a general search otherwise), counted by
   :mod:`.node_count` (with the tours of a closed walk through every node).
 """
@@ -46,7 +46,7 @@ class DirectBackend(Backend):
             return Answer.solved(self.name, Walk.nowhere(), optimal=True
                                  if puzzle.objective is Objective.SHORTEST else None)
         if puzzle.has_node_rules:
-            from trailkit.solvers.backends.direct.node_rules import solve_node_rules
+            from trailkit.solvers.backends.direct.node_solving import solve_node_rules
 
             return solve_node_rules(puzzle, limits)
         if puzzle.wants_longest:

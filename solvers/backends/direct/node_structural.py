@@ -25,7 +25,7 @@
     time), within a work budget.
 
 The bound and its proof are the checker's docstring
-(:mod:`trailkit.models.checking.node_cuts`); that checker is deliberately not imported
+(:mod:`trailkit.models.checking.node_certificates`); that checker is deliberately not imported
 here: a certificate must convince code that shares nothing with its maker.
 
 >>> from trailkit.models.puzzle import NodeVisit, Puzzle

@@ -55,7 +55,7 @@ from trailkit.solvers.pipeline.policy import time_left
 from trailkit.solvers.support.interrupts import passed_on
 from trailkit.solvers.tools.design.states import StateSummary, summarise, trap_steps, walk_states
 from trailkit.solvers.tools.repair.changes import Change, Op, apply_changes
-from trailkit.solvers.tools.repair.node_rules import refuse_node_rules
+from trailkit.solvers.tools.repair.node_refusal import refuse_node_rules
 
 __all__ = ["MEASURE_BUDGET_S", "EdgeFinding", "InspectStatus", "Inspection", "Unharmed",
            "inspect_puzzle", "without_edge"]
@@ -153,7 +153,8 @@ def without_edge(puzzle: Puzzle, e: int) -> Puzzle:
 def inspect_puzzle(puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Inspection:
     """Inspect ``puzzle`` (see the module docstring): first solved by the pipeline;
     an unsolvable or undecided puzzle is answered with that answer alone. A puzzle with
-    node rules is refused (:func:`~trailkit.solvers.tools.repair.node_rules.refuse_node_rules`)."""
+    node rules is refused
+    (:func:`~trailkit.solvers.tools.repair.node_refusal.refuse_node_rules`)."""
     refuse_node_rules(puzzle, "inspect")
     started = time.perf_counter()
     answer = solve(puzzle, limits=limits)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from trailkit.models.answer import Answer, Certificate, Status
 from trailkit.models.puzzle import Puzzle
-from trailkit.solvers.tools.drawing.board import board_of, board_svg
+from trailkit.solvers.tools.drawing.board_picture import board_of, board_svg
 from trailkit.solvers.tools.drawing.captions import walk_noun, walk_size
 from trailkit.solvers.tools.drawing.emphasis import EdgeMark, Emphasis
 from trailkit.solvers.tools.drawing.graph import GraphPicture, graph_svg
@@ -45,7 +45,7 @@ def draw_svg(puzzle: Puzzle, answer: Answer | None = None, *,
     a note in the picture says so.
 
     A puzzle on a ``board:`` is drawn as the board: cells, a walk's positions written in
-    them (:mod:`~trailkit.solvers.tools.drawing.board`). Domino chains are drawn as tiles
+    them (:mod:`~trailkit.solvers.tools.drawing.board_picture`). Domino chains are drawn as tiles
     with pips (a ring or a line in the walk's order,
     or the set as given); with a certificate, as the graph of pip values, where the
     argument lives.

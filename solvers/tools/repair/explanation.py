@@ -29,7 +29,7 @@ from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Limits
 from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.tools.repair.cores import Core
-from trailkit.solvers.tools.repair.node_rules import refuse_node_rules
+from trailkit.solvers.tools.repair.node_refusal import refuse_node_rules
 from trailkit.solvers.tools.repair.situations import Situations
 
 __all__ = ["Explanation", "explain"]

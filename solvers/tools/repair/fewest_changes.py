@@ -57,7 +57,7 @@ from trailkit.solvers.backends.base import NO_LIMITS, Limits, Optimum
 from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.tools.repair.candidates import candidate_changes
 from trailkit.solvers.tools.repair.changes import Change, Op, apply_changes
-from trailkit.solvers.tools.repair.node_rules import refuse_node_rules
+from trailkit.solvers.tools.repair.node_refusal import refuse_node_rules
 from trailkit.solvers.tools.repair.parity import (
     INFINITE,
     change_lower_bound,

@@ -26,8 +26,9 @@ from hypothesis import strategies as st
 from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
 
-from trailkit.models.checking import drup, drup_kernel
+from trailkit.models.checking import drup
 from trailkit.models.checking.drup import check_drup
+from trailkit.models.proofs import drup_kernel
 
 SOLVERS = ["cadical195", "glucose4", "maplechrono"]
 MODES = [True, False]  # backward, forward

@@ -1,4 +1,4 @@
-"""Reading a DRUP proof into the checker's database (:mod:`trailkit.models.checking.drup_read`)
+"""Reading a DRUP proof into the checker's database (:mod:`trailkit.models.proofs.drup_read`)
 against a reference written here from the definition.
 
 The reference reads the proof's lines with the exact per-line reader and then does the
@@ -20,8 +20,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from trailkit.models.checking import drup, drup_read
+from trailkit.models.checking import drup
 from trailkit.models.checking.drup import check_drup
+from trailkit.models.proofs import drup_read
 from trailkit.models.support import jit
 
 # Tokens and blanks from which proof lines are drawn: well-formed ones, and the near

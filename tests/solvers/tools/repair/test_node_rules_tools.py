@@ -19,7 +19,7 @@ from trailkit.solvers.frontends.cli import main
 from trailkit.solvers.tools.design.inspection import inspect_puzzle
 from trailkit.solvers.tools.repair import explain, repair
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[4]
 KOENIGSBERG = ROOT / "specs" / "koenigsberg.yaml"
 NIKOLAUS = ROOT / "specs" / "nikolaus.yaml"
 

@@ -1,4 +1,4 @@
-"""Boards drawn as boards (issue 43, ``solvers/tools/drawing/board.py``): cells in two
+"""Boards drawn as boards (issue 43, ``solvers/tools/drawing/board_picture.py``): cells in two
 shades, a tour's positions written in its cells, givens in bold, avoided cells as holes,
 each read back and checked by ``picture_check.py``'s board rules.
 
@@ -20,7 +20,7 @@ from picture_check import NS, Expect, check_svg, chess_cell
 from trailkit.models.answer import Answer, Status, Walk
 from trailkit.models.puzzle import EdgeUse, NodeVisit, Puzzle
 from trailkit.solvers.tools.drawing import draw_svg, html_page
-from trailkit.solvers.tools.drawing.board import board_of
+from trailkit.solvers.tools.drawing.board_picture import board_of
 
 KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2))
 KING = ((1, 0), (0, 1), (1, 1), (1, -1))

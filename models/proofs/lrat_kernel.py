@@ -1,6 +1,6 @@
 """The DRUP checker's backward pass, recording LRAT hints (as ``drat-trim -L`` does).
 
-The backward pass of :mod:`trailkit.models.checking.drup_kernel` RUP-checks each core lemma: with
+The backward pass of :mod:`trailkit.models.proofs.drup_kernel` RUP-checks each core lemma: with
 its literals false, unit propagation reaches a conflict, and :func:`analyze` marks the
 clauses that conflict rests on. Those clauses, ordered by when the literal each one
 implied was assigned (the conflict last), are the lemma's LRAT hints: each is unit in
@@ -19,7 +19,7 @@ from functools import partial
 
 import numpy as np
 
-from trailkit.models.checking.drup_kernel import (
+from trailkit.models.proofs.drup_kernel import (
     AT,
     CHECKED,
     CONFLICT,
@@ -108,7 +108,7 @@ def collect_hints(db: Database, conflict: int, lemma: int, hints: np.ndarray, at
 @_kernel(inline=True)
 def _rup_hints(db: Database, clause: int, hints: np.ndarray, at: int,
                keys: np.ndarray) -> int:
-    """:func:`trailkit.models.checking.drup_kernel.rup` with ``mark``, also writing the lemma's
+    """:func:`trailkit.models.proofs.drup_kernel.rup` with ``mark``, also writing the lemma's
     hints to ``hints[at:]``; returns their end, or -1 when the lemma does not follow."""
     meta, truth, trail, lits = db.meta, db.truth, db.trail, db.lits
     top = meta[TRAIL]
@@ -140,7 +140,7 @@ def backward_hints(db: Database, kind: np.ndarray, target: np.ndarray, before: n
                    applied: np.ndarray, base: int, first: int, last: int,
                    hints: np.ndarray, hint_start: np.ndarray, hint_end: np.ndarray,
                    keys: np.ndarray, at: int) -> tuple[int, int]:
-    """:func:`trailkit.models.checking.drup_kernel.backward` over lines ``last - 1`` down to
+    """:func:`trailkit.models.proofs.drup_kernel.backward` over lines ``last - 1`` down to
     ``first``, writing each checked lemma's hints to ``hints[hint_start[i]:hint_end[i]]``
     from ``at`` on. Returns ``(status, at)``: FAILED (line ``meta[AT]``), ROOM (line
     ``meta[AT]`` not begun: the buffer needs to grow) or CONTINUE."""

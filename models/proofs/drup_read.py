@@ -27,8 +27,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from trailkit.models.checking import drup_kernel, drup_read_kernel
-from trailkit.models.checking.drup_read_kernel import (
+from trailkit.models.proofs import drup_kernel, drup_read_kernel
+from trailkit.models.proofs.drup_read_kernel import (
     AT,
     CHANGED,
     CLAUSES,
@@ -282,7 +282,7 @@ def build_database(clauses: Sequence[Sequence[int]], proof: Proof,
                    ) -> tuple[drup_kernel.Database, Lines]:
     """The checker's database over the formula's clauses then one clause per proof
     line, and the proof's :class:`Lines`. Its watch pool is the smallest (the caller
-    gives it the pool it needs: :func:`trailkit.models.checking.drup_kernel.new_pool`).
+    gives it the pool it needs: :func:`trailkit.models.proofs.drup_kernel.new_pool`).
 
     Every array is allocated once at its final size from the counts; the proof's
     literals are written as literal codes straight from its text. Sparse variable

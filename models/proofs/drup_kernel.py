@@ -18,7 +18,7 @@ literal is true at the moment. Clause ``c`` is ``lits[start[c]:start[c] + size[c
 search for a new watch stopped, its size, its id and flags); the formula's clauses
 come first, then one clause id per proof line (``base + line index``): a deletion
 line's is an empty clause sharing the header at ``lits[0:3]``, its literals never
-stored (:mod:`trailkit.models.checking.drup_read_kernel` fills the database). A clause in
+stored (:mod:`trailkit.models.proofs.drup_read_kernel` fills the database). A clause in
 propagation watches its first two literals. Each literal has two watch lists, one
 for the clauses marked core and one for the rest (list ``2 * code + core``), so
 that core-first propagation visits only the entries of the pass it is in (in one

@@ -1,6 +1,6 @@
 """The compiled loops that read a DRUP proof's text into the checker's clause database.
 
-:mod:`trailkit.models.checking.drup_read` hands these loops the proof's bytes in blocks that end
+:mod:`trailkit.models.proofs.drup_read` hands these loops the proof's bytes in blocks that end
 at line ends (a file is read a few megabytes at a time, never held whole), twice:
 
 1. :func:`scan_proof` checks every line against the proof grammar and counts what the
@@ -25,7 +25,7 @@ order of first appearance (formula first), through an open-addressing table
 (``keys``/``ids``); ``names`` receives each dense variable's original number. A
 deletion naming a variable no clause has deletes nothing.
 
-Every block is read by the same grammar as :func:`trailkit.models.checking.drup_read.exact_lines`
+Every block is read by the same grammar as :func:`trailkit.models.proofs.drup_read.exact_lines`
 applies (blank and ``c`` lines skipped, an optional ``d`` and blanks, literals
 ``-?[1-9]\\d{0,9}`` each followed by blanks, the closing ``0``); a line outside it, or a
 byte outside printable ASCII and tab (``\\r`` only before ``\\n`` or at the end), makes
@@ -40,7 +40,7 @@ from functools import partial
 
 import numpy as np
 
-from trailkit.models.checking.drup_kernel import HEADER
+from trailkit.models.proofs.drup_kernel import HEADER
 from trailkit.models.support.jit import kernel
 
 # No Numba reference counting here either (see drup_kernel): nothing is allocated.

@@ -27,7 +27,7 @@ from trailkit.solvers.pipeline.formula_claims import formula_count_claim
 from trailkit.solvers.pipeline.layered_count import reusable_count_claim, zero_count_claim
 from trailkit.solvers.pipeline.solving import _precheck_answer
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_a_count_of_euler_trails_proves_nothing_under_node_rules() -> None:

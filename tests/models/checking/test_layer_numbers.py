@@ -32,7 +32,7 @@ from trailkit.solvers.pipeline.claims import best_shortest_claim, shortest_claim
 from trailkit.solvers.pipeline.layered_count import reusable_count_claim
 from trailkit.solvers.pipeline.solving import solve
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 TYRE = ROOT / "specs" / "tyre-puzzle" / "restored.yaml"
 
 
