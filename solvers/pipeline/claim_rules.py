@@ -19,7 +19,7 @@ from trailkit.models.answer import CLAIM_NAMES
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import plural
 
-__all__ = ["CLAIMS", "NODE_RULES_UNCOVERED", "applying_claims", "claim_applies",
+__all__ = ["CLAIMS", "applying_claims", "claim_applies",
            "claims_in_words", "claims_that_apply", "refutation_applies"]
 
 CLAIMS = ("unsolvable", "shortest", "unique", "count", "longest")
@@ -27,20 +27,11 @@ CLAIMS = ("unsolvable", "shortest", "unique", "count", "longest")
 ``unsolvable``, :func:`~trailkit.solvers.pipeline.proving.prove`'s)."""
 
 
-NODE_RULES_UNCOVERED = ("no certificate of this claim speaks of node rules (visit, via, avoid, "
-                        "at) yet")
-"""Why a claim of a puzzle with node rules is not certified: the certificates and the
-checker's formulas describe the walks without them (so a count, or a second walk, of
-those would be another puzzle's)."""
-
-
 def refutation_applies(puzzle: Puzzle, *, longest: bool = False, count: bool = False
                        ) -> str:
     """Why the walk formulas do not describe ``puzzle``'s walks (empty: they do). For
     ``longest`` an allowed empty walk does not matter; a ``count`` lists the empty walks
     apart."""
-    if puzzle.has_node_rules:
-        return NODE_RULES_UNCOVERED
     if puzzle.use is EdgeUse.ANY:
         return "the refutation certificates cover once-only walks (edges used at most once)"
     if not puzzle.num_nodes and count:
@@ -65,8 +56,6 @@ def claim_applies(puzzle: Puzzle, claim: str) -> str:
     puzzle's own terms (its edge rule and its objective); empty: it does."""
     if claim not in CLAIMS:
         return f"trailkit certifies {', '.join(CLAIMS)}"
-    if puzzle.has_node_rules and claim != "unsolvable":
-        return NODE_RULES_UNCOVERED
     once_only = refutation_applies(puzzle, longest=claim == "longest",
                                    count=claim == "count")
     if claim == "count" and puzzle.use is EdgeUse.ANY:

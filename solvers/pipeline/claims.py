@@ -43,7 +43,6 @@ from trailkit.models.errors import VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Limits
-from trailkit.solvers.pipeline.claim_rules import NODE_RULES_UNCOVERED
 from trailkit.solvers.pipeline.formula_claims import unproven
 from trailkit.solvers.pipeline.layered import (
     STATE_LIMIT,
@@ -76,8 +75,6 @@ def answer_claims(puzzle: Puzzle, answer: Answer, *, unique: bool = False,
         return ()
     rests_on = answer.decided_by or answer.backend
     search = f"{rests_on}'s search"
-    if puzzle.has_node_rules:
-        return _uncovered(puzzle, answer, unique, search)
     once_only = puzzle.use is not EdgeUse.ANY
     claims: list[Claim] = []
     # A refutation brings the SAT backend and the DRUP checker: each is imported where a
@@ -105,19 +102,6 @@ def answer_claims(puzzle: Puzzle, answer: Answer, *, unique: bool = False,
             claims.append(_uniqueness(puzzle, answer, walk, claims, rests_on, state_limit,
                                       limits, drup))
     return tuple(claims)
-
-
-def _uncovered(puzzle: Puzzle, answer: Answer, unique: bool, search: str
-               ) -> tuple[Claim, ...]:
-    """The claims :func:`answer_claims` would make of a puzzle with node rules, none
-    certified (:data:`~trailkit.solvers.pipeline.claim_rules.NODE_RULES_UNCOVERED`)."""
-    why = unproven(NODE_RULES_UNCOVERED, search)
-    names = []
-    if answer.optimal and (puzzle.wants_longest or puzzle.use is not EdgeUse.EXACTLY_ONCE):
-        names.append("longest" if puzzle.wants_longest else "shortest")
-    if unique:
-        names.append("unique")
-    return tuple(Claim(name, False, why=why) for name in names)
 
 
 def best_shortest_claim(puzzle: Puzzle, walk: Walk, *, rests_on: str,

@@ -34,8 +34,6 @@ from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.direct.orientation_list import formula_applies
 from trailkit.solvers.backends.registry import BackendName, get_backend
-from trailkit.solvers.pipeline.claim_rules import NODE_RULES_UNCOVERED
-from trailkit.solvers.pipeline.formula_claims import unproven
 from trailkit.solvers.pipeline.layered_count import zero_count_claim
 from trailkit.solvers.pipeline.policy import (
     AUTO,
@@ -154,11 +152,6 @@ def certified_count(puzzle: Puzzle, result: CountResult, limits: Limits) -> Clai
     from a start) is a loud failure."""
     how = "formula" if result.by_formula else "enumeration"
     rests_on = f"{result.backend}'s {how}"
-    if puzzle.has_node_rules and result.solutions:
-        return Claim("count", False, value=result.solutions,
-                     why=unproven(NODE_RULES_UNCOVERED, rests_on))
-    if puzzle.has_node_rules:  # no walk: the unsolvability certificate proves it
-        return zero_count_claim(puzzle, limits, rests_on=rests_on)
     claim = None
     if puzzle.use is EdgeUse.ANY or formula_applies(puzzle) or not (
             refutation_applies(puzzle, count=True) or result.solutions > AUTO_COUNT):
