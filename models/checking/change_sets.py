@@ -89,28 +89,38 @@ def change_sets_verdict(puzzle: Puzzle, data: Mapping[str, Any], *, rules: Any =
               if isinstance(item, Mapping) and isinstance(item.get("changes"), list)}
     kinds: Counter[str] = Counter()
     for combo in _clash_free(puzzle, allowed, k):
-        item = listed.get(combo)
-        if item is None:
-            return Verdict([f"no certificate for {set_words(puzzle, combo)}"])
-        order = [change_key(c) for c in item["changes"]]
-        body = item.get("certificate")
-        if not isinstance(body, Mapping):
-            return Verdict([f"no certificate for {set_words(puzzle, combo)}"])
-        certificate = Certificate.from_json(body)
-        changed = applied(puzzle, order)
-        found = verdict(changed, certificate)
-        if found.problems:
-            return Verdict([f"the {certificate.kind} certificate for "
-                            f"{set_words(puzzle, combo)} fails: {found.problems[0]}"])
-        shown = proven(changed, certificate)
-        if "unsolvable" not in shown.claims:  # it holds, but of something else
-            return Verdict([f"the {shown.kind} certificate for {set_words(puzzle, combo)} "
-                            f"proves {shown.says()}, not that no walk exists"])
-        kinds[certificate.kind] += 1
+        refuted = _refuted(puzzle, combo, listed.get(combo))
+        if isinstance(refuted, str):
+            return Verdict([refuted])
+        kinds[refuted.kind] += 1
     walked = repair_walk(puzzle, allowed, data.get("repair"), k)
     if isinstance(walked, str):
         return Verdict([walked])
     return Verdict(holds=_holds(puzzle, k, kinds, len(allowed), walked))
+
+
+def _refuted(puzzle: Puzzle, combo: tuple[Key, ...], item: Mapping[str, Any] | None
+             ) -> Certificate | str:
+    """The certificate ``item`` gives that the change set ``combo`` leaves the puzzle
+    unsolvable, once checked on the changed puzzle; or why it does not show that (none
+    given, rejected by its checker, or proving some other claim)."""
+    if item is None:
+        return f"no certificate for {set_words(puzzle, combo)}"
+    order = [change_key(c) for c in item["changes"]]
+    body = item.get("certificate")
+    if not isinstance(body, Mapping):
+        return f"no certificate for {set_words(puzzle, combo)}"
+    certificate = Certificate.from_json(body)
+    changed = applied(puzzle, order)
+    found = verdict(changed, certificate)
+    if found.problems:
+        return (f"the {certificate.kind} certificate for "
+                f"{set_words(puzzle, combo)} fails: {found.problems[0]}")
+    shown = proven(changed, certificate)
+    if "unsolvable" not in shown.claims:  # it holds, but of something else
+        return (f"the {shown.kind} certificate for {set_words(puzzle, combo)} "
+                f"proves {shown.says()}, not that no walk exists")
+    return certificate
 
 
 def _holds(puzzle: Puzzle, k: int, kinds: Counter[str], allowed: int, walked: int) -> str:

@@ -291,41 +291,52 @@ def _check_with(clauses: list[Sequence[int]], proof_lines: ProofText, time_limit
     run = _Pass(db, kind, target, np.zeros(lines, dtype=np.int32),
                 np.zeros(lines, dtype=np.uint8), base, deadline,
                 report)
-    meta = db.meta
-
-    def failed(index: int) -> tuple[bool, str, drup_kernel.Database]:
-        number = int(numbers[index])
-        return False, (f"proof line {number} ({proof.line(index, number)[:60]!r}) "
-                       "does not follow by reverse unit propagation"), db
-
     try:
-        stop = _forward(run, lines, not backward)
-        if stop < 0:
-            return failed(int(meta[kernel.AT]))
-        empty = np.flatnonzero((kind[stop:] == 0) & (db.size[base + stop:] == 0))
-        if len(empty) == 0:
-            return False, (f"the proof ends after {numbers[-1] if lines else 0} lines "
-                           "without deriving the empty clause: it is not a refutation "
-                           "(truncated?)"), db
-        index = stop + int(empty[0])
-        if meta[kernel.CONFLICT] == -1:
-            return failed(index)
-        if backward:
-            meta[kernel.CORE_FIRST] = int(core_first)
-            kernel.analyze(db, int(meta[kernel.CONFLICT]))
-            at = _backward(run, stop) if lrat is None else _backward_lrat(run, stop, lrat,
-                                                                            names)
-            if at >= 0:
-                return failed(at)
+        passed = _passes(run, lines, backward, core_first, lrat, names)
     except _OutOfTime as out:
         return False, (f"unchecked: the time limit of {time_limit} s ran out at proof "
                        f"line {numbers[out.index]}"), db
     except MemoryError:
         return False, _NO_MEMORY, db
+    if passed is None:
+        return False, (f"the proof ends after {numbers[-1] if lines else 0} lines "
+                       "without deriving the empty clause: it is not a refutation "
+                       "(truncated?)"), db
+    index, ok = passed
+    if not ok:
+        number = int(numbers[index])
+        return False, (f"proof line {number} ({proof.line(index, number)[:60]!r}) "
+                       "does not follow by reverse unit propagation"), db
     lemmas = lines - int(kind.sum())
     how = "backward" if backward else "forward"
     return True, (f"the proof derives the empty clause at line {numbers[index]} "
-                  f"({1 + int(meta[kernel.CHECKED])} of {lemmas} lemmas checked, {how})"), db
+                  f"({1 + int(db.meta[kernel.CHECKED])} of {lemmas} lemmas checked, {how})"), db
+
+
+def _passes(run: _Pass, lines: int, backward: bool, core_first: bool, lrat: Write | None,
+            names: list[np.ndarray]) -> tuple[int, bool] | None:
+    """The checking passes: forward (checking each lemma unless ``backward``) up to the
+    first empty clause derived, then for a backward check the conflict's analysis and the
+    backward pass over the lemmas it needs (writing LRAT hints with ``lrat``). Gives the
+    index of that empty clause and ``True``; or the index of the line that failed and
+    ``False``; ``None`` when no empty clause is derived (no refutation)."""
+    db, meta = run.db, run.db.meta
+    stop = _forward(run, lines, not backward)
+    if stop < 0:
+        return int(meta[kernel.AT]), False
+    empty = np.flatnonzero((run.kind[stop:] == 0) & (db.size[run.base + stop:] == 0))
+    if len(empty) == 0:
+        return None
+    index = stop + int(empty[0])
+    if meta[kernel.CONFLICT] == -1:
+        return index, False
+    if backward:
+        meta[kernel.CORE_FIRST] = int(core_first)
+        kernel.analyze(db, int(meta[kernel.CONFLICT]))
+        at = _backward(run, stop) if lrat is None else _backward_lrat(run, stop, lrat, names)
+        if at >= 0:
+            return at, False
+    return index, True
 
 
 def _forward(run: _Pass, lines: int, check: bool) -> int:

@@ -153,26 +153,9 @@ def check_lrat(formula: Sequence[Sequence[int]], proof: Lines) -> tuple[bool, st
             if not tokens or tokens[0].startswith("c"):
                 continue
             if len(tokens) > 1 and tokens[1] == "d":
-                ids = _numbers(number, tokens[2:])
-                if not ids or ids[-1] != 0 or 0 in ids[:-1]:
-                    raise LratError(number, "a deletion line ends with its only 0")
-                for clause_id in ids[:-1]:
-                    if clauses.pop(clause_id, None) is None:
-                        raise LratError(number, _absent(clause_id, deleted, "the deletion"))
-                    deleted[clause_id] = number
+                _delete(number, tokens, clauses, deleted)
                 continue
-            values = _numbers(number, tokens)
-            if values.count(0) != 2 or values[-1] != 0 or values[0] <= 0:
-                raise LratError(number, "an addition line is ID LITERALS 0 HINTS 0 (two 0s, "
-                                "a positive id)")
-            clause_id, cut = values[0], values.index(0)
-            lemma, hints = values[1:cut], values[cut + 1:-1]
-            if clause_id <= last:
-                raise LratError(number, f"clause id {clause_id} is not above every id before "
-                                f"it ({last}): ids must grow")
-            if any(hint < 0 for hint in hints):
-                raise LratError(number, "a negative hint (a RAT step): only RUP lemmas are "
-                                "checked here")
+            clause_id, lemma, hints = _addition(number, tokens, last)
             _follows(lemma, hints, clauses, number, deleted)
             lemmas += 1
             last = clause_id
@@ -184,6 +167,37 @@ def check_lrat(formula: Sequence[Sequence[int]], proof: Lines) -> tuple[bool, st
         return False, str(error)
     return False, (f"the LRAT proof ends after {number} lines without the empty clause: it "
                    "is not a refutation (truncated?)")
+
+
+def _delete(number: int, tokens: list[str], clauses: dict[int, Sequence[int]],
+            deleted: dict[int, int]) -> None:
+    """Apply the deletion line ``number`` (``ID d IDS 0``): its clauses leave ``clauses``,
+    each remembered in ``deleted`` with the line, so a later use can say where it went."""
+    ids = _numbers(number, tokens[2:])
+    if not ids or ids[-1] != 0 or 0 in ids[:-1]:
+        raise LratError(number, "a deletion line ends with its only 0")
+    for clause_id in ids[:-1]:
+        if clauses.pop(clause_id, None) is None:
+            raise LratError(number, _absent(clause_id, deleted, "the deletion"))
+        deleted[clause_id] = number
+
+
+def _addition(number: int, tokens: list[str], last: int) -> tuple[int, list[int], list[int]]:
+    """The id, lemma and hints of the addition line ``number`` (``ID LITERALS 0 HINTS 0``),
+    checked for form: an id above every id before (``last``), only RUP hints."""
+    values = _numbers(number, tokens)
+    if values.count(0) != 2 or values[-1] != 0 or values[0] <= 0:
+        raise LratError(number, "an addition line is ID LITERALS 0 HINTS 0 (two 0s, "
+                        "a positive id)")
+    clause_id, cut = values[0], values.index(0)
+    lemma, hints = values[1:cut], values[cut + 1:-1]
+    if clause_id <= last:
+        raise LratError(number, f"clause id {clause_id} is not above every id before "
+                        f"it ({last}): ids must grow")
+    if any(hint < 0 for hint in hints):
+        raise LratError(number, "a negative hint (a RAT step): only RUP lemmas are "
+                        "checked here")
+    return clause_id, lemma, hints
 
 
 def read_dimacs(text: str, source: str = "<cnf>") -> tuple[int, list[list[int]]]:

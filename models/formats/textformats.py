@@ -90,6 +90,15 @@ def parse_edge_columns(text: str, source: str, *, allow_colour: bool = True,
     uniform = _uniform_columns(text, 3 if allow_colour else 2)  # the fast path
     if uniform is not None:
         return uniform
+    return _line_by_line(text, source, allow_colour, allow_arrow, on_error)
+
+
+def _line_by_line(text: str, source: str, allow_colour: bool, allow_arrow: bool,
+                  on_error: Callable[[SpecError], None] | None
+                  ) -> tuple[list[str], list[str], list[str | None], list[int], list[bool]]:
+    """:func:`parse_edge_columns` for a text whose lines are not all alike: each line
+    read on its own, plain ones inline (no call per line), the others by
+    :func:`edge_from_fields` (:func:`_other_line`)."""
     us: list[str] = []
     vs: list[str] = []
     colours: list[str | None] = []
@@ -110,15 +119,9 @@ def parse_edge_columns(text: str, source: str, *, allow_colour: bool = True,
             add_number(number)
             add_arrow(False)
             continue
-        if not width:
-            continue
-        try:
-            edge = edge_from_fields(fields, allow_colour=allow_colour, allow_arrow=allow_arrow)
-        except EdgeTextError as exc:
-            problem = SpecError(f"this line {exc}", Location(source, number, 1))
-            if on_error is None:
-                raise problem from None
-            on_error(problem)
+        edge = _other_line(fields, Location(source, number, 1), allow_colour, allow_arrow,
+                           on_error) if width else None
+        if edge is None:
             continue
         u, v, colour, arrow = edge
         add_u(u)
@@ -127,6 +130,22 @@ def parse_edge_columns(text: str, source: str, *, allow_colour: bool = True,
         add_number(number)
         add_arrow(arrow)
     return us, vs, colours, numbers, one_way
+
+
+def _other_line(fields: list[str], where: Location, allow_colour: bool, allow_arrow: bool,
+                on_error: Callable[[SpecError], None] | None
+                ) -> tuple[str, str, str | None, bool] | None:
+    """The edge on a line that is not plain ``u v [colour]`` (an arrow, a bad line), by
+    :func:`edge_from_fields`; a bad line raises a :class:`SpecError` at ``where``, or is
+    passed to ``on_error`` and gives ``None``."""
+    try:
+        return edge_from_fields(fields, allow_colour=allow_colour, allow_arrow=allow_arrow)
+    except EdgeTextError as exc:
+        problem = SpecError(f"this line {exc}", where)
+        if on_error is None:
+            raise problem from None
+        on_error(problem)
+        return None
 
 
 _ODD_SPACE = re.compile(r"[^\S \t\n]")

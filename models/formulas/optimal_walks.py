@@ -131,7 +131,16 @@ by ``walk-longer-v1`` (no walk of
             data.get("length") != 0 or len(empty_walks(puzzle)) != 1):
         return ("a walk-longer-v1 refutation proves a walk unique only when it is the empty "
                 "walk and the puzzle allows it on one node only")
-    if claim == "count" and encoding not in _counted_by(puzzle) and not (
+    if claim == "count":
+        return _count_mismatch(encoding, data, puzzle)
+    return ""
+
+
+def _count_mismatch(encoding: str, data: Mapping[str, Any], puzzle: Puzzle) -> str:
+    """:func:`claim_mismatch` for a ``count`` claim: the formula must count what ``count``
+    counts on ``puzzle`` (a blocked formula with no solution also does: no walk, no best
+    one), and the certificate must state its number."""
+    if encoding not in _counted_by(puzzle) and not (
             encoding == BLOCKED and data.get("solutions") == 0):  # no walk: no best one
         counted: dict[tuple[str, ...], str] = {
             (AS_SHORT,): "its shortest walks only", (AS_LONG,): "its longest walks only",
@@ -141,7 +150,7 @@ by ``walk-longer-v1`` (no walk of
             else " (edges may be reused)"
         return (f"count counts {what} here, and a {encoding} refutation does not "
                 f"prove that number (that takes {' or '.join(_counted_by(puzzle))})")
-    if claim == "count" and "solutions" not in data:
+    if "solutions" not in data:
         return "a count certificate states its number of solutions"
     return ""
 

@@ -167,18 +167,8 @@ def repair_clauses(puzzle: Puzzle, fewer: int, *, cardinality: str = DEFAULT_CAR
     top = vmap.num_vars
     selectors = list(range(top + 1, top + 1 + len(allowed)))
     top += len(allowed)
-    steps: list[list[int]] = [[] for _ in range(whole.num_edges)]
-    for (_, e, _), var in vmap.index.items():
-        steps[e].append(var)
-    touching: list[list[int]] = [[] for _ in range(puzzle.num_edges)]
-    ids = {str(puzzle.edge_id(e)): e for e in range(puzzle.num_edges)}
-    for change, s, edge in zip(allowed, selectors, brings, strict=True):
-        if change[0] != "add":
-            touching[ids[str(change[4])]].append(s)
-        if edge >= 0:  # a new edge, or a copy in the new colour: there only if chosen
-            clauses += [[-x, s] for x in steps[edge]]
-            if puzzle.use is EdgeUse.EXACTLY_ONCE:
-                clauses.append([-s, *steps[edge]])
+    steps, touching = _selected_edges(puzzle, whole, vmap, allowed, selectors, brings,
+                                      clauses)
     extra: list[Clause] = []
     for e, changes in enumerate(touching):
         clauses += [[-x, -s] for x in steps[e] for s in changes]
@@ -192,6 +182,28 @@ def repair_clauses(puzzle: Puzzle, fewer: int, *, cardinality: str = DEFAULT_CAR
         extra += balance
     return RepairClauses([*clauses, *extra, [vmap.active[0]]], top, whole, vmap,
                          allowed, selectors)
+
+
+def _selected_edges(puzzle: Puzzle, whole: Puzzle, vmap: VarMap, allowed: Sequence[Key],
+                    selectors: list[int], brings: Sequence[int], clauses: list[Clause]
+                    ) -> tuple[list[list[int]], list[list[int]]]:
+    """Each edge the changes bring (a new edge, or a copy in a new colour) is there only
+    if its change is selected (with exactly-once edges, used if selected): those clauses
+    go to ``clauses``. Gives the step variables of each edge of ``whole`` and, per edge
+    of ``puzzle``, the selectors of the changes that remove or recolour it."""
+    steps: list[list[int]] = [[] for _ in range(whole.num_edges)]
+    for (_, e, _), var in vmap.index.items():
+        steps[e].append(var)
+    touching: list[list[int]] = [[] for _ in range(puzzle.num_edges)]
+    ids = {str(puzzle.edge_id(e)): e for e in range(puzzle.num_edges)}
+    for change, s, edge in zip(allowed, selectors, brings, strict=True):
+        if change[0] != "add":
+            touching[ids[str(change[4])]].append(s)
+        if edge >= 0:  # a new edge, or a copy in the new colour: there only if chosen
+            clauses += [[-x, s] for x in steps[edge]]
+            if puzzle.use is EdgeUse.EXACTLY_ONCE:
+                clauses.append([-s, *steps[edge]])
+    return steps, touching
 
 
 def _at_most(clauses: list[Clause], lits: Sequence[int], bound: int, top: int,

@@ -67,7 +67,7 @@ above, still rebuilt to check older certificates) changes two things:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from pysat.card import CardEnc, EncType
@@ -317,6 +317,23 @@ def encode_transitions(puzzle: Puzzle, version: str = ENCODING_NAME
     return _Builder(puzzle, version).build()
 
 
+def _free_ends(here: list[int], arrives: Callable[[int], int | bool]) -> tuple[list[int], int]:
+    """A free node's ends ``here`` as its balance (:meth:`_Builder._balance`) reads them:
+    the arriving literals ``x`` of its two-way ends, and ``D`` = fixed departures +
+    two-way ends - fixed arrivals (``arrives`` says which end arrives)."""
+    lits: list[int] = []
+    fixed_in = fixed_out = 0
+    for end in here:
+        arrive = arrives(end)
+        if arrive is True:
+            fixed_in += 1
+        elif arrive is False:
+            fixed_out += 1
+        else:
+            lits.append(arrive)
+    return lits, fixed_out + len(lits) - fixed_in
+
+
 class _Builder:
     """Builds one transition encoding, one clause family per method."""
 
@@ -468,23 +485,13 @@ class _Builder:
         ``s = f`` and ``sum(x) = D / 2``; for ``D`` odd, exactly one of ``s``, ``f``
         and ``sum(x) + s = (D + 1) / 2``."""
         p = self.p
-        lits: list[int] = []
-        fixed_in = fixed_out = 0
-        for end in here:
-            arrive = self.arrives(end)
-            if arrive is True:
-                fixed_in += 1
-            elif arrive is False:
-                fixed_out += 1
-            else:
-                lits.append(arrive)
+        lits, d = _free_ends(here, self.arrives)
         s = f = None
         if not p.closed:
             if p.may_start(v):
                 s = node_starts[v] = self._new()
             if p.may_end(v):
                 f = node_finishes[v] = self._new()
-        d = fixed_out + len(lits) - fixed_in
         add = self.clauses.append
         if d % 2 == 0:  # s = f
             if s is not None and f is not None:

@@ -303,14 +303,7 @@ def build_database(clauses: Sequence[Sequence[int]], proof: Proof,
     top = max(int(np.abs(formula).max()) if len(formula) else 0, int(counts[TOP]))
     sparse = top > 2 * (len(formula) + int(counts[LITERALS])) + 1024
     renumbering = _renumbering(sparse, kept)
-    lits = np.empty(room, dtype=np.int32)
-    lits[:drup_kernel.HEADER] = 0  # the header every deletion line's empty clause shares
-    clause_arrays = (lits, np.empty(base + lines, dtype=np.int64),  # start
-                     np.empty(base + lines, dtype=np.int32),  # size
-                     np.zeros(base + lines, dtype=np.uint8))  # tautology
-    # the hash table of the clauses present, chains newest first
-    chains = (np.full(1 << max(0, base + int(counts[LEMMAS]) - 1).bit_length(), -1,
-                      dtype=np.int32), np.empty(base + lines, dtype=np.int32))
+    clause_arrays, chains = _allocated(room, base + lines, base + int(counts[LEMMAS]))
     state = np.zeros(drup_read_kernel.SLOTS, dtype=np.int64)
     state[AT], state[TOP] = drup_kernel.HEADER, top  # a larger variable: a changed file
     kernel.place_formula(formula, sizes, *clause_arrays, *chains, *renumbering, state)
@@ -322,6 +315,23 @@ def build_database(clauses: Sequence[Sequence[int]], proof: Proof,
         if names is not None:
             names.append(renumbering.names[:num_vars])
     return drup_kernel.new_database(*clause_arrays[:3], num_vars, clause_arrays[3], 0), found
+
+
+def _allocated(room: int, clauses: int, present: int) -> tuple[
+        tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """The database's arrays, each at its final size: the literal pool of ``room`` codes
+    and, per clause (``clauses`` in all), its start, size and tautology flag; and the
+    hash table of the clauses present at once (at most ``present``), sized to a power of
+    two, with its chains (newest first)."""
+    lits = np.empty(room, dtype=np.int32)
+    lits[:drup_kernel.HEADER] = 0  # the header every deletion line's empty clause shares
+    clause_arrays = (lits, np.empty(clauses, dtype=np.int64),  # start
+                     np.empty(clauses, dtype=np.int32),  # size
+                     np.zeros(clauses, dtype=np.uint8))  # tautology
+    # the hash table of the clauses present, chains newest first
+    chains = (np.full(1 << max(0, present - 1).bit_length(), -1,
+                      dtype=np.int32), np.empty(clauses, dtype=np.int32))
+    return clause_arrays, chains
 
 
 def _fill(proof: Proof, base: int, state: np.ndarray, clause_arrays: tuple[np.ndarray, ...],

@@ -196,20 +196,8 @@ def run_campaign(store: Store, specs: list[str], backends: list[str], limits: Li
     time_limit = limits.time_limit or DEFAULT_TIMEOUT_S
     todo, unavailable, written = _to_run(store, keys, stored, rerun, unavailable, time_limit)
     state = Progress(total=len(keys), to_run=len(todo))
-
-    def on_result(index: int, result: RunResult) -> None:
-        key, replace = todo[index]
-        row = _record(key, result, time_limit)
-        if store.write(row, replace=replace) or key.key not in stored:
-            stored[key.key] = row
-        state.done += 1
-        state.by_status[row["status"]] = state.by_status[row["status"]] + 1
-        state.last = f"{key.spec} / {key.backend}"
-        if progress is not None:
-            progress(state)
-        if on_row is not None:
-            on_row(comparison_rows(keys, stored, unavailable))
-
+    on_result = _Recorder(store, keys, todo, stored, unavailable, time_limit, state,
+                          progress, on_row)
     tasks = [(key.spec, key.backend) for key, _ in todo]
     if execute is None:
         def execute(tasks: Sequence[tuple[str, str]],
@@ -225,3 +213,35 @@ def run_campaign(store: Store, specs: list[str], backends: list[str], limits: Li
     rows = comparison_rows(keys, stored, unavailable)
     return Campaign(rows, len(keys), len(tasks), state.done, interrupted, store.versions(),
                     written)
+
+
+@dataclass
+class _Recorder:
+    """What happens as each run of a campaign ends (called with the run's index in
+    ``todo``): its row is written to the store at once, so nothing finished is lost to a
+    later crash or Ctrl-C, the count goes on, and ``on_row`` sees the comparison anew."""
+
+    store: Store
+    keys: list[RunKey]
+    todo: list[tuple[RunKey, bool]]
+    stored: dict[tuple[str, str, str, int], RunRow]
+    unavailable: dict[str, str]
+    time_limit: float
+    state: Progress
+    progress: Callable[[Progress], None] | None
+    on_row: Callable[[list[Row]], None] | None
+
+    def __call__(self, index: int, result: RunResult) -> None:
+        """Record the run ``todo[index]`` that ended with ``result``."""
+        key, replace = self.todo[index]
+        row = _record(key, result, self.time_limit)
+        if self.store.write(row, replace=replace) or key.key not in self.stored:
+            self.stored[key.key] = row
+        state = self.state
+        state.done += 1
+        state.by_status[row["status"]] = state.by_status[row["status"]] + 1
+        state.last = f"{key.spec} / {key.backend}"
+        if self.progress is not None:
+            self.progress(state)
+        if self.on_row is not None:
+            self.on_row(comparison_rows(self.keys, self.stored, self.unavailable))

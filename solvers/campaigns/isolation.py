@@ -207,24 +207,7 @@ def _run_all(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int | 
                     child = _start(index, spec, backend, limits, memory_mb, precheck, cpu_s)
                     running[child.fd] = child
                 sign(SOLVING, f"{backend} on {spec}")
-            readable, _, _ = select.select(list(running), [], [], 0.05)
-            now = time.monotonic()
-            for fd, child in list(running.items()):
-                done = killed = False
-                if fd in readable:
-                    chunk = os.read(fd, 65536)
-                    child.data += chunk
-                    done = not chunk
-                if not done and now > child.deadline:
-                    os.kill(child.pid, signal.SIGKILL)
-                    done = killed = True
-                if done:
-                    del running[fd]
-                    index = child.index
-                    # the worker ran _solve_once: its JSON is a RunResult
-                    results[index] = cast(RunResult, finish_worker(child, killed=killed))
-                    if on_result is not None:
-                        on_result(index, results[index])
+            _collect(running, results, on_result)
     finally:
         for child in running.values():
             os.kill(child.pid, signal.SIGKILL)
@@ -232,6 +215,31 @@ def _run_all(tasks: Sequence[tuple[str, str]], limits: Limits, memory_mb: int | 
             os.close(child.fd)
             child.stderr.close()
     return results
+
+
+def _collect(running: dict[int, Worker], results: dict[int, RunResult],
+             on_result: Callable[[int, RunResult], None] | None) -> None:
+    """One look at the ``running`` workers (by pipe): read what each wrote, and finish
+    each that is done (its pipe closed) or over its deadline (killed), its result put in
+    ``results`` and shown to ``on_result`` at once. Waits at most 50 ms for a pipe."""
+    readable, _, _ = select.select(list(running), [], [], 0.05)
+    now = time.monotonic()
+    for fd, child in list(running.items()):
+        done = killed = False
+        if fd in readable:
+            chunk = os.read(fd, 65536)
+            child.data += chunk
+            done = not chunk
+        if not done and now > child.deadline:
+            os.kill(child.pid, signal.SIGKILL)
+            done = killed = True
+        if done:
+            del running[fd]
+            index = child.index
+            # the worker ran _solve_once: its JSON is a RunResult
+            results[index] = cast(RunResult, finish_worker(child, killed=killed))
+            if on_result is not None:
+                on_result(index, results[index])
 
 
 # ------------------------------------------------------------------ many runs
@@ -261,43 +269,63 @@ def compare(specs: list[str], backends: list[str], limits: Limits, repeat: int,
     runnable = [b for b in backends if b not in unavailable]
     groups = [(s, b) for s in specs for b in runnable]
     tasks = [group for group in groups for _ in range(repeat)]
-    runs: dict[tuple[str, str], list[RunResult]] = {g: [] for g in groups}
-    finished: dict[tuple[str, str], Row] = {
-        (s, b): Row(spec=s, backend=b, status="unavailable", detail=unavailable[b])
-        for s in specs for b in backends if b in unavailable}
-    order = {g: i for i, g in enumerate((s, b) for s in specs for b in backends)}
-    runs_done = 0
+    tally = _Tally(specs, backends, repeat, unavailable, tasks, on_row, progress)
+    interrupted = False
+    try:
+        _run_all(tasks, limits, memory_mb, jobs, tally.on_result, precheck=precheck)
+    except KeyboardInterrupt:
+        interrupted = True
+        tally.keep_unfinished()
+        if on_row is not None:
+            on_row(tally.ordered())
+    return Comparison(tally.ordered(), tally.runs_done, len(tasks), interrupted)
 
-    def ordered() -> list[Row]:
-        rows = sorted(finished.values(), key=lambda r: order[(r.spec, r.backend)])
-        for spec in specs:
+
+class _Tally:
+    """The rows of a comparison as its runs end: each (spec, backend) gets its row when
+    its ``repeat`` runs are in (``on_row`` then sees every row so far, in order, with the
+    agreement marked), and ``progress`` hears of every run."""
+
+    def __init__(self, specs: list[str], backends: list[str], repeat: int,
+                 unavailable: dict[str, str], tasks: list[tuple[str, str]],
+                 on_row: Callable[[list[Row]], None] | None,
+                 progress: Callable[[int, int, str], None] | None) -> None:
+        self.specs, self.repeat, self.tasks = specs, repeat, tasks
+        self.on_row, self.progress = on_row, progress
+        self.runs: dict[tuple[str, str], list[RunResult]] = {g: [] for g in tasks}
+        self.finished: dict[tuple[str, str], Row] = {
+            (s, b): Row(spec=s, backend=b, status="unavailable", detail=unavailable[b])
+            for s in specs for b in backends if b in unavailable}
+        self.order = {g: i for i, g in enumerate((s, b) for s in specs for b in backends)}
+        self.runs_done = 0
+
+    def ordered(self) -> list[Row]:
+        """The finished rows in (spec, backend) order, each spec's agreement marked."""
+        rows = sorted(self.finished.values(), key=lambda r: self.order[(r.spec, r.backend)])
+        for spec in self.specs:
             _agreement([r for r in rows if r.spec == spec])
         return rows
 
-    def on_result(index: int, result: RunResult) -> None:
-        nonlocal runs_done
-        group = tasks[index]
-        runs[group].append(result)
-        runs_done += 1
-        if progress is not None:
-            progress(runs_done, len(tasks), f"{Path(group[0]).name} / {group[1]}")
-        if len(runs[group]) == repeat:
-            finished[group] = _summarise(*group, runs[group])
-            if on_row is not None:
-                on_row(ordered())
+    def on_result(self, index: int, result: RunResult) -> None:
+        """Count the run ``tasks[index]`` that ended with ``result``."""
+        group = self.tasks[index]
+        self.runs[group].append(result)
+        self.runs_done += 1
+        if self.progress is not None:
+            self.progress(self.runs_done, len(self.tasks), f"{Path(group[0]).name} / {group[1]}")
+        if len(self.runs[group]) == self.repeat:
+            self.finished[group] = _summarise(*group, self.runs[group])
+            if self.on_row is not None:
+                self.on_row(self.ordered())
 
-    interrupted = False
-    try:
-        _run_all(tasks, limits, memory_mb, jobs, on_result, precheck=precheck)
-    except KeyboardInterrupt:
-        interrupted = True
-        for group, done in runs.items():
-            if done and group not in finished:
-                finished[group] = _summarise(*group, done)
-                finished[group].detail += f" (interrupted after {len(done)} of {repeat} runs)"
-        if on_row is not None:
-            on_row(ordered())
-    return Comparison(ordered(), runs_done, len(tasks), interrupted)
+    def keep_unfinished(self) -> None:
+        """After an interruption: a row for each group with some of its runs done, saying
+        how many (what finished is kept, never lost)."""
+        for group, done in self.runs.items():
+            if done and group not in self.finished:
+                self.finished[group] = _summarise(*group, done)
+                self.finished[group].detail += (
+                    f" (interrupted after {len(done)} of {self.repeat} runs)")
 
 
 def summarise(spec: str, backend: str, runs: list[RunResult]) -> Row:

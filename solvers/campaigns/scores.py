@@ -168,6 +168,28 @@ def _pairs(names: list[str], times: dict[str, dict[tuple[str, str], float | None
     return pairs
 
 
+def _virtual_best(names: list[str], times: dict[str, dict[tuple[str, str], float | None]],
+                  instances: list[tuple[str, str]], limits: dict[tuple[str, str], float]
+                  ) -> tuple[dict[str, float], float, int]:
+    """The virtual best solver (the fastest backend on each instance, as the SAT
+    competition ranks): each backend's share of the instances it was fastest on (a tie
+    shared), the virtual best's PAR-2 sum and how many instances it decided."""
+    share: dict[str, float] = defaultdict(float)
+    vbs_par2, vbs_solved = 0.0, 0
+    for inst in instances:
+        decided = {b: t for b in names if (t := times[b][inst]) is not None}
+        if not decided:
+            vbs_par2 += 2 * limits[inst]
+            continue
+        best = min(decided.values())
+        vbs_par2 += best
+        vbs_solved += 1
+        fastest = [b for b, t in decided.items() if t == best]
+        for b in fastest:
+            share[b] += 1 / len(fastest)
+    return share, vbs_par2, vbs_solved
+
+
 def score(rows: Iterable[Mapping[str, Any]]) -> Scores:
     """Rank the backends of a campaign file's runs (rows of table ``runs``)."""
     grouped: dict[tuple[str, str], dict[str, list[Mapping[str, Any]]]] = defaultdict(
@@ -184,19 +206,7 @@ def score(rows: Iterable[Mapping[str, Any]]) -> Scores:
             names.append(row["backend"])
     instances = list(grouped)
     times = {b: {i: _decided_time(grouped[i].get(b, [])) for i in instances} for b in names}
-    share: dict[str, float] = defaultdict(float)
-    vbs_par2, vbs_solved = 0.0, 0
-    for inst in instances:
-        decided = {b: t for b in names if (t := times[b][inst]) is not None}
-        if not decided:
-            vbs_par2 += 2 * limits[inst]
-            continue
-        best = min(decided.values())
-        vbs_par2 += best
-        vbs_solved += 1
-        fastest = [b for b, t in decided.items() if t == best]
-        for b in fastest:
-            share[b] += 1 / len(fastest)
+    share, vbs_par2, vbs_solved = _virtual_best(names, times, instances, limits)
     backends = []
     for b in names:
         mine = [i for i in instances if times[b][i] is not None]

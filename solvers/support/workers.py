@@ -72,16 +72,7 @@ def start_worker(job: Callable[[], Mapping[str, Any]], *, wall_s: float,
         code = 0
         try:
             os.close(read_fd)
-            if multiprocessing.current_process().daemon:  # forked in a Dask worker: the run
-                multiprocessing.current_process().daemon = False  # may start its own helpers
-            ignore_interrupts_and_die_with_parent(parent)
-            stop_listening()
-            os.dup2(stderr.fileno(), 2)
-            if memory_mb:
-                size = memory_mb * 1024 * 1024
-                resource.setrlimit(resource.RLIMIT_AS, (size, size))
-            if cpu_limit:  # SIGXCPU at the soft limit, SIGKILL a second later
-                resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 1))
+            _confine(parent, stderr.fileno(), memory_mb, cpu_limit)
             _send(write_fd, job())
         except BaseException as exc:  # e.g. an import that fails under the memory limit
             os.write(2, traceback.format_exc().encode())  # the child's last words
@@ -95,6 +86,23 @@ def start_worker(job: Callable[[], Mapping[str, Any]], *, wall_s: float,
     os.close(write_fd)
     return Worker(index, pid, read_fd, stderr, started + wall_s, wall_s, started=started,
                   cpu_limit=cpu_limit, limit_s=limit_s)
+
+
+def _confine(parent: int, stderr_fd: int, memory_mb: int | None, cpu_limit: int | None
+             ) -> None:
+    """Set up a worker child before its job: free to start helpers of its own, deaf to
+    Ctrl-C (the parent decides) but dying with ``parent``, its stderr into the file the
+    parent reads, under the address-space and CPU-time limits given."""
+    if multiprocessing.current_process().daemon:  # forked in a Dask worker: the run
+        multiprocessing.current_process().daemon = False  # may start its own helpers
+    ignore_interrupts_and_die_with_parent(parent)
+    stop_listening()
+    os.dup2(stderr_fd, 2)
+    if memory_mb:
+        size = memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+    if cpu_limit:  # SIGXCPU at the soft limit, SIGKILL a second later
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 1))
 
 
 def finish_worker(child: Worker, *, killed: bool) -> dict[str, Any]:

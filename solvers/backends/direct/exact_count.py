@@ -686,9 +686,7 @@ def exact_count(puzzle: Puzzle, time_limit: float | None = None, *,
     g = _Graph.of(puzzle)
     per = dict.fromkeys(map(puzzle.nodes.__getitem__, puzzle.start_nodes()), 0)
     odd = [v for v in range(g.n) if g.degree[v] % 2]
-    method = ("trivial" if puzzle.num_edges == 0 else _method(puzzle) if not odd else
-              _method(puzzle) + "+virtual-edge" if len(odd) == 2 and not puzzle.closed
-              else "parity")
+    method = _method_name(puzzle, odd)
     stopped: Stopped | TooBig | None = None
     try:
         sign(SOLVING, BACKEND)  # a Ctrl-C from here on still prints what was counted
@@ -705,6 +703,23 @@ def exact_count(puzzle: Puzzle, time_limit: float | None = None, *,
     if stopped is None:
         return CountResult(backend=BACKEND, solutions=sum(per.values()), method=method,
                            per_start=rows, stats=stats, by_formula=True)
+    return _lower_bound(sum(per.values()), method, rows, stats, stopped)
+
+
+def _method_name(puzzle: Puzzle, odd: list[int]) -> str:
+    """How the count is made, as ``method`` says it: no edges, the sum over orientations
+    (with a virtual edge joining the two odd ends of an open trail), or parity alone
+    (more odd nodes than a trail allows: no solution)."""
+    return ("trivial" if puzzle.num_edges == 0 else _method(puzzle) if not odd else
+            _method(puzzle) + "+virtual-edge" if len(odd) == 2 and not puzzle.closed
+            else "parity")
+
+
+def _lower_bound(solutions: int, method: str, rows: dict[str, StartCounts],
+                 stats: dict[str, object], stopped: Stopped | TooBig) -> CountResult:
+    """The incomplete count when the sum stopped early: ``solutions`` summed so far is a
+    lower bound (every term counts circuits, none negative), with why it stopped and,
+    for a time limit or Ctrl-C, how many orientations were summed."""
     reason = f"{stopped}; the number is a lower bound (at least)"
     if isinstance(stopped, Stopped):
         why = "interrupted (Ctrl-C)" if stopped.interrupted else "time limit reached"
@@ -712,7 +727,7 @@ def exact_count(puzzle: Puzzle, time_limit: float | None = None, *,
         reason = (f"{why} after summing {plural(stopped.leaves, 'Eulerian orientation')}; "
                   "the number is a lower bound (at least)")
     return CountResult(
-        backend=BACKEND, solutions=sum(per.values()), method=method, per_start=rows,
+        backend=BACKEND, solutions=solutions, method=method, per_start=rows,
         complete=False, by_formula=True, stats=stats, reason=reason)
 
 

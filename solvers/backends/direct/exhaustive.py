@@ -70,6 +70,32 @@ def solve_exhaustive(puzzle: Puzzle, limits: Limits) -> Answer:
     started = time.monotonic()
     relaxed = solve_reusable(dataclasses.replace(puzzle, use=EdgeUse.ANY), limits)
     exactly = puzzle.use is EdgeUse.EXACTLY_ONCE
+    settled = _without_search(puzzle, relaxed)
+    if settled is not None:
+        return settled
+    assert relaxed.walk is not None
+    # the relaxation spent part of the time: the search gets what is left
+    deadline = None if limits.time_limit is None else started + limits.time_limit
+    search = _TrailSearch(puzzle, limits, deadline, relaxed_length=len(relaxed.walk))
+    try:
+        walk = search.run()
+    except _OutOfWork as stop:
+        return Answer.unknown(BACKEND, stop.reason, search_nodes=search.work)
+    if walk is None:
+        return Answer.unsolvable(BACKEND, reason=(
+            f"exhaustive search of {search.work} search nodes found no walk"),
+            search_nodes=search.work)
+    proven = exactly or puzzle.objective is Objective.SHORTEST
+    return Answer.solved(BACKEND, walk, optimal=True if proven else None,
+                         search_nodes=search.work)
+
+
+def _without_search(puzzle: Puzzle, relaxed: Answer) -> Answer | None:
+    """The answer when no search is needed, from the answer ``relaxed`` of the puzzle
+    with every edge reusable (undecided, unsolvable, or a walk that reuses no edge) or
+    from the rules alone (no edges; an uncoloured edge under a colour rule that every
+    walk must take); ``None`` when the search must decide."""
+    exactly = puzzle.use is EdgeUse.EXACTLY_ONCE
     if relaxed.status is Status.UNKNOWN:
         return relaxed
     if exactly and puzzle.num_edges == 0:
@@ -90,20 +116,7 @@ def solve_exhaustive(puzzle: Puzzle, limits: Limits) -> Answer:
             return Answer.unsolvable(BACKEND, reason=(
                 f"{puzzle.describe_edge(bare[0])} has no colour, so under the colour rule "
                 "it can never be walked, yet every edge must be"))
-    # the relaxation spent part of the time: the search gets what is left
-    deadline = None if limits.time_limit is None else started + limits.time_limit
-    search = _TrailSearch(puzzle, limits, deadline, relaxed_length=len(relaxed.walk))
-    try:
-        walk = search.run()
-    except _OutOfWork as stop:
-        return Answer.unknown(BACKEND, stop.reason, search_nodes=search.work)
-    if walk is None:
-        return Answer.unsolvable(BACKEND, reason=(
-            f"exhaustive search of {search.work} search nodes found no walk"),
-            search_nodes=search.work)
-    proven = exactly or puzzle.objective is Objective.SHORTEST
-    return Answer.solved(BACKEND, walk, optimal=True if proven else None,
-                         search_nodes=search.work)
+    return None
 
 
 class _TrailSearch:
@@ -131,8 +144,7 @@ class _TrailSearch:
         self.work = 0
         self._exceeded = _INF  # smallest bound that some cut-off trail needed
         self.used = bytearray(puzzle.num_edges)
-        self._distances: dict[tuple[int, int], list[int]] = {}
-        self._predecessors: list[list[int]] | None = None
+        self.bounds = _Distances(puzzle, self.graph, self.moves, self.is_end)
         self.degree = [0] * n
         for u, v in zip(puzzle.tail, puzzle.head, strict=True):
             self.degree[u] += 1
@@ -207,7 +219,7 @@ class _TrailSearch:
         scored = []
         for t, e in out:
             f = first if first is not None else t % g.phases - 1
-            h = self._distance(origin, f)[t]
+            h = self.bounds.to_finish(origin, f)[t]
             if h >= _INF:
                 continue
             if bound is not None and depth + 1 + h > bound:
@@ -287,42 +299,57 @@ class _TrailSearch:
                 and time.monotonic() > self.deadline):
             raise _OutOfWork(f"time limit of {seconds(self.time_limit)} reached")
 
-    # ------------------------------------------------------ lower bounds
-    def _distance(self, origin: int, first: int) -> list[int]:
+
+class _Distances:
+    """The IDA* bound of :class:`_TrailSearch`: steps from each search state to a
+    finishing state were every edge reusable, found by breadth-first search backwards
+    and remembered per target (one for an open walk; per origin and first colour for a
+    closed one), with the reversed moves built once."""
+
+    def __init__(self, puzzle: Puzzle, graph: StateGraph, moves: list[list[tuple[int, int]]],
+                 is_end: list[bool]) -> None:
+        self.closed = puzzle.closed
+        self.graph = graph
+        self.moves = moves
+        self.is_end = is_end
+        self.memo: dict[tuple[int, int], list[int]] = {}
+        self.predecessors: list[list[int]] | None = None
+
+    def to_finish(self, origin: int, first: int) -> list[int]:
         """Steps from each state to a finishing state with reusable edges (the IDA* bound).
 
         For an open walk the target is any state at an allowed end; for a closed walk
         it is a state back at ``origin`` whose colour lets ``first`` follow.
         """
-        key = (origin, first) if self.puzzle.closed else (-1, -1)
-        if key not in self._distances:
+        key = (origin, first) if self.closed else (-1, -1)
+        if key not in self.memo:
             g = self.graph
             k = g.phases
-            if self.puzzle.closed:
+            if self.closed:
                 goals = [origin * k + p for p in range(1, k) if g.closes(p, first)]
             else:
                 goals = [v * k + p for v in range(g.num_nodes) if self.is_end[v]
                          for p in range(k)]
-            self._distances[key] = self._reverse_bfs(goals)
-        return self._distances[key]
+            self.memo[key] = self._reverse_bfs(goals)
+        return self.memo[key]
 
     def _reverse_bfs(self, goals: list[int]) -> list[int]:
         g = self.graph
-        if self._predecessors is None:
+        if self.predecessors is None:
             preds: list[list[int]] = [[] for _ in range(g.num_nodes * g.phases)]
             for s in range(g.num_nodes * g.phases):
                 v, phase = divmod(s, g.phases)
                 for c in g.allowed[phase]:
                     for t, _ in self.moves[v * g.groups + c]:
                         preds[t].append(s)
-            self._predecessors = preds
+            self.predecessors = preds
         dist = [_INF] * (g.num_nodes * g.phases)
         queue = deque(goals)
         for s in goals:
             dist[s] = 0
         while queue:
             t = queue.popleft()
-            for s in self._predecessors[t]:
+            for s in self.predecessors[t]:
                 if dist[s] >= _INF:
                     dist[s] = dist[t] + 1
                     queue.append(s)

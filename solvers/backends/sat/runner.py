@@ -204,6 +204,13 @@ def run_guarded(job: Callable[[Deadline], T], name: str, seconds: float | None) 
     deadline = Deadline(seconds)
     if can_interrupt(name) or (seconds is None and not interrupts_reach_here()):
         return signed(deadline)
+    return _in_child(signed, seconds)
+
+
+def _in_child(signed: Callable[[Deadline], T], seconds: float | None) -> T:
+    """:func:`run_guarded` for a solver that cannot be interrupted: ``signed`` runs in a
+    forked child (with no deadline of its own), killed after ``seconds`` or at once on
+    Ctrl-C; its result, or the exception it raised, comes back pickled through a pipe."""
     ctx = mp.get_context("fork")
     receiver, sender = ctx.Pipe(duplex=False)
     parent = os.getpid()

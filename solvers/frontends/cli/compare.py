@@ -76,6 +76,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "FILE-scatter.png (needs matplotlib: pip install 'trailkit[plot]')")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="N",
                    help="run N worker processes at once (default 1: steadier times)")
+    _add_campaign_options(p)
+    add_limits(p, run_time_limit=DEFAULT_TIMEOUT_S)
+    add_precheck(p)
+    p.set_defaults(run=run_compare)
+
+
+def _add_campaign_options(p: argparse.ArgumentParser) -> None:
+    """The options that make a comparison a campaign: runs kept in a file as they end
+    (and redone only as asked), a CPU limit per run, and the runs spread on a cluster."""
     p.add_argument("--db", metavar="FILE.sqlite",
                    help="keep every run in this SQLite file as it ends (table 'runs'); run "
                         "again, only the runs it lacks are run; 'trailkit report' ranks it")
@@ -89,9 +98,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="run on a Dask cluster: tcp://HOST:8786 (a running 'dask scheduler') "
                         "or local:N (N local worker processes); needs "
                         "pip install 'trailkit[cluster]'")
-    add_limits(p, run_time_limit=DEFAULT_TIMEOUT_S)
-    add_precheck(p)
-    p.set_defaults(run=run_compare)
 
 
 class _Progress:
@@ -205,12 +211,8 @@ def run_compare(args: argparse.Namespace) -> int:
     specs = [str(p) for p in find_specs(args.specs)]
     if not specs:
         raise TrailkitError("no specs to compare")
-    backends = list(dict.fromkeys(b.strip() for b in args.backends.split(",") if b.strip()))
-    if not backends:
-        raise TrailkitError("--backends names no backend")
+    backends = _backend_names(args.backends)
     campaign = bool(args.db or args.cluster or args.rerun or args.cpu_limit)
-    for name in backends:  # an unknown name is exit 2 before anything runs
-        BackendName.parse(name)
     # a campaign loads only the backends it has runs for (a finished one: none)
     unavailable = {} if campaign else _unavailable(backends)
     fmt = _format(args)
@@ -234,14 +236,7 @@ def run_compare(args: argparse.Namespace) -> int:
         else:
             (say if fmt == "table" else write_raw)(render(rows).rstrip("\n") + "\n")
     if args.plot and rows:
-        from trailkit.solvers.frontends.cli.plots import cactus_plot, scatter_plot
-
-        cactus_plot(rows, args.plot)
-        warn(f"cactus plot written to {args.plot}")
-        if len(backends) == 2:
-            scatter = scatter_path(args.plot)
-            scatter_plot(rows, backends[0], backends[1], scatter)
-            warn(f"scatter plot written to {scatter}")
+        _plot(rows, backends, args.plot)
     if result.interrupted:
         warn(f"trailkit compare: interrupted after {result.runs_done} of "
              f"{result.runs_total} runs; the finished rows are above")
@@ -249,6 +244,30 @@ def run_compare(args: argparse.Namespace) -> int:
     if disagreements(rows):
         return Exit.INCONSISTENT
     return Exit.INPUT if any("error" in r.status.split("/") for r in rows) else Exit.OK
+
+
+def _backend_names(listed: str) -> list[str]:
+    """The backends ``--backends`` lists, each once in its order; an empty list or an
+    unknown name is an input error (exit 2) before anything runs."""
+    backends = list(dict.fromkeys(b.strip() for b in listed.split(",") if b.strip()))
+    if not backends:
+        raise TrailkitError("--backends names no backend")
+    for name in backends:  # an unknown name is exit 2 before anything runs
+        BackendName.parse(name)
+    return backends
+
+
+def _plot(rows: list[Row], backends: list[str], path: str) -> None:
+    """Draw the cactus plot of ``rows`` to ``path`` and, with two backends, their scatter
+    plot beside it (matplotlib is imported only here: most runs draw nothing)."""
+    from trailkit.solvers.frontends.cli.plots import cactus_plot, scatter_plot
+
+    cactus_plot(rows, path)
+    warn(f"cactus plot written to {path}")
+    if len(backends) == 2:
+        scatter = scatter_path(path)
+        scatter_plot(rows, backends[0], backends[1], scatter)
+        warn(f"scatter plot written to {scatter}")
 
 
 def _unavailable(backends: list[str]) -> dict[str, str]:

@@ -163,6 +163,17 @@ def _register_design(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
                    help="the start node (default: the spec's, else the first)")
     q.add_argument("--goal", metavar="NODE",
                    help="the goal node (default: the spec's, else the last)")
+    _add_targets(q)
+    _add_search(q)
+    add_out(q, "FILE.yaml", "the designed spec", stdout=False)
+    add_json(q, "what was designed")
+    q.set_defaults(run=cmd_design)
+    register_trail(kinds)
+
+
+def _add_targets(q: argparse.ArgumentParser) -> None:
+    """The options of ``design colour-walk`` that say what the design must achieve: the
+    shortest walk's length, uniqueness, robustness, traps (each certified)."""
     q.add_argument("--min-length", type=int, default=1, metavar="L",
                    help="the shortest walk has at least L steps (default 1)")
     q.add_argument("--max-length", type=int, metavar="L",
@@ -175,6 +186,11 @@ def _register_design(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
                         "(docs/inspect.md)")
     q.add_argument("--trap-steps", metavar="MIN..MAX",
                    help="steps of every shortest walk taken beside a trap")
+
+
+def _add_search(q: argparse.ArgumentParser) -> None:
+    """The options of ``design colour-walk`` that steer the search: how sparse the field,
+    the random seed, how many designs, how long, and what to do when time runs out."""
     q.add_argument("--thin", type=float, default=0.0, metavar="P",
                    help="leave out up to this share of the touching pairs (0 to 0.9)")
     q.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -184,10 +200,6 @@ def _register_design(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
                    help="search for at most S seconds in all (default 60; then exit 3)")
     q.add_argument("--best-effort", action="store_true",
                    help="when the time runs out, write the best found, saying what it lacks")
-    add_out(q, "FILE.yaml", "the designed spec", stdout=False)
-    add_json(q, "what was designed")
-    q.set_defaults(run=cmd_design)
-    register_trail(kinds)
 
 
 def _ask(args: argparse.Namespace) -> Any:

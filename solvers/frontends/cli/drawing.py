@@ -81,8 +81,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def cmd_draw(args: argparse.Namespace) -> int:
-    from trailkit.solvers.tools.drawing import draw_svg, html_page
-    from trailkit.solvers.tools.drawing.png import SIMPLIFY_EDGES as PNG_SIMPLIFY_EDGES
+    from trailkit.solvers.tools.drawing import html_page
 
     suffix = Path(args.out).suffix.lower()
     if suffix not in FORMATS:
@@ -101,19 +100,8 @@ def cmd_draw(args: argparse.Namespace) -> int:
         answer, inspected = _inspected(puzzle, args)
     else:
         answer = _answer(puzzle, args) if args.solve or args.certificate else None
-    simplify = True if suffix == ".png" and puzzle.num_edges > PNG_SIMPLIFY_EDGES else None
     title = puzzle.name or Path(args.spec).name
-    if args.certificate and answer is not None:
-        svg = draw_svg(puzzle, None if answer.status is Status.UNSOLVABLE else answer,
-                       certificate=answer.certificate, simplify=simplify, title=title)
-        if answer.status is Status.SOLVED:
-            warn("trailkit: the puzzle is solvable, so there is no certificate; drawing "
-                 "its walk")
-        elif answer.certificate is None:
-            warn(f"trailkit: no certificate to draw ({answer.reason or answer.status})")
-    else:
-        svg = draw_svg(puzzle, answer, simplify=simplify, title=title, emphasis=emphasis,
-                       inspect=inspected)
+    svg = _picture(puzzle, answer, args.certificate, suffix, title, emphasis, inspected)
     if suffix == ".svg":
         atomic_write(args.out, svg)
     elif suffix == ".png":
@@ -125,6 +113,28 @@ def cmd_draw(args: argparse.Namespace) -> int:
         atomic_write(args.out, html_page(puzzle, svg, answer))
     warn(f"wrote {args.out}")
     return Exit.OK
+
+
+def _picture(puzzle: Puzzle, answer: Answer | None, certificate: bool, suffix: str,
+             title: str, emphasis: Emphasis | None, inspected: InspectView | None) -> str:
+    """The SVG to write: with ``certificate``, the answer's certificate drawn (or, where
+    there is none, the walk, saying so on stderr); else the puzzle with its walk, repair
+    or inspection. A big figure for PNG is drawn simplified (the rasteriser's limit)."""
+    from trailkit.solvers.tools.drawing import draw_svg
+    from trailkit.solvers.tools.drawing.png import SIMPLIFY_EDGES as PNG_SIMPLIFY_EDGES
+
+    simplify = True if suffix == ".png" and puzzle.num_edges > PNG_SIMPLIFY_EDGES else None
+    if certificate and answer is not None:
+        svg = draw_svg(puzzle, None if answer.status is Status.UNSOLVABLE else answer,
+                       certificate=answer.certificate, simplify=simplify, title=title)
+        if answer.status is Status.SOLVED:
+            warn("trailkit: the puzzle is solvable, so there is no certificate; drawing "
+                 "its walk")
+        elif answer.certificate is None:
+            warn(f"trailkit: no certificate to draw ({answer.reason or answer.status})")
+        return svg
+    return draw_svg(puzzle, answer, simplify=simplify, title=title, emphasis=emphasis,
+                    inspect=inspected)
 
 
 def _repaired(puzzle: Puzzle, args: argparse.Namespace

@@ -42,6 +42,12 @@ __all__ = ["register"]
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``repair`` and ``explain``."""
+    _register_repair(sub)
+    _register_explain(sub)
+
+
+def _register_repair(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``repair``: the changes the search may make, and how it searches."""
     from trailkit.solvers.tools.repair.fewest_changes import REPAIR_BACKENDS
 
     p = sub.add_parser("repair", help="the fewest changes that make an impossible puzzle "
@@ -75,6 +81,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_limits(p)
     p.set_defaults(run=cmd_repair)
 
+
+def _register_explain(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``explain``."""
     p = sub.add_parser("explain", help="why an impossible puzzle is impossible: the "
                        "certificate in words and a minimal core",
                        **examples("trailkit explain specs/koenigsberg.yaml",

@@ -42,7 +42,6 @@ def _walk_lines(puzzle: Puzzle, answer: Answer) -> list[str]:
 def repair_text(result: RepairResult, spec: str) -> str:
     """The repair answer for people; an edge added beside an existing one is said to be
     walked twice (a line drawn twice, a second bridge)."""
-    from trailkit.solvers.tools.repair.changes import Op
     from trailkit.solvers.tools.repair.fewest_changes import RepairStatus
 
     puzzle = result.puzzle
@@ -61,16 +60,39 @@ def repair_text(result: RepairResult, spec: str) -> str:
     lines.append(words(puzzle, f"allowed changes: {result.rules.describe()} "
                                 f"({result.candidates} candidates)"))
     if result.status is RepairStatus.NO_REPAIR:
-        lines.append(words(puzzle, f"no repair: {result.proof}"))
-        if result.rules.add == "layout":
-            lines.append(words(puzzle, "(new edges only between touching nodes of the layout, "
-                                        "the default for a spec with one; --add any allows "
-                                        "any two)"))
-        return "\n".join(lines)
+        return "\n".join(lines + _no_repair_lines(result))
     how_many = (f"{len(result.repairs)} repairs" if len(result.repairs) > 1 else "repair")
     proven = fewest_words(_fewest(result))
     lines.append(f"{how_many} with {plural(result.changes or 0, 'change')} ({proven}; "
                  f"{result.method}, {result.time_s:.3f} s):")
+    lines += _repair_lines(result)
+    if result.minimal:
+        lines.append(words(puzzle, f"no repair with fewer changes exists: {result.proof}"))
+    else:
+        lines.append(words(puzzle, f"not proven minimal: {result.proof}"))
+    if result.repairs and not result.complete_list and len(result.repairs) > 1:
+        lines.append("(the list may not hold every repair of this size)")
+    return "\n".join(lines)
+
+
+def _no_repair_lines(result: RepairResult) -> list[str]:
+    """Why no repair exists; where only layout neighbours may be joined, how to allow more."""
+    puzzle = result.puzzle
+    lines = [words(puzzle, f"no repair: {result.proof}")]
+    if result.rules.add == "layout":
+        lines.append(words(puzzle, "(new edges only between touching nodes of the layout, "
+                                    "the default for a spec with one; --add any allows "
+                                    "any two)"))
+    return lines
+
+
+def _repair_lines(result: RepairResult) -> list[str]:
+    """Each repair (numbered when there are several): its changes in words, an edge added
+    beside an existing one said to be walked twice, then its verified walk."""
+    from trailkit.solvers.tools.repair.changes import Op
+
+    puzzle = result.puzzle
+    lines: list[str] = []
     joined = {frozenset((puzzle.nodes[puzzle.tail[e]], puzzle.nodes[puzzle.head[e]]))
               for e in range(puzzle.num_edges)}
 
@@ -89,13 +111,7 @@ def repair_text(result: RepairResult, spec: str) -> str:
         lines.append(f"     {best} in the repaired puzzle, {size}, "
                      "verified by the independent checker:")
         lines += _walk_lines(item.puzzle, item.answer)
-    if result.minimal:
-        lines.append(words(puzzle, f"no repair with fewer changes exists: {result.proof}"))
-    else:
-        lines.append(words(puzzle, f"not proven minimal: {result.proof}"))
-    if result.repairs and not result.complete_list and len(result.repairs) > 1:
-        lines.append("(the list may not hold every repair of this size)")
-    return "\n".join(lines)
+    return lines
 
 
 def repair_json(result: RepairResult, spec: str) -> dict[str, Any]:

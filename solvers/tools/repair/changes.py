@@ -114,20 +114,9 @@ def apply_changes(puzzle: Puzzle, changes: Sequence[Change]) -> Puzzle:
     """
     removed = {c.edge for c in changes if c.op is Op.REMOVE}
     recoloured = {c.edge: c.colour for c in changes if c.op is Op.RECOLOUR}
-    names = list(puzzle.nodes)
-    index = {name: i for i, name in enumerate(names)}
-    palette = list(puzzle.colour_names)
+    index = {name: i for i, name in enumerate(puzzle.nodes)}
+    palette = _Palette(puzzle)
     need_colour = puzzle.colour is not None or any(c.colour for c in changes)
-
-    def colour_index(name: str | None) -> int:
-        if name is None:
-            return -1
-        if name not in palette:
-            if puzzle.colours is not None:
-                raise ValueError(f"colour {name!r} is not in the colour rule")
-            palette.append(name)
-        return palette.index(name)
-
     tail: list[int] = []
     head: list[int] = []
     colour: list[int] = []
@@ -139,27 +128,56 @@ def apply_changes(puzzle: Puzzle, changes: Sequence[Change]) -> Puzzle:
         tail.append(puzzle.tail[e])
         head.append(puzzle.head[e])
         was = puzzle.colour[e] if puzzle.colour is not None else -1
-        colour.append(colour_index(recoloured[e]) if e in recoloured else was)
+        colour.append(palette.index(recoloured[e]) if e in recoloured else was)
         directed.append(puzzle.is_directed(e))
         ids.append(puzzle.edge_id(e))
-    used_ids = {str(puzzle.edge_id(e)) for e in range(puzzle.num_edges)}
-    next_id = puzzle.num_edges
-    for change in changes:
-        if change.op is not Op.ADD:
-            continue
+    added = [c for c in changes if c.op is Op.ADD]
+    for change, new_id in zip(added, _fresh_ids(puzzle, len(added)), strict=True):
         tail.append(index[change.u])
         head.append(index[change.v])
-        colour.append(colour_index(change.colour))
+        colour.append(palette.index(change.colour))
         directed.append(change.directed)
-        while str(next_id) in used_ids:
-            next_id += 1
-        ids.append(next_id)
-        used_ids.add(str(next_id))
-        next_id += 1
+        ids.append(new_id)
     default_ids = all(isinstance(x, int) and x == i for i, x in enumerate(ids))
     return replace(
-        puzzle, nodes=tuple(names), tail=tail, head=head,
+        puzzle, nodes=tuple(puzzle.nodes), tail=tail, head=head,
         directed=directed if any(directed) else None,
-        colour=colour if need_colour else None, colour_names=tuple(palette),
+        colour=colour if need_colour else None, colour_names=tuple(palette.names),
         edge_ids=None if default_ids else ids, expect=None,
         meta={**puzzle.meta, "changes": tuple(changes)})
+
+
+class _Palette:
+    """The colour names of a puzzle being changed, in the order of their indices: a
+    change may name a colour the puzzle has no edge of yet, which is added at the end,
+    unless the puzzle's colour rule fixes the palette (then the change is a bug)."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.names = list(puzzle.colour_names)
+        self.fixed = puzzle.colours is not None
+
+    def index(self, name: str | None) -> int:
+        """The index of colour ``name`` (``-1`` for none), adding it when it is new."""
+        if name is None:
+            return -1
+        if name not in self.names:
+            if self.fixed:
+                raise ValueError(f"colour {name!r} is not in the colour rule")
+            self.names.append(name)
+        return self.names.index(name)
+
+
+def _fresh_ids(puzzle: Puzzle, count: int) -> list[int]:
+    """``count`` ids for added edges: the smallest numbers from ``num_edges`` up that no
+    edge of ``puzzle`` has as its id (compared as text, as a spec writes them), so that
+    every edge keeps an id of its own."""
+    used_ids = {str(puzzle.edge_id(e)) for e in range(puzzle.num_edges)}
+    next_id = puzzle.num_edges
+    fresh: list[int] = []
+    for _ in range(count):
+        while str(next_id) in used_ids:
+            next_id += 1
+        fresh.append(next_id)
+        used_ids.add(str(next_id))
+        next_id += 1
+    return fresh

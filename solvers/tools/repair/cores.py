@@ -124,13 +124,22 @@ def find_core(puzzle: Puzzle, limits: Limits = Limits(), *, drup: bool = False
         calls += extra
         if smaller is not None:
             core, witness = smaller, more
+    witnesses = _checked_witnesses(puzzle, core, witness)
+    return _certified(puzzle, Core(tuple(core), True, smallest, None, witnesses, calls),
+                      limits, deadline, drup)
+
+
+def _checked_witnesses(puzzle: Puzzle, core: list[int], witness: dict[int, Walk]
+                       ) -> tuple[Walk, ...]:
+    """The witness of each edge of ``core`` (a walk using all the others), in the core's
+    order, each passed by the independent checker first: a core is claimed minimal only
+    on walks the checker accepted, so a wrong one is a loud bug, not a wrong claim."""
     witnesses = tuple(witness[e] for e in core)
     for e, walk in zip(core, witnesses, strict=True):
         problems = check_witness(puzzle, walk, [f for f in core if f != e])
         if problems:
             raise VerificationFailure(f"a core witness fails the checker: {problems[0]}")
-    return _certified(puzzle, Core(tuple(core), True, smallest, None, witnesses, calls),
-                      limits, deadline, drup)
+    return witnesses
 
 
 def _certified(puzzle: Puzzle, core: Core, limits: Limits, deadline: float | None,

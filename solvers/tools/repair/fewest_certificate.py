@@ -80,7 +80,16 @@ def fewest_claim(puzzle: Puzzle, rules: Any, candidates: Sequence[Change],
                                      minimal=minimal, rests=rests, sets=made)
             sets.append({"changes": changes_json(puzzle, changes),
                          "certificate": made.to_json()})
-    data = {"changes": k, "candidates": len(candidates), "sets": sets,
+    return _checked_claim(puzzle, rules, len(candidates), chosen, repaired, walk, sets)
+
+
+def _checked_claim(puzzle: Puzzle, rules: Any, candidates: int, chosen: Sequence[Change],
+                   repaired: Puzzle, walk: Walk, sets: list[dict[str, Any]]) -> Claim:
+    """The ``change-sets`` certificate made of the refuted ``sets`` (one certificate each)
+    and the repair ``chosen`` with its ``walk``, and the claim it proves once the
+    independent checker accepted it: a rejection is a bug in the maker, raised loudly."""
+    k = len(chosen)
+    data = {"changes": k, "candidates": candidates, "sets": sets,
             "repair": {"changes": changes_json(puzzle, chosen),
                        "start": repaired.nodes[walk.nodes[0]] if walk.nodes else None,
                        "walk": [repaired.edge_id(e) for e in walk.edges]}}

@@ -44,7 +44,7 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -172,28 +172,15 @@ def repair(puzzle: Puzzle, rules: RepairRules | None = None, *,
     rules = rules or puzzle.repair or RepairRules.default(has_layout=bool(puzzle.layout))
     original = solve(puzzle, limits=limits)
     base: dict[str, Any] = {"puzzle": puzzle, "rules": rules, "original": original}
-    if original.status is Status.SOLVED:
-        return RepairResult(RepairStatus.SOLVABLE, **base, changes=0, minimal=True,
-                            proof="the puzzle is already solvable: no change is needed",
-                            time_s=time.perf_counter() - began)
-    if original.status is Status.UNKNOWN:
-        return RepairResult(RepairStatus.UNKNOWN, **base,
-                            reason=f"the puzzle as given is undecided: {original.reason}",
-                            time_s=time.perf_counter() - began)
+    if original.status is not Status.UNSOLVABLE:
+        return _needs_none(original, base, began)
     changes = candidate_changes(puzzle, rules)
     why_zero = _why_unsolvable(original)
-    fixed = _untouched_odd(puzzle, changes)
-    bound, bound_why = change_lower_bound(
-        puzzle, has_add=any(c.op is Op.ADD for c in changes),
-        has_remove=any(c.op is Op.REMOVE for c in changes), fixed_odd=fixed)
+    bound, bound_why = _lower_bound(puzzle, changes)
     common: dict[str, Any] = {**base, "candidates": len(changes)}
-    if not changes or bound >= INFINITE or (max_changes is not None
-                                            and max(bound, 1) > max_changes):
-        proof = ("no change is allowed (no candidate edge, recolouring or removal fits the "
-                 "repair rules)" if not changes else bound_why or why_zero)
-        if changes and bound < INFINITE:
-            proof += f", and at most {max_changes} changes are allowed"
-        return RepairResult(RepairStatus.NO_REPAIR, **common, minimal=True, proof=proof,
+    beyond = _beyond_reach(changes, bound, bound_why or why_zero, max_changes)
+    if beyond is not None:
+        return RepairResult(RepairStatus.NO_REPAIR, **common, minimal=True, proof=beyond,
                             method="bound", time_s=time.perf_counter() - began)
     if limits.time_limit is not None:  # the search has what the first solve left
         limits = replace(limits, time_limit=max(
@@ -203,6 +190,41 @@ def repair(puzzle: Puzzle, rules: RepairRules | None = None, *,
     result = finder.run()
     claim = _certified(finder, result, original)
     return RepairResult(**common, **result, claim=claim, time_s=time.perf_counter() - began)
+
+
+def _needs_none(original: Answer, base: dict[str, Any], began: float) -> RepairResult:
+    """The answer when the puzzle as given is not proven unsolvable: already solvable (no
+    change needed), or undecided (no repair can be proven needed either)."""
+    if original.status is Status.SOLVED:
+        return RepairResult(RepairStatus.SOLVABLE, **base, changes=0, minimal=True,
+                            proof="the puzzle is already solvable: no change is needed",
+                            time_s=time.perf_counter() - began)
+    return RepairResult(RepairStatus.UNKNOWN, **base,
+                        reason=f"the puzzle as given is undecided: {original.reason}",
+                        time_s=time.perf_counter() - began)
+
+
+def _lower_bound(puzzle: Puzzle, changes: Sequence[Change]) -> tuple[int, str]:
+    """The fewest changes any repair needs, by parity and pieces, and why: what the
+    candidates can do (add, remove) and the odd nodes none of them touches decide it."""
+    return change_lower_bound(
+        puzzle, has_add=any(c.op is Op.ADD for c in changes),
+        has_remove=any(c.op is Op.REMOVE for c in changes),
+        fixed_odd=_untouched_odd(puzzle, changes))
+
+
+def _beyond_reach(changes: Sequence[Change], bound: int, why: str, max_changes: int | None
+                  ) -> str | None:
+    """Why no repair exists, when that shows before any search: no change is allowed, the
+    lower ``bound`` (for the reason ``why``) is infinite, or it exceeds ``max_changes``;
+    ``None`` when a search must decide."""
+    if changes and bound < INFINITE and (max_changes is None or max(bound, 1) <= max_changes):
+        return None
+    proof = ("no change is allowed (no candidate edge, recolouring or removal fits the "
+             "repair rules)" if not changes else why)
+    if changes and bound < INFINITE:
+        proof += f", and at most {max_changes} changes are allowed"
+    return proof
 
 
 def rank_repairs(puzzle: Puzzle, candidates: Sequence[Change], repairs: Sequence[Repair]
@@ -244,8 +266,12 @@ def _untouched_odd(puzzle: Puzzle, changes: Sequence[Change]) -> int:
     return sum(1 for v in odd_nodes(puzzle) if puzzle.nodes[v] not in touched)
 
 
-class _Finder:
-    """One repair search: tries the methods in order, collects repairs and proofs."""
+class _Search:
+    """The state one repair search shares between its methods: the puzzle, the candidate
+    changes and limits; the record of what is refuted so far (every set of at most
+    ``refuted`` changes fails, for the reasons in ``refuted_how``), from which the proof
+    words are composed; and the making of the verified, ranked repairs every method ends
+    with. The methods themselves are in :class:`_Optimising` and :class:`_Finder`."""
 
     def __init__(self, puzzle: Puzzle, rules: RepairRules, changes: list[Change],
                  limits: Limits, all_repairs: bool, max_changes: int | None, backend: str,
@@ -266,6 +292,29 @@ class _Finder:
         self.refuted = self.bound - 1
         self.refuted_how = [why_zero] + ([bound_why] if bound > 1 else [])
         self.stopped = ""
+
+    # ------------------------------------------------------------ what is refuted
+    def proof_so_far(self) -> str:
+        """Why no repair has fewer than ``refuted + 1`` changes."""
+        return "; ".join(self.refuted_how)
+
+    def note_refuted(self, level: Level) -> None:
+        """Record that every set of ``level.size`` changes was refuted."""
+        how = f"{level.certified} with a checked certificate" + (
+            f", {level.confirmed} by two backends agreeing" if level.confirmed else "")
+        self.refuted_how.append(f"all {level.tried} sets of {level.size} changes refuted "
+                                f"({how})")
+        self.refuted = level.size
+
+    def minimality(self, k: int, agreeing: str = "") -> tuple[bool, str]:
+        """Whether ``k`` changes is proven the fewest, and how."""
+        if k == 1:
+            return True, self.why_zero
+        if k <= self.bound and self.bound_why:
+            return True, self.bound_why
+        if agreeing:
+            return True, agreeing
+        return False, ""
 
     # ------------------------------------------------------------ outcome
     def repaired(self, sets: Sequence[tuple[Change, ...]], method: str, *, proven: bool,
@@ -299,17 +348,130 @@ class _Finder:
                     f"not make the puzzle solvable: {answer.status.value} ({answer.reason})")
         return Repair(tuple(chosen), fixed, answer)
 
-    def minimality(self, k: int, agreeing: str = "") -> tuple[bool, str]:
-        """Whether ``k`` changes is proven the fewest, and how."""
-        if k == 1:
-            return True, self.why_zero
-        if k <= self.bound and self.bound_why:
-            return True, self.bound_why
-        if agreeing:
-            return True, agreeing
-        return False, ""
 
-    # ------------------------------------------------------------ methods
+class _Optimising(_Search):
+    """The optimisers' part of a repair search: CP-SAT's or RC2's optimum, every repair of
+    its size, and what makes it proven (the sizes below refuted by search, or the other
+    optimiser agreeing), apart from the search order that :class:`_Finder` keeps."""
+
+    def optimise(self, *, exclude: Sequence[Sequence[int]] = (), cost: int | None = None,
+                 at_most: int | None = None) -> Optimum:
+        """CP-SAT's optimum, told every size already refuted, within the time left."""
+        from trailkit.solvers.tools.repair.optimise import optimise_changes
+
+        limits = self.limits
+        if self.deadline is not None:
+            left = max(0.01, self.deadline - time.monotonic())
+            limits = Limits(time_limit=left, work_limit=limits.work_limit,
+                            workers=limits.workers, seed=limits.seed)
+        return optimise_changes(self.puzzle, self.changes, limits, exclude=exclude,
+                                cost=cost, at_most=at_most, at_least=self.refuted + 1)
+
+    def maxsat(self, **kwargs: object) -> Optimum:
+        """RC2's optimum over the position encoding (small once-only puzzles)."""
+        from trailkit.solvers.tools.repair.maxsat import maxsat_changes
+
+        return maxsat_changes(self.puzzle, self.changes, **kwargs)  # type: ignore[arg-type]  # limits passed through
+
+    def second_optimum(self, primary: str, k: int) -> str:
+        """The other optimiser's optimum, when it agrees with ``k``: the words to say so."""
+        other = "cpsat" if primary == "sat" else "sat"
+        if other == "sat" and self.puzzle.use is EdgeUse.ANY:
+            return ""
+        try:
+            opt = self.optimise(at_most=k) if other == "cpsat" else self.maxsat(at_most=k)
+        except (BackendUnavailable, ImportError):
+            return ""
+        if opt.status == "optimal" and opt.cost is not None and opt.cost < k:
+            raise VerificationFailure(f"{primary} proves {k} changes the fewest, {other} "
+                                      f"repairs with {opt.cost}")
+        if opt.status == "optimal" and opt.cost == k:
+            return "CP-SAT and RC2 (MaxSAT) agree on the optimum"
+        return ""
+
+    def optimised(self, primary: str = "cpsat") -> dict[str, Any] | None:
+        """The optimiser's optimum; every repair of that size with ``all_repairs``."""
+        solve_with: Callable[..., Optimum] = self.maxsat if primary == "sat" else self.optimise
+        opt = solve_with(at_most=self.cap)
+        if opt.status == "infeasible":
+            return self.none_possible(primary)
+        if opt.status not in ("optimal", "feasible") or opt.cost is None:
+            return None
+        k = opt.cost
+        sets, complete = self.every_optimum(solve_with, opt, k)
+        proven, proof = self.optimum_proof(primary, opt, k)
+        return self.repaired(sets, primary, proven=proven, proof=proof, complete_list=complete)
+
+    def none_possible(self, primary: str) -> dict[str, Any]:
+        """The answer when the optimiser proved that no allowed change set (within the cap)
+        repairs the puzzle: said to rest on that optimiser alone, since no checker saw it."""
+        limit = "" if self.cap is None else f" with at most {self.cap} changes"
+        fewer = f"{self.proof_so_far()}; " if self.refuted > 0 else ""
+        who = "RC2 (MaxSAT)" if primary == "sat" else "CP-SAT"
+        return {"status": RepairStatus.NO_REPAIR, "minimal": True, "method": primary,
+                "proof": f"{fewer}{who} proved that no set of the allowed changes{limit} "
+                         f"makes the puzzle solvable (this last step rests on {who} "
+                         "alone)"}
+
+    def every_optimum(self, solve_with: Callable[..., Optimum], opt: Optimum, k: int
+                      ) -> tuple[list[tuple[Change, ...]], bool]:
+        """The optimum's change set and, with ``all_repairs``, the others of its size ``k``
+        (each found by asking again with the earlier ones excluded, up to
+        :data:`MAX_LISTED`); and whether the list is known to hold them all."""
+        sets = [tuple(self.changes[i] for i in opt.chosen)]
+        complete = False
+        if self.all:
+            seen = [opt.chosen]
+            while len(seen) < MAX_LISTED:
+                more = solve_with(exclude=seen, at_most=k)
+                if more.status not in ("optimal", "feasible") or more.cost != k:
+                    complete = more.status == "infeasible"
+                    break
+                seen.append(more.chosen)
+                sets.append(tuple(self.changes[i] for i in more.chosen))
+        return sets, complete
+
+    def optimum_proof(self, primary: str, opt: Optimum, k: int) -> tuple[bool, str]:
+        """Whether the optimiser's ``k`` changes is proven the fewest, and the words: an
+        optimum alone is not trusted, so the sizes below are refuted by search or a second
+        optimiser must agree (both tried here when the optimum is above the bound)."""
+        who = "RC2's" if primary == "sat" else "CP-SAT's"
+        agree = ""
+        if k > self.refuted + 1 and opt.status == "optimal":
+            self.confirm_below(k)
+            if k > self.refuted + 1:
+                agree = self.second_optimum(primary, k)
+        if k == self.refuted + 1:
+            return True, self.proof_so_far() + (
+                f"; {who} optimum agrees" if len(self.refuted_how) > 1 else "")
+        if agree:
+            return True, f"{self.proof_so_far()}; {agree}"
+        if opt.status == "optimal":
+            return False, (
+                f"{self.proof_so_far()}; {who} optimum is {k} changes, but no second method "
+                "confirmed the sizes in between, so it is not called minimal")
+        return False, (f"{self.proof_so_far()}; fewer than {k} changes were not "
+                       "ruled out within the limits")
+
+    def confirm_below(self, k: int) -> None:
+        """A second method for CP-SAT's optimum ``k``: refute the sizes in between, each
+        with a larger budget than the first pass; stops at the first it cannot settle."""
+        from trailkit.solvers.tools.repair.size_by_size import try_level
+
+        for size in range(self.refuted + 1, k):
+            level = try_level(self.puzzle, self.changes, size, self.limits,
+                              budget=CONFIRM_BUDGET, want_all=False, deadline=self.deadline)
+            if level.found:
+                raise VerificationFailure(f"CP-SAT's optimum is {k} changes, but a repair "
+                                          f"with {size} exists")
+            if not level.complete:
+                return
+            self.note_refuted(level)
+
+
+class _Finder(_Optimising):
+    """One repair search: tries the methods in order, collects repairs and proofs."""
+
     def run(self) -> dict[str, Any]:
         puzzle = self.puzzle
         if puzzle.use is EdgeUse.ANY and not puzzle.closed and self.backend != "cpsat":
@@ -393,114 +555,6 @@ class _Finder:
                 proof = (f"the direct count by parity and pieces gives {len(adds)}; no second "
                          "method confirmed it")
         return self.repaired([adds], "direct Euler count", proven=proven, proof=proof)
-
-    def optimise(self, *, exclude: Sequence[Sequence[int]] = (), cost: int | None = None,
-                 at_most: int | None = None) -> Optimum:
-        """CP-SAT's optimum, told every size already refuted, within the time left."""
-        from trailkit.solvers.tools.repair.optimise import optimise_changes
-
-        limits = self.limits
-        if self.deadline is not None:
-            left = max(0.01, self.deadline - time.monotonic())
-            limits = Limits(time_limit=left, work_limit=limits.work_limit,
-                            workers=limits.workers, seed=limits.seed)
-        return optimise_changes(self.puzzle, self.changes, limits, exclude=exclude,
-                                cost=cost, at_most=at_most, at_least=self.refuted + 1)
-
-    def proof_so_far(self) -> str:
-        """Why no repair has fewer than ``refuted + 1`` changes."""
-        return "; ".join(self.refuted_how)
-
-    def maxsat(self, **kwargs: object) -> Optimum:
-        """RC2's optimum over the position encoding (small once-only puzzles)."""
-        from trailkit.solvers.tools.repair.maxsat import maxsat_changes
-
-        return maxsat_changes(self.puzzle, self.changes, **kwargs)  # type: ignore[arg-type]  # limits passed through
-
-    def second_optimum(self, primary: str, k: int) -> str:
-        """The other optimiser's optimum, when it agrees with ``k``: the words to say so."""
-        other = "cpsat" if primary == "sat" else "sat"
-        if other == "sat" and self.puzzle.use is EdgeUse.ANY:
-            return ""
-        try:
-            opt = self.optimise(at_most=k) if other == "cpsat" else self.maxsat(at_most=k)
-        except (BackendUnavailable, ImportError):
-            return ""
-        if opt.status == "optimal" and opt.cost is not None and opt.cost < k:
-            raise VerificationFailure(f"{primary} proves {k} changes the fewest, {other} "
-                                      f"repairs with {opt.cost}")
-        if opt.status == "optimal" and opt.cost == k:
-            return "CP-SAT and RC2 (MaxSAT) agree on the optimum"
-        return ""
-
-    def optimised(self, primary: str = "cpsat") -> dict[str, Any] | None:
-        """The optimiser's optimum; every repair of that size with ``all_repairs``."""
-        solve_with = self.maxsat if primary == "sat" else self.optimise
-        opt = solve_with(at_most=self.cap)
-        if opt.status == "infeasible":
-            limit = "" if self.cap is None else f" with at most {self.cap} changes"
-            fewer = f"{self.proof_so_far()}; " if self.refuted > 0 else ""
-            who = "RC2 (MaxSAT)" if primary == "sat" else "CP-SAT"
-            return {"status": RepairStatus.NO_REPAIR, "minimal": True, "method": primary,
-                    "proof": f"{fewer}{who} proved that no set of the allowed changes{limit} "
-                             f"makes the puzzle solvable (this last step rests on {who} "
-                             "alone)"}
-        if opt.status not in ("optimal", "feasible") or opt.cost is None:
-            return None
-        k = opt.cost
-        sets = [tuple(self.changes[i] for i in opt.chosen)]
-        complete = False
-        if self.all:
-            seen = [opt.chosen]
-            while len(seen) < MAX_LISTED:
-                more = solve_with(exclude=seen, at_most=k)
-                if more.status not in ("optimal", "feasible") or more.cost != k:
-                    complete = more.status == "infeasible"
-                    break
-                seen.append(more.chosen)
-                sets.append(tuple(self.changes[i] for i in more.chosen))
-        who = "RC2's" if primary == "sat" else "CP-SAT's"
-        agree = ""
-        if k > self.refuted + 1 and opt.status == "optimal":
-            self.confirm_below(k)
-            if k > self.refuted + 1:
-                agree = self.second_optimum(primary, k)
-        if k == self.refuted + 1:
-            proven, proof = True, self.proof_so_far() + (
-                f"; {who} optimum agrees" if len(self.refuted_how) > 1 else "")
-        elif agree:
-            proven, proof = True, f"{self.proof_so_far()}; {agree}"
-        elif opt.status == "optimal":
-            proven, proof = False, (
-                f"{self.proof_so_far()}; {who} optimum is {k} changes, but no second method "
-                "confirmed the sizes in between, so it is not called minimal")
-        else:
-            proven, proof = False, (f"{self.proof_so_far()}; fewer than {k} changes were not "
-                                    "ruled out within the limits")
-        return self.repaired(sets, primary, proven=proven, proof=proof, complete_list=complete)
-
-    def confirm_below(self, k: int) -> None:
-        """A second method for CP-SAT's optimum ``k``: refute the sizes in between, each
-        with a larger budget than the first pass; stops at the first it cannot settle."""
-        from trailkit.solvers.tools.repair.size_by_size import try_level
-
-        for size in range(self.refuted + 1, k):
-            level = try_level(self.puzzle, self.changes, size, self.limits,
-                              budget=CONFIRM_BUDGET, want_all=False, deadline=self.deadline)
-            if level.found:
-                raise VerificationFailure(f"CP-SAT's optimum is {k} changes, but a repair "
-                                          f"with {size} exists")
-            if not level.complete:
-                return
-            self.note_refuted(level)
-
-    def note_refuted(self, level: Level) -> None:
-        """Record that every set of ``level.size`` changes was refuted."""
-        how = f"{level.certified} with a checked certificate" + (
-            f", {level.confirmed} by two backends agreeing" if level.confirmed else "")
-        self.refuted_how.append(f"all {level.tried} sets of {level.size} changes refuted "
-                                f"({how})")
-        self.refuted = level.size
 
     def levels(self, *, cheap_only: bool) -> dict[str, Any] | None:
         """Change sets size by size, from the smallest not yet refuted; with ``cheap_only``

@@ -28,7 +28,7 @@ from trailkit.models.checking.certificates import verdict
 from trailkit.models.encodings.drup_certificate import make_certificate
 from trailkit.models.encodings.sizes import budget_problem, position_size
 from trailkit.models.errors import VerificationFailure
-from trailkit.models.formulas.certified import Size
+from trailkit.models.formulas.certified import CertifiedFormula, Size
 from trailkit.models.formulas.repair_balance import alternating_colours
 from trailkit.models.formulas.repair_changes import allowed_changes
 from trailkit.models.formulas.repair_formula import (
@@ -106,15 +106,9 @@ def formula_claim(puzzle: Puzzle, rules: Any, chosen: Sequence[Change], repaired
     why = _too_big(ruled, k - 1, limits)
     if why:
         return unproven(why)
-    data = {"changes": k, "cardinality": "seqcounter",
-            "repair": {"changes": changes_json(puzzle, chosen),
-                       "start": repaired.nodes[walk.nodes[0]] if walk.nodes else None,
-                       "walk": [repaired.edge_id(e) for e in walk.edges]}}
-    allowed = allowed_changes(ruled)
-    formula = repair_formula(ruled, {**data, "candidates": len(allowed)}) \
-        if not isinstance(allowed, str) else [allowed]
-    if isinstance(formula, list):
-        return unproven(formula[0])
+    formula = _fewer_formula(puzzle, ruled, chosen, repaired, walk)
+    if isinstance(formula, str):
+        return unproven(formula)
     result, proof = run_or_stopped(lambda d: _refute(formula.clauses, d), DEFAULT_SOLVER,
                                    seconds) or (Verdict.INTERRUPTED, None)
     if result is Verdict.SAT:
@@ -127,9 +121,33 @@ def formula_claim(puzzle: Puzzle, rules: Any, chosen: Sequence[Change], repaired
         return unproven(f"not refuted within {seconds:g} s" if seconds >= FORMULA_SECONDS
                         else f"the time limit was reached before it was refuted ({seconds:.1f}"
                         " s were left after the repair search)")
+    claim = _checked_claim(puzzle, ruled, formula, proof, k)
+    return claim if claim is not None else unproven("the proof is too large to check")
+
+
+def _fewer_formula(puzzle: Puzzle, ruled: Puzzle, chosen: Sequence[Change], repaired: Puzzle,
+                   walk: Walk) -> CertifiedFormula | str:
+    """``repair-fewer-v1`` for fewer changes than ``chosen`` under ``ruled``'s repair
+    rules, built from the same data its certificate carries (the repair, its start and
+    walk), so that the checker re-derives the very formula refuted; or why none."""
+    data = {"changes": len(chosen), "cardinality": "seqcounter",
+            "repair": {"changes": changes_json(puzzle, chosen),
+                       "start": repaired.nodes[walk.nodes[0]] if walk.nodes else None,
+                       "walk": [repaired.edge_id(e) for e in walk.edges]}}
+    allowed = allowed_changes(ruled)
+    formula = repair_formula(ruled, {**data, "candidates": len(allowed)}) \
+        if not isinstance(allowed, str) else [allowed]
+    return formula[0] if isinstance(formula, list) else formula
+
+
+def _checked_claim(puzzle: Puzzle, ruled: Puzzle, formula: CertifiedFormula,
+                   proof: list[str], k: int) -> Claim | None:
+    """The certified claim of ``k`` fewest changes from the refutation ``proof`` of
+    ``formula``, once the independent checker accepted its certificate (a rejection is a
+    bug in the maker, raised loudly); ``None`` when the proof is too large to check."""
     certificate = make_certificate(puzzle, formula, proof, DEFAULT_SOLVER)
     if certificate is None:
-        return unproven("the proof is too large to check")
+        return None
     certificate = with_claim(certificate, "fewest-changes")
     checked = verdict(ruled, certificate)
     if checked.problems:

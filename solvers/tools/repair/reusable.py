@@ -76,9 +76,14 @@ class Screened:
 def state_distances(puzzle: Puzzle) -> StateDistances:
     """Forward and backward breadth-first distances over the states of an open walk."""
     graph = build_state_graph(puzzle)
+    return StateDistances(graph, _forward(puzzle, graph), _backward(puzzle, graph))
+
+
+def _forward(puzzle: Puzzle, graph: StateGraph) -> list[int]:
+    """Fewest steps from a start to each state (node ``v``, phase ``p`` at ``v * k + p``),
+    :data:`_FAR` where none reaches it."""
     k, groups = graph.phases, graph.groups
-    n = puzzle.num_nodes
-    forward = [_FAR] * (n * k)
+    forward = [_FAR] * (puzzle.num_nodes * k)
     queue: deque[int] = deque()
     for s in puzzle.start_nodes():
         forward[s * k] = 0
@@ -93,6 +98,15 @@ def state_distances(puzzle: Puzzle) -> StateDistances:
                 if forward[t] == _FAR:
                     forward[t] = d
                     queue.append(t)
+    return forward
+
+
+def _backward(puzzle: Puzzle, graph: StateGraph) -> list[int]:
+    """Fewest steps from each state to an end, :data:`_FAR` where it reaches none: the
+    same search as :func:`_forward` over the moves reversed."""
+    k, groups = graph.phases, graph.groups
+    n = puzzle.num_nodes
+    offsets, targets = graph.offsets, graph.targets
     # backward: who moves into state t = (w, 1 + c)? every (x, p) with c allowed after p
     # and a move of colour c from x to w. The reverse moves come from the same CSR lists.
     into: list[list[int]] = [[] for _ in range(n * k)]
@@ -100,11 +114,9 @@ def state_distances(puzzle: Puzzle) -> StateDistances:
         x = g // groups
         for t in targets[offsets[g]:offsets[g + 1]]:
             into[t].append(x)
-    phases_allowing: list[list[int]] = [[] for _ in range(groups)]
-    for p, cs in enumerate(allowed):
-        for c in cs:
-            phases_allowing[c].append(p)
+    phases_allowing = _phases_allowing(graph)
     backward = [_FAR] * (n * k)
+    queue: deque[int] = deque()
     ends = range(n) if puzzle.end is None else sorted(puzzle.end)
     for v in ends:
         for p in range(k):
@@ -122,7 +134,16 @@ def state_distances(puzzle: Puzzle) -> StateDistances:
                 if backward[s] == _FAR:
                     backward[s] = d
                     queue.append(s)
-    return StateDistances(graph, forward, backward)
+    return backward
+
+
+def _phases_allowing(graph: StateGraph) -> list[list[int]]:
+    """For each colour group, the phases after which an edge of it may come next."""
+    allowing: list[list[int]] = [[] for _ in range(graph.groups)]
+    for p, cs in enumerate(graph.allowed):
+        for c in cs:
+            allowing[c].append(p)
+    return allowing
 
 
 def screen_single_changes(puzzle: Puzzle, changes: Sequence[Change],
@@ -134,23 +155,11 @@ def screen_single_changes(puzzle: Puzzle, changes: Sequence[Change],
     caller uses the general search for closed ones.
     """
     graph = dist.graph
-    k, groups = graph.phases, graph.groups
+    k = graph.phases
     index = {name: i for i, name in enumerate(puzzle.nodes)}
     colour_of = {name: i for i, name in enumerate(puzzle.colours.names)} \
         if puzzle.colours is not None else {}
-    allowing: list[list[int]] = [[] for _ in range(groups)]
-    for p, cs in enumerate(graph.allowed):
-        for c in cs:
-            allowing[c].append(p)
-    best_entry: dict[tuple[int, int], int] = {}
-
-    def entry(x: int, c: int) -> int:
-        """Fewest steps to stand on ``x`` in a phase that allows colour ``c`` next."""
-        key = (x, c)
-        if key not in best_entry:
-            best_entry[key] = min((dist.forward[x * k + p] for p in allowing[c]), default=_FAR)
-        return best_entry[key]
-
+    entry = _Entry(dist)
     passed: list[Screened] = []
     for order, change in enumerate(changes):
         if change.op not in (Op.ADD, Op.RECOLOUR):
@@ -169,3 +178,23 @@ def screen_single_changes(puzzle: Puzzle, changes: Sequence[Change],
         passed.append(Screened(change, estimate, bound, order))
     passed.sort(key=lambda item: (item.bound, item.order))
     return passed
+
+
+class _Entry:
+    """Fewest steps to stand on node ``x`` in a phase that allows colour ``c`` next, from
+    the forward distances, remembered: the screen asks it for each end of each candidate,
+    and candidates share their ends."""
+
+    def __init__(self, dist: StateDistances) -> None:
+        self.forward = dist.forward
+        self.k = dist.graph.phases
+        self.allowing = _phases_allowing(dist.graph)
+        self.best: dict[tuple[int, int], int] = {}
+
+    def __call__(self, x: int, c: int) -> int:
+        """The fewest steps to ``x`` ready for colour ``c`` (:data:`_FAR`: unreachable)."""
+        key = (x, c)
+        if key not in self.best:
+            self.best[key] = min((self.forward[x * self.k + p] for p in self.allowing[c]),
+                                 default=_FAR)
+        return self.best[key]
