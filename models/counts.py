@@ -53,6 +53,10 @@ class CountResult:
     stats: Mapping[str, Any] = field(default_factory=dict)
     by_formula: bool = False
     claims: tuple[Claim, ...] = ()
+    tours: int | None = None
+    """For closed walks through every node (``visit: every-once``): the distinct edge sets
+    of the counted walks, each cycle once whatever its start and direction (CONTRACT §7);
+    ``None`` where not counted."""
 
     @classmethod
     def interrupted(cls, backend: str, solutions: int, *, method: str = "enumeration",

@@ -155,7 +155,8 @@ def certified_count(puzzle: Puzzle, result: CountResult, limits: Limits) -> Clai
     how = "formula" if result.by_formula else "enumeration"
     rests_on = f"{result.backend}'s {how}"
     if puzzle.has_node_rules:
-        return Claim("count", False, why=unproven(NODE_RULES_UNCOVERED, rests_on))
+        return Claim("count", False, value=result.solutions,
+                     why=unproven(NODE_RULES_UNCOVERED, rests_on))
     claim = None
     if puzzle.use is EdgeUse.ANY or formula_applies(puzzle) or not (
             refutation_applies(puzzle, count=True) or result.solutions > AUTO_COUNT):

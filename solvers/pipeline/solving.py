@@ -225,6 +225,12 @@ def _cross_check(puzzle: Puzzle, answer: Answer, second_name: str, limits: Limit
             return _unconfirmed(answer, f"no second backend to confirm it ({exc})")
         return answer.with_(crosscheck=CrossCheck(second_name, Status.UNKNOWN, None,
                                                   f"undecided: {exc}"))
+    if puzzle.has_node_rules and not second.supports_node_rules:  # it would ignore them
+        why = f"the {second.name} backend does not handle node rules"
+        if answer.status is Status.UNSOLVABLE and not answer.certificate_checked:
+            return _unconfirmed(answer, f"no second backend to confirm it ({why})")
+        return answer.with_(crosscheck=CrossCheck(second.name, Status.UNKNOWN, None,
+                                                  f"undecided: {why}"))
     if limits.time_limit == 0:  # the command's time is up: no second opinion
         other = Answer(Status.UNKNOWN, second.name, reason="no time left")
     else:

@@ -9,7 +9,10 @@ Dispatch by the puzzle's rules:
   walk or a closed set of states as the certificate (:mod:`.reachability`);
 * everything else (at most once, or exactly once with a colour rule): an exhaustive
   search that says ``unknown`` when its work limit runs out (:mod:`.exhaustive`);
-  ``objective: longest`` (at most once) has its own exhaustive search (:mod:`.longest`).
+  ``objective: longest`` (at most once) has its own exhaustive search (:mod:`.longest`);
+* node rules (``visit``, ``via``, ``avoid``, ``at``): the searches of :mod:`.node_rules`
+  (a compiled tour search for every node once, a general search otherwise), counted by
+  :mod:`.node_count` (with the tours of a closed walk through every node).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ class DirectBackend(Backend):
     supports_counting = True
     supports_failures = True
     supports_proof = False
+    supports_node_rules = True
     honours_work_limit = True
     work_unit = "search nodes"
 
@@ -41,6 +45,10 @@ class DirectBackend(Backend):
         if not puzzle.nodes:  # no dominoes at all: they form a ring, the empty one
             return Answer.solved(self.name, Walk.nowhere(), optimal=True
                                  if puzzle.objective is Objective.SHORTEST else None)
+        if puzzle.has_node_rules:
+            from trailkit.solvers.backends.direct.node_rules import solve_node_rules
+
+            return solve_node_rules(puzzle, limits)
         if puzzle.wants_longest:
             from trailkit.solvers.backends.direct.longest import solve_longest
 
@@ -65,7 +73,16 @@ class DirectBackend(Backend):
 
     def count(self, puzzle: Puzzle, limits: Limits = NO_LIMITS, *, failures: bool = False,
               progress: Callable[[int], None] | None = None) -> CountResult:
+        sign(SOLVING, self.name)
+        if puzzle.has_node_rules and puzzle.nodes:
+            from trailkit.solvers.backends.direct.node_count import (
+                count_node_walks,
+                refuse_failures,
+            )
+
+            if failures:
+                raise refuse_failures()
+            return count_node_walks(puzzle, limits, progress=progress)
         from trailkit.solvers.backends.direct.enumeration import count_walks
 
-        sign(SOLVING, self.name)
         return count_walks(puzzle, limits, failures=failures, progress=progress)

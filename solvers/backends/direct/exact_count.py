@@ -668,7 +668,7 @@ def exact_count(puzzle: Puzzle, time_limit: float | None = None, *,
                 memory_mb: int | None = None) -> CountResult | None:
     """Count the solutions of an exactly-once puzzle without a colour rule exactly,
     in the ``count_walks`` convention (step sequences with their start), or return
-    ``None`` when the method does not apply (other rules).
+    ``None`` when the method does not apply (other rules, node rules among them).
 
     The sum over orientations stops after ``time_limit`` seconds, or at a Ctrl-C: the
     result is then incomplete, its numbers lower bounds (what the orientations summed
@@ -676,7 +676,8 @@ def exact_count(puzzle: Puzzle, time_limit: float | None = None, *,
     marked ``stats["interrupted"]``. A sum whose matrices would need more than
     ``memory_mb`` is not started: incomplete too, saying so.
     """
-    if puzzle.use is not EdgeUse.EXACTLY_ONCE or puzzle.colours is not None:
+    if puzzle.use is not EdgeUse.EXACTLY_ONCE or puzzle.colours is not None \
+            or puzzle.has_node_rules:
         return None
     if not puzzle.num_nodes:  # no nodes: one solution, the walk that stands nowhere
         return CountResult(backend=BACKEND, solutions=1, method="trivial", by_formula=True)

@@ -13,7 +13,7 @@ from typing import Any
 from trailkit.models.answer import Answer, Claim, CrossCheck, Status
 from trailkit.models.counts import CountResult
 from trailkit.models.formats.jsontext import StepsJson
-from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.models.puzzle import EdgeUse, NodeVisit, Objective, Puzzle
 from trailkit.models.support.words import in_puzzle_words, number, plural
 from trailkit.solvers.frontends.presenter.claim_words import (
     claim_lines,
@@ -175,6 +175,8 @@ def count_json(puzzle: Puzzle, result: CountResult, spec: str | None,
     }
     if "length" in result.stats:
         out["length"] = result.stats["length"]
+    if counts_tours(puzzle):
+        out["tours"] = result.tours
     if failures:
         out["failures"] = result.failures
         out["early_failures"] = result.early_failures
@@ -195,6 +197,15 @@ def count_json(puzzle: Puzzle, result: CountResult, spec: str | None,
         out["expect"] = expect_json(result.complete,
                                      expectation_mismatches(puzzle, count=result))
     return out
+
+
+_TOURS = " (each cycle once, whatever its start and direction)"
+"""What ``tours`` counts (CONTRACT §7), said after the number."""
+
+
+def counts_tours(puzzle: Puzzle) -> bool:
+    """Does a count of ``puzzle`` say its tours (closed walks through every node)?"""
+    return puzzle.closed and puzzle.visit is NodeVisit.EVERY_ONCE
 
 
 def count_method(result: CountResult) -> str:
@@ -233,6 +244,8 @@ def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: 
     low = not result.complete  # a stopped count's numbers are lower bounds: never rounded up
     lines.append(f"  solutions:      {bound}{number(result.solutions, at_least=low)}"
                  f"{_of_length(puzzle, result)}")
+    if result.tours is not None:
+        lines.append(f"  tours:          {number(result.tours)}{_TOURS}")
     said = result.claims or count_claims_json(result.backend, count_method(result),
                                               result.complete, solutions=result.solutions)
     lines += [f"  count: {count_words(c) if isinstance(c, Claim) else c['why']}"
