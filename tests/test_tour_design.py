@@ -99,6 +99,25 @@ def test_the_spec_says_what_uniqueness_rests_on(
     assert "board: {size: [4, 4], moves: king}" in text
 
 
+@pytest.mark.parametrize(("board", "moves"), [("5x5", "king"), ("4x5", "orthogonal")])
+def test_symmetric_givens(tmp_path: Path, capsys: pytest.CaptureFixture[str], board: str,
+                          moves: str) -> None:
+    code, data, out = design(tmp_path, capsys, "--board", board, "--moves", moves,
+                             "--unique", "--symmetric", "--seed", "1")
+    assert code == 0, data
+    puzzle = load_spec(out)
+    names = {puzzle.nodes[v] for v in puzzle.at}
+    cols, rows = (int(x) for x in board.split("x"))
+
+    def image(name: str) -> str:
+        col, row = ord(name[0]) - ord("a"), int(name[1:]) - 1
+        return f"{chr(ord('a') + cols - 1 - col)}{rows - row}"
+
+    assert {image(n) for n in names} == names
+    assert len(given_paths(puzzle)) == 1
+    assert "--symmetric" in out.read_text().splitlines()[2]
+
+
 def test_givens_range_is_met(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, data, out = design(tmp_path, capsys, "--board", "5x5", "--moves", "king",
                              "--givens", "8..10", "--unique", "--seed", "3")

@@ -42,6 +42,9 @@ def register_tour(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "unique with --unique, else a third of the cells)")
     q.add_argument("--unique", action="store_true",
                    help="exactly one path through the givens")
+    q.add_argument("--symmetric", action="store_true",
+                   help="givens placed symmetrically (a half turn of the board maps the "
+                        "given cells onto given cells)")
     q.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     q.add_argument("--count", type=int, default=1, metavar="N",
                    help="make N different puzzles: FILE-1.yaml ... FILE-N.yaml")
@@ -77,10 +80,11 @@ def cmd_design_tour(args: argparse.Namespace) -> int:
         raise TrailkitError(f"--givens {args.givens}: the board has only {cols * rows} "
                             f"cells; give MIN..MAX up to {cols * rows}")
     files = design_files(args.out, args.count, [], force=args.force)
-    ask = TourAsk(cols, rows, args.moves, givens, args.unique)
+    ask = TourAsk(cols, rows, args.moves, givens, args.unique, args.symmetric)
     asked = [f"--board {cols}x{rows} --moves {args.moves}"]
     asked += [f"--givens {givens[0]}..{givens[1]}"] if givens else []
-    asked += ["--unique"] if args.unique else []
+    asked += [flag for flag, on in (("--unique", args.unique),
+                                    ("--symmetric", args.symmetric)) if on]
     made = make_tours(ask, seed=args.seed, how_many=args.count, time_limit=args.time_limit,
                       made=f"trailkit design tour {' '.join(asked)}",
                       best_effort=args.best_effort)

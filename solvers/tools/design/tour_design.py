@@ -9,7 +9,9 @@ while the path stays the only solution (with ``unique``), until at most a target
 is left. The target is drawn from ``--givens MIN..MAX`` by the seed; without
 ``--givens``, as few as the one pass leaves (with ``unique``), else a third of the
 cells. A path whose pass ends above ``MAX`` is dropped and another tried, until the time
-runs out. Each design is written, read back and certified (:mod:`.tour_certify`).
+runs out. With ``symmetric`` a given goes with its image under the half turn of the
+board, so the givens stay symmetric. Each design is written, read back and certified
+(:mod:`.tour_certify`).
 
 Design ``k`` of a run uses the seed ``seed + k``: the same seed gives the same puzzle
 (unless a limit is reached: each test of a given has a work limit, in moves, so that
@@ -48,13 +50,15 @@ _TRIES = 200
 @dataclass(frozen=True, slots=True)
 class TourAsk:
     """What a tour design is asked for: the board (``cols`` x ``rows``, ``moves``), the
-    givens' range (``None``: the default of the module docstring) and ``unique``."""
+    givens' range (``None``: the default of the module docstring), ``unique`` and
+    ``symmetric`` (givens placed symmetrically under the half turn of the board)."""
 
     cols: int
     rows: int
     moves: str
     givens: tuple[int, int] | None = None
     unique: bool = False
+    symmetric: bool = False
 
     @property
     def cells(self) -> int:
@@ -99,6 +103,16 @@ def _board_puzzle(ask: TourAsk) -> Puzzle:
                           .replace("at: {}\n", ""), source="<design>")
 
 
+def _mirror(ask: TourAsk, base: Puzzle) -> list[int] | None:
+    """Each cell's image under the half turn of the board (``None``: not asked for)."""
+    if not ask.symmetric:
+        return None
+    cells = Board(ask.cols, ask.rows, ask.moves).cells
+    index = {name: i for i, name in enumerate(base.nodes)}
+    image = {cells[i]: cells[len(cells) - 1 - i] for i in range(len(cells))}
+    return [index[image[name]] for name in base.nodes]
+
+
 def _path(ask: TourAsk, base: Puzzle, rng: random.Random, deadline: float
           ) -> tuple[list[int] | None, str]:
     """A path through every cell in ``base``'s node indices, and (without one) why none
@@ -130,7 +144,7 @@ def _search(ask: TourAsk, base: Puzzle, rng: random.Random, deadline: float,
         if tuple(path) in done:
             continue
         givens = remove_givens(base, path, rng, target=ask.target(rng), unique=ask.unique,
-                               deadline=deadline)
+                               deadline=deadline, mirror=_mirror(ask, base))
         if best is None or len(givens.at) < len(best[1].at):
             best = path, givens
         if ask.met(len(givens.at)) and (givens.finished or ask.givens is not None):

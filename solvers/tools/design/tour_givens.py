@@ -13,6 +13,8 @@ the given (never a guess). By induction every puzzle kept has the one solution t
 first had: the path.
 
 Without uniqueness asked for (``unique=False``) givens are taken away without the test.
+With ``--symmetric`` a given is taken away with its image under the half turn of the
+board (as puzzle books like them), both in one test.
 """
 
 from __future__ import annotations
@@ -81,23 +83,33 @@ class Givens:
     finished: bool
 
 
+def _units(path: Sequence[int], rng: random.Random, mirror: Sequence[int] | None
+           ) -> list[tuple[int, ...]]:
+    """The givens in the order they are taken away: one at a time, or with ``mirror``
+    (each cell's image under the half turn of the board) a cell with its image; those
+    holding an end of the path last."""
+    units = [(c,) if mirror is None else tuple(sorted({c, mirror[c]})) for c in path]
+    units = list(dict.fromkeys(units))
+    rng.shuffle(units)
+    ends = {path[0], path[-1]}
+    return [u for u in units if not ends & set(u)] + [u for u in units if ends & set(u)]
+
+
 def remove_givens(base: Puzzle, path: Sequence[int], rng: random.Random, *, target: int,
-                  unique: bool, deadline: float) -> Givens:
+                  unique: bool, deadline: float, mirror: Sequence[int] | None = None
+                  ) -> Givens:
     """Take givens of ``path`` away in a random order until at most ``target`` are left
     (see the module docstring), or the order is used up, or the deadline passes.
-    ``base`` is the puzzle without givens."""
+    ``base`` is the puzzle without givens; with ``mirror`` (each cell's image under the
+    half turn of the board) a given goes with its image, so the givens stay symmetric."""
     at = {cell: i + 1 for i, cell in enumerate(path)}
-    order, ends = list(path[1:-1]), [path[0], path[-1]]
-    rng.shuffle(order)
-    rng.shuffle(ends)
-    order += ends  # the ends last: while they are given, each test is far quicker
     tried = kept = 0
-    for cell in order:
+    for unit in _units(path, rng, mirror):
         if len(at) <= target:
             break
         if time.monotonic() >= deadline:
             return Givens(at, tried, kept, False)
-        fewer = {c: q for c, q in at.items() if c != cell}
+        fewer = {c: q for c, q in at.items() if c not in unit}
         tried += 1
         if not unique:
             at = fewer
