@@ -299,7 +299,9 @@ class _Search:
         self.queue = np.zeros(n, np.int64)
         self.counted = 0
         directed = puzzle.directed
-        self.symmetric = directed is None or not any(directed)
+        symmetric = directed is None or not any(directed)
+        self.latest = hk.fit_gaps(self.node_at, self.dist, self.target, symmetric) \
+            if self.dist.shape[0] > 1 else np.full(n, -1, np.int64)
         unentered = (self.in_av == 0) & (self.visited == 0)
         unentered[start] = closed and self.in_av[start] == 0
         hopeless = bool(np.any(unentered)) or dead > 1 or (
@@ -319,7 +321,7 @@ class _Search:
         return (a.indptr, a.nbr, a.eid, a.rindptr, a.rnbr, self.visited, self.in_av,
                 self.out_av, self.may_end, self.node_at, self.pos_of, self.tie,
                 self.next_given, self.dist,
-                int(self.puzzle.closed), int(self.symmetric), self.target, self.path,
+                self.latest, int(self.puzzle.closed), self.target, self.path,
                 self.path_edge, *self.cand,
                 self.cand_len, self.cand_idx, self.state, self.mark, self.queue,
                 check_every, budget)

@@ -6,7 +6,8 @@ Warnsdorff, seeded; where it finds none, the direct backend's tour search is ask
 a board it proves has none is answered as impossible), then its givens
 (:mod:`.tour_givens`): every cell given at first, givens taken away in a random order
 while the path stays the only solution (with ``unique``), until at most a target number
-is left. The target is drawn from ``--givens MIN..MAX`` by the seed; without
+is left: as soon as the count is within ``--givens MIN..MAX`` (at most ``MAX``: each
+further test costs more than the last, as the puzzle gets harder); without
 ``--givens``, as few as the one pass leaves (with ``unique``), else a third of the
 cells. A path whose pass ends above ``MAX`` is dropped and another tried, until the time
 runs out. With ``symmetric`` a given goes with its image under the half turn of the
@@ -64,10 +65,10 @@ class TourAsk:
     def cells(self) -> int:
         return self.cols * self.rows
 
-    def target(self, rng: random.Random) -> int:
-        """How many givens to stop at (drawn from the range by ``rng``)."""
+    def target(self) -> int:
+        """How many givens to stop at: as soon as the range is reached."""
         if self.givens is not None:
-            return rng.randint(*self.givens)
+            return self.givens[1]
         return 0 if self.unique else math.ceil(self.cells / 3)
 
     def met(self, count: int) -> bool:
@@ -143,7 +144,7 @@ def _search(ask: TourAsk, base: Puzzle, rng: random.Random, deadline: float,
         tries += 1
         if tuple(path) in done:
             continue
-        givens = remove_givens(base, path, rng, target=ask.target(rng), unique=ask.unique,
+        givens = remove_givens(base, path, rng, target=ask.target(), unique=ask.unique,
                                deadline=deadline, mirror=_mirror(ask, base))
         if best is None or len(givens.at) < len(best[1].at):
             best = path, givens

@@ -35,7 +35,7 @@ from trailkit.solvers.backends.direct.hamilton import tour_walks
 
 __all__ = ["TEST_MOVES", "Givens", "Only", "only_path", "remove_givens"]
 
-TEST_MOVES = 1_000_000
+TEST_MOVES = 200_000
 """The most moves one test of uniqueness may make (the tour search's work unit): a
 limit in moves, not seconds, so that a seed gives the same puzzle on any machine."""
 
