@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from trailkit.models.answer import Walk
 from trailkit.models.puzzle import EdgeUse, NodeVisit, Objective, Puzzle
 
-__all__ = ["node_rule_tours", "node_rule_walks", "obeys_node_rules"]
+__all__ = ["given_paths", "node_rule_tours", "node_rule_walks", "obeys_node_rules"]
 
 
 def positions(puzzle: Puzzle, nodes: tuple[int, ...]) -> tuple[int, ...]:
@@ -126,3 +126,35 @@ def node_rule_walks(puzzle: Puzzle, max_steps: int | None = None) -> list[Walk]:
 def node_rule_tours(puzzle: Puzzle, max_steps: int | None = None) -> set[frozenset[int]]:
     """The distinct sets of edges the solving walks use (CONTRACT §7's ``tours``)."""
     return {frozenset(w.edges) for w in node_rule_walks(puzzle, max_steps)}
+
+
+def given_paths(puzzle: Puzzle) -> set[tuple[int, ...]]:
+    """Every open path through every node not avoided, each once, that obeys the givens
+    ``at`` (and ``start``/``end``), as node sequences: a depth-first search over simple
+    paths, cut where a position holds a node other than its given one (listing every
+    walk, as :func:`node_rule_walks` does, is out of reach past a few nodes: on a
+    Hidato's board edges may not repeat but nodes could)."""
+    avoid = set(puzzle.avoid)
+    wanted = puzzle.num_nodes - len(avoid)
+    node_at = {q: v for v, q in puzzle.at.items()}
+    found: set[tuple[int, ...]] = set()
+
+    def fits(v: int, q: int) -> bool:
+        return v not in avoid and node_at.get(q, v) == v and puzzle.at.get(v, q) == q
+
+    def go(path: list[int]) -> None:
+        if len(path) == wanted:
+            if puzzle.end is None or path[-1] in puzzle.end:
+                assert obeys_node_rules(puzzle, tuple(path))
+                found.add(tuple(path))
+            return
+        for _, w in _steps(puzzle, path[-1]):
+            if w not in path and fits(w, len(path) + 1):
+                path.append(w)
+                go(path)
+                path.pop()
+
+    for v in range(puzzle.num_nodes):
+        if fits(v, 1) and (puzzle.start is None or v in puzzle.start):
+            go([v])
+    return found

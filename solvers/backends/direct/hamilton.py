@@ -9,6 +9,8 @@ long: a heavy tail cut short; ties are broken farthest from the start first), an
 runs the search in slices of moves, checking the time limit, the work limit (moves,
 the backend's "search nodes") and Ctrl-C in between. A search that ends without a walk
 from every start proves there is none; a limit reached is ``unknown``.
+:func:`tour_walks` lists up to a number of open walks the same way, the search going on
+past each walk found (``design tour`` asks it for two: is a Hidato's path the only one?).
 
 >>> from trailkit.models.puzzle import NodeVisit, Puzzle
 >>> ring = [("a", "b"), ("b", "c"), ("c", "d"), ("d", "a"), ("a", "c")]
@@ -32,7 +34,7 @@ from trailkit.solvers.backends.base import DEFAULT_MEMORY_MB, Limits
 from trailkit.solvers.backends.direct import hamilton_kernel as hk
 from trailkit.solvers.backends.direct.exhaustive import DEFAULT_WORK_LIMIT
 
-__all__ = ["solve_tour", "tour_applies"]
+__all__ = ["solve_tour", "tour_applies", "tour_walks"]
 
 BACKEND = "direct"
 _SLICE = 50_000
@@ -122,6 +124,32 @@ def solve_tour(puzzle: Puzzle, limits: Limits) -> Answer:
     return Answer.unsolvable(BACKEND, reason=(
         f"exhaustive search of {run.work} search nodes found no walk through every node"),
         search_nodes=run.work)
+
+
+def tour_walks(puzzle: Puzzle, limits: Limits, most: int) -> tuple[list[Walk], str]:
+    """Up to ``most`` walks of ``puzzle`` (one that :func:`tour_applies` to, open), each
+    start's in turn: the search goes on past each walk found (a step taken back) until
+    ``most`` are found or every start is exhausted. Returns the walks and, when a limit
+    stopped the search first, why (empty: the walks are all there are, or ``most``).
+    Uniqueness asked of it (``most=2``) is by exhaustion: no certificate."""
+    if puzzle.closed:
+        raise ValueError("tour_walks lists open walks only")
+    arcs = _Arcs.of(puzzle)
+    run = _Run(limits, _DIVE * puzzle.num_nodes + _DIVE_MORE)
+    given: tuple[np.ndarray, np.ndarray] | None = None
+    walks: list[Walk] = []
+    try:
+        for s in _starts(puzzle, arcs):
+            search = _Search(puzzle, arcs, s, limits, given)
+            given = search.next_given, search.dist  # the same for every start
+            while run.until(search, None) == hk.FOUND:
+                walks.append(search.walk())
+                if len(walks) >= most:
+                    return walks, ""
+                search.step_back()
+    except _Stop as stop:
+        return walks, str(stop)
+    return walks, ""
 
 
 class _Stop(Exception):
@@ -232,7 +260,8 @@ def _far_first(arcs: _Arcs, start: int, n: int) -> np.ndarray:
 class _Search:
     """The arrays of one start's search, ready to be resumed slice after slice."""
 
-    def __init__(self, puzzle: Puzzle, arcs: _Arcs, start: int, limits: Limits) -> None:
+    def __init__(self, puzzle: Puzzle, arcs: _Arcs, start: int, limits: Limits,
+                 given: tuple[np.ndarray, np.ndarray] | None = None) -> None:
         n = puzzle.num_nodes
         self.puzzle, self.arcs = puzzle, arcs
         self.target = n - len(puzzle.avoid)
@@ -256,7 +285,8 @@ class _Search:
                 self.node_at[p] = v
         self.tie = _far_first(arcs, start, n) if closed else np.zeros(n, np.int64)
         room = (limits.memory_mb or DEFAULT_MEMORY_MB) * 250_000  # a quarter, in int32s
-        self.next_given, self.dist = _given_distances(arcs, self.node_at, n, room)
+        self.next_given, self.dist = given if given is not None else \
+            _given_distances(arcs, self.node_at, n, room)
         self.path = np.zeros(n + 1, np.int64)
         self.path[0] = start
         self.path_edge = np.zeros(n + 1, np.int64)
@@ -268,6 +298,10 @@ class _Search:
         self.mark = np.zeros(n, np.int64)
         self.queue = np.zeros(n, np.int64)
         self.counted = 0
+        directed = puzzle.directed
+        symmetric = directed is None or not any(directed)
+        self.latest = hk.fit_gaps(self.node_at, self.dist, self.target, symmetric) \
+            if self.dist.shape[0] > 1 else np.full(n, -1, np.int64)
         unentered = (self.in_av == 0) & (self.visited == 0)
         unentered[start] = closed and self.in_av[start] == 0
         hopeless = bool(np.any(unentered)) or dead > 1 or (
@@ -287,9 +321,20 @@ class _Search:
         return (a.indptr, a.nbr, a.eid, a.rindptr, a.rnbr, self.visited, self.in_av,
                 self.out_av, self.may_end, self.node_at, self.pos_of, self.tie,
                 self.next_given, self.dist,
-                int(self.puzzle.closed), self.target, self.path, self.path_edge, *self.cand,
+                self.latest, int(self.puzzle.closed), self.target, self.path,
+                self.path_edge, *self.cand,
                 self.cand_len, self.cand_idx, self.state, self.mark, self.queue,
                 check_every, budget)
+
+    def step_back(self) -> None:
+        """Take back the last step of an open walk just found, so that the search goes
+        on to the next walk (as the kernel backtracks)."""
+        depth = int(self.state[0])
+        a = self.arcs
+        hk._unmove.interpreted(a.indptr, a.nbr, a.rindptr, a.rnbr, self.visited, self.in_av,
+                   self.out_av, int(self.path[depth - 1]), int(self.path[depth]),
+                   self.state[1:2])
+        self.state[0] = depth - 1
 
     def walk(self) -> Walk:
         k = self.target if self.puzzle.closed else self.target - 1

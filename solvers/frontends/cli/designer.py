@@ -33,6 +33,7 @@ from trailkit.solvers.frontends.cli.options import (
     positive_float,
 )
 from trailkit.solvers.frontends.cli.output import say, use_names
+from trailkit.solvers.frontends.cli.tour_designer import register_tour
 from trailkit.solvers.frontends.cli.trail_designer import register_trail
 
 __all__ = ["register"]
@@ -145,7 +146,7 @@ def _register_design(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
                                   "trailkit design colour-walk --from specs/tyre-puzzle/"
                                   "restored.yaml --unique --robust --out mine.yaml"))
     kinds = p.add_subparsers(dest="design_kind", metavar="KIND", required=True,
-                             help="what to design: colour-walk, trail")
+                             help="what to design: colour-walk, trail, tour")
     q = kinds.add_parser("colour-walk", aliases=["color-walk"],
                          help="choose plank colours for a colour walk",
                          **examples("trailkit design colour-walk --layout hex:5,8 "
@@ -169,6 +170,7 @@ def _register_design(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     add_json(q, "what was designed")
     q.set_defaults(run=cmd_design)
     register_trail(kinds)
+    register_tour(kinds)
 
 
 def _add_targets(q: argparse.ArgumentParser) -> None:
