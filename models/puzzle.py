@@ -334,15 +334,27 @@ class Puzzle:
             colour=colour,
             colour_names=tuple(palette),
             colours=colours,
-            start=None if start is None else frozenset(index[str(s)] for s in start),
-            end=None if end is None else frozenset(index[str(s)] for s in end),
-            first=None if first is None or colours is None
-            else frozenset(colours.index(c) for c in first),
-            via=frozenset(index[str(v)] for v in via),
-            avoid=frozenset(index[str(v)] for v in avoid),
-            at={index[str(v)]: int(p) for v, p in (at or {}).items()},
+            **_indexed_rules(index, colours, start=start, end=end, first=first, via=via,
+                             avoid=avoid, at=at),
             **rules,
         )
+
+
+def _indexed_rules(index: Mapping[str, int], colours: ColourRule | None, *,
+                   start: Iterable[str] | None, end: Iterable[str] | None,
+                   first: Iterable[str] | None, via: Iterable[str], avoid: Iterable[str],
+                   at: Mapping[str, int] | None) -> dict[str, Any]:
+    """:meth:`Puzzle.build`'s rules that name nodes (and first colours), as the indices
+    a :class:`Puzzle` holds; an unknown name raises :class:`KeyError`."""
+    return {
+        "start": None if start is None else frozenset(index[str(s)] for s in start),
+        "end": None if end is None else frozenset(index[str(s)] for s in end),
+        "first": None if first is None or colours is None
+        else frozenset(colours.index(c) for c in first),
+        "via": frozenset(index[str(v)] for v in via),
+        "avoid": frozenset(index[str(v)] for v in avoid),
+        "at": {index[str(v)]: int(p) for v, p in (at or {}).items()},
+    }
 
 
 def _numbered(nodes: Iterable[str], edges: Iterable[Sequence[Any]],

@@ -98,6 +98,37 @@ def decode_layer_numbers(packed: Mapping[str, Any], states: int) -> np.ndarray |
     return np.frombuffer(raw, dtype=f"<{np.dtype(dtype).char}").astype(wide)
 
 
+def _step_layers(numbers: np.ndarray, table: np.ndarray,
+                 arcs: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]],
+                 allowed: np.ndarray, length: int
+                 ) -> tuple[np.ndarray, list[tuple[str, int, int]]]:
+    """Every step read once (:func:`closure_problems`'s arguments; ``table``: the
+    numbers a row per node): the lowest layer a step reaches each state from
+    (``length + 2`` where none does), and the first step that goes more than one layer
+    on, as a problem (then the layers are wrong already)."""
+    phases = allowed.shape[0]
+    # the lowest layer among the phases at each node that may take each colour next
+    wide = length + 2
+    lowest = np.full((table.shape[0], allowed.shape[1]), wide, dtype=numbers.dtype)
+    for p in range(phases):
+        for c in np.flatnonzero(allowed[p]).tolist():
+            np.minimum(lowest[:, c], table[:, p], out=lowest[:, c])
+    best = np.full(len(numbers), wide, dtype=numbers.dtype)
+    flat, colours = lowest.ravel(), allowed.shape[1]
+    for tail, head, colour in arcs:
+        source = flat[tail * colours + colour]
+        target = head * phases + 1 + colour
+        over = numbers[target] > source + 1
+        if over.any():
+            j = int(np.flatnonzero(over)[0])
+            left = int(tail[j]) * phases + int(np.argmin(
+                np.where(allowed[:, colour[j]], table[tail[j]], wide)))
+            return best, [("a step goes more than one layer on", left, int(target[j]))]
+        source += 1
+        np.minimum.at(best, target, source)
+    return best, []
+
+
 def closure_problems(numbers: np.ndarray, arcs: Sequence[tuple[np.ndarray, np.ndarray,
                                                                 np.ndarray]],
                      allowed: np.ndarray, starts: np.ndarray, may_end: np.ndarray,
@@ -120,25 +151,9 @@ def closure_problems(numbers: np.ndarray, arcs: Sequence[tuple[np.ndarray, np.nd
     late = start_states[numbers[start_states] != 0]
     if len(late):
         return [(f"a start state is in layer {int(numbers[late[0]])}, not 0", int(late[0]), -1)]
-    # the lowest layer among the phases at each node that may take each colour next
-    wide = length + 2
-    lowest = np.full((table.shape[0], allowed.shape[1]), wide, dtype=numbers.dtype)
-    for p in range(phases):
-        for c in np.flatnonzero(allowed[p]).tolist():
-            np.minimum(lowest[:, c], table[:, p], out=lowest[:, c])
-    best = np.full(len(numbers), wide, dtype=numbers.dtype)
-    flat, colours = lowest.ravel(), allowed.shape[1]
-    for tail, head, colour in arcs:
-        source = flat[tail * colours + colour]
-        target = head * phases + 1 + colour
-        over = numbers[target] > source + 1
-        if over.any():
-            j = int(np.flatnonzero(over)[0])
-            left = int(tail[j]) * phases + int(np.argmin(
-                np.where(allowed[:, colour[j]], table[tail[j]], wide)))
-            return [("a step goes more than one layer on", left, int(target[j]))]
-        source += 1
-        np.minimum.at(best, target, source)
+    best, too_far = _step_layers(numbers, table, arcs, allowed, length)
+    if too_far:
+        return too_far
     best[start_states] = 0
     orphan = numbers < np.minimum(best, length) if exact else numbers < 0
     if orphan.any():

@@ -200,18 +200,7 @@ def node_cut_verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
     for v in removed:
         gone[v] = True
     piece, must = _pieces(puzzle, gone), must_visit(puzzle)
-    seen: dict[int, int] = {}
-    for v in listed:
-        name = puzzle.nodes[v]
-        if gone[v]:
-            problems.append(f"node {name} is removed, so it is in no piece")
-        elif not must[v]:
-            problems.append(f"node {name} need not be visited")
-        elif piece[v] in seen:
-            problems.append(f"nodes {puzzle.nodes[seen[piece[v]]]} and {name} are in one "
-                            "piece")
-        else:
-            seen[piece[v]] = v
+    problems += _listed_problems(puzzle, listed, gone, piece, must)
     counted = {piece[v] for v in range(puzzle.num_nodes) if must[v] and not gone[v]}
     bound = joins(puzzle, removed, counted, piece)
     if type(data["joins"]) is not int or data["joins"] != bound:
@@ -225,6 +214,26 @@ def node_cut_verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:
     return Verdict([], check_words.node_cut(
         [puzzle.nodes[v] for v in removed], [puzzle.nodes[v] for v in listed], bound,
         closed=puzzle.closed))
+
+
+def _listed_problems(puzzle: Puzzle, listed: list[int], gone: list[bool],
+                     piece: list[int], must: list[bool]) -> list[str]:
+    """Why the listed piece nodes do not stand for separate pieces a walk must reach:
+    one removed, one that need not be visited, or two in one piece."""
+    problems: list[str] = []
+    seen: dict[int, int] = {}
+    for v in listed:
+        name = puzzle.nodes[v]
+        if gone[v]:
+            problems.append(f"node {name} is removed, so it is in no piece")
+        elif not must[v]:
+            problems.append(f"node {name} need not be visited")
+        elif piece[v] in seen:
+            problems.append(f"nodes {puzzle.nodes[seen[piece[v]]]} and {name} are in one "
+                            "piece")
+        else:
+            seen[piece[v]] = v
+    return problems
 
 
 def node_degree_verdict(puzzle: Puzzle, data: Mapping[str, Any]) -> Verdict:

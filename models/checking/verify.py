@@ -74,6 +74,18 @@ def _violations(puzzle: Puzzle, walk: Walk) -> list[Violation]:
         if not 0 <= e < n_edges:
             return [Violation(f"edge index {e} is not an edge of the puzzle")]
 
+    _check_steps(puzzle, nodes, edges, problems)
+    _check_use(puzzle, edges, problems)
+    _check_colours(puzzle, edges, problems)
+    _check_node_rules(puzzle, nodes, problems)
+    _check_ends(puzzle, nodes, edges, problems)
+    return problems
+
+
+def _check_steps(puzzle: Puzzle, nodes: tuple[int, ...], edges: tuple[int, ...],
+                 problems: list[Violation]) -> None:
+    """Each step's edge leads from the node the walk is at to the next one (a one-way
+    edge only forwards)."""
     names = puzzle.nodes
     for i, e in enumerate(edges):
         a, b = nodes[i], nodes[i + 1]
@@ -86,10 +98,13 @@ def _violations(puzzle: Puzzle, walk: Walk) -> list[Violation]:
                 f"edge {puzzle.edge_id(e)} ({names[u]}{arrow}{names[v]}) does not lead "
                 f"from {names[a]} to {names[b]}", i))
 
-    _check_use(puzzle, edges, problems)
-    _check_colours(puzzle, edges, problems)
-    _check_node_rules(puzzle, nodes, problems)
 
+def _check_ends(puzzle: Puzzle, nodes: tuple[int, ...], edges: tuple[int, ...],
+                problems: list[Violation]) -> None:
+    """The walk starts and ends where the puzzle allows, and a closed walk returns to
+    its start in at least one step (none needed for every edge once of no edges)."""
+    names = puzzle.nodes
+    n_edges = len(puzzle.tail)
     if puzzle.start is not None and nodes[0] not in puzzle.start:
         problems.append(Violation(f"the walk starts at {names[nodes[0]]}, which is not an "
                                   "allowed start"))
@@ -102,7 +117,6 @@ def _violations(puzzle: Puzzle, walk: Walk) -> list[Violation]:
                                       f"but ends at {names[nodes[-1]]}"))
         if not edges and n_edges and puzzle.use is not EdgeUse.EXACTLY_ONCE:
             problems.append(Violation("a closed walk needs at least one step"))
-    return problems
 
 
 def _check_use(puzzle: Puzzle, edges: tuple[int, ...], problems: list[Violation]) -> None:

@@ -280,6 +280,38 @@ def _edge_model(puzzle: Puzzle, length: int | None) -> MznModel:
     return MznModel("\n".join(lines) + "\n", "edges", depot, steps=tuple(steps))
 
 
+def _partners(steps: Sequence[MznStep]) -> dict[int, int]:
+    """Each step's partner: the other orientation of its edge (1-based step numbers; a
+    one-way edge's single step has none)."""
+    partner: dict[int, int] = {}
+    by_edge: dict[int, list[int]] = defaultdict(list)
+    for i, s in enumerate(steps, start=1):
+        by_edge[s.edge].append(i)
+    for group in by_edge.values():
+        if len(group) == 2:
+            partner[group[0]], partner[group[1]] = group[1], group[0]
+    return partner
+
+
+def _paired_successors(puzzle: Puzzle, steps: Sequence[MznStep], partner: dict[int, int],
+                       leaving: dict[int, list[int]], depot: int) -> list[str]:
+    """Each step's successors in the paired circuit: its partner (skipped, when the
+    step is crossed), the steps that may follow the one crossed, and the depot where
+    the walk may end."""
+    names = puzzle.nodes
+    lines: list[str] = []
+    for i, s in enumerate(steps, start=1):
+        other = partner.get(i)
+        crossed = steps[other - 1] if other is not None else s  # the step i may follow
+        nxt = [j for j in leaving[crossed.dst] if steps[j - 1].edge != s.edge
+               and puzzle.colour_may_follow(crossed.colour, steps[j - 1].colour)]
+        ends = [depot] if puzzle.may_end(crossed.dst) else []
+        lines.append(f"% step {i}: {_quote(puzzle.describe_edge(s.edge))} crossed "
+                     f"{_quote(names[s.src])} -> {_quote(names[s.dst])}")
+        lines.append(f"constraint succ[{i}] in {_set([*([other] if other else []), *nxt, *ends])};")
+    return lines
+
+
 def _paired_model(puzzle: Puzzle, length: int | None) -> MznModel:
     """Exactly once, every edge usable: one ``circuit`` through every step and the depot.
 
@@ -291,28 +323,13 @@ def _paired_model(puzzle: Puzzle, length: int | None) -> MznModel:
     """
     steps = steps_of(puzzle)
     depot = len(steps) + 1
-    names = puzzle.nodes
-    partner: dict[int, int] = {}
-    by_edge: dict[int, list[int]] = defaultdict(list)
-    for i, s in enumerate(steps, start=1):
-        by_edge[s.edge].append(i)
-    for group in by_edge.values():
-        if len(group) == 2:
-            partner[group[0]], partner[group[1]] = group[1], group[0]
+    partner = _partners(steps)
     lines = _header(puzzle, "oriented-edge circuit (each circuit node is a step: one edge "
                     "crossed one way; the orientation not crossed follows the one crossed)",
                     "circuit")
     preamble, leaving = _steps_and_depot(puzzle, steps)
     lines += preamble
-    for i, s in enumerate(steps, start=1):
-        other = partner.get(i)
-        crossed = steps[other - 1] if other is not None else s  # the step i may follow
-        nxt = [j for j in leaving[crossed.dst] if steps[j - 1].edge != s.edge
-               and puzzle.colour_may_follow(crossed.colour, steps[j - 1].colour)]
-        ends = [depot] if puzzle.may_end(crossed.dst) else []
-        lines.append(f"% step {i}: {_quote(puzzle.describe_edge(s.edge))} crossed "
-                     f"{_quote(names[s.src])} -> {_quote(names[s.dst])}")
-        lines.append(f"constraint succ[{i}] in {_set([*([other] if other else []), *nxt, *ends])};")
+    lines += _paired_successors(puzzle, steps, partner, leaving, depot)
     lines += ["", "% every edge is crossed exactly once: one orientation, then the other"]
     lines += [f"constraint succ[{a}] = {b} \\/ succ[{b}] = {a};"
               for a, b in partner.items() if a < b]

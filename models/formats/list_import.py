@@ -14,6 +14,7 @@ from pathlib import Path
 from trailkit.models.errors import Location, SpecError
 from trailkit.models.formats.inputs import InputRefused, read_bounded
 from trailkit.models.formats.textformats import (
+    EdgeLine,
     decode_utf8,
     find_repeats,
     parse_domino_lines,
@@ -42,14 +43,11 @@ def in_words(option: str) -> str:
     return f"the {option.replace('_', ' ')} setting"
 
 
-def import_planks(path: str, *, start: str, goal: str, colours: list[str],
-                  name: str | None = None, keep_repeats: bool = False,
-                  spell: Callable[[str], str] = in_words) -> tuple[str, list[str]]:
-    """Return ``(spec_text, warnings)`` for a plank list; raise :class:`SpecError` on bad
-    input. Messages name a setting (``colours``, ``start``, ``goal``, ``keep_repeats``)
-    as ``spell`` spells it: the command line passes its flags."""
-    text = _read(path)
-    planks = parse_edge_lines(text, path)
+def _check_planks(planks: list[EdgeLine], path: str, *, start: str, goal: str,
+                  colours: list[str], spell: Callable[[str], str]) -> None:
+    """Refuse, with a located :class:`SpecError` saying what to write, a plank list whose
+    planks lack a colour or have one not in ``colours`` (or no colours given), or whose
+    ``start`` or ``goal`` is no tyre of it."""
     if not colours:
         raise SpecError(f"{spell('colours')} needs at least one colour")
     for plank in planks:
@@ -66,6 +64,17 @@ def import_planks(path: str, *, start: str, goal: str, colours: list[str],
         if tyre not in tyres:
             raise SpecError(f"{spell(option)} {tyre!r} is not a tyre of {path}"
                             f"{did_you_mean(tyre, sorted(tyres))}")
+
+
+def import_planks(path: str, *, start: str, goal: str, colours: list[str],
+                  name: str | None = None, keep_repeats: bool = False,
+                  spell: Callable[[str], str] = in_words) -> tuple[str, list[str]]:
+    """Return ``(spec_text, warnings)`` for a plank list; raise :class:`SpecError` on bad
+    input. Messages name a setting (``colours``, ``start``, ``goal``, ``keep_repeats``)
+    as ``spell`` spells it: the command line passes its flags."""
+    text = _read(path)
+    planks = parse_edge_lines(text, path)
+    _check_planks(planks, path, start=start, goal=goal, colours=colours, spell=spell)
     warnings = []
     dropped = set()
     for first, repeat in find_repeats(planks):

@@ -74,34 +74,52 @@ def answer_claims(puzzle: Puzzle, answer: Answer, *, unique: bool = False,
     if answer.status is not Status.SOLVED or walk is None:
         return ()
     rests_on = answer.decided_by or answer.backend
-    search = f"{rests_on}'s search"
-    once_only = puzzle.use is not EdgeUse.ANY
     claims: list[Claim] = []
+    optimal = _optimal_claim(puzzle, answer, walk, rests_on, state_limit, limits, drup)
+    if optimal is not None:
+        claims.append(optimal)
+    if unique:
+        claims.append(_unique_claim(puzzle, answer, walk, claims, rests_on, state_limit,
+                                    limits, drup))
+    return tuple(claims)
+
+
+def _optimal_claim(puzzle: Puzzle, answer: Answer, walk: Walk, rests_on: str,
+                   state_limit: int, limits: Limits, drup: bool) -> Claim | None:
+    """The ``longest`` or ``shortest`` claim of an answer that says its walk is optimal,
+    or none (not optimal, or an exactly-once walk: they all have one length). Apart from
+    uniqueness because that claim reads this one (a certified shortest walk's layers)."""
     # A refutation brings the SAT backend and the DRUP checker: each is imported where a
     # claim needs it, so a plain solve (a one-stroke drawing's) loads neither.
     if answer.optimal and puzzle.wants_longest:
         from trailkit.solvers.pipeline.refuted_claims import longest_claim
 
-        claims.append(longest_claim(puzzle, walk, limits, rests_on=search))
-    elif answer.optimal and puzzle.use is not EdgeUse.EXACTLY_ONCE:  # else: one length
-        claims.append(best_shortest_claim(puzzle, walk, rests_on=rests_on,
-                                          state_limit=state_limit, limits=limits, drup=drup,
-                                          layers=answer.stats.get("layers")))
-    if unique:
-        from trailkit.solvers.pipeline.optimal_refutations import empty_unique_claim
-        from trailkit.solvers.pipeline.refuted_claims import only_walk_claim
+        return longest_claim(puzzle, walk, limits, rests_on=f"{rests_on}'s search")
+    if answer.optimal and puzzle.use is not EdgeUse.EXACTLY_ONCE:  # else: one length
+        return best_shortest_claim(puzzle, walk, rests_on=rests_on,
+                                   state_limit=state_limit, limits=limits, drup=drup,
+                                   layers=answer.stats.get("layers"))
+    return None
 
-        # under objective: shortest the empty walk is a shortest walk like any other: the
-        # layers count the walks of 0 steps (a walk of some steps is no second one)
-        if once_only and not len(walk) and puzzle.objective is not Objective.SHORTEST:
-            claims.append(empty_unique_claim(puzzle, walk, limits, rests_on=search))
-        elif once_only and (puzzle.objective is Objective.ANY or
-                          puzzle.use is EdgeUse.EXACTLY_ONCE):
-            claims.append(only_walk_claim(puzzle, walk, limits, rests_on=search))
-        else:
-            claims.append(_uniqueness(puzzle, answer, walk, claims, rests_on, state_limit,
-                                      limits, drup))
-    return tuple(claims)
+
+def _unique_claim(puzzle: Puzzle, answer: Answer, walk: Walk, claims: list[Claim],
+                  rests_on: str, state_limit: int, limits: Limits, drup: bool) -> Claim:
+    """The ``unique`` claim, chosen by how it can rest: the empty once-only walk and a
+    once-only walk of no objective (or exactly-once) by refutation, the rest by
+    :func:`_uniqueness` (which reads the optimality claim already in ``claims``)."""
+    from trailkit.solvers.pipeline.optimal_refutations import empty_unique_claim
+    from trailkit.solvers.pipeline.refuted_claims import only_walk_claim
+
+    search = f"{rests_on}'s search"
+    once_only = puzzle.use is not EdgeUse.ANY
+    # under objective: shortest the empty walk is a shortest walk like any other: the
+    # layers count the walks of 0 steps (a walk of some steps is no second one)
+    if once_only and not len(walk) and puzzle.objective is not Objective.SHORTEST:
+        return empty_unique_claim(puzzle, walk, limits, rests_on=search)
+    if once_only and (puzzle.objective is Objective.ANY or
+                      puzzle.use is EdgeUse.EXACTLY_ONCE):
+        return only_walk_claim(puzzle, walk, limits, rests_on=search)
+    return _uniqueness(puzzle, answer, walk, claims, rests_on, state_limit, limits, drup)
 
 
 def best_shortest_claim(puzzle: Puzzle, walk: Walk, *, rests_on: str,

@@ -84,6 +84,32 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
     if failures:
         _refuse_failures(puzzle, method)
     engine = engine_for(puzzle, backend, limits)
+    result = _count_without_enumerating(puzzle, engine, method, limits, started,
+                                        failures=failures, precheck=precheck)
+    enumerated = result is None
+    if result is None:
+        result = _enumerated_count(puzzle, engine, limits, failures, progress)
+    stats = {**result.stats, "time_s": time.perf_counter() - started}
+    second_name = count_second_opinion(engine, crosscheck) if enumerated else (
+        None if crosscheck in (AUTO, None) else crosscheck)
+    second = second_limits(limits, started)
+    if second_name and not result.stats.get("interrupted") and second.time_limit != 0:
+        # one Ctrl-C stops it all; and no second opinion once the time is up
+        stats["crosscheck"] = _crosscheck(puzzle, result, second_name, second)
+    # the solutions' number is certified as without --failures; failures rest on the
+    # enumeration (no certificate covers them), which the text says
+    claims = (certified_count(puzzle, result, capped(second_limits(limits, started))),) \
+        if result.complete else ()
+    return replace(result, stats=stats, claims=tuple(c for c in claims if c is not None))
+
+
+def _count_without_enumerating(puzzle: Puzzle, engine: Backend, method: CountMethod,
+                               limits: Limits, started: float, *, failures: bool,
+                               precheck: bool) -> CountResult | None:
+    """The count that needs no enumeration: 0 by a checked structural certificate (the
+    precheck), or the exact formula's (first with ``--method exact`` or the direct
+    backend); ``None`` when neither applies, and refused, saying what to do, when the
+    formula was insisted on and does not apply."""
     formula_first = method is CountMethod.EXACT or (
         method is CountMethod.AUTO and engine.family == "direct")
     result = None
@@ -98,37 +124,39 @@ def count(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
         raise UnsupportedPuzzle(
             "an exact formula exists only for Euler circuits and trails (every edge "
             "exactly once, no colour rule, no node rule); count with --method enumerate")
-    enumerated = result is None
-    if result is None:
-        if not engine.supports_counting:
-            raise UnsupportedPuzzle(f"the {engine.name} backend does not count solutions")
-        if failures and not engine.supports_failures:
-            raise UnsupportedPuzzle(f"the {engine.name} backend counts solutions only, not "
-                                    "failures (use the direct backend for --failures)")
-        try:
-            result = engine.count(puzzle, limits, failures=failures, progress=progress)
-        except KeyboardInterrupt:  # before the backend had counted anything
-            result = CountResult.interrupted(engine.name, 0)
-    stats = {**result.stats, "time_s": time.perf_counter() - started}
-    second_name = count_second_opinion(engine, crosscheck) if enumerated else (
-        None if crosscheck in (AUTO, None) else crosscheck)
-    second = second_limits(limits, started)
-    if second_name and not result.stats.get("interrupted") and second.time_limit != 0:
-        # one Ctrl-C stops it all; and no second opinion once the time is up
-        other = _second_count(puzzle, second_name, second)
-        decided = other.complete and result.complete
-        agrees = (other.solutions == result.solutions) if decided else None
-        if decided and not agrees:
-            raise VerificationFailure(
-                f"backends disagree on the number of solutions: {result.backend} counts "
-                f"{result.solutions}, {other.backend} counts {other.solutions}")
-        stats["crosscheck"] = {"backend": other.backend, "solutions": other.solutions,
-                               "complete": other.complete, "agrees": agrees}
-    # the solutions' number is certified as without --failures; failures rest on the
-    # enumeration (no certificate covers them), which the text says
-    claims = (certified_count(puzzle, result, capped(second_limits(limits, started))),) \
-        if result.complete else ()
-    return replace(result, stats=stats, claims=tuple(c for c in claims if c is not None))
+    return result
+
+
+def _enumerated_count(puzzle: Puzzle, engine: Backend, limits: Limits, failures: bool,
+                      progress: Callable[[int], None] | None) -> CountResult:
+    """The count by ``engine``'s enumeration, when no formula or precheck answered:
+    refused, with what to do, by a backend that cannot count (or count failures); a
+    Ctrl-C before it counted anything is an interrupted count of 0."""
+    if not engine.supports_counting:
+        raise UnsupportedPuzzle(f"the {engine.name} backend does not count solutions")
+    if failures and not engine.supports_failures:
+        raise UnsupportedPuzzle(f"the {engine.name} backend counts solutions only, not "
+                                "failures (use the direct backend for --failures)")
+    try:
+        return engine.count(puzzle, limits, failures=failures, progress=progress)
+    except KeyboardInterrupt:  # before the backend had counted anything
+        return CountResult.interrupted(engine.name, 0)
+
+
+def _crosscheck(puzzle: Puzzle, result: CountResult, name: str,
+                limits: Limits) -> dict[str, object]:
+    """The second opinion of backend ``name`` on ``result``, as the stats record it;
+    two complete counts that differ are a :class:`VerificationFailure` (never a wrong
+    count said as right)."""
+    other = _second_count(puzzle, name, limits)
+    decided = other.complete and result.complete
+    agrees = (other.solutions == result.solutions) if decided else None
+    if decided and not agrees:
+        raise VerificationFailure(
+            f"backends disagree on the number of solutions: {result.backend} counts "
+            f"{result.solutions}, {other.backend} counts {other.solutions}")
+    return {"backend": other.backend, "solutions": other.solutions,
+            "complete": other.complete, "agrees": agrees}
 
 
 def _second_count(puzzle: Puzzle, name: str, limits: Limits) -> CountResult:

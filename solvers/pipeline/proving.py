@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from trailkit.models.answer import Answer, Certificate, Claim, Status
-from trailkit.models.checking.certificates import verdict
+from trailkit.models.checking.certificates import Verdict, verdict
 from trailkit.models.checking.change_sets import change_sets_verdict
-from trailkit.models.checking.claim_table import mismatch, proven, stated
+from trailkit.models.checking.claim_table import Proven, mismatch, proven, stated
 from trailkit.models.checking.core_certificates import core_verdict
 from trailkit.models.errors import (
     Location,
@@ -136,34 +136,54 @@ def prove(puzzle: Puzzle, backend: str | None = None, limits: Limits = NO_LIMITS
         # giving up. Direct runs after, when no proof came (a walk may exist).
         certificate, tried = _checked_proof(engine, puzzle, left(), progress), True
     if certificate is None:
-        # a proof is asked for next: direct's search first takes a look only
-        proof_next = engine.supports_proof and why_not is None and not tried
-        phase = left() if tried else limits  # the first phase has the whole limit
-        first = (replace(phase, work_limit=FIRST_LOOK)
-                 if proof_next and limits.work_limit is None else phase)
-        answer = solve(puzzle, "direct", first)
+        return _search_then_proof(puzzle, engine, why_not, tried, left, spec_path=spec_path,
+                                  drup=drup, precheck=precheck, progress=progress)
+    return _unsolvable(certificate, spec_path, decided_by)
+
+
+def _search_then_proof(puzzle: Puzzle, engine: Backend, why_not: str | None, tried: bool,
+                       left: _Clock, *, spec_path: str | None, drup: bool, precheck: bool,
+                       progress: Callable[[str], None] | None) -> Proof:
+    """``prove`` when no proof was asked for first, or none came: direct's search (a
+    first look when a proof comes next), its checked certificate, else ``engine``'s
+    checked DRUP proof, else direct's whole search for a walk; what it found, or unknown
+    saying why no certificate."""
+    limits = left.limits
+    certificate, decided_by = None, engine.name
+    # a proof is asked for next: direct's search first takes a look only
+    proof_next = engine.supports_proof and why_not is None and not tried
+    phase = left() if tried else limits  # the first phase has the whole limit
+    first = (replace(phase, work_limit=FIRST_LOOK)
+             if proof_next and limits.work_limit is None else phase)
+    answer = solve(puzzle, "direct", first)
+    if answer.status is Status.SOLVED:
+        return _solved(answer)
+    if answer.certificate_checked and not drup and precheck:
+        certificate, decided_by = answer.certificate, answer.decided_by
+    elif not engine.supports_proof:
+        raise UnsupportedPuzzle(f"backend {engine.name!r} makes no proofs; use sat or "
+                                "sat:NAME")
+    elif why_not is not None:
+        return _no_proof_applies(answer, why_not, drup, precheck)
+    elif not tried:  # also when direct gave up: a checked proof settles the question
+        certificate = _checked_proof(engine, puzzle, left(), progress)
+    if certificate is None and answer.status is Status.UNKNOWN and \
+            first.work_limit != limits.work_limit and left.more():
+        answer = solve(puzzle, "direct", left())  # no proof: the whole search, for a walk
         if answer.status is Status.SOLVED:
             return _solved(answer)
-        if answer.certificate_checked and not drup and precheck:
-            certificate, decided_by = answer.certificate, answer.decided_by
-        elif not engine.supports_proof:
-            raise UnsupportedPuzzle(f"backend {engine.name!r} makes no proofs; use sat or "
-                                    "sat:NAME")
-        elif why_not is not None:
-            return _no_proof_applies(answer, why_not, drup, precheck)
-        elif not tried:  # also when direct gave up: a checked proof settles the question
-            certificate = _checked_proof(engine, puzzle, left(), progress)
-        if certificate is None and answer.status is Status.UNKNOWN and \
-                first.work_limit != limits.work_limit and left.more():
-            answer = solve(puzzle, "direct", left())  # no proof: the whole search, for a walk
-            if answer.status is Status.SOLVED:
-                return _solved(answer)
-        if certificate is None:
-            if answer.status is Status.UNKNOWN:
-                return Proof(Status.UNKNOWN, reason=answer.reason if left.more() else
-                             f"the time limit of {limits.time_limit:g} s was reached")
-            return Proof(Status.UNKNOWN, reason=f"unsolvable ({answer.reason}), but no "
-                         "checkable certificate could be made within the limits")
+    if certificate is None:
+        if answer.status is Status.UNKNOWN:
+            return Proof(Status.UNKNOWN, reason=answer.reason if left.more() else
+                         f"the time limit of {limits.time_limit:g} s was reached")
+        return Proof(Status.UNKNOWN, reason=f"unsolvable ({answer.reason}), but no "
+                     "checkable certificate could be made within the limits")
+    return _unsolvable(certificate, spec_path, decided_by)
+
+
+def _unsolvable(certificate: Certificate, spec_path: str | None, decided_by: str) -> Proof:
+    """The proof of no walk by ``certificate``, with its certificate file's content
+    (which names the spec file and its hash, to notice a later change)."""
     document = {"format": CERTIFICATE_FORMAT, "trailkit": trailkit_version(), "spec": spec_path,
                 "spec_sha256": _sha256(spec_path), "certificate": certificate.to_json()}
     return Proof(Status.UNSOLVABLE, certificate, document, decided_by=decided_by)
@@ -186,15 +206,9 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
         raise UnsupportedPuzzle(f"the {claim} claim does not apply: {why_not}; claims that "
                                 f"apply here: {', '.join(claims_in_words(puzzle))}")
     answer = solve(puzzle, "direct", limits)
-    no_walk = answer.status is Status.UNSOLVABLE and answer.certificate_checked
-    if claim == "count" and not drup and no_walk and answer.certificate is not None:
-        return _no_walk_counted(puzzle, answer, spec_path)
-    counts_anyway = claim == "count" and not no_walk  # its certificate may show 0 walks
-    if answer.status is Status.UNSOLVABLE and not counts_anyway:
-        return Proof(Status.UNSOLVABLE, answer.certificate, decided_by=answer.decided_by,
-                     reason=f"there is no walk at all, so no {claim} one")
-    if answer.status is not Status.SOLVED and not counts_anyway:
-        return Proof(Status.UNKNOWN, reason=answer.reason, decided_by=answer.decided_by)
+    settled = _settled_by_search(puzzle, answer, claim, spec_path, drup)
+    if settled is not None:
+        return settled
     if claim == "count":
         found = over_listing_limit(puzzle, limits, by_refutation=drup) or \
             count_claim(puzzle, limits, by_refutation=drup)
@@ -210,6 +224,24 @@ def prove_claim(puzzle: Puzzle, claim: str, limits: Limits = NO_LIMITS, *,
     return Proof(Status.UNSOLVABLE if found.value == 0 and claim == "count" else
                  Status.SOLVED, found.certificate, document, length=answer.length,
                  decided_by=answer.decided_by, claim=found)
+
+
+def _settled_by_search(puzzle: Puzzle, answer: Answer, claim: str, spec_path: str | None,
+                       drup: bool) -> Proof | None:
+    """What ``prove_claim`` says when direct's search already settles it, before any
+    claim is made: no walk at all (for ``count``: 0 solutions, by its checked
+    unsolvability certificate) or no answer within the limits; ``None`` to go on (a
+    ``count`` of an unsolvable puzzle without that certificate still counts)."""
+    no_walk = answer.status is Status.UNSOLVABLE and answer.certificate_checked
+    if claim == "count" and not drup and no_walk and answer.certificate is not None:
+        return _no_walk_counted(puzzle, answer, spec_path)
+    counts_anyway = claim == "count" and not no_walk  # its certificate may show 0 walks
+    if answer.status is Status.UNSOLVABLE and not counts_anyway:
+        return Proof(Status.UNSOLVABLE, answer.certificate, decided_by=answer.decided_by,
+                     reason=f"there is no walk at all, so no {claim} one")
+    if answer.status is not Status.SOLVED and not counts_anyway:
+        return Proof(Status.UNKNOWN, reason=answer.reason, decided_by=answer.decided_by)
+    return None
 
 
 def _walk_claim(puzzle: Puzzle, answer: Answer, claim: str, state_limit: int,
@@ -428,12 +460,7 @@ def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None =
                                     str(body["type"]))
         body = read
     certificate = Certificate.from_json(body)
-    if certificate.kind == "change-sets":
-        checked = change_sets_verdict(puzzle, certificate.data)
-    elif certificate.kind == "core":
-        checked = core_verdict(puzzle, certificate.data)
-    else:
-        checked = verdict(puzzle, certificate, progress=progress)
+    checked = _kind_verdict(puzzle, certificate, progress)
     if checked.problems:
         return CertificateCheck(False, f"{certificate.kind} certificate: "
                                 + "; ".join(checked.problems[:5]), certificate.kind)
@@ -444,6 +471,25 @@ def check_certificate_file(puzzle: Puzzle, path: str, *, spec_path: str | None =
     if wrong:
         return CertificateCheck(False, f"{certificate.kind} certificate: {wrong}",
                                 certificate.kind)
+    return _accepted(obj, body, certificate, checked, found, spec_path)
+
+
+def _kind_verdict(puzzle: Puzzle, certificate: Certificate,
+                  progress: Callable[[str], None] | None) -> Verdict:
+    """The independent checker's verdict on ``certificate``, by the checker of its kind
+    (change sets and cores have their own; the rest go through :func:`verdict`)."""
+    if certificate.kind == "change-sets":
+        return change_sets_verdict(puzzle, certificate.data)
+    if certificate.kind == "core":
+        return core_verdict(puzzle, certificate.data)
+    return verdict(puzzle, certificate, progress=progress)
+
+
+def _accepted(obj: dict[str, Any], body: dict[str, Any], certificate: Certificate,
+              checked: Verdict, found: Proven, spec_path: str | None) -> CertificateCheck:
+    """The acceptance of a certificate whose checker and claim agreed: the checker's
+    words, a note when the spec file changed since (the certificate still holds), and
+    the claim the file states (else the certificate's first)."""
     note = ""
     recorded = obj.get("spec_sha256")
     if recorded and spec_path and recorded != _sha256(spec_path):

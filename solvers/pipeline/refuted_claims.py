@@ -111,6 +111,14 @@ def count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *, limit: int = COUN
         if best is not None:
             return _best_count(puzzle, limits, limit, rests_on, best)
         # no walk at all: no best walk either, which the count of every walk proves
+    return _listed_count(puzzle, limits, limit, rests_on)
+
+
+def _listed_count(puzzle: Puzzle, limits: Limits, limit: int, rests_on: str) -> Claim:
+    """The count of every once-only walk, certified by listing them (at most ``limit``,
+    the empty walks included) and refuting "another walk exists"; not certified, why the
+    listing stopped. Under an objective it is reached only when direct found no best
+    walk, so a walk listed here is a loud :class:`VerificationFailure`."""
     empty = [Walk((v,), ()) for v in puzzle.empty_walk_nodes()]
     result, walks, proof = _enumerate(puzzle, limits, limit - len(empty))
     if result is not Verdict.UNSAT or proof is None:

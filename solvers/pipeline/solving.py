@@ -249,25 +249,33 @@ def _cross_check(puzzle: Puzzle, answer: Answer, second_name: str, limits: Limit
             return _unconfirmed(answer.with_(crosscheck=check),
                                 f"{second.name} could not confirm it within its limit")
         return answer.with_(crosscheck=check)
+    return _agreed(answer, other, second.name)
+
+
+def _agreed(answer: Answer, other: Answer, second_name: str) -> Answer:
+    """``answer`` confirmed by ``other``, the decided answer of backend ``second_name``:
+    a disagreement (on solvability, or on a proven shortest length) is a loud
+    :class:`VerificationFailure`; agreement on no walk confirms it (taking ``other``'s
+    checked certificate when ``answer`` has none)."""
     if answer.status is not other.status:
         raise VerificationFailure(
             f"backends disagree: {answer.backend} says {answer.status.value}"
-            f"{_because(answer)}, {second.name} says {other.status.value}{_because(other)}")
+            f"{_because(answer)}, {second_name} says {other.status.value}{_because(other)}")
     detail = ""
     if answer.status is Status.SOLVED and answer.optimal and other.optimal \
             and answer.length != other.length:
         raise VerificationFailure(
             f"backends disagree on the shortest length: {answer.backend} proves "
-            f"{answer.length}, {second.name} proves {other.length}")
+            f"{answer.length}, {second_name} proves {other.length}")
     if answer.status is Status.UNSOLVABLE:
         if not answer.certificate_checked and other.certificate_checked \
                 and other.certificate is not None:
             answer = answer.with_(certificate=other.certificate, certificate_checked=True,
                                   verified=True)
-        detail = f"confirmed: {answer.backend} and {second.name} both find no walk"
+        detail = f"confirmed: {answer.backend} and {second_name} both find no walk"
         answer = answer.with_(reason=f"{answer.reason}; {detail}".strip("; "),
                               verified=True)
-    return answer.with_(crosscheck=CrossCheck(second.name, other.status, True, detail))
+    return answer.with_(crosscheck=CrossCheck(second_name, other.status, True, detail))
 
 
 def _unconfirmed(answer: Answer, why: str) -> Answer:

@@ -36,7 +36,7 @@ import itertools
 import json
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from trailkit.models.errors import TrailkitError
@@ -366,6 +366,20 @@ def _regular_red(rng: random.Random, nodes: list[str]) -> list[tuple[str, str, s
     return edges
 
 
+def _helper_edges(tyres: list[str], helpers: Iterator[str], *,
+                  one_for_first: bool) -> list[tuple[str, str, str]]:
+    """Two helpers for each tyre (one for the first with ``one_for_first``): a blue edge
+    to a fresh node named by ``helpers`` and a green one back, which the walk must take
+    out and back, so each helper sets one of the tyre's red arrivals
+    (:func:`_balanced`)."""
+    edges: list[tuple[str, str, str]] = []
+    for tyre in tyres:
+        for _ in range(1 if one_for_first and tyre == tyres[0] else 2):
+            h = next(helpers)
+            edges.extend([(tyre, h, "blue"), (h, tyre, "green")])
+    return edges
+
+
 def _balanced(rng: random.Random, size: int, solvable: str) -> _Draft:
     """Every edge once, colours red -> blue -> green -> red, closed; balanced everywhere.
 
@@ -392,20 +406,11 @@ def _balanced(rng: random.Random, size: int, solvable: str) -> _Draft:
     tyres = _names(size)
     edges = _regular_red(rng, tyres)
     helpers = iter(_names(8 * size + 64, upper=True))
-
-    def helper(node: str) -> None:
-        h = next(helpers)
-        edges.extend([(node, h, "blue"), (h, node, "green")])
-
-    for tyre in tyres:
-        for _ in range(1 if impossible and tyre == tyres[0] else 2):
-            helper(tyre)
+    edges += _helper_edges(tyres, helpers, one_for_first=impossible)
     if impossible:
         other = [f"z{name}" for name in _names(max(3, size // 4))]
         edges += _regular_red(rng, other)
-        for tyre in other:
-            for _ in range(1 if tyre == other[0] else 2):
-                helper(tyre)
+        edges += _helper_edges(other, helpers, one_for_first=True)
         edges += [("hub", tyres[0], "green"), ("hub", tyres[0], "green"),
                   (other[0], "hub", "blue"), (other[0], "hub", "blue")]
     rng.shuffle(edges)

@@ -135,6 +135,20 @@ def from_networkx(graph: Any, kind: str | None = None, **rules: Any) -> Puzzle:
         if value is None or (key == "use" and kind != "walk"):
             continue
         spec[key] = value
+    spec["dominoes" if kind == "domino-chain" else "edges"] = _spec_edges(graph, kind)
+    spec["nodes"] = [str(n) for n in graph.nodes]
+    pos = {str(n): [float(x) for x in (d["pos"] if "pos" in d else (d["x"], d["y"]))]
+           for n, d in graph.nodes(data=True) if "pos" in d or ("x" in d and "y" in d)}
+    if pos:
+        spec["layout"] = pos
+    return load_spec_text(yaml.safe_dump(spec, sort_keys=False, allow_unicode=True),
+                          source="<networkx graph>")
+
+
+def _spec_edges(graph: Any, kind: str) -> list[dict[str, Any] | list[str]]:
+    """``graph``'s edges as a spec writes them, in order: dominoes as pairs, edges as
+    mappings with their ``colour`` (or ``color``), ``directed`` (every edge of a
+    directed graph, unless it says otherwise) and ``id`` attributes."""
     directed_graph = graph.is_directed()
     edges: list[dict[str, Any] | list[str]] = []  # dominoes as pairs, edges as mappings
     for u, v, data in _edges_in_order(graph):
@@ -150,14 +164,7 @@ def from_networkx(graph: Any, kind: str | None = None, **rules: Any) -> Puzzle:
         if "id" in data:
             entry["id"] = data["id"]
         edges.append(entry)
-    spec["dominoes" if kind == "domino-chain" else "edges"] = edges
-    spec["nodes"] = [str(n) for n in graph.nodes]
-    pos = {str(n): [float(x) for x in (d["pos"] if "pos" in d else (d["x"], d["y"]))]
-           for n, d in graph.nodes(data=True) if "pos" in d or ("x" in d and "y" in d)}
-    if pos:
-        spec["layout"] = pos
-    return load_spec_text(yaml.safe_dump(spec, sort_keys=False, allow_unicode=True),
-                          source="<networkx graph>")
+    return edges
 
 
 def _edges_in_order(graph: Any) -> list[tuple[Any, Any, dict[str, Any]]]:

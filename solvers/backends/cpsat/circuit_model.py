@@ -43,17 +43,12 @@ from trailkit.solvers.backends.cpsat.encoding import (
 __all__ = ["encode_edge_circuit"]
 
 
-def encode_edge_circuit(puzzle: Puzzle, *, break_symmetry: bool = True) -> Encoding:
-    """Build the model for an exactly-once or at-most-once puzzle (see the module doc)."""
-    model = cp_model.CpModel()
-    per_edge = usable_steps(puzzle)
-    steps = [s for group in per_edge for s in group]
-    node_of = {s: i + 1 for i, s in enumerate(steps)}  # circuit node of each step
-    x = {s: model.new_bool_var(f"e{s.edge}_{s.src}to{s.dst}") for s in steps}
-
-    _add_edge_use(model, puzzle, per_edge, x)
-    pivot = _pivot_edge(puzzle, per_edge) if break_symmetry else None
-
+def _step_arcs(model: cp_model.CpModel, puzzle: Puzzle, steps: list[Step],
+               node_of: dict[Step, int], pivot: int | None) -> list[Arc]:
+    """The circuit's arcs, each with its literal: from the depot into each step that may
+    begin the walk (only the ``pivot`` edge's, when the symmetry is broken), from each
+    step that may end it back to the depot, and from each step to every step that may
+    follow it (another edge, from where it arrives, in a colour that may come next)."""
     arcs: list[Arc] = []
     for s in steps:
         if puzzle.may_start(s.src) and puzzle.may_come_first(s.colour) and \
@@ -71,6 +66,21 @@ def encode_edge_circuit(puzzle: Puzzle, *, break_symmetry: bool = True) -> Encod
             if t.edge != s.edge and puzzle.colour_may_follow(s.colour, t.colour):
                 arcs.append(Arc(node_of[s], node_of[t],
                                 model.new_bool_var(f"a{node_of[s]}_{node_of[t]}"), (t,)))
+    return arcs
+
+
+def encode_edge_circuit(puzzle: Puzzle, *, break_symmetry: bool = True) -> Encoding:
+    """Build the model for an exactly-once or at-most-once puzzle (see the module doc)."""
+    model = cp_model.CpModel()
+    per_edge = usable_steps(puzzle)
+    steps = [s for group in per_edge for s in group]
+    node_of = {s: i + 1 for i, s in enumerate(steps)}  # circuit node of each step
+    x = {s: model.new_bool_var(f"e{s.edge}_{s.src}to{s.dst}") for s in steps}
+
+    _add_edge_use(model, puzzle, per_edge, x)
+    pivot = _pivot_edge(puzzle, per_edge) if break_symmetry else None
+
+    arcs = _step_arcs(model, puzzle, steps, node_of, pivot)
 
     add_circuit_checked(model, arcs, [(node_of[s], x[s].Not()) for s in steps])
     if puzzle.closed:

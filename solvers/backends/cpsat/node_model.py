@@ -97,6 +97,34 @@ class NodeEncoding(Encoding):
         return [*nodes, first] if self.closed else nodes
 
 
+def _add_circuit(model: cp_model.CpModel, enc: NodeEncoding, base: int) -> None:
+    """The one circuit over the nodes (circuit node ``base + v``) and the depot, with a
+    skip for every node off the walk; without arcs, only a one-step loop can be the
+    walk (or none, and the model is infeasible)."""
+    skips: list[tuple[int, int, cp_model.LiteralT]] = [
+        (base + v, base + v, lit) for v, lit in _skips(model, enc)]
+    if enc.lits:
+        model.add_circuit([*((base + u if u >= 0 else DEPOT, base + v if v >= 0 else DEPOT, lit)
+                             for (u, v), lit in zip(enc.ends, enc.lits, strict=True)), *skips])
+    elif enc.loops:  # no arc at all: no ring or path, only a one-step loop
+        model.add_bool_and([lit for *_, lit in skips])
+    else:
+        model.add_bool_or([])  # no step can be taken at all
+
+
+def _add_length(model: cp_model.CpModel, puzzle: Puzzle, enc: NodeEncoding,
+                inner: list[cp_model.IntVar]) -> None:
+    """The walk's length (its arcs between nodes and its one-step loops) and the
+    objective on it; without one, no LP relaxation (it only costs time)."""
+    enc.length = cp_model.LinearExpr.sum([*inner, *(lit for *_, lit in enc.loops)])
+    if puzzle.objective is Objective.SHORTEST:
+        model.minimize(enc.length)
+    elif puzzle.wants_longest:
+        model.maximize(enc.length)
+    else:
+        enc.params["linearization_level"] = 0
+
+
 def encode_node_circuit(puzzle: Puzzle) -> NodeEncoding:
     """Build the node-level model of ``puzzle`` (see the module docstring)."""
     model = cp_model.CpModel()
@@ -125,24 +153,10 @@ def encode_node_circuit(puzzle: Puzzle) -> NodeEncoding:
         _open_walk(model, puzzle, enc)
         if not (any(u == -1 for u, _ in enc.ends) and any(v == -1 for _, v in enc.ends)):
             model.add_bool_or([])  # no allowed start or end: the depot has no arc
-    skips: list[tuple[int, int, cp_model.LiteralT]] = [
-        (base + v, base + v, lit) for v, lit in _skips(model, enc)]
-    if enc.lits:
-        model.add_circuit([*((base + u if u >= 0 else DEPOT, base + v if v >= 0 else DEPOT, lit)
-                             for (u, v), lit in zip(enc.ends, enc.lits, strict=True)), *skips])
-    elif enc.loops:  # no arc at all: no ring or path, only a one-step loop
-        model.add_bool_and([lit for *_, lit in skips])
-    else:
-        model.add_bool_or([])  # no step can be taken at all
+    _add_circuit(model, enc, base)
     if puzzle.at:
         _positions(model, puzzle, enc)
-    enc.length = cp_model.LinearExpr.sum([*inner, *(lit for *_, lit in enc.loops)])
-    if puzzle.objective is Objective.SHORTEST:
-        model.minimize(enc.length)
-    elif puzzle.wants_longest:
-        model.maximize(enc.length)
-    else:
-        enc.params["linearization_level"] = 0
+    _add_length(model, puzzle, enc, inner)
     enc.proof_note = (f"the circuit over {puzzle.num_nodes} nodes"
                       + ("" if puzzle.closed else " and a depot")
                       + f" ({len(enc.lits)} arcs) has no solution")

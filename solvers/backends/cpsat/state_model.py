@@ -28,6 +28,7 @@ arc (it would clash with the skip literal).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 
 from ortools.sat.python import cp_model
 
@@ -48,6 +49,49 @@ State = tuple[int, int]  # (node, phase); phase -2 marks a start state
 START_PHASE = -2
 
 
+def _state_steps(puzzle: Puzzle, steps: list[Step], states: list[State],
+                 after: Callable[[Step], State], has_rule: bool
+                 ) -> dict[tuple[State, State], list[Step]]:
+    """The steps that lead from each state to another, grouped by the pair: a step
+    leaves a state from its node when its colour may come first (a start state) or
+    next (the state's phase); a step back into the same state is no move."""
+    groups: dict[tuple[State, State], list[Step]] = defaultdict(list)
+    leaving: dict[int, list[Step]] = defaultdict(list)
+    for s in steps:
+        leaving[s.src].append(s)
+    for state in states:
+        node, phase = state
+        for s in leaving[node]:
+            if phase == START_PHASE:
+                ok = puzzle.may_come_first(s.colour)
+            else:
+                ok = not has_rule or puzzle.colour_may_follow(phase, s.colour)
+            if ok and after(s) != state:
+                groups[(state, after(s))].append(s)
+    return groups
+
+
+def _state_arcs(model: cp_model.CpModel, puzzle: Puzzle, starts: list[int],
+                states: list[State], groups: dict[tuple[State, State], list[Step]],
+                index: dict[State, int]) -> list[Arc]:
+    """The circuit's arcs, each with its literal: the depot into each start state, one
+    arc per pair of states a step joins (carrying those steps), and each state where the
+    walk may end back to the depot."""
+    arcs: list[Arc] = []
+    for u in starts:
+        arcs.append(Arc(DEPOT, index[(u, START_PHASE)], model.new_bool_var(f"start_{u}"),
+                        start=u))
+    for (a, b), group in groups.items():
+        arcs.append(Arc(index[a], index[b], model.new_bool_var(f"a{index[a]}_{index[b]}"),
+                        tuple(group), first=a[1] == START_PHASE))
+    for state in states:
+        node, phase = state
+        if phase != START_PHASE and puzzle.may_end(node):
+            arcs.append(Arc(index[state], DEPOT, model.new_bool_var(f"end_{index[state]}"),
+                            end=(node, phase)))
+    return arcs
+
+
 def encode_state_paths(puzzle: Puzzle) -> Encoding:
     """Build the model for a reusable-edge puzzle (see the module docstring)."""
     model = cp_model.CpModel()
@@ -63,32 +107,8 @@ def encode_state_paths(puzzle: Puzzle) -> Encoding:
     states += sorted({after(s) for s in steps})
     index = {state: i + 1 for i, state in enumerate(states)}
 
-    groups: dict[tuple[State, State], list[Step]] = defaultdict(list)
-    leaving: dict[int, list[Step]] = defaultdict(list)
-    for s in steps:
-        leaving[s.src].append(s)
-    for state in states:
-        node, phase = state
-        for s in leaving[node]:
-            if phase == START_PHASE:
-                ok = puzzle.may_come_first(s.colour)
-            else:
-                ok = not has_rule or puzzle.colour_may_follow(phase, s.colour)
-            if ok and after(s) != state:
-                groups[(state, after(s))].append(s)
-
-    arcs: list[Arc] = []
-    for u in starts:
-        arcs.append(Arc(DEPOT, index[(u, START_PHASE)], model.new_bool_var(f"start_{u}"),
-                        start=u))
-    for (a, b), group in groups.items():
-        arcs.append(Arc(index[a], index[b], model.new_bool_var(f"a{index[a]}_{index[b]}"),
-                        tuple(group), first=a[1] == START_PHASE))
-    for state in states:
-        node, phase = state
-        if phase != START_PHASE and puzzle.may_end(node):
-            arcs.append(Arc(index[state], DEPOT, model.new_bool_var(f"end_{index[state]}"),
-                            end=(node, phase)))
+    groups = _state_steps(puzzle, steps, states, after, has_rule)
+    arcs = _state_arcs(model, puzzle, starts, states, groups, index)
 
     skip = [(i + 1, model.new_bool_var(f"skip_{i + 1}")) for i in range(len(states))]
     add_circuit_checked(model, arcs, skip)

@@ -257,6 +257,18 @@ def _far_first(arcs: _Arcs, start: int, n: int) -> np.ndarray:
     return np.where(far < 0, 0, top - far).astype(np.int64)
 
 
+def _given_positions(puzzle: Puzzle, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The givens of ``at:`` both ways: the node at each position (-1: none given; a
+    position past ``n + 1`` is left out, no walk reaches it) and each node's position."""
+    node_at = np.full(n + 2, -1, np.int64)
+    pos_of = np.full(n, -1, np.int64)
+    for v, p in puzzle.at.items():
+        pos_of[v] = p
+        if p < n + 2:
+            node_at[p] = v
+    return node_at, pos_of
+
+
 class _Search:
     """The arrays of one start's search, ready to be resumed slice after slice."""
 
@@ -277,12 +289,7 @@ class _Search:
         self.out_av = np.bincount(tails[open_head], minlength=n).astype(np.int64)
         dead = int(np.sum((self.out_av == 0) & (self.visited == 0)))
         self.may_end = np.array([puzzle.may_end(v) for v in range(n)], np.int64)
-        self.node_at = np.full(n + 2, -1, np.int64)
-        self.pos_of = np.full(n, -1, np.int64)
-        for v, p in puzzle.at.items():
-            self.pos_of[v] = p
-            if p < n + 2:
-                self.node_at[p] = v
+        self.node_at, self.pos_of = _given_positions(puzzle, n)
         self.tie = _far_first(arcs, start, n) if closed else np.zeros(n, np.int64)
         room = (limits.memory_mb or DEFAULT_MEMORY_MB) * 250_000  # a quarter, in int32s
         self.next_given, self.dist = given if given is not None else \
@@ -302,6 +309,15 @@ class _Search:
         symmetric = directed is None or not any(directed)
         self.latest = hk.fit_gaps(self.node_at, self.dist, self.target, symmetric) \
             if self.dist.shape[0] > 1 else np.full(n, -1, np.int64)
+        self._first_candidates(start, dead)
+
+    def _first_candidates(self, start: int, dead: int) -> None:
+        """The start's candidate moves, unless the search is hopeless from the start: a
+        node no arc can enter, or more dead ends (nodes no arc leaves) than the walk's one
+        end (none when closed, or where the walk may not end); then none, and the search
+        finds nothing at once."""
+        closed = self.puzzle.closed
+        arcs = self.arcs
         unentered = (self.in_av == 0) & (self.visited == 0)
         unentered[start] = closed and self.in_av[start] == 0
         hopeless = bool(np.any(unentered)) or dead > 1 or (

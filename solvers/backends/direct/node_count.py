@@ -110,6 +110,17 @@ class _Frame:
     sums: _Sums
 
 
+def _rotation_start(p: Puzzle, allowed: list[int]) -> list[int]:
+    """The one start counted when rotations are multiplied: the given start, else the
+    first node not avoided (every cycle passes it); none when no start is allowed. A
+    question about the puzzle, not the search: apart from :class:`_Counter`."""
+    if not allowed:
+        return []
+    given = [v for v, pos in p.at.items() if pos == 1]
+    first = given[0] if given else min(set(range(p.num_nodes)) - p.avoid)
+    return [first]
+
+
 class _Counter:
     """The memoised search of the module docstring."""
 
@@ -140,7 +151,7 @@ class _Counter:
                   and not set(p.at.values()) - {1} and rules.wanted >= 3)
         starts = allowed
         if rotate:  # the cycles from one node, whatever the allowed starts and ends
-            starts = self._rotation_start(allowed)
+            starts = _rotation_start(p, allowed)
             self.rules = NodeRules.of(dataclasses.replace(p, start=None, end=None))
         roots: dict[int, _Sums] = {}
         stopped = ""
@@ -161,15 +172,6 @@ class _Counter:
         finally:
             sys.setrecursionlimit(old_limit)
         return self._result(allowed, rotate, roots, totals, stopped)
-
-    def _rotation_start(self, allowed: list[int]) -> list[int]:
-        """The one start counted when rotations are multiplied: the given start, else the
-        first node not avoided (every cycle passes it)."""
-        if not allowed:
-            return []
-        given = [v for v, pos in self.p.at.items() if pos == 1]
-        first = given[0] if given else min(set(range(self.p.num_nodes)) - self.p.avoid)
-        return [first]
 
     def _root(self, s: int) -> _Sums:
         frame = _Frame({})

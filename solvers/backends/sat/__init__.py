@@ -210,27 +210,7 @@ class SatBackend(Backend):
             return transition_certificate(name, puzzle, limits)
         if self._too_big(puzzle, limits) is not None:
             return None
-        if puzzle.use is EdgeUse.AT_MOST_ONCE:
-            try:
-                verdict, formula, lines = run_guarded(
-                    lambda d: refute_walks(puzzle, name, d), name, limits.time_limit)
-            except SolverTimeout:
-                return None
-            if verdict is not Verdict.UNSAT or formula is None or lines is None:
-                return None
-            return make_certificate(puzzle, formula, lines, name)
-        try:
-            outcome = run_guarded(lambda d: search(puzzle, name, d, proof=True), name,
-                                  limits.time_limit)
-        except SolverTimeout:
-            return None
-        if outcome.status is not Verdict.UNSAT:
-            return None
-        if outcome.proof is None or outcome.clauses is None or outcome.varmap is None:
-            return None
-        return make_certificate(puzzle, position_certified(puzzle, outcome.clauses,
-                                                           outcome.varmap),
-                                outcome.proof, name)
+        return _refuted_once_only(puzzle, name, limits)
 
     def _prove_nodes(self, puzzle: Puzzle, limits: Limits, name: str) -> Certificate | None:
         """The ``node-cuts-v1`` (where :meth:`_solve_nodes` takes it) or
@@ -280,3 +260,31 @@ class SatBackend(Backend):
         total, complete, reason = result
         return CountResult(self.name, total, complete=complete, reason=reason,
                            stats={"solver": self.solver})
+
+
+def _refuted_once_only(puzzle: Puzzle, name: str, limits: Limits) -> Certificate | None:
+    """Solver ``name``'s refutation of a once-only puzzle without node
+    rules, as a ``drup`` certificate: the ``walk-v1`` formula of every length at once
+    (at most once) or the position encoding of ``#edges`` steps (exactly once); ``None``
+    when it is solvable, or the time limit comes first."""
+    if puzzle.use is EdgeUse.AT_MOST_ONCE:
+        try:
+            verdict, formula, lines = run_guarded(
+                lambda d: refute_walks(puzzle, name, d), name, limits.time_limit)
+        except SolverTimeout:
+            return None
+        if verdict is not Verdict.UNSAT or formula is None or lines is None:
+            return None
+        return make_certificate(puzzle, formula, lines, name)
+    try:
+        outcome = run_guarded(lambda d: search(puzzle, name, d, proof=True), name,
+                              limits.time_limit)
+    except SolverTimeout:
+        return None
+    if outcome.status is not Verdict.UNSAT:
+        return None
+    if outcome.proof is None or outcome.clauses is None or outcome.varmap is None:
+        return None
+    return make_certificate(puzzle, position_certified(puzzle, outcome.clauses,
+                                                       outcome.varmap),
+                            outcome.proof, name)

@@ -226,6 +226,55 @@ def _count_layered(puzzle: Puzzle, name: str, deadline: Deadline, total: int,
     return total, True, ""
 
 
+def _count_plans(puzzle: Puzzle, h: int, longest: bool
+                 ) -> tuple[list[list[int]], VarMap, list[tuple[list[int], list[int]]]]:
+    """The formula to count a once-only puzzle's walks of up to ``h`` steps on, and its
+    plans: (assumptions, release literals) per length to count, longest first under
+    ``longest`` (one plan for exactly-once walks: they have one length)."""
+    if puzzle.use is EdgeUse.EXACTLY_ONCE:
+        clauses, vmap = encode(puzzle, h, break_symmetry=False)
+        plans: list[tuple[list[int], list[int]]] = [([], [])]
+    else:
+        clauses, vmap = encode_prefix(puzzle, h)
+        act = vmap.active
+        # One plan per length k: exactly k steps are active; a blocking clause is
+        # released (satisfied) for the other lengths.
+        plans = [([act[k - 1]] + ([-act[k]] if k < h else []), [act[k]] if k < h else [])
+                 for k in range(1, h + 1)]
+        if longest:  # the first length (from the top) with a walk is the longest
+            plans.reverse()
+    return clauses, vmap, plans
+
+
+def _enumerate_plans(solver_name: str, clauses: list[list[int]], vmap: VarMap,
+                     plans: list[tuple[list[int], list[int]]], deadline: Deadline,
+                     total: int, progress: Callable[[int], None], *, first_only: bool
+                     ) -> tuple[int, bool]:
+    """Count the models of ``clauses`` plan by plan, blocking each on its primary
+    variables (released for the other lengths), from ``total`` on; with ``first_only``
+    stop after the first plan with a model (the best length). The count and whether it
+    is complete (not when the time ran out)."""
+    solver = new_solver(solver_name, clauses)
+    try:
+        for assumptions, release in plans:
+            found = 0
+            while True:
+                result = solve_call(solver, solver_name, assumptions, deadline)
+                if result is Verdict.INTERRUPTED or deadline.passed():
+                    return total, False
+                if result is Verdict.UNSAT:
+                    break
+                found += 1
+                total += 1
+                progress(total)
+                solver.add_clause([-v for v in vmap.primary(solver.get_model())] + release)
+            if found and first_only:
+                break
+    finally:
+        solver.delete()
+    return total, True
+
+
 def count_walks(puzzle: Puzzle, solver_name: str, deadline: Deadline,
                 progress: Callable[[int], None] = lambda n: None) -> tuple[int, bool, str]:
     """Count solutions by enumeration with blocking clauses on the primary variables.
@@ -252,36 +301,11 @@ def count_walks(puzzle: Puzzle, solver_name: str, deadline: Deadline,
         return empties, True, ""
     if puzzle.use is EdgeUse.ANY:
         return _count_layered(puzzle, solver_name, deadline, total, progress)
-    if puzzle.use is EdgeUse.EXACTLY_ONCE:
-        clauses, vmap = encode(puzzle, h, break_symmetry=False)
-        plans: list[tuple[list[int], list[int]]] = [([], [])]
-    else:
-        clauses, vmap = encode_prefix(puzzle, h)
-        act = vmap.active
-        # One plan per length k: exactly k steps are active; a blocking clause is
-        # released (satisfied) for the other lengths.
-        plans = [([act[k - 1]] + ([-act[k]] if k < h else []), [act[k]] if k < h else [])
-                 for k in range(1, h + 1)]
-        if longest:  # the first length (from the top) with a walk is the longest
-            plans.reverse()
-    solver = new_solver(solver_name, clauses)
-    try:
-        for assumptions, release in plans:
-            found = 0
-            while True:
-                result = solve_call(solver, solver_name, assumptions, deadline)
-                if result is Verdict.INTERRUPTED or deadline.passed():
-                    return total, False, "the time limit was reached"
-                if result is Verdict.UNSAT:
-                    break
-                found += 1
-                total += 1
-                progress(total)
-                solver.add_clause([-v for v in vmap.primary(solver.get_model())] + release)
-            if found and (shortest or longest):
-                break
-    finally:
-        solver.delete()
+    clauses, vmap, plans = _count_plans(puzzle, h, longest)
+    total, complete = _enumerate_plans(solver_name, clauses, vmap, plans, deadline, total,
+                                       progress, first_only=shortest or longest)
+    if not complete:
+        return total, False, "the time limit was reached"
     if longest and not total:
         total = empties
     return total, True, ""

@@ -82,13 +82,7 @@ def solve_transitions(puzzle: Puzzle, name: str, deadline: Deadline, *,
             if len(pieces) == 1:
                 walk = tmap.walk(puzzle, model)
                 return TransitionOutcome(Verdict.SAT, walk, stats=stats)
-            # One cut per round, the smallest piece's: measured on random Eulerian
-            # multigraphs, adding every piece's cut at once can make the next call
-            # very hard (a 1,000-edge trail: docs/benchmarks.md, transition encoding).
-            # A piece no step can ever leave (an empty cut) refutes at once.
-            clauses_of = [(cut_clause(tmap, puzzle, piece), piece)
-                          for piece in sorted(pieces, key=len)]
-            clause, piece = next(((c, q) for c, q in clauses_of if not c), clauses_of[0])
+            clause, piece = _next_cut(tmap, puzzle, pieces)
             cuts.append({"edges": [puzzle.edge_id(e) for e in piece], "clause": clause})
             if not clause:
                 break
@@ -97,11 +91,36 @@ def solve_transitions(puzzle: Puzzle, name: str, deadline: Deadline, *,
         solver.delete()
     formula = certified_formula(clauses, tmap, cuts)
     stats = _stats(tmap, rounds, len(cuts), len(formula.clauses))
-    reason = (f"the SAT solver {name} refuted the transition encoding with {len(cuts)} "
-              f"cut clause{'s' * (len(cuts) != 1)} added in {rounds} "
-              f"round{'s' * (rounds != 1)} (every edge exactly once)")
+    reason = _refuted_in(name, len(cuts), rounds)
     if not proof:
         return TransitionOutcome(Verdict.UNSAT, formula=formula, reason=reason, stats=stats)
+    return _with_proof(name, formula, deadline, reason, stats)
+
+
+def _refuted_in(name: str, cuts: int, rounds: int) -> str:
+    """How solver ``name`` refuted the puzzle: after how many cut clauses and rounds."""
+    return (f"the SAT solver {name} refuted the transition encoding with {cuts} "
+            f"cut clause{'s' * (cuts != 1)} added in {rounds} "
+            f"round{'s' * (rounds != 1)} (every edge exactly once)")
+
+
+def _next_cut(tmap: TransitionMap, puzzle: Puzzle, pieces: list[list[int]]
+              ) -> tuple[list[int], list[int]]:
+    """The cut clause to add this round, and its piece: an empty one (a piece no step
+    can ever leave: it refutes at once) if any, else the smallest piece's."""
+    # One cut per round, the smallest piece's: measured on random Eulerian
+    # multigraphs, adding every piece's cut at once can make the next call
+    # very hard (a 1,000-edge trail: docs/benchmarks.md, transition encoding).
+    # A piece no step can ever leave (an empty cut) refutes at once.
+    clauses_of = [(cut_clause(tmap, puzzle, piece), piece)
+                  for piece in sorted(pieces, key=len)]
+    return next(((c, q) for c, q in clauses_of if not c), clauses_of[0])
+
+
+def _with_proof(name: str, formula: CertifiedFormula, deadline: Deadline, reason: str,
+                stats: dict[str, Any]) -> TransitionOutcome:
+    """The refutation with its DRUP proof: the final formula (cuts included) refuted
+    again by a fresh solver that logs one; unknown when that run runs out of time."""
     fresh = new_solver(name, formula.clauses, proof=True)
     try:
         result = solve_call(fresh, name, (), deadline)

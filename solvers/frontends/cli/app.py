@@ -19,9 +19,12 @@ import signal
 import sys
 from collections.abc import Callable, Collection, Sequence
 from types import ModuleType
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from trailkit.solvers.frontends.cli.options import Exit, Parser, start_clock
+
+if TYPE_CHECKING:
+    from trailkit.models.errors import TrailkitError
 
 __all__ = ["build_parser", "main"]
 
@@ -117,10 +120,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
     try:  # the command's modules load here: a Ctrl-C meanwhile is an interrupt too
         args = build_parser(_modules_named(words)).parse_args(argv)
-        from trailkit.models.errors import SpecError, TrailkitError, VerificationFailure
+        from trailkit.models.errors import TrailkitError, VerificationFailure
         from trailkit.solvers.frontends.cli import output
         from trailkit.solvers.frontends.cli.output import warn
-        from trailkit.solvers.frontends.presenter.problems import error_json, spelled_out
+        from trailkit.solvers.frontends.presenter import problems  # noqa: F401  (loaded under the guard)
         from trailkit.solvers.support.interrupts import keep_pysat_off_sigint
         from trailkit.solvers.support.signs import listen
     except KeyboardInterrupt:
@@ -139,31 +142,50 @@ def main(argv: Sequence[str] | None = None) -> int:
     except VerificationFailure as exc:
         warn(f"trailkit: INTERNAL INCONSISTENCY (this is a bug, please report it): {exc}")
         return Exit.INCONSISTENT
-    except SpecError as problem:  # located: "file:line:col: error: ..."; else say who speaks
-        said = spelled_out(problem)
+    except TrailkitError as exc:  # a SpecError too
+        return _input_error(exc, as_json)
+    except KeyboardInterrupt:
+        return _interrupted(argv)
+    except BrokenPipeError:
+        return Exit.OK
+    except Exception as exc:  # never exit 1 (= unsolvable) from an uncaught exception
+        if os.environ.get("TRAILKIT_DEBUG") and not _is_interrupt(exc):
+            raise
+        return _uncaught(exc, argv)
+
+
+def _input_error(exc: TrailkitError, as_json: bool) -> int:
+    """Say a problem with the user's input (also as JSON with ``--json``): exit code 2.
+    A spec problem is located ("file:line:col: error: ..."), else trailkit says it."""
+    from trailkit.models.errors import SpecError
+    from trailkit.solvers.frontends.cli import output
+    from trailkit.solvers.frontends.cli.output import warn
+    from trailkit.solvers.frontends.presenter.problems import error_json, spelled_out
+
+    if isinstance(exc, SpecError):  # located: "file:line:col: error: ..."; else say who speaks
+        said = spelled_out(exc)
         if said.location:  # a spec that did not load: its words stay apart on ASCII consoles
             output.use_names_if_none(said.location.file)
         warn(str(said) if said.location else f"trailkit: {said}")
         if as_json:
             output.emit_json(error_json(said))
         return Exit.INPUT
-    except TrailkitError as exc:
-        warn(f"trailkit: error: {exc}")
-        if as_json:
-            output.emit_json(error_json(exc))
-        return Exit.INPUT
-    except KeyboardInterrupt:
+    warn(f"trailkit: error: {exc}")
+    if as_json:
+        output.emit_json(error_json(exc))
+    return Exit.INPUT
+
+
+def _uncaught(exc: Exception, argv: Sequence[str] | None) -> int:
+    """An exception no one caught: a Ctrl-C python-sat turned into its own error is an
+    interrupt (130); anything else is a bug, said as one (never exit 1, "unsolvable")."""
+    from trailkit.solvers.frontends.cli.output import warn
+
+    if _is_interrupt(exc):
         return _interrupted(argv)
-    except BrokenPipeError:
-        return Exit.OK
-    except Exception as exc:  # never exit 1 (= unsolvable) from an uncaught exception
-        if _is_interrupt(exc):
-            return _interrupted(argv)
-        if os.environ.get("TRAILKIT_DEBUG"):
-            raise
-        warn(f"trailkit: INTERNAL ERROR (a bug, please report it; set TRAILKIT_DEBUG=1 for "
-             f"the traceback): {type(exc).__name__}: {exc}")
-        return Exit.INCONSISTENT
+    warn(f"trailkit: INTERNAL ERROR (a bug, please report it; set TRAILKIT_DEBUG=1 for "
+         f"the traceback): {type(exc).__name__}: {exc}")
+    return Exit.INCONSISTENT
 
 
 def _show_sign(phase: str, who: str) -> None:

@@ -7,11 +7,11 @@ name will look there), so tables line up as printed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from trailkit.models.answer import Answer, Claim, CrossCheck, Status
-from trailkit.models.counts import CountResult
+from trailkit.models.counts import CountResult, StartCounts
 from trailkit.models.formats.jsontext import StepsJson
 from trailkit.models.puzzle import EdgeUse, NodeVisit, Objective, Puzzle
 from trailkit.models.support.words import in_puzzle_words, number, plural
@@ -132,19 +132,7 @@ def answer_text(puzzle: Puzzle, answer: Answer, spec: str | None,
             lines.append("  the empty walk (the puzzle has no nodes)")
         lines += claim_lines(puzzle, answer)
     elif answer.status is Status.UNSOLVABLE:
-        lines.append(f"unsolvable, according to {_decided(answer)} in {took}")
-        explanation = ""
-        if answer.certificate is not None:
-            explanation = in_puzzle_words(puzzle, answer.certificate.explanation)
-            lines.append("  " + explanation)
-            if answer.certificate_checked:
-                lines.append(f"  ({answer.certificate.kind} certificate accepted by the "
-                             "independent checker)")
-        else:
-            lines.append("  no certificate: this rests on the agreement of two backends")
-        reason = in_puzzle_words(puzzle, answer.reason)
-        if reason and reason != explanation and answer.decided_by != PRECHECK:
-            lines.append(f"  {reason}")
+        lines += _unsolvable_lines(puzzle, answer, took)
     else:
         lines.append(f"unknown after {took} with {answer.backend}: {answer.reason}")
     if answer.stats.get("flatten_s") is not None and answer.decided_by != PRECHECK:
@@ -228,19 +216,33 @@ _FAILURES_REST_ON = ("  failures: not certified (no certificate covers failures)
 proves them (issue 32 asks to say plainly what is certified and what is not)."""
 
 
+def _unsolvable_lines(puzzle: Puzzle, answer: Answer, took: str) -> list[str]:
+    """The lines of an unsolvable answer: who decided it, its certificate's explanation
+    and whether the checker accepted it (or that it rests on two backends' agreement),
+    then the answer's reason when it says more."""
+    lines = [f"unsolvable, according to {_decided(answer)} in {took}"]
+    explanation = ""
+    if answer.certificate is not None:
+        explanation = in_puzzle_words(puzzle, answer.certificate.explanation)
+        lines.append("  " + explanation)
+        if answer.certificate_checked:
+            lines.append(f"  ({answer.certificate.kind} certificate accepted by the "
+                         "independent checker)")
+    else:
+        lines.append("  no certificate: this rests on the agreement of two backends")
+    reason = in_puzzle_words(puzzle, answer.reason)
+    if reason and reason != explanation and answer.decided_by != PRECHECK:
+        lines.append(f"  {reason}")
+    return lines
+
+
 def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: bool,
                shown: Callable[[str], str] = str) -> str:
     """The counts as a small table a puzzle fan can read (thousands separated); the
     start nodes' column is as wide as ``shown`` makes their names."""
     title = puzzle.name or spec or "puzzle"
     bound = "" if result.complete else "at least "
-    if result.by_formula:
-        how = f"by {result.backend}'s formula: {result.method}"
-    elif result.backend == PRECHECK:
-        how = f"by the structural pre-check ({result.method.partition(': ')[2]})"
-    else:
-        how = f"by {result.backend} ({result.method})"
-    lines = [f"{title} ({puzzle.kind}): counted {how}"]
+    lines = [f"{title} ({puzzle.kind}): counted {_counted_how(result)}"]
     low = not result.complete  # a stopped count's numbers are lower bounds: never rounded up
     lines.append(f"  solutions:      {bound}{number(result.solutions, at_least=low)}"
                  f"{_of_length(puzzle, result)}")
@@ -263,18 +265,7 @@ def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: 
                                      for row in (result.per_start or {}).values())
     if result.per_start and counted:  # (a stopped count's rows of zeros say nothing)
         lines.append(per_start_heading(result))
-        rows = [(shown(name), *(number(n or 0, at_least=low) for n in (
-                    row.solutions, row.failures, row.early_failures)))
-                for name, row in result.per_start.items()]
-        heads = ("start", "solutions", "failures", "early failures")[:4 if failures else 2]
-        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
-        lines.append("    " + "  ".join(f"{h:<{w}}" if i == 0 else f"{h:>{w}}"
-                                          for i, (h, w) in enumerate(zip(heads, widths,
-                                                                         strict=True))))
-        for row in rows:
-            lines.append("    " + "  ".join(f"{c:<{w}}" if i == 0 else f"{c:>{w}}"
-                                              for i, (c, w) in enumerate(zip(row, widths,
-                                                                             strict=False))))
+        lines += _per_start_table(result.per_start, shown, failures, low)
     cc = result.stats.get("crosscheck")
     if cc:
         lines.append(f"cross-check: {cc['backend']} counts {number(cc['solutions'])} "
@@ -282,6 +273,35 @@ def count_text(puzzle: Puzzle, result: CountResult, spec: str | None, failures: 
     for problem in expectation_mismatches(puzzle, count=result):
         lines.append(f"warning: the spec's expect block differs: {problem}")
     return "\n".join(lines)
+
+
+def _counted_how(result: CountResult) -> str:
+    """How the count was made, as its heading says it: by a backend's formula, by the
+    structural pre-check, or by a backend's enumeration."""
+    if result.by_formula:
+        return f"by {result.backend}'s formula: {result.method}"
+    if result.backend == PRECHECK:
+        return f"by the structural pre-check ({result.method.partition(': ')[2]})"
+    return f"by {result.backend} ({result.method})"
+
+
+def _per_start_table(per_start: Mapping[str, StartCounts], shown: Callable[[str], str],
+                     failures: bool, low: bool) -> list[str]:
+    """The per-start table's lines, columns aligned (names left, numbers right): the
+    solutions, and with ``failures`` the failures and early failures too; ``low``: the
+    numbers are a stopped count's lower bounds."""
+    rows = [(shown(name), *(number(n or 0, at_least=low) for n in (
+                row.solutions, row.failures, row.early_failures)))
+            for name, row in per_start.items()]
+    heads = ("start", "solutions", "failures", "early failures")[:4 if failures else 2]
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
+    lines = ["    " + "  ".join(f"{h:<{w}}" if i == 0 else f"{h:>{w}}"
+                                for i, (h, w) in enumerate(zip(heads, widths, strict=True)))]
+    for row in rows:
+        lines.append("    " + "  ".join(f"{c:<{w}}" if i == 0 else f"{c:>{w}}"
+                                          for i, (c, w) in enumerate(zip(row, widths,
+                                                                         strict=False))))
+    return lines
 
 
 def _of_length(puzzle: Puzzle, result: CountResult) -> str:

@@ -132,20 +132,7 @@ class CertificateMarks(Canvas):
             self.node_class[v] = "reached"
             colours = sorted((c for c in phases[v] if c is not None and c != "*"),
                              key=lambda c: order.index(c) if c in order else len(order))
-            x, y = self.xy[v]
-            marks = []
-            for k, c in enumerate(colours):
-                paint = self.paint.get(c, NO_COLOUR)
-                angle = math.radians(-90 + (k - (len(colours) - 1) / 2) * 38)
-                r = self.rim[v] + 1
-                mx, my = x + r * math.cos(angle), y + r * math.sin(angle)
-                self.room.add_disc(V(mx, my), 9.0)
-                marks.append(el("g", el("circle", cx=mx, cy=my, r=7.5, fill=paint.hex,
-                                        stroke="#FFFFFF", stroke_width=1.5)
-                                 + text_el(paint.letter, x=mx, y=my + 3.4, font_size="9.5",
-                                           font_weight="bold", text_anchor="middle",
-                                           fill="#FFFFFF"),
-                                 class_="phase", data_phase=c))
+            marks = [self._phase_dot(v, k, len(colours), c) for k, c in enumerate(colours)]
             out.append(el("g", "".join(marks), class_="phases", data_node=p.nodes[v],
                           data_phases=" ".join(colours) or None))
         for e in range(p.num_edges):
@@ -154,3 +141,19 @@ class CertificateMarks(Canvas):
         self.legend.append((swatch_grey(), "never stood on"))
         self.legend.append((swatch_phase(), "can arrive here after a plank of this colour"))
         return el("g", "".join(out), class_="certificate closed-set")
+
+    def _phase_dot(self, v: int, k: int, count: int, colour: str) -> str:
+        """The ``k``-th of ``count`` lettered dots on tyre ``v``'s rim, fanned over its
+        top, for ``colour``: a walker can arrive there after a plank of that colour (its
+        room kept free of labels)."""
+        x, y = self.xy[v]
+        paint = self.paint.get(colour, NO_COLOUR)
+        angle = math.radians(-90 + (k - (count - 1) / 2) * 38)
+        r = self.rim[v] + 1
+        mx, my = x + r * math.cos(angle), y + r * math.sin(angle)
+        self.room.add_disc(V(mx, my), 9.0)
+        return el("g", el("circle", cx=mx, cy=my, r=7.5, fill=paint.hex,
+                          stroke="#FFFFFF", stroke_width=1.5)
+                  + text_el(paint.letter, x=mx, y=my + 3.4, font_size="9.5",
+                            font_weight="bold", text_anchor="middle", fill="#FFFFFF"),
+                  class_="phase", data_phase=colour)

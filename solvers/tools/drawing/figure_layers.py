@@ -129,22 +129,10 @@ class FigureLayers(Canvas):
     def tags_layer(self) -> str:
         """``start`` and ``goal`` (or ``end``) tags beside their nodes."""
         p = self.p
-        walk = self.pic.walk
         if self.simplified and p.num_nodes > 2000:
             return ""
-        tags: dict[int, list[str]] = defaultdict(list)
         end_word = "goal" if p.kind in ("colour-walk", "walk") and p.end is not None else "end"
-        if walk is not None and len(walk):
-            tags[walk.nodes[0]].append("start")
-            if walk.nodes[-1] == walk.nodes[0]:
-                tags[walk.nodes[0]][-1] = "start & end"
-            else:
-                tags[walk.nodes[-1]].append(end_word)
-        else:
-            for v in sorted(p.start or ())[:4]:
-                tags[v].append("start")
-            for v in sorted(p.end or ())[:4]:
-                tags[v].append(end_word)
+        tags = self._tag_words(end_word)
         out = []
         rings = [v for v, words in tags.items() if any(w in " ".join(words)
                                                        for w in ("goal", "end"))]
@@ -169,6 +157,26 @@ class FigureLayers(Canvas):
         if rings:
             self.legend.append((swatch_goal(), f"the {end_word} (dashed ring)"))
         return el("g", "".join(out), class_="tags")
+
+    def _tag_words(self, end_word: str) -> dict[int, list[str]]:
+        """Which node gets which tag: the walk's first node ``start`` and its last
+        ``end_word`` (one ``start & end`` when they meet), else the puzzle's start and
+        end nodes (at most four of each)."""
+        p = self.p
+        walk = self.pic.walk
+        tags: dict[int, list[str]] = defaultdict(list)
+        if walk is not None and len(walk):
+            tags[walk.nodes[0]].append("start")
+            if walk.nodes[-1] == walk.nodes[0]:
+                tags[walk.nodes[0]][-1] = "start & end"
+            else:
+                tags[walk.nodes[-1]].append(end_word)
+        else:
+            for v in sorted(p.start or ())[:4]:
+                tags[v].append("start")
+            for v in sorted(p.end or ())[:4]:
+                tags[v].append(end_word)
+        return tags
 
     def _tag_spot(self, v: int, w: float, h: float) -> V:
         """The centre of a ``w`` by ``h`` tag beside node ``v``: the nearest spot, from

@@ -38,6 +38,27 @@ def framed(body: str, box: tuple[float, float, float, float], *, pad: float, tit
             cursor += 18
         cursor += 4
     cursor += 8
+    legend_svg, cursor = _legend(legend, x0, width, cursor)
+    parts.append(legend_svg)
+    parts.append(text_el(footer, x=x0 + width - 12, y=cursor + 12, font_size="10",
+                         fill="#777777", text_anchor="end", class_="layout-method"))
+    height = cursor + 22 - top
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            + el("svg", el("title", escape(title))
+                 + el("rect", x=x0, y=top, width=width, height=height, fill="#FFFFFF")
+                 + "".join(parts),
+                 xmlns="http://www.w3.org/2000/svg",
+                 viewBox=f"{fmt(x0)} {fmt(top)} {fmt(width)} {fmt(height)}",
+                 width=fmt(width), height=fmt(height), font_family=FONT,
+                 class_="trailkit-drawing", data_kind=kind, data_layout=footer)
+            + "\n")
+
+
+def _legend(legend: Sequence[tuple[str, str]], x0: float, width: float,
+            cursor: float) -> tuple[str, float]:
+    """The legend's items flowing in rows from height ``cursor`` across a frame of
+    ``width`` starting at ``x0`` (a new row when an item would pass the right edge), and
+    the height below them."""
     lx = x0 + 20
     row = []
     for symbol, text in legend:
@@ -51,16 +72,4 @@ def framed(body: str, box: tuple[float, float, float, float], *, pad: float, tit
         lx += w
     if legend:
         cursor += 26
-    parts.append(el("g", "".join(row), class_="legend"))
-    parts.append(text_el(footer, x=x0 + width - 12, y=cursor + 12, font_size="10",
-                         fill="#777777", text_anchor="end", class_="layout-method"))
-    height = cursor + 22 - top
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            + el("svg", el("title", escape(title))
-                 + el("rect", x=x0, y=top, width=width, height=height, fill="#FFFFFF")
-                 + "".join(parts),
-                 xmlns="http://www.w3.org/2000/svg",
-                 viewBox=f"{fmt(x0)} {fmt(top)} {fmt(width)} {fmt(height)}",
-                 width=fmt(width), height=fmt(height), font_family=FONT,
-                 class_="trailkit-drawing", data_kind=kind, data_layout=footer)
-            + "\n")
+    return el("g", "".join(row), class_="legend"), cursor

@@ -141,16 +141,7 @@ def html_page(puzzle: Puzzle, svg: str, answer: Answer | None = None) -> str:
     """The page for ``svg`` (from :func:`~trailkit.solvers.tools.drawing.draw_svg`), with the
     steps of ``answer``'s walk in the list and the control (none without a walk)."""
     steps = walk_steps(puzzle, answer)
-    from trailkit.models.palette import palette
-
-    paint = palette(list(puzzle.colour_names))
-    items = []
-    for s in steps:
-        colour = s["colour"]
-        swatch = (f'<span class="swatch" style="background:{paint[str(colour)].hex}"></span>'
-                  f"{escape(str(colour))}" if colour else "")
-        items.append(f'<li data-step="{s["step"]}">{escape(str(s["from"]))} → '
-                     f'{escape(str(s["to"]))}{swatch}</li>')
+    items = _step_items(puzzle, steps)
     title = escape(puzzle.name or "trailkit drawing")
     whole = (f"The whole {'chain' if puzzle.kind == 'domino-chain' else 'walk'}: "
              f"{walk_size(puzzle, len(steps))}")
@@ -183,3 +174,19 @@ def html_page(puzzle: Puzzle, svg: str, answer: Answer | None = None) -> str:
 </body>
 </html>
 """
+
+
+def _step_items(puzzle: Puzzle, steps: list[dict[str, object]]) -> list[str]:
+    """The step list's items, one ``<li>`` a step: from → to, and the plank's colour
+    (a swatch in its palette paint and its name) where it has one."""
+    from trailkit.models.palette import palette
+
+    paint = palette(list(puzzle.colour_names))
+    items = []
+    for s in steps:
+        colour = s["colour"]
+        swatch = (f'<span class="swatch" style="background:{paint[str(colour)].hex}"></span>'
+                  f"{escape(str(colour))}" if colour else "")
+        items.append(f'<li data-step="{s["step"]}">{escape(str(s["from"]))} → '
+                     f'{escape(str(s["to"]))}{swatch}</li>')
+    return items
