@@ -790,17 +790,9 @@ BOARDS = {
 
 
 def board_items() -> Iterator[Item]:
-    """The boards, once the spec reader reads ``board:`` (nodes-lang) and, drawn with
-    their tours, once the direct backend solves node rules (nodes-direct): before both
-    are merged there are none."""
-    from trailkit.models.spec import KINDS
-    from trailkit.solvers.backends.registry import get_backend
-
-    if "tour" not in KINDS:
-        return
-    modes = ["puzzle"] + (["solve"] if get_backend("direct").supports_node_rules else [])
+    """The boards, each drawn as a puzzle and with its tour."""
     for name, rules in BOARDS.items():
-        for mode in modes:
+        for mode in ("puzzle", "solve"):
             yield Item("boards", f"{name} {mode}", f"trailkit: 1\nname: {name}\nkind: tour\n"
                        + rules, mode)
 

@@ -44,8 +44,9 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("report", "report", "rank the backends of a compare --db campaign file"),
     ("generate", "makers", "write a random puzzle spec, reproducible from a seed"),
     ("export", "makers", "write the puzzle as a SAT (DIMACS) or CP-SAT model, or as a graph "
-     "(Graphviz DOT, GraphML, NetworkX JSON)"),
-    ("import", "makers", "turn a plank or domino list into a YAML spec"),
+     "(Graphviz DOT, GraphML, NetworkX JSON, TSPLIB HCP)"),
+    ("import", "makers", "turn a plank or domino list, or a TSPLIB Hamiltonian cycle file, "
+     "into a YAML spec"),
     ("draw", "drawing", "draw the puzzle, a solution, a certificate or a repair (SVG, PNG or "
      "an HTML page with a step control)"),
     ("lint", "lint", "validate specs (files or folders): every problem, located"),
@@ -56,7 +57,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("inspect", "designer", "which edges a solvable puzzle cannot lose, which make its walk "
      "longer, and measures of how hard it is"),
     ("design", "designer", "make puzzles to order: a field's planks coloured so the walk is "
-     "long, unique, robust (each property certified)"),
+     "long, unique, robust (each property certified), tours with numbered givens"),
     ("schema", "schemas", "print the JSON Schema of an output format or of specs"),
     ("serve", "serve", "a puzzle workshop in the browser: write, see, solve, repair and "
      "explain specs as you type"),

@@ -140,7 +140,8 @@ def _write_files(puzzle: Any, result: Any, args: argparse.Namespace
 
 def _register_design(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("design", help="make puzzles to order: a field's planks coloured so "
-                       "the walk is long, unique, robust (each property certified)",
+                       "the walk is long, unique, robust (each property certified), tours "
+                       "with numbered givens",
                        **examples("trailkit design colour-walk --layout hex:5,8 "
                                   "--min-length 20 --unique --out tyres.yaml",
                                   "trailkit design colour-walk --from specs/tyre-puzzle/"

@@ -168,7 +168,7 @@ def test_the_repair_halo_is_on_the_bridge_the_answer_names() -> None:
 #: The parts of :func:`picture_check.corpus`, each its own test (``pytest -n`` shares them
 #: among the workers rather than one worker drawing about 200 pictures alone).
 PARTS = ["bundled specs", "complete graphs", "generated trails", "colour walks",
-         "domino sets", "multigraphs"]
+         "domino sets", "multigraphs", "boards"]
 
 
 def sampled(item: Item) -> bool:
