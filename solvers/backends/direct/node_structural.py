@@ -188,8 +188,9 @@ def _given_positions(puzzle: Puzzle, graph: _Graph) -> Certificate | None:
     givens = sorted(puzzle.at.items(), key=lambda item: item[1])
     colour = _colours(puzzle, graph)
     for (x, p), (y, q) in pairwise(givens):
-        if q == p:
-            continue  # two nodes at one position: an input error the spec reader reports
+        if q == p or x in graph.avoid or y in graph.avoid:
+            continue  # two nodes at one position, a given avoided: input errors the spec
+            # reader reports (a puzzle built otherwise is left to the other certificates)
         far = _within(puzzle, graph, x, y, q - p)
         names = puzzle.nodes[x], puzzle.nodes[y]
         if far is None:

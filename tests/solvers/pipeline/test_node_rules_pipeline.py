@@ -126,6 +126,16 @@ def test_the_precheck_stays_sound_under_node_rules(puzzle: Puzzle) -> None:
         assert check_answer(puzzle, answer).certificate_checked
 
 
+def test_a_given_on_an_avoided_node_gets_no_given_positions_certificate() -> None:
+    """A given on an avoided node (an input error in a spec, possible from Python): the
+    maker used to join the two givens through no edge while the checker went from the
+    avoided one, so the pre-check's certificate was rejected (exit 4)."""
+    puzzle = Puzzle.build(edges=[("a", "a"), ("b", "e")], nodes="abcde",
+                          use=EdgeUse.AT_MOST_ONCE, avoid=["a", "e"], at={"b": 2, "e": 1})
+    answer = precheck(puzzle)
+    assert answer is None or check_answer(puzzle, answer).certificate_checked
+
+
 NODE_SPEC = ("trailkit: 1\nkind: walk\nedges: [a b, b c, c a]\nvisit: every-once\n"
              "closed: true\n")
 
