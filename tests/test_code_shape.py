@@ -1,4 +1,4 @@
-"""The shape of the code, enforced: no class over 300 lines, no function over 60.
+"""The shape of the code, enforced: no class over 200 lines, no function over 40.
 
 Every ``class`` and ``def`` in ``models/`` and ``solvers/`` is measured from the source
 with :mod:`ast`, from its first line (decorators excluded) to its last
@@ -24,14 +24,28 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TOPS = ("models", "solvers")
-MAX_CLASS = 300
-MAX_FUNCTION = 60
+MAX_CLASS = 200
+MAX_FUNCTION = 40
 
 #: Decorators that mark a compiled kernel: (module, name) as imported.
 KERNEL_DECORATORS = {("trailkit.models.support.jit", "kernel"), ("numba", "njit"), ("numba", "jit")}
 
 #: ``"path:qualified name"`` -> why it may stay longer than the limit.
-KNOWN: dict[str, str] = {}
+KNOWN: dict[str, str] = {
+    "models/puzzle.py:Puzzle": "the one form every kind lowers to: its 25 fields with their "
+        "words, and the rule questions every backend asks of them (may_start, usable, "
+        "colour_may_follow, ...), kept beside the fields they read",
+    "solvers/backends/direct/enumeration.py:_TrailCounter": "the enumeration's hot loop and "
+        "the state it mutates at every step: a collaborator would add a call per step",
+    "solvers/backends/direct/exact_count.py:_orientations": "a hot generator over Eulerian "
+        "orientations whose loop keeps its state in locals; a split adds calls per step",
+    "solvers/backends/direct/orientation_list.py:_classes": "one loop over the orientation "
+        "classes with its bound; not split yet (issue 42's fifth pass ran out of time)",
+    "solvers/backends/direct/orientation_list.py:orientation_certificate": "the certificate's "
+        "sections made in one pass; not split yet (issue 42's fifth pass ran out of time)",
+    "solvers/backends/direct/reachability.py:_solve_closed": "the closed reusable walk's "
+        "search with its limits; not split yet (issue 42's fifth pass ran out of time)",
+}
 
 
 def _kernel_names(tree: ast.Module) -> set[str]:
