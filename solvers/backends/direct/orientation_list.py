@@ -90,7 +90,23 @@ def orientation_certificate(puzzle: Puzzle, count: Callable[[], int | str],
     if any(size is None for size in sizes):
         return (f"too many Eulerian orientations to list (counting them keeps over "
                 f"{STATES_CAP:,} partial states)")
-    total = sum(size or 0 for size in sizes)
+    too_many = _too_many(sum(size or 0 for size in sizes), order)
+    if too_many:
+        return too_many
+    solutions = count() if solutions is None else solutions
+    if isinstance(solutions, str):
+        return solutions
+    graphs = _listed_graphs(puzzle, needs, pairs, deadline)
+    if isinstance(graphs, str):
+        return graphs
+    return {"claim": "count", "solutions": solutions, **_formula_graph(puzzle),
+            "graphs": graphs}
+
+
+def _too_many(total: int, order: int) -> str:
+    """Why ``total`` orientation classes of a graph whose determinants have ``order``
+    rows are too many for a certificate (to list, or for the checker to recompute);
+    empty when they are not."""
     classes = plural(total, "Eulerian orientation class", "Eulerian orientation classes")
     if total > ORIENTATION_LIMIT:
         return f"the formula sums {classes}; a certificate lists at most {ORIENTATION_LIMIT:,}"
@@ -98,9 +114,15 @@ def orientation_certificate(puzzle: Puzzle, count: Callable[[], int | str],
         return (f"the formula sums {classes} of {order + 1} nodes: about "
                 f"{total * order**3:,} steps to check (classes times nodes cubed); "
                 f"limit {WORK_LIMIT:,}")
-    solutions = count() if solutions is None else solutions
-    if isinstance(solutions, str):
-        return solutions
+    return ""
+
+
+def _listed_graphs(puzzle: Puzzle, needs: dict[tuple[int, int] | None, list[int]],
+                   pairs: Sequence[Pair], deadline: float | None
+                   ) -> list[dict[str, Any]] | str:
+    """Each graph the walks need (the puzzle's, or with an edge added between the two
+    odd nodes) with every Eulerian orientation class it has, as the certificate lists
+    them; or why not: ``deadline`` reached."""
     graphs = []
     for added, need in needs.items():
         listed = _classes(need, pairs, deadline)
@@ -108,8 +130,7 @@ def orientation_certificate(puzzle: Puzzle, count: Callable[[], int | str],
             return "the time limit was reached while listing the Eulerian orientations"
         graphs.append({"added": None if added is None else [puzzle.nodes[v] for v in added],
                        "orientations": listed})
-    return {"claim": "count", "solutions": solutions, **_formula_graph(puzzle),
-            "graphs": graphs}
+    return graphs
 
 
 def _formula_graph(puzzle: Puzzle) -> dict[str, Any]:
@@ -134,23 +155,34 @@ def _needs(g: Graph, added: tuple[int, int] | None) -> list[int]:
     return need
 
 
-def _classes(need: Sequence[int], pairs: Sequence[Pair],
-             deadline: float | None) -> list[str] | None:
-    """Every Eulerian orientation class, by an iterative depth-first search over the
-    pairs; ``None`` at ``deadline``."""
+def _capacities(need: Sequence[int], pairs: Sequence[Pair]
+                ) -> list[tuple[int, int]] | None:
+    """For each pair (a level of :func:`_classes`' search), the out-steps its two nodes
+    can still get from the pairs after it; ``None`` when some node's need cannot be met
+    at all (a negative need, or more than all its two-way edges give)."""
     if any(x < 0 for x in need):
-        return []
+        return None
     later = [0] * len(need)  # edges of the pairs after the current one, per node
     for u, v, m in pairs:
         later[u] += m
         later[v] += m
     if any(x > cap for x, cap in zip(need, later, strict=True)):
-        return []
+        return None
     caps = []  # per level: (u's, v's) capacity left after deciding it
     for u, v, m in pairs:
         later[u] -= m
         later[v] -= m
         caps.append((later[u], later[v]))
+    return caps
+
+
+def _classes(need: Sequence[int], pairs: Sequence[Pair],
+             deadline: float | None) -> list[str] | None:
+    """Every Eulerian orientation class, by an iterative depth-first search over the
+    pairs; ``None`` at ``deadline``."""
+    caps = _capacities(need, pairs)
+    if caps is None:
+        return []
     left, choice, out = list(need), [-1] * len(pairs), []
     level, steps = 0, 0
     while level >= 0:
