@@ -79,7 +79,7 @@ def open_page(browser, server: Served, width: int = 1400):
     return page
 
 
-def wait_until(page, expression: str, timeout_s: float = 20.0) -> None:
+def wait_until(page, expression: str, timeout_s: float = 120.0) -> None:
     """Wait until ``expression`` is true in the page. (Playwright's wait_for_function
     evaluates a string with eval, which the page's Content-Security-Policy forbids, as
     it should; page.evaluate goes through the debugger protocol, which the policy does
@@ -90,7 +90,7 @@ def wait_until(page, expression: str, timeout_s: float = 20.0) -> None:
         page.wait_for_timeout(15)
 
 
-def wait_for(sign, timeout_s: float = 30.0, what: str = "the sign") -> None:
+def wait_for(sign, timeout_s: float = 120.0, what: str = "the sign") -> None:
     """Poll ``sign()`` (a question to the server) until it is true."""
     deadline = time.monotonic() + timeout_s
     while not sign():
