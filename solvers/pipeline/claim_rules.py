@@ -19,8 +19,8 @@ from trailkit.models.answer import CLAIM_NAMES
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import plural
 
-__all__ = ["CLAIMS", "applying_claims", "claim_applies",
-           "claims_in_words", "claims_that_apply", "refutation_applies"]
+__all__ = ["CLAIMS", "applying_claims", "claim_applies", "claims_in_words",
+           "claims_that_apply", "refutation_applies", "unproven"]
 
 CLAIMS = ("unsolvable", "shortest", "unique", "count", "longest")
 """The claims :func:`trailkit.solvers.pipeline.proving.prove_claim` certifies (and
@@ -102,3 +102,8 @@ def claims_in_words(puzzle: Puzzle) -> list[str]:
     puzzle without a walk, which is not known before a run."""
     return [claim if claim != "minimal-core" else "minimal-core (when no walk exists)"
             for claim in claims_that_apply(puzzle)]
+
+
+def unproven(why: str, rests_on: str) -> str:
+    """``not certified (WHY); rests on RESTS_ON``: a claim that could not be certified."""
+    return f"not certified ({why}); rests on {rests_on}"

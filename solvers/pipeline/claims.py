@@ -43,7 +43,7 @@ from trailkit.models.errors import VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Limits
-from trailkit.solvers.pipeline.formula_claims import unproven
+from trailkit.solvers.pipeline.claim_rules import unproven
 from trailkit.solvers.pipeline.layered import (
     STATE_LIMIT,
     layer_numbers,
@@ -295,7 +295,7 @@ def unique_claim(puzzle: Puzzle, walk: Walk, *, rests_on: str = "direct",
 
 
 def _unproven(why: str, rests_on: str) -> str:
-    return f"not certified ({why}); rests on {rests_on}'s search"
+    return unproven(why, f"{rests_on}'s search")
 
 
 def _checked(puzzle: Puzzle, claim: str, certificate: Certificate, value: object,

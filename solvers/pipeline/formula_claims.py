@@ -28,17 +28,13 @@ from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Limits
 from trailkit.solvers.backends.direct.exact_count import exact_count
 from trailkit.solvers.backends.direct.orientation_list import orientation_certificate
+from trailkit.solvers.pipeline.claim_rules import unproven
 from trailkit.solvers.pipeline.policy import time_up
 
-__all__ = ["FORMULA_RESTS_ON", "formula_count_claim", "unproven"]
+__all__ = ["FORMULA_RESTS_ON", "formula_count_claim"]
 
 FORMULA_RESTS_ON = "direct's formula"
 """What an uncertified count by the formula rests on."""
-
-
-def unproven(why: str, rests_on: str) -> str:
-    """``not certified (WHY); rests on RESTS_ON``: a claim that could not be certified."""
-    return f"not certified ({why}); rests on {rests_on}"
 
 
 def formula_count_claim(puzzle: Puzzle, limits: Limits = NO_LIMITS, *,

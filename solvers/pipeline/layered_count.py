@@ -38,7 +38,7 @@ from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Limits
 from trailkit.solvers.backends.registry import get_backend
 from trailkit.solvers.pipeline.certify import find_certificate
-from trailkit.solvers.pipeline.formula_claims import unproven
+from trailkit.solvers.pipeline.claim_rules import unproven
 from trailkit.solvers.pipeline.layered import STATE_LIMIT, layers_to_goal
 
 __all__ = ["reusable_count_claim", "zero_count_claim"]

@@ -48,12 +48,8 @@ from trailkit.solvers.backends.sat.runner import (
     run_or_stopped,
 )
 from trailkit.solvers.backends.sat.walk_proof import enumerate_best, enumerate_walks, refute_longer
-from trailkit.solvers.pipeline.claim_rules import refutation_applies
-from trailkit.solvers.pipeline.formula_claims import (
-    FORMULA_RESTS_ON,
-    formula_count_claim,
-    unproven,
-)
+from trailkit.solvers.pipeline.claim_rules import refutation_applies, unproven
+from trailkit.solvers.pipeline.formula_claims import FORMULA_RESTS_ON, formula_count_claim
 from trailkit.solvers.pipeline.layered_count import reusable_count_claim, zero_count_claim
 from trailkit.solvers.pipeline.policy import CLAIM_SECONDS, capped, time_up
 

@@ -5,7 +5,7 @@ One home for every walk a command shows, the answer's own and a second one (``so
 --unique`` on a puzzle with another solution, ``prove --claim unique``): a domino
 chain reads as dominoes ``[3|5] [5|5]``, a walk as ``A -red-> E``, with the edge's id
 where parallel edges would leave a step ambiguous; its size in the puzzle's unit is
-:func:`~trailkit.solvers.tools.drawing.captions.walk_size` (``28 dominoes``), as the
+:func:`~trailkit.models.walk_words.walk_size` (``28 dominoes``), as the
 pictures say it.
 
 >>> from trailkit.models.answer import Walk
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from trailkit.models.answer import Walk
 from trailkit.models.puzzle import Puzzle
-from trailkit.solvers.tools.drawing.captions import walk_size
+from trailkit.models.walk_words import walk_size
 
 __all__ = ["LINE_WIDTH", "STEPS_PER_LINE", "walk_block", "walk_size"]
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from trailkit.models.answer import Answer, Certificate, Status
 from trailkit.models.puzzle import Puzzle
+from trailkit.models.walk_words import walk_noun, walk_size
 from trailkit.solvers.tools.drawing.board_picture import board_of, board_svg
-from trailkit.solvers.tools.drawing.captions import walk_noun, walk_size
 from trailkit.solvers.tools.drawing.emphasis import EdgeMark, Emphasis
 from trailkit.solvers.tools.drawing.graph import GraphPicture, graph_svg
 from trailkit.solvers.tools.drawing.html import html_page

@@ -15,7 +15,7 @@ from xml.sax.saxutils import escape
 
 from trailkit.models.answer import Answer, Status
 from trailkit.models.puzzle import Puzzle
-from trailkit.solvers.tools.drawing.captions import walk_size
+from trailkit.models.walk_words import walk_size
 
 __all__ = ["html_page", "script_json", "walk_steps"]
 

@@ -9,6 +9,7 @@ loaded. How long a start takes is measured in ``tests/bench/bench_startup.py``, 
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -59,9 +60,23 @@ def test_solving_a_small_spec_imports_only_what_solving_needs() -> None:
     loaded = {name.split(".")[0] for name in modules}
     assert {"numpy", "yaml"} <= loaded
     assert loaded & {"numba", "ortools", "starlette", "uvicorn", "dask", "matplotlib"} == set()
-    units = ("workshop", "campaigns", "drawing", "repair", "isolation", "cli.compare")
+    units = ("frontends.workshop", "campaigns", "tools.drawing", "tools.repair",
+             "tools.design", "frontends.cli.compare")
+    assert all(importlib.util.find_spec(f"trailkit.solvers.{u}") for u in units)
     assert [m for m in modules if m.startswith(tuple(f"trailkit.solvers.{u}" for u in units))] \
         == []
+
+
+def test_solving_a_tour_loads_no_pictures_and_no_euler_counting() -> None:
+    """``trailkit solve`` of a knight's tour names its walk's size without the picture
+    modules (the presenter's walk text once pulled in every drawing module through a
+    caption helper) and makes no count, so it loads neither the Euler-trail counting of
+    the BEST theorem nor the colour-walk layers."""
+    modules = loaded_by("solve", "docs/examples/knight-tour.yaml")
+    needless = ("trailkit.solvers.tools.drawing", "trailkit.solvers.backends.direct.exact_count",
+                "trailkit.solvers.backends.direct.orientation_list",
+                "trailkit.solvers.pipeline.formula_claims", "trailkit.solvers.pipeline.counting")
+    assert sorted(m for m in modules if m.startswith(needless)) == []
 
 
 def test_solving_a_small_spec_loads_no_refutation_machinery() -> None:

@@ -1,6 +1,8 @@
-"""Captions in words, for every picture: a walk's size in the puzzle's unit, and the
-sentence that names the walk shown by what the puzzle asked for (counts and ordinals
-come from :mod:`trailkit.models.support.words`, shared with every other message).
+"""A walk named in words: its size in the puzzle's own unit, and the noun that says what
+the puzzle asked for (counts and ordinals come from :mod:`trailkit.models.support.words`,
+shared with every other message). Pictures put them in captions and the presenter in
+answers, so they live below both: the presenter naming a walk's size no longer loads
+every picture module with them.
 """
 
 from __future__ import annotations
