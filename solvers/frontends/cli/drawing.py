@@ -8,7 +8,8 @@ whatever the puzzle's answer (the contract). ``--repair`` runs ``trailkit repair
 the spec's ``repair:`` rules) and draws the repaired puzzle with its walk, the added or
 repainted edges emphasised (:class:`~trailkit.solvers.tools.drawing.Emphasis`).
 ``--inspect`` runs ``trailkit inspect`` and draws the walk with the critical and costly
-edges marked (:class:`~trailkit.solvers.tools.drawing.InspectView`).
+edges marked (:class:`~trailkit.solvers.tools.drawing.InspectView`). A ``.pdf`` of a
+tour puzzle on a board is a worksheet (:mod:`~trailkit.solvers.tools.drawing.worksheet`).
 """
 
 from __future__ import annotations

@@ -8,7 +8,11 @@ start, a cell held twice shows both numbers), the givens (``at:``) in bold, the 
 as thin lines between cell centres under the numbers; cells in ``avoid:`` are holes
 (white, outlined in dashes), cells in ``via:`` ringed. The puzzle alone shows the
 givens, holes and rings, not the moves: every move of a knight drawn at once is a
-thicket that hides the board.
+thicket that hides the board. A board may also be an edge list whose ``layout:`` puts
+every chess-named cell on its grid (:func:`board_of`), as a Signpost is written; a cell
+whose ways out all lie along one ray shows it as an arrow
+(:mod:`~trailkit.solvers.tools.drawing.signposts`), its number in the top-left corner,
+and such a board draws no move lines (its moves jump over numbered cells).
 
 The parts are marked for reading back (``tests/picture_check.py``): the board is a
 ``<g class="board" data-cols data-rows data-cell>``, each cell a ``<g class="cell
@@ -16,7 +20,8 @@ light|dark|hole" data-node=NAME data-col data-row>`` (0-based, row 0 at the bott
 each position a ``<text class="position" data-node data-position=K>`` (``data-given
 ="yes"`` for a given), each move a ``<g class="step" data-step=N data-edge=E data-from
 data-to>`` holding its ``line`` (no badge: the position it reaches is written in its
-cell), so the HTML page steps through a tour as through any walk.
+cell), so the HTML page steps through a tour as through any walk; each arrow a
+``<path class="signpost">``.
 """
 
 from __future__ import annotations
@@ -44,6 +49,8 @@ PENCIL: Palette = ("#DCDCDC", "#FAFAFA", "#8C8C8C")
 HOLE_EDGE = "#9A9A9A"
 VIA = "#0072B2"
 _CELL = re.compile(r"([a-z]+)([1-9][0-9]*)")
+#: The moves of a board written as an edge list (no ``board:`` names them).
+LISTED = "listed"
 
 
 @dataclass(frozen=True)
@@ -110,7 +117,7 @@ def _layout_board(puzzle: Puzzle) -> BoardShape | None:
             return None
     cols = max(col for col, _ in cells) + 1
     rows = max(row for _, row in cells) + 1
-    return BoardShape(cols, rows, "listed", tuple(cells))
+    return BoardShape(cols, rows, LISTED, tuple(cells))
 
 
 def board_svg(puzzle: Puzzle, shape: BoardShape, walk: Walk | None, *,
@@ -121,7 +128,9 @@ def board_svg(puzzle: Puzzle, shape: BoardShape, walk: Walk | None, *,
     return framed(board_group(puzzle, shape, walk), box, pad=24.0,
                   title=title or puzzle.name or "board", notes=list(notes or []),
                   legend=_legend(puzzle, shape, walk),
-                  footer=f"board: {shape.cols} × {shape.rows}, {shape.moves} moves",
+                  footer=f"board: {shape.cols} × {shape.rows}, " + (
+                      "the moves its edges list" if shape.moves == LISTED
+                      else f"{shape.moves} moves"),
                   kind=puzzle.kind)
 
 
