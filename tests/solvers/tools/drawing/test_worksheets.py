@@ -213,3 +213,19 @@ def test_a_layout_off_the_grid_is_no_board() -> None:
     assert board_of(scaled) is not None
     moved = load_spec_text(SIGNPOST.replace("a1: [0, 0]", "a1: [0, 1.5]"))
     assert board_of(moved) is None
+
+
+@needs_poppler
+def test_a_wide_board_turns_the_sheet_and_the_rule_says_the_ring_and_holes(
+        tmp_path: Path) -> None:
+    """A closed knight's tour of 16 × 8 with a hole: the sheet turned sideways (its
+    cells bigger so), and the one line says the tour closes and the hole stays empty."""
+    spec = ("trailkit: 1\nname: wide\nkind: tour\nboard: {size: [16, 8], moves: knight}\n"
+            "avoid: [h4]\nat: {a1: 1}\n")
+    pdf = draw_pdf(tmp_path, spec)
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True,
+                          check=True).stdout
+    assert "841.875 x 595.275" in info  # A4 landscape
+    text = re.sub(r"\s+", " ", page_text(pdf, 1))
+    assert "Write 1 to 127" in text and "and 127 leads back to 1." in text
+    assert "The dashed cells are holes: leave them empty." in text
