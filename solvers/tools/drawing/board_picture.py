@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from trailkit.models.answer import Walk
-from trailkit.models.puzzle import Puzzle
+from trailkit.models.puzzle import NodeVisit, Puzzle
 from trailkit.models.spec.board import column_name, column_number
 from trailkit.solvers.tools.drawing.frame import INK, framed
 from trailkit.solvers.tools.drawing.signposts import signpost_svg, signposts
@@ -99,8 +99,12 @@ def _cells_named(puzzle: Puzzle) -> list[tuple[int, int]] | None:
 
 def _layout_board(puzzle: Puzzle) -> BoardShape | None:
     """A board written as an edge list (a Signpost's one-way rays, which ``board:``
-    cannot say): every node named as a cell and laid out on the grid its names say,
-    ``a1`` at the bottom left (``layout:`` x = column, y = row, in any one unit)."""
+    cannot say): a puzzle of node positions (``visit:`` not ``any``) whose every node
+    is named as a cell and laid out on the grid its names say, ``a1`` at the bottom
+    left (``layout:`` x = column, y = row, in any one unit). A puzzle about its edges
+    (a trail) stays a graph, its edges drawn."""
+    if puzzle.visit is NodeVisit.ANY:
+        return None
     cells = _cells_named(puzzle)
     layout = puzzle.layout
     if cells is None or not layout or any(name not in layout for name in puzzle.nodes):

@@ -229,3 +229,12 @@ def test_a_wide_board_turns_the_sheet_and_the_rule_says_the_ring_and_holes(
     text = re.sub(r"\s+", " ", page_text(pdf, 1))
     assert "Write 1 to 127" in text and "and 127 leads back to 1." in text
     assert "The dashed cells are holes: leave them empty." in text
+
+
+def test_a_trail_on_chess_names_stays_a_graph() -> None:
+    """Only a puzzle of positions (visit: every-once or at-most-once) is drawn as a board
+    from its layout; a trail over the same cells is about its edges, drawn as a graph."""
+    trail = load_spec_text(SIGNPOST.replace("kind: tour\nclosed: false\n", "kind: trail\n")
+                           .replace("at: {a1: 1, c2: 7, a2: 16}\n", ""))
+    assert board_of(trail) is None
+    assert 'class="board"' not in draw_svg(trail)
