@@ -27,7 +27,11 @@ thick polyline) in drawing order and returns the violations of five rules:
 - ``board-positions``: a position not written in the cell the walk holds it in, a
   number missing or written twice, a given not in bold or a number in bold that is no
   given, a number out of its cell; a move's line not running from its cell's centre to
-  the next one's, or through a third cell's number.
+  the next one's, or through a third cell's number;
+- ``signpost-direction`` (a board cell whose out-edges are all one-way along one ray, as
+  in Tatham's Signpost, issue 44): its arrow missing, drawn twice or outside its cell, or
+  not pointing along that ray (the tip read from the outline's first corner, the tail
+  between its fourth and fifth); an arrow in a cell with no such ray.
 
 :func:`corpus` yields the pictures of issue 33's corpus (bundled specs in every mode,
 complete graphs, generated puzzles, multigraphs); the test ``test_pictures.py`` and the
@@ -48,7 +52,7 @@ from pathlib import Path
 NS = "{http://www.w3.org/2000/svg}"
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ("mark-off-edge", "badge-hidden", "edge-through-node", "label-overlap", "step-order",
-         "arrow-direction", "board-cells", "board-positions")
+         "arrow-direction", "board-cells", "board-positions", "signpost-direction")
 Pt = tuple[float, float]
 
 
@@ -331,6 +335,7 @@ class Expect:
     closed: bool = False  # the walk's return to its start is no new position
     given: dict[str, int] | None = None  # a board's givens (at:), by cell name
     holes: set[str] | None = None  # a board's avoided cells
+    rays: dict[str, Pt] | None = None  # a board's signposts: cell, (columns, rows up)
 
 
 #: A node where more step lines than this meet is a hub (its tag may cross a line).
@@ -490,6 +495,9 @@ def _hub_tags(pic: Picture) -> set[str]:
 def _check_steps(pic: Picture, expect: Expect) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     steps = pic.steps
+    if pic.board is not None and expect.rays:  # a Signpost: its moves are the arrows
+        return [("step-order", f"{len(steps)} move lines on a board of signposts")] * bool(
+            steps)
     numbers = [int(str(s["step"])) for s in steps]
     if numbers != list(range(1, len(steps) + 1)):
         out.append(("step-order", f"steps numbered {numbers[:12]}..."))
@@ -601,7 +609,62 @@ def check_board(pic: Picture, expect: Expect) -> list[tuple[str, str]]:
     out = _check_cells(g, board, expect)
     out += _check_positions(g, board, expect)
     out += _check_moves(pic, board)
+    out += check_signposts(g, board, expect.rays or {})
     return out
+
+
+def check_signposts(g: ET.Element, board: _Board, rays: dict[str, Pt]
+                    ) -> list[tuple[str, str]]:
+    """The ``signpost-direction`` rule: each arrow in its cell, along its cell's ray
+    (within 2 degrees), one arrow to each cell of ``rays`` and none elsewhere."""
+    out = []
+    drawn: set[str] = set()
+    for arrow in g.iter(f"{NS}path"):
+        if "signpost" not in _classes(arrow):
+            continue
+        name = arrow.get("data-node") or ""
+        pts = path_points(arrow.get("d") or "")
+        square = board.squares.get(name)
+        if name in drawn:
+            out.append(("signpost-direction", f"two arrows in {name}"))
+        drawn.add(name)
+        if square is None or not all(square[0] - 0.5 <= x <= square[2] + 0.5 and
+                                     square[1] - 0.5 <= y <= square[3] + 0.5 for x, y in pts):
+            out.append(("signpost-direction", f"the arrow of {name} is outside its cell"))
+        ray = rays.get(name)
+        if ray is None:
+            out.append(("signpost-direction", f"an arrow in {name}, which has no ray"))
+            continue
+        tail = ((pts[3][0] + pts[4][0]) / 2, (pts[3][1] + pts[4][1]) / 2) if len(
+            pts) > 4 else pts[0] if pts else (0.0, 0.0)
+        run = (pts[0][0] - tail[0], pts[0][1] - tail[1]) if pts else (0.0, 0.0)
+        want = (ray[0], -ray[1])  # rows up, the page's y down
+        cos = (run[0] * want[0] + run[1] * want[1]) / (
+            math.hypot(*run) * math.hypot(*want) or 1.0)
+        if cos < math.cos(math.radians(2)):
+            out.append(("signpost-direction", f"the arrow of {name} points {run}, its ray "
+                                              f"is {ray}"))
+    out += [("signpost-direction", f"no arrow in {name}") for name in sorted(set(rays) - drawn)]
+    return out
+
+
+def signpost_rays(puzzle: object) -> dict[str, Pt]:
+    """The cells whose every way out is a one-way edge and all lie along one ray, each
+    with that ray's direction (columns right, rows up), from the chess names alone."""
+    names = puzzle.nodes  # type: ignore[attr-defined]
+    ways: dict[str, set[Pt] | None] = {}
+    for e in range(puzzle.num_edges):  # type: ignore[attr-defined]
+        a, b = names[puzzle.tail[e]], names[puzzle.head[e]]  # type: ignore[attr-defined]
+        if not puzzle.is_directed(e):  # type: ignore[attr-defined]
+            ways[a] = ways[b] = None
+            continue
+        ca, cb = chess_cell(a), chess_cell(b)
+        if ca is None or cb is None or ways.get(a, set()) is None:
+            continue
+        d = math.hypot(cb[0] - ca[0], cb[1] - ca[1])
+        ways.setdefault(a, set()).add(  # type: ignore[union-attr]
+            (round((cb[0] - ca[0]) / d, 6), round((cb[1] - ca[1]) / d, 6)))
+    return {name: next(iter(w)) for name, w in ways.items() if w is not None and len(w) == 1}
 
 
 def _check_cells(g: ET.Element, board: _Board, expect: Expect) -> list[tuple[str, str]]:
@@ -789,12 +852,43 @@ BOARDS = {
 }
 
 
+def signpost_spec(cols: int, rows: int, path: Sequence[tuple[int, int]],
+                  givens: Sequence[int], name: str = "signpost") -> str:
+    """A Signpost puzzle written by hand (as ``design tour --moves arrows`` will): one-way
+    edges from each cell of ``path`` (but the last) to every cell along the ray towards
+    its successor, the grid as the layout, and the positions ``givens`` of ``path`` as
+    ``at:``."""
+    def cell(c: int, r: int) -> str:
+        return f"{chr(ord('a') + c)}{r + 1}"
+
+    edges = []
+    for (c, r), (c2, r2) in itertools.pairwise(path):
+        g = math.gcd(c2 - c, r2 - r)
+        dc, dr = (c2 - c) // g, (r2 - r) // g
+        k = 1
+        while 0 <= c + k * dc < cols and 0 <= r + k * dr < rows:
+            edges.append(f"{cell(c, r)} -> {cell(c + k * dc, r + k * dr)}")
+            k += 1
+    layout = ", ".join(f"{cell(c, r)}: [{c}, {r}]" for r in range(rows) for c in range(cols))
+    at = ", ".join(f"{cell(*path[k - 1])}: {k}" for k in givens)
+    return (f"trailkit: 1\nname: {name}\nkind: tour\nclosed: false\n"
+            f"edges: [{', '.join(edges)}]\nlayout: {{{layout}}}\nat: {{{at}}}\n")
+
+
+#: A 4 × 4 Signpost's tour (queen's directions, any distance), from a1.
+SIGNPOST_4X4 = ((0, 0), (2, 0), (3, 0), (3, 1), (3, 3), (3, 2), (2, 1), (2, 2), (2, 3),
+                (1, 3), (0, 3), (0, 2), (1, 2), (1, 0), (1, 1), (0, 1))
+
+
 def board_items() -> Iterator[Item]:
-    """The boards, each drawn as a puzzle and with its tour."""
+    """The boards, each drawn as a puzzle and with its tour; a Signpost among them."""
     for name, rules in BOARDS.items():
         for mode in ("puzzle", "solve"):
             yield Item("boards", f"{name} {mode}", f"trailkit: 1\nname: {name}\nkind: tour\n"
                        + rules, mode)
+    for mode in ("puzzle", "solve"):
+        yield Item("boards", f"signpost 4x4 {mode}",
+                   signpost_spec(4, 4, SIGNPOST_4X4, (1, 7, 16), "signpost 4x4"), mode)
 
 
 def draw_item(item: Item) -> tuple[str, Expect]:
@@ -835,6 +929,7 @@ def node_rules_expect(puzzle: object, expect: Expect) -> Expect:
     names = puzzle.nodes  # type: ignore[attr-defined]
     expect.given = {names[v]: k for v, k in getattr(puzzle, "at", {}).items()}
     expect.holes = {names[v] for v in getattr(puzzle, "avoid", ())}
+    expect.rays = signpost_rays(puzzle)
     return expect
 
 

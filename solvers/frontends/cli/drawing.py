@@ -8,7 +8,8 @@ whatever the puzzle's answer (the contract). ``--repair`` runs ``trailkit repair
 the spec's ``repair:`` rules) and draws the repaired puzzle with its walk, the added or
 repainted edges emphasised (:class:`~trailkit.solvers.tools.drawing.Emphasis`).
 ``--inspect`` runs ``trailkit inspect`` and draws the walk with the critical and costly
-edges marked (:class:`~trailkit.solvers.tools.drawing.InspectView`).
+edges marked (:class:`~trailkit.solvers.tools.drawing.InspectView`). A ``.pdf`` of a
+tour puzzle on a board is a worksheet (:mod:`~trailkit.solvers.tools.drawing.worksheet`).
 """
 
 from __future__ import annotations
@@ -107,8 +108,9 @@ def cmd_draw(args: argparse.Namespace) -> int:
     elif suffix == ".png":
         atomic_write(args.out, _png(svg))
     elif suffix == ".pdf":
+        solved = answer if args.solve and answer and answer.status is Status.SOLVED else None
         atomic_write(args.out, _pdf(found, svg if answer or emphasis else None, title,
-                                    args.paper or "a4"))
+                                    args.paper or "a4", solved))
     else:
         atomic_write(args.out, html_page(puzzle, svg, answer))
     warn(f"wrote {args.out}")
@@ -186,19 +188,31 @@ def _png(svg: str) -> bytes:
     return render_png(svg)
 
 
-def _pdf(puzzle: Puzzle, drawn: str | None, title: str, paper: str) -> bytes:
+def _pdf(puzzle: Puzzle, drawn: str | None, title: str, paper: str,
+         solved: Answer | None) -> bytes:
     """The printable pages: the puzzle alone, as the spec has it (never the repaired
     one), with its rules in words, then ``drawn`` (the walk, certificate or repair)
-    when there is one."""
+    when there is one. A tour puzzle on a board is a worksheet instead, with the
+    ``solved`` tour (``--solve``) as its solution page."""
     from trailkit.solvers.tools.drawing import draw_svg
+    from trailkit.solvers.tools.drawing.board_picture import board_of
     from trailkit.solvers.tools.drawing.printable import (
         printed_pages,
         render_pdf,
         rules_in_words,
     )
+    from trailkit.solvers.tools.drawing.worksheet import takes_worksheet, worksheet_pages
 
-    pages = printed_pages(draw_svg(puzzle, title=title), paper, heading="The rules",
-                          lines=rules_in_words(puzzle))
+    shape = board_of(puzzle)
+    if shape is not None and takes_worksheet(puzzle):
+        walk = solved.walk if solved is not None else None
+        pages = worksheet_pages(puzzle, shape, walk, paper, title=title,
+                                verified=bool(solved and solved.verified))
+        if walk is not None:
+            drawn = None
+    else:
+        pages = printed_pages(draw_svg(puzzle, title=title), paper, heading="The rules",
+                              lines=rules_in_words(puzzle))
     if drawn is not None:
         pages += printed_pages(drawn, paper)
     return render_pdf(pages)

@@ -8,7 +8,11 @@ start, a cell held twice shows both numbers), the givens (``at:``) in bold, the 
 as thin lines between cell centres under the numbers; cells in ``avoid:`` are holes
 (white, outlined in dashes), cells in ``via:`` ringed. The puzzle alone shows the
 givens, holes and rings, not the moves: every move of a knight drawn at once is a
-thicket that hides the board.
+thicket that hides the board. A board may also be an edge list whose ``layout:`` puts
+every chess-named cell on its grid (:func:`board_of`), as a Signpost is written; a cell
+whose ways out all lie along one ray shows it as an arrow
+(:mod:`~trailkit.solvers.tools.drawing.signposts`), its number in the top-left corner,
+and such a board draws no move lines (its moves jump over numbered cells).
 
 The parts are marked for reading back (``tests/picture_check.py``): the board is a
 ``<g class="board" data-cols data-rows data-cell>``, each cell a ``<g class="cell
@@ -16,7 +20,8 @@ light|dark|hole" data-node=NAME data-col data-row>`` (0-based, row 0 at the bott
 each position a ``<text class="position" data-node data-position=K>`` (``data-given
 ="yes"`` for a given), each move a ``<g class="step" data-step=N data-edge=E data-from
 data-to>`` holding its ``line`` (no badge: the position it reaches is written in its
-cell), so the HTML page steps through a tour as through any walk.
+cell), so the HTML page steps through a tour as through any walk; each arrow a
+``<path class="signpost">``.
 """
 
 from __future__ import annotations
@@ -26,18 +31,26 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from trailkit.models.answer import Walk
-from trailkit.models.puzzle import Puzzle
+from trailkit.models.puzzle import NodeVisit, Puzzle
 from trailkit.models.spec.board import column_name, column_number
 from trailkit.solvers.tools.drawing.frame import INK, framed
+from trailkit.solvers.tools.drawing.signposts import signpost_svg, signposts
 from trailkit.solvers.tools.drawing.svgtext import el, fmt, text_el
 
-__all__ = ["BoardShape", "board_of", "board_svg"]
+__all__ = ["PENCIL", "BoardShape", "board_group", "board_of", "board_svg"]
 
 LIGHT = "#F2E6CE"
 DARK = "#C9A87C"
+#: A board's colours: dark cell, light cell, the grid line between cells (or none).
+Palette = tuple[str, str, str | None]
+SCREEN: Palette = (DARK, LIGHT, None)
+#: A worksheet's: pale, so a pencilled number reads on every cell, and ruled.
+PENCIL: Palette = ("#DCDCDC", "#FAFAFA", "#8C8C8C")
 HOLE_EDGE = "#9A9A9A"
 VIA = "#0072B2"
 _CELL = re.compile(r"([a-z]+)([1-9][0-9]*)")
+#: The moves of a board written as an edge list (no ``board:`` names them).
+LISTED = "listed"
 
 
 @dataclass(frozen=True)
@@ -57,44 +70,102 @@ class BoardShape:
 
 
 def board_of(puzzle: Puzzle) -> BoardShape | None:
-    """The board ``puzzle`` stands on, or ``None``: no ``board:``, or a node that is no
-    cell of it (an edge list that added one is drawn as a graph)."""
+    """The board ``puzzle`` stands on, or ``None``: no ``board:`` and no board layout
+    (:func:`_layout_board`), or a node that is no cell of it (an edge list that added one
+    is drawn as a graph)."""
     meta = puzzle.meta.get("board")
     if not isinstance(meta, Mapping):
-        return None
+        return _layout_board(puzzle)
     cols, rows, moves = meta.get("cols"), meta.get("rows"), meta.get("moves")
     if not isinstance(cols, int) or not isinstance(rows, int) or cols < 1 or rows < 1:
         return None
+    cells = _cells_named(puzzle)
+    if cells is None or not all(col < cols and row < rows for col, row in cells):
+        return None
+    return BoardShape(cols, rows, str(moves), tuple(cells))
+
+
+def _cells_named(puzzle: Puzzle) -> list[tuple[int, int]] | None:
+    """Each node's (column, row) as its chess name says, or ``None`` when a name is no
+    cell's or two nodes name one cell."""
     cells = []
     for name in puzzle.nodes:
         match = _CELL.fullmatch(name)
         if match is None:
             return None
-        col, row = column_number(match.group(1)), int(match.group(2)) - 1
-        if not (0 <= col < cols and row < rows):
-            return None
-        cells.append((col, row))
-    if len(set(cells)) != len(cells):
+        cells.append((column_number(match.group(1)), int(match.group(2)) - 1))
+    return cells if cells and len(set(cells)) == len(cells) else None
+
+
+def _layout_board(puzzle: Puzzle) -> BoardShape | None:
+    """A board written as an edge list (a Signpost's one-way rays, which ``board:``
+    cannot say): a puzzle of node positions (``visit:`` not ``any``) whose every node
+    is named as a cell and laid out on the grid its names say, ``a1`` at the bottom
+    left (``layout:`` x = column, y = row, in any one unit). A puzzle about its edges
+    (a trail) stays a graph, its edges drawn."""
+    if puzzle.visit is NodeVisit.ANY:
         return None
-    return BoardShape(cols, rows, str(moves), tuple(cells))
+    cells = _cells_named(puzzle)
+    layout = puzzle.layout
+    if cells is None or not layout or any(name not in layout for name in puzzle.nodes):
+        return None
+    (c0, r0), (x0, y0) = cells[0], layout[puzzle.nodes[0]]
+    far = max(range(len(cells)), key=lambda v: abs(cells[v][0] - c0) + abs(cells[v][1] - r0))
+    span = abs(cells[far][0] - c0) + abs(cells[far][1] - r0)
+    unit = (abs(layout[puzzle.nodes[far]][0] - x0) + abs(layout[puzzle.nodes[far]][1] - y0)
+            ) / span if span else 1.0
+    for v, name in enumerate(puzzle.nodes):
+        x, y = layout[name]
+        if unit <= 0 or max(abs(x - x0 - unit * (cells[v][0] - c0)),
+                            abs(y - y0 - unit * (cells[v][1] - r0))) > 1e-6 * unit:
+            return None
+    cols = max(col for col, _ in cells) + 1
+    rows = max(row for _, row in cells) + 1
+    return BoardShape(cols, rows, LISTED, tuple(cells))
 
 
 def board_svg(puzzle: Puzzle, shape: BoardShape, walk: Walk | None, *,
               title: str | None = None, notes: list[str] | None = None) -> str:
     """The SVG text of ``puzzle`` on its board, with ``walk``'s positions and moves."""
     s = shape.side
-    held = _positions(puzzle, walk)
-    body = [_cells(puzzle, shape, held), _coordinates(shape)]
-    if walk is not None and len(walk):
-        body.append(_moves(puzzle, shape, walk))
-    body.append(_numbers(puzzle, shape, held, walk))
     box = (-0.9 * s, 0.0, shape.cols * s, shape.rows * s + 0.7 * s)
-    return framed(el("g", "".join(body), class_="board", data_cols=shape.cols,
-                     data_rows=shape.rows, data_cell=fmt(s)),
-                  box, pad=24.0, title=title or puzzle.name or "board",
-                  notes=list(notes or []), legend=_legend(puzzle, walk),
-                  footer=f"board: {shape.cols} × {shape.rows}, {shape.moves} moves",
+    return framed(board_group(puzzle, shape, walk), box, pad=24.0,
+                  title=title or puzzle.name or "board", notes=list(notes or []),
+                  legend=_legend(puzzle, shape, walk),
+                  footer=f"board: {shape.cols} × {shape.rows}, " + (
+                      "the moves its edges list" if shape.moves == LISTED
+                      else f"{shape.moves} moves"),
                   kind=puzzle.kind)
+
+
+def board_group(puzzle: Puzzle, shape: BoardShape, walk: Walk | None, *,
+                lines: bool = True, palette: Palette = SCREEN) -> str:
+    """The board itself, ``<g class="board">`` from (0, 0) to the cells' far corner
+    (the coordinates outside it): the cells, their signpost arrows, ``walk``'s
+    positions (without a walk, the givens) and, with ``lines``, its moves. A board with
+    signposts has no move lines: its moves jump along the arrows' rays, over cells
+    whose numbers the lines would cross. ``palette`` colours the cells."""
+    held = _positions(puzzle, walk)
+    arrows = signposts(puzzle, shape.cells)
+    body = [_cells(puzzle, shape, held, palette), _coordinates(shape)]
+    if walk is not None and len(walk) and lines and not arrows:
+        body.append(_moves(puzzle, shape, walk))
+    if arrows:
+        body.append(_arrows(puzzle, shape, arrows))
+    body.append(_numbers(puzzle, shape, held, walk, set(arrows), palette))
+    return el("g", "".join(body), class_="board", data_cols=shape.cols,
+              data_rows=shape.rows, data_cell=fmt(shape.side))
+
+
+def _arrows(puzzle: Puzzle, shape: BoardShape, arrows: Mapping[int, tuple[int, int]]) -> str:
+    """Each signpost in its cell, a little right of and below the centre (the cell's
+    number, when it has one, stands in the top-left corner, as in Tatham's Signpost)."""
+    s = shape.side
+    out = []
+    for v, way in sorted(arrows.items()):
+        cx, cy = centre(shape, *shape.cells[v])
+        out.append(signpost_svg(puzzle.nodes[v], way, s, (cx + 0.1 * s, cy + 0.12 * s)))
+    return el("g", "".join(out), class_="signposts")
 
 
 def centre(shape: BoardShape, col: int, row: int) -> tuple[float, float]:
@@ -117,7 +188,8 @@ def _positions(puzzle: Puzzle, walk: Walk | None) -> dict[int, list[int]]:
     return out
 
 
-def _cells(puzzle: Puzzle, shape: BoardShape, held: Mapping[int, list[int]]) -> str:
+def _cells(puzzle: Puzzle, shape: BoardShape, held: Mapping[int, list[int]],
+           palette: Palette) -> str:
     s = shape.side
     out = []
     for v, (col, row) in enumerate(shape.cells):
@@ -127,7 +199,8 @@ def _cells(puzzle: Puzzle, shape: BoardShape, held: Mapping[int, list[int]]) -> 
         rect = (el("rect", x=x + 3, y=y + 3, width=s - 6, height=s - 6, fill="#FFFFFF",
                    stroke=HOLE_EDGE, stroke_width=1.2, stroke_dasharray="4 3") if hole else
                 el("rect", x=x, y=y, width=s, height=s,
-                   fill=DARK if shade == "dark" else LIGHT))
+                   fill=palette[0] if shade == "dark" else palette[1], stroke=palette[2],
+                   stroke_width=1 if palette[2] else None))
         ring = (el("circle", cx=x + s / 2, cy=y + s / 2, r=0.42 * s, fill="none", stroke=VIA,
                    stroke_width=2.2, class_="via")
                 if v in puzzle.via and not held.get(v) else "")
@@ -165,38 +238,48 @@ def _moves(puzzle: Puzzle, shape: BoardShape, walk: Walk) -> str:
 
 
 def _numbers(puzzle: Puzzle, shape: BoardShape, held: Mapping[int, list[int]],
-             walk: Walk | None) -> str:
+             walk: Walk | None, cornered: set[int], palette: Palette) -> str:
     """Each cell's positions on a disc of the cell's own shade (the moves' lines stop at
-    it), the givens in bold, the start ringed."""
+    it), the givens in bold, the start ringed; in a ``cornered`` cell (one with a
+    signpost) small in its top-left corner instead, with no disc."""
     s = shape.side
     longest = max((len(",".join(map(str, ks))) for ks in held.values()), default=1)
     size = min(0.42 * s, 0.78 * s / (0.56 * max(2, longest)))
+    small = min(0.3 * s, 0.6 * s / (0.56 * max(2, longest)))
     out = []
     for v, ks in sorted(held.items()):
         col, row = shape.cells[v]
         cx, cy = centre(shape, col, row)
-        shade = DARK if (col + row) % 2 == 0 else LIGHT
-        start = walk is not None and 1 in ks
-        disc = el("circle", cx=cx, cy=cy, r=0.34 * s, fill=shade,
-                  stroke=INK if start else VIA if v in puzzle.via else "none",
-                  stroke_width=2.2 if start or v in puzzle.via else None,
-                  class_="start" if start else None)
         given = puzzle.at.get(v) in ks
         label = ",".join(map(str, ks))
-        number = text_el(label, x=cx, y=cy + size * 0.36, font_size=fmt(size),
-                         font_weight="bold" if given else None, text_anchor="middle",
-                         fill=INK, class_="position", data_node=puzzle.nodes[v],
-                         data_position=label, data_given="yes" if given else None)
-        out.append(disc + number)
+        marks = dict(fill=INK, class_="position", data_node=puzzle.nodes[v],
+                     data_position=label, data_given="yes" if given else None,
+                     font_weight="bold" if given else None)
+        if v in cornered:
+            out.append(text_el(label, x=cx - 0.42 * s, y=cy - 0.42 * s + 0.8 * small,
+                               font_size=fmt(small), **marks))
+            continue
+        start = walk is not None and 1 in ks
+        out.append(el("circle", cx=cx, cy=cy, r=0.34 * s,
+                      fill=palette[0] if (col + row) % 2 == 0 else palette[1],
+                      stroke=INK if start else VIA if v in puzzle.via else "none",
+                      stroke_width=2.2 if start or v in puzzle.via else None,
+                      class_="start" if start else None))
+        out.append(text_el(label, x=cx, y=cy + size * 0.36, font_size=fmt(size),
+                           text_anchor="middle", **marks))
     return el("g", "".join(out), class_="positions")
 
 
-def _legend(puzzle: Puzzle, walk: Walk | None) -> list[tuple[str, str]]:
+def _legend(puzzle: Puzzle, shape: BoardShape, walk: Walk | None
+            ) -> list[tuple[str, str]]:
     """What the marks mean, only those drawn."""
     items = [(el("rect", x=4, y=-9, width=18, height=18, fill=DARK)
               + el("rect", x=22, y=-9, width=18, height=18, fill=LIGHT),
               "cells: a1 at the bottom left")]
-    if walk is not None and len(walk):
+    if signposts(puzzle, shape.cells):
+        items.append((signpost_svg("", (1, 0), 40.0, (21.0, 0.0)),
+                      "an arrow: the next number lies that way"))
+    elif walk is not None and len(walk):
         items.append((el("line", x1=2, y1=0, x2=40, y2=0, stroke=INK, stroke_width=2)
                       + el("circle", cx=21, cy=0, r=9, fill=LIGHT, stroke=INK, stroke_width=2.2)
                       + text_el("1", x=21, y=4, font_size="11", text_anchor="middle", fill=INK),
