@@ -188,6 +188,7 @@ function wirePicture() {
   const svg = svgEl();
   const board = !!(svg && !state.preview && svg.querySelector("g.board"));
   $("board-tools").hidden = !board;
+  $("graph-hint").hidden = board;  // a board's cells are clicked, not its moves
   if (!svg) return;
   if (board) for (const g of svg.querySelectorAll("g.cell")) g.addEventListener("click", cellClick);
   hitAreas(svg);
@@ -486,16 +487,17 @@ function revealPositions(svg, cur) {
 // line's own words (the answer under the picture holds its whole text).
 function showInspected(out) {
   if (out.op !== "inspect" || out.status !== "solvable") return;
+  const critical = out.critical || [], costly = out.costly || [];
   const plank = e => {
     const info = state.puzzle && state.puzzle.edges[e];
     return info ? `${info.u}–${info.v}` + (info.colour ? ` (${info.colour})` : "") : `edge ${e}`;
   };
   const n = (k, one, many) => `${k} ${k === 1 ? one : many}`;
   $("inspect-head").textContent =
-    `${n(out.critical.length, "critical plank", "critical planks")} (outlined), ` +
-    `${n(out.costly.length, "costly plank", "costly planks")} (shaded)`;
+    `${n(critical.length, "critical plank", "critical planks")} (outlined), ` +
+    `${n(costly.length, "costly plank", "costly planks")} (shaded)`;
   $("inspect-found").replaceChildren(...[
-    ...out.critical.map(e => ["critical", e]), ...out.costly.map(e => ["costly", e])]
+    ...critical.map(e => ["critical", e]), ...costly.map(e => ["costly", e])]
     .map(([kind, e]) => {
       const li = document.createElement("li");
       li.className = kind;
@@ -504,7 +506,7 @@ function showInspected(out) {
       li.onclick = () => showEdge(e);
       return li;
     }));
-  $("inspect-measures").replaceChildren(...out.measures.map(m => {
+  $("inspect-measures").replaceChildren(...(out.measures || []).map(m => {
     const tr = document.createElement("tr");
     tr.dataset.measure = m.key;
     const th = document.createElement("th"), td = document.createElement("td");

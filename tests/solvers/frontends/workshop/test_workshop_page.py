@@ -616,6 +616,7 @@ def test_click_cells_solve_step_and_design_a_tour(browser, shots: Path,
         wait_analysed(page)
         assert page.locator("#drawing svg g.cell").count() == 25
         assert page.locator("#board-tools").is_visible()
+        assert page.locator("#graph-hint").is_hidden()  # (drag a node: no nodes here)
 
         # a click on an empty cell gives it the lowest free number; on a given, clears it
         page.click('#drawing svg g.cell[data-node="b1"]')
@@ -670,6 +671,13 @@ def test_click_cells_solve_step_and_design_a_tour(browser, shots: Path,
         page.screenshot(path=shots / "21-board-solved.png")
         page.click("#whole")
         assert page.get_attribute("body", "data-positions") == "25"
+
+        # Inspect answers in the command's words (a refusal too), the board kept
+        page.click("#inspect")
+        wait_until(page, "document.body.dataset.answer.endsWith(':inspect')")
+        said = page.inner_text("#answer-text")
+        assert said and not said.startswith(("UnsupportedPuzzle", "TrailkitError")), said
+        assert page.locator("#drawing svg g.cell").count() == 25
 
         # Design: a tour on a 4x4 king board, shown on its board with its givens (a time
         # limit for a machine shared with others: the run answers as soon as it is done)
