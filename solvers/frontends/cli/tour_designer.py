@@ -12,16 +12,11 @@ from __future__ import annotations
 
 import argparse
 
-from trailkit.models.errors import TrailkitError
-from trailkit.models.spec.vocabulary import BOARD_MOVES, MAX_BOARD_CELLS
-from trailkit.solvers.frontends.cli.design_command import (
-    design_files,
-    parse_range,
-    write_and_show,
-)
+from trailkit.solvers.frontends.cli.design_command import design_files, write_and_show
 from trailkit.solvers.frontends.cli.options import add_json, add_out, examples, positive_float
+from trailkit.solvers.frontends.presenter.design_options import TOUR_MOVES, tour_ask
 
-__all__ = ["board_size", "register_tour"]
+__all__ = ["register_tour"]
 
 
 def register_tour(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -34,7 +29,7 @@ def register_tour(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                                     "--unique --count 3 --out numbrix.yaml"))
     q.add_argument("--board", required=True, metavar="COLSxROWS",
                    help="the board's size, e.g. 9x9")
-    q.add_argument("--moves", required=True, choices=BOARD_MOVES,
+    q.add_argument("--moves", required=True, choices=TOUR_MOVES,
                    help="a step between cells: king (Hidato), orthogonal (Numbrix), "
                         "knight, diagonal")
     q.add_argument("--givens", metavar="MIN..MAX",
@@ -57,35 +52,13 @@ def register_tour(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     q.set_defaults(run=cmd_design_tour)
 
 
-def board_size(text: str) -> tuple[int, int]:
-    """``COLSxROWS`` read and checked: at least 3 cells (a shorter path has nothing to
-    find), at most the spec language's limit; else exit 2 with what to write."""
-    cols, x, rows = text.lower().partition("x")
-    if not x or not cols.strip().isdigit() or not rows.strip().isdigit():
-        raise TrailkitError(f"--board {text}: write COLSxROWS, e.g. 9x9")
-    c, r = int(cols), int(rows)
-    if c < 1 or r < 1 or not 3 <= c * r <= MAX_BOARD_CELLS:
-        raise TrailkitError(f"--board {text}: a board of 3 to {MAX_BOARD_CELLS:,} cells, "
-                            "each side at least 1 (e.g. 9x9)")
-    return c, r
-
-
 def cmd_design_tour(args: argparse.Namespace) -> int:
     from trailkit.solvers.frontends.presenter.board_design import tour_json, tour_text
-    from trailkit.solvers.tools.design.tour_design import TourAsk, make_tours
+    from trailkit.solvers.tools.design.tour_design import make_tours
 
-    cols, rows = board_size(args.board)
-    givens = parse_range("--givens", args.givens, least=0)
-    if givens is not None and givens[0] > cols * rows:
-        raise TrailkitError(f"--givens {args.givens}: the board has only {cols * rows} "
-                            f"cells; give MIN..MAX up to {cols * rows}")
+    ask, made_by = tour_ask(args.board, args.moves, args.givens, unique=args.unique,
+                            symmetric=args.symmetric)
     files = design_files(args.out, args.count, [], force=args.force)
-    ask = TourAsk(cols, rows, args.moves, givens, args.unique, args.symmetric)
-    asked = [f"--board {cols}x{rows} --moves {args.moves}"]
-    asked += [f"--givens {givens[0]}..{givens[1]}"] if givens else []
-    asked += [flag for flag, on in (("--unique", args.unique),
-                                    ("--symmetric", args.symmetric)) if on]
     made = make_tours(ask, seed=args.seed, how_many=args.count, time_limit=args.time_limit,
-                      made=f"trailkit design tour {' '.join(asked)}",
-                      best_effort=args.best_effort)
+                      made=made_by, best_effort=args.best_effort)
     return write_and_show(made, files, args.json, tour_json, tour_text)

@@ -1,11 +1,13 @@
-"""What a colour-walk design is asked for, read and checked once for both front doors.
+"""What a design is asked for, read and checked once for both front doors.
 
 ``trailkit design colour-walk`` (its options) and the workshop's Design panel (its
 fields) ask for the same thing: a field of tyres (``hex:ROWS,COLS``, ``grid:ROWS,COLS``
 or a spec's own), the targets, a seed and a count. Both read the request here, so a bad
 value is refused with the same message in both (naming the option and what to write),
 and both hand :func:`~trailkit.solvers.tools.design.certify_design.make_designs` the same
-targets and the same "made by" line.
+targets and the same "made by" line. A tour design (``design tour``: a board, its
+moves, the givens' range) is read by :func:`tour_ask`, whose moves are
+:data:`TOUR_MOVES` (the command line's choices and the panel's).
 
 >>> ask = DesignAsk(layout="hex:1,7", min_length=50, unique=True)
 >>> field = ask.field()
@@ -20,19 +22,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from trailkit.models.errors import TrailkitError
 from trailkit.models.puzzle import Puzzle
+from trailkit.models.spec.vocabulary import BOARD_MOVES, MAX_BOARD_CELLS
 from trailkit.models.support.hints import did_you_mean
 from trailkit.solvers.tools.design.colour_search import Targets
 from trailkit.solvers.tools.design.fields import Field, field_of, grid_field, hex_field
 
-__all__ = ["DEFAULT_COLOURS", "MAX_DESIGNS", "DesignAsk", "layout_field", "parse_range"]
+if TYPE_CHECKING:
+    from trailkit.solvers.tools.design.tour_design import TourAsk
+
+__all__ = ["DEFAULT_COLOURS", "MAX_DESIGNS", "TOUR_MOVES", "DesignAsk", "board_size",
+           "layout_field", "parse_range", "tour_ask"]
 
 #: The most designs one run may ask for (``--count``).
 MAX_DESIGNS = 1000
 #: The colour cycle of a design on a new field (``--colours`` not given).
 DEFAULT_COLOURS = "red,blue,green"
+#: The moves a tour design may ask for (``design tour --moves``, the panel's list).
+TOUR_MOVES: tuple[str, ...] = tuple(BOARD_MOVES)
 
 
 @dataclass(frozen=True)
@@ -169,3 +179,37 @@ def layout_field(layout: str | None, shapes: Sequence[str] = ("hex", "grid")) ->
         return makers[shape](int(rows), int(cols))
     except ValueError as exc:
         raise TrailkitError(f"--layout/--from: {exc}") from None
+
+
+def board_size(text: str) -> tuple[int, int]:
+    """``COLSxROWS`` read and checked: at least 3 cells (a shorter path has nothing to
+    find), at most the spec language's limit; else exit 2 with what to write."""
+    cols, x, rows = text.lower().partition("x")
+    if not x or not cols.strip().isdigit() or not rows.strip().isdigit():
+        raise TrailkitError(f"--board {text}: write COLSxROWS, e.g. 9x9")
+    c, r = int(cols), int(rows)
+    if c < 1 or r < 1 or not 3 <= c * r <= MAX_BOARD_CELLS:
+        raise TrailkitError(f"--board {text}: a board of 3 to {MAX_BOARD_CELLS:,} cells, "
+                            "each side at least 1 (e.g. 9x9)")
+    return c, r
+
+
+def tour_ask(board: str, moves: str, givens: str | None, *, unique: bool = False,
+             symmetric: bool = False) -> tuple[TourAsk, str]:
+    """A tour design's request (``--board``, ``--moves``, ``--givens``, ``--unique``,
+    ``--symmetric``) read and checked, and the command line that makes it again."""
+    from trailkit.solvers.tools.design.tour_design import TourAsk
+
+    cols, rows = board_size(board)
+    if moves not in TOUR_MOVES:
+        raise TrailkitError(f"--moves {moves}: one of {', '.join(TOUR_MOVES)}"
+                            f"{did_you_mean(moves, TOUR_MOVES)}")
+    span = parse_range("--givens", givens, least=0)
+    if span is not None and span[0] > cols * rows:
+        raise TrailkitError(f"--givens {givens}: the board has only {cols * rows} "
+                            f"cells; give MIN..MAX up to {cols * rows}")
+    asked = [f"--board {cols}x{rows} --moves {moves}"]
+    asked += [f"--givens {span[0]}..{span[1]}"] if span else []
+    asked += [flag for flag, on in (("--unique", unique), ("--symmetric", symmetric)) if on]
+    return (TourAsk(cols, rows, moves, span, unique, symmetric),
+            f"trailkit design tour {' '.join(asked)}")

@@ -67,7 +67,8 @@ def analyse(text: str, source: str = "scratch.yaml", base_dir: Path | None = Non
 def describe(puzzle: Puzzle) -> dict[str, Any]:
     """What editing on the picture needs: the positions the drawing used (in the spec's
     ``layout:`` units), every edge's ends, colour and direction, the colours; and the
-    ``claims`` Prove can be asked of the puzzle (its picker's choices)."""
+    ``claims`` Prove can be asked of the puzzle (its picker's choices); the givens
+    (``at``: node -> position) and holes (``avoid``) a click on a board's cell edits."""
     from trailkit.models.palette import palette
     from trailkit.solvers.pipeline.claim_rules import claims_that_apply
     from trailkit.solvers.tools.drawing.layout import node_positions
@@ -87,4 +88,6 @@ def describe(puzzle: Puzzle) -> dict[str, Any]:
                        "colour": puzzle.colour_name(e), "directed": puzzle.is_directed(e)}
                       for e in range(puzzle.num_edges)],
             "colours": colours, "claims": claims,
+            "at": {names[v]: k for v, k in puzzle.at.items()},
+            "avoid": [names[v] for v in sorted(puzzle.avoid)],
             "paint": {name: paint.hex for name, paint in palette(colours).items()}}

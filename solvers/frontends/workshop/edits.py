@@ -11,7 +11,9 @@ makes the edge changes, this module adds moving a node and reversing an edge):
 * ``recolour``, ``remove``: the edge's colour changes, or its item goes;
 * ``reverse``: the edge's two ends swap (a one-way edge then runs the other way);
 * ``changes``: a repair's changes, as :func:`trailkit.solvers.tools.repair.specedit.change_edits`
-  makes them.
+  makes them;
+* ``given``, ``hole``: a cell's given set or cleared, a cell made a hole or brought
+  back (:mod:`.board_edits`).
 
 >>> text = "trailkit: 1\\nkind: trail\\n# the house\\nedges:\\n  - a b\\n  - b c\\n"
 >>> print(edit_text(text, {"kind": "add", "u": "c", "v": "a"}), end="")
@@ -37,22 +39,31 @@ from trailkit.models.errors import TrailkitError
 from trailkit.models.formats.textformats import yaml_text
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import load_spec_text
+from trailkit.solvers.frontends.workshop.board_edits import (
+    BOARD_EDIT_KINDS,
+    board_edits,
+    new_entry,
+)
 from trailkit.solvers.tools.repair.changes import Change, Op
 from trailkit.solvers.tools.repair.specedit import apply_edits, board_edges, change_edits
 
 __all__ = ["EDIT_KINDS", "edit_text"]
 
-EDIT_KINDS = ("move", "add", "recolour", "remove", "reverse", "changes")
+EDIT_KINDS = ("move", "add", "recolour", "remove", "reverse", "changes", *BOARD_EDIT_KINDS)
 _Edit = tuple[int, int, str]
 
 
 def edit_text(text: str, edit: dict[str, Any], base_dir: Path | None = None) -> str:
     """``text`` with ``edit`` made (see the module docstring); the text must load (else
-    :class:`TrailkitError` says why). The result may not (deleting a start's only edge):
-    the page then shows what is wrong, located, as it does for what is typed."""
+    :class:`TrailkitError` says why), but for a board's cell edits, which need only its
+    cells (a hole may leave a given past the last position: the next click mends it).
+    The result may not load (deleting a start's only edge): the page then shows what is
+    wrong, located, as it does for what is typed."""
     kind = edit.get("kind")
     if kind not in EDIT_KINDS:
         raise TrailkitError(f"unknown edit {kind!r}; edits are {', '.join(EDIT_KINDS)}")
+    if kind in BOARD_EDIT_KINDS:
+        return apply_edits(text, board_edits(text, edit, base_dir))
     puzzle = load_spec_text(text, base_dir=base_dir)
     root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     if not isinstance(root, yaml.MappingNode):  # load_spec_text refused these already
@@ -127,7 +138,7 @@ def _move(text: str, root: yaml.Node, puzzle: Puzzle, edit: dict[str, Any]) -> l
         if node in entries:
             value = entries[node][1]
             return [(value.start_mark.index, value.end_mark.index, point)]
-        return [_new_entry(text, layout, f"{yaml_text(node)}: {point}")]
+        return [new_entry(text, layout, f"{yaml_text(node)}: {point}")]
     # no layout yet (or auto): write every node where the drawing put it
     positions = {**{str(k): v for k, v in (edit.get("positions") or {}).items()},
                  node: [edit["x"], edit["y"]]}
@@ -143,18 +154,6 @@ def _move(text: str, root: yaml.Node, puzzle: Puzzle, edit: dict[str, Any]) -> l
                  "layout:\n" + block)]
     return [(len(text), len(text), ("" if text.endswith("\n") or not text else "\n")
              + "layout:\n" + block)]
-
-
-def _new_entry(text: str, mapping: yaml.MappingNode, entry: str) -> _Edit:
-    """An entry added at the end of a mapping, in its own style."""
-    if mapping.flow_style or not mapping.value:
-        close = mapping.end_mark.index - 1
-        return (close, close, (", " if mapping.value else "") + entry)
-    last_key, last_value = mapping.value[-1]
-    indent = last_key.start_mark.column
-    line_end = text.find("\n", last_value.end_mark.index)
-    line_end = len(text) if line_end < 0 else line_end
-    return (line_end, line_end, "\n" + " " * indent + entry)
 
 
 def _reverse(text: str, root: yaml.Node, e: int) -> list[_Edit]:

@@ -50,6 +50,7 @@ from trailkit.solvers.frontends.presenter.verbs import (
 
 if TYPE_CHECKING:
     from trailkit.solvers.frontends.presenter.design_options import DesignAsk
+    from trailkit.solvers.frontends.workshop.designs import TourDesign
 
 __all__ = ["OPS", "Job", "run_job"]
 
@@ -66,7 +67,8 @@ class Job:
     count whether to count ``failures`` (and early failures) too, for a prove the
     ``claim`` to certify (one of ``prove --claim``'s), and for a design
     (``op`` ``design``) what is asked (``design``: a checked
-    :class:`~trailkit.solvers.frontends.presenter.design_options.DesignAsk`; with
+    :class:`~trailkit.solvers.frontends.presenter.design_options.DesignAsk`, or a
+    :class:`~trailkit.solvers.frontends.workshop.designs.TourDesign`; with
     ``from_spec`` the field is ``text``'s)."""
 
     op: str
@@ -77,7 +79,7 @@ class Job:
     time_limit: float = 10.0
     rules: dict[str, Any] = field(default_factory=dict)
     failures: bool = False
-    design: DesignAsk | None = None
+    design: DesignAsk | TourDesign | None = None
     claim: str = "unsolvable"
 
 
@@ -101,7 +103,7 @@ def run_job(job: Job) -> dict[str, Any]:
     except SpecError as exc:
         out = {"status": "error", "text": str(exc)}
     except TrailkitError as exc:
-        out = {"status": "error", "text": f"{type(exc).__name__}: {exc}"}
+        out = {"status": "error", "text": f"error: {exc}"}  # the command line's words
     return {"op": job.op, **out}
 
 

@@ -33,6 +33,7 @@ from starlette.routing import Route
 from trailkit.models.answer import CLAIM_NAMES
 from trailkit.models.errors import TrailkitError
 from trailkit.models.support.hints import short
+from trailkit.solvers.frontends.presenter.design_options import TOUR_MOVES
 from trailkit.solvers.frontends.workshop.analyser import Analyses
 from trailkit.solvers.frontends.workshop.designs import read_design
 from trailkit.solvers.frontends.workshop.edits import edit_text
@@ -152,6 +153,7 @@ class _Handlers:
             "files": names,
             "open": {"name": first, "text": text, "version": version, "analysis": None},
             "scratch": SCRATCH, "backends": self.settings.backends, "ops": list(OPS),
+            "tour_moves": list(TOUR_MOVES),
             "time_limit": self.settings.time_limit, "max_text_bytes": MAX_TEXT_BYTES,
             "runs": self.runs.busy, "analyses": self.analyses.busy}
 

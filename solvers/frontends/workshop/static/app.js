@@ -186,7 +186,11 @@ function hitAreas(svg) {
 
 function wirePicture() {
   const svg = svgEl();
+  const board = !!(svg && !state.preview && svg.querySelector("g.board"));
+  $("board-tools").hidden = !board;
+  $("graph-hint").hidden = board;  // a board's cells are clicked, not its moves
   if (!svg) return;
+  if (board) for (const g of svg.querySelectorAll("g.cell")) g.addEventListener("click", cellClick);
   hitAreas(svg);
   for (const g of svg.querySelectorAll(".node")) g.addEventListener("pointerdown", nodeDown);
   for (const g of svg.querySelectorAll(".edge")) g.addEventListener("click", edgeClick);
@@ -270,6 +274,43 @@ function edgeClick(ev) {
 }
 
 function hideMenu() { $("edge-menu").hidden = true; }
+
+// --------------------------------------------------------------------- board
+// A click on a board's cell: with "given", sets its given (the number in the field, or
+// the lowest one no cell holds) or clears the one it has; with "hole", makes the cell a
+// hole or brings it back. Each is an edit of the text like any other (one undo step).
+function cellClick(ev) {
+  if (state.preview || !state.puzzle) return;
+  const name = ev.currentTarget.dataset.node;
+  const at = state.puzzle.at || {}, holes = state.puzzle.avoid || [];
+  if ($("cell-mode").value === "hole") {
+    const hole = !holes.includes(name);
+    boardSays(hole ? `${name} is now a hole` : `${name} is a cell again`);
+    edit({kind: "hole", node: name, hole});
+    return;
+  }
+  if (name in at) {
+    boardSays(`${name}: its given ${at[name]} cleared`);
+    edit({kind: "given", node: name, position: null});
+    return;
+  }
+  const typed = parseInt($("given-number").value, 10);
+  const position = typed >= 1 ? typed : nextFree(at);
+  $("given-number").value = "";
+  boardSays(`${name}: given ${position}`);
+  edit({kind: "given", node: name, position});
+}
+
+function nextFree(at) {
+  const taken = new Set(Object.values(at));
+  let k = 1;
+  while (taken.has(k)) k++;
+  return k;
+}
+
+function boardSays(words) {
+  $("board-said").textContent = words;
+}
 
 async function edit(change) {
   try {
@@ -407,12 +448,13 @@ function stepTo(k) {
   svg.querySelectorAll(".current").forEach(e => e.classList.remove("current"));
   svg.querySelectorAll(".step").forEach(g =>
     g.classList.toggle("later", cur > 0 && Number(g.dataset.step) > cur));
+  revealPositions(svg, cur);
   [...$("steps").children].forEach((li, i) => li.classList.toggle("current", i + 1 === cur));
   if (cur > 0) {
     const s = steps[cur - 1];
     svg.querySelectorAll(`.step[data-step="${cur}"]`).forEach(g => g.classList.add("current"));
     svg.querySelectorAll(`.edge[data-edge="${s.edge}"]`).forEach(g => g.classList.add("current"));
-    svg.querySelectorAll(`.node[data-node="${CSS.escape(s.to)}"]`)
+    svg.querySelectorAll(`.node[data-node="${CSS.escape(s.to)}"], .cell[data-node="${CSS.escape(s.to)}"]`)
       .forEach(g => g.classList.add("current"));
     $("steps").children[cur - 1].scrollIntoView({block: "nearest"});
     $("step-text").textContent = `Step ${cur} of ${steps.length}: ${s.from} → ${s.to}` +
@@ -425,21 +467,37 @@ function stepTo(k) {
   document.body.dataset.step = String(cur);
 }
 
+// On a board the positions are written in the cells: at step k the cells up to
+// position k + 1 (where the k-th move arrives) show theirs, the givens always.
+function revealPositions(svg, cur) {
+  let shown = 0;
+  svg.querySelectorAll("text.position").forEach(t => {
+    const first = Math.min(...t.dataset.position.split(",").map(Number));
+    const later = cur > 0 && first > cur + 1 && t.dataset.given !== "yes";
+    t.classList.toggle("later", later);
+    const disc = t.previousElementSibling;
+    if (disc && disc.tagName === "circle") disc.classList.toggle("later", later);
+    if (!later) shown++;
+  });
+  document.body.dataset.positions = String(shown);
+}
+
 // --------------------------------------------------------------------- inspect
 // Beside the inspected picture: what was marked on it, and the measures in the command
 // line's own words (the answer under the picture holds its whole text).
 function showInspected(out) {
   if (out.op !== "inspect" || out.status !== "solvable") return;
+  const critical = out.critical || [], costly = out.costly || [];
   const plank = e => {
     const info = state.puzzle && state.puzzle.edges[e];
     return info ? `${info.u}–${info.v}` + (info.colour ? ` (${info.colour})` : "") : `edge ${e}`;
   };
   const n = (k, one, many) => `${k} ${k === 1 ? one : many}`;
   $("inspect-head").textContent =
-    `${n(out.critical.length, "critical plank", "critical planks")} (outlined), ` +
-    `${n(out.costly.length, "costly plank", "costly planks")} (shaded)`;
+    `${n(critical.length, "critical plank", "critical planks")} (outlined), ` +
+    `${n(costly.length, "costly plank", "costly planks")} (shaded)`;
   $("inspect-found").replaceChildren(...[
-    ...out.critical.map(e => ["critical", e]), ...out.costly.map(e => ["costly", e])]
+    ...critical.map(e => ["critical", e]), ...costly.map(e => ["costly", e])]
     .map(([kind, e]) => {
       const li = document.createElement("li");
       li.className = kind;
@@ -448,7 +506,7 @@ function showInspected(out) {
       li.onclick = () => showEdge(e);
       return li;
     }));
-  $("inspect-measures").replaceChildren(...out.measures.map(m => {
+  $("inspect-measures").replaceChildren(...(out.measures || []).map(m => {
     const tr = document.createElement("tr");
     tr.dataset.measure = m.key;
     const th = document.createElement("th"), td = document.createElement("td");
@@ -502,6 +560,15 @@ function showEdge(e) {
 // ---------------------------------------------------------------------- design
 function designAsk() {
   const num = id => { const v = $(id).value.trim(); return v === "" ? null : Number(v); };
+  if ($("design-kind").value === "tour") {
+    const low = num("design-givens-min"), high = num("design-givens-max");
+    const givens = low === null && high === null ? null
+      : `${low === null ? 0 : low}..${high === null ? $("design-board-cols").value * $("design-board-rows").value : high}`;
+    return {kind: "tour", board: `${$("design-board-cols").value}x${$("design-board-rows").value}`,
+            moves: $("design-moves").value, givens, unique: $("design-tour-unique").checked,
+            symmetric: $("design-symmetric").checked, seed: num("design-seed"),
+            count: num("design-count")};
+  }
   const shape = $("design-shape").value;
   return {layout: shape === "spec" ? "spec"
             : `${shape}:${$("design-rows").value},${$("design-cols").value}`,
@@ -562,8 +629,10 @@ function showCandidate(k) {
   state.answerShown = true;
   state.answerFor = text();
   $("design-which").textContent = `${c.label} of ${list.length}`;
-  $("design-said").textContent = `shortest walk ${c.length} steps` +
-    (c.shortest_walks === 1 ? ", the only one" : `, ${c.shortest_walks} shortest walks`) +
+  $("design-said").textContent = (c.kind === "tour"
+    ? `${c.givens} givens of ${c.cells} cells` + (c.solutions === 1 ? ", one solution" : "")
+    : `shortest walk ${c.length} steps` +
+      (c.shortest_walks === 1 ? ", the only one" : `, ${c.shortest_walks} shortest walks`)) +
     ` (seed ${c.seed})`;
   $("design-prev").disabled = at === 0;
   $("design-next").disabled = at === list.length - 1;
@@ -604,6 +673,9 @@ async function openCandidate() {
 function designShape() {
   const fromSpec = $("design-shape").value === "spec";
   $("design-rows").disabled = $("design-cols").disabled = fromSpec;
+  const tour = $("design-kind").value === "tour";
+  document.querySelectorAll("#design .walk-only").forEach(e => { e.hidden = tour; });
+  document.querySelectorAll("#design .tour-only").forEach(e => { e.hidden = !tour; });
 }
 
 // ----------------------------------------------------------------------- files
@@ -746,6 +818,8 @@ async function start() {
   };
   $("design").onsubmit = generate;
   $("design-shape").onchange = designShape;
+  $("design-kind").onchange = designShape;
+  $("design-moves").replaceChildren(...(info.tour_moves || []).map(m => new Option(m, m)));
   $("design-prev").onclick = () => showCandidate(state.design.at - 1);
   $("design-next").onclick = () => showCandidate(state.design.at + 1);
   $("design-open").onclick = openCandidate;

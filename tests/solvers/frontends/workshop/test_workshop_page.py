@@ -1,7 +1,8 @@
 """The workshop's page in a real browser (headless Debian chromium, driven by Playwright):
 type a puzzle and see it drawn, see a typo located with "did you mean", solve with every
 backend and step through the walk, repair the tyre puzzle and undo it, edit on the
-picture (join two tyres, drag one, recolour a plank) and save. A screenshot is taken at
+picture (join two tyres, drag one, recolour a plank) and save; on a board, click cells
+to set givens and holes, solve and step, design a tour. A screenshot is taken at
 each stage (into ``$TRAILKIT_WORKSHOP_SHOTS`` when set: the docs' pictures come from
 there). No request may leave the machine."""
 
@@ -22,6 +23,7 @@ from workshop_server import Served, start
 
 from trailkit.models.spec import load_spec_text
 from trailkit.solvers.backends.registry import backend_names
+from trailkit.solvers.frontends.presenter.design_options import TOUR_MOVES
 
 # A browser driven against the clock of a page: on a machine of its own (the README's
 # test command runs these after the parallel part; issue 30).
@@ -37,6 +39,7 @@ SLOW = ("trailkit: 1\nkind: walk\nuse: at-most-once\nobjective: longest\nedges: 
         "10 22, 11 17, 11 19, 12 16, 12 18, 12 20, 12 22, 12 23, 13 16, 13 18, 13 21, "
         "13 22, 14 18, 15 17, 15 19, 15 20, 17 18, 19 21, 20 22]\n")
 ORIGINAL = ROOT / "specs" / "tyre-puzzle" / "original.yaml"
+NUMBRIX = ROOT / "docs" / "examples" / "numbrix.yaml"
 NIKOLAUS = """trailkit: 1
 name: Das Haus vom Nikolaus
 kind: trail
@@ -591,5 +594,114 @@ def test_inspect_and_design_from_the_page(browser, shots: Path, tmp_path: Path) 
             wait_for(lambda: c.get("/api/info").json()["runs"]["running"] == 1, 30, "it runs")
             page.goto("about:blank")
             wait_for(lambda: c.get("/api/info").json()["runs"]["running"] == 0, 30, "it stopped")
+    finally:
+        assert server.stop() == 0
+
+
+def _board_givens(text: str) -> tuple[dict[str, int], list[str]]:
+    spec = load_spec_text(text)
+    return ({spec.nodes[v]: k for v, k in spec.at.items()},
+            sorted(spec.nodes[v] for v in spec.avoid))
+
+
+def test_click_cells_solve_step_and_design_a_tour(browser, shots: Path,
+                                                  tmp_path: Path) -> None:
+    folder = tmp_path / "specs"
+    folder.mkdir()
+    text = NUMBRIX.read_text().replace("kind: tour\n", "# a comment kept\nkind: tour\n")
+    (folder / "numbrix.yaml").write_text(text)
+    server = start(folder)
+    try:
+        page = open_page(browser, server)
+        wait_analysed(page)
+        assert page.locator("#drawing svg g.cell").count() == 25
+        assert page.locator("#board-tools").is_visible()
+        assert page.locator("#graph-hint").is_hidden()  # (drag a node: no nodes here)
+
+        # a click on an empty cell gives it the lowest free number; on a given, clears it
+        page.click('#drawing svg g.cell[data-node="b1"]')
+        wait_until(page, "TrailkitEditor.text(workshop.view).includes('b1: 2')")
+        wait_analysed(page)
+        page.fill("#given-number", "5")
+        page.click('#drawing svg g.cell[data-node="c1"]')
+        wait_until(page, "TrailkitEditor.text(workshop.view).includes('c1: 5')")
+        wait_analysed(page)
+        page.click('#drawing svg g.cell[data-node="a3"]')  # on its number: the cell's
+        wait_until(page, "!TrailkitEditor.text(workshop.view).includes('a3: 3')")
+        wait_analysed(page)
+        # a hole, and the given of a cell made a hole goes with it
+        page.select_option("#cell-mode", "hole")
+        page.click('#drawing svg g.cell[data-node="c1"]')
+        wait_until(page, "TrailkitEditor.text(workshop.view).includes('avoid: [c1]')")
+        wait_analysed(page)
+        # 24 cells left: the given 25 is past the end, located; a click on it mends it
+        assert "at.e5 is position 25" in page.inner_text("#problems")
+        page.select_option("#cell-mode", "given")
+        page.click('#drawing svg g.cell[data-node="e5"]')
+        wait_until(page, "!TrailkitEditor.text(workshop.view).includes('e5: 25')")
+        wait_analysed(page)
+        assert page.locator("#problems li.ok").count() == 1
+        edited = editor_text(page)
+        assert _board_givens(edited) == ({"a1": 1, "b1": 2, "e1": 9, "c3": 13, "a5": 17},
+                                   ["c1"])
+        assert "# a comment kept\nkind: tour\n" in edited
+        assert page.locator('#drawing svg g.cell.hole[data-node="c1"]').count() == 1
+        page.screenshot(path=shots / "20-board-edited.png")
+        # each cell edit is one step of undo: five give the spec back as it was
+        page.click("#picture", position={"x": 4, "y": 4})
+        for _ in range(5):
+            page.keyboard.press("Control+z")
+        wait_until(page, f"TrailkitEditor.text(workshop.view) === {json.dumps(text)}")
+        wait_analysed(page)
+
+        # Solve: every cell gets its position, the givens bold; Next reveals them
+        page.click("#solve")
+        page.wait_for_selector("body[data-answer='solved:solve']")
+        assert page.locator("#drawing svg text.position").count() == 25
+        assert page.locator("#drawing svg text.position[data-given='yes']").count() == 6
+        assert page.locator("#steps li").count() == 24
+        page.click("#next")
+        assert page.get_attribute("body", "data-step") == "1"
+        # positions 1 and 2, and the givens 3, 9, 13, 17, 25
+        assert page.get_attribute("body", "data-positions") == "7"
+        assert page.locator("#drawing svg g.cell.current").count() == 1
+        for _ in range(4):
+            page.click("#next")
+        assert page.get_attribute("body", "data-positions") == "10"  # 1..6, 9, 13, 17, 25
+        page.screenshot(path=shots / "21-board-solved.png")
+        page.click("#whole")
+        assert page.get_attribute("body", "data-positions") == "25"
+
+        # Inspect answers in the command's words (a refusal too), the board kept
+        page.click("#inspect")
+        wait_until(page, "document.body.dataset.answer.endsWith(':inspect')")
+        said = page.inner_text("#answer-text")
+        assert said and not said.startswith(("UnsupportedPuzzle", "TrailkitError")), said
+        assert page.locator("#drawing svg g.cell").count() == 25
+
+        # Design: a tour on a 4x4 king board, shown on its board with its givens (a time
+        # limit for a machine shared with others: the run answers as soon as it is done)
+        page.click("#design-toggle")
+        page.select_option("#design-kind", "tour")
+        assert page.locator("#design-shape").is_hidden()
+        assert page.locator("#design-moves option").all_inner_texts() == list(TOUR_MOVES)
+        page.fill("#design-board-cols", "4")
+        page.fill("#design-board-rows", "4")
+        page.fill("#time-limit", "90")
+        page.select_option("#design-moves", "king")
+        page.fill("#design-seed", "4")
+        page.fill("#design-count", "2")
+        page.click("#design-generate")
+        page.wait_for_selector("body[data-answer='designed:design']", timeout=90_000)
+        assert page.inner_text("#design-which") == "candidate 1 of 2"
+        assert page.locator("#drawing svg g.cell").count() == 16
+        givens = page.locator("#drawing svg text.position[data-given='yes']").count()
+        assert givens >= 2
+        assert page.inner_text("#design-said") == f"{givens} givens of 16 cells, one " \
+                                                  "solution (seed 4)"
+        assert page.locator("#board-tools").is_hidden()  # a preview is not edited
+        page.screenshot(path=shots / "22-board-design.png")
+        assert editor_text(page) == text  # a preview only
+        assert not page.outside and not page.errors, (page.outside, page.errors)
     finally:
         assert server.stop() == 0
