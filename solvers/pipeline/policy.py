@@ -22,7 +22,8 @@ from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits
 from trailkit.solvers.backends.registry import BackendName, backend_names, get_backend
 
-__all__ = ["AUTO", "CLAIM_SECONDS", "CROSSCHECK_WORK_LIMIT", "PRECHECK", "ClaimLimits", "capped",
+__all__ = ["AUTO", "CLAIM_SECONDS", "CROSSCHECK_FACTOR", "CROSSCHECK_FLOOR_S",
+           "CROSSCHECK_WORK_LIMIT", "PRECHECK", "ClaimLimits", "capped",
            "checked_within", "count_second_opinion", "default_backend", "engine_for",
            "ignores_node_rules", "obeys_node_rules",
            "second_limits", "second_opinion", "time_left", "time_up"]
@@ -34,6 +35,13 @@ PRECHECK = "pre-check"
 #: The work limit given to a second backend that only confirms or cross-checks, in its
 #: own unit (search nodes for direct, conflicts for CP-SAT: see ``Backend.work_unit``).
 CROSSCHECK_WORK_LIMIT = 2_000_000
+#: A second opinion the policy chose on a walk the independent checker verified is a
+#: bonus, not what the answer rests on: it gets at most this many times the answer's own
+#: time (and at least :data:`CROSSCHECK_FLOOR_S`), so a slow second backend never costs
+#: the user many times the answer (direct's cross-check of CP-SAT's 1.5 s tour of
+#: TSPLIB's alb1000 ran 48 s before saying "undecided").
+CROSSCHECK_FACTOR = 10.0
+CROSSCHECK_FLOOR_S = 10.0
 
 CLAIM_SECONDS = 20.0
 """The most time ``solve`` and ``count`` spend certifying a claim by refutation."""
@@ -177,10 +185,16 @@ def time_left(limits: Limits, started: float) -> float | None:
     return max(0.0, limits.time_limit - (time.perf_counter() - started))
 
 
-def second_limits(limits: Limits, started: float | None = None) -> Limits:
+def second_limits(limits: Limits, started: float | None = None, *,
+                  bonus_after: float | None = None) -> Limits:
     """The limits of a second opinion: the same (the time left of a command that began
-    at ``started``), with a work limit where none was given."""
+    at ``started``), with a work limit where none was given; ``bonus_after``, the time a
+    verified answer took, bounds a cross-check that only adds to it
+    (:data:`CROSSCHECK_FACTOR`)."""
     left = limits.time_limit if started is None else time_left(limits, started)
+    if bonus_after is not None:
+        bound = max(CROSSCHECK_FLOOR_S, CROSSCHECK_FACTOR * bonus_after)
+        left = bound if left is None else min(left, bound)
     return Limits(time_limit=left, workers=limits.workers, seed=limits.seed,
                   work_limit=limits.work_limit or CROSSCHECK_WORK_LIMIT,
                   memory_mb=limits.memory_mb)

@@ -82,7 +82,10 @@ def solve(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
     second_name = second_opinion(engine, crosscheck, needs_confirmation=needs_confirmation,
                                  puzzle=puzzle)
     if second_name is not None:
-        answer = _cross_check(puzzle, answer, second_name, second_limits(limits, started))
+        bonus = answer.time_s if crosscheck == AUTO and answer.status is Status.SOLVED \
+            and answer.verified else None
+        answer = _cross_check(puzzle, answer, second_name,
+                              second_limits(limits, started, bonus_after=bonus))
     return answer.with_(claims=answer_claims(puzzle, answer, unique=unique,
                                              limits=capped(second_limits(limits, started))))
 

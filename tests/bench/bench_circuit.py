@@ -3,7 +3,9 @@ plain CP-SAT ``AddCircuit`` script and LKH (the ``elkai`` package), peers in one
 
 Run: ``python tests/bench/bench_circuit.py [N ...] [--seeds K] [--repeat R]`` (default
 N = 100 200 500 1000, 3 seeds, 3 runs each; ``pip install elkai`` for the LKH column,
-left out with a note when it is missing).
+left out with a note when it is missing), or ``--hcp FILE ...`` for TSPLIB's HCP
+instances (``alb1000.hcp`` ... ``alb5000.hcp``, read by trailkit's own HCP reader) in
+place of the random graphs, with ``--time-limit S`` per run (default 60).
 
 Each graph is G(n, m), simple and undirected, with m = n (ln n + ln ln n) / 2 edges, the
 threshold where about half the graphs have a Hamiltonian cycle. What is timed:
@@ -39,10 +41,12 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from ortools.sat.python import cp_model
 
+from trailkit.models.formats.hcp import parse_hcp
 from trailkit.models.puzzle import EdgeUse, NodeVisit, Puzzle
 from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.backends.cpsat import CpSatBackend
@@ -116,7 +120,24 @@ def timed(run: Callable[[], str], repeat: int) -> tuple[float, str]:
     return statistics.median(times), answer
 
 
+def hcp_graph(path: str) -> tuple[int, Graph]:
+    """The nodes and edges (0-based) of the TSPLIB HCP file at ``path``."""
+    graph = parse_hcp(Path(path).read_text(), path)
+    return graph.dimension, [(u - 1, v - 1) for u, v in graph.edges]
+
+
+def instances(args: argparse.Namespace) -> Iterator[tuple[str, int, int, Graph]]:
+    """(size column, seed column, n, edges) of every graph the run times."""
+    for path in args.hcp:
+        n, edges = hcp_graph(path)
+        yield Path(path).stem, 0, n, edges
+    for n in [] if args.hcp else args.sizes:
+        for seed in range(args.seeds):
+            yield str(n), seed, n, random_graph(n, seed, args.min_degree)
+
+
 def main() -> None:
+    global TIME_LIMIT
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("sizes", nargs="*", type=int, default=[100, 200, 500, 1000])
     parser.add_argument("--seeds", type=int, default=3)
@@ -124,7 +145,11 @@ def main() -> None:
     parser.add_argument("--min-degree", type=int, default=0,
                         help="draw again until every node has this degree (2: no graph "
                              "ruled out by a node of degree one)")
+    parser.add_argument("--hcp", nargs="+", default=[], metavar="FILE",
+                        help="TSPLIB HCP files in place of the random graphs")
+    parser.add_argument("--time-limit", type=float, default=TIME_LIMIT)
     args = parser.parse_args()
+    TIME_LIMIT = args.time_limit
     try:
         import elkai  # noqa: F401
         peers = ["trailkit", "plain", "plain-lin0", "LKH"]
@@ -133,27 +158,25 @@ def main() -> None:
         peers = ["trailkit", "plain", "plain-lin0"]
     print("| n | edges | seed | answers | " + " | ".join(f"{p} s" for p in peers) + " |")
     print("|---|---|---|---|" + "---|" * len(peers))
-    medians: dict[int, dict[str, list[float]]] = {}
-    for n in args.sizes:
-        for seed in range(args.seeds):
-            edges = random_graph(n, seed, args.min_degree)
-            puzzle = Puzzle.build(edges=[(str(u), str(v)) for u, v in edges],
-                                  nodes=[str(v) for v in range(n)], use=EdgeUse.AT_MOST_ONCE,
-                                  visit=NodeVisit.EVERY_ONCE, closed=True, kind="tour")
-            runs = {"trailkit": lambda p=puzzle: trailkit_cpsat(p),
-                    "plain": lambda n=n, e=edges: plain_script(n, e),
-                    "plain-lin0": lambda n=n, e=edges: plain_script(n, e, 0),
-                    "LKH": lambda n=n, e=edges: lkh(n, e)}
-            got = {p: timed(runs[p], 1 if p == "LKH" else args.repeat) for p in peers}
-            if "unknown" not in (got["trailkit"][1], got["plain"][1]) and \
-                    got["trailkit"][1] != got["plain"][1]:
-                raise SystemExit(f"n={n} seed={seed}: trailkit says {got['trailkit'][1]}, "
-                                 f"the plain script {got['plain'][1]}")
-            for p in peers:
-                medians.setdefault(n, {}).setdefault(p, []).append(got[p][0])
-            answers = "/".join(got[p][1] for p in peers)
-            print(f"| {n} | {len(edges)} | {seed} | {answers} | "
-                  + " | ".join(f"{got[p][0]:.3f}" for p in peers) + " |", flush=True)
+    medians: dict[str, dict[str, list[float]]] = {}
+    for size, seed, n, edges in instances(args):
+        puzzle = Puzzle.build(edges=[(str(u), str(v)) for u, v in edges],
+                              nodes=[str(v) for v in range(n)], use=EdgeUse.AT_MOST_ONCE,
+                              visit=NodeVisit.EVERY_ONCE, closed=True, kind="tour")
+        runs = {"trailkit": lambda p=puzzle: trailkit_cpsat(p),
+                "plain": lambda n=n, e=edges: plain_script(n, e),
+                "plain-lin0": lambda n=n, e=edges: plain_script(n, e, 0),
+                "LKH": lambda n=n, e=edges: lkh(n, e)}
+        got = {p: timed(runs[p], 1 if p == "LKH" else args.repeat) for p in peers}
+        if "unknown" not in (got["trailkit"][1], got["plain"][1]) and \
+                got["trailkit"][1] != got["plain"][1]:
+            raise SystemExit(f"n={n} seed={seed}: trailkit says {got['trailkit'][1]}, "
+                             f"the plain script {got['plain'][1]}")
+        for p in peers:
+            medians.setdefault(size, {}).setdefault(p, []).append(got[p][0])
+        answers = "/".join(got[p][1] for p in peers)
+        print(f"| {size} | {len(edges)} | {seed} | {answers} | "
+              + " | ".join(f"{got[p][0]:.3f}" for p in peers) + " |", flush=True)
     print("\n| n | " + " | ".join(f"{p} median s" for p in peers)
           + " | trailkit / plain | trailkit / plain-lin0 |")
     print("|---|" + "---|" * (len(peers) + 2))
