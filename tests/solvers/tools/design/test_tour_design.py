@@ -217,16 +217,31 @@ def test_an_existing_out_file_is_kept(tmp_path: Path,
 LINE = [("a", "b"), ("b", "c"), ("c", "d"), ("b", "d")]
 
 
+@pytest.mark.parametrize("dive", [True, False])
 @pytest.mark.parametrize("at", [{}, {"a": 1}, {"c": 2}, {"d": 4}, {"b": 3}])
-def test_tour_walks_agrees_with_the_oracle(at: dict[str, int]) -> None:
+def test_tour_walks_agrees_with_the_oracle(at: dict[str, int], dive: bool) -> None:
     p = Puzzle.build(edges=LINE, visit=NodeVisit.EVERY_ONCE, use="at-most-once", at=at)
     truth = given_paths(p)
-    walks, stopped = tour_walks(p, Limits(), most=10)
+    walks, stopped = tour_walks(p, Limits(), most=10, dive=dive)
     assert not stopped
     assert {tuple(w.nodes) for w in walks} == truth
     assert len(walks) == len(truth)  # each once
-    two, _ = tour_walks(p, Limits(), most=2)
+    two, _ = tour_walks(p, Limits(), most=2, dive=dive)
     assert len(two) == min(2, len(truth))
+
+
+@pytest.mark.parametrize("dive", [True, False])
+def test_tour_walks_on_a_hidato_agree_with_the_oracle(dive: bool) -> None:
+    """On a 4 x 4 king board with givens the distances to each given (the compiled
+    breadth-first search) cut only what no path can do: every path the oracle finds."""
+    from trailkit.models.spec import load_spec_text
+
+    p = load_spec_text("trailkit: 1\nkind: tour\nclosed: false\n"
+                       "board: {size: [4, 4], moves: king}\nat: {a1: 1, d4: 9, a4: 16}\n")
+    truth = given_paths(p)
+    walks, stopped = tour_walks(p, Limits(), most=10**6, dive=dive)
+    assert not stopped and len(truth) > 1
+    assert {tuple(int(v) for v in w.nodes) for w in walks} == truth
 
 
 def test_tour_walks_says_when_a_limit_stopped_it() -> None:
