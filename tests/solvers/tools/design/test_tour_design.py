@@ -22,6 +22,7 @@ from trailkit.models.puzzle import NodeVisit, Puzzle
 from trailkit.models.spec import load_spec
 from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.backends.direct.hamilton import tour_walks
+from trailkit.solvers.backends.registry import backend_names
 from trailkit.solvers.frontends.cli.app import main
 from trailkit.solvers.pipeline import solve
 
@@ -61,10 +62,11 @@ def test_unique_designs_have_one_path_by_the_oracle(
     assert len(paths) == 1  # the oracle: one path through the givens
     (path,) = paths
     assert all(path[q - 1] == v for v, q in givens_of(puzzle).items())  # givens on it
-    answer = solve(puzzle)
-    assert answer.status is Status.SOLVED and answer.verified
-    assert answer.walk is not None and tuple(answer.walk.nodes) == path
-    assert not verify(puzzle, answer.walk)
+    for backend in backend_names():  # every backend finds the one path
+        answer = solve(puzzle, backend, crosscheck=None)
+        assert answer.status is Status.SOLVED and answer.verified, backend
+        assert answer.walk is not None and tuple(answer.walk.nodes) == path, backend
+        assert not verify(puzzle, answer.walk)
     assert entry["measures"]["givens"] == len(puzzle.at)
     # every given was tried (no --givens: as few as one pass leaves): each one left is
     # needed, so without it the oracle finds two or more paths
@@ -267,3 +269,17 @@ def test_a_hidato_is_proven_unique_in_few_moves() -> None:
     walks, stopped = tour_walks(p, Limits(work_limit=200_000), most=2)
     assert not stopped and len(walks) == 1
     assert not verify(p, walks[0])
+
+
+def test_the_given_tried_next_leaves_the_narrowest_gap() -> None:
+    """Givens are thinned evenly: of the givens at positions 1 2 3 5 9 10 (path of 10
+    cells, 0..9), the one at 2 (gap 1..3) goes before 9 (gap 5..10) or 5 (3..9); the
+    ends (1, 10) come last whatever their gap; ties keep the pending order."""
+    from trailkit.solvers.tools.design.tour_givens import _narrowest
+
+    path = list(range(10))
+    at = {0: 1, 1: 2, 2: 3, 4: 5, 8: 9, 9: 10}
+    pending = [(8,), (4,), (0,), (1,), (9,)]
+    assert pending[_narrowest(pending, at, path)] == (1,)
+    assert pending[_narrowest([(8,), (4,), (0,), (9,)], at, path)] == (8,)  # 5..10 < 3..9
+    assert _narrowest([(0,), (9,)], at, path) == 0  # ends only: the order decides
