@@ -126,16 +126,19 @@ def solve_tour(puzzle: Puzzle, limits: Limits) -> Answer:
         search_nodes=run.work)
 
 
-def tour_walks(puzzle: Puzzle, limits: Limits, most: int) -> tuple[list[Walk], str]:
+def tour_walks(puzzle: Puzzle, limits: Limits, most: int, *, dive: bool = True
+               ) -> tuple[list[Walk], str]:
     """Up to ``most`` walks of ``puzzle`` (one that :func:`tour_applies` to, open), each
     start's in turn: the search goes on past each walk found (a step taken back) until
     ``most`` are found or every start is exhausted. Returns the walks and, when a limit
     stopped the search first, why (empty: the walks are all there are, or ``most``).
-    Uniqueness asked of it (``most=2``) is by exhaustion: no certificate."""
+    Uniqueness asked of it (``most=2``) is by exhaustion: no certificate. Without
+    ``dive`` the search runs compiled from its first move: for a caller asking many
+    times (``design tour``), who pays the compiled kernel's loading once."""
     if puzzle.closed:
         raise ValueError("tour_walks lists open walks only")
     arcs = _Arcs.of(puzzle)
-    run = _Run(limits, _DIVE * puzzle.num_nodes + _DIVE_MORE)
+    run = _Run(limits, _DIVE * puzzle.num_nodes + _DIVE_MORE if dive else 0)
     given: tuple[np.ndarray, np.ndarray] | None = None
     walks: list[Walk] = []
     try:
@@ -217,26 +220,11 @@ def _given_distances(arcs: _Arcs, node_at: np.ndarray, n: int, room: int
         if node_at[q] >= 0:
             q_next = q
     dist = np.full((n, n), n + 1, np.int32)
+    steps_to = hk.steps_to.sized(n * len(givens))
+    queue = np.zeros(n, np.int64)
     for q in givens:
-        x = int(node_at[q])
-        dist[:, x] = _steps_to(arcs, x, n)
+        steps_to(arcs.rindptr, arcs.rnbr, int(node_at[q]), dist, queue)
     return next_given, dist
-
-
-def _steps_to(arcs: _Arcs, x: int, n: int) -> np.ndarray:
-    """The fewest steps from every node to ``x`` (n + 1 where none leads there)."""
-    far = np.full(n, n + 1, np.int64)
-    far[x] = 0
-    frontier = [x]
-    while frontier:
-        nxt = []
-        for u in frontier:
-            for w in arcs.rnbr[arcs.rindptr[u]:arcs.rindptr[u + 1]].tolist():
-                if far[w] > n:
-                    far[w] = far[u] + 1
-                    nxt.append(w)
-        frontier = nxt
-    return far
 
 
 def _far_first(arcs: _Arcs, start: int, n: int) -> np.ndarray:

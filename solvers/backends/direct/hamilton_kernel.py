@@ -35,7 +35,7 @@ import numpy as np
 
 from trailkit.models.support.jit import kernel
 
-__all__ = ["BUDGET", "EXHAUSTED", "FOUND", "fit_gaps", "tour_search"]
+__all__ = ["BUDGET", "EXHAUSTED", "FOUND", "fit_gaps", "steps_to", "tour_search"]
 
 FOUND = 1
 EXHAUSTED = 0
@@ -144,6 +144,25 @@ def _all_fit(visited: np.ndarray, pos_of: np.ndarray, node_at: np.ndarray,
         if dist[c, x] > first - position - 1:
             return False
     return True
+
+
+@kernel
+def steps_to(rindptr: np.ndarray, rnbr: np.ndarray, x: int, dist: np.ndarray,
+             queue: np.ndarray) -> None:
+    """Fill column ``x`` of ``dist`` (n + 1 everywhere on entry) with the fewest steps
+    from every node to ``x``, by a breadth-first search over the reversed arcs."""
+    dist[x, x] = 0
+    queue[0] = x
+    head, tail = 0, 1
+    while head < tail:
+        u = queue[head]
+        head += 1
+        for k in range(rindptr[u], rindptr[u + 1]):
+            w = rnbr[k]
+            if dist[w, x] > dist[u, x] + 1:
+                dist[w, x] = dist[u, x] + 1
+                queue[tail] = w
+                tail += 1
 
 
 def fit_gaps(node_at: np.ndarray, dist: np.ndarray, target: int, symmetric: bool

@@ -1,4 +1,5 @@
-"""``trailkit design tour``: Hidato, Numbrix and knight's-tour puzzles to order.
+"""``trailkit design tour``: Hidato, Numbrix, Signpost and knight's-tour puzzles to
+order.
 
 Parses the board (``--board COLSxROWS``, ``--moves``) and the targets (``--givens
 MIN..MAX``, ``--unique``), calls
@@ -22,7 +23,7 @@ __all__ = ["register_tour"]
 def register_tour(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``design tour`` to ``design``'s kinds."""
     q = kinds.add_parser("tour", help="a path through every cell of a board, with givens "
-                                      "(Hidato, Numbrix)",
+                                      "(Hidato, Numbrix, Signpost)",
                          **examples("trailkit design tour --board 9x9 --moves king "
                                     "--givens 20..24 --unique --out hidato.yaml",
                                     "trailkit design tour --board 6x6 --moves orthogonal "
@@ -31,7 +32,8 @@ def register_tour(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="the board's size, e.g. 9x9")
     q.add_argument("--moves", required=True, choices=TOUR_MOVES,
                    help="a step between cells: king (Hidato), orthogonal (Numbrix), "
-                        "knight, diagonal")
+                        "knight, diagonal; arrows (Signpost: each cell's arrow points "
+                        "along the ray where the next number lies)")
     q.add_argument("--givens", metavar="MIN..MAX",
                    help="how many cells keep their number (default: as few as stay "
                         "unique with --unique, else a third of the cells)")

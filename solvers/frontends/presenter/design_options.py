@@ -42,7 +42,7 @@ MAX_DESIGNS = 1000
 #: The colour cycle of a design on a new field (``--colours`` not given).
 DEFAULT_COLOURS = "red,blue,green"
 #: The moves a tour design may ask for (``design tour --moves``, the panel's list).
-TOUR_MOVES: tuple[str, ...] = tuple(BOARD_MOVES)
+TOUR_MOVES: tuple[str, ...] = (*BOARD_MOVES, "arrows")
 
 
 @dataclass(frozen=True)

@@ -29,14 +29,16 @@ from trailkit.models.answer import Claim, Status
 from trailkit.models.errors import VerificationFailure
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec import load_spec_text
+from trailkit.models.spec.board import Board
 from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.pipeline import solve
+from trailkit.solvers.tools.design.tour_arrows import ARROWS, arrow_lines
 from trailkit.solvers.tools.design.tour_givens import Only, only_path
 
 __all__ = ["PUZZLE_NAMES", "UNIQUE_RESTS_ON", "Certified", "certify_tour", "tour_spec_text"]
 
 PUZZLE_NAMES = {"king": "Hidato", "orthogonal": "Numbrix", "knight": "knight's tour puzzle",
-                "diagonal": "diagonal tour puzzle"}
+                "diagonal": "diagonal tour puzzle", ARROWS: "Signpost"}
 """What puzzle books call a path through every cell, by the board's moves."""
 
 UNIQUE_RESTS_ON = ("the direct backend's exhaustive tour search, run on the spec as "
@@ -45,15 +47,20 @@ UNIQUE_RESTS_ON = ("the direct backend's exhaustive tour search, run on the spec
 
 def tour_spec_text(cols: int, rows: int, moves: str, at: Sequence[tuple[str, int]], *,
                    made: str, notes: Sequence[str] = (),
-                   expect: dict[str, object] | None = None, expect_note: str = "") -> str:
+                   expect: dict[str, object] | None = None, expect_note: str = "",
+                   path: Sequence[int] = ()) -> str:
     """The spec of a ``cols`` x ``rows`` board with ``moves`` and the givens ``at``
-    (cell name, position), in order of position."""
+    (cell name, position), in order of position; with ``moves`` ``arrows``, the
+    Signpost whose arrows follow ``path`` (cell indices, row by row from ``a1``)."""
     given = ", ".join(f"{name}: {q}" for name, q in sorted(at, key=lambda g: g[1]))
-    out = ["trailkit: 1", f'name: "Designed {PUZZLE_NAMES[moves]} ({cols}x{rows}, {moves} '
-                          'moves)"', f"# Made by: {made}"]
+    how = ARROWS if moves == ARROWS else f"{moves} moves"
+    out = ["trailkit: 1", f'name: "Designed {PUZZLE_NAMES[moves]} ({cols}x{rows}, {how})"',
+           f"# Made by: {made}"]
     out += [f"# {note}" for note in notes]
-    out += ["kind: tour", "closed: false",
-            f"board: {{size: [{cols}, {rows}], moves: {moves}}}", f"at: {{{given}}}"]
+    out += ["kind: tour", "closed: false"]
+    out += arrow_lines(cols, rows, path) if moves == ARROWS else \
+        [f"board: {{size: [{cols}, {rows}], moves: {moves}}}"]
+    out.append(f"at: {{{given}}}")
     if expect is not None:
         out += [f"# {expect_note}"] if expect_note else []
         out.append("expect: {" + ", ".join(f"{k}: {v}" for k, v in expect.items()) + "}")
@@ -98,8 +105,10 @@ def certify_tour(cols: int, rows: int, moves: str, at: Sequence[tuple[str, int]]
     expect: dict[str, object] = {"status": "solved", "length": length}
     if unique:
         expect["solutions"] = 1
-    puzzle = load_spec_text(tour_spec_text(cols, rows, moves, at, made=made, expect=expect),
-                            source="<design>")
+    cell = {name: i for i, name in enumerate(Board(cols, rows, "king").cells)}
+    cells = [cell[name] for name in path_names] if moves == ARROWS else []
+    puzzle = load_spec_text(tour_spec_text(cols, rows, moves, at, made=made, expect=expect,
+                                           path=cells), source="<design>")
     index = {name: i for i, name in enumerate(puzzle.nodes)}
     path = [index[name] for name in path_names]
     answer = solve(puzzle, limits=Limits(time_limit=max(seconds, 1.0)), unique=unique)
@@ -119,6 +128,6 @@ def certify_tour(cols: int, rows: int, moves: str, at: Sequence[tuple[str, int]]
                                      "not certified (see above)")
     text = tour_spec_text(cols, rows, moves, at, made=made, expect=expect,
                           notes=tuple(f"{c[0].upper()}{c[1:]}." for c in claims),
-                          expect_note=f"The expect: block: {note}.")
+                          expect_note=f"The expect: block: {note}.", path=cells)
     return Certified(text, tuple(claims), certificates,
                      load_spec_text(text, source="<design>"))

@@ -22,7 +22,7 @@ import random
 
 from trailkit.models.spec.board import Board
 
-__all__ = ["neighbours", "random_path"]
+__all__ = ["neighbours", "random_path", "random_path_in"]
 
 
 def neighbours(board: Board) -> list[list[int]]:
@@ -37,7 +37,13 @@ def neighbours(board: Board) -> list[list[int]]:
 def random_path(board: Board, rng: random.Random, tries: int) -> list[int] | None:
     """A path through every cell (cell indices in order), or ``None`` when ``tries``
     randomised Warnsdorff walks all got stuck."""
-    adj = neighbours(board)
+    return random_path_in(neighbours(board), rng, tries)
+
+
+def random_path_in(adj: list[list[int]], rng: random.Random, tries: int
+                   ) -> list[int] | None:
+    """A path through every node of the graph whose neighbours are ``adj`` (undirected:
+    each edge in both rows), as :func:`random_path` finds one on a board."""
     n = len(adj)
     for _ in range(tries):
         path = _walk(adj, rng.randrange(n), rng)

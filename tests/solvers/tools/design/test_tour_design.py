@@ -22,6 +22,7 @@ from trailkit.models.puzzle import NodeVisit, Puzzle
 from trailkit.models.spec import load_spec
 from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.backends.direct.hamilton import tour_walks
+from trailkit.solvers.backends.registry import backend_names
 from trailkit.solvers.frontends.cli.app import main
 from trailkit.solvers.pipeline import solve
 
@@ -61,10 +62,11 @@ def test_unique_designs_have_one_path_by_the_oracle(
     assert len(paths) == 1  # the oracle: one path through the givens
     (path,) = paths
     assert all(path[q - 1] == v for v, q in givens_of(puzzle).items())  # givens on it
-    answer = solve(puzzle)
-    assert answer.status is Status.SOLVED and answer.verified
-    assert answer.walk is not None and tuple(answer.walk.nodes) == path
-    assert not verify(puzzle, answer.walk)
+    for backend in backend_names():  # every backend finds the one path
+        answer = solve(puzzle, backend, crosscheck=None)
+        assert answer.status is Status.SOLVED and answer.verified, backend
+        assert answer.walk is not None and tuple(answer.walk.nodes) == path, backend
+        assert not verify(puzzle, answer.walk)
     assert entry["measures"]["givens"] == len(puzzle.at)
     # every given was tried (no --givens: as few as one pass leaves): each one left is
     # needed, so without it the oracle finds two or more paths
@@ -217,16 +219,31 @@ def test_an_existing_out_file_is_kept(tmp_path: Path,
 LINE = [("a", "b"), ("b", "c"), ("c", "d"), ("b", "d")]
 
 
+@pytest.mark.parametrize("dive", [True, False])
 @pytest.mark.parametrize("at", [{}, {"a": 1}, {"c": 2}, {"d": 4}, {"b": 3}])
-def test_tour_walks_agrees_with_the_oracle(at: dict[str, int]) -> None:
+def test_tour_walks_agrees_with_the_oracle(at: dict[str, int], dive: bool) -> None:
     p = Puzzle.build(edges=LINE, visit=NodeVisit.EVERY_ONCE, use="at-most-once", at=at)
     truth = given_paths(p)
-    walks, stopped = tour_walks(p, Limits(), most=10)
+    walks, stopped = tour_walks(p, Limits(), most=10, dive=dive)
     assert not stopped
     assert {tuple(w.nodes) for w in walks} == truth
     assert len(walks) == len(truth)  # each once
-    two, _ = tour_walks(p, Limits(), most=2)
+    two, _ = tour_walks(p, Limits(), most=2, dive=dive)
     assert len(two) == min(2, len(truth))
+
+
+@pytest.mark.parametrize("dive", [True, False])
+def test_tour_walks_on_a_hidato_agree_with_the_oracle(dive: bool) -> None:
+    """On a 4 x 4 king board with givens the distances to each given (the compiled
+    breadth-first search) cut only what no path can do: every path the oracle finds."""
+    from trailkit.models.spec import load_spec_text
+
+    p = load_spec_text("trailkit: 1\nkind: tour\nclosed: false\n"
+                       "board: {size: [4, 4], moves: king}\nat: {a1: 1, d4: 9, a4: 16}\n")
+    truth = given_paths(p)
+    walks, stopped = tour_walks(p, Limits(), most=10**6, dive=dive)
+    assert not stopped and len(truth) > 1
+    assert {tuple(int(v) for v in w.nodes) for w in walks} == truth
 
 
 def test_tour_walks_says_when_a_limit_stopped_it() -> None:
@@ -252,3 +269,17 @@ def test_a_hidato_is_proven_unique_in_few_moves() -> None:
     walks, stopped = tour_walks(p, Limits(work_limit=200_000), most=2)
     assert not stopped and len(walks) == 1
     assert not verify(p, walks[0])
+
+
+def test_the_given_tried_next_leaves_the_narrowest_gap() -> None:
+    """Givens are thinned evenly: of the givens at positions 1 2 3 5 9 10 (path of 10
+    cells, 0..9), the one at 2 (gap 1..3) goes before 9 (gap 5..10) or 5 (3..9); the
+    ends (1, 10) come last whatever their gap; ties keep the pending order."""
+    from trailkit.solvers.tools.design.tour_givens import _narrowest
+
+    path = list(range(10))
+    at = {0: 1, 1: 2, 2: 3, 4: 5, 8: 9, 9: 10}
+    pending = [(8,), (4,), (0,), (1,), (9,)]
+    assert pending[_narrowest(pending, at, path)] == (1,)
+    assert pending[_narrowest([(8,), (4,), (0,), (9,)], at, path)] == (8,)  # 5..10 < 3..9
+    assert _narrowest([(0,), (9,)], at, path) == 0  # ends only: the order decides
