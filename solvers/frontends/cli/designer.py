@@ -42,7 +42,8 @@ __all__ = ["register"]
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``inspect`` and ``design``."""
     p = sub.add_parser("inspect", help="which edges a solvable puzzle cannot lose, which "
-                       "make its walk longer, and measures of how hard it is",
+                       "make its walk longer, which givens (at:) keep its solution unique, "
+                       "and measures of how hard it is",
                        **examples("trailkit inspect specs/tyre-puzzle/restored.yaml",
                                   "trailkit inspect specs/nikolaus.yaml --json"))
     add_spec(p)

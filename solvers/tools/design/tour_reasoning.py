@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 from trailkit.models.puzzle import NodeVisit, Puzzle
 
-__all__ = ["MAX_DEPTH", "MAX_TRIALS", "Rating", "rate_tour", "rating_words",
+__all__ = ["MAX_DEPTH", "MAX_TRIALS", "Rating", "deduce", "rate_tour", "rating_words",
            "reasoning_applies"]
 
 MAX_DEPTH = 2
@@ -100,6 +100,12 @@ class _Board:
 
 
 _State = tuple[dict[int, int], frozenset[tuple[int, int]]]  # position -> cell, ruled out
+
+
+def deduce(puzzle: Puzzle) -> dict[int, int] | None:
+    """The positions propagation alone fills (position -> node, the givens included);
+    ``None`` when it finds that no path obeys the givens."""
+    return _propagate(_Board(puzzle), {q: v for v, q in puzzle.at.items()}, frozenset())
 
 
 def rate_tour(puzzle: Puzzle) -> Rating:
