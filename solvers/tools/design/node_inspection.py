@@ -55,7 +55,7 @@ from trailkit.solvers.tools.design.inspect_parts import (
     check_time,
     without_edge,
 )
-from trailkit.solvers.tools.design.tour_givens import Only, only_path
+from trailkit.solvers.tools.design.tour_givens import TEST_MOVES, Only, only_path
 from trailkit.solvers.tools.design.tour_reasoning import (
     rate_tour,
     rating_words,
@@ -66,6 +66,10 @@ __all__ = ["REFUTE_BUDGET_S", "NodeFindings", "inspect_nodes"]
 
 REFUTE_BUDGET_S = 5.0
 """How long the refutations may take in all when no time limit is given."""
+
+GIVEN_MOVES = 20 * TEST_MOVES
+"""The most moves the tour search makes without one given (more than a design's test:
+a given the design kept may be one whose test reached its limit)."""
 
 _SEARCH = "direct's exhaustive search"
 
@@ -178,10 +182,12 @@ def _decide_givens(puzzle: Puzzle, path: tuple[int, ...], only: Only, limits: Li
     findings = []
     for v, q in sorted(puzzle.at.items(), key=lambda item: item[1]):
         fewer = dataclasses.replace(puzzle, at={w: p for w, p in puzzle.at.items() if w != v})
-        said, second = only_path(fewer, path, max(_seconds(limits, started), 0.001))
+        said, second = only_path(fewer, path, max(_seconds(limits, started), 0.001),
+                                 GIVEN_MOVES)
         essential = {Only.SECOND: True, Only.UNIQUE: False}.get(said)
         claim = None if essential is not None else Claim(
-            "unique", False, why=f"not decided ({_SEARCH} reached its limit)")
+            "unique", False, why=f"not decided: direct's tour search reached its limit "
+            f"({GIVEN_MOVES:,} moves, or the time limit)")
         findings.append(GivenFinding(v, q, essential, second, claim))
     return Givens(tuple(findings))
 

@@ -225,18 +225,19 @@ def _options(board: _Board, place: dict[int, int], banned: frozenset[tuple[int, 
             low = a + ahead.get(v, board.n + 1) if a else 1
             high = b - back.get(v, board.n + 1) if b <= board.n else board.n
             options[v].update(range(max(low, a + 1), min(high, b - 1) + 1))
-    for v in free:
-        options[v] = _ends_only(board, place, v, options[v]) - \
-            {q for q, w in banned if w == v}
-        if not options[v]:
-            return None
-    return options
-
-
-def _ends_only(board: _Board, place: dict[int, int], v: int, qs: set[int]) -> set[int]:
-    """``qs`` less what the one-free-neighbour rule and the start and end cells rule
-    out: a cell with no possible predecessor is the start, none after it the end."""
     at = {w: q for q, w in place.items()}
+    for v in free:
+        options[v] = _ends_only(board, place, at, v, options[v])
+    for q, w in banned:
+        options.get(w, set()).discard(q)
+    return None if any(not qs for qs in options.values()) else options
+
+
+def _ends_only(board: _Board, place: dict[int, int], at: dict[int, int], v: int,
+               qs: set[int]) -> set[int]:
+    """``qs`` less what the one-free-neighbour rule and the start and end cells rule
+    out: a cell with no possible predecessor is the start, none after it the end
+    (``at``: each filled cell's position, ``place`` inverted)."""
     before = {u for u in board.inn[v] if u not in at or at[u] + 1 not in place}
     after = {w for w in board.out[v] if w not in at or at[w] - 1 not in place}
     inner = len(before | after) > 1  # a cell inside the path has two neighbours on it
