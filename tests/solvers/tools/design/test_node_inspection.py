@@ -111,3 +111,29 @@ def test_inspect_takes_a_node_rule_spec(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["inspect", str(spec)]) == 0
     text = capsys.readouterr().out
     assert "essential:" in text and "cells reasoning alone fills" in text
+
+
+def test_inspect_out_writes_each_redundant_given_for_check_certificate(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+        ) -> None:
+    monkeypatch.setattr(node_inspection, "REFUTE_BUDGET_S", 120.0)
+    spec = tmp_path / "t.yaml"
+    spec.write_text("trailkit: 1\nkind: tour\nclosed: false\n"
+                    "board: {size: [3, 3], moves: orthogonal}\n"
+                    "at: {a1: 1, b1: 2, c1: 3, c3: 9}  # the givens\n")
+    out = tmp_path / "out"
+    assert main(["inspect", str(spec), "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "no file" in said  # a board's edges are no inline list
+    names = sorted(p.name for p in out.iterdir())
+    assert "without-given-b1.yaml" in names and "without-given-b1.json" in names
+    written = (out / "without-given-b1.yaml").read_text()
+    assert "at: {a1: 1, c1: 3, c3: 9}" in written
+    for name in names:
+        if name.endswith(".yaml"):
+            pair = [str(out / name), str(out / name.replace(".yaml", ".json"))]
+            assert main(["check-certificate", *pair]) == 0, name
+    capsys.readouterr()
+    edited = tmp_path / "edited.yaml"  # c3 no longer given: two solutions
+    edited.write_text(written.replace(", c3: 9", ""))
+    assert main(["check-certificate", str(edited), str(out / "without-given-b1.json")]) != 0
