@@ -111,6 +111,13 @@ class _Budget:
             f"the {REFUTE_BUDGET_S:g} s inspect gives refutations were spent"
         return f"not certified ({spent}; a longer --time-limit certifies further)"
 
+    def said(self, claim: Claim) -> Claim:
+        """``claim``, its "time limit reached" said as this budget's when no time limit
+        was given (the refutation's limit was the budget's, not the user's)."""
+        if claim.checked or self.limited or "time limit" not in claim.why:
+            return claim
+        return dataclasses.replace(claim, why=f"{self.why()}; rests on {_SEARCH}")
+
 
 def inspect_nodes(puzzle: Puzzle, answer: Answer, limits: Limits,
                   started: float) -> NodeFindings:
@@ -207,8 +214,8 @@ def _unique_claims(puzzle: Puzzle, answer: Answer, second: Walk | None,
     left = budget.left()
     if left is None:
         return (Claim("unique", False, why=f"{budget.why()}; rests on {_SEARCH}"),)
-    return tuple(c for c in answer_claims(puzzle, answer, unique=True, limits=left)
-                 if c.claim == "unique")
+    return tuple(budget.said(c) for c in answer_claims(puzzle, answer, unique=True,
+                                                      limits=left) if c.claim == "unique")
 
 
 def _unique(only: Only, claims: tuple[Claim, ...]) -> bool | None:
@@ -234,7 +241,7 @@ def _certify_given(puzzle: Puzzle, walk: Walk, given: GivenFinding,
     if left is None:
         claim = Claim("unique", False, why=f"{budget.why()}; rests on {_SEARCH}")
     else:
-        claim = only_walk_claim(fewer, walk, left, rests_on=_SEARCH)
+        claim = budget.said(only_walk_claim(fewer, walk, left, rests_on=_SEARCH))
     if claim.checked and claim.value is not True:
         raise VerificationFailure("the tour search found no second path without a given, "
                                   "the refutation one")

@@ -137,3 +137,15 @@ def test_inspect_out_writes_each_redundant_given_for_check_certificate(
     edited = tmp_path / "edited.yaml"  # c3 no longer given: two solutions
     edited.write_text(written.replace(", c3: 9", ""))
     assert main(["check-certificate", str(edited), str(out / "without-given-b1.json")]) != 0
+
+
+def test_a_refutation_out_of_budget_blames_the_budget_not_a_time_limit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(node_inspection, "REFUTE_BUDGET_S", 0.1)  # no --time-limit given
+    puzzle = load_spec_text(Path(__file__).resolve().parents[4].joinpath(
+        "docs", "examples", "numbrix.yaml").read_text())
+    result = inspect_puzzle(puzzle)
+    for claim in (*result.claims, *(g.claim for g in result.givens.findings if g.claim)
+                  ) if result.givens else result.claims:
+        assert claim.checked or ("inspect gives refutations were spent" in claim.why
+                                 and "time limit was reached" not in claim.why), claim.why
