@@ -42,7 +42,8 @@ __all__ = ["register"]
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``inspect`` and ``design``."""
     p = sub.add_parser("inspect", help="which edges a solvable puzzle cannot lose, which "
-                       "make its walk longer, and measures of how hard it is",
+                       "make its walk longer, which givens (at:) keep its solution unique, "
+                       "and measures of how hard it is",
                        **examples("trailkit inspect specs/tyre-puzzle/restored.yaml",
                                   "trailkit inspect specs/nikolaus.yaml --json"))
     add_spec(p)
@@ -53,7 +54,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--out", metavar="DIR",
                    help="write each critical and costly edge's certificate to the folder "
                         "DIR: without-E.yaml (the spec without edge E) and without-E.json, "
-                        "for trailkit check-certificate (atomically, as a set)")
+                        "and each redundant given G's (without-given-G.yaml, .json), for "
+                        "trailkit check-certificate (atomically, as a set)")
     p.add_argument("--force", action="store_true",
                    help="replace the files of an earlier --out DIR (refused otherwise)")
     p.set_defaults(run=cmd_inspect)
@@ -90,7 +92,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 def _out_folder(puzzle: Any, args: argparse.Namespace) -> Path:
     """The folder ``inspect --out`` writes, refused (exit 2) before any work when it cannot
     be: the current folder, a folder holding the spec, files of an earlier ``--out``
-    without ``--force``, or a spec whose edges are not inline."""
+    without ``--force``, or a spec whose edges are not inline and that has no givens."""
     from trailkit.models.errors import TrailkitError
     from trailkit.solvers.support.files import check_folder
     from trailkit.solvers.tools.design.inspect_files import edges_inline
@@ -101,7 +103,7 @@ def _out_folder(puzzle: Any, args: argparse.Namespace) -> Path:
         raise TrailkitError(f"refusing to write --out {args.out}: it is the current folder "
                             "or holds the spec; name a folder of its own")
     why = edges_inline(puzzle, Path(args.spec).read_text(encoding="utf-8"))
-    if why:
+    if why and not puzzle.at:  # with givens, their files are written all the same
         raise TrailkitError(f"inspect --out writes the spec without each edge, and {why}")
     check_folder(folder, _ours(folder), allow_existing=args.force, option="--out")
     return folder
@@ -128,13 +130,14 @@ def _write_files(puzzle: Any, result: Any, args: argparse.Namespace
     write_folder(folder, {name: partial(str, content) for name, content in made.files.items()},
                  {*made.files, *_ours(folder)})
     pairs = sorted(name for name in made.files if name.endswith(".yaml"))
-    lines = [f"certificates written to {folder}: {len(pairs)} specs without an edge, each "
-             "with its certificate"]
+    lines = [f"certificates written to {folder}: {len(pairs)} specs without an edge or a "
+             "given, each with its certificate"]
     if pairs:
         first = folder / pairs[0]
         lines.append(f"  check one: trailkit check-certificate {first} "
                      f"{first.with_suffix('.json')}")
-    lines += [f"  edge {ident}: no file ({why})" for ident, why in made.missing.items()]
+    lines += [f"  {'' if ident.startswith('given ') else 'edge '}{ident}: no file ({why})"
+              for ident, why in made.missing.items()]
     return "\n".join(lines), sorted(made.files)
 
 

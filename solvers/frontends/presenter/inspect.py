@@ -14,7 +14,13 @@ from typing import Any
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.support.words import plural
 from trailkit.solvers.frontends.presenter.results import answer_json, answer_text
-from trailkit.solvers.tools.design.inspection import EdgeFinding, Inspection, InspectStatus
+from trailkit.solvers.tools.design.inspection import (
+    EdgeFinding,
+    GivenFinding,
+    Givens,
+    Inspection,
+    InspectStatus,
+)
 from trailkit.solvers.tools.drawing import InspectMark, InspectView
 
 __all__ = ["INSPECT_FORMAT", "inspect_json", "inspect_said", "inspect_text", "inspect_view",
@@ -34,6 +40,11 @@ _MEASURE_WORDS = {
     "early_failures": "early failures",
     "early_failures_per_solution": "early failures per solution",
     "not_counted": "not counted",
+    "cells": "cells",
+    "givens": "givens",
+    "deduced": "cells reasoning alone fills",
+    "search_depth": "depth of trial and error needed",
+    "rating": "rating",
 }
 
 
@@ -78,6 +89,53 @@ def _claims(puzzle: Puzzle, result: Inspection) -> list[dict[str, Any]]:
     return claims
 
 
+def _given_words(puzzle: Puzzle, given: GivenFinding) -> str:
+    """One given and what its verdict rests on, in words."""
+    where = f"{puzzle.nodes[given.node]} at {given.position}"
+    if given.essential:
+        return f"{where}: without it a second solution (verified by the independent checker)"
+    claim = given.claim
+    if claim is not None and claim.checked and claim.certificate is not None:
+        return (f"{where}: still unique without it ({claim.certificate.kind} certificate "
+                "accepted by the independent checker)")
+    state = "still unique without it" if given.essential is False else "undecided"
+    return f"{where}: {state} ({claim.why if claim is not None else 'not certified'})"
+
+
+def _givens_lines(puzzle: Puzzle, givens: Givens) -> list[str]:
+    """The essential and redundant givens, or why they were not looked at."""
+    if givens.skipped:
+        return [f"givens: not looked at ({givens.skipped})"]
+    essential = [g for g in givens.findings if g.essential]
+    lines = [f"essential: {plural(len(essential), 'given')} the solution needs (without "
+             "any one of them it is not unique)"]
+    lines += [f"  {_given_words(puzzle, g)}" for g in essential]
+    rest = [g for g in givens.findings if not g.essential]
+    lines.append(f"redundant: {plural(len(rest), 'given')} the puzzle could lose and "
+                 "stay unique" + ("" if all(g.essential is False for g in rest)
+                                  else " (or undecided)"))
+    lines += [f"  {_given_words(puzzle, g)}" for g in rest]
+    return lines
+
+
+def _givens_json(puzzle: Puzzle, givens: Givens) -> dict[str, Any]:
+    """The givens' verdicts in the JSON: each with its node, position and what rests on."""
+    if givens.skipped:
+        return {"skipped": givens.skipped}
+    out: list[dict[str, Any]] = []
+    for g in givens.findings:
+        item: dict[str, Any] = {"node": puzzle.nodes[g.node], "position": g.position,
+                                "essential": g.essential}
+        if g.second is not None:
+            item["second"] = [puzzle.nodes[v] for v in g.second.nodes]
+        if g.claim is not None:
+            item["claim"] = g.claim.to_json(puzzle)
+        out.append(item)
+    return {"essential": [i for i in out if i["essential"]],
+            "redundant": [i for i in out if i["essential"] is False],
+            "undecided": [i for i in out if i["essential"] is None]}
+
+
 def _unharmed_json(result: Inspection) -> dict[str, Any] | None:
     """The edges neither critical nor costly: how many, and what that rests on."""
     unharmed = result.unharmed
@@ -100,6 +158,8 @@ def inspect_json(puzzle: Puzzle, result: Inspection, spec: str | None,
             costly=[_edge_json(puzzle, f) for f in result.costly],
             unique=result.unique, measures=dict(result.measures), claims=_claims(puzzle, result),
             unharmed=_unharmed_json(result))
+        if result.givens is not None:
+            out["givens"] = _givens_json(puzzle, result.givens)
     elif answer is not None:
         out["answer"] = answer
     if result.partial:  # stopped by a limit: what was found before it, marked partial
@@ -132,6 +192,8 @@ def inspect_text(puzzle: Puzzle, result: Inspection, spec: str | None,
     lines += _critical_lines(puzzle, result)
     if result.reusable:
         lines += _costly_lines(puzzle, result)
+    if result.givens is not None:
+        lines += _givens_lines(puzzle, result.givens)
     rest = puzzle.num_edges - len(result.critical) - len(result.costly)
     said = f" ({result.unharmed.said})" if result.unharmed is not None else ""
     lines.append(f"the other {plural(rest, 'edge')}: the puzzle loses nothing without any "
@@ -180,7 +242,8 @@ def _critical_lines(puzzle: Puzzle, result: Inspection, so_far: str = "") -> lis
         if f.checked and f.certificate is not None:
             why = f"{f.certificate.kind} certificate accepted by the independent checker"
         else:
-            why = f"not certified: {f.maker}"
+            why = f.maker if f.maker.startswith("not certified") else \
+                f"not certified: {f.maker}"
         lines.append(f"  {puzzle.describe_edge(f.edge)}: {why}")
     return lines
 

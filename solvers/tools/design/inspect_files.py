@@ -1,4 +1,5 @@
-"""``inspect --out DIR``: each critical and costly edge's certificate, as files to check.
+"""``inspect --out DIR``: each critical and costly edge's certificate, as files to check,
+and each redundant given's.
 
 An edge is critical when the puzzle without it has no walk, costly when its shortest walk
 is longer; both are claims about a puzzle no file holds. So for each such edge ``E`` the
@@ -11,7 +12,10 @@ that edge touched is kept: ``nodes:`` then lists them all);
 ``trailkit check-certificate DIR/without-E.yaml DIR/without-E.json`` checks it with
 nothing of the inspection trusted. A DRUP certificate's proof goes to a side file beside
 it (``without-E.drat``), as ``prove --out`` writes one. An edge whose certificate could
-not be made gets no files; :class:`InspectFiles` says which and why.
+not be made gets no files; :class:`InspectFiles` says which and why (so does every edge
+of a spec whose edges are not an inline list: a ``board:``'s). A redundant given ``G``
+(see :mod:`.node_inspection`) gets ``without-given-G.yaml``, the spec with its one-line
+``at:`` written again without it, and ``without-given-G.json``, the ``unique`` claim.
 
 >>> from trailkit.models.spec import load_spec_text
 >>> from trailkit.solvers.tools.design.inspection import inspect_puzzle
@@ -32,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from trailkit.models.answer import Certificate
+from trailkit.models.checking.certificates import check_certificate
 from trailkit.models.errors import SpecError
 from trailkit.models.formats.textformats import yaml_text
 from trailkit.models.puzzle import Puzzle
@@ -75,7 +80,11 @@ def inspection_files(puzzle: Puzzle, text: str, result: Inspection, spec: str,
     """The files of ``inspect --out`` for ``result`` (the inspection of ``puzzle``, whose
     spec is ``text``, from the file named ``spec``): see the module docstring."""
     made = InspectFiles()
+    why = edges_inline(puzzle, text)
     for finding in (*result.critical, *result.costly):
+        if why:  # a board's edges, or a side file: no spec without one edge is written
+            made.missing[str(puzzle.edge_id(finding.edge))] = why
+            continue
         ident = str(puzzle.edge_id(finding.edge))
         name = f"without-{_safe(ident)}"
         if f"{name}.yaml" in made.files:  # two ids alike once made safe: the index too
@@ -97,7 +106,55 @@ def inspection_files(puzzle: Puzzle, text: str, result: Inspection, spec: str,
         made.files[f"{name}.yaml"] = reduced
         for path, content in certificate_files(document, f"{name}.json"):
             made.files[str(path)] = content
+    _given_files(puzzle, text, result, spec, made)
     return made
+
+
+def _given_files(puzzle: Puzzle, text: str, result: Inspection, spec: str,
+                 made: InspectFiles) -> None:
+    """Each redundant given's files into ``made``: the spec without it,
+    ``without-given-NODE.yaml`` (its ``at:`` line written again without the given), and
+    its certified ``unique`` claim, ``without-given-NODE.json``; a given whose claim is
+    not certified, or whose spec cannot be written so, gets none, saying why."""
+    for given in result.givens.findings if result.givens is not None else ():
+        claim, node = given.claim, puzzle.nodes[given.node]
+        if given.essential is not False or claim is None:
+            continue
+        ident = f"given {node}"
+        if not claim.checked or claim.certificate is None:
+            made.missing[ident] = claim.why
+            continue
+        reduced = _without_given(puzzle, text, given.node, spec)
+        if reduced is None:
+            made.missing[ident] = "the spec's at: is not one inline mapping on one line"
+            continue
+        less = load_spec_text(reduced)
+        if check_certificate(less, claim.certificate):  # a bug in the text edit: said
+            made.missing[ident] = "the spec without it does not read back as inspected"
+            continue
+        name = f"without-given-{_safe(node)}"
+        document = claim_document(f"{name}.yaml", "unique", claim.certificate)
+        document["spec_sha256"] = hashlib.sha256(reduced.encode("utf-8")).hexdigest()
+        made.files[f"{name}.yaml"] = reduced
+        for path, content in certificate_files(document, f"{name}.json"):
+            made.files[str(path)] = content
+
+
+_AT_LINE = re.compile(r"^at:[ \t]*\{[^\n{}]*\}[ \t]*(#[^\n]*)?$", re.MULTILINE)
+
+
+def _without_given(puzzle: Puzzle, text: str, v: int, spec: str) -> str | None:
+    """``text`` with node ``v``'s given left out of its one-line ``at:`` mapping, and a
+    comment at the top saying so; ``None`` when ``at:`` is not written so."""
+    lines = _AT_LINE.findall(text)
+    if len(lines) != 1:
+        return None
+    kept = sorted(((w, q) for w, q in puzzle.at.items() if w != v), key=lambda g: g[1])
+    mapping = ", ".join(f"{yaml_text(puzzle.nodes[w])}: {q}" for w, q in kept)
+    edited = _AT_LINE.sub(lambda _: f"at: {{{mapping}}}", text, count=1)
+    return (f"# {PurePath(spec).name} without the given {puzzle.nodes[v]} at "
+            f"{puzzle.at[v]}, written by trailkit inspect --out with its certificate (the "
+            ".json of the same name).\n" + edited)
 
 
 def _document(less: Puzzle, length: int | None, spec: str, limits: Limits

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from trailkit.models.answer import Answer, Certificate, Claim, Status, Walk
+from trailkit.models.answer import Answer, Claim, Status, Walk
 from trailkit.models.checking.shortest import layers_verdict
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Puzzle
@@ -53,12 +53,20 @@ from trailkit.solvers.pipeline.claims import (
 )
 from trailkit.solvers.pipeline.policy import time_left
 from trailkit.solvers.support.interrupts import passed_on
+from trailkit.solvers.tools.design.inspect_parts import (
+    EdgeFinding,
+    GivenFinding,
+    Givens,
+    TimeUp,
+    Unharmed,
+    check_time,
+    without_edge,
+)
+from trailkit.solvers.tools.design.node_inspection import NodeFindings, inspect_nodes
 from trailkit.solvers.tools.design.states import StateSummary, summarise, trap_steps, walk_states
-from trailkit.solvers.tools.repair.changes import Change, Op, apply_changes
-from trailkit.solvers.tools.repair.node_refusal import refuse_node_rules
 
-__all__ = ["MEASURE_BUDGET_S", "EdgeFinding", "InspectStatus", "Inspection", "Unharmed",
-           "inspect_puzzle", "without_edge"]
+__all__ = ["MEASURE_BUDGET_S", "EdgeFinding", "GivenFinding", "Givens", "InspectStatus",
+           "Inspection", "Unharmed", "inspect_puzzle", "without_edge"]
 
 #: How long the measures' count of solutions and failures may take when no time limit is
 #: given: every failure is a walk, and there can be far more of them than the rest of an
@@ -73,34 +81,6 @@ class InspectStatus(StrEnum):
     SOLVABLE = "solvable"
     UNSOLVABLE = "unsolvable"
     UNKNOWN = "unknown"
-
-
-@dataclass(frozen=True, slots=True)
-class EdgeFinding:
-    """A critical edge (``certificate``: why the puzzle is unsolvable without it,
-    ``checked`` when the independent checker accepted it, ``maker`` who made it or why
-    there is none) or a costly one (``length_without``, and ``claim``: that length as the
-    ``shortest`` claim of the puzzle without the edge, certified or saying why not)."""
-
-    edge: int
-    certificate: Certificate | None = None
-    checked: bool = False
-    maker: str = ""
-    length_without: int | None = None
-    claim: Claim | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Unharmed:
-    """What the edges neither critical nor costly (``edges`` of them) rest on: without any
-    one of them the puzzle keeps a walk (once-only walks) or its shortest length
-    (reusable walks). ``checked``: each was certified (a walk verified, or a ``layers``
-    certificate accepted by the independent checker); ``said``: what holds, or why it is
-    not certified and what it rests on."""
-
-    edges: int
-    checked: bool
-    said: str
 
 
 @dataclass(frozen=True)
@@ -125,6 +105,7 @@ class Inspection:
     partial: bool = False
     looked_at: int = 0
     to_look_at: int = 0
+    givens: Givens | None = None
 
     @property
     def reusable(self) -> bool:
@@ -132,30 +113,10 @@ class Inspection:
         return "shortest_length" in self.measures
 
 
-class _TimeUp(Exception):
-    """The time limit passed between two edges (``done`` of ``total`` looked at), with
-    the critical and costly edges found until then."""
-
-    def __init__(self, message: str, found: tuple[list[EdgeFinding], list[EdgeFinding]],
-                 done: int, total: int) -> None:
-        super().__init__(message)
-        self.critical, self.costly = tuple(found[0]), tuple(found[1])
-        self.done, self.total = done, total
-
-
-def without_edge(puzzle: Puzzle, e: int) -> Puzzle:
-    """``puzzle`` with edge ``e`` taken away (every rule kept)."""
-    change = Change(Op.REMOVE, puzzle.nodes[puzzle.tail[e]], puzzle.nodes[puzzle.head[e]],
-                    puzzle.colour_name(e), edge=e)
-    return apply_changes(puzzle, [change])
-
-
 def inspect_puzzle(puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Inspection:
     """Inspect ``puzzle`` (see the module docstring): first solved by the pipeline;
     an unsolvable or undecided puzzle is answered with that answer alone. A puzzle with
-    node rules is refused
-    (:func:`~trailkit.solvers.tools.repair.node_refusal.refuse_node_rules`)."""
-    refuse_node_rules(puzzle, "inspect")
+    node rules is inspected by :func:`~.node_inspection.inspect_nodes`."""
     started = time.perf_counter()
     answer = solve(puzzle, limits=limits)
     if answer.status is not Status.SOLVED:
@@ -163,27 +124,25 @@ def inspect_puzzle(puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Inspection:
                   else InspectStatus.UNKNOWN)
         return Inspection(status, answer, reason=answer.reason,
                           time_s=time.perf_counter() - started)
-    reusable = puzzle.use is EdgeUse.ANY and not puzzle.closed
-    run = _inspect_reusable if reusable else _inspect_once
+    reusable = puzzle.use is EdgeUse.ANY and not puzzle.closed and not puzzle.has_node_rules
+    run = _inspect_nodes if puzzle.has_node_rules else \
+        _inspect_reusable if reusable else _inspect_once
     try:
         found = run(puzzle, answer, limits, started)
-    except _TimeUp as exc:
+    except TimeUp as exc:
         found = Inspection(InspectStatus.UNKNOWN, answer, exc.critical, exc.costly,
                            reason=str(exc), partial=True, looked_at=exc.done,
                            to_look_at=exc.total)
     return replace(found, answer=answer, time_s=time.perf_counter() - started)
 
 
-def _check_time(limits: Limits, started: float, done: int, total: int,
-                found: tuple[list[EdgeFinding], list[EdgeFinding]] = ([], [])) -> Limits:
-    """The limits left for the next edge; raises :class:`_TimeUp` (with the edges
-    ``found`` so far, critical and costly) when none is."""
-    left = time_left(limits, started)
-    if left is not None and left <= 0:
-        raise _TimeUp(f"the time limit ({limits.time_limit:g} s) was reached after "
-                      f"{done} of {total} edges", found, done, total)
-    return Limits(time_limit=left, work_limit=limits.work_limit, workers=limits.workers,
-                  seed=limits.seed, memory_mb=limits.memory_mb)
+def _inspect_nodes(puzzle: Puzzle, answer: Answer, limits: Limits,
+                   started: float) -> Inspection:
+    """Critical edges and givens of a puzzle with node rules (:mod:`.node_inspection`)."""
+    found: NodeFindings = inspect_nodes(puzzle, answer, limits, started)
+    return Inspection(InspectStatus.SOLVABLE, answer, found.critical, (), found.unique,
+                      found.measures, claims=found.claims, unharmed=found.unharmed,
+                      givens=found.givens)
 
 
 def _inspect_reusable(puzzle: Puzzle, answer: Answer, limits: Limits,
@@ -200,7 +159,7 @@ def _inspect_reusable(puzzle: Puzzle, answer: Answer, limits: Limits,
     costly: list[EdgeFinding] = []
     kept: list[Claim] = []
     for done, e in enumerate(edges):
-        left = _check_time(limits, started, done, len(edges), (critical, costly))
+        left = check_time(limits, started, done, len(edges), (critical, costly))
         less = without_edge(puzzle, e)
         length = summarise(less).length
         if length is None:
@@ -215,7 +174,7 @@ def _inspect_reusable(puzzle: Puzzle, answer: Answer, limits: Limits,
     claims = (shortest_claim(puzzle, answer.walk), unique_claim(puzzle, answer.walk))
     every = len(edges)  # all looked at: what stops now is the check of the rest
     unharmed = _unharmed_reusable(puzzle, answer.walk, set(edges), claims[0], kept,
-                                  _measure_limits(_check_time(limits, started, every, every,
+                                  _measure_limits(check_time(limits, started, every, every,
                                                               (critical, costly))))
     unique = summary.shortest_walks == 1
     if claims[1].value is not None and claims[1].value is not unique:
@@ -290,10 +249,10 @@ def _inspect_once(puzzle: Puzzle, answer: Answer, limits: Limits,
     assert answer.walk is not None
     critical: list[EdgeFinding] = []
     for e in range(puzzle.num_edges):
-        left = _check_time(limits, started, e, puzzle.num_edges, (critical, []))
+        left = check_time(limits, started, e, puzzle.num_edges, (critical, []))
         less = solve(without_edge(puzzle, e), limits=left)
         if less.status is Status.UNKNOWN:
-            raise _TimeUp(f"without edge {puzzle.edge_id(e)} the puzzle was not decided "
+            raise TimeUp(f"without edge {puzzle.edge_id(e)} the puzzle was not decided "
                           f"({less.reason})", (critical, []), e, puzzle.num_edges)
         if less.status is Status.UNSOLVABLE:
             critical.append(EdgeFinding(e, less.certificate, bool(less.certificate_checked),
@@ -305,9 +264,9 @@ def _inspect_once(puzzle: Puzzle, answer: Answer, limits: Limits,
                         "verified by the independent checker")
     every = puzzle.num_edges  # all looked at: what stops now is the claims or measures
     claims = answer_claims(puzzle, answer, unique=True,
-                           limits=_check_time(limits, started, every, every, (critical, [])))
+                           limits=check_time(limits, started, every, every, (critical, [])))
     measures, unique = _once_measures(puzzle, _measure_limits(
-        _check_time(limits, started, every, every, (critical, []))))
+        check_time(limits, started, every, every, (critical, []))))
     said = next((c for c in claims if c.claim == "unique" and c.checked), None)
     if said is not None:
         if unique is not None and unique is not said.value:

@@ -54,13 +54,13 @@ class Only(StrEnum):
     UNKNOWN = "unknown"
 
 
-def only_path(puzzle: Puzzle, path: Sequence[int], seconds: float
+def only_path(puzzle: Puzzle, path: Sequence[int], seconds: float, moves: int = TEST_MOVES
               ) -> tuple[Only, Walk | None]:
     """Whether ``path`` (cell indices) is ``puzzle``'s only solution: ``UNIQUE`` when
     the search exhausted every start and found it alone, ``SECOND`` with a second path
-    (verified), ``UNKNOWN`` when a limit came first. A search that misses ``path``
-    itself is a bug, raised as :class:`VerificationFailure`."""
-    limits = Limits(time_limit=max(seconds, 0.001), work_limit=TEST_MOVES)
+    (verified), ``UNKNOWN`` when a limit (``seconds``, ``moves``) came first. A search
+    that misses ``path`` itself is a bug, raised as :class:`VerificationFailure`."""
+    limits = Limits(time_limit=max(seconds, 0.001), work_limit=moves)
     walks, stopped = tour_walks(puzzle, limits, most=2, dive=False)
     own = tuple(path)
     for walk in walks:

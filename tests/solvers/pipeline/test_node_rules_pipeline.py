@@ -155,7 +155,7 @@ def test_a_backend_ignoring_node_rules_exits_2(verb: list[str], backend: str,
     assert "node rules" in out + err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("verb", ["repair", "explain", "inspect", "compare"])
+@pytest.mark.parametrize("verb", ["repair", "explain", "compare"])
 def test_the_tools_on_a_node_rule_spec_exit_2_while_direct_ignores_them(
         verb: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     if "direct" not in _ignoring():

@@ -38,10 +38,11 @@ def test_a_second_domino_solution_is_dominoes_wrapped_like_the_first(
 def _stop_after(monkeypatch: pytest.MonkeyPatch, calls: int) -> None:
     """Let the inspection look at ``calls`` edges, then find its time used up (as a
     limit reached part way does), without depending on the machine's speed."""
-    from trailkit.solvers.tools.design import inspection
+    from trailkit.solvers.tools.design import inspect_parts, inspection
 
     left = iter([1000.0] * calls)
-    monkeypatch.setattr(inspection, "time_left", lambda limits, started: next(left, 0.0))
+    for module in (inspection, inspect_parts):  # the time checked between two edges
+        monkeypatch.setattr(module, "time_left", lambda limits, started: next(left, 0.0))
 
 
 def test_a_stopped_inspection_shows_the_critical_edges_found_so_far(

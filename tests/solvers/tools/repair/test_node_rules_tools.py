@@ -1,4 +1,4 @@
-"""``repair``, ``explain`` and ``inspect`` refuse a puzzle with node rules (exit 2, saying
+"""``repair`` and ``explain`` refuse a puzzle with node rules (exit 2, saying
 why) rather than answer for the puzzle without them: their searches know only edges.
 
 No spec on this branch writes node rules yet, so the command line is shown a puzzle the
@@ -16,7 +16,6 @@ from trailkit.models.errors import UnsupportedPuzzle
 from trailkit.models.puzzle import NodeVisit, Puzzle
 from trailkit.models.spec import load_spec
 from trailkit.solvers.frontends.cli import main
-from trailkit.solvers.tools.design.inspection import inspect_puzzle
 from trailkit.solvers.tools.repair import explain, repair
 
 ROOT = Path(__file__).resolve().parents[4]
@@ -31,14 +30,14 @@ def with_rules(path: Path) -> Puzzle:
     return replace(puzzle, via=frozenset({0}))
 
 
-@pytest.mark.parametrize("verb", ["repair", "explain", "inspect"])
+@pytest.mark.parametrize("verb", ["repair", "explain"])
 def test_the_library_refuses_node_rules(verb: str) -> None:
-    run = {"repair": repair, "explain": explain, "inspect": inspect_puzzle}[verb]
+    run = {"repair": repair, "explain": explain}[verb]
     with pytest.raises(UnsupportedPuzzle, match=f"^{verb} does not take node rules"):
         run(with_rules(KOENIGSBERG))
 
 
-@pytest.mark.parametrize("words", [["repair"], ["explain"], ["inspect"],
+@pytest.mark.parametrize("words", [["repair"], ["explain"],
                                    ["repair", "--json"], ["explain", "--json"]])
 def test_the_command_line_says_so_with_exit_2(words: list[str], monkeypatch: pytest.MonkeyPatch,
                                              capsys: pytest.CaptureFixture[str]) -> None:
