@@ -65,12 +65,12 @@ def solve(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
     the walk is the only one), each certified or saying why not
     (:func:`~trailkit.solvers.pipeline.claims.answer_claims`).
     """
+    started = time.perf_counter()  # loading the backend (OR-Tools: seconds) counts too
     engine = engine_for(puzzle, backend, limits)
-    started = time.perf_counter()
     answer = _precheck_answer(puzzle, engine) if precheck else None
     decided_by = PRECHECK
     if answer is None:
-        answer = engine.solve(puzzle, limits)
+        answer = engine.solve(puzzle, replace(limits, time_limit=time_left(limits, started)))
         decided_by = engine.name
     answer = answer.with_(backend=engine.name, decided_by=decided_by,
                           time_s=time.perf_counter() - started)
