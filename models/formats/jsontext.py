@@ -11,10 +11,12 @@ indented document)::
         {"from": "B", "to": "C", "edge": 3, "colour": null}
       ]
 
-Each node name, colour and custom id is encoded once with ``orjson.dumps`` into a flat
-byte table, the exact length of the text is summed with NumPy, and one compiled loop
-(:func:`trailkit.models.support.jit.kernel`) copies each step's pieces into place; a short walk
-is joined from the same pieces in Python. One line a step is also far fewer bytes than
+Each node name, colour and custom id is encoded once into a flat byte table (all of
+them quoted in one pass where none needs an escape, as almost every name does; else
+each with ``orjson.dumps``: a call per name took 3 s for 300,000 names on a busy
+machine), the exact length of the text is summed with NumPy, and one compiled loop
+(:func:`trailkit.models.support.jit.kernel`) copies each step's pieces into place; a
+short walk is joined from the same pieces in Python. One line a step is also far fewer bytes than
 a fully indented list (``docs/benchmarks.md``).
 
 :func:`trailkit.solvers.frontends.cli.output.emit_json` writes :meth:`StepsJson.buffer` straight
@@ -37,7 +39,8 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -112,11 +115,11 @@ class StepsJson:
         count = len(self.walk)
         puzzle = self.puzzle
         nodes, edges = self.walk.node_array, self.walk.edge_array
-        names, name_at = _table([orjson.dumps(name) for name in puzzle.nodes])
+        names, name_at = _strings_table(puzzle.nodes)
         empty = np.zeros(0, dtype=np.int64)
         ids, id_at = np.zeros(0, dtype=np.uint8), empty
         if puzzle.edge_ids is not None:
-            ids, id_at = _table([orjson.dumps(str(x)) for x in puzzle.edge_ids])
+            ids, id_at = _strings_table([str(x) for x in puzzle.edge_ids])
         colours, colour_at = _table([b"null", *(orjson.dumps(c) for c in puzzle.colour_names)])
         codes = empty if puzzle.colour is None else np.asarray(puzzle.colour, np.int64) + 1
         parts, part_at = _table(list(_parts(indent + 2)))
@@ -139,6 +142,30 @@ class StepsJson:
         assert written == size, (written, size)
         out[-len(close):] = np.frombuffer(close, dtype=np.uint8)
         return out.data
+
+
+#: What JSON must escape in a string (orjson escapes exactly these; all else is UTF-8).
+_ESCAPED = re.compile(r'["\\\x00-\x1f]')
+
+
+def _strings_table(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_table` of the JSON strings of ``texts``, as ``orjson.dumps`` writes each:
+    where none needs an escape, quoted and encoded in one pass (their offsets from
+    their lengths: characters for ASCII, else each one's UTF-8 bytes).
+
+    >>> flat, at = _strings_table(["a", "bé"])
+    >>> bytes(flat), at.tolist()
+    (b'"a""b\xc3\xa9"', [0, 3, 8])
+    """
+    joined = "".join(texts)
+    if _ESCAPED.search(joined) is not None:
+        return _table([orjson.dumps(text) for text in texts])
+    flat = ('"' + '""'.join(texts) + '"').encode() if texts else b""
+    lengths = ([len(text) for text in texts] if joined.isascii()
+               else [len(text.encode()) for text in texts])
+    at = np.zeros(len(texts) + 1, dtype=np.int64)
+    np.cumsum(np.asarray(lengths, dtype=np.int64) + 2, out=at[1:])
+    return np.frombuffer(flat, dtype=np.uint8), at
 
 
 def _table(encoded: list[bytes]) -> tuple[np.ndarray, np.ndarray]:

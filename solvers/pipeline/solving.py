@@ -65,12 +65,12 @@ def solve(puzzle: Puzzle, backend: str | BackendName | Backend | None = None,
     the walk is the only one), each certified or saying why not
     (:func:`~trailkit.solvers.pipeline.claims.answer_claims`).
     """
+    started = time.perf_counter()  # loading the backend (OR-Tools: seconds) counts too
     engine = engine_for(puzzle, backend, limits)
-    started = time.perf_counter()
     answer = _precheck_answer(puzzle, engine) if precheck else None
     decided_by = PRECHECK
     if answer is None:
-        answer = engine.solve(puzzle, limits)
+        answer = engine.solve(puzzle, replace(limits, time_limit=time_left(limits, started)))
         decided_by = engine.name
     answer = answer.with_(backend=engine.name, decided_by=decided_by,
                           time_s=time.perf_counter() - started)
@@ -186,19 +186,12 @@ def _precheck_answer(puzzle: Puzzle, engine: Backend) -> Answer | None:
 def check_answer(puzzle: Puzzle, answer: Answer, time_limit: float | None = None) -> Answer:
     """Verify a walk or check a certificate; raise :class:`VerificationFailure` on failure.
     A DRUP proof is checked within ``time_limit`` (the command's time left): one not
-    checked by then proves nothing, like a proof the checker cannot confirm."""
-    if answer.status is Status.SOLVED:
-        if answer.walk is None:
-            raise VerificationFailure(f"backend {answer.backend} said solved but gave no walk")
-        try:
-            problems = verify(puzzle, answer.walk)
-        except (IndexError, TypeError) as exc:  # a malformed walk is a backend bug too
-            problems = [f"malformed walk: {exc!r}"]  # type: ignore[list-item]  # text, as problems are
-        if problems:
-            listing = "; ".join(str(p) for p in problems[:5])
-            raise VerificationFailure(
-                f"backend {answer.backend} returned a walk that breaks the puzzle's rules: "
-                f"{listing}")
+    checked by then proves nothing, like a proof the checker cannot confirm. An unknown
+    answer's walk (the best one a search stopped by a limit found) is verified too."""
+    if answer.status is Status.SOLVED and answer.walk is None:
+        raise VerificationFailure(f"backend {answer.backend} said solved but gave no walk")
+    if answer.status is not Status.UNSOLVABLE and answer.walk is not None:
+        _verify_walk(puzzle, answer, answer.walk)
         return answer.with_(verified=True)
     if answer.status is Status.UNSOLVABLE and answer.certificate is not None:
         problems_text = checked_within(puzzle, answer.certificate, time_limit)
@@ -219,6 +212,19 @@ def check_answer(puzzle: Puzzle, answer: Answer, time_limit: float | None = None
                 f"independent checker rejects: {'; '.join(problems_text[:5])}")
         return answer.with_(verified=True, certificate_checked=True)
     return answer
+
+
+def _verify_walk(puzzle: Puzzle, answer: Answer, walk: Walk) -> None:
+    """Raise :class:`VerificationFailure` when ``walk``, ``answer``'s, breaks the rules."""
+    try:
+        problems = verify(puzzle, walk)
+    except (IndexError, TypeError) as exc:  # a malformed walk is a backend bug too
+        problems = [f"malformed walk: {exc!r}"]  # type: ignore[list-item]  # text, as problems are
+    if problems:
+        listing = "; ".join(str(p) for p in problems[:5])
+        raise VerificationFailure(
+            f"backend {answer.backend} returned a walk that breaks the puzzle's rules: "
+            f"{listing}")
 
 
 def _cross_check(puzzle: Puzzle, answer: Answer, second_name: str, limits: Limits) -> Answer:

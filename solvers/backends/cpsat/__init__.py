@@ -18,6 +18,14 @@ backend); UNKNOWN gives ``unknown``; MODEL_INVALID is a bug, raised as
 ``random_seed``, ``work_limit`` -> ``max_number_of_conflicts``. With one worker and a
 fixed seed the answer is deterministic.
 
+The time limit bounds the building too: Python states a circuit model at about
+:data:`BUILD_SECONDS_PER_ARC` an arc at best (a million arcs for 20,000 random edges:
+43 s here), and CP-SAT takes :data:`LOAD_SECONDS_PER_ARC` more to load it, whatever its
+own limit. A model estimated (:func:`~trailkit.models.encodings.sizes.circuit_arcs`) to
+take longer than the time left is not built; one being built stops at the limit
+(:class:`~.encoding.BuildClock`); the search gets the time the building left. Each is
+``unknown``, with a hint.
+
 Counting enumerates with a solution callback on **one** worker (with several, CP-SAT
 9.15 silently returns fewer solutions while reporting OPTIMAL), deduplicating on the
 arc literals that define a walk.
@@ -48,12 +56,18 @@ from ortools.sat.python import cp_model
 from trailkit.models.answer import Answer, Status, Walk
 from trailkit.models.counts import CountResult
 from trailkit.models.encodings.node_circuit import node_level
-from trailkit.models.encodings.sizes import circuit_problem
+from trailkit.models.encodings.sizes import circuit_arcs, circuit_problem
 from trailkit.models.errors import UnsupportedPuzzle, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
+from trailkit.models.support.words import seconds
 from trailkit.solvers.backends.base import NO_LIMITS, Backend, Limits, trivial_answer
 from trailkit.solvers.backends.cpsat.circuit_model import encode_edge_circuit
-from trailkit.solvers.backends.cpsat.encoding import Encoding
+from trailkit.solvers.backends.cpsat.encoding import (
+    NO_DEADLINE,
+    BuildClock,
+    BuildStopped,
+    Encoding,
+)
 from trailkit.solvers.backends.cpsat.node_constraints import add_node_rules, refuse_node_rules
 from trailkit.solvers.backends.cpsat.node_model import encode_node_circuit
 from trailkit.solvers.backends.cpsat.state_model import encode_state_paths
@@ -63,6 +77,16 @@ from trailkit.solvers.support.signs import BUILDING, SOLVING, sign
 __all__ = ["CpSatBackend", "encode", "export_model"]
 
 NAME = "cpsat"
+
+#: Seconds Python takes to state one arc of a circuit model, and CP-SAT to load it, on
+#: a quiet machine (measured at 50 and 3.8 microseconds with eight jobs on two cores,
+#: about four times slower): the estimate takes the fast figures, so a model is refused
+#: only when no machine would build it in time; slower ones stop while building.
+BUILD_SECONDS_PER_ARC = 10e-6
+LOAD_SECONDS_PER_ARC = 1e-6
+#: What to try instead when the time ran out on building.
+BUILD_HINT = ("try the direct backend (it builds no model) or sat/transition (a smaller "
+              "one), or a larger --time-limit")
 
 
 class StoppableSolver(cp_model.CpSolver):
@@ -79,13 +103,15 @@ class StoppableSolver(cp_model.CpSolver):
 
 
 def encode(puzzle: Puzzle, *, break_symmetry: bool = True,
-           node_circuit: bool = True) -> Encoding:
+           node_circuit: bool = True, clock: BuildClock = NO_DEADLINE) -> Encoding:
     """The CP-SAT model for ``puzzle`` and the map from its literals back to walks.
 
     Node rules that forbid visiting a node twice, without a colour rule, take the
     node-level circuit (unless ``node_circuit`` is false: callers that read steps off
     the arcs); the other node rules are added to the oriented-edge model, or refused
-    (:class:`UnsupportedPuzzle`) where no model here states them soundly.
+    (:class:`UnsupportedPuzzle`) where no model here states them soundly. The
+    oriented-edge model (the one that grows with the squared degrees) is built by the
+    ``clock``'s deadline (:class:`~.encoding.BuildStopped` past it).
     """
     if puzzle.has_node_rules:
         if node_circuit and node_level(puzzle):
@@ -94,7 +120,8 @@ def encode(puzzle: Puzzle, *, break_symmetry: bool = True,
     if puzzle.use is EdgeUse.ANY:
         return encode_state_paths(puzzle)  # only avoid: its steps are left out
     # a rotation of a closed walk moves its givens, so no pivot under at:
-    enc = encode_edge_circuit(puzzle, break_symmetry=break_symmetry and not puzzle.at)
+    enc = encode_edge_circuit(puzzle, break_symmetry=break_symmetry and not puzzle.at,
+                              clock=clock)
     if puzzle.has_node_rules:
         add_node_rules(puzzle, enc)
     return enc
@@ -152,12 +179,10 @@ class CpSatBackend(Backend):
         trivial = trivial_answer(NAME, puzzle)
         if trivial is not None:
             return trivial.with_(time_s=time.perf_counter() - began)
-        too_big = circuit_problem(puzzle, limits.memory_mb)
-        if too_big is not None:
-            return Answer.unknown(NAME, too_big).with_(time_s=time.perf_counter() - began)
-        sign(BUILDING, NAME)
-        enc = encode(puzzle)
-        solver = make_solver(limits, tuning=enc.params)
+        enc = _built(puzzle, limits, began)
+        if not isinstance(enc, Encoding):
+            return Answer.unknown(NAME, enc).with_(time_s=time.perf_counter() - began)
+        solver = make_solver(_time_left(limits, began), tuning=enc.params)
         status = solver.solve(enc.model)
         stats = _stats(solver, status, enc)
         shortest = puzzle.objective is Objective.SHORTEST or puzzle.wants_longest
@@ -218,6 +243,42 @@ class CpSatBackend(Backend):
 
 
 # ------------------------------------------------------------------ helpers
+def _built(puzzle: Puzzle, limits: Limits, began: float, **options: bool) -> Encoding | str:
+    """The model of ``puzzle``, built within the memory and time limits (``options`` go
+    to :func:`encode`), or why it was not: too big, too slow to build in the time left
+    (estimated first), or stopped by the time limit while building."""
+    too_big = circuit_problem(puzzle, limits.memory_mb)
+    if too_big is not None:
+        return too_big
+    left = _time_left(limits, began).time_limit
+    edge_model = puzzle.use is not EdgeUse.ANY and not (puzzle.has_node_rules
+                                                         and node_level(puzzle))
+    arcs = circuit_arcs(puzzle) if edge_model else 0
+    need = arcs * (BUILD_SECONDS_PER_ARC + LOAD_SECONDS_PER_ARC)
+    if left is not None and need > left:
+        return (f"the CP-SAT circuit model has about {arcs:,} arcs: building and loading "
+                f"it takes {seconds(need)} or more, past the {seconds(left)} left of the "
+                f"time limit, so it was not built; {BUILD_HINT}")
+    sign(BUILDING, NAME)
+    try:
+        enc = encode(puzzle, clock=BuildClock.within(left), **options)
+    except BuildStopped:
+        return f"the time limit was reached while building the CP-SAT model; {BUILD_HINT}"
+    left = _time_left(limits, began).time_limit
+    if left is not None and (left <= 0 or arcs * LOAD_SECONDS_PER_ARC > left):
+        return (f"the time limit was reached once the CP-SAT model was built ({arcs:,} "
+                f"arcs), with no time left to search; {BUILD_HINT}")
+    return enc
+
+
+def _time_left(limits: Limits, began: float) -> Limits:
+    """``limits`` with the time spent since ``began`` taken off the time limit."""
+    if limits.time_limit is None:
+        return limits
+    spent = time.perf_counter() - began
+    return replace(limits, time_limit=max(0.0, limits.time_limit - spent))
+
+
 class _Collector(cp_model.CpSolverSolutionCallback):
     """Collects each distinct circuit (by its chosen arcs) and the walks it stands for."""
 
@@ -240,13 +301,15 @@ def _enumerate(puzzle: Puzzle, limits: Limits, length: int | None, empties: int,
                began: float, extreme: str = "") -> CountResult:
     """Every walk (of ``length`` steps when given: the ``extreme`` ones), plus the
     ``empties`` empty walks, each distinct circuit counted once."""
-    sign(BUILDING, NAME)
-    enc = encode(puzzle, break_symmetry=False)
+    enc = _built(puzzle, limits, began, break_symmetry=False)
+    if not isinstance(enc, Encoding):
+        return CountResult(NAME, empties, complete=False, reason=enc,
+                           stats={"time_s": time.perf_counter() - began})
     # every walk is counted (of one length, when given); OR-Tools gives this no hints
     enc.model.clear_objective()  # type: ignore[no-untyped-call]
     if length is not None:
         enc.model.add(enc.length == length)
-    solver = make_solver(limits, enumerate_all=True, tuning=enc.params)
+    solver = make_solver(_time_left(limits, began), enumerate_all=True, tuning=enc.params)
     collector = _Collector(enc)
     method = "enumeration" if length is None else f"enumeration of {extreme}"
     try:

@@ -32,7 +32,9 @@ from ortools.sat.python import cp_model
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.backends.cpsat.encoding import (
     DEPOT,
+    NO_DEADLINE,
     Arc,
+    BuildClock,
     Encoding,
     Step,
     add_circuit_checked,
@@ -44,11 +46,13 @@ __all__ = ["encode_edge_circuit"]
 
 
 def _step_arcs(model: cp_model.CpModel, puzzle: Puzzle, steps: list[Step],
-               node_of: dict[Step, int], pivot: int | None) -> list[Arc]:
+               node_of: dict[Step, int], pivot: int | None, clock: BuildClock
+               ) -> list[Arc]:
     """The circuit's arcs, each with its literal: from the depot into each step that may
     begin the walk (only the ``pivot`` edge's, when the symmetry is broken), from each
     step that may end it back to the depot, and from each step to every step that may
-    follow it (another edge, from where it arrives, in a colour that may come next)."""
+    follow it (another edge, from where it arrives, in a colour that may come next).
+    The ``clock`` is read at every step (its arcs are up to a degree's worth)."""
     arcs: list[Arc] = []
     for s in steps:
         if puzzle.may_start(s.src) and puzzle.may_come_first(s.colour) and \
@@ -62,6 +66,7 @@ def _step_arcs(model: cp_model.CpModel, puzzle: Puzzle, steps: list[Step],
     for s in steps:
         leaving[s.src].append(s)
     for s in steps:
+        clock.check()
         for t in leaving[s.dst]:
             if t.edge != s.edge and puzzle.colour_may_follow(s.colour, t.colour):
                 arcs.append(Arc(node_of[s], node_of[t],
@@ -69,8 +74,10 @@ def _step_arcs(model: cp_model.CpModel, puzzle: Puzzle, steps: list[Step],
     return arcs
 
 
-def encode_edge_circuit(puzzle: Puzzle, *, break_symmetry: bool = True) -> Encoding:
-    """Build the model for an exactly-once or at-most-once puzzle (see the module doc)."""
+def encode_edge_circuit(puzzle: Puzzle, *, break_symmetry: bool = True,
+                        clock: BuildClock = NO_DEADLINE) -> Encoding:
+    """Build the model for an exactly-once or at-most-once puzzle (see the module doc),
+    by the ``clock``'s deadline (:class:`~.encoding.BuildStopped` past it)."""
     model = cp_model.CpModel()
     per_edge = usable_steps(puzzle)
     steps = [s for group in per_edge for s in group]
@@ -80,12 +87,8 @@ def encode_edge_circuit(puzzle: Puzzle, *, break_symmetry: bool = True) -> Encod
     _add_edge_use(model, puzzle, per_edge, x)
     pivot = _pivot_edge(puzzle, per_edge) if break_symmetry else None
 
-    arcs = _step_arcs(model, puzzle, steps, node_of, pivot)
-
-    add_circuit_checked(model, arcs, [(node_of[s], x[s].Not()) for s in steps])
-    if puzzle.closed:
-        add_closed_join(model, puzzle, arcs)
-    _add_balance(model, puzzle, steps, x, arcs)
+    arcs = _step_arcs(model, puzzle, steps, node_of, pivot, clock)
+    _add_circuit(model, puzzle, x, arcs, node_of, clock)
 
     length = sum(x.values()) if x else 0
     params: dict[str, int] = {}
@@ -108,6 +111,20 @@ def encode_edge_circuit(puzzle: Puzzle, *, break_symmetry: bool = True) -> Encod
               "pivot_edge": -1 if pivot is None else pivot},
         params=params,
     )
+
+
+def _add_circuit(model: cp_model.CpModel, puzzle: Puzzle, x: dict[Step, cp_model.IntVar],
+                 arcs: list[Arc], node_of: dict[Step, int], clock: BuildClock) -> None:
+    """The circuit over ``arcs``, the closed walk's join and the balance equations, the
+    ``clock`` read between them (each is a pass over every arc)."""
+    clock.check()
+    steps = list(x)
+    add_circuit_checked(model, arcs, [(node_of[s], x[s].Not()) for s in steps])
+    clock.check()
+    if puzzle.closed:
+        add_closed_join(model, puzzle, arcs)
+        clock.check()
+    _add_balance(model, puzzle, steps, x, arcs)
 
 
 def _add_edge_use(model: cp_model.CpModel, puzzle: Puzzle, per_edge: list[list[Step]],

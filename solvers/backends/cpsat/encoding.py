@@ -15,10 +15,16 @@ steps it stands for (several when parallel edges of one colour join the same two
 states), and what it says about the walk's ends. :class:`Encoding` keeps the arcs so a
 solution can be turned back into a :class:`Walk` (decoding) and so solutions can be
 deduplicated on exactly the literals that define a walk.
+
+A :class:`BuildClock` bounds the building: a model of a million arcs takes Python tens
+of seconds to state, so the formulations look at the clock as they go (per step of the
+oriented-edge model, and between its parts) and stop with :class:`BuildStopped` once
+the time limit is past.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -30,7 +36,10 @@ from trailkit.models.puzzle import Puzzle
 
 __all__ = [
     "DEPOT",
+    "NO_DEADLINE",
     "Arc",
+    "BuildClock",
+    "BuildStopped",
     "Encoding",
     "Step",
     "add_circuit_checked",
@@ -41,6 +50,31 @@ __all__ = [
 DEPOT = 0
 
 Value = Callable[[cp_model.IntVar], bool]
+
+
+class BuildStopped(Exception):
+    """The time limit was reached while a model was being built."""
+
+
+@dataclass(frozen=True, slots=True)
+class BuildClock:
+    """The monotonic time by which a model must be built (``None``: no limit)."""
+
+    deadline: float | None = None
+
+    @classmethod
+    def within(cls, seconds: float | None) -> BuildClock:
+        """A clock that runs out ``seconds`` from now (never, for ``None``)."""
+        return cls(None if seconds is None else time.monotonic() + seconds)
+
+    def check(self) -> None:
+        """Raise :class:`BuildStopped` once the deadline has passed."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise BuildStopped
+
+
+#: The clock of a model built without a time limit.
+NO_DEADLINE = BuildClock()
 
 
 @dataclass(frozen=True, slots=True)

@@ -135,6 +135,10 @@ def answer_text(puzzle: Puzzle, answer: Answer, spec: str | None,
         lines += _unsolvable_lines(puzzle, answer, took)
     else:
         lines.append(f"unknown after {took} with {answer.backend}: {answer.reason}")
+        if answer.walk is not None and answer.walk.edges and answer.verified:
+            lines.append(f"  the best walk found ({walk_size(puzzle, len(answer.walk))}, "
+                         "verified by the independent checker):")
+            lines += walk_lines(puzzle, answer)
     if answer.stats.get("flatten_s") is not None and answer.decided_by != PRECHECK:
         solving = answer.stats.get("solve_s")
         lines.append(f"  MiniZinc: flattening {answer.stats['flatten_s']:.3f} s"

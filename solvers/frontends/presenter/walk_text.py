@@ -17,6 +17,10 @@ pictures say it.
 
 from __future__ import annotations
 
+import itertools
+
+import numpy as np
+
 from trailkit.models.answer import Walk
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.walk_words import walk_size
@@ -28,29 +32,44 @@ LINE_WIDTH = 88
 
 
 def _ambiguous_edges(puzzle: Puzzle) -> set[int]:
-    """Edges that share both ends with another edge: a step along one needs its id."""
-    seen: dict[tuple[int, int], list[int]] = {}
-    for e in range(puzzle.num_edges):
-        u, v = puzzle.tail[e], puzzle.head[e]
-        seen.setdefault((min(u, v), max(u, v)), []).append(e)
-    return {e for group in seen.values() if len(group) > 1 for e in group}
+    """Edges that share both ends with another edge: a step along one needs its id
+    (found by sorting the edges' unordered ends: a million edges in well under a
+    second)."""
+    if puzzle.num_edges < 2:
+        return set()
+    tail = np.asarray(puzzle.tail, dtype=np.int64)
+    head = np.asarray(puzzle.head, dtype=np.int64)
+    key = np.minimum(tail, head) * puzzle.num_nodes + np.maximum(tail, head)
+    order = np.argsort(key, kind="stable")
+    ordered = key[order]
+    same = ordered[1:] == ordered[:-1]  # a pair of sorted neighbours with equal ends
+    shared = np.zeros(len(ordered), dtype=bool)
+    shared[1:] |= same
+    shared[:-1] |= same
+    return set(order[shared].tolist())
 
 
 def _step_texts(puzzle: Puzzle, walk: Walk) -> list[str]:
     """One short text per step: ``[3|5]`` for a domino, ``-red-> E`` for a walk (with
-    the edge id where parallel edges would leave the step ambiguous)."""
+    the edge id where parallel edges would leave the step ambiguous). One arrow per
+    colour, made once; only the ambiguous steps are made one by one."""
     names = puzzle.nodes
+    ends = [names[v] for v in walk.nodes]
     if puzzle.kind == "domino-chain":
-        return [f"[{names[walk.nodes[i]]}|{names[walk.nodes[i + 1]]}]"
-                for i in range(len(walk.edges))]
+        return [f"[{a}|{b}]" for a, b in itertools.pairwise(ends)]
+    if puzzle.colour is None:
+        out = ["-> " + name for name in ends[1:]]
+    else:
+        arrows = [f"-{c}-> " if c else "-> " for c in [*puzzle.colour_names, None]]
+        codes = puzzle.colour  # -1 (no colour) picks the last arrow, the plain one
+        out = [arrows[codes[e]] + name for e, name in zip(walk.edges, ends[1:], strict=True)]
     ambiguous = _ambiguous_edges(puzzle)
-    out = []
-    for i, e in enumerate(walk.edges):
-        colour = puzzle.colour_name(e)
-        label = "-".join(x for x in (colour, f"#{puzzle.edge_id(e)}" if e in ambiguous
-                                     else None) if x)
-        arrow = f"-{label}->" if label else "->"
-        out.append(f"{arrow} {names[walk.nodes[i + 1]]}")
+    if ambiguous:
+        for i, e in enumerate(walk.edges):
+            if e in ambiguous:
+                label = "-".join(x for x in (puzzle.colour_name(e), f"#{puzzle.edge_id(e)}")
+                                 if x)
+                out[i] = f"-{label}-> {ends[i + 1]}"
     return out
 
 

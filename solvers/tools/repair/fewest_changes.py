@@ -173,7 +173,7 @@ def repair(puzzle: Puzzle, rules: RepairRules | None = None, *,
     original = solve(puzzle, limits=limits)
     base: dict[str, Any] = {"puzzle": puzzle, "rules": rules, "original": original}
     if original.status is not Status.UNSOLVABLE:
-        return _needs_none(original, base, began)
+        return _needs_none(original, base, began, limits)
     changes = candidate_changes(puzzle, rules)
     why_zero = _why_unsolvable(original)
     bound, bound_why = _lower_bound(puzzle, changes)
@@ -192,13 +192,22 @@ def repair(puzzle: Puzzle, rules: RepairRules | None = None, *,
     return RepairResult(**common, **result, claim=claim, time_s=time.perf_counter() - began)
 
 
-def _needs_none(original: Answer, base: dict[str, Any], began: float) -> RepairResult:
+def _needs_none(original: Answer, base: dict[str, Any], began: float,
+                limits: Limits) -> RepairResult:
     """The answer when the puzzle as given is not proven unsolvable: already solvable (no
-    change needed), or undecided (no repair can be proven needed either)."""
-    if original.status is Status.SOLVED:
+    change needed: the ``fewest-changes`` claim of 0 rests on a ``change-sets``
+    certificate with no set to refute, whose repair of 0 changes is the verified walk,
+    as ``prove --claim fewest-changes`` makes it), or undecided (no repair can be proven
+    needed either)."""
+    from trailkit.solvers.tools.repair.fewest_certificate import fewest_claim
+
+    if original.status is Status.SOLVED and original.walk is not None:
+        puzzle, rules = base["puzzle"], base["rules"]
+        claim = fewest_claim(puzzle, rules, candidate_changes(puzzle, rules), [], puzzle,
+                             original.walk, original, limits, minimal=True, rests_on="")
         return RepairResult(RepairStatus.SOLVABLE, **base, changes=0, minimal=True,
                             proof="the puzzle is already solvable: no change is needed",
-                            time_s=time.perf_counter() - began)
+                            claim=claim, time_s=time.perf_counter() - began)
     return RepairResult(RepairStatus.UNKNOWN, **base,
                         reason=f"the puzzle as given is undecided: {original.reason}",
                         time_s=time.perf_counter() - began)

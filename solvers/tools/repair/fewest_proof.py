@@ -18,8 +18,6 @@ from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.backends.base import NO_LIMITS, Limits
 from trailkit.solvers.pipeline.claims import fewest_changes_claim
 from trailkit.solvers.pipeline.proving import Proof, claim_document
-from trailkit.solvers.tools.repair.candidates import candidate_changes
-from trailkit.solvers.tools.repair.fewest_certificate import fewest_claim
 from trailkit.solvers.tools.repair.fewest_changes import RepairStatus, repair
 
 __all__ = ["prove_fewest_changes"]
@@ -38,13 +36,6 @@ def prove_fewest_changes(puzzle: Puzzle, limits: Limits = NO_LIMITS, *,
                      "no repair within the spec's rules was found")
     claim = result.claim or fewest_changes_claim(result.changes, result.original,
                                                  minimal=result.minimal, proof=result.proof)
-    walk = result.original.walk
-    if claim.checked and claim.value == 0 and claim.certificate is None and walk is not None:
-        # no change at all: a change-sets certificate with no set to refute, whose repair
-        # of 0 changes is the puzzle's own verified walk (a file check-certificate reads)
-        claim = fewest_claim(puzzle, result.rules, candidate_changes(puzzle, result.rules),
-                             [], puzzle, walk, result.original, limits, minimal=True,
-                             rests_on="")
     if not claim.checked:
         return Proof(Status.UNKNOWN, reason=claim.why, claim=claim)
     document = None if claim.certificate is None else \

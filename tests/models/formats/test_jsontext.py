@@ -122,3 +122,26 @@ def test_a_console_that_is_not_utf8_gets_the_same_answer_in_ascii(tmp_path) -> N
     assert json.loads(ascii_run)["steps"] == json.loads(utf8)["steps"]
     assert json.loads(utf8)["steps"][0]["from"] in ("Zürich", "Köln")
     assert b'    {"from": ' in ascii_run
+
+
+def test_plain_names_are_quoted_in_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 41: a 300,000-step walk took seconds to print as JSON, most of it one
+    ``orjson.dumps`` call per node name; names that need no escape (almost all) are now
+    quoted in one pass, and the text is the same as orjson's."""
+    from trailkit.models.formats import jsontext
+
+    n = 3000
+    puzzle = Puzzle.build(kind="trail", edges=[(f"n{i}", f"n{i + 1}é") for i in range(n)])
+    walk = Walk(tuple(range(n + 1)), tuple(range(n)))
+    expected = reference(StepsJson(walk, puzzle))
+    calls = [0]
+    dumps = orjson.dumps
+
+    def counted(value: object) -> bytes:
+        calls[0] += 1
+        return dumps(value)
+
+    monkeypatch.setattr(jsontext.orjson, "dumps", counted)
+    written = bytes(StepsJson(walk, puzzle).written_by(write_steps.interpreted))
+    assert calls[0] < 10
+    assert written == expected

@@ -203,3 +203,35 @@ def test_a_limit_is_kept_in_wall_time_whatever_reading_took(tmp_path: Path) -> N
     assert "at least" in (tmp_path / "out.txt").read_text()
     assert wall - counting < 3, \
         f"{wall:.2f} s for --time-limit 3 (reading done at {counting:.2f} s)"
+
+
+def test_loading_the_backend_counts_against_the_limit(monkeypatch: pytest.MonkeyPatch
+                                                      ) -> None:
+    """Importing OR-Tools takes seconds on a busy machine: it ran before the command's
+    clock for the backend started, so CP-SAT got the whole limit again (a 5 s limit
+    answered after 6.8 s). The backend now gets what is left after loading it."""
+    from trailkit.models.answer import Answer
+    from trailkit.solvers.pipeline import solving
+
+    clock = steady_clock(1.0)  # each look at the clock: a second on
+    given: list[float | None] = []
+    direct = policy.engine_for
+
+    class Recording:
+        name = family = "direct"
+
+        def solve(self, puzzle: Puzzle, limits: Limits) -> Answer:
+            given.append(limits.time_limit)
+            return Answer.unknown("direct", "recorded")
+
+    def slow_to_load(*args: object) -> Recording:
+        clock.monotonic()  # loading it takes a look's worth of time
+        direct(*args)  # type: ignore[arg-type]
+        return Recording()
+
+    monkeypatch.setattr(solving, "time", clock)
+    monkeypatch.setattr(policy, "time", clock)
+    monkeypatch.setattr(solving, "engine_for", slow_to_load)
+    k4 = Puzzle.build(edges=[(str(a), str(b)) for a in range(4) for b in range(a + 1, 4)])
+    solving.solve(k4, "direct", Limits(time_limit=10.0), crosscheck=None, precheck=False)
+    assert given and given[0] is not None and given[0] < 10.0
