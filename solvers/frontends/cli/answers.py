@@ -391,7 +391,7 @@ def _write_proof_files(puzzle: Puzzle, data: Mapping[str, Any],
 
 def cmd_check_certificate(args: argparse.Namespace) -> int:
     from trailkit.solvers.frontends.presenter.proofs import check_json, check_text
-    from trailkit.solvers.pipeline.proving import check_certificate_file
+    from trailkit.solvers.pipeline.certificate_check import check_certificate_file
 
     puzzle = load_spec(args.spec)
     output.use_names(puzzle)  # names stay apart on a console that cannot show them
