@@ -33,6 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from trailkit.models.support.deadline import on_time
 from trailkit.models.support.jit import kernel
 
 __all__ = ["ScannedEdges", "scan_edges"]
@@ -83,11 +84,13 @@ def scan_edges(text: str, widest: int = 3, lead: int = 0) -> ScannedEdges | None
     width, hashed = _cut.sized(lines)(data, lead, *nodes.arrays, *colours.arrays)
     if not width:
         return None
+    on_time("the edge list")
     node_numbers = _Numbered(data, *nodes.arrays, hashed)
     if node_numbers.numbers is None:
         return None
     if width == 2:
         return ScannedEdges(node_numbers.words, node_numbers.numbers, [], None)
+    on_time("the edge list")
     colour_numbers = _Numbered(data, *colours.arrays, hashed)
     if colour_numbers.numbers is None:
         return None

@@ -31,6 +31,7 @@ from trailkit.models.spec.repair_block import read_repair_rules
 from trailkit.models.spec.state import SpecReader
 from trailkit.models.spec.typed import Entries
 from trailkit.models.spec.vocabulary import COMMON_KEYS, KEYS, KINDS
+from trailkit.models.support.deadline import on_time
 from trailkit.models.support.hints import short
 
 __all__ = ["errors_of", "loaded", "read_document"]
@@ -81,6 +82,7 @@ def _read_spec(reader: SpecReader, root: yaml.Node) -> Puzzle:
     rules.update(read_node_rules(reader, top, NodeVisit.EVERY_ONCE if kind == "tour"
                                  else NodeVisit.ANY))
     _read_shared(reader, top, rules)
+    on_time("the spec")
     return Puzzle(nodes=tuple(reader.node_names), source=reader.source, **rules)
 
 

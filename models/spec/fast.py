@@ -36,6 +36,7 @@ from trailkit.models.spec.composing import compose
 from trailkit.models.spec.document import errors_of, read_document
 from trailkit.models.spec.state import InlineEdges, SpecReader
 from trailkit.models.spec.typed import budget_for
+from trailkit.models.support.deadline import on_time
 
 __all__ = ["FAST_FROM", "inline_edges", "read_fast"]
 
@@ -74,6 +75,7 @@ def read_fast(text: str, source: str, base_dir: Path | None
     if scanned is None:
         return None
     rest, edges = scanned
+    on_time("the spec")
     try:
         root = compose(rest, source)
     except SpecError:

@@ -25,6 +25,7 @@ from trailkit.models.spec.state import SpecReader
 from trailkit.models.spec.syntax import edge_list_hint
 from trailkit.models.spec.typed import budget_for
 from trailkit.models.spec.vocabulary import MAX_SPEC_BYTES
+from trailkit.models.support.deadline import on_time
 
 __all__ = ["read_full", "read_path", "read_text"]
 
@@ -51,6 +52,7 @@ def read_path(path: Path) -> Reading:
     except InputRefused as exc:
         return None, [SpecError(f"cannot read the spec: {exc}; name a spec file",
                                 Location(name))]
+    on_time("the spec")
     try:
         text = decode_utf8(data, name)
     except SpecError as exc:
@@ -71,6 +73,7 @@ def read_text(text: str, source: str, base_dir: Path | None) -> Reading:
     problems = control_characters(text, source)
     if problems:
         return None, problems
+    on_time("the spec")
     if len(text) >= fast.FAST_FROM:
         quick = fast.read_fast(text, source, base_dir)
         if quick is not None:
@@ -84,6 +87,7 @@ def read_full(text: str, source: str, base_dir: Path | None) -> Reading:
         root = compose(text, source)
     except SpecError as exc:
         return None, [exc]
+    on_time("the spec")
     if not isinstance(root, yaml.MappingNode):
         listed = edge_list_hint(text, source)
         if listed is not None:

@@ -21,6 +21,7 @@ import yaml
 from trailkit.models.errors import Location, SpecError
 from trailkit.models.spec.messages import hint
 from trailkit.models.spec.typed import Fatal, NodeReader
+from trailkit.models.support.deadline import on_time
 from trailkit.models.support.hints import short
 
 __all__ = ["InlineEdges", "SpecReader"]
@@ -156,6 +157,8 @@ class SpecReader(NodeReader):
         items = self.guard(key, None, lambda: self.sequence(node, key))
         self.edges_complete = items is not None
         for i, item in enumerate(items or []):
+            if not i % 4096:  # a long list takes seconds: the command's limit is kept
+                on_time(f"the {key}")
             path = f"{key}[{i}]"
             entry = None
             try:  # as guard() does, without two closures per item (specs list 10^5 edges)

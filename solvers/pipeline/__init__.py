@@ -26,14 +26,15 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from trailkit.solvers.pipeline.certificate_check import check_certificate_file
     from trailkit.solvers.pipeline.counting import count
     from trailkit.solvers.pipeline.policy import AUTO, default_backend
-    from trailkit.solvers.pipeline.proving import Proof, check_certificate_file, prove
+    from trailkit.solvers.pipeline.proving import Proof, prove
     from trailkit.solvers.pipeline.solving import check_answer, solve
 
 #: Where each public name lives (its module is imported when the name is first used).
 _HOMES = {"count": "counting", "AUTO": "policy", "default_backend": "policy",
-          "Proof": "proving", "check_certificate_file": "proving", "prove": "proving",
+          "Proof": "proving", "check_certificate_file": "certificate_check", "prove": "proving",
           "check_answer": "solving", "solve": "solving"}
 
 

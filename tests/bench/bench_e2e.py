@@ -73,7 +73,7 @@ import sys, time
 from trailkit.models.spec import load_spec
 puzzle = load_spec(sys.argv[1])
 began = time.perf_counter()
-from trailkit.solvers.pipeline.proving import check_certificate_file
+from trailkit.solvers.pipeline.certificate_check import check_certificate_file
 checked = check_certificate_file(puzzle, sys.argv[2], spec_path=sys.argv[1])
 print(time.perf_counter() - began, checked.accepted)
 """

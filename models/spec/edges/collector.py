@@ -24,6 +24,7 @@ from trailkit.models.formats.edge_scan import ScannedEdges
 from trailkit.models.spec.edges.forms import Edge
 from trailkit.models.spec.messages import hint, shown
 from trailkit.models.spec.state import SpecReader
+from trailkit.models.support.deadline import on_time
 from trailkit.models.support.hints import short
 
 __all__ = ["EdgeCollector"]
@@ -149,6 +150,7 @@ class EdgeCollector:
                              dtype=np.int64)
             colour_codes = codes[scanned.colours]
             self.colour.extend(colour_codes.tolist())
+        on_time("the edge list")
         tails = np.ascontiguousarray(ends[0::2], dtype=np.int64)
         heads = np.ascontiguousarray(ends[1::2], dtype=np.int64)
         self.set_columns(tails.tolist(), heads.tolist(), [False] * scanned.lines)

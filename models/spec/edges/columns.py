@@ -26,6 +26,7 @@ from trailkit.models.formats.textformats import parse_edge_columns
 from trailkit.models.spec.edges.collector import EdgeCollector
 from trailkit.models.spec.state import SpecReader
 from trailkit.models.support import jit
+from trailkit.models.support.deadline import on_time
 
 __all__ = ["read_columns"]
 
@@ -39,10 +40,12 @@ def read_columns(edges: EdgeCollector, text: str, source: str, first_line: int =
     if text.count("\n") >= jit.COMPILE_FROM and edges.take_scan(scan_edges(text, lead=lead),
                                                                  source, first_line):
         return
+    on_time("the edge list")
     if lead:  # the line reader reads the items alone
         text = text[lead:].replace("\n" + text[:lead], "\n")
     us, vs, names, numbers, arrows = parse_edge_columns(
         text, source, allow_arrow=True, on_error=edges.reject_line)
+    on_time("the edge list")
     before = len(reader.problems)
     codes = _number_ends(reader, us, vs, numbers, source, first_line)
     if edges.need_colour or any(c is not None for c in names):

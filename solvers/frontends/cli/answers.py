@@ -26,6 +26,7 @@ from trailkit.solvers.frontends.cli.options import (
     examples,
     exit_for,
     limits_from,
+    load_within,
 )
 from trailkit.solvers.frontends.cli.output import clear_status_line, say, status_line, warn
 from trailkit.solvers.support.files import (
@@ -153,7 +154,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from trailkit.solvers.frontends.presenter.results import answer_json, answer_text
     from trailkit.solvers.pipeline.solving import solve, solve_all
 
-    puzzle = load_spec(args.spec)
+    puzzle = load_within(args.spec, args.time_limit)
     output.use_names(puzzle)  # names stay apart on a console that cannot show them
     precheck = args.precheck == "on"
     if args.from_model:
@@ -188,7 +189,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def cmd_count(args: argparse.Namespace) -> int:
     from trailkit.solvers.frontends.presenter.verbs import count_verb
 
-    puzzle = load_spec(args.spec)
+    puzzle = load_within(args.spec, args.time_limit)
     output.use_names(puzzle)  # names stay apart on a console that cannot show them
     said = count_verb(puzzle, args.spec, args.backend, limits_from(args),
                       failures=args.failures, method=args.method,
@@ -226,7 +227,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
     from trailkit.solvers.frontends.presenter.proofs import claims_instead, prove_json, prove_text
     from trailkit.solvers.pipeline.proving import prove
 
-    puzzle = load_spec(args.spec)
+    puzzle = load_within(args.spec, args.time_limit)
     output.use_names(puzzle)  # names stay apart on a console that cannot show them
     if args.out:
         side = Path(args.out).with_suffix(".lrat" if args.lrat else ".drat")
@@ -391,7 +392,7 @@ def _write_proof_files(puzzle: Puzzle, data: Mapping[str, Any],
 
 def cmd_check_certificate(args: argparse.Namespace) -> int:
     from trailkit.solvers.frontends.presenter.proofs import check_json, check_text
-    from trailkit.solvers.pipeline.proving import check_certificate_file
+    from trailkit.solvers.pipeline.certificate_check import check_certificate_file
 
     puzzle = load_spec(args.spec)
     output.use_names(puzzle)  # names stay apart on a console that cannot show them

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, NoReturn
 from trailkit.solvers.frontends.cli.options import Exit, Parser, start_clock
 
 if TYPE_CHECKING:
-    from trailkit.models.errors import TrailkitError
+    pass
 
 __all__ = ["build_parser", "main"]
 
@@ -122,6 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:  # the command's modules load here: a Ctrl-C meanwhile is an interrupt too
         args = build_parser(_modules_named(words)).parse_args(argv)
         from trailkit.models.errors import TrailkitError, VerificationFailure
+        from trailkit.models.support.deadline import TimeLimitReached
         from trailkit.solvers.frontends.cli import output
         from trailkit.solvers.frontends.cli.output import warn
         from trailkit.solvers.frontends.presenter import problems  # noqa: F401  (loaded under the guard)
@@ -143,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except VerificationFailure as exc:
         warn(f"trailkit: INTERNAL INCONSISTENCY (this is a bug, please report it): {exc}")
         return Exit.INCONSISTENT
-    except TrailkitError as exc:  # a SpecError too
+    except (TrailkitError, TimeLimitReached) as exc:  # a SpecError too; a limit while reading
         return _input_error(exc, as_json)
     except KeyboardInterrupt:
         return _interrupted(argv)
@@ -155,14 +156,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _uncaught(exc, argv)
 
 
-def _input_error(exc: TrailkitError, as_json: bool) -> int:
+def _input_error(exc: Exception, as_json: bool) -> int:
     """Say a problem with the user's input (also as JSON with ``--json``): exit code 2.
-    A spec problem is located ("file:line:col: error: ..."), else trailkit says it."""
+    A spec problem is located ("file:line:col: error: ..."), else trailkit says it.
+    The time limit reached while reading is no input problem: exit 3."""
     from trailkit.models.errors import SpecError
+    from trailkit.models.support.deadline import TimeLimitReached
     from trailkit.solvers.frontends.cli import output
     from trailkit.solvers.frontends.cli.output import warn
     from trailkit.solvers.frontends.presenter.problems import error_json, spelled_out
 
+    if isinstance(exc, TimeLimitReached):
+        return _time_limit_reached(exc, as_json)
     if isinstance(exc, SpecError):  # located: "file:line:col: error: ..."; else say who speaks
         said = spelled_out(exc)
         if said.location:  # a spec that did not load: its words stay apart on ASCII consoles
@@ -175,6 +180,21 @@ def _input_error(exc: TrailkitError, as_json: bool) -> int:
     if as_json:
         output.emit_json(error_json(exc))
     return Exit.INPUT
+
+
+def _time_limit_reached(exc: Exception, as_json: bool) -> int:
+    """The limit passed before there was a puzzle to answer about (reading a big spec):
+    no answer, "unknown" (exit 3); with ``--json`` the ``trailkit-error/1`` object
+    saying so (there is no puzzle to make a result of)."""
+    from trailkit.solvers.frontends.cli import output
+    from trailkit.solvers.frontends.cli.output import warn
+    from trailkit.solvers.frontends.presenter.problems import error_json
+
+    warn(f"trailkit: unknown: {exc} (no answer; a longer --time-limit gives the reading "
+         "time to finish)")
+    if as_json:
+        output.emit_json(error_json(exc))
+    return Exit.UNKNOWN
 
 
 def _uncaught(exc: Exception, argv: Sequence[str] | None) -> int:

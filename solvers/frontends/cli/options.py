@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from trailkit.models.answer import Status
+    from trailkit.models.puzzle import Puzzle
     from trailkit.solvers.backends.base import Limits
 
     #: How ``--backend`` options describe their choices (made on first use, by
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["BACKEND_HELP", "Exit", "Parser", "add_json", "add_limits", "add_out",
            "add_precheck", "add_spec", "command_time_left", "examples", "exit_for",
-           "limits_from", "positive_float", "positive_int"]
+           "limits_from", "load_within", "positive_float", "positive_int"]
 
 
 class Exit(IntEnum):
@@ -200,6 +201,31 @@ def command_time_left(time_limit: float | None) -> float | None:
     clock of :func:`command_s`: start-up and reading the spec count; CONTRACT 1.4 §7),
     zero when it is spent; ``None``: no limit."""
     return None if time_limit is None else max(0.0, time_limit - command_s())
+
+
+READING_GRACE_S = 0.5
+"""The least time :func:`load_within` gives the reading of a spec, whatever is left."""
+
+
+def load_within(spec: str, time_limit: float | None) -> Puzzle:
+    """The puzzle of the spec file ``spec``, its reading stopped
+    (:class:`~trailkit.models.support.deadline.TimeLimitReached`) once ``--time-limit``,
+    counted from the command's start, has passed: a 10^6-edge spec takes seconds to
+    read, and the answer is then "unknown" (exit 3), within a second of the limit.
+    The reading always gets :data:`READING_GRACE_S` at least: a small spec is read in
+    milliseconds, and its answer says "unknown" in its own format (a count's "at
+    least"), as it did when the limit was spent before the reading began.
+    Its sign (``trailkit: reading with SPEC`` under ``TRAILKIT_TEST_SIGNS=1``) lets a
+    test press Ctrl-C while it reads."""
+    from trailkit.models.spec import load_spec
+    from trailkit.models.support.deadline import reading_until
+    from trailkit.solvers.support.signs import sign
+
+    sign("reading", spec)
+    left = command_time_left(time_limit)
+    with reading_until(None if left is None
+                       else time.monotonic() + max(left, READING_GRACE_S)):
+        return load_spec(spec)
 
 
 def limits_from(args: argparse.Namespace, *, per_run: bool = False) -> Limits:

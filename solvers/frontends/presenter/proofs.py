@@ -13,7 +13,8 @@ from trailkit.solvers.pipeline.claim_rules import claims_that_apply
 
 if TYPE_CHECKING:
     from trailkit.models.puzzle import Puzzle
-    from trailkit.solvers.pipeline.proving import CertificateCheck, Proof
+    from trailkit.solvers.pipeline.certificate_check import CertificateCheck
+    from trailkit.solvers.pipeline.proving import Proof
 
 __all__ = ["CHECK_FORMAT", "PROVE_FORMAT", "check_json", "check_text", "claims_instead",
            "prove_json", "prove_text"]
