@@ -12,6 +12,11 @@ The methods, by the puzzle's rules (the ``repair:`` block or the caller's
   candidates (:mod:`trailkit.solvers.tools.repair.optimise`), or, with ``backend="direct"``,
   change sets tried size by size (:mod:`trailkit.solvers.tools.repair.size_by_size`).
 
+Under node rules (``visit``, ``via``, ``avoid``, ``at``) only the size-by-size search
+applies, each changed puzzle solved by direct, which obeys them: the state screen, the
+Euler count and the optimisers' models know only the edge rules (``backend`` ``cpsat``
+and ``sat`` are refused there).
+
 Every repair is applied and its puzzle solved again by the pipeline, so each comes
 with a verified walk (the shortest one for reusable edges). ``minimal`` is true only
 when proven: with one change, by the original's checked certificate; with more, by a
