@@ -132,7 +132,7 @@ def set_words(puzzle: Puzzle, changes: Sequence[Key]) -> str:
     for op, u, v, colour, edge, one_way in changes:
         line = f"{u}{'->' if one_way else '-'}{v}"
         if op == "add":
-            said.append(f"adding {'a ' + colour + ' ' if colour else 'an '}edge {line}")
+            said.append(f"adding a {colour + ' ' if colour else ''}edge {line}")
         elif op == "remove":
             said.append(f"removing edge {edge} {line}")
         else:

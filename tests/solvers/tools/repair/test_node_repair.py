@@ -151,8 +151,8 @@ def test_a_set_whose_refutation_is_swapped_is_rejected() -> None:
     joined["certificate"] = empty["certificate"]
     found = change_sets_verdict(puzzle, {**data, "sets": sets})
     assert not found.accepted
-    assert found.problems[0].startswith("the node-cut certificate for adding an edge a-c "
-                                        "fails"), found.problems
+    assert found.problems[0].startswith("the node-cut certificate for adding a"), found
+    assert "edge a-c fails: " in found.problems[0]
 
 
 def test_a_certificate_made_without_the_node_rules_is_rejected() -> None:
