@@ -164,6 +164,9 @@ def find_node_core(puzzle: Puzzle, limits: Limits = NO_LIMITS,
     core = node_rules_of(puzzle)
     total, calls, undecided = len(core), 0, 0
     last = answer  # the answer for the puzzle with exactly ``core``'s rules
+    seeded = _cut_seed(puzzle, core, answer)
+    if seeded is not None:
+        core, last = seeded
     witness: dict[NodeRule, Walk] = {}
     for rule in list(core):
         rest = [r for r in core if r != rule]
@@ -178,6 +181,26 @@ def find_node_core(puzzle: Puzzle, limits: Limits = NO_LIMITS,
     witnesses = _checked_witnesses(puzzle, core, witness)
     certificate, why = _core_certificate(puzzle, core, last, _call(limits, deadline))
     return NodeCore(tuple(core), total, witnesses, certificate, calls, why, undecided)
+
+
+def _cut_seed(puzzle: Puzzle, rules: Sequence[NodeRule], answer: Answer | None
+              ) -> tuple[list[NodeRule], Answer] | None:
+    """The rules a ``node-cut`` argument speaks of, to start the deletion from: "no node
+    twice", the givens and the avoided nodes (ends and removed nodes of the argument),
+    and the visit of the one node it names in each piece; with the same certificate, as
+    the independent checker accepted it on the puzzle with those rules alone. ``None``
+    for another argument, or one the checker rejects there."""
+    from trailkit.models.checking.certificates import verdict
+
+    certificate = None if answer is None else answer.certificate
+    if certificate is None or certificate.kind != "node-cut":
+        return None
+    named = set(certificate.data.get("pieces") or ())
+    seed = [r for r in rules if r.kind != "visit" or puzzle.nodes[r.node] in named]
+    if len(seed) == len(rules) or verdict(with_node_rules(puzzle, seed), certificate).problems:
+        return None
+    return seed, Answer(Status.UNSOLVABLE, "checker", certificate=certificate,
+                        certificate_checked=True)
 
 
 def _test(puzzle: Puzzle, rules: Sequence[NodeRule], limits: Limits) -> Answer:

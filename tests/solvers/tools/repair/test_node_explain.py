@@ -95,3 +95,20 @@ def test_where_the_edge_rules_alone_leave_no_walk_the_node_rules_play_no_part() 
     assert "The node rules play no part" in found.text
     assert found.core is not None and found.core.certificate is not None
     assert found.core.certificate.kind == "odd-nodes"
+
+
+def test_a_board_out_of_colour_balance_has_the_larger_colour_as_its_core() -> None:
+    """The 3 × 3 board of side steps has no closed tour: 5 cells of one colour, 4 of the
+    other. The search starts from the node-cut argument's rules (checked on them) and
+    ends at the 5 cells of the larger colour: no closed walk visits them all."""
+    puzzle = load_spec_text("trailkit: 1\nkind: tour\n"
+                            "board: {size: [3, 3], moves: orthogonal}\n")
+    found = explain(puzzle)
+    assert found.answer.certificate is not None
+    assert found.answer.certificate.kind == "node-cut"
+    said = explain_json(found, "board.yaml")["node_core"]
+    assert said["rules"] == [{"rule": "visit", "node": cell}
+                             for cell in ("a1", "c1", "b2", "a3", "c3")]
+    assert said["minimal"] and said["of"] == 10
+    assert not node_rule_walks(core_puzzle(puzzle, said["rules"]))
+    assert found.node_core is not None and found.node_core.claim().checked
