@@ -30,11 +30,19 @@ change then says which edges are there:
   closed walk, the *balance clauses* of :mod:`trailkit.models.formulas.repair_balance`
   likewise (each node's ends of the two colours as many).
 
+On a puzzle with node rules (``visit``, ``via``, ``avoid``, ``at``) the prefix form is
+:func:`~trailkit.models.formulas.node_positions.encode_node_prefix`: the same walks with
+the node literals and the clauses of each node rule (the rules speak of nodes, so no
+change alters them), so the models are the repairs whose walks obey the node rules too.
+
 H is the most steps a walk of a changed puzzle can take: its edges, ``m`` plus at most
 ``k`` - 1 new ones (once-only edges); for reusable edges, the (node, colour) states, since
 a shortest walk never comes back to the state it was in (cutting that loop out leaves a
-walk). The empty walk is decided here: a puzzle that allows it needs no repair, and one
-whose every edge can be removed with fewer than ``k`` changes is refused.
+walk); under node rules, no more than the nodes allow (``visit`` other than ``any``), or
+for reusable edges :func:`~trailkit.models.formulas.node_positions.node_horizon`'s bound on
+a shortest walk through the checkpoints and the givens. The empty walk is decided here:
+a puzzle that allows it needs no repair, and one whose every edge can be removed with
+fewer than ``k`` changes is refused.
 
 >>> from trailkit.models.puzzle import Puzzle
 >>> p = Puzzle.build(edges=[("a", "b"), ("b", "c"), ("c", "a"), ("a", "d")], closed=True)
@@ -54,11 +62,11 @@ from typing import Any
 from pysat.card import CardEnc
 
 from trailkit.models.formulas.certified import CertifiedFormula, Clause
+from trailkit.models.formulas.node_positions import encode_node_prefix, node_horizon
 from trailkit.models.formulas.position_encoding import (
     CARDINALITIES,
     DEFAULT_CARDINALITY,
     VarMap,
-    encode_prefix,
 )
 from trailkit.models.formulas.repair_balance import balance_clauses
 from trailkit.models.formulas.repair_changes import (
@@ -68,7 +76,7 @@ from trailkit.models.formulas.repair_changes import (
     repair_walk,
     set_words,
 )
-from trailkit.models.puzzle import EdgeUse, Puzzle
+from trailkit.models.puzzle import EdgeUse, NodeVisit, Puzzle
 from trailkit.models.support.words import in_puzzle_words, plural
 
 __all__ = ["ENCODING_NAME", "RepairClauses", "Whole", "repair_clauses", "repair_formula",
@@ -92,11 +100,19 @@ class RepairClauses:
 
 def repair_horizon(puzzle: Puzzle, allowed: Sequence[Key], fewer: int) -> int:
     """H: the most steps a walk of ``puzzle`` with at most ``fewer`` of ``allowed`` made
-    must take to exist (module docstring)."""
+    must take to exist (module docstring; under node rules, the node-positions bound
+    where it is smaller, or where edges are reusable the bound on a shortest walk that
+    passes the checkpoints and givens: neither depends on the edges)."""
     adds = sum(1 for c in allowed if c[0] == "add")
     if puzzle.use is EdgeUse.ANY:
+        if puzzle.has_node_rules:
+            return node_horizon(puzzle)
         return puzzle.num_nodes * (len(puzzle.colours.names) if puzzle.colours else 1)
-    return puzzle.num_edges + min(fewer, adds)
+    most = puzzle.num_edges + min(fewer, adds)
+    if puzzle.visit is not NodeVisit.ANY:
+        free = puzzle.num_nodes - len(puzzle.avoid)
+        most = min(most, free if puzzle.closed else max(free - 1, 0))
+    return most
 
 
 @dataclass(frozen=True)
@@ -163,7 +179,7 @@ def repair_clauses(puzzle: Puzzle, fewer: int, *, cardinality: str = DEFAULT_CAR
     if refusal:
         return refusal
     horizon = max(repair_horizon(puzzle, allowed, fewer), 1)  # no step: a[0] refutes
-    clauses, vmap = encode_prefix(whole, horizon, cardinality=cardinality)
+    clauses, vmap = encode_node_prefix(whole, horizon, cardinality=cardinality)
     top = vmap.num_vars
     selectors = list(range(top + 1, top + 1 + len(allowed)))
     top += len(allowed)

@@ -188,10 +188,25 @@ def explain_json(found: Explanation, spec: str) -> dict[str, Any]:
                 "witnesses": [w.steps_json(puzzle) for w in c.witnesses]}
     return {"format": EXPLAIN_FORMAT, "spec": spec, "name": puzzle.name, "kind": puzzle.kind,
             "status": found.status.value, "certificate": certificate, "core": core,
-            "claims": _core_claims(found.core),
+            "node_core": _node_core_json(found),
+            "claims": _core_claims(found.core) + ([found.node_core.claim().to_json()]
+                                                  if found.node_core is not None else []),
             "situations": None if found.situations is None else
             found.situations.to_json(puzzle),
             "text": words(puzzle, found.text), "time_s": round(found.time_s, 6)}
+
+
+def _node_core_json(found: Explanation) -> dict[str, Any] | None:
+    """The core of node rules (CONTRACT 1.4 section 7's rules, one node each), when the
+    explanation has one."""
+    c, puzzle = found.node_core, found.puzzle
+    if c is None:
+        return None
+    return {"rules": [rule.to_json(puzzle) for rule in c.rules], "of": c.total,
+            "minimal": c.minimal,
+            "certificate": None if c.certificate is None else
+            {**_summary(c.certificate.to_json()), "checked": True},
+            "witnesses": [w.steps_json(puzzle) for w in c.witnesses]}
 
 
 def explain_text(found: Explanation, spec: str) -> str:

@@ -10,6 +10,10 @@
 * Reusable edges (a core is the wrong idea: more edges never hurt): the reachable
   situations and the near misses, or the boundary where the walk is stopped
   (:mod:`trailkit.solvers.tools.repair.situations`).
+* Node rules (``visit``, ``via``, ``avoid``, ``at``): a minimal core of node rules, the
+  rules of single nodes that together leave no walk, the edge rules all kept
+  (:mod:`trailkit.solvers.tools.repair.node_cores`); where the edge rules alone leave
+  none, the node rules play no part and the puzzle without them is explained as above.
 
 >>> from trailkit.models.spec import load_spec_text
 >>> p = load_spec_text("trailkit: 1\\nkind: trail\\nedges: [a b, a c, a d]\\n")
@@ -29,7 +33,7 @@ from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import NO_LIMITS, Limits
 from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.tools.repair.cores import Core
-from trailkit.solvers.tools.repair.node_refusal import refuse_node_rules
+from trailkit.solvers.tools.repair.node_cores import NodeCore
 from trailkit.solvers.tools.repair.situations import Situations
 
 __all__ = ["Explanation", "explain"]
@@ -38,8 +42,9 @@ __all__ = ["Explanation", "explain"]
 @dataclass(frozen=True)
 class Explanation:
     """What ``explain`` found: the ``answer`` for the puzzle, and for an unsolvable one
-    its ``core`` (exactly / at most once) or its ``situations`` (reusable edges);
-    ``text`` says it all in words (edges and nodes; the CLI uses the puzzle's words)."""
+    its ``core`` (exactly / at most once) or its ``situations`` (reusable edges), and
+    under node rules its ``node_core``; ``text`` says it all in words (edges and nodes;
+    the CLI uses the puzzle's words)."""
 
     status: Status
     puzzle: Puzzle
@@ -49,12 +54,11 @@ class Explanation:
     text: str = ""
     reason: str = ""
     time_s: float = 0.0
+    node_core: NodeCore | None = None
 
 
 def explain(puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Explanation:
-    """Explain why ``puzzle`` has no walk (nothing to explain when it has one); a puzzle
-    with node rules is refused (:func:`~.node_rules.refuse_node_rules`)."""
-    refuse_node_rules(puzzle, "explain")
+    """Explain why ``puzzle`` has no walk (nothing to explain when it has one)."""
     began = time.perf_counter()
     answer = solve(puzzle, limits=limits)
     if answer.status is not Status.UNSOLVABLE:
@@ -68,6 +72,8 @@ def explain(puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Explanation:
         lines.append(answer.certificate.explanation)
     elif answer.reason:
         lines.append(f"No walk exists: {answer.reason}.")
+    if puzzle.has_node_rules:
+        return _node_explanation(puzzle, answer, lines, limits, began)
     core = situations = None
     if puzzle.use is EdgeUse.ANY and not puzzle.closed:
         from trailkit.solvers.tools.repair.reusable import state_distances
@@ -85,6 +91,41 @@ def explain(puzzle: Puzzle, limits: Limits = NO_LIMITS) -> Explanation:
         lines.append(_core_text(puzzle, core))
     return Explanation(Status.UNSOLVABLE, puzzle, answer, core, situations, "\n".join(lines),
                        time_s=time.perf_counter() - began)
+
+
+def _node_explanation(puzzle: Puzzle, answer: Answer, lines: list[str], limits: Limits,
+                      began: float) -> Explanation:
+    """The explanation of an unsolvable puzzle with node rules (module docstring): a
+    minimal core of its node rules, or, when its edge rules alone leave no walk, the
+    explanation of the puzzle without node rules."""
+    from trailkit.solvers.tools.repair.node_cores import (
+        find_node_core,
+        node_core_text,
+        without_node_rules,
+    )
+
+    def left() -> Limits:
+        return limits if limits.time_limit is None else replace(limits, time_limit=max(
+            0.01, limits.time_limit - (time.perf_counter() - began)))
+
+    bare = without_node_rules(puzzle)
+    plain = solve(bare, "direct", left(), crosscheck=None)
+    if plain.status is Status.UNSOLVABLE:
+        inner = explain(bare, left())
+        lines.append("The node rules play no part: the edge rules alone leave no walk. "
+                     "Without the node rules:")
+        lines.append(inner.text)
+        return Explanation(Status.UNSOLVABLE, puzzle, answer, inner.core, inner.situations,
+                           "\n".join(lines), time_s=time.perf_counter() - began)
+    if plain.status is not Status.SOLVED:
+        lines.append(f"No core of node rules: the edge rules alone are undecided "
+                     f"({plain.reason}).")
+        return Explanation(Status.UNSOLVABLE, puzzle, answer, text="\n".join(lines),
+                           time_s=time.perf_counter() - began)
+    node_core = find_node_core(puzzle, left(), answer)
+    lines.append(node_core_text(puzzle, node_core))
+    return Explanation(Status.UNSOLVABLE, puzzle, answer, text="\n".join(lines),
+                       time_s=time.perf_counter() - began, node_core=node_core)
 
 
 def _core_text(puzzle: Puzzle, core: Core | None) -> str:

@@ -12,6 +12,11 @@ The methods, by the puzzle's rules (the ``repair:`` block or the caller's
   candidates (:mod:`trailkit.solvers.tools.repair.optimise`), or, with ``backend="direct"``,
   change sets tried size by size (:mod:`trailkit.solvers.tools.repair.size_by_size`).
 
+Under node rules (``visit``, ``via``, ``avoid``, ``at``) only the size-by-size search
+applies, each changed puzzle solved by direct, which obeys them: the state screen, the
+Euler count and the optimisers' models know only the edge rules (``backend`` ``cpsat``
+and ``sat`` are refused there).
+
 Every repair is applied and its puzzle solved again by the pipeline, so each comes
 with a verified walk (the shortest one for reusable edges). ``minimal`` is true only
 when proven: with one change, by the original's checked certificate; with more, by a
@@ -57,7 +62,6 @@ from trailkit.solvers.backends.base import NO_LIMITS, Limits, Optimum
 from trailkit.solvers.pipeline.solving import solve
 from trailkit.solvers.tools.repair.candidates import candidate_changes
 from trailkit.solvers.tools.repair.changes import Change, Op, apply_changes
-from trailkit.solvers.tools.repair.node_refusal import refuse_node_rules
 from trailkit.solvers.tools.repair.parity import (
     INFINITE,
     change_lower_bound,
@@ -162,9 +166,8 @@ def repair(puzzle: Puzzle, rules: RepairRules | None = None, *,
     ``rules`` default to the spec's ``repair:`` block (else: add an edge between touching
     nodes of the spec's ``layout:``, or any edge without one);
     ``max_changes`` bounds the search; ``backend`` is one of :data:`REPAIR_BACKENDS`.
-    A puzzle with node rules is refused (:func:`~.node_rules.refuse_node_rules`).
+    On a puzzle with node rules only ``auto`` and ``direct`` apply (module docstring).
     """
-    refuse_node_rules(puzzle, "repair")
     if backend not in REPAIR_BACKENDS:
         raise UnsupportedPuzzle(f"unknown repair backend {backend!r}; choose from "
                                 f"{', '.join(REPAIR_BACKENDS)}")
@@ -483,6 +486,8 @@ class _Finder(_Optimising):
 
     def run(self) -> dict[str, Any]:
         puzzle = self.puzzle
+        if puzzle.has_node_rules:
+            return self.node_rule_levels()
         if puzzle.use is EdgeUse.ANY and not puzzle.closed and self.backend != "cpsat":
             found = self.single_reusable()
             if found is not None:
@@ -565,12 +570,14 @@ class _Finder(_Optimising):
                          "method confirmed it")
         return self.repaired([adds], "direct Euler count", proven=proven, proof=proof)
 
-    def levels(self, *, cheap_only: bool) -> dict[str, Any] | None:
+    def levels(self, *, cheap_only: bool, default_cap: int = 3) -> dict[str, Any] | None:
         """Change sets size by size, from the smallest not yet refuted; with ``cheap_only``
-        only while a size has few enough sets, leaving the rest to the optimiser."""
+        only while a size has few enough sets, leaving the rest to the optimiser; else up
+        to ``max_changes`` or ``default_cap`` changes."""
         from trailkit.solvers.tools.repair.size_by_size import try_level
 
-        cap = self.cap if self.cap is not None else (3 if not cheap_only else INFINITE)
+        cap = self.cap if self.cap is not None else (
+            default_cap if not cheap_only else INFINITE)
         size = self.refuted + 1
         while size <= min(cap, len(self.changes)):
             if cheap_only and math.comb(len(self.changes), size) > SEARCH_BUDGET:
@@ -600,6 +607,17 @@ class _Finder(_Optimising):
                     "proof": f"{self.proof_so_far()}: no repair with {limit} changes exists"}
         self.stopped = f"repairs with more than {self.refuted} changes were not searched"
         return None
+
+    def node_rule_levels(self) -> dict[str, Any]:
+        """Node rules: change sets size by size, each changed puzzle solved by direct,
+        which obeys them (the state screen, the Euler count and the optimisers' models
+        know only the edge rules, so none of them may find or refute a repair here)."""
+        if self.backend not in ("auto", "direct"):
+            raise UnsupportedPuzzle(
+                f"repair --backend {self.backend} does not take node rules (visit, via, "
+                "avoid, at) into account; use --backend auto or direct, which try the "
+                "change sets size by size")
+        return self.levels(cheap_only=False, default_cap=INFINITE) or self.undecided()
 
     def undecided(self) -> dict[str, Any]:
         return {"status": RepairStatus.UNKNOWN, "method": "search",

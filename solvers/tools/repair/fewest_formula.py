@@ -29,6 +29,7 @@ from trailkit.models.encodings.drup_certificate import make_certificate
 from trailkit.models.encodings.sizes import budget_problem, position_size
 from trailkit.models.errors import VerificationFailure
 from trailkit.models.formulas.certified import CertifiedFormula, Size
+from trailkit.models.formulas.node_positions import node_size
 from trailkit.models.formulas.repair_balance import alternating_colours
 from trailkit.models.formulas.repair_changes import allowed_changes
 from trailkit.models.formulas.repair_formula import (
@@ -62,12 +63,15 @@ def formula_size(puzzle: Puzzle, fewer: int) -> Size | str:
     """The size of ``repair-fewer-v1`` with at most ``fewer`` changes under
     ``puzzle.repair``, estimated before it is built (the position encoding of the puzzle
     with every candidate edge, twice the literals for the selectors and the degree
-    clauses, and the balance chains of two alternating colours), or why it has none."""
+    clauses, the balance chains of two alternating colours, and the node literals
+    under node rules), or why it has none."""
     whole = whole_puzzle(puzzle)
     if isinstance(whole, str):
         return whole
     steps = max(repair_horizon(puzzle, whole.allowed, fewer), 1)
     size = position_size(whole.puzzle, steps)
+    if puzzle.has_node_rules:
+        size = node_size(whole.puzzle, steps, size)
     # the balance chains: per end of each change, up to 8 * fewer + 1 sums, 2 clauses each
     chains = 2 * len(whole.allowed) * (8 * fewer + 1) if alternating_colours(puzzle) else 0
     return Size(size.variables + len(whole.allowed) + chains,
