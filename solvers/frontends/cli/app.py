@@ -55,7 +55,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("explain", "repair", "why an impossible puzzle is impossible: the certificate in words "
      "and a minimal core"),
     ("inspect", "designer", "which edges a solvable puzzle cannot lose, which make its walk "
-     "longer, and measures of how hard it is"),
+     "longer, which givens (at:) keep its solution unique, and measures of how hard it is"),
     ("design", "designer", "make puzzles to order: a field's planks coloured so the walk is "
      "long, unique, robust (each property certified), tours with numbered givens"),
     ("schema", "schemas", "print the JSON Schema of an output format or of specs"),

@@ -300,7 +300,7 @@ def test_draw_repair_command_emphasises_the_restored_plank(tmp_path, capsys) -> 
 
 
 @pytest.mark.parametrize("module", ["__init__", "emphasis", "geometry", "layout",
-                                    "placement", "svgtext", "captions"])
+                                    "placement", "svgtext"])
 def test_drawing_docstring_examples(module: str) -> None:
     import doctest
     import importlib
