@@ -39,8 +39,6 @@ KNOWN: dict[str, str] = {
         "the state it mutates at every step: a collaborator would add a call per step",
     "solvers/backends/direct/exact_count.py:_orientations": "a hot generator over Eulerian "
         "orientations whose loop keeps its state in locals; a split adds calls per step",
-    "solvers/backends/direct/reachability.py:_solve_closed": "the closed reusable walk's "
-        "search with its limits; not split yet (issue 42's fifth pass ran out of time)",
 }
 
 

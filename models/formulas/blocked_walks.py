@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from trailkit.models.answer import Walk
-from trailkit.models.checking.node_visits import empty_walk_nodes, node_rule_problems
+from trailkit.models.checking.node_visits import empty_walk_nodes
 from trailkit.models.checking.verify import verify
 from trailkit.models.formulas.certified import CertifiedFormula, Clause
 from trailkit.models.formulas.node_positions import encode_node_prefix
@@ -75,7 +75,7 @@ def read_walk(puzzle: Puzzle, raw: Mapping[str, Any]) -> Walk | str:
         walk = Walk.from_edges(puzzle, nodes[start], [edges[str(e)] for e in raw["edges"]])
     except ValueError:
         return "the walk's edges do not follow one another"
-    broken = [str(v) for v in verify(puzzle, walk)] + node_rule_problems(puzzle, walk)
+    broken = [str(v) for v in verify(puzzle, walk)]  # the edge and the node rules
     if broken:
         return (f"the walk of {plural(len(walk), 'step')} from {start} breaks the rules: "
                 + "; ".join(broken[:3]))
@@ -104,8 +104,8 @@ def blocking_clause(puzzle: Puzzle, vmap: VarMap, walk: Walk) -> Clause | str:
 def empty_walks(puzzle: Puzzle) -> list[int]:
     """The nodes on which the empty walk solves ``puzzle``, derived by the checker itself:
     on each node, the walk of 0 steps that :func:`~trailkit.models.checking.verify.verify`
-    accepts (its start, end, closed and edge-use rules) and the node rules allow
-    (:func:`~trailkit.models.checking.node_visits.empty_walk_nodes`), sharing nothing with
+    accepts (its start, end, closed, edge-use and node rules:
+    :func:`~trailkit.models.checking.node_visits.empty_walk_nodes`), sharing nothing with
     the solvers' view of empty walks."""
     return empty_walk_nodes(puzzle)
 

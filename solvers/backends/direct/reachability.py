@@ -398,26 +398,23 @@ def _closing_goal(graph: StateGraph, origin: int, first: int) -> list[int]:
     return [origin * k + p for p in range(1, k) if graph.closes(p, first)]
 
 
-def _solve_closed(puzzle: Puzzle, graph: StateGraph, starts: Sequence[int],
-                  ends: Sequence[int], deadline: float | None, started: float) -> Answer:
-    """Closed walks: one search per (origin, first colour), shortest over all of them.
+class _ClosedSearches:
+    """The searches of closed walks, one per (origin, first colour), sharing one set of
+    arrays; ``reached`` keeps the states of each pair whose search ended without being
+    cut off (that pair is finished for good: the certificate's states)."""
 
-    A state must also remember the walk's origin and first colour, so rather than
-    multiply the state space, each (origin, first colour) pair gets its own search.
-    So that many origins stay cheap, the searches deepen together: every pair is
-    searched up to a length limit that doubles each round, a pair whose search ended
-    without being cut off is finished for good, and the first round that closes a
-    walk gives the shortest one. The searches share one set of arrays.
-    """
-    k = graph.phases
-    end_set = set(ends)
-    search = _Search.start(graph, deadline)
-    reached: dict[tuple[int, int], list[int]] = {}
+    def __init__(self, graph: StateGraph, ends: Sequence[int], deadline: float | None) -> None:
+        self.graph = graph
+        self.end_set = set(ends)
+        self.search = _Search.start(graph, deadline)
+        self.reached: dict[tuple[int, int], list[int]] = {}
 
-    def attempt(origin: int, first: int, limit: int | None) -> list[int] | None:
+    def attempt(self, origin: int, first: int, limit: int | None) -> list[int] | None:
         """Search from ``origin`` for a closed walk of at most ``limit`` steps."""
+        graph, search = self.graph, self.search
+        k = graph.phases
         search.only_first(first)
-        goal = _closing_goal(graph, origin, first) if origin in end_set else []
+        goal = _closing_goal(graph, origin, first) if origin in self.end_set else []
         search.goal[goal] = 1
         # the origin state itself never closes a walk: a closed walk needs a step
         search.mark_root(origin * k, first)
@@ -428,32 +425,55 @@ def _solve_closed(puzzle: Puzzle, graph: StateGraph, starts: Sequence[int],
         search.goal[goal] = 0
         path = None if found is None else search.path_to(found)
         if found is None and not search.cut:
-            reached[(origin, first)] = search.reached()
+            self.reached[(origin, first)] = search.reached()
         search.reset()
         return path
 
-    floor = _shortest_colour_cycle(graph)
-    pending = [(o, f) for o in starts if o in end_set for f in graph.allowed[0]]
-    limit = floor
-    while pending:
-        best: list[int] | None = None
-        for origin, first in pending:
-            cap = limit if best is None else min(limit, len(best) - 2)
-            if cap < floor:
-                break
-            path = attempt(origin, first, cap)
-            if path is not None:
-                best = path
-        if best is not None:
-            return Answer.solved(BACKEND, _walk_of(graph, best), optimal=True,
-                                 states=search.counter)
-        pending = [pair for pair in pending if pair not in reached]
-        limit *= 2
+    def deepen(self, pending: list[tuple[int, int]], floor: int) -> list[int] | None:
+        """The shortest closed walk from the ``pending`` pairs (their states), or ``None``:
+        every pair searched up to a length limit that doubles each round from ``floor``
+        (no closed walk is shorter), the finished pairs dropped, the first round that
+        closes a walk giving the shortest one."""
+        limit = floor
+        while pending:
+            best: list[int] | None = None
+            for origin, first in pending:
+                cap = limit if best is None else min(limit, len(best) - 2)
+                if cap < floor:
+                    break
+                path = self.attempt(origin, first, cap)
+                if path is not None:
+                    best = path
+            if best is not None:
+                return best
+            pending = [pair for pair in pending if pair not in self.reached]
+            limit *= 2
+        return None
+
+
+def _solve_closed(puzzle: Puzzle, graph: StateGraph, starts: Sequence[int],
+                  ends: Sequence[int], deadline: float | None, started: float) -> Answer:
+    """Closed walks: one search per (origin, first colour), shortest over all of them.
+
+    A state must also remember the walk's origin and first colour, so rather than
+    multiply the state space, each (origin, first colour) pair gets its own search
+    (:class:`_ClosedSearches`). So that many origins stay cheap, the searches deepen
+    together: every pair is searched up to a length limit that doubles each round, a
+    pair whose search ended without being cut off is finished for good, and the first
+    round that closes a walk gives the shortest one. The searches share one set of
+    arrays.
+    """
+    closed = _ClosedSearches(graph, ends, deadline)
+    pending = [(o, f) for o in starts if o in closed.end_set for f in graph.allowed[0]]
+    best = closed.deepen(pending, _shortest_colour_cycle(graph))
+    if best is not None:
+        return Answer.solved(BACKEND, _walk_of(graph, best), optimal=True,
+                             states=closed.search.counter)
     for origin in starts:  # no walk closes: the rest of the certificate
-        if origin not in end_set:
+        if origin not in closed.end_set:
             for first in graph.allowed[0]:
-                attempt(origin, first, None)
-    return _closed_certificate(puzzle, graph, starts, reached, started)
+                closed.attempt(origin, first, None)
+    return _closed_certificate(puzzle, graph, starts, closed.reached, started)
 
 
 def _shortest_colour_cycle(graph: StateGraph) -> int:

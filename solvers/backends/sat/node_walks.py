@@ -9,8 +9,9 @@ objective on the same solver, with the activation literals as assumptions ("at m
 steps" upwards for the shortest, "more than L" for the longest), so the length is
 proven best on the solver's word (the pipeline certifies it by refutation).
 
-Counting blocks each walk found on its step literals, one length at a time, as
-:func:`~trailkit.solvers.backends.sat.search.count_walks` does for at-most-once walks.
+Counting blocks each walk found on its step literals, one length at a time, with the
+plans and the loop of :mod:`.search` (:func:`~trailkit.solvers.backends.sat.search.count_walks`
+counts at-most-once walks by them).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from trailkit.models.formulas.node_positions import (
 from trailkit.models.formulas.position_encoding import VarMap
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.backends.sat.runner import Deadline, Verdict, new_solver, solve_call
+from trailkit.solvers.backends.sat.search import enumerate_plans, length_plans
 
 __all__ = ["NodeOutcome", "count_node_walks", "search_nodes"]
 
@@ -136,27 +138,9 @@ def count_node_walks(puzzle: Puzzle, name: str, deadline: Deadline,
     if (total and shortest) or horizon == 0:
         return empties if longest else total, True, ""
     clauses, vmap = encode_node_prefix(puzzle, horizon)
-    act = vmap.active
-    plans = [([act[k - 1]] + ([-act[k]] if k < horizon else []),
-              [act[k]] if k < horizon else []) for k in range(1, horizon + 1)]
-    if longest:
-        plans.reverse()
-    solver = new_solver(name, clauses)
-    try:
-        for assumptions, release in plans:
-            found = 0
-            while True:
-                result = solve_call(solver, name, assumptions, deadline)
-                if result is Verdict.INTERRUPTED or deadline.passed():
-                    return total, False, "the time limit was reached"
-                if result is Verdict.UNSAT:
-                    break
-                found += 1
-                total += 1
-                progress(total)
-                solver.add_clause([-v for v in vmap.primary(solver.get_model())] + release)
-            if found and (shortest or longest):
-                break
-    finally:
-        solver.delete()
+    plans = length_plans(vmap.active, horizon, longest)
+    total, complete = enumerate_plans(name, clauses, vmap, plans, deadline, total, progress,
+                                      first_only=shortest or longest)
+    if not complete:
+        return total, False, "the time limit was reached"
     return (total or empties) if longest else total, True, ""

@@ -16,7 +16,7 @@ first.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from trailkit.models.answer import Walk
@@ -25,7 +25,8 @@ from trailkit.models.formulas.position_encoding import VarMap, encode, encode_pr
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
 from trailkit.solvers.backends.sat.runner import Deadline, Verdict, new_solver, solve_call
 
-__all__ = ["Outcome", "count_walks", "empty_walk", "empty_walks", "horizon", "search"]
+__all__ = ["Outcome", "count_walks", "empty_walk", "empty_walks", "enumerate_plans", "horizon",
+           "length_plans", "search"]
 
 
 @dataclass(frozen=True)
@@ -236,17 +237,24 @@ def _count_plans(puzzle: Puzzle, h: int, longest: bool
         plans: list[tuple[list[int], list[int]]] = [([], [])]
     else:
         clauses, vmap = encode_prefix(puzzle, h)
-        act = vmap.active
-        # One plan per length k: exactly k steps are active; a blocking clause is
-        # released (satisfied) for the other lengths.
-        plans = [([act[k - 1]] + ([-act[k]] if k < h else []), [act[k]] if k < h else [])
-                 for k in range(1, h + 1)]
-        if longest:  # the first length (from the top) with a walk is the longest
-            plans.reverse()
+        plans = length_plans(vmap.active, h, longest)
     return clauses, vmap, plans
 
 
-def _enumerate_plans(solver_name: str, clauses: list[list[int]], vmap: VarMap,
+def length_plans(act: Sequence[int], h: int, longest: bool
+                 ) -> list[tuple[list[int], list[int]]]:
+    """The plans to count a prefix formula's walks of 1..``h`` steps by, on its
+    activation literals ``act``: one a length k (exactly k steps are active), with the
+    literals that release (satisfy) a blocking clause for the other lengths; the
+    longest first under ``longest`` (the first length with a walk is the longest)."""
+    plans = [([act[k - 1]] + ([-act[k]] if k < h else []), [act[k]] if k < h else [])
+             for k in range(1, h + 1)]
+    if longest:
+        plans.reverse()
+    return plans
+
+
+def enumerate_plans(solver_name: str, clauses: list[list[int]], vmap: VarMap,
                      plans: list[tuple[list[int], list[int]]], deadline: Deadline,
                      total: int, progress: Callable[[int], None], *, first_only: bool
                      ) -> tuple[int, bool]:
@@ -302,7 +310,7 @@ def count_walks(puzzle: Puzzle, solver_name: str, deadline: Deadline,
     if puzzle.use is EdgeUse.ANY:
         return _count_layered(puzzle, solver_name, deadline, total, progress)
     clauses, vmap, plans = _count_plans(puzzle, h, longest)
-    total, complete = _enumerate_plans(solver_name, clauses, vmap, plans, deadline, total,
+    total, complete = enumerate_plans(solver_name, clauses, vmap, plans, deadline, total,
                                        progress, first_only=shortest or longest)
     if not complete:
         return total, False, "the time limit was reached"

@@ -1,32 +1,32 @@
 """Solving exactly-once walks with the transition encoding and lazily added cut clauses.
 
-The base formula (:mod:`trailkit.models.formulas.transition_encoding`) chooses, at every node,
-how the walk pairs the edge ends there; a model may fall apart into several pieces.
-The loop is incremental SAT: solve; if the model is one piece, it is the walk; else
-add the cut clause of its smallest piece (:mod:`trailkit.models.formulas.lazy_clauses`: "some
-step of this piece is followed or preceded by a step outside it") to the same solver
-and solve again. When the solver says UNSAT, a fresh solver refutes the base formula
-plus every cut added, with proof logging: the ``transition-v1`` certificate lists the
-cuts (each checked on its own by the certificate checker) and the DRUP proof covers
-the rest. (The fresh solver keeps the proof free of whatever the incremental
-solver did with the clauses added between calls.)
+The base formula (:mod:`trailkit.models.formulas.transition_encoding`) chooses, at every
+node, how the walk pairs the edge ends there; a model may fall apart into several
+pieces. The loop (:mod:`.lazy_cuts`, shared with :mod:`.hamilton_cuts`) is incremental
+SAT: solve; if the model is one piece, it is the walk; else add the cut clause of its
+smallest piece (:mod:`trailkit.models.formulas.lazy_clauses`: "some step of this piece
+is followed or preceded by a step outside it") to the same solver and solve again. When
+the solver says UNSAT, a fresh solver refutes the base formula plus every cut added,
+with proof logging: the ``transition-v1`` certificate lists the cuts (each checked on
+its own by the certificate checker) and the DRUP proof covers the rest. (The fresh
+solver keeps the proof free of whatever the incremental solver did with the clauses
+added between calls.)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-from trailkit.models.answer import Answer, Certificate, Walk
+from trailkit.models.answer import Answer, Certificate
 from trailkit.models.encodings.drup_certificate import make_certificate
 from trailkit.models.encodings.sizes import budget_problem, transition_size
 from trailkit.models.errors import VerificationFailure
-from trailkit.models.formulas.formulas import CertifiedFormula
 from trailkit.models.formulas.lazy_clauses import certified_formula, cut_clause
 from trailkit.models.formulas.transition_encoding import TransitionMap, encode_transitions
 from trailkit.models.puzzle import Objective, Puzzle
 from trailkit.models.support.words import seconds
 from trailkit.solvers.backends.base import Limits
+from trailkit.solvers.backends.sat.lazy_cuts import CutOutcome, cut_loop, refuted, stopped
 from trailkit.solvers.backends.sat.runner import (
     Deadline,
     SolverTimeout,
@@ -34,7 +34,6 @@ from trailkit.solvers.backends.sat.runner import (
     can_prove,
     new_solver,
     run_guarded,
-    solve_call,
 )
 from trailkit.solvers.backends.sat.warm_start import warm_start
 
@@ -42,17 +41,8 @@ __all__ = ["POSITION_HINT", "TransitionOutcome", "solve_transitions", "transitio
            "transition_certificate"]
 
 
-@dataclass(frozen=True)
-class TransitionOutcome:
-    """A walk (SAT), a refutation (UNSAT: the certified formula and, when asked, its
-    proof), or INTERRUPTED; ``stats`` says how many rounds and cuts it took."""
-
-    status: Verdict
-    walk: Walk | None = None
-    formula: CertifiedFormula | None = None
-    proof: list[str] | None = None
-    reason: str = ""
-    stats: dict[str, Any] = field(default_factory=dict)
+TransitionOutcome = CutOutcome
+"""What :func:`solve_transitions` returns (the outcome every lazy-cut loop gives)."""
 
 
 def solve_transitions(puzzle: Puzzle, name: str, deadline: Deadline, *,
@@ -60,41 +50,30 @@ def solve_transitions(puzzle: Puzzle, name: str, deadline: Deadline, *,
     """Find an exactly-once walk of ``puzzle`` (with at least one edge), or refute it."""
     clauses, tmap = encode_transitions(puzzle)
     cuts: list[dict[str, Any]] = []
+
+    def cuts_of(model: list[int]) -> list[list[int]]:
+        pieces = tmap.pieces(puzzle, model)
+        if len(pieces) == 1:
+            return []
+        clause, piece = _next_cut(tmap, puzzle, pieces)
+        cuts.append({"edges": [puzzle.edge_id(e) for e in piece], "clause": clause})
+        return [clause]
+
     solver = new_solver(name, clauses)
     guess = _start_from_guess(solver, puzzle, tmap)
-    rounds = 0
     try:
-        while True:
-            rounds += 1
-            result = Verdict.UNSAT
-            if rounds == 1 and guess:  # assumed once: a model at once, or dropped
-                result = solve_call(solver, name, guess, deadline)
-            if result is Verdict.UNSAT:
-                result = solve_call(solver, name, (), deadline)
-            stats = _stats(tmap, rounds, len(cuts), len(clauses))
-            if result is Verdict.INTERRUPTED:
-                return TransitionOutcome(result, reason=f"after {rounds - 1} rounds and "
-                                         f"{len(cuts)} cut clauses", stats=stats)
-            if result is Verdict.UNSAT:
-                break
-            model = solver.get_model()
-            pieces = tmap.pieces(puzzle, model)
-            if len(pieces) == 1:
-                walk = tmap.walk(puzzle, model)
-                return TransitionOutcome(Verdict.SAT, walk, stats=stats)
-            clause, piece = _next_cut(tmap, puzzle, pieces)
-            cuts.append({"edges": [puzzle.edge_id(e) for e in piece], "clause": clause})
-            if not clause:
-                break
-            solver.add_clause(clause)
+        end = cut_loop(solver, name, deadline, cuts_of, guess)
     finally:
         solver.delete()
+    stats = _stats(tmap, end.rounds, len(cuts), len(clauses))
+    if end.verdict is Verdict.INTERRUPTED:
+        return stopped(end.rounds, len(cuts), stats)
+    if end.verdict is Verdict.SAT:
+        return TransitionOutcome(Verdict.SAT, tmap.walk(puzzle, end.model), stats=stats)
     formula = certified_formula(clauses, tmap, cuts)
-    stats = _stats(tmap, rounds, len(cuts), len(formula.clauses))
-    reason = _refuted_in(name, len(cuts), rounds)
-    if not proof:
-        return TransitionOutcome(Verdict.UNSAT, formula=formula, reason=reason, stats=stats)
-    return _with_proof(name, formula, deadline, reason, stats)
+    return refuted(name, formula, deadline, proof=proof, what="transition",
+                   reason=_refuted_in(name, len(cuts), end.rounds),
+                   stats=_stats(tmap, end.rounds, len(cuts), len(formula.clauses)))
 
 
 def _refuted_in(name: str, cuts: int, rounds: int) -> str:
@@ -115,25 +94,6 @@ def _next_cut(tmap: TransitionMap, puzzle: Puzzle, pieces: list[list[int]]
     clauses_of = [(cut_clause(tmap, puzzle, piece), piece)
                   for piece in sorted(pieces, key=len)]
     return next(((c, q) for c, q in clauses_of if not c), clauses_of[0])
-
-
-def _with_proof(name: str, formula: CertifiedFormula, deadline: Deadline, reason: str,
-                stats: dict[str, Any]) -> TransitionOutcome:
-    """The refutation with its DRUP proof: the final formula (cuts included) refuted
-    again by a fresh solver that logs one; unknown when that run runs out of time."""
-    fresh = new_solver(name, formula.clauses, proof=True)
-    try:
-        result = solve_call(fresh, name, (), deadline)
-        if result is Verdict.INTERRUPTED:
-            return TransitionOutcome(result, reason="refuted, but the proof run ran out of "
-                                     "time", stats=stats)
-        if result is Verdict.SAT:  # the same clauses were UNSAT a moment ago
-            raise RuntimeError(f"{name} finds the refuted transition formula satisfiable")
-        lines = list(fresh.get_proof() or [])
-    finally:
-        fresh.delete()
-    return TransitionOutcome(Verdict.UNSAT, formula=formula, proof=lines, reason=reason,
-                             stats=stats)
 
 
 def _start_from_guess(solver: Any, puzzle: Puzzle, tmap: TransitionMap) -> list[int]:
