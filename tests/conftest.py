@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -31,6 +32,16 @@ settings.register_profile("ci", max_examples=200, deadline=None, print_blob=True
 settings.register_profile("dev", max_examples=50, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """With ``-m alone`` (the README's second run: the tests that need the machine to
+    themselves) a test module that never says ``alone`` is not imported: reading and
+    rewriting every module costs seconds of a run that keeps a few dozen tests."""
+    if config.getoption("markexpr") != "alone" or collection_path.suffix != ".py" \
+            or not collection_path.name.startswith("test_"):
+        return None
+    return "alone" not in collection_path.read_text(encoding="utf-8") or None
 
 
 @pytest.fixture(params=backend_names())
