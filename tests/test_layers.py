@@ -18,6 +18,7 @@ A new unit must be given its layer here: the test names what is missing.
 from __future__ import annotations
 
 import ast
+import functools
 from collections import defaultdict
 from pathlib import Path
 
@@ -94,15 +95,17 @@ def layer_of(unit: str) -> int:
     return next(i for i, layer in enumerate(LAYERS) if unit in layer)
 
 
-def arrows() -> list[tuple[str, str, str]]:
-    """Every (importer, imported, "file:line") of trailkit's own modules."""
+@functools.cache
+def arrows() -> tuple[tuple[str, str, str], ...]:
+    """Every (importer, imported, "file:line") of trailkit's own modules. Read once per
+    test process (parsing every module costs seconds; the tests here only read it)."""
     modules = all_modules()
     out = []
     for name, path in modules.items():
         for target, line in imports(path, set(modules)):
             if target != name and not name.startswith(target + "."):  # a parent package
                 out.append((name, target, f"{path.relative_to(ROOT)}:{line}"))
-    return out
+    return tuple(out)
 
 
 def test_every_import_runs_down_the_layers() -> None:

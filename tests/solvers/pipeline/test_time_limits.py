@@ -4,8 +4,8 @@ left, not the whole limit again.
 A clock that moves on a fixed step at every look stands in for the real one, so that
 "the time is up" happens at a known phase whatever the machine's load (no timing
 assertion, no sleep). The exact count's own limit is tested in ``test_exact_count.py``,
-the count's second opinion in ``test_counting.py``, and the command line's limits and
-Ctrl-C on the slow paths in ``test_interrupts.py``.
+the count's second opinion in ``test_counting.py``, the command line's limits on the
+slow paths in ``test_limits_reach_slow_paths.py`` and Ctrl-C there in ``test_interrupts.py``.
 """
 
 from __future__ import annotations
