@@ -32,14 +32,17 @@ def path_spec(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 def test_the_reading_keeps_the_time_limit(path_spec: str) -> None:
-    """Exit 3 with "unknown", said to be the reading's stop, well before the old 7 s."""
+    """Exit 3 well before the old 7 s: stopped while reading ("unknown", on a loaded
+    machine) or, where the reading took less than the limit, by the count ("at least")."""
     began = time.monotonic()
     done = subprocess.run([sys.executable, "-m", "trailkit.solvers.frontends.cli", "count",
                            path_spec, "--time-limit", "2"], capture_output=True, text=True,
                           timeout=240)
     took = time.monotonic() - began
     assert done.returncode == 3, (done.returncode, done.stderr[-2000:])
-    assert "unknown: the time limit was reached while reading" in done.stderr, done.stderr
+    said = done.stdout + done.stderr
+    assert "unknown: the time limit was reached while reading" in done.stderr \
+        or "time limit reached" in said and "at least" in said, said[-2000:]
     assert "Traceback" not in done.stderr
     assert took < 2 + 6, took  # a loaded machine's bound (a second on a quiet one)
 

@@ -201,7 +201,10 @@ def test_design_tour_makes_board_puzzles_each_with_one_path(served: Served) -> N
     ask = {"kind": "tour", "board": "4x3", "moves": "king", "unique": True, "seed": 3,
            "count": 2}
     with client(served) as c:
-        out = c.post("/api/design", json={"text": "", "design": ask, "slot": "t"}).json()
+        # a fresh install compiles the tour search's kernels on the first design (tens
+        # of seconds on a loaded machine): a limit that leaves room for it
+        out = c.post("/api/design", json={"text": "", "design": ask, "slot": "t",
+                                          "time_limit": 120}).json()
     assert out["status"] == "designed" and len(out["candidates"]) == 2
     assert [d["seed"] for d in out["answer"]["designs"]] == [3, 4]
     assert out["answer"]["kind"] == "tour"
