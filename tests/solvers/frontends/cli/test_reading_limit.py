@@ -42,7 +42,7 @@ def test_the_reading_keeps_the_time_limit(path_spec: str) -> None:
     assert done.returncode == 3, (done.returncode, done.stderr[-2000:])
     said = done.stdout + done.stderr
     assert "unknown: the time limit was reached while reading" in done.stderr \
-        or "time limit reached" in said and "at least" in said, said[-2000:]
+        or ("time limit reached" in said and "at least" in said), said[-2000:]
     assert "Traceback" not in done.stderr
     assert took < 2 + 6, took  # a loaded machine's bound (a second on a quiet one)
 
