@@ -59,7 +59,8 @@ def draw_svg(puzzle: Puzzle, answer: Answer | None = None, *,
         from trailkit.solvers.tools.drawing.dominoes import domino_svg
 
         return domino_svg(puzzle, walk, title=title, notes=notes)
-    board = board_of(puzzle) if plain else None
+    # a board stays a board when inspected: what inspect found is listed beside it
+    board = board_of(puzzle) if certificate is None and emphasis is None else None
     if board is not None:
         return board_svg(puzzle, board, walk, title=title, notes=notes)
     return graph_svg(GraphPicture(puzzle, walk, certificate, emphasis, title, notes, simplify,
