@@ -71,7 +71,7 @@ def _add_solve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         "walk), with a certificate, or show a second walk")
     add_limits(p)
     add_precheck(p)
-    p.set_defaults(run=cmd_solve)
+    p.set_defaults(run=cmd_solve, unread="result")  # its answer when the reading runs out
 
 
 def _add_count(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -92,7 +92,7 @@ def _add_count(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_json(p, "the counts")
     add_limits(p)
     add_precheck(p)
-    p.set_defaults(run=cmd_count)
+    p.set_defaults(run=cmd_count, unread="count")  # its answer when the reading runs out
 
 
 def _add_prove(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -122,7 +122,7 @@ def _add_prove(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_json(p, "what was proved")
     add_limits(p)
     add_precheck(p)
-    p.set_defaults(run=cmd_prove)
+    p.set_defaults(run=cmd_prove, unread="prove")  # its answer when the reading runs out
 
 
 def _add_check_certificate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

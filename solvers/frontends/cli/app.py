@@ -144,8 +144,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except VerificationFailure as exc:
         warn(f"trailkit: INTERNAL INCONSISTENCY (this is a bug, please report it): {exc}")
         return Exit.INCONSISTENT
-    except (TrailkitError, TimeLimitReached) as exc:  # a SpecError too; a limit while reading
-        return _input_error(exc, as_json)
+    except (TrailkitError, TimeLimitReached) as exc:  # a SpecError; a limit while reading
+        return _input_error(exc, as_json) if isinstance(exc, TrailkitError) \
+            else _time_limit_reached(exc, args)
     except KeyboardInterrupt:
         return _interrupted(argv)
     except BrokenPipeError:
@@ -158,16 +159,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _input_error(exc: Exception, as_json: bool) -> int:
     """Say a problem with the user's input (also as JSON with ``--json``): exit code 2.
-    A spec problem is located ("file:line:col: error: ..."), else trailkit says it.
-    The time limit reached while reading is no input problem: exit 3."""
+    A spec problem is located ("file:line:col: error: ..."), else trailkit says it."""
     from trailkit.models.errors import SpecError
-    from trailkit.models.support.deadline import TimeLimitReached
     from trailkit.solvers.frontends.cli import output
     from trailkit.solvers.frontends.cli.output import warn
     from trailkit.solvers.frontends.presenter.problems import error_json, spelled_out
 
-    if isinstance(exc, TimeLimitReached):
-        return _time_limit_reached(exc, as_json)
     if isinstance(exc, SpecError):  # located: "file:line:col: error: ..."; else say who speaks
         said = spelled_out(exc)
         if said.location:  # a spec that did not load: its words stay apart on ASCII consoles
@@ -182,18 +179,24 @@ def _input_error(exc: Exception, as_json: bool) -> int:
     return Exit.INPUT
 
 
-def _time_limit_reached(exc: Exception, as_json: bool) -> int:
+def _time_limit_reached(exc: Exception, args: argparse.Namespace) -> int:
     """The limit passed before there was a puzzle to answer about (reading a big spec):
-    no answer, "unknown" (exit 3); with ``--json`` the ``trailkit-error/1`` object
-    saying so (there is no puzzle to make a result of)."""
+    "unknown" (exit 3); with ``--json`` the command's own answer saying so, its spec's
+    name and kind taken from the spec's lines (CONTRACT 1.4 §7: the answer says
+    ``unknown``; ``trailkit-error/1`` is for wrong input)."""
+    from trailkit.models.spec.peek import peek_header
     from trailkit.solvers.frontends.cli import output
+    from trailkit.solvers.frontends.cli.options import command_s
     from trailkit.solvers.frontends.cli.output import warn
-    from trailkit.solvers.frontends.presenter.problems import error_json
+    from trailkit.solvers.frontends.presenter.unread import unread_json, unread_text
 
-    warn(f"trailkit: unknown: {exc} (no answer; a longer --time-limit gives the reading "
-         "time to finish)")
-    if as_json:
-        output.emit_json(error_json(exc))
+    warn(unread_text(str(exc)))
+    answer = getattr(args, "unread", None)
+    if getattr(args, "json", False) and answer is not None:
+        output.emit_json(unread_json(
+            answer, args.spec, peek_header(args.spec), str(exc),
+            backend=args.backend or "auto", time_s=command_s(),
+            method=getattr(args, "method", "auto"), claim=getattr(args, "claim", None)))
     return Exit.UNKNOWN
 
 

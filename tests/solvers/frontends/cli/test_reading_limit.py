@@ -10,11 +10,13 @@ meant for a loaded machine; a quiet machine's figure is in ``docs/benchmarks.md`
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
 
 import pytest
+from conftest import validate_output
 from ctrl_c import assert_clean_interrupt, ctrl_c
 
 #: A 10^6-edge path takes seconds to read on a quiet machine, more on a loaded one.
@@ -48,12 +50,17 @@ def test_the_reading_keeps_the_time_limit(path_spec: str) -> None:
 
 
 def test_json_says_why_no_answer_came(path_spec: str) -> None:
-    """With ``--json`` the one object on stdout says it too (still exit 3)."""
+    """With ``--json`` the one object on stdout is the answer, saying ``unknown`` and why
+    (still exit 3; it was ``trailkit-error/1``, the object of wrong input)."""
     done = subprocess.run([sys.executable, "-m", "trailkit.solvers.frontends.cli", "solve",
                            path_spec, "--time-limit", "1", "--json"], capture_output=True,
                           text=True, timeout=240)
     assert done.returncode == 3, (done.returncode, done.stderr[-2000:])
-    assert "reached while reading" in done.stdout, done.stdout
+    answer = json.loads(done.stdout)
+    validate_output(answer)
+    assert (answer["format"], answer["status"]) == ("trailkit-result/1", "unknown")
+    assert answer["kind"] == "trail", answer
+    assert "reached while reading" in answer["reason"], answer
 
 
 def test_ctrl_c_while_reading_interrupts(path_spec: str) -> None:
