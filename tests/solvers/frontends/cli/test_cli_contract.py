@@ -295,3 +295,44 @@ def test_count_lets_the_pre_check_answer_and_can_switch_it_off(
     result = json.loads(out)
     assert (result["method"], result["backend"], result["solutions"]) == \
         ("enumerate", "direct", 0)
+
+
+def test_every_kind_a_spec_may_have_is_one_a_result_may_say() -> None:
+    """The result schema's ``kind`` names every kind the spec language has: a ``kind:
+    tour`` spec's ``solve --json`` broke ``trailkit schema result`` (its enum stopped at
+    ``walk``)."""
+    from trailkit.models.schemas import load_schema
+    from trailkit.models.spec.vocabulary import KINDS
+
+    schema = load_schema("result")
+    said = [schema["properties"]["kind"]["enum"],
+            schema["$defs"]["one"]["properties"]["kind"]["enum"]]
+    for enum in said:
+        assert set(KINDS) <= set(enum), (KINDS, enum)
+
+
+def test_a_tour_is_answered_in_the_published_form(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """``solve --json`` and ``count --json`` of a ``kind: tour`` spec (the suite validates
+    every object printed against its schema)."""
+    spec = tmp_path / "tour.yaml"
+    spec.write_text("trailkit: 1\nkind: tour\nboard: {size: [3, 4], moves: knight}\n"
+                    "closed: false\nat: {a1: 1}\n")
+    code, out, _ = run(["solve", str(spec), "--json"], capsys)
+    answer = json.loads(out)
+    assert (code, answer["kind"], answer["status"]) == (0, "tour", "solved")
+    code, out, _ = run(["count", str(spec), "--json"], capsys)
+    assert (code, json.loads(out)["kind"]) == (0, "tour")
+
+
+@pytest.mark.parametrize(("backend", "encoding"), [
+    ("sat/position", "node-positions"), ("sat", "node-cuts")])
+def test_every_sat_encoding_of_node_rules_is_published(
+        backend: str, encoding: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The result schema's ``encoding`` names the node-rule encodings the sat backend
+    answers with (it stopped at ``position`` and ``transition``)."""
+    spec = tmp_path / "tour.yaml"
+    spec.write_text("trailkit: 1\nkind: tour\nboard: {size: [4, 3], moves: orthogonal}\n")
+    code, out, _ = run(["solve", str(spec), "--backend", backend, "--json"], capsys)
+    assert (code, json.loads(out)["encoding"]) == (0, encoding)
