@@ -21,6 +21,7 @@ from trailkit.solvers.tools.design.inspection import (
     Inspection,
     InspectStatus,
 )
+from trailkit.solvers.tools.design.tour_reasoning import MAX_DEPTH
 from trailkit.solvers.tools.drawing import InspectMark, InspectView
 
 __all__ = ["INSPECT_FORMAT", "inspect_json", "inspect_said", "inspect_text", "inspect_view",
@@ -46,6 +47,10 @@ _MEASURE_WORDS = {
     "search_depth": "depth of trial and error needed",
     "rating": "rating",
 }
+
+#: A measure that is ``None`` (JSON ``null``) in words: the rating's trial and error
+#: went past its deepest level, or past its most trials (docs/inspect.md).
+_NONE_WORDS = {"search_depth": f"more than {MAX_DEPTH} (not rated: search)"}
 
 
 def _edge_json(puzzle: Puzzle, finding: EdgeFinding) -> dict[str, Any]:
@@ -205,10 +210,17 @@ def inspect_text(puzzle: Puzzle, result: Inspection, spec: str | None,
 
 def measure_rows(result: Inspection) -> list[tuple[str, str, str]]:
     """Each difficulty measure as the text shows it: its JSON key, its words, its
-    value (the workshop lays them out beside the picture)."""
-    return [(key, _MEASURE_WORDS.get(key, key),
-             f"{value:.3g}" if isinstance(value, float) else str(value))
+    value (the workshop lays them out beside the picture). A measure that is ``None``
+    in the JSON is said in words, never as ``None``."""
+    return [(key, _MEASURE_WORDS.get(key, key), _shown(key, value))
             for key, value in result.measures.items()]
+
+
+def _shown(key: str, value: object) -> str:
+    """A measure's value as the text shows it."""
+    if value is None:
+        return _NONE_WORDS.get(key, "not known")
+    return f"{value:.3g}" if isinstance(value, float) else str(value)
 
 
 def _walk_words(result: Inspection) -> str:
