@@ -618,6 +618,11 @@ async function generate(ev) {
   $("design-found").hidden = true;
   answer({status: "running", text: "design: running…"});
   try {
+    if (body.design.kind === "tour" && (await api("/api/warmup")).compiling) {
+      // the server waits for it: the design's time limit starts once it is done
+      designSays("compiling (once): the tour search is being compiled, once after "
+        + "installing trailkit; the design's time limit starts when it is done…");
+    }
     const out = await api("/api/design", body);
     answer(out);
     state.design = {candidates: out.candidates || [], at: 0};

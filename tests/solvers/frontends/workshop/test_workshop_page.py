@@ -769,3 +769,37 @@ def test_board_status_agrees_with_the_cells_and_the_steps_stay_in_their_column(
         assert not errors, errors
     finally:
         assert server.stop() == 0
+
+
+def test_the_first_tour_design_waits_for_the_compile_not_its_limit(
+        browser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With Numba's cache empty (the first run after installing), the tour search
+    compiles for longer than the panel's 10 s: the server compiles it in the background
+    from its start, and a tour design asked meanwhile says "compiling (once)" and gets
+    its whole limit after it (it once answered "not found")."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "jit"))  # nothing compiled yet
+    folder = tmp_path / "specs"
+    folder.mkdir()
+    (folder / "numbrix.yaml").write_text(NUMBRIX.read_text())
+    server = start(folder)
+    try:
+        page = open_page(browser, server)
+        wait_analysed(page)
+        page.click("#design-toggle")
+        page.select_option("#design-kind", "tour")
+        page.fill("#design-board-cols", "5")
+        page.fill("#design-board-rows", "5")
+        page.fill("#time-limit", "10")
+        page.select_option("#design-moves", "king")
+        page.fill("#design-seed", "2")
+        page.click("#design-generate")
+        wait_until(page, "document.getElementById('design-status').textContent"
+                         ".startsWith('compiling (once)')"
+                         " || document.body.dataset.answer.endsWith(':design')", 60)
+        said = page.inner_text("#design-status")
+        assert said.startswith("compiling (once)"), said
+        page.wait_for_selector("body[data-answer='designed:design']", timeout=240_000)
+        assert page.locator("#drawing svg g.cell").count() == 25
+        assert not page.outside and not page.errors, (page.outside, page.errors)
+    finally:
+        assert server.stop() == 0
