@@ -511,7 +511,8 @@ function showInspected(out) {
     return info ? `${info.u}–${info.v}` + (info.colour ? ` (${info.colour})` : "") : `edge ${e}`;
   };
   const n = (k, one, many) => `${k} ${k === 1 ? one : many}`;
-  $("inspect-head").textContent =
+  // a board's caption counts its givens' verdicts and critical moves, as drawn
+  $("inspect-head").textContent = out.caption ||
     `${n(critical.length, "critical plank", "critical planks")} (outlined), ` +
     `${n(costly.length, "costly plank", "costly planks")} (shaded)`;
   $("inspect-found").replaceChildren(...[

@@ -193,3 +193,7 @@ def test_an_unrated_depth_is_said_in_words_and_null_in_json(
     assert depth.endswith("more than 2 (not rated: search)")
     shown = run_job(Job("inspect", UNRATED, source="unrated.yaml"))
     assert "None" not in text and "None" not in json.dumps(shown["measures"])
+    # the workshop's Inspect heads its list with the board's caption, as drawn
+    assert shown["caption"].startswith("Inspect: givens not judged: ")
+    assert "rating search: " in shown["caption"] and shown["caption"] in " ".join(
+        re.findall(r'class="note">([^<]*)<', shown["svg"]))
