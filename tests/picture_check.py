@@ -653,8 +653,9 @@ def _square_centre(board: _Board, name: str) -> Pt:
 
 
 def _check_verdicts(g: ET.Element, board: _Board, expect: Expect) -> list[tuple[str, str]]:
-    """The ``board-marks`` rule for givens: each ring round a given's cell centre, each
-    redundant given pale, and the verdicts drawn those the inspection gave."""
+    """The ``board-marks`` rule for givens: each ring inside its cell, its centre on the
+    given's number, each redundant given pale, and the verdicts drawn those the
+    inspection gave."""
     out = []
     givens = {t.get("data-node") or "": t for t in g.iter(f"{NS}text")
               if "position" in _classes(t) and t.get("data-given") == "yes"}
@@ -664,9 +665,14 @@ def _check_verdicts(g: ET.Element, board: _Board, expect: Expect) -> list[tuple[
         if "verdict" not in _classes(ring):
             continue
         name = ring.get("data-node") or ""
-        c = (_num(ring.get("cx")), _num(ring.get("cy")))
-        if name not in givens or math.dist(c, _square_centre(board, name)) > 1.0:
-            out.append(("board-marks", f"a ring in {name}, round no given's cell"))
+        c, r = (_num(ring.get("cx")), _num(ring.get("cy"))), _num(ring.get("r"))
+        square = board.squares.get(name, (math.nan,) * 4)
+        number = _text_box(givens[name]) if name in givens else (math.nan,) * 4
+        if not (number[0] <= c[0] <= number[2] and number[1] <= c[1] <= number[3]
+                and square[0] - 0.5 <= c[0] - r and c[0] + r <= square[2] + 0.5
+                and square[1] - 0.5 <= c[1] - r and c[1] + r <= square[3] + 0.5):
+            out.append(("board-marks", f"a ring in {name}, not round its given's number "
+                                       "inside its cell"))
         if drawn.get(name) != "essential":
             out.append(("board-marks", f"{name} ringed, its given {drawn.get(name)!r}"))
     ringed = {r.get("data-node") for r in g.iter(f"{NS}circle") if "verdict" in _classes(r)}

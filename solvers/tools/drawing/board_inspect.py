@@ -72,14 +72,24 @@ def critical_moves(puzzle: Puzzle, edges: list[int],
 
 
 def verdict_rings(puzzle: Puzzle, view: InspectView | None,
-                  centres: Mapping[int, tuple[float, float]], side: float) -> str:
-    """A vermillion ring round each essential given's number, inside its cell."""
-    rings = [el("circle", cx=centres[v][0], cy=centres[v][1], r=fmt(0.39 * side),
-                fill="none", stroke=CRITICAL, stroke_width=fmt(max(2.0, 0.05 * side)),
-                class_="verdict essential", data_verdict="essential",
-                data_node=puzzle.nodes[v])
-             for v, verdict in sorted(verdicts(view).items())
-             if verdict == "essential" and v in centres]
+                  centres: Mapping[int, tuple[float, float]], side: float,
+                  cornered: set[int]) -> str:
+    """A vermillion ring round each essential given's number, inside its cell: round
+    the middle, or in a ``cornered`` cell (a Signpost's, its number small in the
+    top-left corner, its arrow in the middle) round that corner."""
+    rings = []
+    for v, verdict in sorted(verdicts(view).items()):
+        if verdict != "essential" or v not in centres:
+            continue
+        (cx, cy), corner = centres[v], v in cornered
+        digits = 0.084 * len(str(puzzle.at.get(v, ""))) * side  # half the corner number
+        r = min(digits + 0.12 * side, 0.22 * side) if corner else 0.39 * side
+        rings.append(el("circle", cy=fmt(cy - 0.28 * side if corner else cy), r=fmt(r),
+                        cx=fmt(max(cx - 0.42 * side + digits, cx - 0.48 * side + r)
+                               if corner else cx), fill="none",
+                        stroke=CRITICAL, stroke_width=fmt(max(2.0, 0.05 * side)),
+                        class_="verdict essential", data_verdict="essential",
+                        data_node=puzzle.nodes[v]))
     return el("g", "".join(rings), class_="verdicts") if rings else ""
 
 

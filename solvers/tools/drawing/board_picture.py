@@ -173,7 +173,7 @@ def board_group(puzzle: Puzzle, shape: BoardShape, walk: Walk | None, *,
         body.append(_arrows(puzzle, shape, arrows))
     body.append(_numbers(puzzle, shape, held, (walk, verdicts(inspect)), set(arrows),
                          palette))
-    body.append(verdict_rings(puzzle, inspect, centres, shape.side))
+    body.append(verdict_rings(puzzle, inspect, centres, shape.side, set(arrows)))
     return el("g", "".join(body), class_="board", data_cols=shape.cols,
               data_rows=shape.rows, data_cell=fmt(shape.side))
 

@@ -285,6 +285,33 @@ def test_the_check_finds_a_lost_ring_a_dark_redundant_given_and_a_stray_band() -
     assert "board-marks" in {r for r, _ in check_svg(svg, told)}
 
 
+def test_a_signposts_essential_given_is_ringed_in_its_corner() -> None:
+    """On a Signpost the number stands small in the cell's top-left corner, its arrow in
+    the middle: the ring goes round the number there, not round the arrow."""
+    from picture_check import SIGNPOST_4X4, node_rules_expect, signpost_spec
+
+    from trailkit.models.spec import load_spec_text
+    from trailkit.solvers.pipeline import solve
+
+    p = load_spec_text(signpost_spec(4, 4, SIGNPOST_4X4, (1, 7, 16), "Signpost 4 x 4"))
+    answer = solve(p)
+    assert answer.walk is not None
+    view = InspectView((), None, tuple(GivenMark(v, "essential") for v in p.at), "")
+    svg = draw_svg(p, answer, inspect=view)
+    told = node_rules_expect(p, expect_for(p, answer.walk))
+    told.verdicts = {p.nodes[v]: "essential" for v in p.at}
+    assert check_svg(svg, told) == []
+    cornered = [p.nodes[v] for v in p.at if f'class="signpost" data-node="{p.nodes[v]}"' in svg]
+    assert cornered
+    for name in cornered:  # a ring moved to the middle of its cell is off its number
+        ring = re.search(rf'<circle cy="[\d.]+" r="[\d.]+" cx="([\d.]+)"[^>]*'
+                         rf'data-node="{name}"', svg)
+        assert ring
+        moved = svg.replace(ring.group(0), ring.group(0).replace(
+            f'cx="{ring.group(1)}"', f'cx="{float(ring.group(1)) + 14:g}"'))
+        assert "board-marks" in {r for r, _ in check_svg(moved, told)}
+
+
 def test_draw_inspect_marks_what_inspect_found_on_a_numbrix() -> None:
     """``draw --inspect`` of a Numbrix (issue 44): its essential givens ringed and its
     redundant ones pale, as the inspection found them, and its caption's counts."""
