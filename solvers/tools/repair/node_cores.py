@@ -283,7 +283,8 @@ def node_core_text(puzzle: Puzzle, core: NodeCore) -> str:
                      "the others exists (each walk verified by the independent checker).")
     else:
         lines.append(f"{plural(core.undecided, 'member')} could not be tested within the "
-                     "limits (a longer time limit tests more), so the core is not called "
-                     "minimal; each other member is needed (its walk without it verified "
-                     "by the independent checker).")
+                     f"limits (each test has its share of the time, at most "
+                     f"{CALL_SECONDS:g} s), so the core is not called minimal; each other "
+                     "member is needed (its walk without it verified by the independent "
+                     "checker).")
     return "\n".join(lines)
