@@ -63,6 +63,8 @@ def draw_svg(puzzle: Puzzle, answer: Answer | None = None, *,
     board = board_of(puzzle) if certificate is None and emphasis is None else None
     if board is not None:
         return board_svg(puzzle, board, walk, title=title, notes=notes, inspect=inspect)
+    if inspect is not None and inspect.caption:  # a tour puzzle's findings, in words
+        notes.append(inspect.caption)
     return graph_svg(GraphPicture(puzzle, walk, certificate, emphasis, title, notes, simplify,
                                   inspect))
 

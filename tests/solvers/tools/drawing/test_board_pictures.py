@@ -338,6 +338,19 @@ def test_draw_inspect_marks_what_inspect_found_on_a_numbrix() -> None:
     assert f"rating {found.measures['rating']}" in notes
 
 
+def test_an_inspected_tour_on_a_graph_says_its_caption() -> None:
+    """A tour puzzle whose nodes are no board's cells is drawn as a graph: what inspect
+    found on its givens is then said in its notes."""
+    p = Puzzle.build(kind="tour", edges=[("a", "b"), ("b", "c"), ("c", "d")],
+                     use=EdgeUse.AT_MOST_ONCE, visit=NodeVisit.EVERY_ONCE)
+    p = dataclasses.replace(p, at={0: 1})
+    walk = Walk((0, 1, 2, 3), (0, 1, 2))
+    view = InspectView((), None, (GivenMark(0, "redundant"),), "Inspect: the caption.")
+    svg = draw_svg(p, solved(p, walk), inspect=view)
+    assert 'class="cell ' not in svg
+    assert "Inspect: the caption." in re.findall(r'class="note">([^<]*)<', svg)
+
+
 def test_the_check_reads_chess_names() -> None:
     assert [chess_cell(n) for n in ("a1", "h8", "aa3", "x0", "A1")] == [
         (0, 0), (7, 7), (26, 2), None, None]
