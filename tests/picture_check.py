@@ -28,6 +28,11 @@ thick polyline) in drawing order and returns the violations of five rules:
   number missing or written twice, a given not in bold or a number in bold that is no
   given, a number out of its cell; a move's line not running from its cell's centre to
   the next one's, or through a third cell's number;
+- ``board-marks`` (``draw --inspect`` of a board): a critical move's band not running
+  from its cell's centre to the next one's, or not on one of the walk's moves; an
+  essential given's ring not round its cell's centre or round a cell with no given; a
+  given drawn essential, redundant or undecided that the inspection did not say so
+  (``Expect.verdicts``), or a redundant one not written pale;
 - ``signpost-direction`` (a board cell whose out-edges are all one-way along one ray, as
   in Tatham's Signpost, issue 44): its arrow missing, drawn twice or outside its cell, or
   not pointing along that ray (the tip read from the outline's first corner, the tail
@@ -52,7 +57,8 @@ from pathlib import Path
 NS = "{http://www.w3.org/2000/svg}"
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ("mark-off-edge", "badge-hidden", "edge-through-node", "label-overlap", "step-order",
-         "arrow-direction", "board-cells", "board-positions", "signpost-direction")
+         "arrow-direction", "board-cells", "board-positions", "board-marks",
+         "signpost-direction")
 Pt = tuple[float, float]
 
 
@@ -258,6 +264,8 @@ class Picture:
             return "line", f"step {e.get('data-step')}"
         if "badge" in cls:
             return "badge", owner or f"step {e.get('data-step')}"
+        if e.get("data-inspect") is not None and self.board is not None:
+            return "halo", f"mark {e.get('data-edge')}"  # on a board: check_board's
         if e.get("data-inspect") is not None:  # draw --inspect: on the edge it names
             path = e.find(f"{NS}path")
             self.marks.append((e.get("data-inspect") or "", int(e.get("data-edge") or -1),
@@ -336,6 +344,7 @@ class Expect:
     given: dict[str, int] | None = None  # a board's givens (at:), by cell name
     holes: set[str] | None = None  # a board's avoided cells
     rays: dict[str, Pt] | None = None  # a board's signposts: cell, (columns, rows up)
+    verdicts: dict[str, str] | None = None  # inspect's verdict on each given, by cell
 
 
 #: A node where more step lines than this meet is a hub (its tag may cross a line).
@@ -609,7 +618,72 @@ def check_board(pic: Picture, expect: Expect) -> list[tuple[str, str]]:
     out = _check_cells(g, board, expect)
     out += _check_positions(g, board, expect)
     out += _check_moves(pic, board)
+    out += _check_bands(pic, board, expect)
+    out += _check_verdicts(g, board, expect)
     out += check_signposts(g, board, expect.rays or {})
+    return out
+
+
+def _check_bands(pic: Picture, board: _Board, expect: Expect) -> list[tuple[str, str]]:
+    """The ``board-marks`` rule for critical moves: each band on a move of the walk (the
+    step of the same edge), from that move's cell's centre to the other's."""
+    out = []
+    moves = {int(str(step["edge"])): (str(step["from"]), str(step["to"])) for step in pic.steps}
+    walked = set(expect.walk_edges) if expect.walk_edges is not None else set(moves)
+    for g in pic.board.iter(f"{NS}g"):  # type: ignore[union-attr]
+        if g.get("data-inspect") is None:
+            continue
+        e = int(g.get("data-edge") or -1)
+        if e not in walked or e not in moves:
+            out.append(("board-marks", f"a band on edge {e}, no move of the walk"))
+            continue
+        path = g.find(f"{NS}path")
+        pts = path_points(path.get("d") or "") if path is not None else []
+        ends = [_square_centre(board, name) for name in moves[e]]
+        if len(pts) < 2 or any(min(math.dist(p, c) for p in (pts[0], pts[-1])) > 1.0
+                               for c in ends):
+            out.append(("board-marks", f"the band of edge {e} does not run along its move "
+                                       f"{moves[e][0]}-{moves[e][1]}"))
+    return out
+
+
+def _square_centre(board: _Board, name: str) -> Pt:
+    x0, y0, x1, y1 = board.squares.get(name, (math.nan,) * 4)
+    return (x0 + x1) / 2, (y0 + y1) / 2
+
+
+def _check_verdicts(g: ET.Element, board: _Board, expect: Expect) -> list[tuple[str, str]]:
+    """The ``board-marks`` rule for givens: each ring inside its cell, its centre on the
+    given's number, each redundant given pale, and the verdicts drawn those the
+    inspection gave."""
+    out = []
+    givens = {t.get("data-node") or "": t for t in g.iter(f"{NS}text")
+              if "position" in _classes(t) and t.get("data-given") == "yes"}
+    drawn = {name: t.get("data-verdict") or "" for name, t in givens.items()
+             if t.get("data-verdict")}
+    for ring in g.iter(f"{NS}circle"):
+        if "verdict" not in _classes(ring):
+            continue
+        name = ring.get("data-node") or ""
+        c, r = (_num(ring.get("cx")), _num(ring.get("cy"))), _num(ring.get("r"))
+        square = board.squares.get(name, (math.nan,) * 4)
+        number = _text_box(givens[name]) if name in givens else (math.nan,) * 4
+        if not (number[0] <= c[0] <= number[2] and number[1] <= c[1] <= number[3]
+                and square[0] - 0.5 <= c[0] - r and c[0] + r <= square[2] + 0.5
+                and square[1] - 0.5 <= c[1] - r and c[1] + r <= square[3] + 0.5):
+            out.append(("board-marks", f"a ring in {name}, not round its given's number "
+                                       "inside its cell"))
+        if drawn.get(name) != "essential":
+            out.append(("board-marks", f"{name} ringed, its given {drawn.get(name)!r}"))
+    ringed = {r.get("data-node") for r in g.iter(f"{NS}circle") if "verdict" in _classes(r)}
+    out += [("board-marks", f"the essential given in {name} not ringed")
+            for name, v in drawn.items() if v == "essential" and name not in ringed]
+    out += [("board-marks", f"the redundant given in {name} not pale")
+            for name, v in drawn.items()
+            if v == "redundant" and givens[name].get("fill") in (None, "#1A1A1A")]
+    if expect.verdicts is not None and drawn != expect.verdicts:
+        out.append(("board-marks", f"verdicts drawn {sorted(drawn.items())}, inspect said "
+                                   f"{sorted(expect.verdicts.items())}"))
     return out
 
 

@@ -21,7 +21,8 @@ from trailkit.solvers.tools.design.inspection import (
     Inspection,
     InspectStatus,
 )
-from trailkit.solvers.tools.drawing import InspectMark, InspectView
+from trailkit.solvers.tools.design.tour_reasoning import MAX_DEPTH
+from trailkit.solvers.tools.drawing import GivenMark, InspectMark, InspectView
 
 __all__ = ["INSPECT_FORMAT", "inspect_json", "inspect_said", "inspect_text", "inspect_view",
            "measure_rows"]
@@ -46,6 +47,10 @@ _MEASURE_WORDS = {
     "search_depth": "depth of trial and error needed",
     "rating": "rating",
 }
+
+#: A measure that is ``None`` (JSON ``null``) in words: the rating's trial and error
+#: went past its deepest level, or past its most trials (docs/inspect.md).
+_NONE_WORDS = {"search_depth": f"more than {MAX_DEPTH} (not rated: search)"}
 
 
 def _edge_json(puzzle: Puzzle, finding: EdgeFinding) -> dict[str, Any]:
@@ -205,10 +210,17 @@ def inspect_text(puzzle: Puzzle, result: Inspection, spec: str | None,
 
 def measure_rows(result: Inspection) -> list[tuple[str, str, str]]:
     """Each difficulty measure as the text shows it: its JSON key, its words, its
-    value (the workshop lays them out beside the picture)."""
-    return [(key, _MEASURE_WORDS.get(key, key),
-             f"{value:.3g}" if isinstance(value, float) else str(value))
+    value (the workshop lays them out beside the picture). A measure that is ``None``
+    in the JSON is said in words, never as ``None``."""
+    return [(key, _MEASURE_WORDS.get(key, key), _shown(key, value))
             for key, value in result.measures.items()]
+
+
+def _shown(key: str, value: object) -> str:
+    """A measure's value as the text shows it."""
+    if value is None:
+        return _NONE_WORDS.get(key, "not known")
+    return f"{value:.3g}" if isinstance(value, float) else str(value)
 
 
 def _walk_words(result: Inspection) -> str:
@@ -301,4 +313,49 @@ def inspect_view(result: Inspection) -> InspectView | None:
         return None
     marks = [InspectMark(f.edge, "critical") for f in result.critical]
     marks += [InspectMark(f.edge, "costly", f.length_without) for f in result.costly]
-    return InspectView(tuple(marks), result.measures.get("shortest_length"))
+    givens = () if result.givens is None else tuple(
+        GivenMark(g.node, _VERDICTS[g.essential]) for g in result.givens.findings)
+    return InspectView(tuple(marks), result.measures.get("shortest_length"), givens,
+                       _caption(result))
+
+
+#: A given's verdict as the picture marks it, by ``GivenFinding.essential``.
+_VERDICTS = {True: "essential", False: "redundant", None: "undecided"}
+
+
+def _caption(result: Inspection) -> str:
+    """What inspect found on a tour puzzle, in one caption under its board: the givens'
+    verdicts, the critical moves and the rating (empty for other puzzles, whose
+    pictures say it with their marks and legend)."""
+    measures = result.measures
+    if result.givens is None and "rating" not in measures:
+        return ""
+    walk = result.answer.walk
+    every = walk is not None and {f.edge for f in result.critical} >= set(walk.edges)
+    parts = [plural(len(result.critical), "critical move") + (
+        ": every move of the solution" if every else " (banded)")]
+    givens = result.givens
+    if givens is not None and givens.skipped:
+        parts.insert(0, f"givens not judged: {givens.skipped}")
+    elif givens is not None:
+        found = [_VERDICTS[g.essential] for g in givens.findings]
+        redundant = found.count("redundant")
+        words = (f"{plural(found.count('essential'), 'essential given')} (ringed), "
+                 + (f"{redundant} redundant (pale)" if redundant else "none redundant"))
+        undecided = found.count("undecided")
+        parts.insert(0, words + (f", {undecided} undecided" if undecided else ""))
+    if "rating" in measures:
+        parts.append(_rating_words(measures))
+    return "Inspect: " + "; ".join(parts) + "."
+
+
+def _rating_words(measures: Any) -> str:
+    """``rating medium: reasoning alone fills 9 of the 21 cells not given, then trial
+    and error 1 level deep`` (docs/inspect.md defines the measures)."""
+    open_cells = measures.get("cells", 0) - measures.get("givens", 0)
+    said = (f"rating {measures['rating']}: reasoning alone fills "
+            f"{measures.get('deduced', 0)} of the {plural(open_cells, 'cell')} not given")
+    depth = measures.get("search_depth")
+    if depth is None:
+        return said + f", then search (trial and error more than {MAX_DEPTH} levels deep)"
+    return said + (f", then trial and error {plural(depth, 'level')} deep" if depth else "")

@@ -218,21 +218,23 @@ def _repair(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
 
 def _inspect(puzzle: Puzzle, job: Job, limits: Limits) -> dict[str, Any]:
     """``trailkit inspect``'s words and JSON, and ``draw --inspect``'s picture: the walk,
-    each critical plank marked, each costly one shaded by what it costs."""
+    each critical plank marked, each costly one shaded by what it costs (on a board, the
+    givens' verdicts and the ``caption`` that counts them)."""
     from trailkit.solvers.frontends.presenter.inspect import inspect_view, measure_rows
     from trailkit.solvers.tools.drawing import draw_svg
     from trailkit.solvers.tools.drawing.html import walk_steps
 
     said = inspect_verb(puzzle, job.source, limits)
     found, text, data = said.result, said.text, said.data
-    answer = found.answer
+    answer, view = found.answer, inspect_view(found)
     return {"status": found.status.value, "text": text, "answer": plain_json(data),
+            "caption": view.caption if view is not None else "",
             "critical": [f.edge for f in found.critical],
             "costly": [f.edge for f in found.costly],
             "measures": [{"key": k, "words": w, "value": v} for k, w, v in measure_rows(found)],
             "steps": walk_steps(puzzle, answer),
             "steps_text": None if answer.length is None else walk_size(puzzle, answer.length),
-            "svg": draw_svg(puzzle, answer, inspect=inspect_view(found),
+            "svg": draw_svg(puzzle, answer, inspect=view,
                             title=_title(puzzle, job))}
 
 

@@ -7,7 +7,9 @@ keystroke path); ``POST /api/edit`` an edit made on the picture, as new text;
 ``POST /api/run`` a solve, count, prove (``claim``: one of ``prove --claim``'s),
 repair, explain or inspect (in a worker);
 ``POST /api/design`` puzzles designed to order (in a worker; the candidates come back as
-texts, nothing is written); ``POST /api/cancel`` a page's runs; ``GET /api/file``,
+texts, nothing is written; a tour design first waits for the tour search's background
+compile, :mod:`~trailkit.solvers.frontends.workshop.warmup`, which ``GET /api/warmup``
+says is running); ``POST /api/cancel`` a page's runs; ``GET /api/file``,
 ``POST /api/save``, ``POST /api/create`` the folder's specs. Every request passes
 :class:`~trailkit.solvers.frontends.workshop.guard.Guard` first. A text over
 :data:`MAX_TEXT_BYTES` is refused with a message (413).
@@ -35,12 +37,13 @@ from trailkit.models.errors import TrailkitError
 from trailkit.models.support.hints import short
 from trailkit.solvers.frontends.presenter.design_options import TOUR_MOVES
 from trailkit.solvers.frontends.workshop.analyser import Analyses
-from trailkit.solvers.frontends.workshop.designs import read_design
+from trailkit.solvers.frontends.workshop.designs import TourDesign, read_design
 from trailkit.solvers.frontends.workshop.edits import edit_text
 from trailkit.solvers.frontends.workshop.folder import Conflict, SpecFolder
 from trailkit.solvers.frontends.workshop.guard import security_headers
 from trailkit.solvers.frontends.workshop.jobs import OPS, Job
 from trailkit.solvers.frontends.workshop.runs import Busy, RunManager
+from trailkit.solvers.frontends.workshop.warmup import Warmup
 from trailkit.solvers.tools.drawing.html import script_json
 
 __all__ = ["MAX_TEXT_BYTES", "SCRATCH", "Settings", "build_app"]
@@ -84,12 +87,15 @@ def _static() -> dict[str, tuple[bytes, str]]:
     return out
 
 
-def build_app(settings: Settings, runs: RunManager, analyses: Analyses) -> Starlette:
-    """The Starlette app of one workshop (wrap it in a Guard before serving it)."""
-    app = _Handlers(settings, runs, analyses)
+def build_app(settings: Settings, runs: RunManager, analyses: Analyses,
+              warmup: Warmup | None = None) -> Starlette:
+    """The Starlette app of one workshop (wrap it in a Guard before serving it);
+    ``warmup`` the tour search's background compile (``None``: none runs)."""
+    app = _Handlers(settings, runs, analyses, warmup or Warmup(needed=False))
     routes = [Route("/", app.page), Route("/static/{name}", app.static),
               Route("/favicon.ico", _no_icon),
               Route("/api/info", app.info), Route("/api/file", app.file_route),
+              Route("/api/warmup", app.warmup_route),
               Route("/api/analyse", app.analyse_route, methods=["POST"]),
               Route("/api/edit", app.edit_route, methods=["POST"]),
               Route("/api/run", app.run_route, methods=["POST"]),
@@ -104,8 +110,10 @@ def build_app(settings: Settings, runs: RunManager, analyses: Analyses) -> Starl
 class _Handlers:
     """The request handlers of one workshop: its settings, runs, folder and page files."""
 
-    def __init__(self, settings: Settings, runs: RunManager, analyses: Analyses) -> None:
+    def __init__(self, settings: Settings, runs: RunManager, analyses: Analyses,
+                 warmup: Warmup) -> None:
         self.settings = settings
+        self.warmup = warmup
         self.runs = runs
         self.analyses = analyses
         self.folder = SpecFolder(settings.folder) if settings.folder is not None else None
@@ -140,6 +148,10 @@ class _Handlers:
 
     async def info(self, request: Request) -> Response:
         return JSONResponse(self.start_info())
+
+    async def warmup_route(self, request: Request) -> Response:
+        """Whether the tour search is compiling (once, after installing trailkit)."""
+        return JSONResponse({"compiling": self.warmup.compiling})
 
     def start_info(self) -> dict[str, Any]:
         """What the page starts from, with the spec it opens first already read (the
@@ -203,6 +215,8 @@ class _Handlers:
         body = await _body(request)
         name = body.get("name")
         ask = read_design(body.get("design"), _source(name))
+        if isinstance(ask, TourDesign):  # its time limit starts once the search compiled
+            await self.warmup.ready()
         base = _base(self.folder, name)
         job = Job("design", _text(body), _source(name), str(base) if base else None,
                   time_limit=self._limit(body), design=ask)

@@ -177,6 +177,14 @@ def _server_class(workshop: Workshop, on_ready: Callable[[Workshop], None],
     return _Server
 
 
+def _closing(*parts: Any) -> Callable[[], None]:
+    """One call that closes each of ``parts`` (the warm-up, the runs, the analyses)."""
+    def stop_all() -> None:
+        for part in parts:
+            part.close()
+    return stop_all
+
+
 def serve(folder: Path | None, *, host: str = "127.0.0.1", port: int | None = None,
           on_ready: Callable[[Workshop], None] = lambda w: None, workers: int = 2,
           queue: int = 8, time_limit: float = 10.0, memory_mb: int = 2048) -> Workshop:
@@ -187,6 +195,7 @@ def serve(folder: Path | None, *, host: str = "127.0.0.1", port: int | None = No
     from trailkit.solvers.frontends.workshop.guard import Guard, new_token
     from trailkit.solvers.frontends.workshop.routes import Settings, build_app
     from trailkit.solvers.frontends.workshop.runs import RunManager
+    from trailkit.solvers.frontends.workshop.warmup import Warmup
 
     if folder is not None and not folder.is_dir():
         raise TrailkitError(f"{folder} is not a folder")
@@ -197,14 +206,12 @@ def serve(folder: Path | None, *, host: str = "127.0.0.1", port: int | None = No
     _warm()
     runs = RunManager(workers=workers, queue=queue, memory_mb=memory_mb)
     analyses = Analyses(workers=workers, time_s=ANALYSIS_TIME_S, memory_mb=memory_mb)
-
-    def stop_all() -> None:
-        runs.close()
-        analyses.close()
+    warmup = Warmup().start()  # the tour search compiled in the background, once
+    stop_all = _closing(warmup, runs, analyses)
 
     shown = f"[{host}]" if ":" in host else host
     hosts = {f"{shown}:{bound}", f"localhost:{bound}"}
-    app = Guard(build_app(settings, runs, analyses), token=workshop.token, hosts=hosts,
+    app = Guard(build_app(settings, runs, analyses, warmup), token=workshop.token, hosts=hosts,
                 max_body=MAX_BODY)
 
     server_class = _server_class(workshop, on_ready, stop_all)

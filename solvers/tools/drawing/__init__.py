@@ -23,11 +23,11 @@ from trailkit.solvers.tools.drawing.board_picture import board_of, board_svg
 from trailkit.solvers.tools.drawing.emphasis import EdgeMark, Emphasis
 from trailkit.solvers.tools.drawing.graph import GraphPicture, graph_svg
 from trailkit.solvers.tools.drawing.html import html_page
-from trailkit.solvers.tools.drawing.inspect_view import InspectMark, InspectView
+from trailkit.solvers.tools.drawing.inspect_view import GivenMark, InspectMark, InspectView
 from trailkit.solvers.tools.drawing.png import render_png
 
-__all__ = ["EdgeMark", "Emphasis", "InspectMark", "InspectView", "draw_svg", "html_page",
-           "render_png"]
+__all__ = ["EdgeMark", "Emphasis", "GivenMark", "InspectMark", "InspectView", "draw_svg",
+           "html_page", "render_png"]
 
 
 def draw_svg(puzzle: Puzzle, answer: Answer | None = None, *,
@@ -59,10 +59,12 @@ def draw_svg(puzzle: Puzzle, answer: Answer | None = None, *,
         from trailkit.solvers.tools.drawing.dominoes import domino_svg
 
         return domino_svg(puzzle, walk, title=title, notes=notes)
-    # a board stays a board when inspected: what inspect found is listed beside it
+    # a board stays a board when inspected: what inspect found is marked on its cells
     board = board_of(puzzle) if certificate is None and emphasis is None else None
     if board is not None:
-        return board_svg(puzzle, board, walk, title=title, notes=notes)
+        return board_svg(puzzle, board, walk, title=title, notes=notes, inspect=inspect)
+    if inspect is not None and inspect.caption:  # a tour puzzle's findings, in words
+        notes.append(inspect.caption)
     return graph_svg(GraphPicture(puzzle, walk, certificate, emphasis, title, notes, simplify,
                                   inspect))
 

@@ -21,7 +21,9 @@ each position a ``<text class="position" data-node data-position=K>`` (``data-gi
 ="yes"`` for a given), each move a ``<g class="step" data-step=N data-edge=E data-from
 data-to>`` holding its ``line`` (no badge: the position it reaches is written in its
 cell), so the HTML page steps through a tour as through any walk; each arrow a
-``<path class="signpost">``.
+``<path class="signpost">``. What ``inspect`` found (``draw --inspect``) is drawn by
+:mod:`~trailkit.solvers.tools.drawing.board_inspect`: essential givens ringed,
+redundant ones pale, critical moves banded, its caption under the board.
 """
 
 from __future__ import annotations
@@ -33,7 +35,16 @@ from dataclasses import dataclass
 from trailkit.models.answer import Walk
 from trailkit.models.puzzle import NodeVisit, Puzzle
 from trailkit.models.spec.board import column_name, column_number
+from trailkit.solvers.tools.drawing.board_inspect import (
+    PALE,
+    banded,
+    critical_moves,
+    inspect_legend,
+    verdict_rings,
+    verdicts,
+)
 from trailkit.solvers.tools.drawing.frame import INK, framed
+from trailkit.solvers.tools.drawing.inspect_view import InspectView
 from trailkit.solvers.tools.drawing.signposts import signpost_svg, signposts
 from trailkit.solvers.tools.drawing.svgtext import el, fmt, text_el
 
@@ -125,13 +136,17 @@ def _layout_board(puzzle: Puzzle) -> BoardShape | None:
 
 
 def board_svg(puzzle: Puzzle, shape: BoardShape, walk: Walk | None, *,
-              title: str | None = None, notes: list[str] | None = None) -> str:
-    """The SVG text of ``puzzle`` on its board, with ``walk``'s positions and moves."""
+              title: str | None = None, notes: list[str] | None = None,
+              inspect: InspectView | None = None) -> str:
+    """The SVG text of ``puzzle`` on its board, with ``walk``'s positions and moves, and
+    what ``inspect`` found (its marks, its caption among the notes)."""
     s = shape.side
     box = (-0.9 * s, 0.0, shape.cols * s, shape.rows * s + 0.7 * s)
-    return framed(board_group(puzzle, shape, walk), box, pad=24.0,
-                  title=title or puzzle.name or "board", notes=list(notes or []),
-                  legend=_legend(puzzle, shape, walk),
+    caption = [inspect.caption] if inspect is not None and inspect.caption else []
+    bands = bool(banded(inspect, walk)) and not signposts(puzzle, shape.cells)
+    return framed(board_group(puzzle, shape, walk, inspect=inspect), box, pad=24.0,
+                  title=title or puzzle.name or "board", notes=list(notes or []) + caption,
+                  legend=_legend(puzzle, shape, walk) + inspect_legend(inspect, bands),
                   footer=f"board: {shape.cols} × {shape.rows}, " + (
                       "the moves its edges list" if shape.moves == LISTED
                       else f"{shape.moves} moves"),
@@ -139,20 +154,26 @@ def board_svg(puzzle: Puzzle, shape: BoardShape, walk: Walk | None, *,
 
 
 def board_group(puzzle: Puzzle, shape: BoardShape, walk: Walk | None, *,
-                lines: bool = True, palette: Palette = SCREEN) -> str:
+                lines: bool = True, palette: Palette = SCREEN,
+                inspect: InspectView | None = None) -> str:
     """The board itself, ``<g class="board">`` from (0, 0) to the cells' far corner
     (the coordinates outside it): the cells, their signpost arrows, ``walk``'s
     positions (without a walk, the givens) and, with ``lines``, its moves. A board with
     signposts has no move lines: its moves jump along the arrows' rays, over cells
-    whose numbers the lines would cross. ``palette`` colours the cells."""
+    whose numbers the lines would cross. ``palette`` colours the cells; ``inspect``'s
+    findings are marked (:mod:`~trailkit.solvers.tools.drawing.board_inspect`)."""
     held = _positions(puzzle, walk)
     arrows = signposts(puzzle, shape.cells)
+    centres = {v: centre(shape, *cell) for v, cell in enumerate(shape.cells)}
     body = [_cells(puzzle, shape, held, palette), _coordinates(shape)]
     if walk is not None and len(walk) and lines and not arrows:
+        body.append(critical_moves(puzzle, banded(inspect, walk), centres, shape.side))
         body.append(_moves(puzzle, shape, walk))
     if arrows:
         body.append(_arrows(puzzle, shape, arrows))
-    body.append(_numbers(puzzle, shape, held, walk, set(arrows), palette))
+    body.append(_numbers(puzzle, shape, held, (walk, verdicts(inspect)), set(arrows),
+                         palette))
+    body.append(verdict_rings(puzzle, inspect, centres, shape.side, set(arrows)))
     return el("g", "".join(body), class_="board", data_cols=shape.cols,
               data_rows=shape.rows, data_cell=fmt(shape.side))
 
@@ -238,10 +259,13 @@ def _moves(puzzle: Puzzle, shape: BoardShape, walk: Walk) -> str:
 
 
 def _numbers(puzzle: Puzzle, shape: BoardShape, held: Mapping[int, list[int]],
-             walk: Walk | None, cornered: set[int], palette: Palette) -> str:
+             seen: tuple[Walk | None, Mapping[int, str]], cornered: set[int],
+             palette: Palette) -> str:
     """Each cell's positions on a disc of the cell's own shade (the moves' lines stop at
     it), the givens in bold, the start ringed; in a ``cornered`` cell (one with a
-    signpost) small in its top-left corner instead, with no disc."""
+    signpost) small in its top-left corner instead, with no disc. ``seen`` is the walk
+    and each given's verdict from ``inspect`` (a redundant one is written pale)."""
+    walk, verdict = seen
     s = shape.side
     longest = max((len(",".join(map(str, ks))) for ks in held.values()), default=1)
     size = min(0.42 * s, 0.78 * s / (0.56 * max(2, longest)))
@@ -252,8 +276,10 @@ def _numbers(puzzle: Puzzle, shape: BoardShape, held: Mapping[int, list[int]],
         cx, cy = centre(shape, col, row)
         given = puzzle.at.get(v) in ks
         label = ",".join(map(str, ks))
-        marks = dict(fill=INK, class_="position", data_node=puzzle.nodes[v],
-                     data_position=label, data_given="yes" if given else None,
+        marks = dict(fill=PALE if given and verdict.get(v) == "redundant" else INK,
+                     class_="position", data_node=puzzle.nodes[v], data_position=label,
+                     data_given="yes" if given else None,
+                     data_verdict=verdict.get(v) if given else None,
                      font_weight="bold" if given else None)
         if v in cornered:
             out.append(text_el(label, x=cx - 0.42 * s, y=cy - 0.42 * s + 0.8 * small,

@@ -48,6 +48,11 @@ BACKEND = "direct"
 CALL_SECONDS = 10.0
 """The most time one test may take (within the whole search's limit): a rule whose test
 is undecided stays in the core, which is then not called minimal."""
+SEARCH_SECONDS = 12.0
+"""The whole search's time when the caller sets no limit, shared among the tests still
+to run: a test that cannot decide (a Hamiltonian cycle refuted by a search, as in the
+5 x 5 closed knight's tour's, whose 12 undecided tests once took 10 s each) then costs
+seconds, not minutes, and its rule stays in a core not called minimal."""
 
 __all__ = ["NodeCore", "NodeRule", "find_node_core", "node_core_text", "node_rules_of",
            "with_node_rules", "without_node_rules"]
@@ -160,7 +165,8 @@ def find_node_core(puzzle: Puzzle, limits: Limits = NO_LIMITS,
     """A core of ``puzzle``'s node rules (module docstring), minimal unless a test was
     undecided, for a puzzle with no walk (``answer``: its checked answer, whose
     certificate covers the core of every rule) whose edge rules alone allow one."""
-    deadline = None if limits.time_limit is None else time.monotonic() + limits.time_limit
+    budget = SEARCH_SECONDS if limits.time_limit is None else limits.time_limit
+    deadline = time.monotonic() + budget
     core = node_rules_of(puzzle)
     total, calls, undecided = len(core), 0, 0
     last = answer  # the answer for the puzzle with exactly ``core``'s rules
@@ -168,9 +174,9 @@ def find_node_core(puzzle: Puzzle, limits: Limits = NO_LIMITS,
     if seeded is not None:
         core, last = seeded
     witness: dict[NodeRule, Walk] = {}
-    for rule in list(core):
+    for k, rule in enumerate(list(core)):
         rest = [r for r in core if r != rule]
-        found = _test(puzzle, rest, _call(limits, deadline))
+        found = _test(puzzle, rest, _call(limits, deadline, len(core) - k))
         calls += 1
         if found.status is Status.UNSOLVABLE:
             core, last = rest, found
@@ -179,7 +185,8 @@ def find_node_core(puzzle: Puzzle, limits: Limits = NO_LIMITS,
         else:
             undecided += 1
     witnesses = _checked_witnesses(puzzle, core, witness)
-    certificate, why = _core_certificate(puzzle, core, last, _call(limits, deadline))
+    certificate, why = _core_certificate(puzzle, core, last, replace(
+        limits, time_limit=CALL_SECONDS) if limits.time_limit is None else _call(limits, deadline))
     return NodeCore(tuple(core), total, witnesses, certificate, calls, why, undecided)
 
 
@@ -215,12 +222,12 @@ def _test(puzzle: Puzzle, rules: Sequence[NodeRule], limits: Limits) -> Answer:
         return Answer(Status.UNKNOWN, BACKEND, reason=str(exc))
 
 
-def _call(limits: Limits, deadline: float | None) -> Limits:
-    """``limits`` for one test: at most :data:`CALL_SECONDS`, and what is left before
-    ``deadline`` (a little, once it has passed: the test then says "unknown")."""
-    left = CALL_SECONDS if deadline is None else \
-        max(0.01, min(CALL_SECONDS, deadline - time.monotonic()))
-    return replace(limits, time_limit=left)
+def _call(limits: Limits, deadline: float, tests: int = 1) -> Limits:
+    """``limits`` for one of ``tests`` still to run: at most :data:`CALL_SECONDS` and its
+    share of what is left before ``deadline`` (a test that ends early leaves its time to
+    the others; a little, once it has passed: the test then says "unknown")."""
+    share = (deadline - time.monotonic()) / max(1, tests)
+    return replace(limits, time_limit=max(0.01, min(CALL_SECONDS, share)))
 
 
 def _checked_witnesses(puzzle: Puzzle, core: Sequence[NodeRule],
@@ -276,6 +283,8 @@ def node_core_text(puzzle: Puzzle, core: NodeCore) -> str:
                      "the others exists (each walk verified by the independent checker).")
     else:
         lines.append(f"{plural(core.undecided, 'member')} could not be tested within the "
-                     "limits, so the core is not called minimal; each other member is "
-                     "needed (its walk without it verified by the independent checker).")
+                     f"limits (each test has its share of the time, at most "
+                     f"{CALL_SECONDS:g} s), so the core is not called minimal; each other "
+                     "member is needed (its walk without it verified by the independent "
+                     "checker).")
     return "\n".join(lines)

@@ -11,7 +11,7 @@ const slot = "page-" + Math.random().toString(36).slice(2);
 // spec being edited (a new field's candidates do not depend on the text)
 const designSlot = slot + "-design";
 const state = {
-  info: null, name: null, view: null, puzzle: null, seq: 0, shown: 0,
+  info: null, name: null, view: null, puzzle: null, puzzleOf: undefined, seq: 0, shown: 0,
   pending: null, inFlight: false, timer: null, steps: [], step: 0,
   picked: null, answerFor: null, answerShown: false, changeAt: null, latencyMs: null, savedText: null, running: 0,
   version: null, stepsText: "", conflict: null, preview: false, designing: null,
@@ -70,7 +70,9 @@ async function send(body) {
 function show(out, forText) {
   showProblems(out.problems);
   if (out.svg) {
+    if (state.puzzleOf === state.name) boardChanged(state.puzzle, out.puzzle);
     state.puzzle = out.puzzle;
+    state.puzzleOf = state.name;
     if (!(state.answerShown && state.answerFor === forText)) {
       drawSvg(out.svg);
       state.answerShown = false;
@@ -284,21 +286,37 @@ function cellClick(ev) {
   const name = ev.currentTarget.dataset.node;
   const at = state.puzzle.at || {}, holes = state.puzzle.avoid || [];
   if ($("cell-mode").value === "hole") {
-    const hole = !holes.includes(name);
-    boardSays(hole ? `${name} is now a hole` : `${name} is a cell again`);
-    edit({kind: "hole", node: name, hole});
+    edit({kind: "hole", node: name, hole: !holes.includes(name)});
     return;
   }
   if (name in at) {
-    boardSays(`${name}: its given ${at[name]} cleared`);
     edit({kind: "given", node: name, position: null});
     return;
   }
   const typed = parseInt($("given-number").value, 10);
   const position = typed >= 1 ? typed : nextFree(at);
   $("given-number").value = "";
-  boardSays(`${name}: given ${position}`);
   edit({kind: "given", node: name, position});
+}
+
+// The status line beside the board tools says what the last change did to the board,
+// read from the board drawn before it and the one drawn now: an edit, an undo and a
+// redo all say what the cells show (never what a click meant to do, which a spec that
+// does not load leaves undrawn).
+function boardChanged(before, after) {
+  if (!before || !after) return;
+  const was = before.at || {}, now = after.at || {};
+  const holesWas = new Set(before.avoid || []), holesNow = new Set(after.avoid || []);
+  const said = [];
+  for (const name of Object.keys(was)) {
+    if (!(name in now)) said.push(`${name}: its given ${was[name]} cleared`);
+  }
+  for (const name of Object.keys(now)) {
+    if (was[name] !== now[name]) said.push(`${name}: given ${now[name]}`);
+  }
+  for (const name of holesNow) if (!holesWas.has(name)) said.push(`${name} is now a hole`);
+  for (const name of holesWas) if (!holesNow.has(name)) said.push(`${name} is a cell again`);
+  if (said.length) boardSays(said.join("; "));
 }
 
 function nextFree(at) {
@@ -493,7 +511,8 @@ function showInspected(out) {
     return info ? `${info.u}–${info.v}` + (info.colour ? ` (${info.colour})` : "") : `edge ${e}`;
   };
   const n = (k, one, many) => `${k} ${k === 1 ? one : many}`;
-  $("inspect-head").textContent =
+  // a board's caption counts its givens' verdicts and critical moves, as drawn
+  $("inspect-head").textContent = out.caption ||
     `${n(critical.length, "critical plank", "critical planks")} (outlined), ` +
     `${n(costly.length, "costly plank", "costly planks")} (shaded)`;
   $("inspect-found").replaceChildren(...[
@@ -600,6 +619,11 @@ async function generate(ev) {
   $("design-found").hidden = true;
   answer({status: "running", text: "design: running…"});
   try {
+    if (body.design.kind === "tour" && (await api("/api/warmup")).compiling) {
+      // the server waits for it: the design's time limit starts once it is done
+      designSays("compiling (once): the tour search is being compiled, once after "
+        + "installing trailkit; the design's time limit starts when it is done…");
+    }
     const out = await api("/api/design", body);
     answer(out);
     state.design = {candidates: out.candidates || [], at: 0};
@@ -689,6 +713,7 @@ async function openFile(name) {
   const out = await api("/api/file?name=" + encodeURIComponent(name));
   hideConflict();
   state.name = name;
+  boardSays("");  // another file: its board is no change of this one's
   state.savedText = out.text;
   state.version = out.version;
   state.answerFor = null;

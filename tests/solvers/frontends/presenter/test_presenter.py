@@ -172,3 +172,28 @@ def test_the_workshop_designs_what_the_command_line_designs(tmp_path: Path,
                                "x"), "", time_limit=LIMIT)
     assert code == 3 and shown["status"] == "impossible" and not shown["candidates"]
     assert shown["text"] == text.rstrip("\n")
+
+
+#: A 4 x 4 Numbrix with one given: solvable many ways, past the rating's deepest trial
+#: and error (its ``search_depth`` is null).
+UNRATED = ("trailkit: 1\nkind: tour\nclosed: false\nboard: {size: [4, 4], moves: orthogonal}"
+           "\nat: {a1: 1}\n")
+
+
+def test_an_unrated_depth_is_said_in_words_and_null_in_json(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tour puzzle the rating's trial and error cannot finish: its depth is in words in
+    the text and the workshop's rows (never ``None``), ``null`` in the JSON (CONTRACT)."""
+    (tmp_path / "unrated.yaml").write_text(UNRATED, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, text = _cli(["inspect", "unrated.yaml"])
+    _, printed = _cli(["inspect", "unrated.yaml", "--json"])
+    assert code == 0 and json.loads(printed)["measures"]["search_depth"] is None
+    [depth] = [line for line in text.splitlines() if "trial and error" in line]
+    assert depth.endswith("more than 2 (not rated: search)")
+    shown = run_job(Job("inspect", UNRATED, source="unrated.yaml"))
+    assert "None" not in text and "None" not in json.dumps(shown["measures"])
+    # the workshop's Inspect heads its list with the board's caption, as drawn
+    assert shown["caption"].startswith("Inspect: givens not judged: ")
+    assert "rating search: " in shown["caption"] and shown["caption"] in " ".join(
+        re.findall(r'class="note">([^<]*)<', shown["svg"]))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from node_oracle import obeys_node_rules
@@ -19,9 +20,10 @@ from picture_check import NS, Expect, check_svg, chess_cell
 
 from trailkit.models.answer import Answer, Status, Walk
 from trailkit.models.puzzle import EdgeUse, NodeVisit, Puzzle
-from trailkit.solvers.tools.drawing import draw_svg, html_page
+from trailkit.solvers.tools.drawing import GivenMark, InspectMark, InspectView, draw_svg, html_page
 from trailkit.solvers.tools.drawing.board_picture import board_of
 
+ROOT = Path(__file__).resolve().parents[4]
 KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2))
 KING = ((1, 0), (0, 1), (1, 1), (1, -1))
 
@@ -212,6 +214,141 @@ def test_the_check_finds_a_given_not_in_bold_and_a_move_off_its_cells() -> None:
     assert first
     moved = svg.replace(first.group(0), f"{first.group(1)}{float(first.group(2)) + 9:g}", 1)
     assert "board-positions" in {r for r, _ in check_svg(moved, expect_for(p, walk))}
+
+
+# ------------------------------------------------------------------ inspected boards
+def inspected_picture() -> tuple[Puzzle, Walk, str, InspectView]:
+    """A 5 x 6 knight's path with three givens said essential, redundant and undecided,
+    and two critical moves (not every move: they are banded)."""
+    p = board(5, 6, closed=False)
+    walk = tour(p)
+    cells = walk.nodes[0], walk.nodes[7], walk.nodes[20]
+    p = dataclasses.replace(p, at={v: walk.nodes.index(v) + 1 for v in cells})
+    view = InspectView((InspectMark(walk.edges[3], "critical"),
+                        InspectMark(walk.edges[11], "critical")), None,
+                       (GivenMark(cells[0], "essential"), GivenMark(cells[1], "redundant"),
+                        GivenMark(cells[2], "undecided")), "Inspect: what it found.")
+    return p, walk, draw_svg(p, solved(p, walk), inspect=view), view
+
+
+def verdicts_of(p: Puzzle, view: InspectView) -> dict[str, str]:
+    return {p.nodes[g.node]: g.verdict for g in view.givens}
+
+
+def test_an_inspected_board_marks_its_givens_moves_and_caption() -> None:
+    p, walk, svg, view = inspected_picture()
+    told = expect_for(p, walk)
+    told.verdicts = verdicts_of(p, view)
+    assert check_svg(svg, told) == []
+    root = ET.fromstring(svg)
+    rings = [c.get("data-node") for c in root.iter(f"{NS}circle")
+             if "verdict" in (c.get("class") or "")]
+    assert rings == [p.nodes[view.givens[0].node]]
+    bands = [int(g.get("data-edge") or -1) for g in root.iter(f"{NS}g")
+             if g.get("data-inspect") == "critical"]
+    assert bands == [walk.edges[3], walk.edges[11]]
+    notes = " ".join(t.text or "" for t in root.iter(f"{NS}text") if t.get("class") == "note")
+    assert "Inspect: what it found." in notes
+    legend = re.findall(r'data-text="([^"]+)"', svg)
+    assert {"ringed: an essential given (without it, not unique)",
+            "pale: a redundant given (unique without it)",
+            "banded: a critical move (no walk without it)"} <= set(legend)
+
+
+def test_every_move_critical_is_said_not_banded() -> None:
+    p, walk, _, view = inspected_picture()
+    every = dataclasses.replace(view, marks=tuple(InspectMark(e, "critical")
+                                                  for e in walk.edges))
+    svg = draw_svg(p, solved(p, walk), inspect=every)
+    assert 'data-inspect="critical"' not in svg and "banded:" not in svg
+
+
+def test_the_check_finds_a_lost_ring_a_dark_redundant_given_and_a_stray_band() -> None:
+    p, walk, svg, view = inspected_picture()
+    told = expect_for(p, walk)
+    told.verdicts = verdicts_of(p, view)
+    essential, redundant = (p.nodes[g.node] for g in view.givens[:2])
+    unringed = re.sub(r'<circle[^>]*class="verdict essential"[^>]*/>', "", svg)
+    assert "board-marks" in {r for r, _ in check_svg(unringed, told)}
+    dark = re.sub(r'fill="#8C8C8C"( class="position" data-node="' + redundant + '")',
+                  r'fill="#1A1A1A"\1', svg)
+    assert dark != svg and "board-marks" in {r for r, _ in check_svg(dark, told)}
+    band = re.search(r'data-inspect="critical" data-edge="(\d+)"', svg)
+    assert band
+    stray = svg.replace(band.group(0), band.group(0).replace(
+        f'data-edge="{band.group(1)}"', f'data-edge="{walk.edges[5]}"'), 1)
+    moved = re.sub(r'(data-inspect="critical"[^>]*><path d="M)([\d.]+)',
+                   lambda m: f"{m.group(1)}{float(m.group(2)) + 9:g}", svg, count=1)
+    for forged in (stray, moved):
+        assert "board-marks" in {r for r, _ in check_svg(forged, told)}
+    told.verdicts = {essential: "essential"}
+    assert "board-marks" in {r for r, _ in check_svg(svg, told)}
+
+
+def test_a_signposts_essential_given_is_ringed_in_its_corner() -> None:
+    """On a Signpost the number stands small in the cell's top-left corner, its arrow in
+    the middle: the ring goes round the number there, not round the arrow."""
+    from picture_check import SIGNPOST_4X4, node_rules_expect, signpost_spec
+
+    from trailkit.models.spec import load_spec_text
+    from trailkit.solvers.pipeline import solve
+
+    p = load_spec_text(signpost_spec(4, 4, SIGNPOST_4X4, (1, 7, 16), "Signpost 4 x 4"))
+    answer = solve(p)
+    assert answer.walk is not None
+    view = InspectView((), None, tuple(GivenMark(v, "essential") for v in p.at), "")
+    svg = draw_svg(p, answer, inspect=view)
+    told = node_rules_expect(p, expect_for(p, answer.walk))
+    told.verdicts = {p.nodes[v]: "essential" for v in p.at}
+    assert check_svg(svg, told) == []
+    cornered = [p.nodes[v] for v in p.at if f'class="signpost" data-node="{p.nodes[v]}"' in svg]
+    assert cornered
+    for name in cornered:  # a ring moved to the middle of its cell is off its number
+        ring = re.search(rf'<circle cy="[\d.]+" r="[\d.]+" cx="([\d.]+)"[^>]*'
+                         rf'data-node="{name}"', svg)
+        assert ring
+        moved = svg.replace(ring.group(0), ring.group(0).replace(
+            f'cx="{ring.group(1)}"', f'cx="{float(ring.group(1)) + 14:g}"'))
+        assert "board-marks" in {r for r, _ in check_svg(moved, told)}
+
+
+def test_draw_inspect_marks_what_inspect_found_on_a_numbrix() -> None:
+    """``draw --inspect`` of a Numbrix (issue 44): its essential givens ringed and its
+    redundant ones pale, as the inspection found them, and its caption's counts."""
+    from trailkit.models.spec import load_spec
+    from trailkit.solvers.frontends.presenter.inspect import inspect_view
+    from trailkit.solvers.tools.design.inspection import inspect_puzzle
+
+    p = load_spec(str(ROOT / "docs" / "examples" / "numbrix.yaml"))
+    found = inspect_puzzle(p)
+    assert found.givens is not None and found.answer.walk is not None
+    view = inspect_view(found)
+    svg = draw_svg(p, found.answer, inspect=view)
+    told = expect_for(p, found.answer.walk)
+    told.verdicts = {p.nodes[g.node]: {True: "essential", False: "redundant",
+                                       None: "undecided"}[g.essential]
+                     for g in found.givens.findings}
+    assert check_svg(svg, told) == []
+    essential = sum(g.essential is True for g in found.givens.findings)
+    redundant = sum(g.essential is False for g in found.givens.findings)
+    assert svg.count('class="verdict essential"') == essential > 0 and redundant > 0
+    notes = " ".join(t.text or "" for t in ET.fromstring(svg).iter(f"{NS}text")
+                     if t.get("class") == "note")
+    assert f"{essential} essential givens (ringed), {redundant} redundant (pale)" in notes
+    assert f"rating {found.measures['rating']}" in notes
+
+
+def test_an_inspected_tour_on_a_graph_says_its_caption() -> None:
+    """A tour puzzle whose nodes are no board's cells is drawn as a graph: what inspect
+    found on its givens is then said in its notes."""
+    p = Puzzle.build(kind="tour", edges=[("a", "b"), ("b", "c"), ("c", "d")],
+                     use=EdgeUse.AT_MOST_ONCE, visit=NodeVisit.EVERY_ONCE)
+    p = dataclasses.replace(p, at={0: 1})
+    walk = Walk((0, 1, 2, 3), (0, 1, 2))
+    view = InspectView((), None, (GivenMark(0, "redundant"),), "Inspect: the caption.")
+    svg = draw_svg(p, solved(p, walk), inspect=view)
+    assert 'class="cell ' not in svg
+    assert "Inspect: the caption." in re.findall(r'class="note">([^<]*)<', svg)
 
 
 def test_the_check_reads_chess_names() -> None:

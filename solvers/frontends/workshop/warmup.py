@@ -1,0 +1,108 @@
+"""The tour search compiled once, in the background, when the workshop starts.
+
+The first ``design tour`` after installing or upgrading trailkit compiles the direct
+backend's tour search with Numba: about 28 s on a shared 2-core machine, more than the
+Design panel's default limit of 10 s, which then answered "not found". Compiling is not
+the author's search. So the server starts, beside its workers, a process of its own
+(off the event loop, at low priority, stopped after :data:`WARM_SECONDS`) that runs
+:func:`compile_tours` and leaves the machine code in Numba's disk cache, from which a
+worker loads it in a moment; a tour design asked meanwhile waits for it before its
+own time limit starts, the page saying "compiling (once)". Where nothing would compile
+(the cache has it already, or Numba is missing) nothing starts. Where the cache cannot
+be written the worker compiles again, as it did before.
+
+>>> Warmup(needed=False).compiling
+False
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import threading
+
+__all__ = ["WARM_SECONDS", "Warmup", "compile_tours", "tour_search_compiles"]
+
+WARM_SECONDS = 300.0
+"""The longest the background compile may run before it is stopped."""
+
+#: The Design panel's own request, on a board small enough to design at once.
+_ASK = {"kind": "tour", "board": "5x5", "moves": "king", "unique": True, "seed": 1}
+
+
+def compile_tours() -> None:
+    """Compile (or load from the disk cache) every kernel a tour design runs: one
+    design as the Design panel asks it (search, givens, certificate), on a small
+    board."""
+    from trailkit.solvers.frontends.workshop.designs import design, read_design
+
+    design(read_design(_ASK, "warm-up"), "", time_limit=WARM_SECONDS)
+
+
+def tour_search_compiles() -> bool:
+    """Whether the tour search would compile at its first use (nothing in this process
+    or the disk cache yet)."""
+    from trailkit.models.support.jit import will_compile
+    from trailkit.solvers.backends.direct import hamilton_kernel
+
+    return will_compile(hamilton_kernel.tour_search)
+
+
+class Warmup:
+    """The background compile of the tour search (module docstring): started by
+    :meth:`start` when ``needed`` (default: when it would compile), done when its
+    process ends or is stopped."""
+
+    def __init__(self, needed: bool | None = None, seconds: float = WARM_SECONDS) -> None:
+        self._needed = needed
+        self._seconds = seconds
+        self._done = threading.Event()
+        self._process: subprocess.Popen[bytes] | None = None
+        if needed is False:
+            self._done.set()
+
+    @property
+    def compiling(self) -> bool:
+        """Whether the compile is running (or about to)."""
+        return not self._done.is_set()
+
+    def start(self) -> Warmup:
+        """Start the compile in a process of its own, watched by a thread that stops it
+        after the time allowed; nothing when it is not needed. Returns itself."""
+        needed = tour_search_compiles() if self._needed is None else self._needed
+        if not needed:
+            self._done.set()
+            return self
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", __name__], stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        threading.Thread(target=self._watch, name="warmup", daemon=True).start()
+        return self
+
+    def _watch(self) -> None:
+        assert self._process is not None
+        try:
+            self._process.wait(timeout=self._seconds)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+        finally:
+            self._done.set()
+
+    async def ready(self) -> None:
+        """Wait, off the event loop, until the compile is done (at most the time it is
+        allowed, which its watcher enforces)."""
+        if self.compiling:
+            await asyncio.to_thread(self._done.wait, self._seconds + 5)
+
+    def close(self) -> None:
+        """Stop the compile (the server is stopping)."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.kill()
+
+
+if __name__ == "__main__":  # the background process: lower priority, then compile
+    os.nice(10)
+    compile_tours()
