@@ -27,7 +27,7 @@ A request with ``"kind": "tour"`` asks for ``trailkit design tour`` (``board``
 are board puzzles, drawn as boards:
 
 >>> ask = read_design({"kind": "tour", "board": "4x3", "moves": "king", "unique": True}, "x")
->>> out = design(ask, "", time_limit=10)
+>>> out = design(ask, "", time_limit=300)  # a first run compiles the tour search
 >>> out["status"], out["candidates"][0]["kind"], out["candidates"][0]["solutions"]
 ('designed', 'tour', 1)
 """

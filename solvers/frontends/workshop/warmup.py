@@ -18,12 +18,18 @@ False
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import subprocess
 import sys
+import tempfile
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
-__all__ = ["WARM_SECONDS", "Warmup", "compile_tours", "tour_search_compiles"]
+__all__ = ["WARM_SECONDS", "Warmup", "compile_tours", "lock_path", "one_at_a_time",
+           "tour_search_compiles", "warm_once"]
 
 WARM_SECONDS = 300.0
 """The longest the background compile may run before it is stopped."""
@@ -103,6 +109,36 @@ class Warmup:
             self._process.kill()
 
 
-if __name__ == "__main__":  # the background process: lower priority, then compile
+def lock_path() -> Path:
+    """The warm-up lock of this Python installation and Numba cache."""
+    tag = hashlib.sha256(f"{sys.prefix}|{os.environ.get('NUMBA_CACHE_DIR', '')}".encode())
+    return Path(tempfile.gettempdir()) / f"trailkit-warmup-{tag.hexdigest()[:16]}.lock"
+
+
+@contextmanager
+def one_at_a_time() -> Iterator[None]:
+    """Hold the machine's one warm-up lock (a file in the temporary folder, per Python
+    installation): two workshops started at once (a user's, or a test suite's dozens)
+    compile once, the second waiting for the first and then finding the cache filled.
+    Where file locks do not exist (not POSIX), nothing is held."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover (Windows)
+        yield
+        return
+    with open(lock_path(), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def warm_once() -> None:
+    """The background process's work: lower priority, wait for any other warm-up, and
+    compile only if the cache still lacks the tour search."""
     os.nice(10)
-    compile_tours()
+    with one_at_a_time():
+        if tour_search_compiles():
+            compile_tours()
+
+
+if __name__ == "__main__":  # the background process
+    warm_once()
