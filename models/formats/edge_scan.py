@@ -88,18 +88,21 @@ def scan_edges(text: str, widest: int = 3, lead: int = 0) -> ScannedEdges | None
 
 
 def scan_bytes(raw: bytes, widest: int = 3, lead: int = 0, allowed: np.ndarray = _ANY_BYTE,
-               first: np.ndarray | None = None) -> ScannedEdges | None:
+               first: np.ndarray | None = None, lines: int | None = None
+               ) -> ScannedEdges | None:
     """:func:`scan_edges` of the UTF-8 bytes ``raw``, which may hold only the bytes of the
     table ``allowed`` (:func:`byte_table`; by default anything but control bytes and
     ``#``), and each line's first byte after its lead one of ``first`` (by default
-    ``allowed``): a caller that has the bytes already, and rules of its own (the fast
-    reader's plain YAML items), makes no other pass over them."""
+    ``allowed``): a caller that has the bytes already (and their ``lines``, counted
+    with a last line that lacks its newline), and rules of its own (the fast reader's
+    plain YAML items), makes no other pass over them."""
     if not raw:
         return None
     if not raw.endswith(b"\n"):
         raw += b"\n"
     data = np.frombuffer(raw, dtype=np.uint8)
-    lines = raw.count(b"\n")
+    if lines is None:
+        lines = raw.count(b"\n")
     nodes = _Words(2 * lines)
     colours = _Words(lines if widest == 3 else 0)
     width, hashed = _cut.sized(lines)(data, lead, allowed, allowed if first is None else first,

@@ -102,22 +102,28 @@ def inline_edges(text: str) -> tuple[str, InlineEdges] | None:
     the composed tree (:mod:`trailkit.models.spec.edges`). Plain string operations and
     NumPy only: a regular expression over a million lines is far slower.
     """
-    starts = [0] if text.startswith("edges") else []
-    found = text.find("\nedges")
-    while found >= 0:
-        starts.append(found + 1)
-        found = text.find("\nedges", found + 1)
-    keys = [at for at in starts if _EDGES_KEY.match(text, at)]
-    if len(keys) != 1:
+    at = _edges_key(text, 0)
+    if at < 0:
         return None
-    at = keys[0]
     line = text.count("\n", 0, at) + 1
     stop = text.find("\n", at)
     stop = len(text) if stop < 0 else stop + 1
     flow = _FLOW_HEAD.match(text, at)
-    if flow is not None:
-        return _flow_list(text, at, flow.end(), stop, line)
-    return _block_list(text, at, stop, line)
+    cut = (_flow_list(text, at, flow.end(), stop, line) if flow is not None
+           else _block_list(text, at, stop, line))
+    # a second edges: key (searched in what is left, not the million lines of the list)
+    return None if cut is None or _edges_key(cut[0], at + 1) >= 0 else cut
+
+
+def _edges_key(text: str, begin: int) -> int:
+    """Where the first ``edges:`` key at the start of a line is, from ``begin`` on (-1:
+    none)."""
+    if begin == 0 and _EDGES_KEY.match(text):
+        return 0
+    found = text.find("\nedges", begin)
+    while found >= 0 and not _EDGES_KEY.match(text, found + 1):
+        found = text.find("\nedges", found + 1)
+    return found + 1 if found >= 0 else -1
 
 
 def _flow_list(text: str, at: int, opened: int, stop: int, line: int
@@ -167,7 +173,8 @@ def _scanned(raw: bytes, lines: int, lead: int) -> tuple[bool, ScannedEdges | No
     the edge list's own scan would)."""
     if lines < jit.COMPILE_FROM:
         return False, None
-    return True, scan_bytes(raw, lead=lead, allowed=_ITEM_TABLE, first=_FIRST_TABLE)
+    return True, scan_bytes(raw, lead=lead, allowed=_ITEM_TABLE, first=_FIRST_TABLE,
+                            lines=lines)
 
 
 def _plain_items(lines: str, lead: int) -> bool:

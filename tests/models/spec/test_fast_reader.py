@@ -194,6 +194,16 @@ def test_a_big_list_the_scan_refuses_is_read_line_by_line_once(
     assert load_spec_text(text) == expected
 
 
+@pytest.mark.parametrize("second", ["edges: [c d]\n", "edges:\n  - c d\n", "edges :\n- c d\n"])
+def test_a_second_edges_key_after_a_big_list_is_the_full_reader_s(second: str) -> None:
+    """The fast reader looks for another ``edges:`` key only outside the list it cut out
+    (not through its million lines); one after it still sends the spec to the full
+    reader, which reports the duplicate."""
+    text = big_spec(30_000) + "name: x\n" + second
+    assert readers_agree(text) == "full"
+    assert check_spec_text(text)
+
+
 @given(rows=st.lists(st.lists(st.sampled_from(["a", "b", "é", "NO", "x\xa0y", "->", "1:2"]),
                               max_size=4), max_size=6),
        gap=st.sampled_from([" ", "\t", "  ", " \t"]), end=st.sampled_from(["", "\n", " \n"]))
