@@ -36,11 +36,23 @@ import numpy as np
 from trailkit.models.support.deadline import on_time
 from trailkit.models.support.jit import kernel
 
-__all__ = ["ScannedEdges", "scan_edges"]
+__all__ = ["ScannedEdges", "byte_table", "scan_bytes", "scan_edges"]
 
 _ODD_SPACE = re.compile(r"[^\S \t\n]")
 """Whitespace other than spaces, tabs and newlines (``\\r``, no-break spaces, ``\\x85``):
 where ``str.split`` would cut a line differently from a cut at spaces and tabs."""
+
+
+def byte_table(allowed: bytes) -> np.ndarray:
+    """A 256-entry table, 1 at each byte of ``allowed``: which bytes a scan accepts."""
+    table = np.zeros(256, dtype=np.uint8)
+    table[np.frombuffer(allowed, dtype=np.uint8)] = 1
+    return table
+
+
+_ANY_BYTE = byte_table(bytes([9, 10, *range(32, 256)]).replace(b"#", b""))
+"""What an edge list's lines may hold: anything but control bytes and ``#`` (a comment,
+for the line reader)."""
 
 class ScannedEdges(NamedTuple):
     """A uniform edge list, numbered.
@@ -70,18 +82,31 @@ def scan_edges(text: str, widest: int = 3, lead: int = 0) -> ScannedEdges | None
     With ``lead``, each line starts with the same ``lead`` bytes of spaces and dashes,
     which are not read (a YAML list item's indentation and ``- ``: the spec reader scans
     its inline list in place); a line without them is refused."""
-    if not text or "#" in text or "->" in text or "→" in text:
+    if not text or (not text.isascii() and ("→" in text or _ODD_SPACE.search(text))):
         return None
-    if not text.isascii() and _ODD_SPACE.search(text):
+    return scan_bytes(text.encode("utf-8"), widest, lead)
+
+
+def scan_bytes(raw: bytes, widest: int = 3, lead: int = 0, allowed: np.ndarray = _ANY_BYTE,
+               first: np.ndarray | None = None, lines: int | None = None
+               ) -> ScannedEdges | None:
+    """:func:`scan_edges` of the UTF-8 bytes ``raw``, which may hold only the bytes of the
+    table ``allowed`` (:func:`byte_table`; by default anything but control bytes and
+    ``#``), and each line's first byte after its lead one of ``first`` (by default
+    ``allowed``): a caller that has the bytes already (and their ``lines``, counted
+    with a last line that lacks its newline), and rules of its own (the fast reader's
+    plain YAML items), makes no other pass over them."""
+    if not raw:
         return None
-    raw = text.encode("utf-8")
     if not raw.endswith(b"\n"):
         raw += b"\n"
     data = np.frombuffer(raw, dtype=np.uint8)
-    lines = raw.count(b"\n")
+    if lines is None:
+        lines = raw.count(b"\n")
     nodes = _Words(2 * lines)
     colours = _Words(lines if widest == 3 else 0)
-    width, hashed = _cut.sized(lines)(data, lead, *nodes.arrays, *colours.arrays)
+    width, hashed = _cut.sized(lines)(data, lead, allowed, allowed if first is None else first,
+                                      *nodes.arrays, *colours.arrays)
     if not width:
         return None
     on_time("the edge list")
@@ -165,7 +190,8 @@ bits), so telling them apart needs no look at the text; longer ones are keyed by
 
 
 @kernel
-def _cut(data: np.ndarray, lead: int, starts: np.ndarray, stops: np.ndarray,
+def _cut(data: np.ndarray, lead: int, allowed: np.ndarray, first: np.ndarray,
+         starts: np.ndarray, stops: np.ndarray,
          keys: np.ndarray, spread: np.ndarray, colour_starts: np.ndarray, colour_stops: np.ndarray,
          colour_keys: np.ndarray, colour_spread: np.ndarray) -> tuple[int, bool]:
     """Cut newline-terminated ``data`` into lines of words (at spaces and tabs): line
@@ -174,8 +200,9 @@ def _cut(data: np.ndarray, lead: int, starts: np.ndarray, stops: np.ndarray,
     key, and a 31-bit hash to spread it over a table. Returns ``(words per line,
     whether any word is keyed by a hash)``, or a width of 0 when a line is blank, has
     one word or more than there is room for, differs in width from the first line,
-    holds a control byte, or does not start with the first line's ``lead`` spaces and
-    dashes (skipped).
+    holds a byte the table ``allowed`` refuses or an arrow ``->``, does not start with
+    the first line's ``lead`` spaces and dashes (skipped), or goes on after them with a
+    byte the table ``first`` refuses.
 
     Every step stays inside int64 whether the kernel runs compiled or interpreted (the
     two give the same keys).
@@ -190,6 +217,7 @@ def _cut(data: np.ndarray, lead: int, starts: np.ndarray, stops: np.ndarray,
     h2 = 0
     hashed = False
     skip = lead  # bytes of the line's lead still to skip
+    fresh = True  # the next byte is the first after the lead
     for i in range(len(data)):
         c = int(data[i])
         if skip:  # the same spaces and dashes as the first line's
@@ -197,6 +225,12 @@ def _cut(data: np.ndarray, lead: int, starts: np.ndarray, stops: np.ndarray,
                 return 0, False
             skip -= 1
             continue
+        if fresh:
+            fresh = False
+            if not first[c]:
+                return 0, False
+        if not allowed[c] or (c == 62 and i and data[i - 1] == 45):
+            return 0, False
         if c == 10 or c == 32 or c == 9:
             if start >= 0:
                 if word >= widest:
@@ -230,8 +264,7 @@ def _cut(data: np.ndarray, lead: int, starts: np.ndarray, stops: np.ndarray,
                 line += 1
                 word = 0
                 skip = lead
-        elif c < 32:
-            return 0, False
+                fresh = True
         else:
             if start < 0:
                 start = i

@@ -31,11 +31,13 @@ from pathlib import Path
 import yaml
 
 from trailkit.models.errors import SpecError
+from trailkit.models.formats.edge_scan import ScannedEdges, byte_table, scan_bytes
 from trailkit.models.puzzle import Puzzle
 from trailkit.models.spec.composing import compose
 from trailkit.models.spec.document import errors_of, read_document
 from trailkit.models.spec.state import InlineEdges, SpecReader
 from trailkit.models.spec.typed import budget_for
+from trailkit.models.support import jit
 from trailkit.models.support.deadline import on_time
 
 __all__ = ["FAST_FROM", "inline_edges", "read_fast"]
@@ -56,6 +58,8 @@ reach the fast reader with small specs."""
 # no resolver or indicator can touch (no ':', '#', ',', quotes, brackets, '&', '*', '!',
 # tabs); each item starts with a letter, digit or '_'.
 _ITEM_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+-> \n"
+_FIRST_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
+_ITEM_TABLE, _FIRST_TABLE = byte_table(_ITEM_BYTES), byte_table(_FIRST_BYTES)
 _NOT_FIRST = re.compile(r"[^A-Za-z0-9_]")  # what no item starts with
 _NOT_FIRST_AFTER = re.compile(r"\n[^A-Za-z0-9_]")
 _EDGES_KEY = re.compile(r"edges[ \t]*:")
@@ -95,25 +99,32 @@ def inline_edges(text: str) -> tuple[str, InlineEdges] | None:
     or a one-line flow sequence of them; else ``None``.
 
     Whether ``edges:`` really is the top-level key the scan took it for is checked on
-    the composed tree (:mod:`trailkit.models.spec.edges`). Plain string operations and
-    NumPy only: a regular expression over a million lines is far slower.
+    the composed tree (:mod:`trailkit.models.spec.edges`). Plain string operations, and
+    for a big list the compiled scan (:func:`_scanned`): a regular expression over a
+    million lines is far slower, and each pass over them costs tens of milliseconds.
     """
-    starts = [0] if text.startswith("edges") else []
-    found = text.find("\nedges")
-    while found >= 0:
-        starts.append(found + 1)
-        found = text.find("\nedges", found + 1)
-    keys = [at for at in starts if _EDGES_KEY.match(text, at)]
-    if len(keys) != 1:
+    at = _edges_key(text, 0)
+    if at < 0:
         return None
-    at = keys[0]
     line = text.count("\n", 0, at) + 1
     stop = text.find("\n", at)
     stop = len(text) if stop < 0 else stop + 1
     flow = _FLOW_HEAD.match(text, at)
-    if flow is not None:
-        return _flow_list(text, at, flow.end(), stop, line)
-    return _block_list(text, at, stop, line)
+    cut = (_flow_list(text, at, flow.end(), stop, line) if flow is not None
+           else _block_list(text, at, stop, line))
+    # a second edges: key (searched in what is left, not the million lines of the list)
+    return None if cut is None or _edges_key(cut[0], at + 1) >= 0 else cut
+
+
+def _edges_key(text: str, begin: int) -> int:
+    """Where the first ``edges:`` key at the start of a line is, from ``begin`` on (-1:
+    none)."""
+    if begin == 0 and _EDGES_KEY.match(text):
+        return 0
+    found = text.find("\nedges", begin)
+    while found >= 0 and not _EDGES_KEY.match(text, found + 1):
+        found = text.find("\nedges", found + 1)
+    return found + 1 if found >= 0 else -1
 
 
 def _flow_list(text: str, at: int, opened: int, stop: int, line: int
@@ -126,7 +137,8 @@ def _flow_list(text: str, at: int, opened: int, stop: int, line: int
     edges = "\n".join(item.strip() for item in text[opened:close].split(","))
     if not _plain_items(edges, 0):
         return None
-    return text[:at] + "edges: []" + text[close + 1:], InlineEdges(edges, 0, line)
+    return (text[:at] + "edges: []" + text[close + 1:],
+            InlineEdges(edges, 0, line, edges.count("\n") + 1))
 
 
 def _block_list(text: str, at: int, stop: int, line: int) -> tuple[str, InlineEdges] | None:
@@ -138,16 +150,32 @@ def _block_list(text: str, at: int, stop: int, line: int) -> tuple[str, InlineEd
     after = (_BLOCK_END if head.group(1) else _BLOCK_END_0).search(text, stop - 1)
     end = len(text) if after is None else after.start() + 1
     region = text[stop:end]
-    newlines = region.count("\n")
-    lines = newlines + (not region.endswith("\n"))
     first = prefix[1:]  # each line starts with the prefix (no copy of the region made)
-    if (not region.startswith(first) or 1 + region.count(prefix) != lines
-            or not _NEXT_KEY.match(text, end)):
-        return None  # a line of another indentation, or what follows is no top-level key
-    if not _plain_items(region, len(first)):
-        return None
+    if not region.startswith(first) or not region.isascii() or not _NEXT_KEY.match(text, end):
+        return None  # what follows is no top-level key
+    raw = region.encode("ascii")
+    newlines = raw.count(b"\n")
+    lines = newlines + (not raw.endswith(b"\n"))
+    scanned, scan = _scanned(raw, lines, len(first))
+    if scan is None and (1 + region.count(prefix) != lines
+                         or not _plain_items(region, len(first))):
+        return None  # a line of another indentation, or an item YAML reads otherwise
     return (text[:at] + "edges: []\n" + "\n" * newlines + text[end:],
-            InlineEdges(region, len(first), line))
+            InlineEdges(region, len(first), line, lines, scanned, scan))
+
+
+def _scanned(raw: bytes, lines: int, lead: int) -> tuple[bool, ScannedEdges | None]:
+    """``(scanned, scan)``: from :data:`~trailkit.models.support.jit.COMPILE_FROM` lines
+    on, the big list's items scanned in place (:func:`~trailkit.models.formats.edge_scan.
+    scan_bytes`) with this reader's own rules (every line after its ``lead`` a plain
+    item: its bytes, its first byte), so that one compiled pass checks and numbers
+    them; a scan that refuses them leaves the checks to :func:`_plain_items` and the
+    reading to the line reader (on lines that pass those checks the scan refuses what
+    the edge list's own scan would)."""
+    if lines < jit.COMPILE_FROM:
+        return False, None
+    return True, scan_bytes(raw, lead=lead, allowed=_ITEM_TABLE, first=_FIRST_TABLE,
+                            lines=lines)
 
 
 def _plain_items(lines: str, lead: int) -> bool:

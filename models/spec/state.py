@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from itertools import islice
 from pathlib import Path
-from typing import NamedTuple, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 import yaml
 
@@ -24,6 +24,9 @@ from trailkit.models.spec.typed import Fatal, NodeReader
 from trailkit.models.support.deadline import on_time
 from trailkit.models.support.hints import short
 
+if TYPE_CHECKING:
+    from trailkit.models.formats.edge_scan import ScannedEdges
+
 __all__ = ["InlineEdges", "SpecReader"]
 
 _T = TypeVar("_T")
@@ -32,11 +35,16 @@ _T = TypeVar("_T")
 class InlineEdges(NamedTuple):
     """A spec's inline edge list as the fast reader cut it out: ``lines``, each line
     starting with the ``lead`` bytes of its list item's indentation and ``- `` (none for
-    a flow list), and the ``line`` of ``edges:``."""
+    a flow list), the ``line`` of ``edges:``, and how many ``items`` (lines) it has.
+    ``scanned``: the compiled scan has read the lines already, and ``scan`` is what it
+    found (``None``: it refused them, and the line reader reads them)."""
 
     lines: str
     lead: int
     line: int
+    items: int
+    scanned: bool = False
+    scan: ScannedEdges | None = None
 
 
 class _Numbering(dict[str, int]):

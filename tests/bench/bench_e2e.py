@@ -27,8 +27,10 @@ text edge list of the same instance (``MultiGraph`` + ``eulerian_circuit``, or t
 Each trailkit command runs once unmeasured first (bytecode and Numba caches written), and the
 children may write bytecode caches even where ``PYTHONDONTWRITEBYTECODE`` is set. Times
 are medians of ``--repeat`` runs (the peer: ``--nx-repeat``, in the first rounds); ``MB``
-is the child's peak resident set (``RUSAGE_CHILDREN`` of a one-child wrapper). Ratios
-are of medians in this same run.
+is the child's peak resident set and ``cpu s`` its CPU time, user and system
+(``RUSAGE_CHILDREN`` of a one-child wrapper: on a machine shared with other jobs the
+CPU time moves less than the wall time). Ratios are of medians in this same run (``cpu
+x``: of the CPU times). ``--instance LABEL`` runs only that instance (repeatable).
 """
 
 from __future__ import annotations
@@ -48,13 +50,14 @@ CERT_COST_TARGET = 1.3  # the certified colour walk against the answer alone
 CHECK_TARGET_S = 1.0  # check-certificate of its certificate, after start-up
 COLOURS = ("red", "blue", "green")
 
-# Runs argv[1:] as one child and prints its wall time and peak RSS (MiB).
+# Runs argv[1:] as one child and prints its wall time, peak RSS (MiB) and CPU time.
 WRAPPER = """
 import resource, subprocess, sys, time
 t0 = time.perf_counter()
 with open("/dev/null", "wb") as sink:
     subprocess.run(sys.argv[1:], stdout=sink, check=True)
-print(time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)
+used = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(time.perf_counter() - t0, used.ru_maxrss / 1024, used.ru_utime + used.ru_stime)
 """
 
 # The same trailkit command with no claim made (the answer alone).
@@ -163,16 +166,18 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def run_once(command: list[str]) -> tuple[float, float]:
-    """Wall time (s) and peak RSS (MiB) of ``command`` in a fresh process."""
+def run_once(command: list[str]) -> tuple[float, float, float]:
+    """Wall time (s), peak RSS (MiB) and CPU time (s, user and system) of ``command`` in
+    a fresh process."""
     out = subprocess.run([sys.executable, "-c", WRAPPER, *command], check=True,
                          capture_output=True, text=True, env=child_env()).stdout.split()
-    return float(out[0]), float(out[1])
+    return float(out[0]), float(out[1]), float(out[2])
 
 
 def interleaved(commands: dict[str, tuple[list[str], int, bool]], rounds: int
-                ) -> dict[str, tuple[float, float]]:
-    """Median wall time and largest peak RSS of each named ``(command, runs, warm)``, run
+                ) -> dict[str, tuple[float, float, float]]:
+    """Median wall time, largest peak RSS and median CPU time of each named ``(command,
+    runs, warm)``, run
     round by round in turns (a command with fewer runs only in the first rounds); a warm
     command runs once unmeasured first (bytecode and compiled kernels cached)."""
     for command, _, warm in commands.values():
@@ -180,13 +185,16 @@ def interleaved(commands: dict[str, tuple[list[str], int, bool]], rounds: int
             subprocess.run(command, check=True, capture_output=True, env=child_env())
     times: dict[str, list[float]] = {name: [] for name in commands}
     peaks: dict[str, list[float]] = {name: [] for name in commands}
+    cpus: dict[str, list[float]] = {name: [] for name in commands}
     for r in range(rounds):
         for name, (command, runs, _) in commands.items():
             if r < runs:
-                t, mb = run_once(command)
+                t, mb, cpu = run_once(command)
                 times[name].append(t)
                 peaks[name].append(mb)
-    return {name: (statistics.median(times[name]), max(peaks[name])) for name in commands}
+                cpus[name].append(cpu)
+    return {name: (statistics.median(times[name]), max(peaks[name]),
+                   statistics.median(cpus[name])) for name in commands}
 
 
 def certificate_check(folder: Path, repeat: int) -> str:
@@ -221,34 +229,40 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--nx-repeat", type=int, default=1,
                         help="runs of the (slow) NetworkX script per instance")
+    parser.add_argument("--instance", action="append", choices=list(TARGETS),
+                        help="run only this instance (repeatable; default: all three)")
     parser.add_argument("--baseline", metavar="TRAILKIT",
                         help="another trailkit executable (an older version's), run in the "
                              "same rounds: its rows are marked 'before'")
     args = parser.parse_args()
-    print(f"{'instance':<28} {'trailkit s':>10} {'MB':>6} {'networkx s':>10} {'MB':>6} "
-          f"{'ratio':>7} {'target':>7}")
+    print(f"{'instance':<28} {'trailkit s':>10} {'cpu s':>6} {'MB':>6} {'networkx s':>10} "
+          f"{'cpu s':>6} {'MB':>6} {'ratio':>7} {'cpu x':>6} {'target':>7}")
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
         jobs = write_instances(Path(tmp), args.size)
         print(f"# {args.size:,} edges per instance, generated in "
               f"{time.perf_counter() - started:.1f} s", flush=True)
         for label, ours, peer in jobs:
+            if args.instance and label not in args.instance:
+                continue
             got = interleaved(_commands(label, ours, peer, args), max(args.repeat,
                                                                       args.nx_repeat))
-            t_peer, mb_peer = got["peer"]
+            t_peer, mb_peer, cpu_peer = got["peer"]
             for name, shown in (("before", f"{label} (before)"), ("ours", label),
                                 ("alone-before", f"{label} alone (before)"),
                                 ("alone", f"{label} alone")):
                 if name in got:
-                    t, mb = got[name]
-                    print(f"{shown:<28} {t:>10.2f} {mb:>6.0f} {t_peer:>10.2f} {mb_peer:>6.0f} "
-                          f"{t_peer / t:>6.1f}x {TARGETS[label]:>6.0f}x", flush=True)
+                    t, mb, cpu = got[name]
+                    print(f"{shown:<28} {t:>10.2f} {cpu:>6.2f} {mb:>6.0f} {t_peer:>10.2f} "
+                          f"{cpu_peer:>6.2f} {mb_peer:>6.0f} {t_peer / t:>6.1f}x "
+                          f"{cpu_peer / cpu:>5.1f}x {TARGETS[label]:>6.0f}x", flush=True)
             for certified, alone in (("before", "alone-before"), ("ours", "alone")):
                 if alone in got:
                     print(f"# {label}{' (before)' if certified == 'before' else ''}: "
                           f"certified / answer alone {got[certified][0] / got[alone][0]:.2f}x "
                           f"(target <= {CERT_COST_TARGET}x)", flush=True)
-        print(f"# {certificate_check(Path(tmp), args.repeat)}", flush=True)
+        if not args.instance or "colour inline" in args.instance:
+            print(f"# {certificate_check(Path(tmp), args.repeat)}", flush=True)
 
 
 def _commands(label: str, ours: list[str], peer: list[str], args: argparse.Namespace

@@ -91,7 +91,6 @@ def _read_inline(edges: EdgeCollector, node: yaml.Node, inline: InlineEdges) -> 
     if not (isinstance(node, yaml.SequenceNode) and not node.value
             and node.start_mark.line + 1 == inline.line):
         raise Fatal("the fast reader's edge list is not the spec's", reader.loc(node))
-    text = inline.lines
-    items = text.count("\n") + (not text.endswith("\n"))  # one a line
-    reader.spend(node, 2 * items)  # what the full reader spends on them
-    read_columns(edges, text, reader.source, inline.line + 1, inline.lead)
+    reader.spend(node, 2 * inline.items)  # what the full reader spends on them
+    read_columns(edges, inline.lines, reader.source, inline.line + 1, inline.lead,
+                 scanned=inline.scan if inline.scanned else False)

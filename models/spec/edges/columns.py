@@ -21,7 +21,7 @@ from __future__ import annotations
 from functools import partial
 
 from trailkit.models.errors import Location
-from trailkit.models.formats.edge_scan import scan_edges
+from trailkit.models.formats.edge_scan import ScannedEdges, scan_edges
 from trailkit.models.formats.textformats import parse_edge_columns
 from trailkit.models.spec.edges.collector import EdgeCollector
 from trailkit.models.spec.state import SpecReader
@@ -32,13 +32,16 @@ __all__ = ["read_columns"]
 
 
 def read_columns(edges: EdgeCollector, text: str, source: str, first_line: int = 1,
-                 lead: int = 0) -> None:
+                 lead: int = 0, *, scanned: ScannedEdges | bool | None = True) -> None:
     """Add the edges of edge-list ``text`` (each line after its first ``lead`` bytes, see
     :class:`~trailkit.models.spec.state.InlineEdges`) to ``edges``; problems are located
-    at ``source``'s lines, counted from ``first_line``."""
+    at ``source``'s lines, counted from ``first_line``. ``scanned`` is the compiled
+    scan's result when the caller made it already (``False``: it refused the text),
+    ``True`` when it is to be made here (for a big text)."""
     reader = edges.reader
-    if text.count("\n") >= jit.COMPILE_FROM and edges.take_scan(scan_edges(text, lead=lead),
-                                                                 source, first_line):
+    if scanned is True:
+        scanned = scan_edges(text, lead=lead) if text.count("\n") >= jit.COMPILE_FROM else None
+    if scanned is not False and edges.take_scan(scanned, source, first_line):
         return
     on_time("the edge list")
     if lead:  # the line reader reads the items alone

@@ -139,10 +139,10 @@ def build_state_graph(puzzle: Puzzle) -> StateGraph:
     if puzzle.directed is not None:
         two_way &= ~_int_array(puzzle.directed, bool)
     backward = forward[two_way[forward]]
-    keys = np.concatenate([tail[forward] * c_count + group[forward],
-                           head[backward] * c_count + group[backward]])
-    values = np.concatenate([head[forward] * k + 1 + group[forward],
-                             tail[backward] * k + 1 + group[backward]])
+    f_tail, f_head, f_group = _picked(forward, m, tail, head, group)
+    b_tail, b_head, b_group = _picked(backward, m, tail, head, group)
+    keys = np.concatenate([f_tail * c_count + f_group, b_head * c_count + b_group])
+    values = np.concatenate([f_head * k + 1 + f_group, b_tail * k + 1 + b_group])
     offsets, targets, arcs = group_by(keys, values, n * c_count)
     everything = tuple(range(c_count))
     if rule is None:
@@ -157,6 +157,14 @@ def build_state_graph(puzzle: Puzzle) -> StateGraph:
     return StateGraph(n, c_count, k, allowed, offsets, targets, arcs,
                       np.concatenate([forward, backward]), successors, allowed_ptr,
                       allowed_flat)
+
+
+def _picked(edges: np.ndarray, m: int, *columns: np.ndarray) -> tuple[np.ndarray, ...]:
+    """``columns`` at the ``edges`` (sorted edge indices): the columns themselves when
+    those are all ``m`` edges (a big colour walk's: no million-item copies)."""
+    if len(edges) == m:
+        return columns
+    return tuple(column[edges] for column in columns)
 
 
 # -------------------------------------------------------------- the search

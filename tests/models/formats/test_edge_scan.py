@@ -135,6 +135,27 @@ def test_what_is_not_uniform_is_left_to_the_line_reader(variant: str, text: str)
     assert edge_scan.scan_edges(text) is None
 
 
+@pytest.mark.parametrize("text, why", [
+    ("a b\nb 'c'\n", "a byte outside the table"),
+    ("a b\n_c d\n", None),
+    ("a b\n.c d\n", "a first byte outside its table"),
+    ("a b\nb -> c\n", "an arrow"),
+    ("a b\nb c->d\n", "an arrow inside a word"),
+])
+def test_a_callers_tables_refuse_what_they_leave_out(variant: str, text: str,
+                                                     why: str | None) -> None:
+    """``scan_bytes`` with the fast reader's own rules (each byte one of its table's, each
+    line's first after the lead one of the first table's; never an arrow) refuses a text
+    that breaks any, and scans one that keeps them, as the line reader reads it."""
+    items = edge_scan.byte_table(b"abcd_.-> \n")
+    firsts = edge_scan.byte_table(b"abcd_")
+    got = edge_scan.scan_bytes(text.encode(), allowed=items, first=firsts)
+    if why is None:
+        assert got is not None and (got.names, got.ends.tolist()) == reference(text)[:2]
+    else:
+        assert got is None, why
+
+
 def test_two_long_names_with_one_hash_are_never_merged(variant: str) -> None:
     """Numbering trusts a long word's hash key only after comparing its bytes: words given
     the same key on purpose come back as 'cannot scan', never as one node."""

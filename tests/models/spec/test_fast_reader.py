@@ -158,6 +158,52 @@ def test_big_specs_are_read_by_the_fast_reader() -> None:
     assert puzzle == read_full(big, "<string>", None)[0]
 
 
+def test_a_big_plain_list_is_checked_and_numbered_in_one_pass(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """From COMPILE_FROM lines on, the fast reader's compiled scan is both the check that
+    every item is plain and the numbering (issue 45: each other pass over a 24 MB list
+    cost tens of milliseconds): the string checks and a second scan never run."""
+    from trailkit.models.spec.edges import columns
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a second pass over the list")
+
+    big = big_spec(30_000)
+    expected = read_full(big, "<string>", None)[0]
+    monkeypatch.setattr(fast, "_plain_items", never)
+    monkeypatch.setattr(columns, "scan_edges", never)
+    with fast_reader_calls() as calls:
+        assert load_spec_text(big) == expected
+    assert calls == [big]
+
+
+def test_a_big_list_the_scan_refuses_is_read_line_by_line_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A big list of arrows is plain YAML (the fast reader's) but no uniform list (the
+    scan's): the line reader reads it, without a second scan."""
+    from trailkit.models.spec.edges import columns
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a second scan of the list")
+
+    items = "".join(f"  - v{i % 97} -> v{(i * 7 + 3) % 97}\n" for i in range(25_000))
+    text = "trailkit: 1\nkind: trail\nedges:\n" + items
+    expected = read_full(text, "<string>", None)[0]
+    monkeypatch.setattr(columns, "scan_edges", never)
+    assert readers_agree(text) == "fast"
+    assert load_spec_text(text) == expected
+
+
+@pytest.mark.parametrize("second", ["edges: [c d]\n", "edges:\n  - c d\n", "edges :\n- c d\n"])
+def test_a_second_edges_key_after_a_big_list_is_the_full_reader_s(second: str) -> None:
+    """The fast reader looks for another ``edges:`` key only outside the list it cut out
+    (not through its million lines); one after it still sends the spec to the full
+    reader, which reports the duplicate."""
+    text = big_spec(30_000) + "name: x\n" + second
+    assert readers_agree(text) == "full"
+    assert check_spec_text(text)
+
+
 @given(rows=st.lists(st.lists(st.sampled_from(["a", "b", "é", "NO", "x\xa0y", "->", "1:2"]),
                               max_size=4), max_size=6),
        gap=st.sampled_from([" ", "\t", "  ", " \t"]), end=st.sampled_from(["", "\n", " \n"]))
