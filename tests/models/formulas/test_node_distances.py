@@ -2,18 +2,22 @@
 :mod:`trailkit.models.formulas.node_positions`): the step literals no walk can take are
 left out, and the formula's models stay exactly the brute-force oracle's walks
 (``tests/node_oracle.py``) on small puzzles with givens, open and closed, one-way edges
-among them. A ``walk-blocked-v1`` certificate made with them is accepted, one of earlier
-versions (no parameter) still is, and one made with a wrong distance (a literal pruned
-that a walk takes) is rejected.
+among them. A ``walk-blocked-v1`` certificate made with them is accepted (by drat-trim
+too), one of earlier versions (no parameter) still is, and one made with a wrong
+distance (a literal pruned that a walk takes) is rejected.
 """
 
 from __future__ import annotations
+
+import subprocess
+from pathlib import Path
 
 import pytest
 from budget import costly
 from hypothesis import given
 from hypothesis import strategies as st
 from node_oracle import node_rule_walks
+from outside_tools import tool
 from pysat.solvers import Solver
 
 from trailkit.models.answer import Certificate, Walk
@@ -134,6 +138,22 @@ def test_a_hidatos_uniqueness_is_certified_on_the_near_steps_only() -> None:
     assert not isinstance(full, list)
     assert data["num_vars"] < full.num_vars / 2
     assert verdict(puzzle, claim.certificate).accepted
+
+
+def test_drat_trim_accepts_the_pruned_refutation(tmp_path: Path) -> None:
+    """The formula a certificate stores is the pruned one, and an outside checker reads
+    its proof as trailkit's does."""
+    program = tool("DRAT_TRIM", "drat-trim")
+    if program is None:
+        pytest.skip("drat-trim is not installed")
+    puzzle = load_spec_text(HIDATO)
+    claim = only_walk_claim(puzzle, hidato_walk(puzzle))
+    assert claim.certificate is not None
+    (tmp_path / "f.cnf").write_text(str(claim.certificate.data["cnf"]))
+    (tmp_path / "p.drat").write_text("\n".join(claim.certificate.data["proof"]) + "\n")
+    done = subprocess.run([program, str(tmp_path / "f.cnf"), str(tmp_path / "p.drat")],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert "s VERIFIED" in done.stdout, done.stdout[-500:]
 
 
 def certificate(puzzle: Puzzle, *, distances: bool) -> Certificate:
