@@ -38,11 +38,13 @@ not avoided. So with a given g at position index p, a node u stands at index i <
 if the directed distance d(u, g) <= p - i, and at index i > p only if d(g, u) <= i - p
 (at i = p only g itself), computed by a plain breadth-first search over the oriented
 edges with the avoided nodes removed (:func:`given_distances`; a colour rule only
-lengthens walks, so the plain distance is a lower bound). A step of an open walk from u
-to v at step t puts u at index t and v at t + 1; of a closed walk, u at index t and v at
-t + 1 or (its last step) back at the start, index 0: a step literal whose ends cannot
-stand there is in no walk, and is left out. Nothing else changes, so the models are the
-same walks; the formula is smaller and its refutations far shorter.
+lengthens walks, so the plain distance is a lower bound). A step from u to v at step t
+puts u at index t and v at t + 1; a step literal whose ends cannot stand there is in no
+walk, and is left out. A closed walk's last step reaches its start again, at index k
+(its k steps): no position, but its nodes with the return are a walk too, from every
+given to the start in k - p steps, so the same bounds hold there. Nothing else
+changes, so the models are the same walks; the formula is smaller and its refutations
+far shorter.
 
 The horizon H (:func:`node_horizon`) is the most steps a walk obeying the rules can
 take (:func:`walk_bound`: the edges for exactly-once walks, the edges a step may take
@@ -203,17 +205,13 @@ def _bfs(neighbours: Sequence[Sequence[int]], source: int) -> dict[int, int]:
 
 def _near_steps(puzzle: Puzzle, horizon: int) -> set[tuple[int, int, int]]:
     """The step literals ``(t, e, o)`` whose ends may stand where the step puts them
-    (:func:`given_distances`): an open walk's step t puts its tail at index t and its
-    head at t + 1; a closed walk's, its head at t + 1 or, the last step, at 0."""
+    (:func:`given_distances`): step t puts its tail at index t and its head at t + 1
+    (a closed walk's last step: its start again, at index k, as the module docstring
+    says)."""
     stands = given_distances(puzzle, horizon)
-    kept: set[tuple[int, int, int]] = set()
-    for e, o in puzzle.oriented_edges():
-        u, v = _step_ends(puzzle, e, o)
-        for t in range(horizon):
-            reached = stands[v][t + 1] or (puzzle.closed and stands[v][0])
-            if stands[u][t] and reached:
-                kept.add((t, e, o))
-    return kept
+    return {(t, e, o) for e, o in puzzle.oriented_edges()
+            for u, v in [_step_ends(puzzle, e, o)]
+            for t in range(horizon) if stands[u][t] and stands[v][t + 1]}
 
 
 def distances_apply(puzzle: Puzzle) -> bool:

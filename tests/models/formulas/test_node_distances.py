@@ -109,13 +109,17 @@ def test_a_node_stands_only_as_far_from_a_given_as_the_steps_between() -> None:
         [[0], [0, 1], [0, 1, 2], [0, 1, 2, 3, 4]]
 
 
-def test_a_closed_walk_keeps_the_step_back_to_its_start() -> None:
-    """A directed triangle, a given at position 1: the step into a comes last (index 2
-    to its start), which the open reading (a at index 3) would have pruned."""
-    triangle = Puzzle.build(edges=[("a", "b"), ("b", "c"), ("c", "a")], directed=[True] * 3,
-                            use=EdgeUse.AT_MOST_ONCE, visit=NodeVisit.EVERY_ONCE,
-                            closed=True, at={"a": 1})
-    assert models(triangle, distances=True) == {((0, 1, 2, 0), (0, 1, 2))}
+def test_a_closed_walks_return_to_its_start_obeys_the_same_bounds() -> None:
+    """A one-way ring a -> b -> c -> d -> a with a chord b -> d, c given at position 3:
+    the return to the start comes k - 3 steps after c, as the bounds say (a at index 4
+    only if d(c, a) <= 2): the one closed walk is kept, the chord pruned."""
+    ring = Puzzle.build(edges=[("a", "b"), ("b", "c"), ("c", "d"), ("d", "a"), ("b", "d")],
+                        directed=[True] * 5, use=EdgeUse.AT_MOST_ONCE,
+                        visit=NodeVisit.EVERY_ONCE, closed=True, at={"c": 3})
+    oracle = {(tuple(w.nodes), tuple(w.edges)) for w in node_rule_walks(ring)}
+    assert models(ring, distances=True) == oracle == {((0, 1, 2, 3, 0), (0, 1, 2, 3))}
+    _, vmap = encode_node_prefix(ring, node_horizon(ring), distances=True)
+    assert all(e != 4 for _, e, _ in vmap.index)
 
 
 def hidato_walk(puzzle: Puzzle) -> Walk:
