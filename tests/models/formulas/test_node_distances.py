@@ -2,9 +2,9 @@
 :mod:`trailkit.models.formulas.node_positions`): the step literals no walk can take are
 left out, and the formula's models stay exactly the brute-force oracle's walks
 (``tests/node_oracle.py``) on small puzzles with givens, open and closed, one-way edges
-among them. A ``walk-blocked-v1`` certificate made with them is accepted (by drat-trim
-too), one of earlier versions (no parameter) still is, and one made with a wrong
-distance (a literal pruned that a walk takes) is rejected.
+among them, and on small boards. A ``walk-blocked-v1`` certificate made with them is
+accepted (by drat-trim too), one of earlier versions (no parameter) still is, and one
+made with a wrong distance (a literal pruned that a walk takes) is rejected.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 from budget import costly
 from hypothesis import given
 from hypothesis import strategies as st
-from node_oracle import node_rule_walks
+from node_oracle import given_paths, node_rule_walks
 from outside_tools import tool
 from pysat.solvers import Solver
 
@@ -96,6 +96,28 @@ def models(puzzle: Puzzle, *, distances: bool) -> set[Key]:
 def test_the_pruned_formulas_models_are_exactly_the_oracles_walks(puzzle: Puzzle) -> None:
     oracle = {(tuple(w.nodes), tuple(w.edges)) for w in node_rule_walks(puzzle) if w.edges}
     assert models(puzzle, distances=True) == oracle
+
+
+@st.composite
+def given_boards(draw: st.DrawFn) -> Puzzle:
+    """A Hidato-like board of up to 4 x 3 cells (king, orthogonal or knight moves) with one
+    to three cells given random positions: an open path through every cell."""
+    cols, rows = draw(st.integers(2, 4)), draw(st.integers(2, 3))
+    cells = [f"{'abcd'[c]}{r + 1}" for r in range(rows) for c in range(cols)]
+    given = draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3, unique=True))
+    places = draw(st.lists(st.integers(1, len(cells)), min_size=len(given),
+                           max_size=len(given), unique=True))
+    at = ", ".join(f"{c}: {q}" for c, q in zip(given, places, strict=True))
+    moves = draw(st.sampled_from(["king", "orthogonal", "knight"]))
+    return load_spec_text(f"trailkit: 1\nkind: tour\nclosed: false\n"
+                          f"board: {{size: [{cols}, {rows}], moves: {moves}}}\nat: {{{at}}}\n")
+
+
+@costly(0.25, "each example lists every path of a board with a SAT solver")
+@given(given_boards())
+def test_the_pruned_formulas_paths_on_a_board_are_the_oracles(puzzle: Puzzle) -> None:
+    paths = {tuple(w.nodes) for w in solutions(puzzle, distances=True)}
+    assert paths == given_paths(puzzle)
 
 
 def test_a_node_stands_only_as_far_from_a_given_as_the_steps_between() -> None:
