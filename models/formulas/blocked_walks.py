@@ -6,7 +6,11 @@ the checker derives itself, so a DRUP refutation proves a claim about every walk
 
 ``walk-blocked-v1`` (claims ``count`` and ``unique``)
     one *blocking clause* per listed walk: "the walk is not this one" (it has another
-    length, or another oriented edge at some step). Every listed walk is first verified
+    length, or another oriented edge at some step). With the parameter ``"distances":
+    true`` (absent: the formula of earlier versions) ``walk-v1``'s steps are those the
+    givens' distances allow
+    (:func:`~trailkit.models.formulas.node_positions.encode_node_prefix`): the same
+    walks, a smaller formula. Every listed walk is first verified
     by :mod:`trailkit.models.checking.verify` and the walks must be distinct, so a
     refutation proves that the puzzle has exactly as many walks as are listed. The
     formula speaks of walks of at least one step; the empty walks (0 steps) are counted
@@ -39,7 +43,7 @@ from trailkit.models.answer import Walk
 from trailkit.models.checking.node_visits import empty_walk_nodes
 from trailkit.models.checking.verify import verify
 from trailkit.models.formulas.certified import CertifiedFormula, Clause
-from trailkit.models.formulas.node_positions import encode_node_prefix
+from trailkit.models.formulas.node_positions import encode_node_prefix, read_distances
 from trailkit.models.formulas.position_encoding import (
     DEFAULT_CARDINALITY,
     VarMap,
@@ -126,8 +130,12 @@ def _base(puzzle: Puzzle, data: Mapping[str, Any]
     """The ``walk-v1`` clauses (the empty walks counted apart), their map and the
     cardinality encoding; or why the formula does not describe the puzzle's walks."""
     cardinality = str(data.get("cardinality", DEFAULT_CARDINALITY))
+    distances = read_distances(data)
+    if isinstance(distances, list):
+        return distances
     try:
-        clauses, vmap = encode_walks(puzzle, cardinality=cardinality, empty_apart=True)
+        clauses, vmap = encode_walks(puzzle, cardinality=cardinality, empty_apart=True,
+                                     distances=distances)
     except ValueError as exc:
         return [str(exc)]
     return clauses, vmap, cardinality
@@ -183,8 +191,9 @@ def blocked_formula(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula
     num_vars, variables = _variables(puzzle, vmap)
     empties = (f"; {plural(zero, 'is the empty walk', 'are the empty walks')}, on every "
                "node whose walk of 0 steps is verified" if zero else "")
+    near = {"distances": True} if data.get("distances") else {}
     return CertifiedFormula(
-        BLOCKED, {"cardinality": cardinality, "solutions": n,
+        BLOCKED, {"cardinality": cardinality, **near, "solutions": n,
                   "walks": [walk_json(puzzle, w) for w in walks]}, [*clauses, *blocks],
         num_vars, f"no walk of this puzzle is outside the {n} listed (each verified"
         f"{empties})", variables)

@@ -111,9 +111,12 @@ def _walk(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[st
 
 
 def _nodes(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:
-    from trailkit.models.formulas.node_positions import node_formula
+    from trailkit.models.formulas.node_positions import node_formula, read_distances
 
-    return node_formula(puzzle, cardinality=str(data["cardinality"]))
+    distances = read_distances(data)
+    if isinstance(distances, list):
+        return distances
+    return node_formula(puzzle, cardinality=str(data["cardinality"]), distances=distances)
 
 
 def _node_cuts(puzzle: Puzzle, data: Mapping[str, Any]) -> CertifiedFormula | list[str]:

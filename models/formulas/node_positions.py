@@ -29,6 +29,23 @@ Then one clause family per rule:
 * ``at: {v: p}``: the unit clause ``y[v, p-1]`` (the empty clause when no step can put
   v at position p within H steps).
 
+With ``distances`` (a formula's parameter ``"distances": true``; without it, the
+formula of earlier versions) the givens bound where each node can stand, and the step
+literals no walk can take are not made (:func:`encode_prefix`'s ``allowed``). In any
+walk, the nodes at positions i < j are joined by the j - i steps between them, along
+edges a step may take (one way only where the edge is one-way) through nodes that are
+not avoided. So with a given g at position index p, a node u stands at index i < p only
+if the directed distance d(u, g) <= p - i, and at index i > p only if d(g, u) <= i - p
+(at i = p only g itself), computed by a plain breadth-first search over the oriented
+edges with the avoided nodes removed (:func:`given_distances`; a colour rule only
+lengthens walks, so the plain distance is a lower bound). A step from u to v at step t
+puts u at index t and v at t + 1; a step literal whose ends cannot stand there is in no
+walk, and is left out. A closed walk's last step reaches its start again, at index k
+(its k steps): no position, but its nodes with the return are a walk too, from every
+given to the start in k - p steps, so the same bounds hold there. Nothing else
+changes, so the models are the same walks; the formula is smaller and its refutations
+far shorter.
+
 The horizon H (:func:`node_horizon`) is the most steps a walk obeying the rules can
 take (:func:`walk_bound`: the edges for exactly-once walks, the edges a step may take
 for at-most-once ones, the nodes not avoided, less one for an open walk, under
@@ -62,8 +79,10 @@ that compares its models with a brute-force oracle
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from pysat.card import CardEnc
 
@@ -77,8 +96,8 @@ from trailkit.models.formulas.position_encoding import (
 )
 from trailkit.models.puzzle import EdgeUse, NodeVisit, Puzzle
 
-__all__ = ["ENCODING_NAME", "encode_node_prefix", "node_formula", "node_horizon",
-           "node_size", "walk_bound"]
+__all__ = ["ENCODING_NAME", "distances_apply", "encode_node_prefix", "given_distances",
+           "node_formula", "node_horizon", "node_size", "read_distances", "walk_bound"]
 
 ENCODING_NAME = "node-positions-v1"
 
@@ -122,12 +141,16 @@ def node_size(puzzle: Puzzle, horizon: int, base: Size) -> Size:
 
 
 def encode_node_prefix(puzzle: Puzzle, horizon: int, *,
-                       cardinality: str = DEFAULT_CARDINALITY) -> tuple[list[Clause], VarMap]:
+                       cardinality: str = DEFAULT_CARDINALITY,
+                       distances: bool = False) -> tuple[list[Clause], VarMap]:
     """:func:`~trailkit.models.formulas.position_encoding.encode_prefix` with the node
     clauses of the module docstring (none, and the very same formula, for a puzzle
-    without node rules). The map's ``num_vars`` counts the node literals; its
-    ``meta["positions"]`` maps each node literal to (node, position index)."""
-    clauses, vmap = encode_prefix(puzzle, horizon, cardinality=cardinality)
+    without node rules); with ``distances``, only the step literals the givens'
+    distances allow (:func:`given_distances`). The map's ``num_vars`` counts the node
+    literals; its ``meta["positions"]`` maps each node literal to (node, position
+    index)."""
+    allowed = _near_steps(puzzle, horizon) if distances and puzzle.at else None
+    clauses, vmap = encode_prefix(puzzle, horizon, cardinality=cardinality, allowed=allowed)
     if not puzzle.has_node_rules:
         return clauses, vmap
     rules = _NodeClauses(puzzle, vmap, cardinality)
@@ -136,10 +159,83 @@ def encode_node_prefix(puzzle: Puzzle, horizon: int, *,
                                        meta={**vmap.meta, "positions": rules.meaning})
 
 
-def node_formula(puzzle: Puzzle, *, cardinality: str = DEFAULT_CARDINALITY
-                 ) -> CertifiedFormula | list[str]:
+def given_distances(puzzle: Puzzle, horizon: int) -> list[list[bool]]:
+    """``stands[u][i]``: whether node ``u`` may stand at position index ``i`` (0 to
+    ``horizon``) by its directed distances to and from every given (the module
+    docstring); the avoided nodes nowhere once a position is given."""
+    ahead: list[list[int]] = [[] for _ in range(puzzle.num_nodes)]
+    behind: list[list[int]] = [[] for _ in range(puzzle.num_nodes)]
+    for e, o in puzzle.oriented_edges():
+        u, v = _step_ends(puzzle, e, o)
+        if u not in puzzle.avoid and v not in puzzle.avoid:
+            ahead[u].append(v)
+            behind[v].append(u)
+    stands = [[v not in puzzle.avoid] * (horizon + 1) for v in range(puzzle.num_nodes)]
+    far = 2 * (horizon + 1)
+    for g, position in puzzle.at.items():
+        p = position - 1
+        to_g, from_g = _bfs(behind, g), _bfs(ahead, g)
+        for u in range(puzzle.num_nodes):
+            # u may stand at i <= p - d(u, g) or at i >= p + d(g, u), nowhere between
+            low = p - to_g.get(u, far)
+            high = p + from_g.get(u, far)
+            for i in range(max(low + 1, 0), min(high, horizon + 1)):
+                stands[u][i] = False
+    return stands
+
+
+def _step_ends(puzzle: Puzzle, e: int, o: int) -> tuple[int, int]:
+    """The node a step along edge ``e`` in orientation ``o`` leaves, and the one it
+    reaches."""
+    return (puzzle.tail[e], puzzle.head[e]) if o == 0 else (puzzle.head[e], puzzle.tail[e])
+
+
+def _bfs(neighbours: Sequence[Sequence[int]], source: int) -> dict[int, int]:
+    """The breadth-first distances from ``source`` along ``neighbours``."""
+    dist = {source: 0}
+    queue = deque([source])
+    while queue:
+        u = queue.popleft()
+        for v in neighbours[u]:
+            if v not in dist:
+                dist[v] = dist[u] + 1
+                queue.append(v)
+    return dist
+
+
+def _near_steps(puzzle: Puzzle, horizon: int) -> set[tuple[int, int, int]]:
+    """The step literals ``(t, e, o)`` whose ends may stand where the step puts them
+    (:func:`given_distances`): step t puts its tail at index t and its head at t + 1
+    (a closed walk's last step: its start again, at index k, as the module docstring
+    says)."""
+    stands = given_distances(puzzle, horizon)
+    return {(t, e, o) for e, o in puzzle.oriented_edges()
+            for u, v in [_step_ends(puzzle, e, o)]
+            for t in range(horizon) if stands[u][t] and stands[v][t + 1]}
+
+
+def distances_apply(puzzle: Puzzle) -> bool:
+    """Whether the givens' distances can leave a step literal out: the puzzle gives
+    positions (``at``). A maker asks for ``distances`` where they apply; elsewhere the
+    parameter would change nothing but the certificate's words."""
+    return bool(puzzle.at)
+
+
+def read_distances(data: Mapping[str, Any]) -> bool | list[str]:
+    """A certificate's ``distances`` parameter (absent: ``False``, the formula of earlier
+    versions), or why it is not one."""
+    distances = data.get("distances", False)
+    if not isinstance(distances, bool):
+        return [f"the certificate's distances must be true or false, not {distances!r}"]
+    return distances
+
+
+def node_formula(puzzle: Puzzle, *, cardinality: str = DEFAULT_CARDINALITY,
+                 distances: bool = False) -> CertifiedFormula | list[str]:
     """The certified ``node-positions-v1`` formula of ``puzzle`` (its node prefix over
-    :func:`node_horizon` steps and "the walk has a first step"), or why it has none."""
+    :func:`node_horizon` steps and "the walk has a first step"; with ``distances``, the
+    parameter ``"distances": true`` and only the steps the givens' distances allow), or
+    why it has none."""
     if not puzzle.has_node_rules:
         return ["a node-positions-v1 certificate covers puzzles with node rules (visit, via, "
                 "avoid, at)"]
@@ -154,14 +250,16 @@ def node_formula(puzzle: Puzzle, *, cardinality: str = DEFAULT_CARDINALITY
         return CertifiedFormula(ENCODING_NAME, {"cardinality": cardinality, "horizon": 0},
                                 [[]], 0, "no step can be taken and the empty walk is not "
                                 "allowed")
-    clauses, vmap = encode_node_prefix(puzzle, horizon, cardinality=cardinality)
+    clauses, vmap = encode_node_prefix(puzzle, horizon, cardinality=cardinality,
+                                       distances=distances)
     bounded = walk_bound(puzzle) is not None
     what = (f"no walk of 1 to {horizon} steps obeys the edge and node rules" if bounded else
             f"no walk of 1 to {horizon} steps (as long as a shortest walk can be) obeys the "
             "edge and node rules")
     return CertifiedFormula(
         ENCODING_NAME,
-        {"cardinality": cardinality, "horizon": horizon, "first_active": vmap.active[0]},
+        {"cardinality": cardinality, **({"distances": True} if distances else {}),
+         "horizon": horizon, "first_active": vmap.active[0]},
         [*clauses, [vmap.active[0]]], vmap.num_vars,
         f"{what} (and the empty walk is not allowed)",
         {v: vmap.describe(puzzle, v) for v in sorted(vmap.steps)})
@@ -178,8 +276,7 @@ class _NodeClauses:
         # the step literals that put each node at each position index
         self.puts: list[dict[int, list[int]]] = [{} for _ in range(puzzle.num_nodes)]
         for (t, e, o), var in vmap.index.items():
-            u, v = (puzzle.tail[e], puzzle.head[e]) if o == 0 else \
-                (puzzle.head[e], puzzle.tail[e])
+            u, v = _step_ends(puzzle, e, o)
             if puzzle.closed or t == 0:
                 self.puts[u].setdefault(t, []).append(var)
             if not puzzle.closed:

@@ -35,6 +35,12 @@ variable per step (``a[t]``: "the walk has more than ``t`` steps"), so an
 incremental solver can ask for walks of length ``k`` under the assumptions
 ``a[k-1], -a[k]`` and find the shortest one without re-encoding.
 
+:func:`encode_prefix` may be given the step literals to make (``allowed``): a step
+literal left out is one its caller has shown false in every walk (the node formula's
+distances to the givens, :mod:`trailkit.models.formulas.node_positions`), and every
+clause reads as if it were false: it is dropped from the clauses that list it as a
+possibility, and the clauses that speak of it being taken are not made.
+
 >>> from trailkit.models.puzzle import Puzzle
 >>> p = Puzzle.build(kind="trail", edges=[("a", "b"), ("b", "c")])
 >>> clauses, vmap = encode(p, 2)
@@ -44,7 +50,7 @@ incremental solver can ask for walks of length ``k`` under the assumptions
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from pysat.card import CardEnc, EncType
@@ -174,13 +180,18 @@ def encode(puzzle: Puzzle, length: int, *, cardinality: str = DEFAULT_CARDINALIT
 
 
 def encode_prefix(puzzle: Puzzle, horizon: int, *,
-                  cardinality: str = DEFAULT_CARDINALITY) -> tuple[list[Clause], VarMap]:
+                  cardinality: str = DEFAULT_CARDINALITY,
+                  allowed: Container[tuple[int, int, int]] | None = None
+                  ) -> tuple[list[Clause], VarMap]:
     """Clauses for walks of 1..``horizon`` steps; ``active[t]`` says step ``t`` is taken.
 
     Solve under ``[active[k-1], -active[k]]`` (just ``[active[horizon-1]]`` for the
-    last) to ask for walks of exactly ``k`` steps.
+    last) to ask for walks of exactly ``k`` steps. With ``allowed`` only the step
+    literals ``(t, e, o)`` it holds are made, the others read as false (the module
+    docstring): sound only when no walk takes them.
     """
-    return _Builder(puzzle, horizon, cardinality, activation=True, symmetry=False).build()
+    return _Builder(puzzle, horizon, cardinality, activation=True, symmetry=False,
+                    allowed=allowed).build()
 
 
 # ----------------------------------------------------------------- helpers
@@ -193,7 +204,8 @@ class _Builder:
     """Builds one encoding; ``activation`` adds the per-step activation variables."""
 
     def __init__(self, puzzle: Puzzle, length: int, cardinality: str, *,
-                 activation: bool, symmetry: bool) -> None:
+                 activation: bool, symmetry: bool,
+                 allowed: Container[tuple[int, int, int]] | None = None) -> None:
         if length < 1:
             raise ValueError("an encoding needs at least one step; the empty walk is decided "
                              "without a solver")
@@ -208,7 +220,8 @@ class _Builder:
         self.index: dict[tuple[int, int, int], int] = {}
         for t in range(length):
             for e, o in self.oriented:
-                self.index[(t, e, o)] = len(self.index) + 1
+                if allowed is None or (t, e, o) in allowed:
+                    self.index[(t, e, o)] = len(self.index) + 1
         self.top = len(self.index)
         self.active: tuple[int, ...] = ()
         if activation:
@@ -236,7 +249,7 @@ class _Builder:
         return -1 if self.p.colour is None else self.p.colour[e]
 
     def _x(self, t: int) -> list[int]:
-        return [self.index[(t, e, o)] for e, o in self.oriented]
+        return [self.index[(t, e, o)] for e, o in self.oriented if (t, e, o) in self.index]
 
     def _unless_more(self, t: int) -> list[int] | None:
         """How a clause about "step ``t`` is the last" is guarded: ``None`` if it cannot
@@ -290,9 +303,13 @@ class _Builder:
         followers = {(e, o): self._followers(e, o) for e, o in self.oriented}
         for t in range(self.length - 1):
             for e, o in self.oriented:
-                nxt = [self.index[(t + 1, f, o2)] for f, o2 in followers[(e, o)]]
+                x = self.index.get((t, e, o))
+                if x is None:
+                    continue
+                nxt = [self.index[(t + 1, f, o2)] for f, o2 in followers[(e, o)]
+                       if (t + 1, f, o2) in self.index]
                 guard = [-self.active[t + 1]] if self.active else []
-                self.clauses.append([-self.index[(t, e, o)], *guard, *nxt])
+                self.clauses.append([-x, *guard, *nxt])
 
     def _ends(self) -> None:
         p = self.p
@@ -300,15 +317,15 @@ class _Builder:
             u, v = _ends(p, e, o)
             bad_start = not p.may_start(u)
             bad_first = not p.may_come_first(self._colour(e))
-            if bad_start or bad_first:
+            if (bad_start or bad_first) and (0, e, o) in self.index:
                 self.clauses.append([-self.index[(0, e, o)]])
-            back = [self.index[(0, f, o2)] for f, o2 in self._followers(e, o)] \
-                if p.closed else []
+            back = [self.index[(0, f, o2)] for f, o2 in self._followers(e, o)
+                    if (0, f, o2) in self.index] if p.closed else []
             for t in range(self.length):
                 later = self._unless_more(t)
-                if later is None:
+                x = self.index.get((t, e, o))
+                if later is None or x is None:
                     continue
-                x = self.index[(t, e, o)]
                 if not p.may_end(v):
                     self.clauses.append([-x, *later])
                 if p.closed:

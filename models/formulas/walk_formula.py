@@ -71,9 +71,12 @@ def _refusal(puzzle: Puzzle, *, empty_apart: bool = False) -> list[str]:
 
 
 def encode_walks(puzzle: Puzzle, *, cardinality: str = DEFAULT_CARDINALITY,
-                 empty_apart: bool = False) -> tuple[list[list[int]], VarMap | None]:
+                 empty_apart: bool = False, distances: bool = False
+                 ) -> tuple[list[list[int]], VarMap | None]:
     """The ``walk-v1`` clauses and the map of their step variables (``None`` when no
-    step can be taken: the formula is then the empty clause).
+    step can be taken: the formula is then the empty clause); with ``distances``, only
+    the step literals the givens' distances allow
+    (:func:`~trailkit.models.formulas.node_positions.encode_node_prefix`).
 
     Raises ``ValueError`` when the formula does not describe the puzzle (reusable edges,
     no nodes, or an allowed empty walk unless ``empty_apart``: the caller counts the
@@ -85,7 +88,8 @@ def encode_walks(puzzle: Puzzle, *, cardinality: str = DEFAULT_CARDINALITY,
     horizon = walk_horizon(puzzle)
     if horizon == 0:
         return [[]], None
-    clauses, vmap = encode_node_prefix(puzzle, horizon, cardinality=cardinality)
+    clauses, vmap = encode_node_prefix(puzzle, horizon, cardinality=cardinality,
+                                       distances=distances)
     return [*clauses, [vmap.active[0]]], vmap
 
 

@@ -35,6 +35,7 @@ from trailkit.models.encodings.sizes import budget_problem, position_size
 from trailkit.models.errors import VerificationFailure
 from trailkit.models.formulas.blocked_walks import blocked_formula, longer_formula, walk_json
 from trailkit.models.formulas.certified import CertifiedFormula
+from trailkit.models.formulas.node_positions import distances_apply
 from trailkit.models.formulas.optimal_walks import AS_LONG, AS_SHORT, optimal_formula
 from trailkit.models.formulas.walk_formula import walk_horizon
 from trailkit.models.puzzle import EdgeUse, Objective, Puzzle
@@ -222,18 +223,23 @@ def _best_count(puzzle: Puzzle, limits: Limits, limit: int, rests_on: str,
     return _claim_of(puzzle, formula, proof, len(listed), rests_on)
 
 
-def _enumerate(puzzle: Puzzle, limits: Limits, limit: int
+def _enumerate(puzzle: Puzzle, limits: Limits, limit: int, known: tuple[Walk, ...] = ()
                ) -> tuple[Verdict, list[Walk], list[str] | None]:
-    """:func:`enumerate_walks` with CaDiCaL, within the time limit."""
-    return run_or_stopped(lambda d: enumerate_walks(puzzle, DEFAULT_SOLVER, d, limit),
-                          DEFAULT_SOLVER, limits.time_limit) or (Verdict.INTERRUPTED, [], None)
+    """:func:`enumerate_walks` with CaDiCaL, within the time limit, the ``known`` walks
+    blocked first; where the puzzle gives positions, on the formula with only the steps
+    the givens' distances allow (``"distances": true``,
+    :func:`~trailkit.models.formulas.node_positions.distances_apply`)."""
+    return run_or_stopped(lambda d: enumerate_walks(
+        puzzle, DEFAULT_SOLVER, d, limit, distances=distances_apply(puzzle), known=known),
+        DEFAULT_SOLVER, limits.time_limit) or (Verdict.INTERRUPTED, [], None)
 
 
 def _count_certified(puzzle: Puzzle, walks: list[Walk], proof: list[str],
                      rests_on: str) -> Claim:
     """The checked ``count`` claim of ``walks``, every walk, with ``proof``."""
     data = {"walks": [walk_json(puzzle, w) for w in walks], "solutions": len(walks),
-            "cardinality": "seqcounter"}
+            "cardinality": "seqcounter",
+            **({"distances": True} if distances_apply(puzzle) else {})}
     formula = blocked_formula(puzzle, data)
     if isinstance(formula, list):
         raise VerificationFailure(f"the listed walks do not make a count formula: {formula[0]}")
@@ -259,7 +265,7 @@ def only_walk_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
     why = refutation_applies(puzzle) or too_big(puzzle, limits)
     if why:
         return Claim("unique", False, why=unproven(why, rests_on))
-    result, walks, proof = _enumerate(puzzle, limits, 1)
+    result, walks, proof = _enumerate(puzzle, limits, 1, (walk,) if walk.edges else ())
     if result is Verdict.UNSAT and proof is not None:
         counted = _count_certified(puzzle, walks, proof, rests_on)
         if counted.value != 1 or counted.certificate is None:  # ``walk`` would be another

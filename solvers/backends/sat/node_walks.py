@@ -4,10 +4,12 @@ A node-rule puzzle (``visit``, ``via``, ``avoid``, ``at``) is solved, whatever i
 rule, on the formula of :mod:`trailkit.models.formulas.node_positions`: the position
 encoding's prefix form over the node horizon with a literal per node and position. One
 call with proof logging decides it (UNSAT: the proof refutes the certified formula, so
-the answer carries a ``drup`` certificate); a walk found is then improved under the
-objective on the same solver, with the activation literals as assumptions ("at most k
-steps" upwards for the shortest, "more than L" for the longest), so the length is
-proven best on the solver's word (the pipeline certifies it by refutation).
+the answer carries a ``drup`` certificate; where the puzzle gives positions, the formula
+with only the steps the givens' distances allow, ``"distances": true``); a walk found is
+then improved under the objective on the same solver, with the activation literals as
+assumptions ("at most k steps" upwards for the shortest, "more than L" for the longest),
+so the length is proven best on the solver's word (the pipeline certifies it by
+refutation).
 
 Counting blocks each walk found on its step literals, one length at a time, with the
 plans and the loop of :mod:`.search` (:func:`~trailkit.solvers.backends.sat.search.count_walks`
@@ -22,6 +24,7 @@ from typing import Any
 from trailkit.models.answer import Walk
 from trailkit.models.formulas.certified import CertifiedFormula
 from trailkit.models.formulas.node_positions import (
+    distances_apply,
     encode_node_prefix,
     node_formula,
     node_horizon,
@@ -66,7 +69,7 @@ def search_nodes(puzzle: Puzzle, name: str, deadline: Deadline, *,
         return NodeOutcome(Verdict.UNSAT, formula=formula if isinstance(
             formula, CertifiedFormula) else None, proof=["0"],
             reason="no step can be taken and the empty walk is not allowed")
-    clauses, vmap = encode_node_prefix(puzzle, horizon)
+    clauses, vmap = encode_node_prefix(puzzle, horizon, distances=distances_apply(puzzle))
     solver = new_solver(name, [*clauses, [vmap.active[0]]], proof=proof and empty is None)
     try:
         result = solve_call(solver, name, (), deadline)
@@ -86,7 +89,7 @@ def search_nodes(puzzle: Puzzle, name: str, deadline: Deadline, *,
 
 
 def _refuted(puzzle: Puzzle, name: str, horizon: int, proof: list[str] | None) -> NodeOutcome:
-    formula = node_formula(puzzle)
+    formula = node_formula(puzzle, distances=distances_apply(puzzle))
     bounded = walk_bound(puzzle) is not None
     return NodeOutcome(
         Verdict.UNSAT, formula=formula if isinstance(formula, CertifiedFormula) else None,

@@ -19,6 +19,8 @@ whole core (:func:`refute_core`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from trailkit.models.answer import Walk
 from trailkit.models.formulas.blocked_walks import blocking_clause
 from trailkit.models.formulas.core_formula import core_clauses, core_puzzle
@@ -55,17 +57,29 @@ def refute_walks(puzzle: Puzzle, name: str, deadline: Deadline
         solver.delete()
 
 
-def enumerate_walks(puzzle: Puzzle, name: str, deadline: Deadline, limit: int
+def enumerate_walks(puzzle: Puzzle, name: str, deadline: Deadline, limit: int, *,
+                    distances: bool = False, known: Sequence[Walk] = ()
                     ) -> tuple[Verdict, list[Walk], list[str] | None]:
     """Every walk of at least one step of ``puzzle`` (once-only rules; the empty walks are
     the caller's to add), found one by one by solving ``walk-v1`` with proof logging and
     blocking each walk found (:func:`~trailkit.models.formulas.blocked_walks.blocking_clause`)
     until the formula is refuted: ``(UNSAT, walks, proof)``, the proof refuting
-    ``walk-blocked-v1`` of these walks in this order. More than ``limit`` walks: ``(SAT,
-    the first limit + 1, None)``; the deadline: ``INTERRUPTED``. Raises ``ValueError`` when
-    ``walk-v1`` does not describe the puzzle (reusable edges, no nodes)."""
-    clauses, vmap = encode_walks(puzzle, empty_apart=True)
-    return _enumerate(puzzle, name, deadline, limit, clauses, vmap)
+    ``walk-blocked-v1`` of these walks in this order (``distances``: its formula with
+    the givens' distances, ``"distances": true``). The ``known`` walks (verified by the
+    caller) are blocked before the first call and listed first, so no call is spent
+    finding them again. More than ``limit`` walks: ``(SAT, the first limit + 1, None)``;
+    the deadline: ``INTERRUPTED``. Raises ``ValueError`` when ``walk-v1`` does not
+    describe the puzzle (reusable edges, no nodes) or a known walk is not in it."""
+    clauses, vmap = encode_walks(puzzle, empty_apart=True, distances=distances)
+    if vmap is None:
+        return Verdict.UNSAT, [], ["0"]
+    blocks: list[Clause] = []
+    for walk in known:
+        block = blocking_clause(puzzle, vmap, walk)
+        if isinstance(block, str):
+            raise ValueError(f"a known walk: {block}")
+        blocks.append(block)
+    return _enumerate(puzzle, name, deadline, limit, [*clauses, *blocks], vmap, list(known))
 
 
 def enumerate_best(puzzle: Puzzle, name: str, deadline: Deadline, encoding: str,
@@ -81,14 +95,15 @@ def enumerate_best(puzzle: Puzzle, name: str, deadline: Deadline, encoding: str,
 
 
 def _enumerate(puzzle: Puzzle, name: str, deadline: Deadline, limit: int,
-               clauses: list[Clause], vmap: VarMap | None
+               clauses: list[Clause], vmap: VarMap | None, walks: list[Walk] | None = None
                ) -> tuple[Verdict, list[Walk], list[str] | None]:
     """The walks of ``clauses`` (read through ``vmap``; ``None``: the empty clause), each
-    blocked once found, until the formula is refuted; see :func:`enumerate_walks`."""
+    blocked once found, until the formula is refuted, after ``walks`` (blocked in
+    ``clauses`` already); see :func:`enumerate_walks`."""
     if vmap is None:
         return Verdict.UNSAT, [], ["0"]
     solver = new_solver(name, clauses, proof=True)
-    walks: list[Walk] = []
+    walks = walks if walks is not None else []
     try:
         while True:
             result = solve_call(solver, name, (), deadline)

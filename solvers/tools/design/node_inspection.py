@@ -12,16 +12,21 @@ them.
 For an open path through every node (Hidato, Numbrix, Signpost: direct's tour search
 applies) whose solution is the only one, each **given** (``at:``) is taken away in turn:
 **essential** when a second path appears (verified by the independent checker),
-**redundant** when the tour search finds none. A puzzle with a second solution has no
-given it cannot lose in this sense: said, and the givens skipped.
+**redundant** when the tour search finds none. A given whose search reached its limit
+is decided, where the refutations' time reaches it, by the refutation that certifies a
+redundant one (a second path it finds, verified, makes the given essential). A puzzle
+with a second solution has no given it cannot lose in this sense: said, and the givens
+skipped.
 
 What only a refutation certifies (the puzzle's ``unique`` claim, each redundant given's
 ``unique`` claim of the puzzle without it, as ``prove --claim unique`` makes it, and
 each critical edge's unsolvability where no short node-rule certificate applies: the
 node cut, degree, avoided-edge and given-positions certificates come first) is made
 last, in that order, within the time left (:data:`REFUTE_BUDGET_S` without a time
-limit: a refutation of a 9×9 board takes tens of seconds); what the time did not
-reach says "not certified" and what it rests on (direct's exhaustive search). The
+limit: on the formula with the givens' distances a refutation of a 9×9 Hidato, made
+and checked, takes about half a second, so the budget reaches some of its 80 edges);
+what the time did not reach says "not certified" and what it rests on (direct's
+exhaustive search). The
 measures: the rating of :mod:`.tour_reasoning` for open paths through every node, and
 the number of solutions of a puzzle that has more than one, counted within the time
 left.
@@ -232,20 +237,28 @@ def _unique(only: Only, claims: tuple[Claim, ...]) -> bool | None:
 def _certify_given(puzzle: Puzzle, walk: Walk, given: GivenFinding,
                    budget: _Budget) -> GivenFinding:
     """A redundant given with its ``unique`` claim of the puzzle without it, by
-    refutation within the budget (or why not); a second walk there is a bug, raised."""
-    if given.essential is not False:
+    refutation within the budget (or why not); an undecided one (the tour search reached
+    its limit) decided by the same refutation where it ends: a second walk (verified)
+    makes it essential, a certificate redundant. A second walk without a given the
+    search found redundant is a bug, raised."""
+    if given.essential:
         return given
     fewer = dataclasses.replace(
         puzzle, at={w: p for w, p in puzzle.at.items() if w != given.node})
     left = budget.left()
     if left is None:
-        claim = Claim("unique", False, why=f"{budget.why()}; rests on {_SEARCH}")
-    else:
-        claim = budget.said(only_walk_claim(fewer, walk, left, rests_on=_SEARCH))
+        return given if given.essential is None else dataclasses.replace(
+            given, claim=Claim("unique", False, why=f"{budget.why()}; rests on {_SEARCH}"))
+    claim = budget.said(only_walk_claim(fewer, walk, left, rests_on=_SEARCH))
     if claim.checked and claim.value is not True:
+        if given.essential is None and claim.witness is not None:
+            return dataclasses.replace(given, essential=True, second=claim.witness,
+                                       claim=None)
         raise VerificationFailure("the tour search found no second path without a given, "
                                   "the refutation one")
-    return dataclasses.replace(given, claim=claim)
+    if given.essential is None and not claim.checked:
+        return given  # still undecided: the search's limit says why
+    return dataclasses.replace(given, essential=False, claim=claim)
 
 
 def _certify_edge(puzzle: Puzzle, e: int, budget: _Budget) -> EdgeFinding:

@@ -90,6 +90,27 @@ def test_redundant_givens_are_certified_and_the_certificate_fails_an_edited_puzz
         assert check_certificate(edited, g.claim.certificate)
 
 
+@pytest.mark.parametrize(("seed", "size", "moves"), [(2, (4, 4), "king"),
+                                                   (3, (5, 5), "orthogonal")])
+def test_givens_the_search_leaves_undecided_are_decided_by_refutation(
+        seed: int, size: tuple[int, int], moves: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every given's tour search stopped at its first move: the refutation of each decides
+    it, as the oracle does (a second path, verified, or a certificate)."""
+    monkeypatch.setattr(node_inspection, "GIVEN_MOVES", 1)
+    monkeypatch.setattr(node_inspection, "REFUTE_BUDGET_S", 120.0)
+    puzzle = unique_puzzle(seed, *size, moves)
+    result = inspect_puzzle(puzzle)
+    assert result.givens is not None and result.unique is True
+    for g in result.givens.findings:
+        fewer = without_given(puzzle, g.node)
+        assert g.essential is (len(given_paths(fewer)) >= 2)
+        if g.essential:
+            assert g.second is not None and g.second.nodes in given_paths(fewer)
+        else:
+            assert g.claim is not None and g.claim.certificate is not None
+            assert check_certificate(fewer, g.claim.certificate) == []
+
+
 def test_a_puzzle_with_two_solutions_skips_its_givens() -> None:
     puzzle = board(3, 3, "orthogonal", "a1: 1, c1: 3")
     result = inspect_puzzle(puzzle)
