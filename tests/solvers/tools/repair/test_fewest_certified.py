@@ -139,6 +139,7 @@ def test_an_edited_certificate_is_rejected_with_its_reason(
     assert code == 1 and reason in said, said
 
 
+@pytest.mark.long  # the real limit: the search solves 2,016 changed puzzles first
 def test_past_the_limit_the_repair_formula_is_refuted_instead(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """64 nodes, any new edge: 2,016 single changes, 2,017 sets to refute, past the
