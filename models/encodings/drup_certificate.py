@@ -10,6 +10,7 @@ checks the proof with trailkit's own checker.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from importlib import metadata
 from pathlib import Path
@@ -33,7 +34,10 @@ SHORT_PROOF = 10_000
 """An unfinished proof up to this long is completed with "0" if that checks at once."""
 
 
+@functools.cache
 def _version() -> str:
+    """The installed trailkit version, looked up once (a lookup reads the installed
+    packages' metadata: milliseconds, for every one of hundreds of small proofs)."""
     try:
         return metadata.version("trailkit")
     except metadata.PackageNotFoundError:

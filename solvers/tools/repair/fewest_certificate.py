@@ -4,10 +4,10 @@ A repair of ``k`` changes has the fewest when no set of at most ``k`` - 1 allowe
 makes the puzzle solvable. :func:`fewest_claim` makes the ``change-sets`` certificate
 that says so: for every such set (the candidate changes of the repair search, the sets
 its size-by-size search tries), an unsolvability certificate of the puzzle with the set
-applied, made and checked by the pipeline's ``prove``; with the repair itself and its
-verified walk. The independent checker
-(:mod:`trailkit.models.checking.change_sets`, which derives the allowed changes from the
-rules itself) must accept it before the claim is called proven.
+applied: the one the repair search got for it, else made and checked by the pipeline's
+``prove`` (a set is not solved twice); with the repair itself and its verified walk.
+The independent checker (:mod:`trailkit.models.checking.change_sets`, which derives the
+allowed changes from the rules itself) must accept it before the claim is called proven.
 
 The work is bounded before anything is made: past
 :data:`~trailkit.models.checking.change_sets.SET_LIMIT` sets (the sum of C(n, j), j < k,
@@ -20,7 +20,7 @@ certified" and says what the number rests on.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -46,12 +46,15 @@ __all__ = ["fewest_claim"]
 
 def fewest_claim(puzzle: Puzzle, rules: Any, candidates: Sequence[Change],
                  chosen: Sequence[Change], repaired: Puzzle, walk: Walk, original: Answer,
-                 limits: Limits, *, minimal: bool, rests_on: str) -> Claim:
+                 limits: Limits, *, minimal: bool, rests_on: str,
+                 known: Mapping[tuple[int, ...], Certificate] | None = None) -> Claim:
     """The ``fewest-changes`` claim for the repair ``chosen`` (its puzzle ``repaired``
     with the verified ``walk``), under ``rules`` with ``candidates`` the changes they
     allow: checked with a ``change-sets`` certificate, or why not and what it rests on
-    (``rests_on``, the search's proof). A smaller repair found while certifying, where
-    the search said ``minimal``, is a bug, raised as :class:`VerificationFailure`."""
+    (``rests_on``, the search's proof). ``known`` are the certificates the repair search
+    already has, by set of candidate indices (each still checked with the whole). A
+    smaller repair found while certifying, where the search said ``minimal``, is a bug,
+    raised as :class:`VerificationFailure`."""
     k = len(chosen)
     rests = f"; rests on the repair search: {rests_on}" if rests_on else ""
     needed = set_count(len(candidates), k)
@@ -65,7 +68,7 @@ def fewest_claim(puzzle: Puzzle, rules: Any, candidates: Sequence[Change],
         for combo in change_sets(candidates, size):
             changes = [candidates[i] for i in combo]
             left = replace(limits, time_limit=time_left(limits, began))
-            made = _refuted(puzzle, changes, original, left)
+            made = (known or {}).get(combo) or _refuted(puzzle, changes, original, left)
             if isinstance(made, Answer):
                 if minimal:
                     raise VerificationFailure(

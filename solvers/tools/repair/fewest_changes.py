@@ -54,7 +54,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from trailkit.models.answer import Answer, Claim, Status
+from trailkit.models.answer import Answer, Certificate, Claim, Status
 from trailkit.models.errors import BackendUnavailable, UnsupportedPuzzle, VerificationFailure
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.repair_rules import RepairRules
@@ -304,6 +304,8 @@ class _Search:
         self.refuted = self.bound - 1
         self.refuted_how = [why_zero] + ([bound_why] if bound > 1 else [])
         self.stopped = ""
+        #: the checked certificate of each change set (candidate indices) the search refuted
+        self.certificates: dict[tuple[int, ...], Certificate] = {}
 
     # ------------------------------------------------------------ what is refuted
     def proof_so_far(self) -> str:
@@ -311,7 +313,9 @@ class _Search:
         return "; ".join(self.refuted_how)
 
     def note_refuted(self, level: Level) -> None:
-        """Record that every set of ``level.size`` changes was refuted."""
+        """Record that every set of ``level.size`` changes was refuted, and the
+        certificates that show it."""
+        self.certificates.update(level.refutations)
         how = f"{level.certified} with a checked certificate" + (
             f", {level.confirmed} by two backends agreeing" if level.confirmed else "")
         self.refuted_how.append(f"all {level.tried} sets of {level.size} changes refuted "
@@ -638,7 +642,7 @@ def _certified(finder: _Finder, result: dict[str, Any], original: Answer) -> Cla
     return fewest_claim(finder.puzzle, finder.rules, finder.changes, best.changes,
                         best.puzzle, best.answer.walk, original,
                         replace(finder.limits, time_limit=left), minimal=result["minimal"],
-                        rests_on=result["proof"])
+                        rests_on=result["proof"], known=finder.certificates)
 
 
 def repair_mismatches(puzzle: Puzzle, result: RepairResult) -> list[str]:

@@ -6,7 +6,9 @@ repaired puzzle solved by the pipeline (direct backend, verified walk or checked
 certificate; an uncertified "unsolvable" is confirmed by a second backend). A level
 with no repair in which every set was refuted proves that no repair with ``k``
 changes exists. ``budget`` bounds the number of sets tried, so it says "not decided"
-rather than running for ever.
+rather than running for ever. The checked certificates are kept with their sets: the
+``change-sets`` certificate of the fewest changes is made of them
+(:mod:`~trailkit.solvers.tools.repair.fewest_certificate`), not of each set solved again.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from trailkit.models.answer import Answer, Status
+from trailkit.models.answer import Answer, Certificate, Status
 from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.tools.repair.changes import Change, Op, apply_changes
@@ -32,7 +34,8 @@ class Level:
     ``found`` are the repairs (candidate indices, with the verified answer in the
     repaired puzzle); ``certified`` sets were refuted by a checked certificate and
     ``confirmed`` by two backends agreeing; ``complete`` is false when the budget or an
-    undecided set left the level open.
+    undecided set left the level open. ``refutations`` are the certified sets with
+    their checked certificates.
     """
 
     size: int
@@ -41,6 +44,7 @@ class Level:
     confirmed: int
     complete: bool
     tried: int
+    refutations: tuple[tuple[tuple[int, ...], Certificate], ...] = ()
 
 
 def change_sets(changes: Sequence[Change], size: int) -> Iterator[tuple[int, ...]]:
@@ -65,6 +69,7 @@ def try_level(puzzle: Puzzle, changes: Sequence[Change], size: int, limits: Limi
     if math.comb(len(changes), size) > budget:
         return Level(size, (), 0, 0, False, 0)
     found: list[tuple[tuple[int, ...], Answer]] = []
+    refutations: list[tuple[tuple[int, ...], Certificate]] = []
     certified = confirmed = tried = 0
     complete = True
     for combo in change_sets(changes, size):
@@ -80,11 +85,13 @@ def try_level(puzzle: Puzzle, changes: Sequence[Change], size: int, limits: Limi
         if answer.status is Status.SOLVED:
             found.append((combo, answer))
             if not want_all:
-                return Level(size, tuple(found), certified, confirmed, complete, tried)
+                break
         elif answer.status is Status.UNSOLVABLE and answer.certificate_checked:
             certified += 1
+            if answer.certificate is not None:
+                refutations.append((combo, answer.certificate))
         elif answer.status is Status.UNSOLVABLE:
             confirmed += 1
         else:
             complete = False
-    return Level(size, tuple(found), certified, confirmed, complete, tried)
+    return Level(size, tuple(found), certified, confirmed, complete, tried, tuple(refutations))

@@ -16,7 +16,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from budget import costly
+from hypothesis import given
 from oracles import walk_puzzles
 
 from trailkit.models.answer import Certificate
@@ -284,7 +285,8 @@ def test_every_backend_count_of_reusable_walks_is_certified(backend: str, spec: 
     assert claim.checked and claim.value == counted.solutions == sum((walks or {}).values())
 
 
-@settings(max_examples=150, deadline=None)
+@costly(0.75, "each example lists the shortest walks by brute force and makes and "
+        "checks a count certificate", deadline=None)
 @given(walk_puzzles(use=EdgeUse.ANY, closed=False))
 def test_the_certified_count_is_the_brute_force_count(puzzle: Puzzle) -> None:
     walks = brute_shortest_walks(puzzle)

@@ -158,6 +158,7 @@ def test_deletions_find_the_clause_the_definition_names(
     assert read(clauses, path, drup.MAX_LEMMAS) == expected
 
 
+@pytest.mark.long  # a 28 MB proof file: its size is the point (a memory bound)
 def test_a_proof_file_is_read_without_holding_its_text(compiled_kernels, monkeypatch,
                                                        tmp_path) -> None:
     # Deletion lines of clauses that are not there, about 400 bytes each, and a

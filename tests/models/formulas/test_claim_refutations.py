@@ -16,7 +16,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from budget import costly
+from hypothesis import HealthCheck, given
 from oracles import all_walks, tiny_puzzles
 
 from trailkit.models.answer import Certificate
@@ -173,7 +174,8 @@ def _once_only(puzzle: Puzzle) -> bool:
         puzzle.objective is Objective.ANY or puzzle.use is EdgeUse.EXACTLY_ONCE)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@costly(0.3, "each example refutes a count formula and checks the proof", deadline=None,
+        suppress_health_check=[HealthCheck.filter_too_much])
 @given(tiny_puzzles(max_nodes=4, max_edges=4).filter(_once_only))
 def test_certified_counts_match_brute_force(puzzle: Puzzle) -> None:
     walks = [w for w in all_walks(puzzle, puzzle.num_edges) if len(w)]
@@ -210,7 +212,8 @@ def test_the_longest_train_is_proven_and_a_domino_added_makes_a_longer_one(
     assert code == 1 and "claims 8 steps but its walk has 7" in out, out
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@costly(0.15, "each example refutes the longer-walk formula and checks the proof",
+        deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(tiny_puzzles(max_nodes=4, max_edges=4).filter(
     lambda p: p.use is EdgeUse.AT_MOST_ONCE))
 def test_certified_longest_matches_brute_force(puzzle: Puzzle) -> None:

@@ -22,7 +22,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from budget import costly
+from hypothesis import HealthCheck, given
 from once_only_specs import CHAIN, CLOSED, COLOURED
 from oracles import all_walks, tiny_puzzles
 
@@ -169,7 +170,9 @@ def _brute(puzzle: Puzzle) -> list[Walk]:
     return [w for w in all_walks(puzzle, puzzle.num_edges) if len(w)]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@costly(0.3, "each example refutes the shorter-walk and second-walk formulas and "
+        "checks the proofs", deadline=None,
+        suppress_health_check=[HealthCheck.filter_too_much])
 @given(tiny_puzzles(max_nodes=4, max_edges=5).filter(
     lambda p: p.use is not EdgeUse.EXACTLY_ONCE and not p.empty_walk_nodes()))
 def test_shortest_and_its_uniqueness_match_brute_force(puzzle: Puzzle) -> None:
@@ -196,7 +199,8 @@ def test_shortest_and_its_uniqueness_match_brute_force(puzzle: Puzzle) -> None:
         second_opinions(unique.certificate)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@costly(0.2, "each example refutes the longer-walk formula and checks the proof",
+        deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(tiny_puzzles(max_nodes=4, max_edges=5).filter(lambda p: p.use is EdgeUse.AT_MOST_ONCE))
 def test_the_only_longest_walk_matches_brute_force(puzzle: Puzzle) -> None:
     puzzle = dataclasses.replace(puzzle, objective=Objective.LONGEST)

@@ -65,6 +65,7 @@ def test_a_compile_is_heard_and_timed_but_a_loaded_kernel_is_not() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.long  # a compile from scratch (nothing cached): seconds by nature
 def test_the_command_line_says_it_compiles_and_how_long_of_its_time(tmp_path: Path) -> None:
     """The first solve of a big trail compiled for seconds in silence and printed the
     solver's time alone ("in 0.038 s" after a 31.8 s wait): now one line on standard

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from budget import costly
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracles import steps_from, walk_puzzles
@@ -197,7 +198,8 @@ def test_shortest_and_unique_agree_with_brute_force(puzzle: Puzzle, name: str) -
         assert len(unique.witness) == length and unique.witness != answer.walk
 
 
-@settings(deadline=None, max_examples=30)
+@costly(0.15, "each example lists the walks by brute force and makes and checks a "
+        "certificate", deadline=None)
 @given(walk_puzzles(closed=False))
 def test_a_certificate_moved_to_a_puzzle_with_another_length_is_rejected(
         puzzle: Puzzle) -> None:

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from budget import costly
+from hypothesis import HealthCheck, assume, given
 from hypothesis import strategies as st
 from node_oracle import node_rule_walks, obeys_node_rules
 
@@ -112,7 +113,8 @@ def node_puzzles(draw: st.DrawFn) -> Puzzle:
 
 
 @pytest.mark.parametrize("name", BACKENDS)
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@costly(0.6, "each example runs CP-SAT or MiniZinc against the oracle's walks",
+        deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzle=node_puzzles())
 def test_random_node_rules_agree_with_the_oracle(name: str, puzzle: Puzzle) -> None:
     agree(get_backend(name), puzzle)

@@ -198,6 +198,7 @@ def test_open_knights_tours_from_a_corner_match_oeis() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.long  # the full 6x6 count (smaller grids: the tests above)
 def test_hamiltonian_cycles_of_the_6x6_grid_match_oeis() -> None:
     assert DIRECT.count(tour(grid(6, 6)), Limits()).tours == 1072  # A003763
 

@@ -12,7 +12,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from budget import costly
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 from node_oracle import node_rule_walks, obeys_node_rules
 from outside_tools import tool
@@ -92,7 +93,8 @@ def formula_models(puzzle: Puzzle) -> set[tuple[tuple[int, ...], tuple[int, ...]
     return found
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@costly(0.75, "each example builds a formula and lists its models",
+        deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(node_puzzles())
 def test_the_formulas_models_are_exactly_the_oracles_walks(puzzle: Puzzle) -> None:
     if puzzle.use is EdgeUse.ANY and puzzle.visit is NodeVisit.ANY:
@@ -101,7 +103,8 @@ def test_the_formulas_models_are_exactly_the_oracles_walks(puzzle: Puzzle) -> No
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@costly(0.2, "each example runs a SAT backend against the oracle's walks",
+        deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzle=node_puzzles())
 def test_every_sat_backend_solves_node_rules_as_the_oracle(backend: str,
                                                           puzzle: Puzzle) -> None:
@@ -115,7 +118,8 @@ def test_every_sat_backend_solves_node_rules_as_the_oracle(backend: str,
             assert verdict(puzzle, answer.certificate).accepted
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@costly(0.3, "each example counts the walks with the SAT backend",
+        deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(node_puzzles())
 def test_the_sat_count_matches_the_oracle(puzzle: Puzzle) -> None:
     if puzzle.use is EdgeUse.ANY:
@@ -123,7 +127,8 @@ def test_the_sat_count_matches_the_oracle(puzzle: Puzzle) -> None:
     assert get_backend("sat").count(puzzle).solutions == len(walks_of(puzzle))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@costly(0.2, "each example makes and checks a count certificate",
+        deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(node_puzzles())
 def test_certified_counts_of_node_rules_match_the_oracle(puzzle: Puzzle) -> None:
     if puzzle.use is EdgeUse.ANY:

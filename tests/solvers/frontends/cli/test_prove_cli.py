@@ -91,6 +91,7 @@ def test_drup_certificate_round_trip_and_rejections(tmp_path: Path, capsys) -> N
     assert code == 2 and "cannot read" in err
 
 
+@pytest.mark.long  # a proof file of 80,000 extra lines: its size is the point
 def test_a_big_side_file_is_checked_without_holding_it(tmp_path: Path, capsys) -> None:
     # The certificate's own proof, with 80,000 deletions of clauses that are not there
     # before its empty clause (still a valid proof), re-hashed: the check reads the file

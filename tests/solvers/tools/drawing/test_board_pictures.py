@@ -171,7 +171,8 @@ def test_a_cell_held_twice_shows_both_positions() -> None:
     assert check_svg(svg, expect_for(p, walk)) == []
 
 
-@pytest.mark.parametrize("size", [(8, 8), (12, 10), (30, 30)])
+@pytest.mark.parametrize("size", [(8, 8), (12, 10),
+                                  pytest.param((30, 30), marks=pytest.mark.long)])  # 900 cells
 def test_big_boards_keep_three_digits_inside_their_cells(size: tuple[int, int]) -> None:
     p = board(*size, closed=False)
     walk = tour(p)

@@ -21,10 +21,10 @@ from hypothesis import HealthCheck, assume, given
 from hypothesis import strategies as st
 from oracles import fewest_changes_oracle, walk_puzzles
 
-from trailkit.models.answer import Status
+from trailkit.models.answer import Answer, Status
 from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.repair_rules import RepairRules
-from trailkit.models.spec import load_spec
+from trailkit.models.spec import load_spec, load_spec_text
 from trailkit.solvers.frontends.cli import main
 from trailkit.solvers.pipeline.proving import Proof
 from trailkit.solvers.tools.repair.fewest_changes import RepairStatus, repair
@@ -139,6 +139,7 @@ def test_an_edited_certificate_is_rejected_with_its_reason(
     assert code == 1 and reason in said, said
 
 
+@pytest.mark.long  # the real limit: the search solves 2,016 changed puzzles first
 def test_past_the_limit_the_repair_formula_is_refuted_instead(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """64 nodes, any new edge: 2,016 single changes, 2,017 sets to refute, past the
@@ -154,19 +155,33 @@ def test_past_the_limit_the_repair_formula_is_refuted_instead(
         "rules allow has a walk" in said
 
 
+def _is_set_2_3(puzzle: Puzzle) -> bool:
+    """Whether ``puzzle`` is the two pieces with the new domino 2-3 added."""
+    return puzzle.num_edges == 3 and {puzzle.tail[2], puzzle.head[2]} == {1, 2}
+
+
 def test_a_set_without_a_certificate_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A backend that returns unknown for one set, and no time for the repair formula
+    """A set the repair search refuted without a certificate (two backends agreeing), a
+    backend that then returns unknown for it, and no time for the repair formula
     (tests/solvers/tools/repair/test_fewest_formula_certified.py): not certified, naming the set."""
+    from trailkit.solvers.pipeline import solving
     from trailkit.solvers.tools.repair import fewest_certificate, fewest_formula
 
-    real = fewest_certificate.prove
+    real_prove, real_solve = fewest_certificate.prove, solving.solve
 
     def prove(puzzle: Puzzle, **kwargs: Any) -> Proof:
-        if puzzle.num_edges == 3 and {puzzle.tail[2], puzzle.head[2]} == {1, 2}:
+        if _is_set_2_3(puzzle):
             return Proof(Status.UNKNOWN, reason="the time limit was reached")
-        return real(puzzle, **kwargs)
+        return real_prove(puzzle, **kwargs)
+
+    def solve(puzzle: Puzzle, *args: Any, **kwargs: Any) -> Answer:
+        answer = real_solve(puzzle, *args, **kwargs)
+        if _is_set_2_3(puzzle):
+            return answer.with_(certificate=None, certificate_checked=False)
+        return answer
 
     monkeypatch.setattr(fewest_certificate, "prove", prove)
+    monkeypatch.setattr(solving, "solve", solve)  # what the size-by-size search calls
     monkeypatch.setattr(fewest_formula, "FORMULA_SECONDS", 0.0)
     claim = repair(load_spec(TWO_PIECES)).claim
     assert claim is not None and not claim.checked
@@ -174,6 +189,44 @@ def test_a_set_without_a_certificate_is_named(monkeypatch: pytest.MonkeyPatch) -
                                 "domino 2-3: the time limit was reached; the repair "
                                 "formula: "), claim.why
     assert "; rests on the repair search:" in claim.why
+
+
+#: Three one-way streets into b: no single new edge gives a trail, the search shows
+#: (the parity bound allows one), two do.
+THREE_INTO_ONE = ("trailkit: 1\nkind: trail\nrepair: {add: any}\nedges: [{from: a, to: b, "
+                  "directed: true}, {from: c, to: b, directed: true}, {from: d, to: b, "
+                  "directed: true}]\n")
+
+
+def test_the_sets_the_search_refuted_are_not_solved_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The repair search refuted each smaller set with a checked certificate: the
+    ``change-sets`` certificate is made of those (each checked again with the whole by
+    the independent checker), not of every set solved and proven once more."""
+    from trailkit.models.checking import change_sets
+    from trailkit.solvers.tools.repair import fewest_certificate
+
+    proven: list[Puzzle] = []
+    real = fewest_certificate.prove
+
+    def prove(puzzle: Puzzle, **kwargs: Any) -> Proof:
+        proven.append(puzzle)
+        return real(puzzle, **kwargs)
+
+    checked: list[int] = []
+    real_verdict = fewest_certificate.change_sets_verdict
+
+    def verdict(puzzle: Puzzle, data: Any, **kwargs: Any) -> change_sets.Verdict:
+        checked.append(len(data["sets"]))
+        return real_verdict(puzzle, data, **kwargs)
+
+    monkeypatch.setattr(fewest_certificate, "prove", prove)
+    monkeypatch.setattr(fewest_certificate, "change_sets_verdict", verdict)
+    result = repair(load_spec_text(THREE_INTO_ONE))
+    assert "all 6 sets of 1 changes refuted (6 with a checked certificate)" in result.proof
+    assert result.changes == 2 and result.claim is not None and result.claim.checked
+    assert checked == [7]  # the empty set and the 6 single new edges, all checked
+    assert proven == []
 
 
 def _either_way(change: dict[str, Any]) -> str:
