@@ -771,7 +771,7 @@ def test_board_status_agrees_with_the_cells_and_the_steps_stay_in_their_column(
         assert server.stop() == 0
 
 
-@pytest.mark.slow  # compiles the tour kernels from nothing (half a minute of CPU)
+@pytest.mark.long  # compiles the tour kernels from nothing (half a minute of CPU)
 def test_the_first_tour_design_waits_for_the_compile_not_its_limit(
         browser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With Numba's cache empty (the first run after installing), the tour search
