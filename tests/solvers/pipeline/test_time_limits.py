@@ -182,8 +182,8 @@ def test_a_limit_is_kept_in_wall_time_whatever_reading_took(tmp_path: Path) -> N
     whole process. The count's sign that it starts says when reading ended: from then on
     the count has what is left of the 3 s and a second to stop and print, never 3 more
     (the old code took 3.8 s after that sign; the reading now takes half a second, so
-    "less than 3 s after the sign" no longer told the two apart). Measured from the sign, not as "within a second of the limit", so that a
-    busy machine (stopping and printing took 1.4 s beside a busy loop) does not fail it."""
+    "less than 3 s after the sign" no longer told the two apart). Measured from the
+    sign, not from the start, so that a slow reading on a busy machine does not fail it."""
     import os
     import subprocess
     import sys
