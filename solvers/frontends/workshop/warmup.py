@@ -110,8 +110,11 @@ class Warmup:
 
 
 def lock_path() -> Path:
-    """The warm-up lock of this Python installation and Numba cache."""
-    tag = hashlib.sha256(f"{sys.prefix}|{os.environ.get('NUMBA_CACHE_DIR', '')}".encode())
+    """The warm-up lock of this user, Python installation and Numba cache (per user: a
+    file another user made in the shared temporary folder is never opened)."""
+    user = os.getuid() if hasattr(os, "getuid") else 0
+    tag = hashlib.sha256(
+        f"{user}|{sys.prefix}|{os.environ.get('NUMBA_CACHE_DIR', '')}".encode())
     return Path(tempfile.gettempdir()) / f"trailkit-warmup-{tag.hexdigest()[:16]}.lock"
 
 
@@ -120,13 +123,19 @@ def one_at_a_time() -> Iterator[None]:
     """Hold the machine's one warm-up lock (a file in the temporary folder, per Python
     installation): two workshops started at once (a user's, or a test suite's dozens)
     compile once, the second waiting for the first and then finding the cache filled.
-    Where file locks do not exist (not POSIX), nothing is held."""
+    Where file locks do not exist (not POSIX) or the lock file cannot be opened, nothing
+    is held: the compile then runs as it did before there was a lock."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover (Windows)
         yield
         return
-    with open(lock_path(), "a") as lock:
+    try:
+        lock = open(lock_path(), "a")  # noqa: SIM115 (held across the yield)
+    except OSError:
+        yield
+        return
+    with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         yield
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from trailkit.solvers.frontends.workshop.warmup import lock_path, one_at_a_time
 
@@ -37,3 +40,18 @@ def test_a_warm_up_holds_the_lock_others_wait_for() -> None:
 def test_the_lock_is_one_file_per_installation() -> None:
     assert lock_path() == lock_path()
     assert lock_path().name.startswith("trailkit-warmup-")
+
+
+def test_a_lock_file_that_cannot_be_opened_holds_nothing(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Another user's file (or a folder) at the lock's path: the warm-up runs unlocked,
+    as it did before there was a lock, instead of failing."""
+    import trailkit.solvers.frontends.workshop.warmup as warmup
+
+    blocked = tmp_path / "a-folder"
+    blocked.mkdir()
+    monkeypatch.setattr(warmup, "lock_path", lambda: blocked)
+    ran = []
+    with one_at_a_time():
+        ran.append(True)
+    assert ran == [True]
