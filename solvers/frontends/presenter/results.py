@@ -294,8 +294,11 @@ def _per_start_table(per_start: Mapping[str, StartCounts], shown: Callable[[str]
     """The per-start table's lines, columns aligned (names left, numbers right): the
     solutions, and with ``failures`` the failures and early failures too; ``low``: the
     numbers are a stopped count's lower bounds."""
-    rows = [(shown(name), *(number(n or 0, at_least=low) for n in (
-                row.solutions, row.failures, row.early_failures)))
+    columns = 3 if failures else 1
+    said: dict[int, str] = {}  # most starts share a few numbers (a path's: 0)
+    rows = [(shown(name), *(said.get(n) or said.setdefault(n, number(n, at_least=low))
+                            for n in (row.solutions or 0, row.failures or 0,
+                                      row.early_failures or 0)[:columns]))
             for name, row in per_start.items()]
     heads = ("start", "solutions", "failures", "early failures")[:4 if failures else 2]
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
