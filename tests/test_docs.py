@@ -12,8 +12,12 @@ How a page marks its examples (docs/layout.md, "Documentation", says the same):
 * Each block runs in a fresh temporary folder holding a copy of ``specs/`` and
   ``docs/examples/`` (at the same paths as in the repository), its
   commands one after the other, so ``--out`` files land there (never in the
-  repository) and a later command of the same block reads them. A command runs as
-  ``python -m trailkit.solvers.frontends.cli ARGS`` with ``COLUMNS=80`` and UTF-8 output.
+  repository) and a later command of the same block reads them. A command runs with
+  ``COLUMNS=80`` and UTF-8 output, inside this test process
+  (:func:`in_process.trailkit` calls the command line's ``main`` and puts back all it
+  changes: a fresh interpreter would spend most of a second importing NumPy, OR-Tools
+  and Numba per command); the README's blocks run as real processes, ``python -m
+  trailkit.solvers.frontends.cli ARGS``, so that the path a user takes stays covered.
 * Times are masked before comparing (``0.012 s``, ``"time_s": 0.0123``: the masks of
   ``tests/bench/outputs_snapshot.py``), so a page shows the real ones.
 * Fenced ``pycon`` blocks are doctests: a page's blocks run in order in one namespace,
@@ -42,11 +46,13 @@ from pathlib import Path
 
 import pytest
 from bench.outputs_snapshot import masked  # tests/ is on the path (pytest, or run as a script)
+from in_process import trailkit
 
 from trailkit.solvers.frontends.cli.app import build_parser
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").rglob("*.md"))]
 TRAILKIT = [sys.executable, "-m", "trailkit.solvers.frontends.cli"]
 FENCE = re.compile(r"^```([\w-]*)\s*$")
 EXIT_MARK = re.compile(r"^<!--\s*exit:\s*([\d,\s]+?)\s*-->\s*$")
@@ -81,6 +87,11 @@ class Example:
     @property
     def name(self) -> str:
         return f"{self.page.relative_to(ROOT)}:{self.opening + 1}"
+
+    @property
+    def real(self) -> bool:
+        """Whether its commands run as real processes: the README's do."""
+        return self.page == README
 
 
 def fenced_blocks(lines: list[str]) -> list[tuple[str, int, int]]:
@@ -139,8 +150,12 @@ def sandbox(folder: Path) -> Path:
     return folder
 
 
-def run(command: Command, folder: Path) -> tuple[int, str]:
-    """Exit code and output (stdout and stderr in the order written) of one command."""
+def run(command: Command, folder: Path, *, real: bool = False) -> tuple[int, str]:
+    """Exit code and output (stdout and stderr in the order written) of one command: in
+    this process, or (``real``) in a fresh one, as a user runs it."""
+    if not real:
+        ran = trailkit(command.argv(), folder)
+        return ran.returncode, ran.output
     env = {**os.environ, "COLUMNS": "80", "PYTHONIOENCODING": "utf-8", "PYTHONUNBUFFERED": "1"}
     done = subprocess.run([*TRAILKIT, *command.argv()], cwd=folder, env=env, timeout=300,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -170,7 +185,7 @@ def test_the_pages_have_examples() -> None:
 def test_console_example(example: Example, tmp_path: Path) -> None:
     folder = sandbox(tmp_path)
     for command, code in zip(example.commands, example.exits, strict=True):
-        got_code, got = run(command, folder)
+        got_code, got = run(command, folder, real=example.real)
         expected = "\n".join(command.output)
         diff = "\n".join(difflib.unified_diff(
             _normal(expected).splitlines(), _normal(got).splitlines(), "the page", "printed",
@@ -179,6 +194,24 @@ def test_console_example(example: Example, tmp_path: Path) -> None:
             f"{example.name}: $ {command.line}\n"
             f"exit {got_code} (the page says {code})\n{diff}\n"
             f"(python tests/test_docs.py --update rewrites the page's outputs)")
+
+
+@pytest.mark.parametrize("line", [
+    "trailkit solve docs/examples/typo.yaml --json",  # exit 2: stderr, then stdout
+    "trailkit solve --no-such-option",  # argparse's SystemExit(2)
+    "trailkit --help",  # wrapped at COLUMNS=80, SystemExit(0)
+])
+def test_a_command_prints_the_same_in_this_process(line: str, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The in-process run the pages' examples use shows what a real process shows, byte
+    for byte and in the order written, with its exit code; and puts back the folder,
+    the environment and the streams (docs/layout.md, "Documentation")."""
+    monkeypatch.setenv("COLUMNS", "132")  # both runs must make it 80
+    command = Command(line, ())
+    folder = sandbox(tmp_path)
+    state = (os.getcwd(), dict(os.environ), sys.stdout, sys.stderr)
+    assert run(command, folder) == run(command, folder, real=True)
+    assert (os.getcwd(), dict(os.environ), sys.stdout, sys.stderr) == state
 
 
 def pycon_blocks(page: Path) -> list[tuple[int, str]]:
@@ -373,7 +406,7 @@ def update(page: Path) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             folder = sandbox(Path(tmp))
             for command in example.commands:
-                code, output = run(command, folder)
+                code, output = run(command, folder, real=example.real)
                 if same_text(output, "\n".join(command.output)):
                     output = "\n".join(command.output)  # only the times differ: keep the page's
                 body += [f"$ {command.line}", *output.rstrip("\n").splitlines()]
