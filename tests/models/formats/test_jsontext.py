@@ -75,18 +75,17 @@ def test_every_walk_of_a_document_is_written_in_its_place() -> None:
     """``--backend all`` puts several walks in one document: each one's steps are written
     where it stands, and the whole reads back as JSON."""
     import json
-    import subprocess
-    import sys
     from pathlib import Path
 
+    from in_process import trailkit
+
     spec = Path(__file__).resolve().parents[3] / "specs" / "nikolaus.yaml"
-    done = subprocess.run([sys.executable, "-m", "trailkit.solvers.frontends.cli", "solve",
-                           str(spec),
-                           "--backend", "all", "--json"], capture_output=True, check=True)
+    done = trailkit(["solve", str(spec), "--backend", "all", "--json"])
+    assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     walks = [doc["steps"], *(answer["steps"] for answer in doc["all_backends"])]
     assert len(walks) >= 3 and all(len(steps) == 8 for steps in walks)
-    assert b"\x00" not in done.stdout
+    assert "\x00" not in done.stdout
 
 
 @costly(0.15, "each example writes a walk with the kernels compiled and interpreted")
@@ -111,11 +110,13 @@ def test_a_console_that_is_not_utf8_gets_the_same_answer_in_ascii(tmp_path) -> N
     import subprocess
     import sys
 
+    from in_process import trailkit
+
     spec = tmp_path / "accents.yaml"
     spec.write_text("trailkit: 1\nkind: trail\nedges: [Zürich Genève, Genève Köln]\n",
                     encoding="utf-8")
     command = [sys.executable, "-m", "trailkit.solvers.frontends.cli", "solve", str(spec), "--json"]
-    utf8 = subprocess.run(command, capture_output=True, check=True).stdout
+    utf8 = trailkit(command[3:]).stdout.encode()  # a UTF-8 console needs no process of its own
     ascii_run = subprocess.run(command, capture_output=True, check=True,
                                env={**os.environ, "PYTHONIOENCODING": "ascii"}).stdout
     assert ascii_run.isascii()
