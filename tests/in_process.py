@@ -12,8 +12,9 @@ a fresh interpreter's filters (not pytest's, which would record them out of sigh
 
 Afterwards everything the command may have changed in this process is put back: the
 working folder, ``os.environ``, every signal handler and the signal mask,
-``sys.stdout``/``sys.stderr``, the root logger, the warning filters and the compile
-listeners the command line adds (:func:`trailkit.models.support.jit.on_compile`), so
+``sys.stdout``/``sys.stderr``, the root logger, the warning filters, the compile
+listeners the command line adds (:func:`trailkit.models.support.jit.on_compile`) and
+the puzzle names it spells output by (:func:`trailkit.solvers.frontends.cli.output.use_names`), so
 nothing leaks into the worker's later tests. What must not happen at all fails the
 test: a resource limit changed here (``RLIMIT_AS``/``RLIMIT_CPU`` belong to the forked
 children of :mod:`trailkit.solvers.support.workers` and
@@ -39,6 +40,7 @@ import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 __all__ = ["Ran", "trailkit"]
 
@@ -78,9 +80,9 @@ def trailkit(args: Sequence[str], cwd: str | Path | None = None,
         try:
             code = main(list(args))
         except SystemExit as exc:  # argparse: --help, --version, a usage error
-            code = _exit_code(exc.code)
-        sys.stdout.flush()
-        sys.stderr.flush()
+            code = _exit_code(exc.code, streams[1])
+        for stream in streams:  # (the command may have replaced sys.stdout or sys.stderr)
+            stream.flush()
     return Ran(code, _text(out.getvalue()), _text(err.getvalue()), _text(bytes(together)))
 
 
@@ -102,11 +104,11 @@ def _text(data: bytes) -> str:
     return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _exit_code(code: object) -> int:
+def _exit_code(code: object, stderr: TextIO) -> int:
     """The exit status of ``sys.exit(code)``: a message is printed and means 1."""
     if code is None or isinstance(code, int):
         return int(code or 0)
-    print(code, file=sys.stderr)
+    print(code, file=stderr)
     return 1
 
 
@@ -146,8 +148,9 @@ def _show_warning(message: Warning | str, category: type[Warning], filename: str
 def _restored() -> Iterator[None]:
     """Put back the process state a command may change; fail on what it must not change."""
     from trailkit.models.support import jit
+    from trailkit.solvers.frontends.cli import output
 
-    folder, streams = os.getcwd(), (sys.stdout, sys.stderr)
+    folder, streams_before = os.getcwd(), (sys.stdout, sys.stderr)
     handlers, mask = _handlers(), signal.pthread_sigmask(signal.SIG_BLOCK, ())
     root = logging.getLogger()
     logged_by, level, disabled = list(root.handlers), root.level, logging.root.manager.disable
@@ -156,7 +159,7 @@ def _restored() -> Iterator[None]:
     try:
         yield
     finally:
-        sys.stdout, sys.stderr = streams
+        sys.stdout, sys.stderr = streams_before
         os.chdir(folder)
         for number, handler in _handlers().items():
             if handler is not handlers[number]:
@@ -166,6 +169,7 @@ def _restored() -> Iterator[None]:
         root.setLevel(level)
         logging.disable(disabled)
         jit._compile_listeners[:] = listeners
+        output.use_names(None)  # the last puzzle's names, kept for what it printed
     _check_nothing_leaked(limits, threads)
 
 

@@ -38,6 +38,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -212,6 +213,53 @@ def test_a_command_prints_the_same_in_this_process(line: str, tmp_path: Path,
     state = (os.getcwd(), dict(os.environ), sys.stdout, sys.stderr)
     assert run(command, folder) == run(command, folder, real=True)
     assert (os.getcwd(), dict(os.environ), sys.stdout, sys.stderr) == state
+
+
+def _meddling_main(argv: list[str]) -> int:
+    """A command line that changes what a command may change in its process."""
+    import logging
+
+    from trailkit.models.support import jit
+
+    os.chdir("/")
+    os.environ["TRAILKIT_MEDDLED"] = argv[0]
+    signal.signal(signal.SIGUSR1, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR2})
+    logging.getLogger().addHandler(logging.NullHandler())
+    jit.on_compile(lambda what, seconds: None)
+    print("out")
+    print("err", file=sys.stderr)
+    sys.stdout = sys.stderr = None  # type: ignore[assignment]
+    raise SystemExit("said on stderr, exit 1")
+
+
+def test_the_in_process_run_puts_back_what_a_command_changed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing a command changes leaks into the worker's later tests; a changed resource
+    limit (only a forked child may set one) fails the run, and is put back."""
+    import logging
+    import resource
+
+    from trailkit.models.support import jit
+    from trailkit.solvers.frontends import cli
+
+    state = (os.getcwd(), dict(os.environ), signal.getsignal(signal.SIGUSR1),
+             signal.pthread_sigmask(signal.SIG_BLOCK, ()), list(logging.getLogger().handlers),
+             list(jit._compile_listeners), sys.stdout, sys.stderr)
+    monkeypatch.setattr(cli, "main", _meddling_main)
+    ran = trailkit(["x"], tmp_path)
+    assert (ran.returncode, ran.stdout, ran.stderr) == (1, "out\n", "err\nsaid on stderr, exit 1\n")
+    assert ran.output == "out\nerr\nsaid on stderr, exit 1\n"
+    assert state == (os.getcwd(), dict(os.environ), signal.getsignal(signal.SIGUSR1),
+                     signal.pthread_sigmask(signal.SIG_BLOCK, ()),
+                     list(logging.getLogger().handlers), list(jit._compile_listeners),
+                     sys.stdout, sys.stderr)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    monkeypatch.setattr(cli, "main", lambda argv: resource.setrlimit(
+        resource.RLIMIT_NOFILE, (soft - 1, hard)) or 0)
+    with pytest.raises(AssertionError, match="resource limits"):
+        trailkit(["x"])
+    assert resource.getrlimit(resource.RLIMIT_NOFILE) == (soft, hard)
 
 
 def pycon_blocks(page: Path) -> list[tuple[int, str]]:
