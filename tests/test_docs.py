@@ -15,8 +15,8 @@ How a page marks its examples (docs/layout.md, "Documentation", says the same):
   repository) and a later command of the same block reads them. A command runs with
   ``COLUMNS=80`` and UTF-8 output, inside this test process
   (:func:`in_process.trailkit` calls the command line's ``main`` and puts back all it
-  changes: a fresh interpreter would spend most of a second importing NumPy, OR-Tools
-  and Numba per command); the README's blocks run as real processes, ``python -m
+  changes: a fresh interpreter per command would import NumPy, OR-Tools and Numba
+  each time); the README's blocks run as real processes, ``python -m
   trailkit.solvers.frontends.cli ARGS``, so that the path a user takes stays covered.
 * Times are masked before comparing (``0.012 s``, ``"time_s": 0.0123``: the masks of
   ``tests/bench/outputs_snapshot.py``), so a page shows the real ones.
