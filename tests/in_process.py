@@ -40,15 +40,16 @@ import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, Literal, TextIO
 
 __all__ = ["Ran", "trailkit"]
 
 _LIMITS = [getattr(resource, name) for name in dir(resource) if name.startswith("RLIMIT_")]
 # A fresh interpreter's warning filters (no -W, no PYTHONWARNINGS), first to last.
-_FRESH_FILTERS = [("default", DeprecationWarning, "__main__"), ("ignore", DeprecationWarning, ""),
-                  ("ignore", PendingDeprecationWarning, ""), ("ignore", ImportWarning, ""),
-                  ("ignore", ResourceWarning, "")]
+_FRESH_FILTERS: list[tuple[Literal["default", "ignore"], type[Warning], str]] = [
+    ("default", DeprecationWarning, "__main__"), ("ignore", DeprecationWarning, ""),
+    ("ignore", PendingDeprecationWarning, ""), ("ignore", ImportWarning, ""),
+    ("ignore", ResourceWarning, "")]
 
 
 @dataclass(frozen=True)
@@ -173,7 +174,7 @@ def _restored() -> Iterator[None]:
     _check_nothing_leaked(limits, threads)
 
 
-def _handlers() -> dict[int, object]:
+def _handlers() -> dict[int, Any]:
     """The handler of every signal that can have one (not SIGKILL, SIGSTOP)."""
     found = {}
     for number in signal.valid_signals():
