@@ -6,6 +6,7 @@ not its exact wording.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import resource
@@ -16,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from in_process import Ran
 from spec_texts import write
 
 from trailkit.models.errors import SpecError
@@ -23,6 +25,7 @@ from trailkit.models.spec import MAX_SPEC_BYTES, load_spec
 from trailkit.solvers.frontends.cli import main
 
 HEAD = "trailkit: 1\n"
+TESTS = Path(__file__).resolve().parents[2]
 
 
 def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -239,27 +242,46 @@ READERS = [["lint"], ["solve"], ["count"], ["prove"], ["export", "--format", "di
            ["draw", "--out", "OUT"], ["explain"], ["repair"]]
 
 
-def _bounded_run(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    """``trailkit ARGS`` in a child held to 1 GB of address space and 60 s: before the
-    fix a device was read until memory ran out and a FIFO was waited on for ever."""
+#: The child of :func:`_bounded_runs`: each command through ``tests/in_process.py``.
+BOUNDED = """
+import dataclasses, json, sys
+sys.path.insert(0, sys.argv[1])
+from in_process import trailkit
+print(json.dumps([dataclasses.asdict(trailkit(args)) for args in json.loads(sys.argv[2])]))
+"""
+
+
+def _bounded_runs(commands: list[list[str]], tmp_path: Path) -> list[Ran]:
+    """``trailkit ARGS`` for each command, one after the other, in one child held to 1 GB
+    of address space and 60 s: before the fix a device was read until memory ran out
+    and a FIFO was waited on for ever. (One child, not one per command: each start
+    imports NumPy, OR-Tools and Numba anew.)"""
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
 
-    args = [str(tmp_path / "out.svg") if a == "OUT" else a for a in args]
+    commands = [[str(tmp_path / "out.svg") if a == "OUT" else a for a in args]
+                for args in commands]
     try:
-        return subprocess.run([sys.executable, "-m", "trailkit.solvers.frontends.cli", *args],
+        done = subprocess.run([sys.executable, "-c", BOUNDED, str(TESTS), json.dumps(commands)],
                               capture_output=True, text=True, timeout=60,
                               preexec_fn=limit, cwd=tmp_path)
     except subprocess.TimeoutExpired:
-        pytest.fail(f"trailkit {' '.join(args)} still running after 60 s")
+        pytest.fail(f"trailkit {commands} still running after 60 s")
+    assert done.returncode == 0, done.stderr[-2000:]
+    return [Ran(**ran) for ran in json.loads(done.stdout)]
+
+
+def _bounded_run(args: list[str], tmp_path: Path) -> Ran:
+    return _bounded_runs([args], tmp_path)[0]
 
 
 @pytest.mark.parametrize("command", READERS, ids=lambda c: c[0])
 def test_device_as_spec_is_refused_at_once(command: list[str], tmp_path: Path) -> None:
     link = tmp_path / "zero.yaml"
     link.symlink_to("/dev/zero")
-    for spec in ("/dev/zero", str(link)):
-        done = _bounded_run([*command, spec], tmp_path)
+    specs = ("/dev/zero", str(link))
+    for spec, done in zip(specs, _bounded_runs([[*command, spec] for spec in specs], tmp_path),
+                          strict=True):
         assert done.returncode == 2, done.stderr[-2000:]
         assert "character device, not a regular file" in done.stderr
         assert spec in done.stderr and "Traceback" not in done.stderr
@@ -268,8 +290,9 @@ def test_device_as_spec_is_refused_at_once(command: list[str], tmp_path: Path) -
 def test_urandom_and_fifo_as_spec_are_refused(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe.yaml"
     os.mkfifo(fifo)
-    for spec, words in (("/dev/urandom", "character device"), (str(fifo), "FIFO")):
-        done = _bounded_run(["lint", spec], tmp_path)
+    cases = (("/dev/urandom", "character device"), (str(fifo), "FIFO"))
+    runs = _bounded_runs([["lint", spec] for spec, _ in cases], tmp_path)
+    for (_, words), done in zip(cases, runs, strict=True):
         assert done.returncode == 2, done.stderr[-2000:]
         assert words in done.stderr and "not a regular file" in done.stderr
 
@@ -334,8 +357,8 @@ def test_certificate_that_is_a_device_or_fifo(tmp_path: Path) -> None:
     spec = write(tmp_path, HEAD + "kind: trail\nedges: [a b, b c, c a, a d]\n")
     fifo = tmp_path / "cert.json"
     os.mkfifo(fifo)
-    for cert in ("/dev/zero", str(fifo)):
-        done = _bounded_run(["check-certificate", str(spec), cert], tmp_path)
+    certs = ("/dev/zero", str(fifo))
+    for done in _bounded_runs([["check-certificate", str(spec), c] for c in certs], tmp_path):
         assert done.returncode == 2, done.stderr[-2000:]
         assert "not a regular file" in done.stderr and "Traceback" not in done.stderr
 
