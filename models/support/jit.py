@@ -10,8 +10,12 @@ process instead.
 Numba is imported only when a kernel is first compiled, because importing it and
 loading the cached machine code costs many times what solving Das Haus vom Nikolaus
 takes (``docs/benchmarks.md``). So a caller with a small input asks
-:meth:`Kernel.sized` for the interpreted function instead: below
-:data:`COMPILE_FROM` items (unless Numba is loaded already) it is the faster choice.
+:meth:`Kernel.sized`, which hands it the interpreted function below
+:data:`COMPILE_FROM` items unless the machine code is at hand: compiled in this
+process already, or cached on disk once Numba is loaded (5 ms to load then). A small
+input never compiles a kernel: that takes seconds, far more than the input takes
+interpreted, whatever else the process compiled before (a test process, which loads
+Numba early, compiled every kernel a small test touched).
 Kernels may call each other; each variant calls the same variant of the others.
 
 This module holds the *mechanism* only, never a kernel: the verifier's compiled
@@ -70,8 +74,10 @@ class Kernel:
 
     def sized(self, size: int) -> Callable[..., Any]:
         """The compiled function for an input of ``size`` items at least
-        :data:`COMPILE_FROM` (or when Numba is loaded already), else the interpreted one."""
-        if size >= COMPILE_FROM or "numba" in sys.modules:
+        :data:`COMPILE_FROM`, or for a smaller one when its machine code is at hand
+        without compiling (see the module docstring); else the interpreted one."""
+        if size >= COMPILE_FROM or (COMPILED and "numba" in sys.modules
+                                    and _cached(self.compiled) is True):
             return self.compiled
         return self.interpreted
 
@@ -217,19 +223,21 @@ def will_compile(*kernels: Kernel) -> bool:
     first use after installing, or after the source changed). For a word to the user
     before a long wait; reads Numba's cache index, so ``False`` when that cannot be
     read."""
-    if not COMPILED:
-        return False
-    for k in kernels:
-        dispatcher = k.compiled
-        if getattr(dispatcher, "overloads", None):
-            continue  # compiled in this process already
-        try:
-            index = dispatcher._cache._cache_file._load_index()  # type: ignore[attr-defined]  # private
-        except Exception:  # Numba's private cache API: no answer
-            return False
-        if not index:
-            return True
-    return False
+    return COMPILED and any(_cached(k.compiled) is False for k in kernels)
+
+
+def _cached(dispatcher: Any) -> bool | None:
+    """Whether Numba's ``dispatcher`` has machine code without compiling: compiled in
+    this process already, or in the disk cache for its current source; ``None`` when
+    that cannot be told (its cache index, Numba's private API, cannot be read, as when
+    no cache folder is writable)."""
+    if getattr(dispatcher, "overloads", None):
+        return True
+    try:
+        index = dispatcher._cache._cache_file._load_index()
+    except Exception:  # Numba's private cache API: no answer
+        return None
+    return bool(index)
 
 
 _INTERPRETED: ContextVar[bool] = ContextVar("interpreted_kernels", default=False)

@@ -82,3 +82,53 @@ def test_the_command_line_says_it_compiles_and_how_long_of_its_time(tmp_path: Pa
     assert len(said) == 1 and said[0].startswith("trailkit: compiling "), done.stderr
     assert re.search(r"solved by direct in \d+\.\d+ s, \d+\.\d s of it compiling:",
                      done.stdout), done.stdout[:500]
+
+
+# ------------------------------------------------------------------ small inputs
+def _from_text(name: str, body: str) -> jit.Kernel:
+    """A kernel made from text: no file, so no disk cache (it compiles in this process)."""
+    space: dict[str, object] = {}
+    exec(f"def {name}(xs):\n    return {body}\n", space)
+    return jit.kernel(space[name])  # type: ignore[arg-type]
+
+
+def test_a_small_input_never_compiles_a_kernel_but_uses_one_compiled() -> None:
+    """With Numba loaded (by a big input before, or by a test), a small input ran every
+    kernel compiled, compiling it first (seconds) where it was not cached: it runs
+    interpreted unless this process has the kernel compiled already."""
+    import numba  # noqa: F401  # loaded, as in a process that compiled a kernel before
+
+    thrice = _from_text("_thrice", "xs.sum() * 3")
+    heard: list[str] = []
+    jit.on_compile(lambda what, seconds: heard.append(what))
+    try:
+        assert thrice.sized(10) is thrice.interpreted
+        assert thrice.sized(10)(np.arange(4)) == 18 and heard == []
+        assert thrice.sized(jit.COMPILE_FROM) is thrice.compiled
+        assert thrice(np.arange(4)) == 18 and heard  # compiled here now
+        assert thrice.sized(10) is thrice.compiled
+    finally:
+        jit._compile_listeners.clear()
+
+
+def test_a_small_input_loads_a_kernel_cached_on_disk(tmp_path: Path) -> None:
+    """Once Numba is loaded, a kernel whose machine code is in the disk cache loads in
+    milliseconds: a small input runs it compiled, without compiling."""
+    import importlib.util
+
+    (tmp_path / "tiny_kernels.py").write_text("def halve(xs):\n    return xs.sum() // 2\n")
+    spec = importlib.util.spec_from_file_location("tiny_kernels", tmp_path / "tiny_kernels.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    first = jit.kernel(module.halve)
+    assert first.sized(10) is first.interpreted  # nothing cached yet
+    assert first(np.arange(5)) == 5  # compiled, and saved to the disk cache
+    again = jit.kernel(module.halve)  # another process's view: only the disk cache
+    heard: list[str] = []
+    jit.on_compile(lambda what, seconds: heard.append(what))
+    try:
+        assert again.sized(10) is again.compiled
+        assert again.sized(10)(np.arange(5)) == 5 and heard == []  # loaded, not compiled
+    finally:
+        jit._compile_listeners.clear()
