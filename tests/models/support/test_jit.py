@@ -132,3 +132,49 @@ def test_a_small_input_loads_a_kernel_cached_on_disk(tmp_path: Path) -> None:
         assert again.sized(10)(np.arange(5)) == 5 and heard == []  # loaded, not compiled
     finally:
         jit._compile_listeners.clear()
+
+
+_WAITER = """
+import sys
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+import tiny_shared_kernels
+from trailkit.models.support import jit
+heard = []
+jit.on_compile(lambda what, seconds: heard.append(what))
+quarter = jit.kernel(tiny_shared_kernels.quarter)
+quarter.compiled  # Numba loaded, the kernel's dispatcher made: what is left is its compile
+print("calling", flush=True)
+print(int(quarter(np.arange(8))), "compiled" if heard else "loaded", flush=True)
+"""
+
+
+def test_a_kernel_another_process_is_compiling_is_waited_for_and_loaded(
+        tmp_path: Path) -> None:
+    """Two processes that need the same uncached kernel at once (two first runs, two test
+    workers) each compiled it: now the second waits for the first's compile and loads the
+    machine code it saved. The other process is started while this one compiles."""
+    (tmp_path / "tiny_shared_kernels.py").write_text(
+        "def quarter(xs):\n    return xs.sum() // 4\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import tiny_shared_kernels
+    finally:
+        sys.path.remove(str(tmp_path))
+    started: list[subprocess.Popen[str]] = []
+
+    def start_the_other(what: str, seconds: float | None) -> None:
+        if seconds is None and not started:  # this process is compiling, holding the lock
+            other = subprocess.Popen([sys.executable, "-c", _WAITER, str(tmp_path)],
+                                     stdout=subprocess.PIPE, text=True)
+            started.append(other)
+            assert other.stdout is not None and other.stdout.readline() == "calling\n"
+
+    jit.on_compile(start_the_other)
+    try:
+        assert jit.kernel(tiny_shared_kernels.quarter)(np.arange(8)) == 7
+    finally:
+        jit._compile_listeners.clear()
+        sys.modules.pop("tiny_shared_kernels", None)
+    out, _ = started[0].communicate(timeout=120)
+    assert out.split() == ["7", "loaded"]
