@@ -117,7 +117,8 @@ class StepsJson:
         nodes, edges = self.walk.node_array, self.walk.edge_array
         names, name_at = _strings_table(puzzle.nodes)
         empty = np.zeros(0, dtype=np.int64)
-        ids, id_at = np.zeros(0, dtype=np.uint8), empty
+        # read-only, as the tables are: a writable one is another signature to compile
+        ids, id_at = np.frombuffer(b"", dtype=np.uint8), empty
         if puzzle.edge_ids is not None:
             ids, id_at = _strings_table([str(x) for x in puzzle.edge_ids])
         colours, colour_at = _table([b"null", *(orjson.dumps(c) for c in puzzle.colour_names)])

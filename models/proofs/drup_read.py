@@ -66,6 +66,16 @@ Reading = Callable[[str, int, int], None]
 """Told ``(phase, bytes done, bytes in all)`` after each block of a proof file."""
 
 
+def _read_only(data: bytes | bytearray, count: int = -1) -> np.ndarray:
+    """The first ``count`` bytes of ``data`` (all: -1) as a read-only array, without a
+    copy. Read-only whatever ``data`` is, so the compiled scan and fill see one type: a
+    file's blocks (a bytearray) and a text's bytes were two signatures to Numba, each
+    compiled apart (seconds each on a first run)."""
+    array = np.frombuffer(data, dtype=np.uint8, count=count)
+    array.setflags(write=False)
+    return array
+
+
 class _Text:
     """A proof's text in memory: one block, no copy."""
 
@@ -73,7 +83,7 @@ class _Text:
         self.data = data
 
     def blocks(self, phase: str = "", report: Reading | None = None) -> Iterator[np.ndarray]:
-        yield np.frombuffer(self.data, dtype=np.uint8)
+        yield _read_only(self.data)
 
     def line(self, number: int) -> str:
         """The text of line ``number`` (1-based, stripped)."""
@@ -104,7 +114,7 @@ class _File:
                 end = held + got
                 if got == 0:  # the end: the last line has no line end
                     if held:
-                        yield np.frombuffer(buffer, dtype=np.uint8, count=held)
+                        yield _read_only(buffer, held)
                         if report is not None:
                             report(phase, total, total)
                     return
@@ -114,7 +124,7 @@ class _File:
                         buffer = buffer + bytearray(len(buffer))
                     held = end
                     continue
-                yield np.frombuffer(buffer, dtype=np.uint8, count=cut)
+                yield _read_only(buffer, cut)
                 done += cut
                 if report is not None:
                     report(phase, done, total)

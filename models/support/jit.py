@@ -5,13 +5,19 @@
 with Numba (``njit``, cached on disk) on its first call, or runs it as plain Python
 where Numba is missing; ``NUMBA_DISABLE_JIT=1`` runs the very same code interpreted
 (the tests compare both). When no cache folder is writable it compiles in every
-process instead.
+process instead. A compile holds a lock file beside the cache, so a second process
+that needs the same kernel meanwhile (two first runs, two test workers) waits and
+loads what the first saved rather than compile it too.
 
 Numba is imported only when a kernel is first compiled, because importing it and
 loading the cached machine code costs many times what solving Das Haus vom Nikolaus
 takes (``docs/benchmarks.md``). So a caller with a small input asks
-:meth:`Kernel.sized` for the interpreted function instead: below
-:data:`COMPILE_FROM` items (unless Numba is loaded already) it is the faster choice.
+:meth:`Kernel.sized`, which hands it the interpreted function below
+:data:`COMPILE_FROM` items unless the machine code is at hand: compiled in this
+process already, or cached on disk once Numba is loaded (5 ms to load then). A small
+input never compiles a kernel: that takes seconds, far more than the input takes
+interpreted, whatever else the process compiled before (a test process, which loads
+Numba early, compiled every kernel a small test touched).
 Kernels may call each other; each variant calls the same variant of the others.
 
 This module holds the *mechanism* only, never a kernel: the verifier's compiled
@@ -37,7 +43,7 @@ import sys
 import time
 import types
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from contextvars import ContextVar
 from typing import Any, overload
 
@@ -70,8 +76,10 @@ class Kernel:
 
     def sized(self, size: int) -> Callable[..., Any]:
         """The compiled function for an input of ``size`` items at least
-        :data:`COMPILE_FROM` (or when Numba is loaded already), else the interpreted one."""
-        if size >= COMPILE_FROM or "numba" in sys.modules:
+        :data:`COMPILE_FROM`, or for a smaller one when its machine code is at hand
+        without compiling (see the module docstring); else the interpreted one."""
+        if size >= COMPILE_FROM or (COMPILED and "numba" in sys.modules
+                                    and _cached(self.compiled) is True):
             return self.compiled
         return self.interpreted
 
@@ -93,7 +101,7 @@ class Kernel:
                     options["_nrt"] = False  # Numba's flag for its reference counting
                 _watch_compiles()
                 try:
-                    self._compiled = compile_(cache=True, **options)(function)
+                    self._compiled = _compiles_locked(compile_(cache=True, **options)(function))
                 except RuntimeError:  # nowhere writable to cache: compile in every process
                     self._compiled = compile_(**options)(function)
         return self._compiled
@@ -123,6 +131,37 @@ def _can_skip_refcounts() -> bool:
     from numba.core.options import DefaultOptions
 
     return hasattr(DefaultOptions, "_nrt")
+
+
+def _compiles_locked(dispatcher: Any) -> Any:
+    """``dispatcher``, compiling under a lock file beside its disk cache: a process that
+    needs a kernel another process is compiling waits, then loads the machine code the
+    other saved, rather than compile the same seconds over (two first runs on one
+    machine, or two test workers, each compiled every kernel they shared). Where there is
+    no ``flock`` (Windows) or no cache index, it compiles unlocked, as Numba does."""
+    try:
+        import fcntl
+
+        lock_path = dispatcher._cache._cache_file._index_path + ".lock"
+    except (ImportError, AttributeError):  # pragma: no cover - no flock, or no disk cache
+        return dispatcher
+    from numba.core.compiler_lock import global_compiler_lock
+
+    compile_ = dispatcher.compile
+
+    def compile_locked(signature: Any) -> Any:
+        # Numba's own lock first, as its compile takes it: a thread compiling a kernel
+        # that calls this one holds it while it waits for this file
+        with global_compiler_lock, ExitStack() as held:
+            # unlocked where the folder or its file system refuses (read-only, some
+            # network mounts): as Numba compiles
+            with suppress(OSError):
+                lock = held.enter_context(open(lock_path, "a"))  # closing releases it
+                fcntl.flock(lock, fcntl.LOCK_EX)  # until the other process has saved
+            return compile_(signature)  # loads from the cache what the other saved
+
+    dispatcher.compile = compile_locked
+    return dispatcher
 
 
 # ------------------------------------------------------------------ compile watch
@@ -217,19 +256,21 @@ def will_compile(*kernels: Kernel) -> bool:
     first use after installing, or after the source changed). For a word to the user
     before a long wait; reads Numba's cache index, so ``False`` when that cannot be
     read."""
-    if not COMPILED:
-        return False
-    for k in kernels:
-        dispatcher = k.compiled
-        if getattr(dispatcher, "overloads", None):
-            continue  # compiled in this process already
-        try:
-            index = dispatcher._cache._cache_file._load_index()  # type: ignore[attr-defined]  # private
-        except Exception:  # Numba's private cache API: no answer
-            return False
-        if not index:
-            return True
-    return False
+    return COMPILED and any(_cached(k.compiled) is False for k in kernels)
+
+
+def _cached(dispatcher: Any) -> bool | None:
+    """Whether Numba's ``dispatcher`` has machine code without compiling: compiled in
+    this process already, or in the disk cache for its current source; ``None`` when
+    that cannot be told (its cache index, Numba's private API, cannot be read, as when
+    no cache folder is writable)."""
+    if getattr(dispatcher, "overloads", None):
+        return True
+    try:
+        index = dispatcher._cache._cache_file._load_index()
+    except Exception:  # Numba's private cache API: no answer
+        return None
+    return bool(index)
 
 
 _INTERPRETED: ContextVar[bool] = ContextVar("interpreted_kernels", default=False)

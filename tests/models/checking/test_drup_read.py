@@ -271,3 +271,21 @@ def test_reading_a_proof_file_reports_its_progress(monkeypatch, tmp_path) -> Non
     shares = [int(x.split(", ")[1].split("%")[0]) for x in reading
               if x.startswith("DRUP proof: reading, ")]
     assert shares == sorted(shares) and shares[-1] == 100 and len(shares) > 3
+
+
+def test_a_file_and_a_text_share_the_compiled_readers(compiled_kernels, tmp_path: Path) -> None:
+    """A proof file's blocks (a writable bytearray) and a proof's bytes (read-only) were
+    two types to Numba, so the scan and the fill, seconds each, compiled twice: both are
+    handed read-only now, one signature each."""
+    from trailkit.models.proofs import drup_read_kernel
+
+    clauses = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
+    proof = b"2 0\nd 1 2 0\n0\n"
+    (tmp_path / "proof.drup").write_bytes(proof)
+    for form in (proof, bytearray(proof), tmp_path / "proof.drup"):  # read, not checked
+        read = drup_read.read_proof(form, drup.MAX_LEMMAS)
+        assert not isinstance(read, str), read
+        _, lines = drup_read.build_database(clauses, read)
+        assert lines.kind.tolist() == [0, 1, 0]  # a lemma, a deletion, the empty clause
+    for reader in (drup_read_kernel.scan_proof, drup_read_kernel.fill_proof):
+        assert len(reader.compiled.signatures) == 1, reader.compiled.signatures

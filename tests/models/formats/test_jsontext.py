@@ -146,3 +146,15 @@ def test_plain_names_are_quoted_in_one_pass(monkeypatch: pytest.MonkeyPatch) -> 
     written = bytes(StepsJson(walk, puzzle).written_by(write_steps.interpreted))
     assert calls[0] < 10
     assert written == expected
+
+
+def test_one_compiled_writer_with_edge_ids_or_without() -> None:
+    """A puzzle without edge ids handed the writer a writable empty table where one with
+    them hands a read-only one: two types to Numba, so the writer compiled twice."""
+    for ids in (None, ["a", "b"]):
+        puzzle = Puzzle(kind="trail", nodes=("x", "y"), tail=[0, 1], head=[1, 0],
+                        edge_ids=ids)
+        walk = Walk([0, 1, 0], [0, 1])
+        text = bytes(StepsJson(walk, puzzle).written_by(write_steps.compiled))
+        assert orjson.loads(text) == walk.steps_json(puzzle)
+    assert len(write_steps.compiled.signatures) == 1, write_steps.compiled.signatures

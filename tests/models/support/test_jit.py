@@ -4,10 +4,12 @@ Numba's reference counting, as any other)."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import numpy as np
@@ -82,3 +84,118 @@ def test_the_command_line_says_it_compiles_and_how_long_of_its_time(tmp_path: Pa
     assert len(said) == 1 and said[0].startswith("trailkit: compiling "), done.stderr
     assert re.search(r"solved by direct in \d+\.\d+ s, \d+\.\d s of it compiling:",
                      done.stdout), done.stdout[:500]
+
+
+# ------------------------------------------------------------------ small inputs
+def _from_text(name: str, body: str) -> jit.Kernel:
+    """A kernel made from text: no file, so no disk cache (it compiles in this process)."""
+    space: dict[str, object] = {}
+    exec(f"def {name}(xs):\n    return {body}\n", space)
+    return jit.kernel(space[name])  # type: ignore[arg-type]
+
+
+def test_a_small_input_never_compiles_a_kernel_but_uses_one_compiled() -> None:
+    """With Numba loaded (by a big input before, or by a test), a small input ran every
+    kernel compiled, compiling it first (seconds) where it was not cached: it runs
+    interpreted unless this process has the kernel compiled already."""
+    import numba  # noqa: F401  # loaded, as in a process that compiled a kernel before
+
+    thrice = _from_text("_thrice", "xs.sum() * 3")
+    heard: list[str] = []
+    jit.on_compile(lambda what, seconds: heard.append(what))
+    try:
+        assert thrice.sized(10) is thrice.interpreted
+        assert thrice.sized(10)(np.arange(4)) == 18 and heard == []
+        assert thrice.sized(jit.COMPILE_FROM) is thrice.compiled
+        assert thrice(np.arange(4)) == 18 and heard  # compiled here now
+        assert thrice.sized(10) is thrice.compiled
+    finally:
+        jit._compile_listeners.clear()
+
+
+def _module_in(folder: Path, name: str, source: str) -> types.ModuleType:
+    """Module ``name`` made of ``source`` in ``folder``: a file, so a disk cache beside it."""
+    (folder / f"{name}.py").write_text(source)
+    spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_small_input_loads_a_kernel_cached_on_disk(tmp_path: Path) -> None:
+    """Once Numba is loaded, a kernel whose machine code is in the disk cache loads in
+    milliseconds: a small input runs it compiled, without compiling."""
+    module = _module_in(tmp_path, "tiny_kernels", "def halve(xs):\n    return xs.sum() // 2\n")
+    first = jit.kernel(module.halve)
+    assert first.sized(10) is first.interpreted  # nothing cached yet
+    assert first(np.arange(5)) == 5  # compiled, and saved to the disk cache
+    again = jit.kernel(module.halve)  # another process's view: only the disk cache
+    heard: list[str] = []
+    jit.on_compile(lambda what, seconds: heard.append(what))
+    try:
+        assert again.sized(10) is again.compiled
+        assert again.sized(10)(np.arange(5)) == 5 and heard == []  # loaded, not compiled
+    finally:
+        jit._compile_listeners.clear()
+
+
+_WAITER = """
+import sys
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+import tiny_shared_kernels
+from trailkit.models.support import jit
+heard = []
+jit.on_compile(lambda what, seconds: heard.append(what))
+quarter = jit.kernel(tiny_shared_kernels.quarter)
+quarter.compiled  # Numba loaded, the kernel's dispatcher made: what is left is its compile
+print("calling", flush=True)
+print(int(quarter(np.arange(8))), "compiled" if heard else "loaded", flush=True)
+"""
+
+
+def test_a_kernel_another_process_is_compiling_is_waited_for_and_loaded(
+        tmp_path: Path) -> None:
+    """Two processes that need the same uncached kernel at once (two first runs, two test
+    workers) each compiled it: now the second waits for the first's compile and loads the
+    machine code it saved. The other process is started while this one compiles."""
+    (tmp_path / "tiny_shared_kernels.py").write_text(
+        "def quarter(xs):\n    return xs.sum() // 4\n")
+    sys.path.insert(0, str(tmp_path))  # imported by name, as the other process does:
+    try:  # the machine code it loads from the cache names the module
+        import tiny_shared_kernels
+    finally:
+        sys.path.remove(str(tmp_path))
+    started: list[subprocess.Popen[str]] = []
+
+    def start_the_other(what: str, seconds: float | None) -> None:
+        if seconds is None and not started:  # this process is compiling, holding the lock
+            other = subprocess.Popen([sys.executable, "-c", _WAITER, str(tmp_path)],
+                                     stdout=subprocess.PIPE, text=True)
+            started.append(other)
+            assert other.stdout is not None and other.stdout.readline() == "calling\n"
+
+    jit.on_compile(start_the_other)
+    try:
+        assert jit.kernel(tiny_shared_kernels.quarter)(np.arange(8)) == 7
+    finally:
+        jit._compile_listeners.clear()
+        sys.modules.pop("tiny_shared_kernels", None)
+    out, _ = started[0].communicate(timeout=120)
+    assert out.split() == ["7", "loaded"]
+
+
+def test_a_file_system_without_locks_compiles_unlocked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the cache's file system refuses a lock (some network mounts), the kernel
+    compiles as Numba does, unlocked, rather than fail."""
+    import errno
+    import fcntl
+
+    def refused(*_: object) -> None:
+        raise OSError(errno.ENOLCK, "no locks available")
+
+    monkeypatch.setattr(fcntl, "flock", refused)
+    module = _module_in(tmp_path, "tiny_unlocked", "def third(xs):\n    return xs.sum() // 3\n")
+    assert jit.kernel(module.third)(np.arange(4)) == 2
