@@ -160,13 +160,8 @@ def test_a_kernel_another_process_is_compiling_is_waited_for_and_loaded(
     """Two processes that need the same uncached kernel at once (two first runs, two test
     workers) each compiled it: now the second waits for the first's compile and loads the
     machine code it saved. The other process is started while this one compiles."""
-    (tmp_path / "tiny_shared_kernels.py").write_text(
-        "def quarter(xs):\n    return xs.sum() // 4\n")
-    sys.path.insert(0, str(tmp_path))  # imported by name, as the other process does:
-    try:  # the machine code it loads from the cache names the module
-        import tiny_shared_kernels
-    finally:
-        sys.path.remove(str(tmp_path))
+    module = _module_in(tmp_path, "tiny_shared_kernels",
+                        "def quarter(xs):\n    return xs.sum() // 4\n")
     started: list[subprocess.Popen[str]] = []
 
     def start_the_other(what: str, seconds: float | None) -> None:
@@ -178,10 +173,9 @@ def test_a_kernel_another_process_is_compiling_is_waited_for_and_loaded(
 
     jit.on_compile(start_the_other)
     try:
-        assert jit.kernel(tiny_shared_kernels.quarter)(np.arange(8)) == 7
+        assert jit.kernel(module.quarter)(np.arange(8)) == 7
     finally:
         jit._compile_listeners.clear()
-        sys.modules.pop("tiny_shared_kernels", None)
     out, _ = started[0].communicate(timeout=120)
     assert out.split() == ["7", "loaded"]
 
