@@ -43,7 +43,7 @@ import sys
 import time
 import types
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager, suppress
+from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, overload
 
@@ -152,13 +152,14 @@ def _compiles_locked(dispatcher: Any) -> Any:
     def compile_locked(signature: Any) -> Any:
         # Numba's own lock first, as its compile takes it: a thread compiling a kernel
         # that calls this one holds it while it waits for this file
-        with global_compiler_lock, ExitStack() as held:
-            # unlocked where the folder or its file system refuses (read-only, some
-            # network mounts): as Numba compiles
-            with suppress(OSError):
-                lock = held.enter_context(open(lock_path, "a"))  # closing releases it
+        with global_compiler_lock:
+            try:
+                lock = open(lock_path, "a")  # noqa: SIM115 - closed below, releasing it
+            except OSError:  # the cache folder went read-only: compile unlocked
+                return compile_(signature)
+            with lock:
                 fcntl.flock(lock, fcntl.LOCK_EX)  # until the other process has saved
-            return compile_(signature)  # loads from the cache what the other saved
+                return compile_(signature)  # loads from the cache what the other saved
 
     dispatcher.compile = compile_locked
     return dispatcher

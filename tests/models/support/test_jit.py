@@ -4,12 +4,10 @@ Numba's reference counting, as any other)."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import subprocess
 import sys
-import types
 from pathlib import Path
 
 import numpy as np
@@ -113,20 +111,16 @@ def test_a_small_input_never_compiles_a_kernel_but_uses_one_compiled() -> None:
         jit._compile_listeners.clear()
 
 
-def _module_in(folder: Path, name: str, source: str) -> types.ModuleType:
-    """Module ``name`` made of ``source`` in ``folder``: a file, so a disk cache beside it."""
-    (folder / f"{name}.py").write_text(source)
-    spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_a_small_input_loads_a_kernel_cached_on_disk(tmp_path: Path) -> None:
     """Once Numba is loaded, a kernel whose machine code is in the disk cache loads in
     milliseconds: a small input runs it compiled, without compiling."""
-    module = _module_in(tmp_path, "tiny_kernels", "def halve(xs):\n    return xs.sum() // 2\n")
+    import importlib.util
+
+    (tmp_path / "tiny_kernels.py").write_text("def halve(xs):\n    return xs.sum() // 2\n")
+    spec = importlib.util.spec_from_file_location("tiny_kernels", tmp_path / "tiny_kernels.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
     first = jit.kernel(module.halve)
     assert first.sized(10) is first.interpreted  # nothing cached yet
     assert first(np.arange(5)) == 5  # compiled, and saved to the disk cache
@@ -160,8 +154,13 @@ def test_a_kernel_another_process_is_compiling_is_waited_for_and_loaded(
     """Two processes that need the same uncached kernel at once (two first runs, two test
     workers) each compiled it: now the second waits for the first's compile and loads the
     machine code it saved. The other process is started while this one compiles."""
-    module = _module_in(tmp_path, "tiny_shared_kernels",
-                        "def quarter(xs):\n    return xs.sum() // 4\n")
+    (tmp_path / "tiny_shared_kernels.py").write_text(
+        "def quarter(xs):\n    return xs.sum() // 4\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import tiny_shared_kernels
+    finally:
+        sys.path.remove(str(tmp_path))
     started: list[subprocess.Popen[str]] = []
 
     def start_the_other(what: str, seconds: float | None) -> None:
@@ -173,23 +172,9 @@ def test_a_kernel_another_process_is_compiling_is_waited_for_and_loaded(
 
     jit.on_compile(start_the_other)
     try:
-        assert jit.kernel(module.quarter)(np.arange(8)) == 7
+        assert jit.kernel(tiny_shared_kernels.quarter)(np.arange(8)) == 7
     finally:
         jit._compile_listeners.clear()
+        sys.modules.pop("tiny_shared_kernels", None)
     out, _ = started[0].communicate(timeout=120)
     assert out.split() == ["7", "loaded"]
-
-
-def test_a_file_system_without_locks_compiles_unlocked(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Where the cache's file system refuses a lock (some network mounts), the kernel
-    compiles as Numba does, unlocked, rather than fail."""
-    import errno
-    import fcntl
-
-    def refused(*_: object) -> None:
-        raise OSError(errno.ENOLCK, "no locks available")
-
-    monkeypatch.setattr(fcntl, "flock", refused)
-    module = _module_in(tmp_path, "tiny_unlocked", "def third(xs):\n    return xs.sum() // 3\n")
-    assert jit.kernel(module.third)(np.arange(4)) == 2
