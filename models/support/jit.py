@@ -101,7 +101,7 @@ class Kernel:
                     options["_nrt"] = False  # Numba's flag for its reference counting
                 _watch_compiles()
                 try:
-                    self._compiled = _compiles_locked(compile_(cache=True, **options)(function))
+                    self._compiled = compile_(cache=True, **options)(function)
                 except RuntimeError:  # nowhere writable to cache: compile in every process
                     self._compiled = compile_(**options)(function)
         return self._compiled
@@ -131,38 +131,6 @@ def _can_skip_refcounts() -> bool:
     from numba.core.options import DefaultOptions
 
     return hasattr(DefaultOptions, "_nrt")
-
-
-def _compiles_locked(dispatcher: Any) -> Any:
-    """``dispatcher``, compiling under a lock file beside its disk cache: a process that
-    needs a kernel another process is compiling waits, then loads the machine code the
-    other saved, rather than compile the same seconds over (two first runs on one
-    machine, or two test workers, each compiled every kernel they shared). Where there is
-    no ``flock`` (Windows) or no cache index, it compiles unlocked, as Numba does."""
-    try:
-        import fcntl
-
-        lock_path = dispatcher._cache._cache_file._index_path + ".lock"
-    except (ImportError, AttributeError):  # pragma: no cover - no flock, or no disk cache
-        return dispatcher
-    from numba.core.compiler_lock import global_compiler_lock
-
-    compile_ = dispatcher.compile
-
-    def compile_locked(signature: Any) -> Any:
-        # Numba's own lock first, as its compile takes it: a thread compiling a kernel
-        # that calls this one holds it while it waits for this file
-        with global_compiler_lock:
-            try:
-                lock = open(lock_path, "a")  # noqa: SIM115 - closed below, releasing it
-            except OSError:  # the cache folder went read-only: compile unlocked
-                return compile_(signature)
-            with lock:
-                fcntl.flock(lock, fcntl.LOCK_EX)  # until the other process has saved
-                return compile_(signature)  # loads from the cache what the other saved
-
-    dispatcher.compile = compile_locked
-    return dispatcher
 
 
 # ------------------------------------------------------------------ compile watch
