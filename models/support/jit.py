@@ -5,9 +5,7 @@
 with Numba (``njit``, cached on disk) on its first call, or runs it as plain Python
 where Numba is missing; ``NUMBA_DISABLE_JIT=1`` runs the very same code interpreted
 (the tests compare both). When no cache folder is writable it compiles in every
-process instead. A compile holds a lock file beside the cache, so a second process
-that needs the same kernel meanwhile (two first runs, two test workers) waits and
-loads what the first saved rather than compile it too.
+process instead.
 
 Numba is imported only when a kernel is first compiled, because importing it and
 loading the cached machine code costs many times what solving Das Haus vom Nikolaus
