@@ -66,7 +66,8 @@ _EDGES_KEY = re.compile(r"edges[ \t]*:")
 _BLOCK_HEAD = re.compile(r"edges:[ ]*\n( *)- ")
 _FLOW_HEAD = re.compile(r"edges: *\[")
 _FLOW_TAIL = re.compile(r"\] *(?:\n|\Z)")
-_NEXT_KEY = re.compile(r"(?:[ \t]*\n)*(?:[^\s#\-]|\Z)")  # blank lines, then a key or the end
+# blank or comment lines, then a key or the end (a comment may end the text)
+_NEXT_KEY = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\n)*(?:[^\s#\-]|[ \t]*#[^\n]*\Z|\Z)")
 _BLOCK_END = re.compile(r"\n[^ ]")  # the end of an indented block sequence
 _BLOCK_END_0 = re.compile(r"\n(?!- )")  # the end of one at the left margin
 

@@ -228,10 +228,14 @@ def test_uniform_edge_lists_read_as_line_by_line(rows: list[list[str]], gap: str
 @pytest.mark.parametrize("text", [
     "trailkit: 1\nkind: trail\nedges:\n- a a\n\n",  # found by Hypothesis in CI
     "trailkit: 1\nedges:\n- a b\n\n\nkind: trail\n",
+    "trailkit: 1\nkind: trail\nedges:\n- a a\n# end\n",  # found by Hypothesis in CI
+    "trailkit: 1\nkind: trail\nedges:\n- a b\n# end",
+    "trailkit: 1\nedges:\n  - a b\n# the rule\n  # indented\nkind: trail\n",
 ])
 def test_blank_lines_after_the_list_are_still_the_fast_reader_s(text: str) -> None:
-    """Blank lines after the edge list (a file's trailing newline twice, or a gap before
-    the next key) do not send a plain spec to the full reader; and both agree."""
+    """Blank or comment lines after the edge list (a file's trailing newline twice, a gap
+    or a comment before the next key or at the end) do not send a plain spec to the
+    full reader; and both agree."""
     assert readers_agree(text, generated=True) == "fast"
 
 
