@@ -1028,7 +1028,7 @@ def _draw_repair(puzzle: object) -> tuple[str, Expect]:
     from trailkit.solvers.tools.drawing import Emphasis, draw_svg
     from trailkit.solvers.tools.repair.fewest_changes import RepairStatus, repair
 
-    found = repair(puzzle)
+    found = repair(puzzle, certify=False)  # as draw --repair: no claim drawn, none proven
     if found.status is RepairStatus.SOLVABLE:
         return draw_svg(puzzle, found.original), _walk_expect(puzzle, found.original)
     if not found.repairs:

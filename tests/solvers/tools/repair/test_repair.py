@@ -93,6 +93,16 @@ def test_double_nine_five_either_way() -> None:
     assert {c.op for c in removed.repairs[0].changes} == {Op.REMOVE}
 
 
+def test_a_repair_not_certified_is_the_same_repair_without_its_claim() -> None:
+    """``certify=False`` (``draw --repair``) leaves out the claim's certificate only."""
+    p = load_spec(SPECS / "koenigsberg.yaml")
+    proven, shown = repair(p), repair(p, certify=False)
+    assert proven.claim is not None and proven.claim.checked and shown.claim is None
+    assert (shown.status, shown.changes, shown.minimal) == \
+        (proven.status, proven.changes, proven.minimal)
+    assert [r.changes for r in shown.repairs] == [r.changes for r in proven.repairs]
+
+
 def test_protected_odd_nodes_mean_no_repair() -> None:
     k = load_spec(SPECS / "koenigsberg.yaml")
     result = repair(k, RepairRules(protect=frozenset("ABC")))
