@@ -83,8 +83,9 @@ def test_koenigsberg_one_bridge_to_build_or_close_two_for_a_round_walk() -> None
 
 def test_double_nine_five_either_way() -> None:
     d9 = load_spec(SPECS / "dominoes" / "double-nine.yaml")
-    added = repair(d9)
-    removed = repair(d9, RepairRules(add="none", remove=True))
+    # the search's own proof is what is asserted (the claim's certificate: elsewhere)
+    added = repair(d9, certify=False)
+    removed = repair(d9, RepairRules(add="none", remove=True), certify=False)
     for result in (added, removed):
         assert (result.changes, result.minimal) == (5, True)
         assert "at least 5 changes" in result.proof
@@ -299,7 +300,7 @@ def test_repair_text_wraps_long_walks_as_solve_does(spec: str,
     numbered = [line for line in out if re.match(r"\s+\d+: ", line)]
     assert len(numbered) >= 3
     assert len({line.index(":") for line in numbered}) == 1, "\n".join(numbered)
-    best = repair(load_spec(SPECS / spec)).repairs[0]
+    best = repair(load_spec(SPECS / spec), certify=False).repairs[0]  # the walk shown
     block = walk_lines(best.puzzle, best.answer)
     first = next(i for i, line in enumerate(out) if line.endswith(block[0]))
     shift = len(out[first]) - len(block[0])
