@@ -241,8 +241,9 @@ def _check_against_oracle(p: Puzzle, backend: str) -> None:
         assert verify(mine, r.answer.walk) == []
 
 
-SMALL = costly(0.075, "each example runs the repair optimisers and a brute-force search "
-               "over every set of up to two changes (up to tens of seconds for one draw)",
+SMALL = costly(0.04, "each example runs the repair optimisers and a brute-force search "
+               "over every set of up to two changes (up to tens of seconds for one draw; "
+               "ten parametrisations share the budget)",
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
