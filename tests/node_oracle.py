@@ -57,6 +57,12 @@ def _steps(puzzle: Puzzle, here: int) -> Iterator[tuple[int, int]]:
             yield e, t
 
 
+def _step_table(puzzle: Puzzle) -> list[list[tuple[int, int]]]:
+    """:func:`_steps` of every node, listed once (a search then reads a node's steps
+    instead of scanning every edge at every step)."""
+    return [list(_steps(puzzle, v)) for v in range(puzzle.num_nodes)]
+
+
 def _colour_ok(puzzle: Puzzle, before: int | None, e: int) -> bool:
     rule = puzzle.colours
     if rule is None:
@@ -88,6 +94,7 @@ def _edge_rules_ok(puzzle: Puzzle, nodes: tuple[int, ...], edges: tuple[int, ...
 
 def _all_walks(puzzle: Puzzle, max_steps: int) -> Iterator[Walk]:
     once = puzzle.use is not EdgeUse.ANY
+    table = _step_table(puzzle)
     stack: list[tuple[tuple[int, ...], tuple[int, ...]]] = [
         ((v,), ()) for v in range(puzzle.num_nodes)]
     while stack:
@@ -96,7 +103,7 @@ def _all_walks(puzzle: Puzzle, max_steps: int) -> Iterator[Walk]:
             yield Walk(nodes, edges)
         if len(edges) == max_steps:
             continue
-        for e, nxt in _steps(puzzle, nodes[-1]):
+        for e, nxt in table[nodes[-1]]:
             if once and e in edges:
                 continue
             if not _colour_ok(puzzle, edges[-1] if edges else None, e):
@@ -128,19 +135,47 @@ def node_rule_tours(puzzle: Puzzle, max_steps: int | None = None) -> set[frozens
     return {frozenset(w.edges) for w in node_rule_walks(puzzle, max_steps)}
 
 
+def _distances(table: list[list[tuple[int, int]]]) -> list[list[int]]:
+    """The fewest steps from each node to each other (breadth first over ``table``; a
+    node out of reach is ``len(table)`` away, farther than any path goes)."""
+    n = len(table)
+    out = []
+    for source in range(n):
+        far = [n] * n
+        far[source] = 0
+        queue = [source]
+        for u in queue:
+            for _, w in table[u]:
+                if far[w] == n:
+                    far[w] = far[u] + 1
+                    queue.append(w)
+        out.append(far)
+    return out
+
+
 def given_paths(puzzle: Puzzle) -> set[tuple[int, ...]]:
     """Every open path through every node not avoided, each once, that obeys the givens
     ``at`` (and ``start``/``end``), as node sequences: a depth-first search over simple
-    paths, cut where a position holds a node other than its given one (listing every
+    paths, cut where a position holds a node other than its given one, or where the next
+    given node is more steps away than positions are left before its own (listing every
     walk, as :func:`node_rule_walks` does, is out of reach past a few nodes: on a
     Hidato's board edges may not repeat but nodes could)."""
     avoid = set(puzzle.avoid)
     wanted = puzzle.num_nodes - len(avoid)
     node_at = {q: v for v, q in puzzle.at.items()}
+    table = _step_table(puzzle)
+    far = _distances(table)
+    ahead = sorted(node_at)  # the given positions, in order
+    used = [False] * puzzle.num_nodes
     found: set[tuple[int, ...]] = set()
 
     def fits(v: int, q: int) -> bool:
         return v not in avoid and node_at.get(q, v) == v and puzzle.at.get(v, q) == q
+
+    def reachable(here: int, p: int) -> bool:
+        """Can the next given after position ``p`` (``here``) still be reached?"""
+        q = next((q for q in ahead if q > p), None)
+        return q is None or far[here][node_at[q]] <= q - p
 
     def go(path: list[int]) -> None:
         if len(path) == wanted:
@@ -148,13 +183,19 @@ def given_paths(puzzle: Puzzle) -> set[tuple[int, ...]]:
                 assert obeys_node_rules(puzzle, tuple(path))
                 found.add(tuple(path))
             return
-        for _, w in _steps(puzzle, path[-1]):
-            if w not in path and fits(w, len(path) + 1):
+        if not reachable(path[-1], len(path)):
+            return
+        for _, w in table[path[-1]]:
+            if not used[w] and fits(w, len(path) + 1):
                 path.append(w)
+                used[w] = True
                 go(path)
+                used[w] = False
                 path.pop()
 
     for v in range(puzzle.num_nodes):
         if fits(v, 1) and (puzzle.start is None or v in puzzle.start):
+            used[v] = True
             go([v])
+            used[v] = False
     return found

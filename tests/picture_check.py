@@ -165,11 +165,26 @@ def _as_poly(s: Shape) -> tuple[list[Pt], float, bool]:
     return s.points, s.width / 2, s.closed
 
 
+def _bounds_gap(pa: Sequence[Pt], pb: Sequence[Pt]) -> float:
+    """The distance between the bounding boxes of two point lists (0 where they meet):
+    no point or segment of one is nearer than that to the other, and none crosses it."""
+    ax, ay = [p[0] for p in pa], [p[1] for p in pa]
+    bx, by = [p[0] for p in pb], [p[1] for p in pb]
+    dx = max(0.0, min(bx) - max(ax), min(ax) - max(bx))
+    dy = max(0.0, min(by) - max(ay), min(ay) - max(by))
+    return math.hypot(dx, dy)
+
+
 def overlap(a: Shape, b: Shape, slack: float = 0.5) -> bool:
-    """Whether two shapes share area (more than ``slack`` pixels deep)."""
+    """Whether two shapes share area (more than ``slack`` pixels deep). Shapes whose
+    bounding boxes lie apart by at least their reach are settled at once (every test
+    below compares a distance no smaller than that gap, or needs the boxes to meet)."""
     pa, wa, fa = _as_poly(a)
     pb, wb, fb = _as_poly(b)
     reach = wa + wb - slack
+    gap = _bounds_gap(pa, pb) if pa and pb else 0.0
+    if gap > 0 and gap >= reach:
+        return False
     if len(pa) == 1 and len(pb) == 1:
         return math.dist(pa[0], pb[0]) < reach
     if fa and len(pa) > 2 and any(_inside(p, pa) for p in pb):
@@ -1028,7 +1043,7 @@ def _draw_repair(puzzle: object) -> tuple[str, Expect]:
     from trailkit.solvers.tools.drawing import Emphasis, draw_svg
     from trailkit.solvers.tools.repair.fewest_changes import RepairStatus, repair
 
-    found = repair(puzzle)
+    found = repair(puzzle, certify=False)  # as draw --repair: no claim drawn, none proven
     if found.status is RepairStatus.SOLVABLE:
         return draw_svg(puzzle, found.original), _walk_expect(puzzle, found.original)
     if not found.repairs:

@@ -168,9 +168,12 @@ class MiniZincBackend(Backend):
 
 def _out_of_memory(run: Run, limits: Limits) -> bool:
     """Whether a run that stopped without an answer failed for want of memory under its
-    cap (a memout is an unknown answer, not a backend that is missing)."""
+    cap (a memout is an unknown answer, not a backend that is missing). A solver that
+    could not even load its libraries under the cap says so in the dynamic loader's
+    words ("failed to map segment from shared object": Gecode under 40 MB on a small
+    model, which MiniZinc flattened within it)."""
     if limits.memory_mb is None or run.solutions:
         return False
     said = " ".join([*run.errors, *run.messages]).lower()
     return any(word in said for word in ("bad_alloc", "out of memory", "memory",
-                                         "cannot allocate"))
+                                         "cannot allocate", "failed to map segment"))

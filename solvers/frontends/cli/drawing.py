@@ -147,7 +147,8 @@ def _repaired(puzzle: Puzzle, args: argparse.Namespace
     from trailkit.solvers.tools.drawing import Emphasis
     from trailkit.solvers.tools.repair.fewest_changes import RepairStatus, repair
 
-    found = repair(puzzle, backend=args.backend or "auto", limits=limits_from(args))
+    found = repair(puzzle, backend=args.backend or "auto", limits=limits_from(args),
+                   certify=False)  # the drawing shows no claim: its proof is not made
     if found.status is RepairStatus.SOLVABLE:
         warn("trailkit: the puzzle is already solvable, so there is nothing to repair; "
              "drawing its walk")

@@ -160,13 +160,17 @@ class RepairResult:
 
 def repair(puzzle: Puzzle, rules: RepairRules | None = None, *,
            max_changes: int | None = None, all_repairs: bool = False,
-           backend: str = "auto", limits: Limits = NO_LIMITS) -> RepairResult:
+           backend: str = "auto", limits: Limits = NO_LIMITS, certify: bool = True
+           ) -> RepairResult:
     """Find the fewest allowed changes that make ``puzzle`` solvable (module docstring).
 
     ``rules`` default to the spec's ``repair:`` block (else: add an edge between touching
     nodes of the spec's ``layout:``, or any edge without one);
     ``max_changes`` bounds the search; ``backend`` is one of :data:`REPAIR_BACKENDS`.
     On a puzzle with node rules only ``auto`` and ``direct`` apply (module docstring).
+    ``certify=False`` leaves out the ``fewest-changes`` certificate of a repair (``claim``
+    ``None``): for a caller that shows the repair and never its claim (``draw --repair``),
+    to whom that proof was time spent for nothing.
     """
     if backend not in REPAIR_BACKENDS:
         raise UnsupportedPuzzle(f"unknown repair backend {backend!r}; choose from "
@@ -191,7 +195,7 @@ def repair(puzzle: Puzzle, rules: RepairRules | None = None, *,
     finder = _Finder(puzzle, rules, changes, limits, all_repairs, max_changes, backend,
                      why_zero, bound, bound_why)
     result = finder.run()
-    claim = _certified(finder, result, original)
+    claim = _certified(finder, result, original) if certify else None
     return RepairResult(**common, **result, claim=claim, time_s=time.perf_counter() - began)
 
 

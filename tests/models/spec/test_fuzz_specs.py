@@ -39,9 +39,10 @@ def check_outcome(code: int, out: str, err: str, what: str) -> None:
 @pytest.mark.slow
 def test_mutated_specs_keep_the_contract(tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
-    # count gets 1 s: a mutant of the double-nine set or a doubled trail edge enumerates
-    # for ever, and a handful of them would otherwise be half of the test's time
-    commands = [["solve", "--time-limit", "2"], ["lint"], ["count", "--time-limit", "1"]]
+    # count and solve get 1 s: a mutant of the double-nine set or a doubled trail edge
+    # enumerates for ever, and a handful of them would otherwise be half of the test's
+    # time (one solve of the 300 runs to its limit: 2 s of the test's 5 when it had 2 s)
+    commands = [["solve", "--time-limit", "1"], ["lint"], ["count", "--time-limit", "1"]]
     for i, (data, side, steps) in enumerate(mutants(SEED, COUNT)):
         folder = tmp_path / f"m{i}"
         folder.mkdir()

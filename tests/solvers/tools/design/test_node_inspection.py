@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ def board(cols: int, rows: int, moves: str, at: str = "") -> Puzzle:
                           f"board: {{size: [{cols}, {rows}], moves: {moves}}}\nat: {{{at}}}\n")
 
 
+@cache  # two tests share seed 2's king board: its oracle search is made once
 def unique_puzzle(seed: int, cols: int, rows: int, moves: str) -> Puzzle:
     """A board with givens taken from a random path of the oracle until it has one
     solution (by the oracle)."""

@@ -299,6 +299,23 @@ def test_draw_repair_command_emphasises_the_restored_plank(tmp_path, capsys) -> 
     assert "nothing to repair" in capsys.readouterr().err
 
 
+def test_draw_repair_makes_no_fewest_changes_proof(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The drawing shows the repair, never its claim: the ``fewest-changes`` certificate
+    (change sets refuted one by one, or a repair formula refuted; seconds on the
+    double-nine set) is not made for it."""
+    from trailkit.solvers.tools.repair import fewest_certificate
+
+    def made(*args: object, **kwargs: object) -> None:
+        raise AssertionError("draw --repair made a fewest-changes certificate")
+
+    monkeypatch.setattr(fewest_certificate, "fewest_claim", made)
+    out = tmp_path / "repair.svg"
+    assert main(["draw", str(TYRE / "original.yaml"), "--repair", "--out", str(out)]) == 0
+    assert [g.get("data-colour") for g in groups(parse(out.read_text()), "added")] == \
+        ["green"]
+
+
 @pytest.mark.parametrize("module", ["__init__", "emphasis", "geometry", "layout",
                                     "placement", "svgtext"])
 def test_drawing_docstring_examples(module: str) -> None:

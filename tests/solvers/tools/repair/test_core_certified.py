@@ -286,7 +286,8 @@ def walks_at_most_once(puzzle: Puzzle) -> list[Walk]:
     return found
 
 
-@costly(0.2, "each example finds a core with CP-SAT and refutes it with a SAT solver",
+@costly(0.1, "each example finds a core with CP-SAT and refutes it with a SAT solver "
+        "(a SAT run in a child process per refutation)",
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(st.data())
 def test_random_cores_are_certified_and_match_brute_force(data: st.DataObject) -> None:

@@ -221,5 +221,5 @@ REAL = [p for p in sorted(SPECS.rglob("*.yaml")) if "bench" not in p.parts
 @pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
 def test_bundled_repair_expectations(path: Path) -> None:
     puzzle = load_spec(path)
-    result = repair(puzzle)
+    result = repair(puzzle, certify=False)  # as lint --expect: the claim is not compared
     assert result.minimal and repair_mismatches(puzzle, result) == []

@@ -270,8 +270,8 @@ def test_the_checker_derives_the_changes_the_repair_search_chooses_from() -> Non
 
 # ------------------------------------------------------------------ brute force
 @pytest.mark.parametrize("use", list(EdgeUse), ids=str)
-@costly(0.05, "each example runs the repair search and refutes every smaller change "
-        "set (about a second each)",
+@costly(0.03, "each example runs the repair search and refutes every smaller change "
+        "set (about a second each; the filter's rejected draws are brute-forced too)",
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(st.data())
 def test_certified_fewest_changes_match_brute_force(use: EdgeUse, data: st.DataObject) -> None:
