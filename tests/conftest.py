@@ -45,8 +45,10 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 #: For ``-m alone`` (the README's second run) and ``-m long`` (what ``.ci/run`` runs
-#: after it): the words a test module must hold to be imported at all.
-_MARK_WORDS = {"alone": "alone", "alone and not long": "alone", "long": "mark.long"}
+#: after it, in parallel and then the ``alone`` ones by themselves): the words a test
+#: module must hold to be imported at all.
+_MARK_WORDS = {"alone": "alone", "alone and not long": "alone", "long": "mark.long",
+               "long and not alone": "mark.long", "long and alone": "mark.long"}
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:

@@ -333,8 +333,8 @@ def test_the_readme_stays_a_front_page() -> None:
     assert commands[0].endswith("trailkit solve specs/nikolaus.yaml --backend all")
     ci = [line for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
           if line and not line.startswith("#")]
-    assert ci[-2:] == [commands[1], ".venv/bin/python -m pytest -n auto --dist worksteal "
-                       "-m long"]
+    assert ci[-3:] == [commands[1], ".venv/bin/python -m pytest -n auto --dist worksteal "
+                       '-m "long and not alone"', '.venv/bin/python -m pytest -m "long and alone"']
     assert '-m "not alone and not long"' in commands[1]
 
 

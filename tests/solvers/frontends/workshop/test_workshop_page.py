@@ -25,9 +25,11 @@ from trailkit.models.spec import load_spec_text
 from trailkit.solvers.backends.registry import backend_names
 from trailkit.solvers.frontends.presenter.design_options import TOUR_MOVES
 
-# A browser driven against the clock of a page: on a machine of its own (the README's
-# test command runs these after the parallel part; issue 30).
-pytestmark = pytest.mark.alone
+# A browser driven against the clock of a page: on a machine of its own (issue 30). Seven
+# end-to-end sessions of a real browser and server, a minute together: long, so .ci/run
+# runs them after the README's command, by themselves (issue 41 item 24); the README's
+# own run keeps a real browser through tests/solvers/tools/drawing/test_drawing_pages.py.
+pytestmark = [pytest.mark.alone, pytest.mark.long]
 
 ROOT = Path(__file__).resolve().parents[4]
 #: A count that takes far longer than a test: the longest walks of a 60-edge graph (the
