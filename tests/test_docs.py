@@ -324,8 +324,9 @@ def test_the_readme_links_lead_somewhere() -> None:
 
 
 def test_the_readme_stays_a_front_page() -> None:
-    """Short, and its second Quick start command is the one CI runs (``.ci/run``), which
-    then runs the tests marked ``long`` that the command leaves out."""
+    """Short, and its second Quick start command is the one CI runs (``.ci/run``, in a
+    subshell, so that a failure in it fails CI), which then runs the tests marked ``long``
+    that the command leaves out."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(readme.splitlines()) < README_MAX_LINES
     start = readme.split("## Quick start", 1)[1]
@@ -333,7 +334,7 @@ def test_the_readme_stays_a_front_page() -> None:
     assert commands[0].endswith("trailkit solve specs/nikolaus.yaml --backend all")
     ci = [line for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
           if line and not line.startswith("#")]
-    assert ci[-3:] == [commands[1], ".venv/bin/python -m pytest -n auto --dist worksteal "
+    assert ci[-3:] == [f"( {commands[1]} )", ".venv/bin/python -m pytest -n auto --dist worksteal "
                        '-m "long and not alone"', '.venv/bin/python -m pytest -m "long and alone"']
     assert '-m "not alone and not long"' in commands[1]
 
