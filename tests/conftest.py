@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,13 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # some build machines), each of hundreds of subprocesses compiled trailkit's modules
 # from source again (0.31 s against 0.19 s for `trailkit solve specs/nikolaus.yaml`).
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+# A shell without job control starts a background command (`cmd &` in a script, a CI
+# step run in the background) with Ctrl-C ignored, and every process it starts inherits
+# that: the Ctrl-C tests' trailkit then never saw their SIGINT and answered (exit 0)
+# instead of 130. A user's terminal delivers Ctrl-C; so do the tests, whoever started them.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 #: For ``-m alone`` (the README's second run) and ``-m long`` (what ``.ci/run`` runs

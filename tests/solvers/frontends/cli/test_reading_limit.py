@@ -63,11 +63,6 @@ def test_json_says_why_no_answer_came(path_spec: str) -> None:
     assert "reached while reading" in answer["reason"], answer
 
 
-# Ctrl-C timing, like tests/solvers/frontends/cli/test_interrupts.py: on a machine of its
-# own. In two fresh-clone parallel runs (cold Numba caches, both workers compiling) the
-# count ignored the Ctrl-C and answered (exit 0 after 18 s); alone, and cold with a
-# compile beside it, it passed every time (issue 41 item 24's closing note).
-@pytest.mark.alone
 def test_ctrl_c_while_reading_interrupts(path_spec: str) -> None:
     """Ctrl-C pressed as the reading begins: exit 130 at once, no traceback."""
     run = ctrl_c(["count", path_spec], f"trailkit: reading with {path_spec}")
