@@ -37,12 +37,17 @@ class Served:
         return self.url.split("token=", 1)[1]
 
     def workers(self) -> list[int]:
-        """The pids of the server's child processes (its workers) now."""
+        """The pids of the server's workers now: the children it forked (run workers and
+        analysers, whose command line is the server's own). The warm-up compile, a
+        process started with a command of its own, is not one: on a loaded machine it
+        may still run when a test looks."""
+        own = f"/proc/{self.process.pid}"
         try:
-            text = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text()
+            text = Path(f"{own}/task/{self.process.pid}/children").read_text()
+            command = Path(f"{own}/cmdline").read_bytes()
         except OSError:
             return []
-        return [int(p) for p in text.split()]
+        return [int(p) for p in text.split() if _command(int(p)) == command]
 
     def stop(self) -> int:
         """Ctrl-C, then the exit code."""
@@ -53,6 +58,14 @@ class Served:
         finally:
             if self.process.poll() is None:
                 self.process.kill()
+
+
+def _command(pid: int) -> bytes | None:
+    """The command line of process ``pid`` (``None``: it is gone)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return None
 
 
 def start(folder: Path | None, *extra: str) -> Served:

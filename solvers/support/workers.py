@@ -19,6 +19,7 @@ import multiprocessing
 import os
 import resource
 import signal
+import stat
 import tempfile
 import time
 import traceback
@@ -29,7 +30,7 @@ from typing import Any, BinaryIO
 from trailkit.solvers.support.interrupts import ignore_interrupts_and_die_with_parent
 from trailkit.solvers.support.signs import stop_listening
 
-__all__ = ["GRACE_S", "Worker", "finish_worker", "start_worker"]
+__all__ = ["GRACE_S", "Worker", "finish_worker", "let_go_of_sockets", "start_worker"]
 
 #: Seconds a worker may run past its time limit before it is killed as a timeout.
 GRACE_S = 5.0
@@ -97,12 +98,39 @@ def _confine(parent: int, stderr_fd: int, memory_mb: int | None, cpu_limit: int 
         multiprocessing.current_process().daemon = False  # may start its own helpers
     ignore_interrupts_and_die_with_parent(parent)
     stop_listening()
+    let_go_of_sockets()
     os.dup2(stderr_fd, 2)
     if memory_mb:
         size = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (size, size))
     if cpu_limit:  # SIGXCPU at the soft limit, SIGKILL a second later
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 1))
+
+
+def let_go_of_sockets() -> None:
+    """In a forked child, let go of every socket it inherited: each becomes a descriptor
+    of ``/dev/null`` under the same number.
+
+    A fork copies every open descriptor. A workshop's analyser, forked while a browser's
+    connection was open, kept that connection alive after the server closed its own end;
+    the browser, seeing no close, sent its next request (a Save) there, and nobody ever
+    read it. Closing the number instead would free it for the child's next ``open``, and
+    a parent's object still holding it (its event loop's wake-up socket) could then write
+    into that file; ``/dev/null`` under the same number takes such writes harmlessly."""
+    fds = "/proc/self/fd" if os.path.isdir("/proc/self/fd") else "/dev/fd"
+    try:
+        names = os.listdir(fds)
+    except OSError:
+        return
+    null = os.open(os.devnull, os.O_RDWR)
+    try:
+        for name in names:
+            fd = int(name)
+            with contextlib.suppress(OSError):  # the listing's own descriptor, gone now
+                if fd != null and stat.S_ISSOCK(os.fstat(fd).st_mode):
+                    os.dup2(null, fd, inheritable=False)
+    finally:
+        os.close(null)
 
 
 def finish_worker(child: Worker, *, killed: bool) -> dict[str, Any]:
