@@ -29,6 +29,7 @@ import numpy as np
 
 from trailkit.models.answer import Answer, Walk
 from trailkit.models.puzzle import EdgeUse, NodeVisit, Puzzle
+from trailkit.models.support import jit
 from trailkit.models.support.words import seconds
 from trailkit.solvers.backends.base import DEFAULT_MEMORY_MB, Limits
 from trailkit.solvers.backends.direct import hamilton_kernel as hk
@@ -38,6 +39,8 @@ __all__ = ["solve_tour", "tour_applies", "tour_walks"]
 
 BACKEND = "direct"
 _SLICE = 50_000
+_KERNELS = jit.Kernels(hk)
+"""The search past its dive: compiled, or interpreted within :func:`jit.interpreted`."""
 _RESTART = 20
 """A closed walk's first attempt may make this many moves per node, each next attempt
 (from the next start: every cycle through every node passes it) twice as many; an
@@ -177,7 +180,7 @@ class _Run:
         end = None if moves is None else self.work + moves
         while True:
             diving = self.work < self.dive
-            run = hk.tour_search.interpreted if diving else hk.tour_search.compiled
+            run = hk.tour_search.interpreted if diving else _KERNELS.tour_search
             budget = min(self.dive - self.work if diving else _SLICE,
                          self.work_limit - self.work + 1,
                          _SLICE if end is None else max(end - self.work, 1))

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from trailkit.models.support import jit
 from trailkit.solvers.frontends.cli import main
 from trailkit.solvers.frontends.workshop.analysis import analyse
 from trailkit.solvers.frontends.workshop.jobs import OPS, Job, run_job
@@ -187,12 +188,13 @@ def test_an_unrated_depth_is_said_in_words_and_null_in_json(
     the text and the workshop's rows (never ``None``), ``null`` in the JSON (CONTRACT)."""
     (tmp_path / "unrated.yaml").write_text(UNRATED, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    code, text = _cli(["inspect", "unrated.yaml"])
-    _, printed = _cli(["inspect", "unrated.yaml", "--json"])
+    with jit.interpreted(True):  # words, not kernels: never the kernels' first compile
+        code, text = _cli(["inspect", "unrated.yaml"])
+        _, printed = _cli(["inspect", "unrated.yaml", "--json"])
+        shown = run_job(Job("inspect", UNRATED, source="unrated.yaml"))
     assert code == 0 and json.loads(printed)["measures"]["search_depth"] is None
     [depth] = [line for line in text.splitlines() if "trial and error" in line]
     assert depth.endswith("more than 2 (not rated: search)")
-    shown = run_job(Job("inspect", UNRATED, source="unrated.yaml"))
     assert "None" not in text and "None" not in json.dumps(shown["measures"])
     # the workshop's Inspect heads its list with the board's caption, as drawn
     assert shown["caption"].startswith("Inspect: givens not judged: ")
