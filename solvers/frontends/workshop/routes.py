@@ -22,6 +22,7 @@ import contextlib
 import hashlib
 import json
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -215,12 +216,12 @@ class _Handlers:
         body = await _body(request)
         name = body.get("name")
         ask = read_design(body.get("design"), _source(name))
-        if isinstance(ask, TourDesign):  # its time limit starts once the search compiled
-            await self.warmup.ready()
         base = _base(self.folder, name)
         job = Job("design", _text(body), _source(name), str(base) if base else None,
                   time_limit=self._limit(body), design=ask)
-        return await self._submit(request, body, job)
+        # a tour's time limit starts once the search compiled (in the background)
+        ready = self.warmup.ready if isinstance(ask, TourDesign) else None
+        return await self._submit(request, body, job, ready)
 
     def _limit(self, body: dict[str, Any]) -> float:
         """The run's time limit: the page's, within 0.1 s and :data:`MAX_TIME_S`."""
@@ -234,10 +235,12 @@ class _Handlers:
                                 f"not {short(json.dumps(given), 40)}")
         return max(0.1, min(limit, MAX_TIME_S))
 
-    async def _submit(self, request: Request, body: dict[str, Any], job: Job) -> Response:
-        """Run ``job`` in the page's slot; 503 when too many runs wait already; a run
-        whose asker hangs up is stopped (499)."""
-        run = asyncio.ensure_future(self.runs.run(str(body.get("slot") or "page"), job))
+    async def _submit(self, request: Request, body: dict[str, Any], job: Job,
+                      ready: Callable[[], Awaitable[None]] | None = None) -> Response:
+        """Run ``job`` in the page's slot (once ``ready()``, if given, returned); 503
+        when too many runs wait already; a run whose asker hangs up is stopped (499)."""
+        run = asyncio.ensure_future(self.runs.run(str(body.get("slot") or "page"), job,
+                                                  ready))
         gone = asyncio.ensure_future(_until_gone(request))
         try:
             await asyncio.wait({run, gone}, return_when=asyncio.FIRST_COMPLETED)

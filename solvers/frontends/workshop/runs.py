@@ -9,7 +9,9 @@ of its own, so nothing holds a lock when a worker is forked.
 * At most ``workers`` runs at once; up to ``queue`` more wait their turn; beyond that a
   run is refused at once (:class:`Busy`: the server answers 503).
 * Each run belongs to a *slot* (one per page): a newer run in the same slot cancels the
-  older one, running or waiting (a newer edit makes the old answer moot).
+  older one, running or waiting (a newer edit makes the old answer moot), or still
+  getting *ready* (a tour design waits for the background compile before it queues:
+  one whose page went away, or that a newer run replaced meanwhile, never starts).
 * A run past its time limit is killed and answers ``unknown`` with the reason, as does one
   past its memory limit (``memout``) or one that crashed.
 * :meth:`RunManager.close` cancels everything and reaps every worker: none outlives
@@ -23,6 +25,7 @@ import contextlib
 import os
 import signal
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -60,40 +63,60 @@ class RunManager:
         self.workers, self.queue, self.memory_mb = workers, queue, memory_mb
         self._running: dict[int, _Run] = {}  # by pipe fd
         self._waiting: deque[_Run] = deque()
+        self._readying: list[_Run] = []  # waiting for ``ready`` before they queue
         self._closed = False
 
     # ------------------------------------------------------------------ public
-    async def run(self, slot: str, job: Job) -> dict[str, Any]:
-        """Run ``job`` in ``slot`` (cancelling the slot's older run) and return its
-        outcome; a run that hit a limit says ``status: unknown`` and why. Raises
-        :class:`Busy` when the queue is full."""
+    async def run(self, slot: str, job: Job,
+                  ready: Callable[[], Awaitable[None]] | None = None) -> dict[str, Any]:
+        """Run ``job`` in ``slot`` (cancelling the slot's older run) once ``ready()``
+        (if given) returned, and return its outcome; a run that hit a limit says
+        ``status: unknown`` and why. Raises :class:`Busy` when the queue is full."""
         if self._closed:
             return _stopped(job, "cancelled", "the workshop is shutting down")
         self.cancel(slot)
-        if len(self._running) >= self.workers and len(self._waiting) >= self.queue:
-            raise Busy(f"{len(self._running)} runs are running and {len(self._waiting)} "
-                       "waiting; try again in a moment")
         run = _Run(slot, job, asyncio.get_running_loop().create_future())
-        self._waiting.append(run)
-        self._start_waiting()
         try:
+            if ready is not None and not await self._got_ready(run, ready):
+                return run.done.result()  # cancelled while it got ready
+            if len(self._running) >= self.workers and len(self._waiting) >= self.queue:
+                raise Busy(f"{len(self._running)} runs are running and "
+                           f"{len(self._waiting)} waiting; try again in a moment")
+            self._waiting.append(run)
+            self._start_waiting()
             return await asyncio.shield(run.done)
         except asyncio.CancelledError:  # the request went away: so does its run
             self._cancel_run(run)
             raise
 
+    async def _got_ready(self, run: _Run, ready: Callable[[], Awaitable[None]]) -> bool:
+        """Wait for ``ready()`` or ``run``'s cancelling, whichever comes first; whether
+        it got ready (uncancelled)."""
+        self._readying.append(run)
+        waiting: asyncio.Future[Any] = asyncio.ensure_future(ready())
+        try:
+            await asyncio.wait({waiting, run.done}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiting.cancel()
+            self._readying.remove(run)
+        return not run.done.done()
+
     def cancel(self, slot: str) -> int:
-        """Cancel every run of ``slot``, running or waiting; how many there were."""
-        runs = [r for r in [*self._running.values(), *self._waiting] if r.slot == slot]
+        """Cancel every run of ``slot``, running, waiting or getting ready; how many
+        there were."""
+        runs = [r for r in [*self._running.values(), *self._waiting, *self._readying]
+                if r.slot == slot]
         for run in runs:
             self._cancel_run(run)
         return len(runs)
 
     @property
     def busy(self) -> dict[str, int]:
-        """How many runs are running and waiting now."""
+        """How many runs are running, waiting, and getting ready (a tour design while
+        the search compiles) now."""
         return {"running": len(self._running), "waiting": len(self._waiting),
-                "workers": self.workers, "queue": self.queue}
+                "readying": len(self._readying), "workers": self.workers,
+                "queue": self.queue}
 
     def worker_pids(self) -> list[int]:
         """The pids of the running workers."""
@@ -102,7 +125,7 @@ class RunManager:
     def close(self) -> None:
         """Cancel every run and reap every worker (the server is stopping)."""
         self._closed = True
-        for run in [*self._running.values(), *self._waiting]:
+        for run in [*self._running.values(), *self._waiting, *self._readying]:
             self._cancel_run(run, why="the workshop is shutting down")
 
     # ----------------------------------------------------------------- workers

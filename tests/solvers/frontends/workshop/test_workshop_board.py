@@ -21,6 +21,8 @@ from trailkit.models.errors import TrailkitError
 from trailkit.models.spec import load_spec_text
 from trailkit.solvers.frontends.presenter.design_options import TOUR_MOVES
 from trailkit.solvers.frontends.workshop.edits import edit_text
+from trailkit.solvers.frontends.workshop.warmup import WARM_SECONDS
+from trailkit.solvers.support.workers import GRACE_S
 
 httpx = pytest.importorskip("httpx")
 
@@ -202,9 +204,11 @@ def test_design_tour_makes_board_puzzles_each_with_one_path(served: Served) -> N
            "count": 2}
     with client(served) as c:
         # a fresh install compiles the tour search's kernels on the first design (tens
-        # of seconds on a loaded machine): a limit that leaves room for it
-        out = c.post("/api/design", json={"text": "", "design": ask, "slot": "t",
-                                          "time_limit": 120}).json()
+        # of seconds on a loaded machine, at most WARM_SECONDS): a limit after it, and
+        # an answer awaited past both (the client's 60 s was too short under load)
+        out = c.post("/api/design", json={"text": "", "design": ask, "slot": "tour-4x3",
+                                          "time_limit": 120},
+                     timeout=WARM_SECONDS + 120 + GRACE_S + 60).json()
     assert out["status"] == "designed" and len(out["candidates"]) == 2
     assert [d["seed"] for d in out["answer"]["designs"]] == [3, 4]
     assert out["answer"]["kind"] == "tour"
@@ -223,7 +227,8 @@ def test_a_tour_that_cannot_be_made_says_why(served: Served) -> None:
     ask = {"kind": "tour", "board": "3x3", "moves": "king", "givens": "0..0",
            "unique": True}
     with client(served) as c:
-        out = c.post("/api/design", json={"text": "", "design": ask, "slot": "t"}).json()
+        out = c.post("/api/design", json={"text": "", "design": ask, "slot": "tour-3x3"},
+                     timeout=WARM_SECONDS + 120).json()
     assert out["status"] == "impossible" and out["candidates"] == []
     assert "backwards" in out["text"], out["text"]
 
