@@ -30,7 +30,7 @@ from typing import Any, BinaryIO
 from trailkit.solvers.support.interrupts import ignore_interrupts_and_die_with_parent
 from trailkit.solvers.support.signs import stop_listening
 
-__all__ = ["GRACE_S", "Worker", "finish_worker", "let_go_of_sockets", "start_worker"]
+__all__ = ["GRACE_S", "Worker", "finish_worker", "start_worker"]
 
 #: Seconds a worker may run past its time limit before it is killed as a timeout.
 GRACE_S = 5.0
@@ -98,7 +98,7 @@ def _confine(parent: int, stderr_fd: int, memory_mb: int | None, cpu_limit: int 
         multiprocessing.current_process().daemon = False  # may start its own helpers
     ignore_interrupts_and_die_with_parent(parent)
     stop_listening()
-    let_go_of_sockets()
+    _let_go_of_sockets()
     os.dup2(stderr_fd, 2)
     if memory_mb:
         size = memory_mb * 1024 * 1024
@@ -107,7 +107,7 @@ def _confine(parent: int, stderr_fd: int, memory_mb: int | None, cpu_limit: int 
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 1))
 
 
-def let_go_of_sockets() -> None:
+def _let_go_of_sockets() -> None:
     """In a forked child, let go of every socket it inherited: each becomes a descriptor
     of ``/dev/null`` under the same number.
 

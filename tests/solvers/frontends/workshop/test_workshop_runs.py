@@ -29,12 +29,19 @@ async def _until(sign) -> None:
     raise AssertionError("no sign after 10,000 turns of the event loop")
 
 
+async def _gated_run(runs: RunManager) -> tuple[asyncio.Future[dict], asyncio.Event]:
+    """A run of slot ``t`` that gets ready when the test opens the gate it returns, once
+    the manager counts it as getting ready."""
+    gate = asyncio.Event()
+    run = asyncio.ensure_future(runs.run("t", Job("solve", NIKOLAUS), gate.wait))
+    await _until(lambda: runs.busy["readying"] == 1)
+    return run, gate
+
+
 def test_a_run_replaced_while_it_gets_ready_never_starts() -> None:
     async def scenario() -> tuple[dict, dict, dict]:
         runs = RunManager(workers=1, queue=2, memory_mb=2048)
-        gate = asyncio.Event()
-        older = asyncio.ensure_future(runs.run("t", Job("solve", NIKOLAUS), gate.wait))
-        await _until(lambda: runs.busy["readying"] == 1)
+        older, gate = await _gated_run(runs)
         newer = await runs.run("t", Job("solve", NIKOLAUS))
         gate.set()
         old = await older
@@ -50,9 +57,7 @@ def test_a_run_replaced_while_it_gets_ready_never_starts() -> None:
 def test_a_run_whose_asker_left_while_it_got_ready_never_starts() -> None:
     async def scenario() -> tuple[dict, dict]:
         runs = RunManager(workers=1, queue=2, memory_mb=2048)
-        gate = asyncio.Event()
-        older = asyncio.ensure_future(runs.run("t", Job("solve", NIKOLAUS), gate.wait))
-        await _until(lambda: runs.busy["readying"] == 1)
+        older, gate = await _gated_run(runs)
         older.cancel()  # the request went away (the server cancels its task)
         await _until(lambda: runs.busy["readying"] == 0)
         newer = asyncio.ensure_future(runs.run("t", Job("solve", NIKOLAUS)))
@@ -70,9 +75,7 @@ def test_a_run_whose_asker_left_while_it_got_ready_never_starts() -> None:
 def test_cancel_reaches_a_run_getting_ready() -> None:
     async def scenario() -> tuple[int, dict, dict]:
         runs = RunManager(workers=1, queue=2, memory_mb=2048)
-        gate = asyncio.Event()
-        waiting = asyncio.ensure_future(runs.run("t", Job("solve", NIKOLAUS), gate.wait))
-        await _until(lambda: runs.busy["readying"] == 1)
+        waiting, _ = await _gated_run(runs)
         cancelled = runs.cancel("t")
         answer = await waiting  # at once: the gate is still shut
         left = runs.busy
