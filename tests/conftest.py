@@ -5,7 +5,9 @@
 registered for the tests only, so it runs through the behaviour tests and cannot rot.
 
 Also the Hypothesis settings profiles, chosen by ``HYPOTHESIS_PROFILE``: ``ci`` (the
-default, what CI runs) and ``dev`` (a quarter of the examples, for a quick run while
+default: the README's test command), ``thorough`` (two and a half times the examples:
+``.ci/run`` runs every Hypothesis test again under it, marked ``property`` here, after
+the README's command) and ``dev`` (a quarter of ``ci``'s, for a quick run while
 working). Tests do not hard-code ``max_examples``; a test whose examples are costly
 asks for a share of the profile's count (``tests/budget.py``).
 """
@@ -29,13 +31,14 @@ from trailkit.solvers.backends import registry
 from trailkit.solvers.backends.registry import EXTERNAL_EXAMPLES, backend_names, get_backend
 
 # No deadline: an example's time depends on the machine's load (and on a first Numba
-# compile), not on the code under test. 100 examples (Hypothesis' default; 200 until
-# issue 41 item 24): each run draws new ones (no fixed seed), and the README's whole
-# test command has five minutes on two cores, of which the draws took half.
-settings.register_profile("ci", max_examples=100, deadline=None, print_blob=True,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("dev", max_examples=25, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
+# compile), not on the code under test. The README's test command has five minutes on
+# two cores (issue 41, item 24), and at Hypothesis' default of 100 examples the draws
+# took a third of it: it runs 40, and CI then runs every Hypothesis test again with
+# 100 (``thorough``). Each run draws new examples (no fixed seed).
+_PROFILE = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("ci", max_examples=40, print_blob=True, **_PROFILE)
+settings.register_profile("thorough", max_examples=100, print_blob=True, **_PROFILE)
+settings.register_profile("dev", max_examples=10, **_PROFILE)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # The command lines and scripts the tests start cache their bytecode, as any user's
@@ -56,7 +59,8 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 #: after it, in parallel and then the ``alone`` ones by themselves): the words a test
 #: module must hold to be imported at all.
 _MARK_WORDS = {"alone": "alone", "alone and not long": "alone", "long": "mark.long",
-               "long and not alone": "mark.long", "long and alone": "mark.long"}
+               "long and not alone": "mark.long", "long and alone": "mark.long",
+               "property": "given", "property and not alone and not long": "given"}
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
@@ -68,6 +72,14 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
             or not collection_path.name.startswith("test_"):
         return None
     return word not in collection_path.read_text(encoding="utf-8") or None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every Hypothesis test ``property``: ``.ci/run`` runs them again, with the
+    ``thorough`` profile's examples, after the README's command."""
+    for item in items:
+        if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+            item.add_marker(pytest.mark.property)
 
 
 @pytest.fixture(params=backend_names())

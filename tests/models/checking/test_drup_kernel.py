@@ -322,7 +322,6 @@ def test_progress_reports_name_the_phase_and_the_line(monkeypatch) -> None:
     assert all(x.endswith(total) for x in lines)
 
 
-@settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(min_value=0, max_value=50), max_size=80))
 def test_compaction_orders_the_watch_lists_by_where_they_stand(keys: list[int]) -> None:
     # compact() packs the lists in the order of their offsets; its sort is written out

@@ -6,7 +6,8 @@ clauses (:mod:`trailkit.models.formulas.node_cuts`, solved by
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from budget import cheap
+from hypothesis import given
 from hypothesis import strategies as st
 from node_oracle import node_rule_walks, obeys_node_rules
 
@@ -48,7 +49,7 @@ def certificate_of(puzzle: Puzzle) -> Certificate | None:
     return make_certificate(puzzle, out.formula, out.proof, DEFAULT_SOLVER)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@cheap(2, "a puzzle of at most a few nodes: the cut loop and the oracle take milliseconds")
 @given(hamiltonian_puzzles())
 def test_the_cut_loop_finds_a_walk_exactly_where_the_oracle_does(puzzle: Puzzle) -> None:
     assert not cuts_apply(puzzle)

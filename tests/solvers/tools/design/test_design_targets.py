@@ -18,7 +18,7 @@ from collections import deque
 from pathlib import Path
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from oracles import brute_tallies
 
@@ -100,7 +100,6 @@ def assert_solved_by_every_backend(p: Puzzle) -> None:
 
 
 # ------------------------------------------------------------ colour walks: traps
-@settings(deadline=None, max_examples=60)
 @given(st.sampled_from([hex_field(2, 3), grid_field(2, 3), hex_field(1, 4)]).flatmap(
     lambda f: st.tuples(st.just(f), st.lists(st.integers(-1, 2), min_size=len(f.pairs),
                                              max_size=len(f.pairs)))))
