@@ -325,8 +325,9 @@ def test_the_readme_links_lead_somewhere() -> None:
 
 def test_the_readme_stays_a_front_page() -> None:
     """Short, and its second Quick start command is the one CI runs (``.ci/run``, in a
-    subshell, so that a failure in it fails CI), which then runs the tests marked ``long``
-    that the command leaves out."""
+    subshell, so that a failure in it fails CI), which then runs the Hypothesis tests
+    again with the ``thorough`` profile and the tests marked ``long`` that the command
+    leaves out."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(readme.splitlines()) < README_MAX_LINES
     start = readme.split("## Quick start", 1)[1]
@@ -334,8 +335,11 @@ def test_the_readme_stays_a_front_page() -> None:
     assert commands[0].endswith("trailkit solve specs/nikolaus.yaml --backend all")
     ci = [line for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
           if line and not line.startswith("#")]
-    assert ci[-3:] == [f"( {commands[1]} )", ".venv/bin/python -m pytest -n auto --dist worksteal "
-                       '-m "long and not alone"', '.venv/bin/python -m pytest -m "long and alone"']
+    parallel = ".venv/bin/python -m pytest -n auto --dist worksteal -m"
+    assert ci[-5:] == [f"( {commands[1]} )", "export HYPOTHESIS_PROFILE=thorough",
+                       f'{parallel} "property and not alone and not long"',
+                       f'{parallel} "long and not alone"',
+                       '.venv/bin/python -m pytest -m "long and alone"']
     assert '-m "not alone and not long"' in commands[1]
 
 
