@@ -46,6 +46,9 @@ def _pyproject() -> dict[str, object]:
         return tomllib.load(f)
 
 
+# long: every module type-checked from an empty cache, as a fresh clone has it (25 s of
+# the README's command, a twelfth of its five minutes); CI runs it right after
+@pytest.mark.long
 def test_mypy_is_clean() -> None:
     pytest.importorskip("mypy", reason="mypy is in the test extra")
     cache = ROOT / ".mypy_cache"
