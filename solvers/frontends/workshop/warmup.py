@@ -7,9 +7,11 @@ the author's search. So the server starts, beside its workers, a process of its 
 (off the event loop, at low priority, stopped after :data:`WARM_SECONDS`) that runs
 :func:`compile_tours` and leaves the machine code in Numba's disk cache, from which a
 worker loads it in a moment; a tour design asked meanwhile waits for it before its
-own time limit starts, the page saying "compiling (once)". Where nothing would compile
-(the cache has it already, or Numba is missing) nothing starts. Where the cache cannot
-be written the worker compiles again, as it did before.
+own time limit starts, the page saying "compiling (once)", and the compile goes on at
+normal priority from then (:meth:`Warmup.hurry`: at low priority beside a busy
+machine's other work it got a tenth of a core, and the design waited five minutes).
+Where nothing would compile (the cache has it already, or Numba is missing) nothing
+starts. Where the cache cannot be written the worker compiles again, as it did before.
 
 >>> Warmup(needed=False).compiling
 False
@@ -24,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,6 +36,9 @@ __all__ = ["WARM_SECONDS", "Warmup", "compile_tours", "lock_path", "one_at_a_tim
 
 WARM_SECONDS = 300.0
 """The longest the background compile may run before it is stopped."""
+
+#: The background process (:func:`warm_once`); with ``--now``, at normal priority.
+_COMMAND = [sys.executable, "-m", __name__]
 
 #: The Design panel's own request, on a board small enough to design at once.
 _ASK = {"kind": "tour", "board": "5x5", "moves": "king", "unique": True, "seed": 1}
@@ -66,6 +72,8 @@ class Warmup:
         self._seconds = seconds
         self._done = threading.Event()
         self._process: subprocess.Popen[bytes] | None = None
+        self._swap = threading.Lock()
+        self._hurried = False
         if needed is False:
             self._done.set()
 
@@ -81,32 +89,62 @@ class Warmup:
         if not needed:
             self._done.set()
             return self
-        self._process = subprocess.Popen(
-            [sys.executable, "-m", __name__], stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self._process = _spawn(now=False)
         threading.Thread(target=self._watch, name="warmup", daemon=True).start()
         return self
 
     def _watch(self) -> None:
-        assert self._process is not None
+        """Wait for the compile's process, or for the one :meth:`hurry` put in its
+        place, killing it past the time allowed; then the compile is done."""
+        deadline = time.monotonic() + self._seconds
         try:
-            self._process.wait(timeout=self._seconds)
-        except subprocess.TimeoutExpired:
-            self._process.kill()
-            self._process.wait()
+            while True:
+                process = self._process
+                assert process is not None
+                try:
+                    process.wait(timeout=max(0.0, deadline - time.monotonic()))
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+                    return
+                with self._swap:
+                    if self._process is process:
+                        return
         finally:
             self._done.set()
 
+    def hurry(self) -> None:
+        """Someone waits for the compile: from now on it is their time, not spare time.
+        A process cannot raise its own priority again without privileges, so one at
+        normal priority takes the low-priority one's place (it waits for its lock, and
+        finds cached what the first compiled); once only."""
+        with self._swap:
+            old = self._process
+            if self._hurried or old is None or old.poll() is not None:
+                return
+            self._hurried = True
+            self._process = _spawn(now=True)
+            old.kill()
+
     async def ready(self) -> None:
         """Wait, off the event loop, until the compile is done (at most the time it is
-        allowed, which its watcher enforces)."""
+        allowed, which its watcher enforces), hurrying it first."""
         if self.compiling:
+            self.hurry()
             await asyncio.to_thread(self._done.wait, self._seconds + 5)
 
     def close(self) -> None:
         """Stop the compile (the server is stopping)."""
-        if self._process is not None and self._process.poll() is None:
-            self._process.kill()
+        with self._swap:
+            if self._process is not None and self._process.poll() is None:
+                self._process.kill()
+
+
+def _spawn(now: bool) -> subprocess.Popen[bytes]:
+    """The background process: at low priority, or with ``now`` at normal priority."""
+    return subprocess.Popen([*_COMMAND, *(["--now"] if now else [])],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
 
 
 def lock_path() -> Path:
@@ -140,14 +178,16 @@ def one_at_a_time() -> Iterator[None]:
         yield
 
 
-def warm_once() -> None:
-    """The background process's work: lower priority, wait for any other warm-up, and
-    compile only if the cache still lacks the tour search."""
-    os.nice(10)
+def warm_once(now: bool = False) -> None:
+    """The background process's work: lower priority (unless ``now``: a design waits),
+    wait for any other warm-up, and compile only if the cache still lacks the tour
+    search."""
+    if not now:
+        os.nice(10)
     with one_at_a_time():
         if tour_search_compiles():
             compile_tours()
 
 
 if __name__ == "__main__":  # the background process
-    warm_once()
+    warm_once(now="--now" in sys.argv[1:])
