@@ -41,6 +41,7 @@ from trailkit.solvers.backends.sat.runner import (
     DEFAULT_SOLVER,
     Verdict,
     run_or_stopped,
+    small_puzzle,
 )
 from trailkit.solvers.backends.sat.walk_proof import refute_longer, refute_optimal
 from trailkit.solvers.pipeline.policy import time_up
@@ -107,7 +108,8 @@ def empty_unique_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *
     if why:
         return Claim("unique", False, why=unproven(why, rests_on))
     result, other, proof = run_or_stopped(lambda d: refute_longer(
-        puzzle, DEFAULT_SOLVER, d, 0), DEFAULT_SOLVER, limits.time_limit) or (
+        puzzle, DEFAULT_SOLVER, d, 0), DEFAULT_SOLVER, limits.time_limit,
+        small=small_puzzle(puzzle)) or (
         Verdict.INTERRUPTED, None, None)
     if result is Verdict.SAT and other is not None:
         if verify(puzzle, other):
@@ -148,7 +150,8 @@ def _refute(puzzle: Puzzle, encoding: str, walk: Walk, limits: Limits
             ) -> tuple[Verdict, Walk | None, list[str] | None]:
     """:func:`refute_optimal` with CaDiCaL, within the time limit."""
     return run_or_stopped(lambda d: refute_optimal(puzzle, DEFAULT_SOLVER, d, encoding, walk),
-                          DEFAULT_SOLVER, limits.time_limit) or (Verdict.INTERRUPTED, None, None)
+                          DEFAULT_SOLVER, limits.time_limit, small=small_puzzle(puzzle)
+                          ) or (Verdict.INTERRUPTED, None, None)
 
 
 def _certified(puzzle: Puzzle, claim: str, encoding: str, walk: Walk,

@@ -47,6 +47,7 @@ from trailkit.solvers.backends.sat.runner import (
     DEFAULT_SOLVER,
     Verdict,
     run_or_stopped,
+    small_puzzle,
 )
 from trailkit.solvers.backends.sat.walk_proof import enumerate_best, enumerate_walks, refute_longer
 from trailkit.solvers.pipeline.claim_rules import refutation_applies, unproven
@@ -205,7 +206,8 @@ def _best_count(puzzle: Puzzle, limits: Limits, limit: int, rests_on: str,
     empty = [Walk((v,), ()) for v in puzzle.empty_walk_nodes()] if not length else []
     result, walks, proof = run_or_stopped(lambda d: enumerate_best(
         puzzle, DEFAULT_SOLVER, d, encoding, length, limit - len(empty)),
-        DEFAULT_SOLVER, limits.time_limit) or (Verdict.INTERRUPTED, [], None)
+        DEFAULT_SOLVER, limits.time_limit, small=small_puzzle(puzzle)
+        ) or (Verdict.INTERRUPTED, [], None)
     better = next((w for w in walks if len(w) != length), None)
     if better is not None:
         raise VerificationFailure(
@@ -231,7 +233,8 @@ def _enumerate(puzzle: Puzzle, limits: Limits, limit: int, known: tuple[Walk, ..
     :func:`~trailkit.models.formulas.node_positions.distances_apply`)."""
     return run_or_stopped(lambda d: enumerate_walks(
         puzzle, DEFAULT_SOLVER, d, limit, distances=distances_apply(puzzle), known=known),
-        DEFAULT_SOLVER, limits.time_limit) or (Verdict.INTERRUPTED, [], None)
+        DEFAULT_SOLVER, limits.time_limit, small=small_puzzle(puzzle)
+        ) or (Verdict.INTERRUPTED, [], None)
 
 
 def _count_certified(puzzle: Puzzle, walks: list[Walk], proof: list[str],
@@ -292,7 +295,7 @@ def longest_claim(puzzle: Puzzle, walk: Walk, limits: Limits = NO_LIMITS, *,
         return Claim("longest", False, value=len(walk), why=unproven(why, rests_on))
     result, longer, proof = run_or_stopped(
         lambda d: refute_longer(puzzle, DEFAULT_SOLVER, d, len(walk)), DEFAULT_SOLVER,
-        limits.time_limit) or (Verdict.INTERRUPTED, None, None)
+        limits.time_limit, small=small_puzzle(puzzle)) or (Verdict.INTERRUPTED, None, None)
     if result is Verdict.SAT and longer is not None:
         raise VerificationFailure(f"{rests_on} called a walk of {plural(len(walk), 'step')} "
                                   f"the longest, but one of {len(longer)} exists")

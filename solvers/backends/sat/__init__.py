@@ -55,6 +55,7 @@ from trailkit.solvers.backends.sat.runner import (
     available_solvers,
     can_prove,
     run_guarded,
+    small_puzzle,
 )
 from trailkit.solvers.backends.sat.search import Outcome, count_walks, horizon, search
 from trailkit.solvers.backends.sat.transition import (
@@ -121,7 +122,7 @@ class SatBackend(Backend):
         proof = puzzle.use is EdgeUse.EXACTLY_ONCE and can_prove(self.solver)
         try:
             outcome = run_guarded(lambda d: search(puzzle, self.solver, d, proof=proof),
-                                  self.solver, limits.time_limit)
+                                  self.solver, limits.time_limit, small=small_puzzle(puzzle))
         except SolverTimeout:
             outcome = Outcome(Verdict.INTERRUPTED)
         if outcome.status is Verdict.INTERRUPTED:
@@ -145,7 +146,7 @@ class SatBackend(Backend):
         when it is reached)."""
         try:
             return run_guarded(lambda d: search_nodes(puzzle, name, d, proof=can_prove(name)),
-                               name, limits.time_limit)
+                               name, limits.time_limit, small=small_puzzle(puzzle))
         except SolverTimeout:
             return NodeOutcome(Verdict.INTERRUPTED)
 
@@ -245,13 +246,13 @@ class SatBackend(Backend):
         # block the parent's read forever (a 64-bit store is not torn in practice).
         seen = mp.Value("q", 0, lock=False)
 
-        def note(n: int) -> None:
-            seen.value = n
+        def note(n: int) -> None:  # a job tried here first, then in the child, counts twice
+            seen.value = max(seen.value, n)
 
         counter = count_node_walks if puzzle.has_node_rules else count_walks
         try:
             result = run_guarded(lambda d: counter(puzzle, self.solver, d, note),
-                                 self.solver, limits.time_limit)
+                                 self.solver, limits.time_limit, small=small_puzzle(puzzle))
         except SolverTimeout:
             return CountResult(self.name, int(seen.value), complete=False,
                                reason="the time limit was reached")
@@ -270,7 +271,8 @@ def _refuted_once_only(puzzle: Puzzle, name: str, limits: Limits) -> Certificate
     if puzzle.use is EdgeUse.AT_MOST_ONCE:
         try:
             verdict, formula, lines = run_guarded(
-                lambda d: refute_walks(puzzle, name, d), name, limits.time_limit)
+                lambda d: refute_walks(puzzle, name, d), name, limits.time_limit,
+                small=small_puzzle(puzzle))
         except SolverTimeout:
             return None
         if verdict is not Verdict.UNSAT or formula is None or lines is None:
@@ -278,7 +280,7 @@ def _refuted_once_only(puzzle: Puzzle, name: str, limits: Limits) -> Certificate
         return make_certificate(puzzle, formula, lines, name)
     try:
         outcome = run_guarded(lambda d: search(puzzle, name, d, proof=True), name,
-                              limits.time_limit)
+                              limits.time_limit, small=small_puzzle(puzzle))
     except SolverTimeout:
         return None
     if outcome.status is not Verdict.UNSAT:

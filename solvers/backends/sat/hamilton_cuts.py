@@ -33,6 +33,7 @@ from trailkit.solvers.backends.sat.runner import (
     can_prove,
     new_solver,
     run_guarded,
+    small_puzzle,
 )
 
 __all__ = ["CutOutcome", "cuts_answer", "cuts_outcome", "solve_cuts"]
@@ -113,6 +114,6 @@ def cuts_outcome(solver: str, puzzle: Puzzle, limits: Limits, *, proof: bool) ->
     """:func:`solve_cuts` within the time limit (INTERRUPTED when it is reached)."""
     try:
         return run_guarded(lambda d: solve_cuts(puzzle, solver, d, proof=proof), solver,
-                           limits.time_limit)
+                           limits.time_limit, small=small_puzzle(puzzle))
     except SolverTimeout:
         return CutOutcome(Verdict.INTERRUPTED)

@@ -6,11 +6,14 @@ Some solvers (Glucose, MapleChrono, MiniSat, ...) can be interrupted: every call
 Ctrl-C calls ``interrupt()``. CaDiCaL, Lingeling and Kissat cannot be interrupted
 through python-sat, so a job on them runs in a forked child process that is killed
 when time is up or the user presses Ctrl-C (the child ignores Ctrl-C and dies with
-its parent). A reached limit is reported as :data:`Verdict.INTERRUPTED` or
-:class:`SolverTimeout`, never as UNSAT; a Ctrl-C is a :class:`KeyboardInterrupt`,
-whatever the solver was doing. python-sat's own SIGINT handler is switched off
-(:func:`~trailkit.solvers.support.interrupts.keep_pysat_off_sigint`: it jumps (``longjmp``) out of
-C code) when this module is imported.
+its parent). A job on a small puzzle is first tried in this process, each CaDiCaL call
+under a conflict budget that keeps it short: most finish there, and a fork of a big
+process costs more than their whole solve (``docs/benchmarks.md``); a call that runs out
+of budget sends the whole job to the child. A reached limit is reported as
+:data:`Verdict.INTERRUPTED` or :class:`SolverTimeout`, never as UNSAT; a Ctrl-C is a
+:class:`KeyboardInterrupt`, whatever the solver was doing. python-sat's own SIGINT
+handler is switched off (:func:`~trailkit.solvers.support.interrupts.keep_pysat_off_sigint`:
+it jumps (``longjmp``) out of C code) when this module is imported.
 
 Each job gives the signs ``building`` (as it starts) and ``solving`` (at each solver
 call) of :mod:`trailkit.solvers.support.signs`, from whichever process runs it.
@@ -25,7 +28,9 @@ import os
 import pickle
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from enum import Enum
 from functools import cache
 from typing import Any, TypeVar
@@ -33,6 +38,7 @@ from typing import Any, TypeVar
 from pysat.solvers import Solver, SolverNames
 
 from trailkit.models.errors import BackendUnavailable
+from trailkit.models.puzzle import Puzzle
 from trailkit.solvers.support.interrupts import (
     ignore_interrupts_and_die_with_parent,
     interrupts_held,
@@ -42,8 +48,9 @@ from trailkit.solvers.support.interrupts import (
 )
 from trailkit.solvers.support.signs import BUILDING, SOLVING, sign
 
-__all__ = ["DEFAULT_SOLVER", "Deadline", "SolverTimeout", "Verdict", "available_solvers",
-           "can_interrupt", "can_prove", "resolve_solver", "run_guarded", "run_or_stopped",
+__all__ = ["DEFAULT_SOLVER", "TRIAL_CLAUSES", "TRIAL_CONFLICTS", "TRIAL_SIZE", "Deadline",
+           "SolverTimeout", "Verdict", "available_solvers", "can_budget", "can_interrupt",
+           "can_prove", "resolve_solver", "run_guarded", "run_or_stopped", "small_puzzle",
            "solve_call"]
 
 DEFAULT_SOLVER = "cadical195"
@@ -99,6 +106,32 @@ def _constructible(name: str) -> bool:
     except Exception:  # python-sat raises NoSuchSolverError or others for missing builds
         return False
     return True
+
+
+@cache
+def can_budget(name: str) -> bool:
+    """Whether python-sat keeps ``name`` to a conflict budget (``conf_budget`` then
+    ``solve_limited``) and says how many clauses it holds (tried once, cached): CaDiCaL
+    does, Kissat and Lingeling do not."""
+    solver = Solver(name=name, bootstrap_with=_pigeonholes(5))
+    try:
+        solver.conf_budget(1)
+        return solver.solve_limited() is None and solver.nof_clauses() > 0
+    except NotImplementedError:
+        return False
+    finally:
+        solver.delete()
+
+
+def _pigeonholes(holes: int) -> list[list[int]]:
+    """One pigeon more than ``holes``, each in a hole of its own: unsatisfiable, and refuted
+    only after many conflicts (variable ``p * holes + h + 1``: pigeon p in hole h)."""
+    def var(p: int, h: int) -> int:
+        return p * holes + h + 1
+    somewhere = [[var(p, h) for h in range(holes)] for p in range(holes + 1)]
+    alone = [[-var(p, h), -var(q, h)] for h in range(holes)
+             for p in range(holes + 1) for q in range(p + 1, holes + 1)]
+    return somewhere + alone
 
 
 @cache
@@ -164,6 +197,9 @@ def solve_call(solver: Solver, name: str, assumptions: Sequence[int] = (),
     sign(SOLVING, name)
     left = None if deadline is None else deadline.remaining()
     if not can_interrupt(name):
+        trial = _TRIAL.get()
+        if trial is not None:
+            return _trial_call(solver, assumptions, trial)
         return Verdict.SAT if solver.solve(assumptions=list(assumptions)) else Verdict.UNSAT
     if left is not None and left <= 0:
         return Verdict.INTERRUPTED
@@ -178,24 +214,61 @@ def solve_call(solver: Solver, name: str, assumptions: Sequence[int] = (),
     return {True: Verdict.SAT, False: Verdict.UNSAT}.get(result, Verdict.INTERRUPTED)
 
 
-def run_or_stopped(job: Callable[[Deadline], T], name: str, seconds: float | None
-                   ) -> T | None:
+def run_or_stopped(job: Callable[[Deadline], T], name: str, seconds: float | None, *,
+                   small: bool = False) -> T | None:
     """:func:`run_guarded`, or ``None`` when the time limit killed the job: for the
     certificate makers, to whom a job stopped is an answer ("not certified: the time limit
     was reached"), not an error."""
     try:
-        return run_guarded(job, name, seconds)
+        return run_guarded(job, name, seconds, small=small)
     except SolverTimeout:
         return None
 
 
-def run_guarded(job: Callable[[Deadline], T], name: str, seconds: float | None) -> T:
+TRIAL_SIZE = 64
+"""A puzzle of at most this many edges and nodes (:func:`small_puzzle`): its formulas are
+built in milliseconds, so a job on it may be tried in this process first."""
+TRIAL_CLAUSES = 30_000
+"""A tried job's solver call on more clauses than this goes to the child at once."""
+TRIAL_CONFLICTS = 2_000
+"""The conflict budget of each solver call of a tried job. Most calls on a small puzzle
+need a few dozen conflicts; one that runs out of the budget took at most 0.21 s within
+:data:`TRIAL_CLAUSES` (``docs/benchmarks.md``), which is all a limit or a Ctrl-C waits."""
+
+
+def small_puzzle(puzzle: Puzzle) -> bool:
+    """Whether a job on ``puzzle`` may be tried in this process first (``small`` of
+    :func:`run_guarded`): at most :data:`TRIAL_SIZE` edges and nodes."""
+    return puzzle.num_edges <= TRIAL_SIZE and len(puzzle.nodes) <= TRIAL_SIZE
+
+
+class _TooBigToTry(BaseException):
+    """A tried job's solver call ran out of its budget: the job goes to the child. (Not an
+    :class:`Exception`, which a job may catch.)"""
+
+
+class _TrialTimedOut(BaseException):
+    """A tried job reached its deadline between solver calls: :class:`SolverTimeout`."""
+
+
+_TRIAL: ContextVar[Deadline | None] = ContextVar("sat_trial", default=None)
+"""The deadline of the job being tried in this process, if one is."""
+
+
+def run_guarded(job: Callable[[Deadline], T], name: str, seconds: float | None, *,
+                small: bool = False) -> T:
     """Run ``job(deadline)`` and return its result; raise :class:`SolverTimeout` if it
     had to be killed, :class:`KeyboardInterrupt` on Ctrl-C.
 
     A solver that cannot be interrupted runs in a forked child whenever a deadline or a
     Ctrl-C can stop it: the child is killed after ``seconds``, or at once on Ctrl-C (its
-    result comes back pickled through a pipe).
+    result comes back pickled through a pipe). With ``small`` (the job builds formulas
+    in milliseconds: :func:`small_puzzle`) and a solver kept to a budget
+    (:func:`can_budget`), the job is first tried in this process, as it would run in the
+    child: each solver call within :data:`TRIAL_CONFLICTS` conflicts, the deadline looked
+    at before each call (a Ctrl-C meets the job between them); the first call that needs
+    more, or holds over :data:`TRIAL_CLAUSES` clauses, sends the job to the child with the
+    time that is left.
     """
     def signed(deadline: Deadline) -> T:
         sign(BUILDING, name)
@@ -204,7 +277,41 @@ def run_guarded(job: Callable[[Deadline], T], name: str, seconds: float | None) 
     deadline = Deadline(seconds)
     if can_interrupt(name) or (seconds is None and not interrupts_reach_here()):
         return signed(deadline)
+    if small and can_budget(name):
+        try:
+            with _trying(deadline):
+                return signed(Deadline(None))
+        except _TooBigToTry:
+            seconds = deadline.remaining()
+            seconds = None if seconds is None else max(seconds, 0.0)
+        except _TrialTimedOut:
+            raise SolverTimeout(f"no answer within {seconds} s") from None
     return _in_child(signed, seconds)
+
+
+@contextmanager
+def _trying(deadline: Deadline) -> Iterator[None]:
+    """Within the block, :func:`solve_call` on a solver that cannot be interrupted is one
+    budgeted call (:func:`_trial_call`) with ``deadline``."""
+    token = _TRIAL.set(deadline)
+    try:
+        yield
+    finally:
+        _TRIAL.reset(token)
+
+
+def _trial_call(solver: Solver, assumptions: Sequence[int], deadline: Deadline) -> Verdict:
+    """A tried job's solver call: its verdict within :data:`TRIAL_CONFLICTS` conflicts, or
+    :class:`_TooBigToTry`; :class:`_TrialTimedOut` once ``deadline`` has passed."""
+    if deadline.passed():
+        raise _TrialTimedOut
+    if solver.nof_clauses() > TRIAL_CLAUSES:
+        raise _TooBigToTry
+    solver.conf_budget(TRIAL_CONFLICTS)
+    result = solver.solve_limited(assumptions=list(assumptions))
+    if result is None:
+        raise _TooBigToTry
+    return Verdict.SAT if result else Verdict.UNSAT
 
 
 def _in_child(signed: Callable[[Deadline], T], seconds: float | None) -> T:
@@ -216,6 +323,7 @@ def _in_child(signed: Callable[[Deadline], T], seconds: float | None) -> T:
     parent = os.getpid()
 
     def child() -> None:
+        _TRIAL.set(None)  # the parent's trial, if any, is over
         ignore_interrupts_and_die_with_parent(parent)
         try:
             sender.send_bytes(_dumps(("ok", signed(Deadline(None)))))

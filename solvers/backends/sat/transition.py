@@ -34,6 +34,7 @@ from trailkit.solvers.backends.sat.runner import (
     can_prove,
     new_solver,
     run_guarded,
+    small_puzzle,
 )
 from trailkit.solvers.backends.sat.warm_start import warm_start
 
@@ -135,7 +136,7 @@ def transition_answer(backend: str, solver: str, puzzle: Puzzle, limits: Limits,
     proof = can_prove(solver)
     try:
         out = run_guarded(lambda d: solve_transitions(puzzle, solver, d, proof=proof), solver,
-                          limits.time_limit)
+                          limits.time_limit, small=small_puzzle(puzzle))
     except SolverTimeout:
         return Answer.unknown(backend, "the time limit of "
                               f"{seconds(limits.time_limit)} was reached (transition encoding)",
@@ -164,7 +165,7 @@ def transition_certificate(solver: str, puzzle: Puzzle, limits: Limits) -> Certi
         return None
     try:
         out = run_guarded(lambda d: solve_transitions(puzzle, solver, d, proof=True), solver,
-                          limits.time_limit)
+                          limits.time_limit, small=small_puzzle(puzzle))
     except SolverTimeout:
         return None
     if out.status is not Verdict.UNSAT or out.formula is None or out.proof is None:

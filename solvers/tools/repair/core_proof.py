@@ -33,6 +33,7 @@ from trailkit.solvers.backends.sat.runner import (
     DEFAULT_SOLVER,
     Verdict,
     run_or_stopped,
+    small_puzzle,
 )
 from trailkit.solvers.backends.sat.walk_proof import refute_core
 from trailkit.solvers.pipeline.refuted_claims import capped, too_big
@@ -87,7 +88,7 @@ def core_refutation(puzzle: Puzzle, core: Sequence[int], limits: Limits) -> Cert
     limits = capped(limits)
     result, walk, proof = run_or_stopped(
         lambda d: refute_core(puzzle, DEFAULT_SOLVER, d, list(core)), DEFAULT_SOLVER,
-        limits.time_limit) or (Verdict.INTERRUPTED, None, None)
+        limits.time_limit, small=small_puzzle(puzzle)) or (Verdict.INTERRUPTED, None, None)
     if result is Verdict.SAT and walk is not None:
         if not check_witness(puzzle, walk, core):
             raise VerificationFailure("CP-SAT called a set of edges a core, but a verified "

@@ -43,6 +43,7 @@ from trailkit.models.support.words import plural
 from trailkit.solvers.backends.base import Limits
 from trailkit.solvers.backends.sat.runner import (
     DEFAULT_SOLVER,
+    TRIAL_CLAUSES,
     Deadline,
     Verdict,
     new_solver,
@@ -113,8 +114,9 @@ def formula_claim(puzzle: Puzzle, rules: Any, chosen: Sequence[Change], repaired
     formula = _fewer_formula(puzzle, ruled, chosen, repaired, walk)
     if isinstance(formula, str):
         return unproven(formula)
-    result, proof = run_or_stopped(lambda d: _refute(formula.clauses, d), DEFAULT_SOLVER,
-                                   seconds) or (Verdict.INTERRUPTED, None)
+    result, proof = run_or_stopped(
+        lambda d: _refute(formula.clauses, d), DEFAULT_SOLVER, seconds,
+        small=len(formula.clauses) <= TRIAL_CLAUSES) or (Verdict.INTERRUPTED, None)
     if result is Verdict.SAT:
         if minimal:
             raise VerificationFailure(f"the repair search proved {k} changes the fewest, "
