@@ -5,11 +5,11 @@
 registered for the tests only, so it runs through the behaviour tests and cannot rot.
 
 Also the Hypothesis settings profiles, chosen by ``HYPOTHESIS_PROFILE``: ``ci`` (the
-default: the README's test command), ``thorough`` (two and a half times the examples:
-``.ci/run`` runs every Hypothesis test again under it, marked ``property`` here, after
-the README's command) and ``dev`` (a quarter of ``ci``'s, for a quick run while
-working). Tests do not hard-code ``max_examples``; a test whose examples are costly
-asks for a share of the profile's count (``tests/budget.py``).
+default: the README's test command), ``thorough`` (four times the examples: ``.ci/run``
+runs every Hypothesis test again under it, marked ``property`` here, after the README's
+command) and ``dev`` (10, for a quick run while working). Tests do not hard-code
+``max_examples``; a test whose examples are costly asks for a share of the profile's
+count (``tests/budget.py``).
 """
 
 from __future__ import annotations
@@ -33,10 +33,11 @@ from trailkit.solvers.backends.registry import EXTERNAL_EXAMPLES, backend_names,
 # No deadline: an example's time depends on the machine's load (and on a first Numba
 # compile), not on the code under test. The README's test command has five minutes on
 # two cores (issue 41, item 24), and at Hypothesis' default of 100 examples the draws
-# took a third of it: it runs 40, and CI then runs every Hypothesis test again with
-# 100 (``thorough``). Each run draws new examples (no fixed seed).
+# took a third of it: it runs 25 (45 s of test time at 40, docs/benchmarks.md), and CI
+# then runs every Hypothesis test again with 100 (``thorough``). Each run draws new
+# examples (no fixed seed).
 _PROFILE = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
-settings.register_profile("ci", max_examples=40, print_blob=True, **_PROFILE)
+settings.register_profile("ci", max_examples=25, print_blob=True, **_PROFILE)
 settings.register_profile("thorough", max_examples=100, print_blob=True, **_PROFILE)
 settings.register_profile("dev", max_examples=10, **_PROFILE)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
