@@ -256,8 +256,9 @@ def reusable_shortest(puzzle: Puzzle) -> tuple[int | None, int]:
         start, first, at, last = state
         if puzzle.end is not None and at not in puzzle.end:
             return False
-        if puzzle.closed:
-            return k >= 1 and at == start and (rule is None or first in rule.successors[last])
+        if puzzle.closed:  # with no edge at all, the empty walk closes (the empty ring)
+            return (k >= 1 or not puzzle.num_edges) and at == start and \
+                (k == 0 or rule is None or first in rule.successors[last])
         return True
 
     layer: Counter[tuple[int, int, int, int]] = Counter(

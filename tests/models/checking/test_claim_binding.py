@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from budget import costly
 from forgeries import CLAIMS, VALUE_KEY, forged, holds, truth
-from hypothesis import HealthCheck, given
+from hypothesis import HealthCheck, example, given
 from hypothesis import strategies as st
 from oracles import tiny_puzzles
 
 from trailkit.models.formulas.formulas import encodings
-from trailkit.models.puzzle import Puzzle
+from trailkit.models.puzzle import EdgeUse, Puzzle
 from trailkit.models.spec import load_spec
 from trailkit.solvers.frontends.cli import main
 from trailkit.solvers.pipeline.proving import check_certificate_file
@@ -293,6 +293,8 @@ def _certificate_for(puzzle: Puzzle, claim: str) -> dict[str, Any] | None:
 
 @costly(0.3, "each example makes a certificate and brute-forces every walk",
         suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@example(puzzle=Puzzle(kind="walk", nodes=("a",), tail=[], head=[], use=EdgeUse.ANY,
+                       closed=True), made_for="count", claim="count", value=1, top_only=False)
 @given(puzzle=tiny_puzzles(max_nodes=3, max_edges=4),
        made_for=st.sampled_from(["unsolvable", "count", "unique", "shortest", "longest"]),
        claim=st.sampled_from(CLAIMS), value=st.integers(0, 6), top_only=st.booleans())
