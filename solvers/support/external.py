@@ -74,26 +74,30 @@ def _bounded(memory_mb: int | None) -> Callable[[], None] | None:
     return bound
 
 
-def _start(argv: Sequence[str], cwd: str | None, memory_mb: int | None = None
-           ) -> tuple[subprocess.Popen[str], list[int]]:
-    """Start the program in its own session, a Ctrl-C meanwhile only noted (in the list
-    returned): one raised inside ``Popen`` would leave a running program that nobody
-    kills (it is not in trailkit's process group: the terminal's Ctrl-C misses it)."""
-    def start() -> subprocess.Popen[str]:
-        return subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, errors="replace",
-                                cwd=cwd, start_new_session=True,
-                                preexec_fn=_bounded(memory_mb))
+def _start(argv: Sequence[str], cwd: str | None, memory_mb: int | None,
+           started: list[subprocess.Popen[str]]) -> list[int]:
+    """Start the program in its own session and put it in ``started``, a Ctrl-C meanwhile
+    only noted (in the list returned): one raised inside ``Popen``, or between its return
+    and the caller's hold on the program, would leave a running program that nobody
+    kills (it is not in trailkit's process group: the terminal's Ctrl-C misses it). So
+    the program is in ``started`` before Python's own handler is back."""
+    def start() -> None:
+        started.append(subprocess.Popen(
+            list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True, errors="replace", cwd=cwd,
+            start_new_session=True, preexec_fn=_bounded(memory_mb)))
 
     pressed: list[int] = []
     if threading.current_thread() is not threading.main_thread() \
             or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-        return start(), pressed  # only the main thread hears SIGINT; or it is ignored
+        start()  # only the main thread hears SIGINT; or it is ignored
+        return pressed
     previous = signal.signal(signal.SIGINT, lambda number, frame: pressed.append(number))
     try:
-        return start(), pressed
+        start()
     finally:
         signal.signal(signal.SIGINT, previous)
+    return pressed
 
 
 def run_program(argv: Sequence[str], time_limit: float | None, *,
@@ -105,11 +109,12 @@ def run_program(argv: Sequence[str], time_limit: float | None, *,
     space is capped there (Linux counts mapped, not only touched, memory: a cap the
     program cannot grow past, as every run is bounded)."""
     began = time.perf_counter()
-    proc, pressed = _start(argv, cwd, memory_mb)
+    started: list[subprocess.Popen[str]] = []
     killed = False
     try:
-        if pressed:  # the Ctrl-C held back while the program started: now it counts
+        if _start(argv, cwd, memory_mb, started):  # a Ctrl-C held back while it started
             raise KeyboardInterrupt
+        proc = started[0]
         try:
             out, err = proc.communicate(
                 timeout=None if time_limit is None else time_limit + grace)
@@ -117,8 +122,9 @@ def run_program(argv: Sequence[str], time_limit: float | None, *,
             killed = True
             _kill(proc)
             out, err = proc.communicate()
-    except BaseException:  # a Ctrl-C: the program goes with it
-        _kill(proc)
-        proc.wait()
+    except BaseException:  # a Ctrl-C: the program, if it started, goes with it
+        for program in started:
+            _kill(program)
+            program.wait()
         raise
     return Finished(out, err, proc.returncode, killed, time.perf_counter() - began)
